@@ -1,0 +1,38 @@
+package dev.omnigraph;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Properties;
+
+/** Build and storage-format versions this binary serves. */
+public final class Versions {
+
+  /**
+   * The one {@code omnigraph:internal_schema_version} this binary reads and writes (the seed's strand
+   * model: MIN_SUPPORTED == CURRENT == 6, no in-place migration).
+   */
+  public static final int INTERNAL_SCHEMA_VERSION = 6;
+
+  private static final String VERSION = load();
+
+  private Versions() {}
+
+  /** The release version, e.g. {@code 0.1.0-SNAPSHOT}. */
+  public static String version() {
+    return VERSION;
+  }
+
+  private static String load() {
+    try (InputStream in = Versions.class.getResourceAsStream("build.properties")) {
+      if (in == null) {
+        return "unknown";
+      }
+      Properties p = new Properties();
+      p.load(in);
+      return p.getProperty("version", "unknown");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package dev.omnigraph.cli;
+
+import io.quarkus.runtime.Quarkus;
+import io.quarkus.runtime.QuarkusApplication;
+import io.quarkus.runtime.annotations.QuarkusMain;
+import jakarta.inject.Inject;
+import picocli.CommandLine;
+
+/**
+ * One jar, two faces: {@code serve} boots the HTTP service, every other command is a CLI run that
+ * must not open a port. Quarkus starts HTTP during boot, before {@link #run} sees the arguments, so
+ * {@link #main} settles the HTTP settings from the raw arguments first.
+ */
+@QuarkusMain
+public class OmnigraphMain implements QuarkusApplication {
+
+  @Inject CommandLine.IFactory factory;
+
+  public static void main(String... args) {
+    BootSettings.apply(args);
+    Quarkus.run(OmnigraphMain.class, args);
+  }
+
+  @Override
+  public int run(String... args) {
+    CommandLine cli = new CommandLine(RootCommand.class, factory);
+    cli.setExecutionExceptionHandler(new ExitCodes.ExceptionHandler());
+    return cli.execute(args);
+  }
+}

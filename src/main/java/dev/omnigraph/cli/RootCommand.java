@@ -1,0 +1,12 @@
+package dev.omnigraph.cli;
+
+import picocli.CommandLine.Command;
+
+/** {@code omnigraph}: the top of the command tree. */
+@Command(
+    name = "omnigraph",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionCommand.Provider.class,
+    description = "Versioned, branchable property-graph store on Lance.",
+    subcommands = {VersionCommand.class, ServeCommand.class})
+public class RootCommand {}

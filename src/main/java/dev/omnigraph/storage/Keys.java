@@ -1,0 +1,80 @@
+package dev.omnigraph.storage;
+
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+
+/** Key rules shared by every backend, so both refuse and filter exactly the same names. */
+final class Keys {
+
+  /** The local backend's staging shape {@code name#<digits>} (seed, "Backend notes"). */
+  private static final Pattern TEMP_SEGMENT = Pattern.compile(".*#[0-9]+");
+
+  private static final AtomicLong TEMP_COUNTER = new AtomicLong();
+
+  private Keys() {}
+
+  /** True when the last segment of {@code key} has the temp shape. */
+  static boolean isTemp(String key) {
+    int slash = key.lastIndexOf('/');
+    return TEMP_SEGMENT.matcher(key.substring(slash + 1)).matches();
+  }
+
+  /**
+   * Checks an object key: non-empty, relative, no empty/{@code .}/{@code ..} segment, no backslash,
+   * no NUL, and no temp-shaped segment anywhere.
+   *
+   * @return the key unchanged
+   * @throws StorageException of kind {@link StorageException.Kind#PERMANENT} otherwise
+   */
+  static String object(String operation, String key) {
+    if (key == null || key.isEmpty()) {
+      throw invalid(operation, key, "empty key");
+    }
+    return checkSegments(operation, key);
+  }
+
+  /**
+   * Checks a directory prefix; the empty string is the root. A trailing slash is dropped.
+   *
+   * @return the prefix without trailing slash
+   */
+  static String prefix(String operation, String prefix) {
+    if (prefix == null) {
+      throw invalid(operation, null, "null prefix");
+    }
+    String p = prefix;
+    while (p.endsWith("/")) {
+      p = p.substring(0, p.length() - 1);
+    }
+    return p.isEmpty() ? p : checkSegments(operation, p);
+  }
+
+  /** A fresh temp name next to {@code key}: {@code key#<digits>}. */
+  static String tempFor(String key) {
+    long n = (System.nanoTime() & 0x7fffffffffffL) * 1000 + TEMP_COUNTER.incrementAndGet() % 1000;
+    return key + "#" + n + ThreadLocalRandom.current().nextInt(1000, 10000);
+  }
+
+  private static String checkSegments(String operation, String key) {
+    if (key.startsWith("/")) {
+      throw invalid(operation, key, "key must be relative to the graph root");
+    }
+    if (key.indexOf('\\') >= 0 || key.indexOf('\0') >= 0) {
+      throw invalid(operation, key, "key contains a backslash or NUL");
+    }
+    for (String segment : key.split("/", -1)) {
+      if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
+        throw invalid(operation, key, "key has an empty, '.' or '..' segment");
+      }
+      if (TEMP_SEGMENT.matcher(segment).matches()) {
+        throw invalid(operation, key, "temp-shaped names (name#<digits>) are reserved for staging");
+      }
+    }
+    return key;
+  }
+
+  private static StorageException invalid(String operation, String key, String why) {
+    return new StorageException(StorageException.Kind.PERMANENT, operation, key, why);
+  }
+}

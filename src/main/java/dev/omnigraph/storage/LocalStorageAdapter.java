@@ -1,0 +1,273 @@
+package dev.omnigraph.storage;
+
+import dev.omnigraph.storage.StorageException.Kind;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.FileSystemLoopException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * {@link StorageAdapter} over a local directory. Writes are staged in a sibling {@code name#<digits>}
+ * file, forced to disk, then renamed (overwrite) or hard-linked (create-if-absent) into place, so a
+ * reader never sees a partial object and a crash leaves at most temp residue that listings ignore.
+ */
+final class LocalStorageAdapter implements StorageAdapter {
+
+  private final Path root;
+  private final String rootUri;
+
+  LocalStorageAdapter(StorageConfig config) {
+    this.root = config.localRoot();
+    this.rootUri = config.rootUri();
+  }
+
+  @Override
+  public String rootUri() {
+    return rootUri;
+  }
+
+  @Override
+  public void put(String key, byte[] data) {
+    Path target = resolve("put", key);
+    Path temp = null;
+    try {
+      temp = stage("put", key, target, data);
+      Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      temp = null;
+    } catch (IOException e) {
+      throw classify("put", key, e);
+    } finally {
+      deleteQuietly(temp);
+    }
+  }
+
+  @Override
+  public void putIfAbsent(String key, byte[] data) {
+    Path target = resolve("putIfAbsent", key);
+    Path temp = null;
+    try {
+      temp = stage("putIfAbsent", key, target, data);
+      // link(2) fails with EEXIST when the name exists, atomically: exactly one creator wins, and the
+      // winner's content is complete before the name becomes visible.
+      Files.createLink(target, temp);
+    } catch (FileAlreadyExistsException e) {
+      throw new StorageException(Kind.PRECONDITION, "putIfAbsent", key, "object already exists", e);
+    } catch (IOException e) {
+      throw classify("putIfAbsent", key, e);
+    } finally {
+      deleteQuietly(temp);
+    }
+  }
+
+  @Override
+  public byte[] read(String key) {
+    Path target = resolve("read", key);
+    try {
+      return Files.readAllBytes(target);
+    } catch (IOException e) {
+      throw classifyRead("read", key, target, e);
+    }
+  }
+
+  @Override
+  public Optional<String> readTextIfExists(String key) {
+    Path target = resolve("readTextIfExists", key);
+    try {
+      return Optional.of(Files.readString(target));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      StorageException failure = classifyRead("readTextIfExists", key, target, e);
+      if (failure.isNotFound()) {
+        return Optional.empty();
+      }
+      throw failure;
+    }
+  }
+
+  @Override
+  public List<String> list(String prefix) {
+    String p = Keys.prefix("list", prefix);
+    Path dir = p.isEmpty() ? root : root.resolve(p);
+    List<String> keys = new ArrayList<>();
+    try (Stream<Path> walk = Files.walk(dir)) {
+      walk.forEach(path -> {
+        if (Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
+          String key = toKey(path);
+          if (!Keys.isTemp(key)) {
+            keys.add(key);
+          }
+        }
+      });
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      // An absent directory lists as empty (object-store semantics: prefixes are not objects).
+      return List.of();
+    } catch (java.io.UncheckedIOException e) {
+      if (e.getCause() instanceof NoSuchFileException) {
+        // A file or directory vanished mid-walk: a concurrent delete; list what remains.
+        return list(prefix);
+      }
+      throw classify("list", p, e.getCause());
+    } catch (IOException e) {
+      throw classify("list", p, e);
+    }
+    keys.sort(Comparator.naturalOrder());
+    return keys;
+  }
+
+  @Override
+  public void delete(String key) {
+    Path target = resolve("delete", key);
+    try {
+      Files.deleteIfExists(target);
+      pruneEmptyParents(target.getParent());
+    } catch (DirectoryNotEmptyException e) {
+      throw new StorageException(Kind.PERMANENT, "delete", key, "a directory, not an object", e);
+    } catch (IOException e) {
+      throw classify("delete", key, e);
+    }
+  }
+
+  @Override
+  public void deletePrefix(String prefix) {
+    String p = Keys.prefix("deletePrefix", prefix);
+    Path dir = p.isEmpty() ? root : root.resolve(p);
+    try (Stream<Path> walk = Files.walk(dir)) {
+      List<Path> paths = walk.sorted(Comparator.reverseOrder()).toList();
+      for (Path path : paths) {
+        if (!path.equals(root)) {
+          Files.deleteIfExists(path);
+        }
+      }
+      if (!p.isEmpty()) {
+        pruneEmptyParents(dir.getParent());
+      }
+    } catch (NoSuchFileException e) {
+      // Nothing there: already deleted.
+    } catch (IOException e) {
+      throw classify("deletePrefix", p, e);
+    } catch (java.io.UncheckedIOException e) {
+      throw classify("deletePrefix", p, e.getCause());
+    }
+  }
+
+  @Override
+  public boolean exists(String key) {
+    Path target = resolve("exists", key);
+    try {
+      // readAttributes, unlike Files.exists, throws on a permission failure instead of saying false.
+      BasicFileAttributes attrs =
+          Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      if (attrs.isRegularFile()) {
+        return true;
+      }
+      return attrs.isDirectory() && !list(key).isEmpty();
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      return false;
+    } catch (IOException e) {
+      throw classify("exists", key, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    // nothing held
+  }
+
+  private Path resolve(String operation, String key) {
+    return root.resolve(Keys.object(operation, key));
+  }
+
+  private String toKey(Path path) {
+    return root.relativize(path).toString().replace('\\', '/');
+  }
+
+  /** Writes {@code data} to a fresh temp sibling of {@code target}, forced to disk. */
+  private Path stage(String operation, String key, Path target, byte[] data) throws IOException {
+    try {
+      Files.createDirectories(target.getParent());
+    } catch (FileAlreadyExistsException e) {
+      // A parent segment is an object: the key cannot name an object (and this is no precondition).
+      throw new StorageException(Kind.PERMANENT, operation, key, "a parent of the key is an object", e);
+    }
+    Path temp = target.resolveSibling(Keys.tempFor(target.getFileName().toString()));
+    try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        OutputStream out = java.nio.channels.Channels.newOutputStream(ch)) {
+      out.write(data);
+      out.flush();
+      ch.force(true);
+    }
+    return temp;
+  }
+
+  /** Removes directories left empty by a delete, up to the root, as an object store has none. */
+  private void pruneEmptyParents(Path dir) {
+    Path d = dir;
+    while (d != null && d.startsWith(root) && !d.equals(root)) {
+      try {
+        Files.delete(d);
+      } catch (IOException notEmptyOrGone) {
+        return;
+      }
+      d = d.getParent();
+    }
+  }
+
+  private static void deleteQuietly(Path temp) {
+    if (temp != null) {
+      try {
+        Files.deleteIfExists(temp);
+      } catch (IOException ignored) {
+        // temp residue is invisible to listings and reclaimed by deletePrefix
+      }
+    }
+  }
+
+  /** A directory is a prefix, not an object: reading one is NOT_FOUND, as on an object store. */
+  private static StorageException classifyRead(String operation, String key, Path target, IOException e) {
+    if (e instanceof NotDirectoryException
+        || (e instanceof FileSystemException && Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS))) {
+      return new StorageException(Kind.NOT_FOUND, operation, key, "no object (a prefix or a path through an object)", e);
+    }
+    return classify(operation, key, e);
+  }
+
+  /** Maps a {@code java.nio.file} failure to a kind by its type alone. */
+  static StorageException classify(String operation, String key, IOException e) {
+    Kind kind;
+    if (e instanceof NoSuchFileException) {
+      kind = Kind.NOT_FOUND;
+    } else if (e instanceof FileAlreadyExistsException) {
+      kind = Kind.PRECONDITION;
+    } else if (e instanceof AccessDeniedException) {
+      kind = Kind.CONFIGURATION;
+    } else if (e instanceof NotDirectoryException
+        || e instanceof DirectoryNotEmptyException
+        || e instanceof FileSystemLoopException) {
+      kind = Kind.PERMANENT;
+    } else if (e instanceof FileSystemException) {
+      // Other errno-backed failures (read-only fs, no space, too many open files) carry no finer type.
+      kind = Kind.UNKNOWN;
+    } else {
+      kind = Kind.UNKNOWN;
+    }
+    return new StorageException(kind, operation, key, e.getClass().getSimpleName(), e);
+  }
+}

@@ -1,0 +1,100 @@
+package dev.omnigraph.storage;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Object-store operations over one graph root (a local directory or {@code s3://bucket/prefix}).
+ *
+ * <p>Keys are relative to the root, {@code /}-separated, with no empty, {@code .} or {@code ..}
+ * segment, no backslash, and no segment of the temp shape {@code name#<digits>}: the local backend
+ * stages writes through such names, filters them from listings and refuses to address them, so
+ * crash residue is invisible to every consumer (seed, "Backend notes").
+ *
+ * <p>Every failure is a {@link StorageException} whose {@link StorageException.Kind} was classified
+ * from typed evidence (an SDK exception type or HTTP status, a {@code java.nio.file} exception type),
+ * never from message text. Implementations are thread-safe.
+ */
+public interface StorageAdapter extends AutoCloseable {
+
+  /** The canonical root URI this adapter addresses ({@code file:///abs/dir} or {@code s3://bucket/prefix}). */
+  String rootUri();
+
+  /**
+   * Writes {@code data} at {@code key}, replacing any existing object. Readers see either the old or
+   * the new content in full, never a partial object.
+   *
+   * @throws StorageException on any failure; nothing is known to have been replaced unless it returns
+   */
+  void put(String key, byte[] data);
+
+  /**
+   * Creates {@code key} with {@code data} only if no object exists there: exactly one of any number of
+   * concurrent callers succeeds. On S3 this is {@code PutObject} with {@code If-None-Match: *}; locally
+   * a fully written temp file is hard-linked into place, which never replaces.
+   *
+   * <p>No transparent retry runs after the request was sent: a retried conditional put could report a
+   * precondition failure for a write that in fact landed. A transport failure is therefore an
+   * {@link StorageException.Kind#TRANSIENT} or {@link StorageException.Kind#UNKNOWN} outcome the caller
+   * settles by reading the key.
+   *
+   * @throws StorageException of kind {@link StorageException.Kind#PRECONDITION} when the key exists
+   */
+  void putIfAbsent(String key, byte[] data);
+
+  /**
+   * Reads the whole object.
+   *
+   * @throws StorageException of kind {@link StorageException.Kind#NOT_FOUND} when there is no object
+   */
+  byte[] read(String key);
+
+  /** Reads the whole object as UTF-8 text; see {@link #read(String)}. */
+  default String readText(String key) {
+    return new String(read(key), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Reads the object with exactly one request; empty only when the backend reports its typed
+   * not-found for the object. Any other failure (permission, missing bucket, transport) is thrown.
+   * Use it, never {@code exists} followed by {@code readText}, for an object that may vanish between
+   * discovery and read.
+   */
+  Optional<String> readTextIfExists(String key);
+
+  /**
+   * Lists every object at any depth under the directory {@code prefix} (a key; the empty string is
+   * the root), as full keys in lexicographic order. Temp-shaped names are never returned.
+   */
+  List<String> list(String prefix);
+
+  /** Deletes the object at {@code key}; deleting an absent key succeeds (object-store semantics). */
+  void delete(String key);
+
+  /**
+   * Deletes every object under the directory {@code prefix}, temp residue included. Not atomic: a
+   * failure may leave part of the prefix behind, and a repeat finishes the job.
+   */
+  void deletePrefix(String prefix);
+
+  /**
+   * True when an object exists at {@code key} or at least one object exists under {@code key/}.
+   * A permission or transport failure is thrown, never answered with {@code false}.
+   */
+  boolean exists(String key);
+
+  /** Writes UTF-8 text; see {@link #put(String, byte[])}. */
+  default void putText(String key, String text) {
+    put(key, text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Creates UTF-8 text if absent; see {@link #putIfAbsent(String, byte[])}. */
+  default void putTextIfAbsent(String key, String text) {
+    putIfAbsent(key, text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Releases clients and connections. */
+  @Override
+  void close();
+}

@@ -1,0 +1,171 @@
+package dev.omnigraph.testing;
+
+import dev.omnigraph.storage.StorageConfig;
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * A real S3 protocol server on loopback, started once per test JVM and stopped when it exits.
+ *
+ * <p>Adobe S3Mock 5.2.0 (the standalone {@code exec} jar Maven copies to {@code target/s3mock}) runs
+ * as a child process. Its port is the one Maven reserved before the JVM started
+ * ({@code omnigraph.test.s3.port}), because Lance's {@code createBranch} reads the endpoint from the
+ * process environment, which surefire sets from the same reserved port. Without that property (an
+ * IDE run) an ephemeral port is picked, and only branch creation on S3 can then disagree.
+ */
+public final class S3TestServer {
+
+  /** The bucket every S3 test uses; each test takes a unique prefix inside it. */
+  public static final String BUCKET = "omnigraph-test";
+
+  public static final String ACCESS_KEY = "omnigraph-test";
+  public static final String SECRET_KEY = "omnigraph-test-secret";
+  public static final String REGION = "us-east-1";
+
+  private static S3TestServer instance;
+
+  private final int port;
+  private final Process process;
+
+  private S3TestServer(int port, Process process) {
+    this.port = port;
+    this.process = process;
+  }
+
+  /** The running server, started on first use. */
+  public static synchronized S3TestServer get() {
+    if (instance == null) {
+      instance = start();
+    }
+    return instance;
+  }
+
+  /** {@code http://127.0.0.1:<port>}. */
+  public String endpoint() {
+    return "http://127.0.0.1:" + port;
+  }
+
+  /** A fresh, empty graph root {@code s3://omnigraph-test/<label>-<uuid>} with this server's settings. */
+  public StorageConfig freshRoot(String label) {
+    String root = "s3://" + BUCKET + "/" + label + "-" + UUID.randomUUID();
+    return StorageConfig.fromEnvironment(
+        root,
+        Map.of(
+            "AWS_ENDPOINT", endpoint(),
+            "AWS_REGION", REGION,
+            "AWS_ACCESS_KEY_ID", ACCESS_KEY,
+            "AWS_SECRET_ACCESS_KEY", SECRET_KEY,
+            "AWS_ALLOW_HTTP", "true"));
+  }
+
+  /** The same settings but a bucket that does not exist. */
+  public StorageConfig missingBucketRoot() {
+    return freshRoot("x").withRoot("s3://no-such-bucket-" + UUID.randomUUID() + "/g");
+  }
+
+  private static S3TestServer start() {
+    String jar = System.getProperty("omnigraph.test.s3mock.jar", "target/s3mock/s3mock.jar");
+    if (!Files.isRegularFile(Path.of(jar))) {
+      throw new IllegalStateException(
+          "S3Mock jar not found at " + jar + "; run the tests through Maven (./mvnw verify)");
+    }
+    int port = Optional.ofNullable(System.getProperty("omnigraph.test.s3.port"))
+        .filter(s -> !s.isBlank() && !s.startsWith("$"))
+        .map(Integer::parseInt)
+        .orElseGet(S3TestServer::freePort);
+    String envEndpoint = System.getenv("AWS_ENDPOINT");
+    if (envEndpoint != null && !envEndpoint.endsWith(":" + port)) {
+      System.err.println("[S3TestServer] warning: AWS_ENDPOINT=" + envEndpoint
+          + " differs from the S3Mock port " + port + "; Lance branch creation on S3 will miss it");
+    }
+    try {
+      Path store = Files.createTempDirectory("s3mock-store");
+      Path log = Path.of(jar).toAbsolutePath().getParent().resolve("s3mock-" + port + ".log");
+      String java = ProcessHandle.current().info().command().orElse("java");
+      List<String> cmd = new ArrayList<>(List.of(
+          java,
+          "-Xmx512m",
+          "-XX:TieredStopAtLevel=1",
+          "-jar", jar,
+          "--http.port=" + port,
+          "--server.port=" + freePort(),
+          "--server.address=127.0.0.1",
+          "--com.adobe.testing.s3mock.store.root=" + store,
+          "--com.adobe.testing.s3mock.store.initial-buckets=" + BUCKET,
+          "--com.adobe.testing.s3mock.max-payload-size=256MB"));
+      Process process = new ProcessBuilder(cmd)
+          .redirectErrorStream(true)
+          .redirectOutput(log.toFile())
+          .start();
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        process.destroy();
+        try {
+          process.waitFor();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        deleteTree(store);
+      }, "s3mock-stop"));
+      waitUntilUp(process, port, log, Duration.ofSeconds(90));
+      return new S3TestServer(port, process);
+    } catch (IOException e) {
+      throw new IllegalStateException("could not start S3Mock", e);
+    }
+  }
+
+  private static void waitUntilUp(Process process, int port, Path log, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException("S3Mock exited with " + process.exitValue() + "; see " + log);
+      }
+      try {
+        HttpURLConnection c =
+            (HttpURLConnection) URI.create("http://127.0.0.1:" + port + "/").toURL().openConnection();
+        c.setConnectTimeout(500);
+        c.setReadTimeout(2000);
+        if (c.getResponseCode() == 200) {
+          c.disconnect();
+          return;
+        }
+      } catch (IOException notYet) {
+        // still starting
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+    process.destroyForcibly();
+    throw new IllegalStateException("S3Mock did not answer on port " + port + " within " + timeout
+        + "; see " + log);
+  }
+
+  private static int freePort() {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void deleteTree(Path root) {
+    try (var paths = Files.walk(root)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException ignored) {
+      // best effort on JVM exit
+    }
+  }
+}
