@@ -1,0 +1,62 @@
+package dev.omnigraph.arch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.EvaluationResult;
+import dev.omnigraph.arch.fixture.RogueLanceWriter;
+import dev.omnigraph.arch.fixture.RogueS3Caller;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+/** Enforces {@link WriterBoundaryRules} on production code, and proves each rule can fail. */
+class ArchitectureTest {
+
+  private static JavaClasses production;
+
+  @BeforeAll
+  static void importProduction() {
+    production = new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages("dev.omnigraph");
+    assertThat(production.size()).as("production classes imported").isGreaterThan(5);
+  }
+
+  static List<ArchRule> rules() {
+    return List.of(
+        WriterBoundaryRules.ONLY_TABLE_STORE_USES_LANCE_WRITE_TYPES,
+        WriterBoundaryRules.ONLY_TABLE_STORE_CALLS_LANCE_WRITE_METHODS,
+        WriterBoundaryRules.ONLY_STORAGE_USES_THE_AWS_SDK,
+        WriterBoundaryRules.STORAGE_DEPENDS_ON_NOTHING_ABOVE_IT);
+  }
+
+  @ParameterizedTest
+  @MethodSource("rules")
+  void productionCodeKeepsTheBoundary(ArchRule rule) {
+    rule.check(production);
+  }
+
+  @Test
+  void aLanceCommitOutsideTheTableStoreIsCaught() {
+    JavaClasses rogue = new ClassFileImporter().importClasses(RogueLanceWriter.class);
+    EvaluationResult types = WriterBoundaryRules.ONLY_TABLE_STORE_USES_LANCE_WRITE_TYPES.evaluate(rogue);
+    EvaluationResult calls = WriterBoundaryRules.ONLY_TABLE_STORE_CALLS_LANCE_WRITE_METHODS.evaluate(rogue);
+    assertThat(types.hasViolation()).isTrue();
+    assertThat(calls.hasViolation()).isTrue();
+    assertThat(calls.getFailureReport().getDetails())
+        .anySatisfy(d -> assertThat(d).contains("createBranch"))
+        .anySatisfy(d -> assertThat(d).contains("restore"));
+  }
+
+  @Test
+  void anAwsSdkCallOutsideStorageIsCaught() {
+    JavaClasses rogue = new ClassFileImporter().importClasses(RogueS3Caller.class);
+    assertThat(WriterBoundaryRules.ONLY_STORAGE_USES_THE_AWS_SDK.evaluate(rogue).hasViolation()).isTrue();
+  }
+}

@@ -1,0 +1,80 @@
+package dev.omnigraph.arch;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaAccess;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.lang.ArchRule;
+import java.util.Set;
+
+/**
+ * The writer boundaries, as rules (the seed's forbidden-API guard): only {@code dev.omnigraph.table}
+ * calls Lance write and commit APIs; only {@code dev.omnigraph.storage} talks to the AWS SDK.
+ * Later rules (only the publisher writes {@code __manifest}, only recovery writes sidecars) join here.
+ */
+final class WriterBoundaryRules {
+
+  private WriterBoundaryRules() {}
+
+  /** Lance types whose only purpose is to write, stage or commit. */
+  private static final Set<String> LANCE_WRITE_TYPES = Set.of(
+      "org.lance.CommitBuilder",
+      "org.lance.Transaction",
+      "org.lance.Transaction$Builder",
+      "org.lance.SourcedTransaction",
+      "org.lance.SourcedTransaction$Builder",
+      "org.lance.WriteDatasetBuilder",
+      "org.lance.WriteFragmentBuilder",
+      "org.lance.WriteParams",
+      "org.lance.WriteParams$Builder",
+      "org.lance.FragmentOperation",
+      "org.lance.merge.MergeInsertParams",
+      "org.lance.compaction.Compaction",
+      "org.lance.compaction.CompactionOptions",
+      "org.lance.cleanup.CleanupPolicy");
+
+  /** Methods of Lance's read-side types that write, stage or commit. */
+  private static final Set<String> LANCE_WRITE_METHODS = Set.of(
+      "write", "create", "commit", "commitAppend", "commitOverwrite", "commitTransaction",
+      "newTransactionBuilder", "mergeInsert", "delete", "deleteRows", "truncateTable", "restore",
+      "createBranch", "shallowClone", "addColumns", "dropColumns", "alterColumns", "createIndex",
+      "dropIndex", "optimizeIndices", "compact", "cleanupWithPolicy", "updateConfig",
+      "deleteConfigKeys", "migrateManifestPathsV2", "drop", "mergeColumns", "updateColumns",
+      "initializeMemWal", "commitExistingIndexSegments", "mergeIndexMetadata");
+
+  static final DescribedPredicate<JavaClass> LANCE_WRITE_TYPE =
+      DescribedPredicate.describe("a Lance write/commit type",
+          c -> LANCE_WRITE_TYPES.contains(c.getName()) || c.getPackageName().equals("org.lance.operation"));
+
+  static final DescribedPredicate<JavaAccess<?>> LANCE_WRITE_CALL =
+      DescribedPredicate.describe("a Lance write/commit method",
+          a -> a.getTargetOwner().getPackageName().startsWith("org.lance")
+              && LANCE_WRITE_METHODS.contains(a.getName()));
+
+  static final ArchRule ONLY_TABLE_STORE_USES_LANCE_WRITE_TYPES =
+      noClasses().that().resideOutsideOfPackage("dev.omnigraph.table..")
+          .should().dependOnClassesThat(LANCE_WRITE_TYPE)
+          .because("only the table-store layer stages and commits Lance transactions");
+
+  static final ArchRule ONLY_TABLE_STORE_CALLS_LANCE_WRITE_METHODS =
+      noClasses().that().resideOutsideOfPackage("dev.omnigraph.table..")
+          .should().callMethodWhere(describeCall())
+          .because("only the table-store layer calls Lance write and commit APIs");
+
+  static final ArchRule ONLY_STORAGE_USES_THE_AWS_SDK =
+      noClasses().that().resideOutsideOfPackage("dev.omnigraph.storage..")
+          .should().dependOnClassesThat().resideInAPackage("software.amazon.awssdk..")
+          .because("object-store I/O goes through the StorageAdapter");
+
+  static final ArchRule STORAGE_DEPENDS_ON_NOTHING_ABOVE_IT =
+      noClasses().that().resideInAPackage("dev.omnigraph.storage..")
+          .should().dependOnClassesThat().resideInAnyPackage(
+              "dev.omnigraph.table..", "dev.omnigraph.cli..", "dev.omnigraph.server..", "org.lance..")
+          .because("storage is the bottom layer");
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static DescribedPredicate<com.tngtech.archunit.core.domain.JavaMethodCall> describeCall() {
+    return (DescribedPredicate) LANCE_WRITE_CALL;
+  }
+}
