@@ -22,6 +22,9 @@ import java.util.UUID;
  * ({@code omnigraph.test.s3.port}), because Lance's {@code createBranch} reads the endpoint from the
  * process environment, which surefire sets from the same reserved port. Without that property (an
  * IDE run) an ephemeral port is picked, and only branch creation on S3 can then disagree.
+ *
+ * <p>S3Mock itself listens on a private port behind {@link ConditionalWriteSerializer}, which
+ * restores S3's atomic conditional writes (S3Mock's are racy under concurrency); see there.
  */
 public final class S3TestServer {
 
@@ -91,13 +94,15 @@ public final class S3TestServer {
     try {
       Path store = Files.createTempDirectory("s3mock-store");
       Path log = Path.of(jar).toAbsolutePath().getParent().resolve("s3mock-" + port + ".log");
+      // S3Mock listens on a private port; the advertised port is the atomic-conditional-write front.
+      int upstreamPort = freePort();
       String java = ProcessHandle.current().info().command().orElse("java");
       List<String> cmd = new ArrayList<>(List.of(
           java,
           "-Xmx512m",
           "-XX:TieredStopAtLevel=1",
           "-jar", jar,
-          "--http.port=" + port,
+          "--http.port=" + upstreamPort,
           "--server.port=" + freePort(),
           "--server.address=127.0.0.1",
           "--com.adobe.testing.s3mock.store.root=" + store,
@@ -116,7 +121,10 @@ public final class S3TestServer {
         }
         deleteTree(store);
       }, "s3mock-stop"));
-      waitUntilUp(process, port, log, Duration.ofSeconds(90));
+      waitUntilUp(process, upstreamPort, log, Duration.ofSeconds(90));
+      ConditionalWriteSerializer front = new ConditionalWriteSerializer(port, upstreamPort);
+      Runtime.getRuntime().addShutdownHook(new Thread(front::close, "s3-front-stop"));
+      waitUntilUp(process, port, log, Duration.ofSeconds(10));
       return new S3TestServer(port, process);
     } catch (IOException e) {
       throw new IllegalStateException("could not start S3Mock", e);

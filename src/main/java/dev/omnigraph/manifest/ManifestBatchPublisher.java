@@ -1,0 +1,167 @@
+package dev.omnigraph.manifest;
+
+import dev.omnigraph.api.UnsupportedStorageVersion;
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.table.ManifestDataset;
+import dev.omnigraph.table.NativeBranch;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The only writer of {@code __manifest} rows after init: makes a prepared write visible with one
+ * compare-and-swap on the branch's graph head.
+ *
+ * <p>Contract of {@link #publish}: each attempt opens the branch's latest manifest, re-checks the
+ * storage stamp, the exact native branch identity and the exact effective graph head against the
+ * intent, then upserts the new table pins, the pre-minted {@code graph_commit} row and the
+ * {@code graph_head:<branch>} row in one Lance commit with zero Lance retries. Because every publish
+ * on a branch rewrites that branch's head row, two publishers from the same manifest version cannot
+ * both land. A rejected attempt is settled by re-reading: the intent's commit row present means it
+ * landed; a moved head or identity is a {@link HeadMismatch} (never re-parented); otherwise the
+ * rejection was unrelated contention and is retried at most {@link #MAX_CONTENTION_RETRIES} times.
+ * Nothing may be written after a successful publish except deleting the writer's sidecar.
+ */
+public final class ManifestBatchPublisher {
+
+  /** Bounded retries for row-level contention that left the head unchanged. */
+  public static final int MAX_CONTENTION_RETRIES = 5;
+
+  private final StorageConfig config;
+
+  public ManifestBatchPublisher(StorageConfig config) {
+    this.config = Objects.requireNonNull(config);
+  }
+
+  /**
+   * A prepared publish.
+   *
+   * @param branch graph branch ({@code main} or a name)
+   * @param expectedIdentity the native branch identity captured at prepare (empty for main)
+   * @param expectedHead the exact effective head captured at prepare (empty: none, at genesis)
+   * @param registrations tables to register (init, schema apply)
+   * @param updates table pins to set
+   * @param commitId the pre-minted ULID of the new graph commit
+   * @param actor the writer's actor id
+   * @param mergedParent the merged source head, for a merge commit
+   * @param createdAtMicros commit time
+   */
+  public record Intent(
+      String branch,
+      Optional<String> expectedIdentity,
+      Optional<String> expectedHead,
+      List<TableRegistration> registrations,
+      List<TableVersionUpdate> updates,
+      String commitId,
+      Optional<String> actor,
+      Optional<String> mergedParent,
+      long createdAtMicros) {}
+
+  /** A table to register in the publish. */
+  public record TableRegistration(String tableKey, TableIdentity identity, String location) {}
+
+  /** The landed commit and the manifest version it produced. */
+  public record Published(String commitId, long manifestVersion, int attempts) {}
+
+  /**
+   * Publishes {@code intent}; see the class contract.
+   *
+   * @throws HeadMismatch when the head or native identity is not the expected one
+   * @throws PublishContention after too many head-preserving rejections
+   * @throws UnsupportedStorageVersion when the branch's stamp is not the served one
+   */
+  public Published publish(Intent intent) {
+    RuntimeException last = null;
+    for (int attempt = 1; attempt <= MAX_CONTENTION_RETRIES + 1; attempt++) {
+      try (ManifestDataset manifest = openBranch(intent.branch())) {
+        ManifestState state = checkAuthority(manifest, intent);
+        long next = state.manifestVersion() + 1;
+        List<ManifestRow> rows = rowsFor(intent, next);
+        long landed;
+        try {
+          landed = manifest.upsert(allocator -> ManifestColumns.encode(rows, allocator));
+        } catch (RuntimeException rejected) {
+          last = rejected;
+          Optional<Published> settled = settle(intent, attempt);
+          if (settled.isPresent()) {
+            return settled.get();
+          }
+          backoff(attempt);
+          continue;
+        }
+        if (landed != next) {
+          // Our upsert rewrote the head row, so no commit can interleave on this branch; a
+          // different version means the manifest was written outside the publisher.
+          throw new ManifestCorrupt(ManifestRows.commitObjectId(intent.commitId()),
+              "landed at manifest version " + landed + ", expected " + next);
+        }
+        return new Published(intent.commitId(), landed, attempt);
+      }
+    }
+    throw new PublishContention(MAX_CONTENTION_RETRIES + 1, last);
+  }
+
+  /** Reads the branch's latest state and applies the intent's checks. */
+  private ManifestState checkAuthority(ManifestDataset manifest, Intent intent) {
+    ManifestReader.checkStamp(config, manifest);
+    if (!intent.branch().equals(ManifestState.MAIN)) {
+      Optional<String> identity = manifest.branches().stream()
+          .filter(b -> b.name().equals(intent.branch())).map(NativeBranch::identifier).findFirst();
+      if (!identity.equals(intent.expectedIdentity())) {
+        throw new HeadMismatch("branch_identity:" + intent.branch(), intent.expectedIdentity(), identity);
+      }
+    }
+    ManifestState state = ManifestReader.read(manifest, intent.branch());
+    Optional<String> head = state.effectiveHead(ManifestReader.parentChain(manifest, intent.branch()));
+    if (!head.equals(intent.expectedHead())) {
+      throw new HeadMismatch(ManifestRows.headId(intent.branch()), intent.expectedHead(), head);
+    }
+    return state;
+  }
+
+  /** After a rejected upsert: landed anyway, moved, or plain contention (empty). */
+  private Optional<Published> settle(Intent intent, int attempt) {
+    try (ManifestDataset manifest = openBranch(intent.branch())) {
+      ManifestState state = ManifestReader.read(manifest, intent.branch());
+      GraphCommit mine = state.commits().get(intent.commitId());
+      if (mine != null) {
+        return Optional.of(new Published(intent.commitId(), mine.manifestVersion(), attempt));
+      }
+      Optional<String> head = state.effectiveHead(ManifestReader.parentChain(manifest, intent.branch()));
+      if (!head.equals(intent.expectedHead())) {
+        throw new HeadMismatch(ManifestRows.headId(intent.branch()), intent.expectedHead(), head);
+      }
+      return Optional.empty();
+    }
+  }
+
+  private ManifestDataset openBranch(String branch) {
+    return ManifestDataset.open(config,
+        branch.equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(branch), OptionalLong.empty());
+  }
+
+  private static List<ManifestRow> rowsFor(Intent intent, long manifestVersion) {
+    List<ManifestRow> rows = new ArrayList<>();
+    for (TableRegistration r : intent.registrations()) {
+      rows.add(ManifestRows.table(r.tableKey(), r.identity(), r.location(), intent.createdAtMicros()));
+    }
+    for (TableVersionUpdate u : intent.updates()) {
+      rows.add(ManifestRows.tableVersion(u, manifestVersion, intent.commitId()));
+    }
+    rows.add(ManifestRows.commit(intent.commitId(), intent.expectedHead(), intent.mergedParent(),
+        intent.actor(), intent.createdAtMicros(), intent.branch(), manifestVersion));
+    rows.add(ManifestRows.head(intent.branch(), intent.commitId(), manifestVersion));
+    return rows;
+  }
+
+  private static void backoff(int attempt) {
+    try {
+      Thread.sleep(Math.min(200, 10L << attempt) + (long) (Math.random() * 10));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted during publish retry", e);
+    }
+  }
+}

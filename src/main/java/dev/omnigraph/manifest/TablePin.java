@@ -1,0 +1,35 @@
+package dev.omnigraph.manifest;
+
+import java.util.Optional;
+
+/**
+ * A dataset's published state on one graph branch: which Lance version (on which native data
+ * branch) the graph manifest pins, and its row count at that version.
+ *
+ * @param tableKey {@code node:Type} or {@code edge:Type}
+ * @param identity stable table id and incarnation
+ * @param location dataset key under the graph root ({@code nodes/<hex>})
+ * @param version the pinned Lance version
+ * @param nativeBranch the data table's Lance branch holding that version (empty: its main)
+ * @param rowCount rows at that version
+ * @param manifestVersion the manifest version that published this pin
+ */
+public record TablePin(
+    String tableKey,
+    TableIdentity identity,
+    String location,
+    long version,
+    Optional<String> nativeBranch,
+    long rowCount,
+    long manifestVersion) {
+
+  /** {@code node} or {@code edge}. */
+  public String entityKind() {
+    return tableKey.substring(0, tableKey.indexOf(':'));
+  }
+
+  /** The type name without its kind prefix. */
+  public String typeName() {
+    return tableKey.substring(tableKey.indexOf(':') + 1);
+  }
+}

@@ -1,0 +1,197 @@
+package dev.omnigraph.table;
+
+import dev.omnigraph.storage.StorageConfig;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.lance.Branch;
+import org.lance.Dataset;
+import org.lance.ReadOptions;
+import org.lance.Ref;
+import org.lance.WriteParams;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.ScanOptions;
+import org.lance.merge.MergeInsertParams;
+import org.lance.merge.MergeInsertResult;
+
+/**
+ * Lance access to the {@code __manifest} dataset. Only the manifest package (the publisher, init and
+ * branch control) may use it; an architecture rule keeps it so. Graph branches are Lance branches
+ * of this dataset.
+ */
+public final class ManifestDataset implements AutoCloseable {
+
+  /** The dataset key under the graph root. */
+  public static final String KEY = "__manifest";
+
+  private final BufferAllocator allocator;
+  private final Dataset dataset;
+  private final Optional<String> branch;
+
+  private ManifestDataset(BufferAllocator allocator, Dataset dataset, Optional<String> branch) {
+    this.allocator = allocator;
+    this.dataset = dataset;
+    this.branch = branch;
+  }
+
+  /** Creates an empty {@code __manifest} with stable row ids and the given (stamped) schema. */
+  public static void create(StorageConfig config, Schema schema) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset ds = Dataset.write()
+            .allocator(allocator)
+            .uri(config.lanceUri(KEY))
+            .schema(schema)
+            .mode(WriteParams.WriteMode.CREATE)
+            .enableStableRowIds(true)
+            .storageOptions(config.lanceStorageOptions())
+            .execute()) {
+      // created; nothing else to do
+    }
+  }
+
+  /**
+   * Opens the manifest on {@code branch} (empty: main) at {@code version} (empty: latest).
+   *
+   * @throws RuntimeException from Lance when the dataset, branch or version does not exist
+   */
+  public static ManifestDataset open(StorageConfig config, Optional<String> branch, OptionalLong version) {
+    BufferAllocator allocator = new RootAllocator();
+    Dataset ds = null;
+    try {
+      ReadOptions.Builder options = new ReadOptions.Builder().setStorageOptions(config.lanceStorageOptions());
+      if (branch.isEmpty() && version.isPresent()) {
+        options.setVersion(version.getAsLong());
+      }
+      ds = Dataset.open().allocator(allocator).uri(config.lanceUri(KEY)).readOptions(options.build()).build();
+      if (branch.isPresent()) {
+        Ref ref = version.isPresent()
+            ? Ref.ofBranch(branch.get(), version.getAsLong())
+            : Ref.ofBranch(branch.get());
+        Dataset onBranch = ds.checkout(ref);
+        ds.close();
+        ds = onBranch;
+      }
+      return new ManifestDataset(allocator, ds, branch);
+    } catch (RuntimeException e) {
+      if (ds != null) {
+        ds.close();
+      }
+      allocator.close();
+      throw e;
+    }
+  }
+
+  /** The checked-out manifest version. */
+  public long version() {
+    return dataset.version();
+  }
+
+  /** The graph branch this handle reads ({@code empty} for main). */
+  public Optional<String> branch() {
+    return branch;
+  }
+
+  /** The manifest's schema-level metadata (where the storage stamp lives). */
+  public Map<String, String> schemaMetadata() {
+    Schema schema = dataset.getSchema();
+    return schema.getCustomMetadata() == null ? Map.of() : schema.getCustomMetadata();
+  }
+
+  /**
+   * Streams every row of the checked-out version, one batch at a time; the batch is only valid
+   * inside the callback.
+   */
+  public void scan(Consumer<VectorSchemaRoot> batches) {
+    ScanOptions options = new ScanOptions.Builder().batchSize(8192).build();
+    try (LanceScanner scanner = dataset.newScan(options);
+        ArrowReader reader = scanner.scanBatches()) {
+      VectorSchemaRoot root = reader.getVectorSchemaRoot();
+      while (reader.loadNextBatch()) {
+        batches.accept(root);
+      }
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("manifest scan failed: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Upserts the rows {@code encode} builds (in the given allocator) by {@code object_id} against exactly the checked-out version with zero
+   * Lance conflict retries. Two such calls from the same read version that touch a common object id
+   * cannot both land: the second is rejected. The caller (the publisher) decides from a fresh read
+   * what a rejection meant.
+   *
+   * @return the new manifest version
+   * @throws RuntimeException when Lance rejects the commit (contention or any other failure)
+   */
+  public long upsert(Function<BufferAllocator, VectorSchemaRoot> encode) {
+    MergeInsertParams params = new MergeInsertParams(List.of("object_id"))
+        .withMatchedUpdateAll()
+        .withConflictRetries(0);
+    // The batch must live in this handle's allocator tree for Arrow's C export.
+    try (VectorSchemaRoot rows = encode.apply(allocator);
+        ArrowReader reader = new RootReader(allocator, rows);
+        ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
+      Data.exportArrayStream(allocator, reader, stream);
+      MergeInsertResult result = dataset.mergeInsert(params, stream);
+      try (Dataset next = result.dataset()) {
+        return next.version();
+      }
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("manifest upsert failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** Every native branch of the manifest (the graph branches other than main). */
+  public List<NativeBranch> branches() {
+    return dataset.branches().list().stream().map(ManifestDataset::nativeBranch).toList();
+  }
+
+  static NativeBranch nativeBranch(Branch b) {
+    StringBuilder id = new StringBuilder();
+    for (Branch.BranchVersionMapping m : b.getBranchIdentifier()) {
+      if (id.length() > 0) {
+        id.append(',');
+      }
+      id.append(m.getVersion()).append(':').append(m.getUuid());
+    }
+    return new NativeBranch(b.getName(), b.getParentBranch().filter(p -> !p.isEmpty() && !p.equals("main")),
+        b.getParentVersion(), id.toString());
+  }
+
+  /**
+   * Creates the native branch {@code name} from {@code from} (empty: main) at {@code version}. Lance
+   * clones {@code tree/<name>} before writing the branch contents, so a failure may leave a tree that
+   * no ref names (reclaimed by the next create of that name).
+   */
+  public void createBranch(String name, Optional<String> from, long version) {
+    Ref ref = from.isPresent() ? Ref.ofBranch(from.get(), version) : Ref.ofMain(version);
+    try (Dataset created = dataset.createBranch(name, ref)) {
+      // the handle is not needed
+    }
+  }
+
+  /** Deletes the native branch {@code name}: contents first, then its tree. */
+  public void deleteBranch(String name) {
+    dataset.branches().delete(name);
+  }
+
+  @Override
+  public void close() {
+    dataset.close();
+    allocator.close();
+  }
+}

@@ -1,0 +1,145 @@
+package dev.omnigraph.manifest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.table.ManifestDataset;
+import dev.omnigraph.util.Ulid;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The publisher's CAS contract against real Lance, on each backend. */
+abstract class AbstractManifestPublisherTest {
+
+  protected abstract StorageConfig newRoot() throws Exception;
+
+  private StorageConfig config;
+  private ManifestBatchPublisher publisher;
+  private static final TableIdentity PERSON = new TableIdentity(1, 1);
+
+  @BeforeEach
+  void createManifest() throws Exception {
+    config = newRoot();
+    ManifestDataset.create(config, ManifestColumns.schema());
+    publisher = new ManifestBatchPublisher(config);
+  }
+
+  private ManifestBatchPublisher.Intent intent(String branch, Optional<String> identity,
+      Optional<String> head, long tableVersion, long rows) {
+    return new ManifestBatchPublisher.Intent(branch, identity, head,
+        head.isEmpty()
+            ? List.of(new ManifestBatchPublisher.TableRegistration("node:Person", PERSON, PERSON.path(false)))
+            : List.of(),
+        List.of(new TableVersionUpdate("node:Person", PERSON, PERSON.path(false), tableVersion, Optional.empty(), rows)),
+        Ulid.next(), Optional.of("act-test"), Optional.empty(), System.currentTimeMillis() * 1000);
+  }
+
+  private ManifestState state(String branch) {
+    try (ManifestDataset m = ManifestDataset.open(config,
+        branch.equals("main") ? Optional.empty() : Optional.of(branch), OptionalLong.empty())) {
+      return ManifestReader.read(m, branch);
+    }
+  }
+
+  @Test
+  void genesisThenOneCommitPerPublishWithExactVersions() {
+    ManifestBatchPublisher.Published genesis = publisher.publish(intent("main", Optional.empty(), Optional.empty(), 1, 0));
+    assertThat(genesis.manifestVersion()).isEqualTo(2);
+    ManifestBatchPublisher.Published second = publisher.publish(intent("main", Optional.empty(), Optional.of(genesis.commitId()), 2, 3));
+    assertThat(second.manifestVersion()).isEqualTo(3);
+
+    ManifestState s = state("main");
+    assertThat(s.manifestVersion()).isEqualTo(3);
+    assertThat(s.ownHead()).contains(second.commitId());
+    assertThat(s.tables()).containsOnlyKeys("node:Person");
+    TablePin pin = s.tables().get("node:Person");
+    assertThat(pin.version()).isEqualTo(2);
+    assertThat(pin.rowCount()).isEqualTo(3);
+    assertThat(pin.manifestVersion()).isEqualTo(3);
+    assertThat(s.history(s.ownHead())).extracting(GraphCommit::id).containsExactly(second.commitId(), genesis.commitId());
+    assertThat(s.commits().get(second.commitId()).parent()).contains(genesis.commitId());
+    assertThat(s.commits().get(second.commitId()).actor()).contains("act-test");
+  }
+
+  @Test
+  void aStaleHeadIsAMismatchAndWritesNothing() {
+    ManifestBatchPublisher.Published genesis = publisher.publish(intent("main", Optional.empty(), Optional.empty(), 1, 0));
+    publisher.publish(intent("main", Optional.empty(), Optional.of(genesis.commitId()), 2, 1));
+    assertThatThrownBy(() -> publisher.publish(intent("main", Optional.empty(), Optional.of(genesis.commitId()), 3, 2)))
+        .isInstanceOfSatisfying(HeadMismatch.class, e -> {
+          assertThat(e.member()).isEqualTo("graph_head:main");
+          assertThat(e.expected()).contains(genesis.commitId());
+        });
+    assertThat(state("main").manifestVersion()).isEqualTo(3);
+  }
+
+  @Test
+  void concurrentPublishersOnOneHeadExactlyOneLands() throws Exception {
+    ManifestBatchPublisher.Published genesis = publisher.publish(intent("main", Optional.empty(), Optional.empty(), 1, 0));
+    int n = 4;
+    ExecutorService pool = Executors.newFixedThreadPool(n);
+    CountDownLatch go = new CountDownLatch(1);
+    List<Future<ManifestBatchPublisher.Published>> futures = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      long v = 10 + i;
+      futures.add(pool.submit(() -> {
+        go.await();
+        return publisher.publish(intent("main", Optional.empty(), Optional.of(genesis.commitId()), v, v));
+      }));
+    }
+    go.countDown();
+    int landed = 0;
+    int mismatched = 0;
+    for (Future<ManifestBatchPublisher.Published> f : futures) {
+      try {
+        f.get();
+        landed++;
+      } catch (java.util.concurrent.ExecutionException e) {
+        assertThat(e.getCause()).isInstanceOf(HeadMismatch.class);
+        mismatched++;
+      }
+    }
+    pool.shutdown();
+    assertThat(landed).isEqualTo(1);
+    assertThat(mismatched).isEqualTo(n - 1);
+    ManifestState s = state("main");
+    assertThat(s.manifestVersion()).isEqualTo(3);
+    assertThat(s.commits()).hasSize(2);
+  }
+
+  @Test
+  void aBranchInheritsItsParentsHeadAndPublishesIndependently() {
+    ManifestBatchPublisher.Published genesis = publisher.publish(intent("main", Optional.empty(), Optional.empty(), 1, 0));
+    String identity;
+    try (ManifestDataset m = ManifestDataset.open(config, Optional.empty(), OptionalLong.empty())) {
+      m.createBranch("feature", Optional.empty(), m.version());
+      identity = m.branches().get(0).identifier();
+      assertThat(m.branches()).extracting(b -> b.name()).containsExactly("feature");
+    }
+    ManifestState fresh = state("feature");
+    assertThat(fresh.ownHead()).isEmpty();
+    assertThat(fresh.effectiveHead(List.of("main"))).contains(genesis.commitId());
+
+    assertThatThrownBy(() -> publisher.publish(intent("feature", Optional.of("other-identity"), Optional.of(genesis.commitId()), 2, 1)))
+        .isInstanceOfSatisfying(HeadMismatch.class, e -> assertThat(e.member()).isEqualTo("branch_identity:feature"));
+
+    ManifestBatchPublisher.Published onBranch = publisher.publish(intent("feature", Optional.of(identity), Optional.of(genesis.commitId()), 2, 5));
+    ManifestState branch = state("feature");
+    assertThat(branch.ownHead()).contains(onBranch.commitId());
+    assertThat(branch.tables().get("node:Person").rowCount()).isEqualTo(5);
+    assertThat(onBranch.manifestVersion()).isEqualTo(branch.manifestVersion());
+    ManifestState main = state("main");
+    assertThat(main.ownHead()).contains(genesis.commitId());
+    assertThat(main.tables().get("node:Person").rowCount()).isZero();
+    assertThat(main.manifestVersion()).isEqualTo(2);
+  }
+}

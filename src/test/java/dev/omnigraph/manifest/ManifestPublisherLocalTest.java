@@ -1,0 +1,11 @@
+package dev.omnigraph.manifest;
+
+import dev.omnigraph.storage.StorageConfig;
+import java.nio.file.Files;
+
+class ManifestPublisherLocalTest extends AbstractManifestPublisherTest {
+  @Override
+  protected StorageConfig newRoot() throws Exception {
+    return StorageConfig.local(Files.createTempDirectory("manifest"));
+  }
+}

@@ -1,0 +1,127 @@
+package dev.omnigraph.testing;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A loopback pass-through in front of S3Mock that makes conditional writes atomic, as they are on
+ * S3. Measured here: S3Mock 5.2.0 answers eight concurrent {@code PUT If-None-Match: *} on a fresh
+ * key with eight 200s (its existence check and write are not one step), which would let two Lance
+ * commits or two sidecar claims both "win". Every request with {@code If-None-Match} or
+ * {@code If-Match} is forwarded under one lock; every other request passes through unchanged and
+ * concurrently. Nothing is answered by this class itself: S3Mock decides every response.
+ */
+final class ConditionalWriteSerializer implements AutoCloseable {
+
+  private static final Set<String> HOP_BY_HOP = Set.of(
+      "connection", "content-length", "expect", "host", "upgrade", "transfer-encoding", "keep-alive",
+      "proxy-connection", "te", "trailer", "http2-settings");
+
+  private final HttpServer server;
+  private final HttpClient client;
+  private final ExecutorService executor;
+  private final String upstream;
+  private final ReentrantLock conditional = new ReentrantLock(true);
+
+  ConditionalWriteSerializer(int port, int upstreamPort) throws IOException {
+    this.upstream = "http://127.0.0.1:" + upstreamPort;
+    this.client = HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5))
+        .followRedirects(HttpClient.Redirect.NEVER)
+        .build();
+    this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 256);
+    this.executor = Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "s3-conditional-proxy");
+      t.setDaemon(true);
+      return t;
+    });
+    server.setExecutor(executor);
+    server.createContext("/", this::handle);
+    server.start();
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      byte[] body;
+      try (InputStream in = exchange.getRequestBody()) {
+        body = in.readAllBytes();
+      }
+      String method = exchange.getRequestMethod();
+      HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(upstream + exchange.getRequestURI().toString()))
+          .timeout(Duration.ofSeconds(60))
+          .method(method, body.length == 0 && !method.equals("PUT") && !method.equals("POST")
+              ? HttpRequest.BodyPublishers.noBody()
+              : HttpRequest.BodyPublishers.ofByteArray(body));
+      boolean isConditional = false;
+      for (Map.Entry<String, List<String>> h : exchange.getRequestHeaders().entrySet()) {
+        String name = h.getKey().toLowerCase(Locale.ROOT);
+        if (name.equals("if-none-match") || name.equals("if-match")) {
+          isConditional = true;
+        }
+        if (!HOP_BY_HOP.contains(name)) {
+          for (String v : h.getValue()) {
+            request.header(h.getKey(), v);
+          }
+        }
+      }
+      HttpResponse<byte[]> response;
+      if (isConditional) {
+        conditional.lock();
+        try {
+          response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+        } finally {
+          conditional.unlock();
+        }
+      } else {
+        response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+      }
+      HttpHeaders headers = response.headers();
+      for (Map.Entry<String, List<String>> h : headers.map().entrySet()) {
+        String name = h.getKey().toLowerCase(Locale.ROOT);
+        if (name.equals(":status") || (HOP_BY_HOP.contains(name) && !(name.equals("content-length") && method.equals("HEAD")))) {
+          continue;
+        }
+        exchange.getResponseHeaders().put(h.getKey(), h.getValue());
+      }
+      byte[] out = response.body();
+      int status = response.statusCode();
+      if (method.equals("HEAD") || status == 204 || status == 304 || out.length == 0) {
+        exchange.sendResponseHeaders(status, -1);
+      } else {
+        exchange.sendResponseHeaders(status, out.length);
+        try (OutputStream os = exchange.getResponseBody()) {
+          os.write(out);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      exchange.sendResponseHeaders(502, -1);
+    } catch (IOException e) {
+      exchange.sendResponseHeaders(502, -1);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    executor.shutdownNow();
+  }
+}
