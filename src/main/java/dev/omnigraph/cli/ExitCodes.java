@@ -26,7 +26,15 @@ final class ExitCodes {
       if (System.getenv("OMNIGRAPH_DEBUG") != null) {
         ex.printStackTrace(cmd.getErr());
       }
-      return ERROR;
+      return exitCode(ex);
     }
+  }
+
+  /** The exit code of an engine outcome; the one place outcomes map to codes. */
+  static int exitCode(Throwable ex) {
+    if (ex instanceof dev.omnigraph.api.Conflict) {
+      return CONFLICT;
+    }
+    return ERROR;
   }
 }

@@ -1,0 +1,44 @@
+package dev.omnigraph.cli;
+
+import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.api.SnapshotOutput;
+import dev.omnigraph.engine.Omnigraph;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code omnigraph snapshot}: the published datasets of a branch (or of a commit). */
+@Command(name = "snapshot", description = "Show the published state of a branch.")
+public class SnapshotCommand implements Callable<Integer> {
+
+  @Mixin GraphOptions graph;
+
+  @Option(names = "--branch", defaultValue = "main", description = "Branch (default main).")
+  String branch;
+
+  @Option(names = "--commit", paramLabel = "ID", description = "Show the state a commit published instead.")
+  String commit;
+
+  @Option(names = "--json", description = "Print the reference SnapshotOutput JSON.")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
+      SnapshotOutput s = commit != null ? g.snapshotAtCommit(commit) : g.snapshot(branch);
+      if (json) {
+        Output.json(s);
+        return ExitCodes.OK;
+      }
+      System.out.printf("branch %s  manifest version %d  internal schema version %d%n",
+          s.graphBranch(), s.graphManifestVersion(), s.internalSchemaVersion());
+      System.out.printf("%-5s %-24s %-45s %8s %10s%n", "KIND", "TYPE", "PATH", "VERSION", "ROWS");
+      for (SnapshotOutput.Dataset d : s.datasets()) {
+        System.out.printf("%-5s %-24s %-45s %8d %10d%n", d.entityKind(), d.typeName(), d.datasetPath(),
+            d.publishedDatasetVersion(), d.entityCount());
+      }
+    }
+    return ExitCodes.OK;
+  }
+}

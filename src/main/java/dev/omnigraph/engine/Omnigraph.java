@@ -1,0 +1,190 @@
+package dev.omnigraph.engine;
+
+import dev.omnigraph.Versions;
+import dev.omnigraph.api.BranchCreateOutput;
+import dev.omnigraph.api.BranchDeleteOutput;
+import dev.omnigraph.api.BranchListOutput;
+import dev.omnigraph.api.CommitListOutput;
+import dev.omnigraph.api.CommitOutput;
+import dev.omnigraph.api.Conflict;
+import dev.omnigraph.api.NotFound;
+import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.api.SchemaOutput;
+import dev.omnigraph.api.SnapshotOutput;
+import dev.omnigraph.manifest.GraphCommit;
+import dev.omnigraph.manifest.GraphManifest;
+import dev.omnigraph.manifest.ManifestBootstrap;
+import dev.omnigraph.manifest.ManifestState;
+import dev.omnigraph.manifest.TablePin;
+import dev.omnigraph.storage.StorageAdapter;
+import dev.omnigraph.storage.StorageAdapters;
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.table.NativeBranch;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A handle on one graph: the engine's public entry point. Every handle on the same canonical root
+ * shares one {@link GateManager}. Thread-safe.
+ */
+public final class Omnigraph implements AutoCloseable {
+
+  private final StorageConfig config;
+  private final StorageAdapter storage;
+  private final OpenMode mode;
+  private final GateManager gates;
+  private final GraphManifest manifest;
+  private final SchemaContract schema;
+
+  private Omnigraph(StorageConfig config, StorageAdapter storage, OpenMode mode, SchemaContract schema) {
+    this.config = config;
+    this.storage = storage;
+    this.mode = mode;
+    this.gates = GateManager.forRoot(config.rootUri());
+    this.manifest = new GraphManifest(config, storage);
+    this.schema = schema;
+  }
+
+  /**
+   * Creates a graph at {@code config}'s root from a {@code .pg} schema and opens it read-write.
+   *
+   * @throws dev.omnigraph.schema.SchemaParseException for an invalid schema (nothing is written)
+   * @throws Conflict when the root already holds a graph or an init claim
+   */
+  public static Omnigraph init(StorageConfig config, String schemaSource, Optional<String> actor) {
+    StorageAdapter storage = StorageAdapters.open(config);
+    try (GateManager.Held held = GateManager.forRoot(config.rootUri()).acquire(List.of(), List.of())) {
+      GraphInit.run(config, storage, schemaSource, actor);
+    } catch (RuntimeException e) {
+      storage.close();
+      throw e;
+    }
+    storage.close();
+    return open(config, OpenMode.READ_WRITE);
+  }
+
+  /**
+   * Opens the graph at {@code config}'s root. Main's storage stamp is checked before any branch
+   * state is read; a read-only open performs no object-store writes.
+   *
+   * @throws NotFound when the root holds no graph
+   * @throws dev.omnigraph.api.UnsupportedStorageVersion for a stamp other than the served one
+   */
+  public static Omnigraph open(StorageConfig config, OpenMode mode) {
+    StorageAdapter storage = StorageAdapters.open(config);
+    try {
+      if (storage.exists(GraphInit.CLAIM_KEY)) {
+        throw new Conflict("graph root " + config.rootUri() + " holds an init claim (" + GraphInit.CLAIM_KEY
+            + "): its init is running or was interrupted; it cannot be opened");
+      }
+      if (!storage.exists(ManifestBootstrap.MANIFEST_KEY)) {
+        throw new NotFound("graph", config.rootUri(), "no __manifest; create one with omnigraph init");
+      }
+      new GraphManifest(config, storage).checkStamp();
+      SchemaContract schema = SchemaContract.read(storage);
+      return new Omnigraph(config, storage, mode, schema);
+    } catch (RuntimeException e) {
+      storage.close();
+      throw e;
+    }
+  }
+
+  public StorageConfig config() {
+    return config;
+  }
+
+  public OpenMode mode() {
+    return mode;
+  }
+
+  /** The accepted schema source. */
+  public SchemaOutput schema() {
+    return new SchemaOutput(schema.source());
+  }
+
+  /** The accepted-schema identity. */
+  public String schemaIdentity() {
+    return schema.identity();
+  }
+
+  /** Every graph branch: main first, then the rest sorted. */
+  public BranchListOutput branchList() {
+    List<String> names = new ArrayList<>();
+    names.add(BranchNames.MAIN);
+    manifest.branches().stream().map(NativeBranch::name).sorted().forEach(names::add);
+    return new BranchListOutput(names);
+  }
+
+  /** The published state of {@code branch}. */
+  public SnapshotOutput snapshot(String branch) {
+    return toSnapshot(manifest.state(branch));
+  }
+
+  /** The state a commit published (time travel). */
+  public SnapshotOutput snapshotAtCommit(String commitId) {
+    GraphCommit c = manifest.findCommit(commitId).orElseThrow(() -> new NotFound("commit", commitId));
+    return toSnapshot(manifest.stateAt(c.branch(), c.manifestVersion()));
+  }
+
+  /** Creates graph branch {@code name} from {@code from} (default main). Data tables are not copied. */
+  public BranchCreateOutput branchCreate(String name, String from, Optional<String> actor) {
+    requireWritable();
+    BranchNames.validate(name);
+    String source = from == null || from.isBlank() ? BranchNames.MAIN : from;
+    try (GateManager.Held held = gates.acquire(List.of(name, source), schema.ir().catalog().tableKeys())) {
+      manifest.createBranch(name, source, live -> BranchNames.requireDisjoint(name, live));
+    }
+    return new BranchCreateOutput(config.rootUri(), source, name, actor.orElse(null));
+  }
+
+  /** Deletes graph branch {@code name}. */
+  public BranchDeleteOutput branchDelete(String name, Optional<String> actor) {
+    requireWritable();
+    try (GateManager.Held held = gates.acquire(List.of(name), schema.ir().catalog().tableKeys())) {
+      manifest.deleteBranch(name);
+    }
+    return new BranchDeleteOutput(config.rootUri(), name, actor.orElse(null));
+  }
+
+  /** Commits reachable from {@code branch}'s head, most recent first. */
+  public CommitListOutput commits(String branch) {
+    ManifestState state = manifest.state(branch);
+    Optional<String> head = state.effectiveHead(manifest.parentChain(branch));
+    return new CommitListOutput(state.history(head).stream().map(Omnigraph::toOutput).toList());
+  }
+
+  /** One commit by id. */
+  public CommitOutput commit(String commitId) {
+    return manifest.findCommit(commitId).map(Omnigraph::toOutput)
+        .orElseThrow(() -> new NotFound("commit", commitId));
+  }
+
+  @Override
+  public void close() {
+    storage.close();
+  }
+
+  private void requireWritable() {
+    if (mode != OpenMode.READ_WRITE) {
+      throw new dev.omnigraph.api.InvalidRequest("the graph is open read-only");
+    }
+  }
+
+  private static SnapshotOutput toSnapshot(ManifestState state) {
+    List<SnapshotOutput.Dataset> datasets = new ArrayList<>();
+    for (TablePin pin : state.tables().values()) {
+      datasets.add(new SnapshotOutput.Dataset(pin.entityKind(), pin.typeName(), pin.location(), pin.version(),
+          pin.rowCount(), pin.nativeBranch().orElse(null)));
+    }
+    datasets.sort(Comparator.comparing(SnapshotOutput.Dataset::entityKind)
+        .thenComparing(SnapshotOutput.Dataset::typeName));
+    return new SnapshotOutput(state.branch(), state.manifestVersion(), Versions.INTERNAL_SCHEMA_VERSION, datasets);
+  }
+
+  private static CommitOutput toOutput(GraphCommit c) {
+    return new CommitOutput(c.id(), c.branch(), c.manifestVersion(), c.parent().orElse(null),
+        c.mergedParent().orElse(null), c.actor().orElse(null), c.createdAtMicros());
+  }
+}

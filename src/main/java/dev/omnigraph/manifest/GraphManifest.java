@@ -1,0 +1,200 @@
+package dev.omnigraph.manifest;
+
+import dev.omnigraph.api.Conflict;
+import dev.omnigraph.api.NotFound;
+import dev.omnigraph.storage.StorageAdapter;
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.table.ManifestDataset;
+import dev.omnigraph.table.NativeBranch;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.jboss.logging.Logger;
+
+/**
+ * The engine's read and branch-control view of {@code __manifest}: coherent state scans, native
+ * branch listing, and graph branch create/delete with the seed's ambiguous-result classification
+ * ("Native graph-branch control recovery"). Branch create/delete write no graph lineage and no
+ * sidecar; the Lance branch contents are their only authority.
+ */
+public final class GraphManifest {
+
+  private static final Logger LOG = Logger.getLogger(GraphManifest.class);
+  private static final String MAIN = ManifestState.MAIN;
+
+  private final StorageConfig config;
+  private final StorageAdapter storage;
+
+  public GraphManifest(StorageConfig config, StorageAdapter storage) {
+    this.config = config;
+    this.storage = storage;
+  }
+
+  /** Checks main's stamp before any branch state is read. */
+  public int checkStamp() {
+    try (ManifestDataset m = open(MAIN, OptionalLong.empty())) {
+      return ManifestReader.checkStamp(config, m);
+    }
+  }
+
+  /** The latest published state of {@code branch}. */
+  public ManifestState state(String branch) {
+    requireBranch(branch);
+    try (ManifestDataset m = open(branch, OptionalLong.empty())) {
+      return ManifestReader.read(m, branch);
+    }
+  }
+
+  /** The state of {@code branch} at an exact manifest version (time travel). */
+  public ManifestState stateAt(String branch, long manifestVersion) {
+    try (ManifestDataset m = open(branch, OptionalLong.of(manifestVersion))) {
+      return ManifestReader.read(m, branch);
+    }
+  }
+
+  /** Native branches (every graph branch except main). */
+  public List<NativeBranch> branches() {
+    try (ManifestDataset m = open(MAIN, OptionalLong.empty())) {
+      return m.branches();
+    }
+  }
+
+  /** Ancestors of {@code branch}, nearest first, ending with main. */
+  public List<String> parentChain(String branch) {
+    try (ManifestDataset m = open(MAIN, OptionalLong.empty())) {
+      return ManifestReader.parentChain(m, branch);
+    }
+  }
+
+  /** The native identity of {@code branch} (empty for main, which cannot be recreated). */
+  public Optional<String> identity(String branch) {
+    if (branch.equals(MAIN)) {
+      return Optional.empty();
+    }
+    return branches().stream().filter(b -> b.name().equals(branch)).map(NativeBranch::identifier).findFirst()
+        .or(() -> {
+          throw new NotFound("branch", branch);
+        });
+  }
+
+  /** Finds a commit by id on any branch. */
+  public Optional<GraphCommit> findCommit(String commitId) {
+    List<String> names = new ArrayList<>();
+    names.add(MAIN);
+    branches().forEach(b -> names.add(b.name()));
+    for (String b : names) {
+      GraphCommit c = state(b).commits().get(commitId);
+      if (c != null) {
+        return Optional.of(c);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Creates graph branch {@code name} from {@code from}'s latest manifest version. The caller holds
+   * the schema, both branch gates and every table gate, and has validated the name.
+   *
+   * @throws Conflict if the name is live or path-overlaps a live name, or the native result is
+   *     foreign
+   */
+  public void createBranch(String name, String from, java.util.function.Consumer<List<String>> requireDisjoint) {
+    List<NativeBranch> live = branches();
+    List<String> liveNames = new ArrayList<>(live.stream().map(NativeBranch::name).toList());
+    requireDisjoint.accept(liveNames);
+    requireBranch(from);
+    Optional<String> fromRef = from.equals(MAIN) ? Optional.empty() : Optional.of(from);
+    RuntimeException last = null;
+    for (int attempt = 1; attempt <= 2; attempt++) {
+      // An absent ref makes a same-name tree unreachable garbage (Lance clones the tree before it
+      // writes the branch contents); reclaiming it is what makes same-name create idempotent.
+      storage.deletePrefix(treeKey(name));
+      long fromVersion;
+      try (ManifestDataset m = open(from, OptionalLong.empty())) {
+        fromVersion = m.version();
+        try {
+          m.createBranch(name, fromRef, fromVersion);
+          return;
+        } catch (RuntimeException e) {
+          last = e;
+        }
+      }
+      // Ambiguous result: accept only our exact branch (parent, parent version) that opens.
+      Optional<NativeBranch> now = branches().stream().filter(b -> b.name().equals(name)).findFirst();
+      if (now.isPresent()) {
+        NativeBranch b = now.get();
+        if (b.parent().equals(fromRef) && b.parentVersion() == fromVersion && opens(name)) {
+          LOG.infof("branch %s: native create reported %s but the branch landed exactly; accepted",
+              name, last.getMessage());
+          return;
+        }
+        throw new Conflict("branch '" + name + "' appeared with a different origin (parent "
+            + b.parent().orElse(MAIN) + "@" + b.parentVersion() + ") while creating it from "
+            + from + "@" + fromVersion, last);
+      }
+    }
+    throw new IllegalStateException("creating branch '" + name + "' failed twice: " + last.getMessage(), last);
+  }
+
+  /**
+   * Deletes graph branch {@code name}. The caller holds the gates. After an ambiguous native error:
+   * an absent ref is success, the same identity keeps the original error, a different identity is a
+   * delete/recreate conflict.
+   */
+  public void deleteBranch(String name) {
+    if (name.equals(MAIN)) {
+      throw new dev.omnigraph.api.InvalidRequest("the main branch cannot be deleted");
+    }
+    List<NativeBranch> live = branches();
+    NativeBranch target = live.stream().filter(b -> b.name().equals(name)).findFirst()
+        .orElseThrow(() -> new NotFound("branch", name));
+    List<String> children = live.stream().filter(b -> b.parent().equals(Optional.of(name)))
+        .map(NativeBranch::name).toList();
+    if (!children.isEmpty()) {
+      throw new Conflict("branch '" + name + "' has branches created from it (" + String.join(", ", children)
+          + "); delete those first");
+    }
+    try (ManifestDataset m = open(MAIN, OptionalLong.empty())) {
+      m.deleteBranch(name);
+    } catch (RuntimeException e) {
+      Optional<NativeBranch> now = branches().stream().filter(b -> b.name().equals(name)).findFirst();
+      if (now.isEmpty()) {
+        LOG.infof("branch %s: native delete reported %s but the ref is gone; accepted", name, e.getMessage());
+      } else if (now.get().identifier().equals(target.identifier())) {
+        throw e;
+      } else {
+        throw new Conflict("branch '" + name + "' was deleted and re-created concurrently (identity "
+            + target.identifier() + " became " + now.get().identifier() + ")", e);
+      }
+    }
+    try {
+      storage.deletePrefix(treeKey(name));
+    } catch (RuntimeException e) {
+      // Derived cleanup: the ref is gone, so the tree is unreachable; the next create reclaims it.
+      LOG.warnf("branch %s deleted; its tree cleanup failed and is left for later: %s", name, e.getMessage());
+    }
+  }
+
+  private boolean opens(String branch) {
+    try (ManifestDataset m = open(branch, OptionalLong.empty())) {
+      return m.version() > 0;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  private void requireBranch(String branch) {
+    if (!branch.equals(MAIN) && branches().stream().noneMatch(b -> b.name().equals(branch))) {
+      throw new NotFound("branch", branch);
+    }
+  }
+
+  private ManifestDataset open(String branch, OptionalLong version) {
+    return ManifestDataset.open(config, branch.equals(MAIN) ? Optional.empty() : Optional.of(branch), version);
+  }
+
+  private static String treeKey(String branch) {
+    return ManifestDataset.KEY + "/tree/" + branch;
+  }
+}

@@ -1,0 +1,82 @@
+package dev.omnigraph.table;
+
+import dev.omnigraph.schema.EdgeType;
+import dev.omnigraph.schema.NodeType;
+import dev.omnigraph.schema.Property;
+import dev.omnigraph.schema.PropertyType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * The Arrow schema of each graph dataset, derived from the catalog: nodes carry a non-null
+ * {@code id} (Lance's unenforced primary key) and their properties; edges carry {@code id},
+ * {@code src}, {@code dst} and theirs. Properties follow in catalog (name) order.
+ */
+public final class TableSchemas {
+
+  /** Arrow field metadata that makes a column Lance's unenforced primary key. */
+  public static final String PRIMARY_KEY = "lance-schema:unenforced-primary-key";
+
+  private TableSchemas() {}
+
+  public static Schema node(NodeType type) {
+    List<Field> fields = new ArrayList<>();
+    fields.add(idField());
+    for (Property p : type.properties()) {
+      fields.add(field(p.name(), p.type()));
+    }
+    return new Schema(fields);
+  }
+
+  public static Schema edge(EdgeType type) {
+    List<Field> fields = new ArrayList<>();
+    fields.add(idField());
+    fields.add(new Field("src", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null));
+    fields.add(new Field("dst", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null));
+    for (Property p : type.properties()) {
+      fields.add(field(p.name(), p.type()));
+    }
+    return new Schema(fields);
+  }
+
+  private static Field idField() {
+    return new Field("id", new FieldType(false, ArrowType.Utf8.INSTANCE, null, Map.of(PRIMARY_KEY, "true")), null);
+  }
+
+  static Field field(String name, PropertyType type) {
+    Field element = element(type.list() ? "item" : name, type, type.list() ? false : type.nullable());
+    if (!type.list()) {
+      return element;
+    }
+    return new Field(name, new FieldType(type.nullable(), ArrowType.List.INSTANCE, null), List.of(element));
+  }
+
+  private static Field element(String name, PropertyType type, boolean nullable) {
+    ArrowType arrow = switch (type.kind()) {
+      case STRING, ENUM -> ArrowType.Utf8.INSTANCE;
+      case BOOL -> ArrowType.Bool.INSTANCE;
+      case I32 -> new ArrowType.Int(32, true);
+      case I64 -> new ArrowType.Int(64, true);
+      case U32 -> new ArrowType.Int(32, false);
+      case U64 -> new ArrowType.Int(64, false);
+      case F32 -> new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+      case F64 -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+      case DATE -> new ArrowType.Date(DateUnit.DAY);
+      case DATETIME -> new ArrowType.Timestamp(TimeUnit.MILLISECOND, "UTC");
+      case VECTOR -> new ArrowType.FixedSizeList(type.vectorDim());
+    };
+    if (type.kind() == dev.omnigraph.schema.ScalarKind.VECTOR) {
+      Field f32 = new Field("item", FieldType.notNullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null);
+      return new Field(name, new FieldType(nullable, arrow, null), List.of(f32));
+    }
+    return new Field(name, new FieldType(nullable, arrow, null), null);
+  }
+}
