@@ -8,5 +8,5 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionCommand.Provider.class,
     description = "Versioned, branchable property-graph store on Lance.",
-    subcommands = {VersionCommand.class, ServeCommand.class})
+    subcommands = {VersionCommand.class, ServeCommand.class, DoctorCommand.class})
 public class RootCommand {}
