@@ -8,6 +8,6 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionCommand.Provider.class,
     description = "Versioned, branchable property-graph store on Lance.",
-    subcommands = {VersionCommand.class, ServeCommand.class, InitCommand.class,
-        SnapshotCommand.class, BranchCommand.class, CommitCommand.class, SchemaCommand.class})
+    subcommands = {VersionCommand.class, ServeCommand.class, InitCommand.class, SnapshotCommand.class,
+        BranchCommand.class, CommitCommand.class, SchemaCommand.class, DoctorCommand.class})
 public class RootCommand {}

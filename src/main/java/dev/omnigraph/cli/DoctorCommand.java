@@ -1,0 +1,158 @@
+package dev.omnigraph.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.omnigraph.storage.StorageAdapter;
+import dev.omnigraph.storage.StorageAdapters;
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.storage.StorageException;
+import dev.omnigraph.table.LanceProbe;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code omnigraph doctor}: proves that this binary, on this JVM, can drive Lance against a graph root
+ * (create, stage, commit with a pre-minted uuid, confirm, async scan, branch) by running
+ * {@link LanceProbe} in a scratch dataset under {@code __doctor/<uuid>}, then removing the scratch.
+ * It touches nothing else under the root. Exit 0 when every check passes, 1 otherwise, 2 for a bad
+ * {@code --store}.
+ */
+@Command(
+    name = "doctor",
+    description = "Check that Lance works against a graph root (scratch dataset, removed afterwards).")
+public class DoctorCommand implements Callable<Integer> {
+
+  /** Where scratch datasets go; a prefix no graph object uses. */
+  static final String SCRATCH_PREFIX = "__doctor";
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--store", required = true, paramLabel = "URI",
+      description = "Graph root: a local directory, file:// or s3://bucket/prefix.")
+  String store;
+
+  @Option(names = "--json", description = "Print the report as JSON.")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    StorageConfig config;
+    try {
+      config = StorageConfig.fromEnvironment(store);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--store: " + e.getMessage());
+    }
+    String scratchKey = SCRATCH_PREFIX + "/" + UUID.randomUUID();
+    boolean createdRoot = prepareLocalRoot(config);
+
+    LanceProbe.Report report = LanceProbe.run(config, scratchKey);
+    Cleanup cleanup = cleanUp(config, scratchKey, createdRoot);
+
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      out.println(toJson(config, report, cleanup));
+    } else {
+      printText(out, config, report, cleanup);
+    }
+    out.flush();
+    return report.passed() ? ExitCodes.OK : ExitCodes.ERROR;
+  }
+
+  /** Whether scratch removal succeeded; a failure leaves the scratch dataset and says where. */
+  record Cleanup(boolean done, String detail) {}
+
+  /** Creates a missing local root so Lance has a directory to write into; true if it was created. */
+  private static boolean prepareLocalRoot(StorageConfig config) {
+    if (config.backend() != StorageConfig.Backend.LOCAL) {
+      return false;
+    }
+    Path root = config.localRoot();
+    if (Files.isDirectory(root)) {
+      return false;
+    }
+    try {
+      Files.createDirectories(root);
+      return true;
+    } catch (IOException e) {
+      // Lance will report the same problem as a failed check, with its own wording.
+      return false;
+    }
+  }
+
+  private static Cleanup cleanUp(StorageConfig config, String scratchKey, boolean createdRoot) {
+    String where = config.lanceUri(scratchKey);
+    if (config.backend() == StorageConfig.Backend.LOCAL && !Files.exists(Path.of(where))) {
+      // The probe failed before writing anything; do not warn about scratch that never existed.
+      return new Cleanup(true, "nothing to remove at " + where);
+    }
+    try (StorageAdapter adapter = StorageAdapters.open(config)) {
+      adapter.deletePrefix(scratchKey);
+    } catch (UnsupportedOperationException e) {
+      return new Cleanup(false, "scratch left at " + where
+          + ": this build has no " + config.backend() + " storage adapter yet; delete it by hand");
+    } catch (StorageException e) {
+      return new Cleanup(false, "scratch left at " + where + ": " + e.getMessage());
+    }
+    if (createdRoot) {
+      // Leave the file system as we found it: a root the doctor made and that is empty again goes.
+      try {
+        Path scratchParent = config.localRoot().resolve(SCRATCH_PREFIX);
+        Files.deleteIfExists(scratchParent);
+        Files.deleteIfExists(config.localRoot());
+      } catch (IOException notEmpty) {
+        // Something else appeared under the root meanwhile; it is not ours to remove.
+      }
+    }
+    return new Cleanup(true, "removed " + where);
+  }
+
+  private static void printText(
+      PrintWriter out, StorageConfig config, LanceProbe.Report report, Cleanup cleanup) {
+    out.println("doctor: " + config.rootUri() + " (scratch " + report.datasetUri() + ")");
+    int width = report.checks().stream().mapToInt(c -> c.name().length()).max().orElse(0);
+    for (LanceProbe.Check check : report.checks()) {
+      if (check.passed()) {
+        out.printf("ok   %-" + width + "s  %5d ms  %s%n", check.name(), check.millis(), check.detail());
+      } else {
+        out.printf("FAIL %s: %s%n", check.name(), check.detail());
+      }
+    }
+    out.println((cleanup.done() ? "cleanup: " : "cleanup WARNING: ") + cleanup.detail());
+    long failed = report.checks().stream().filter(c -> !c.passed()).count();
+    out.println(failed == 0
+        ? "doctor: all " + report.checks().size() + " checks passed"
+        : "doctor: " + failed + " of " + report.checks().size() + " checks failed");
+  }
+
+  private static String toJson(StorageConfig config, LanceProbe.Report report, Cleanup cleanup) {
+    ObjectMapper mapper = new ObjectMapper();
+    ObjectNode root = mapper.createObjectNode();
+    root.put("store", config.rootUri());
+    root.put("backend", config.backend().name().toLowerCase(Locale.ROOT));
+    root.put("dataset", report.datasetUri());
+    root.put("ok", report.passed());
+    ArrayNode checks = root.putArray("checks");
+    for (LanceProbe.Check check : report.checks()) {
+      ObjectNode c = checks.addObject();
+      c.put("name", check.name());
+      c.put("ok", check.passed());
+      c.put("millis", check.millis());
+      c.put("detail", check.detail());
+    }
+    ObjectNode clean = root.putObject("cleanup");
+    clean.put("done", cleanup.done());
+    clean.put("detail", cleanup.detail());
+    return root.toPrettyString();
+  }
+}

@@ -1,0 +1,242 @@
+package dev.omnigraph.table;
+
+import dev.omnigraph.storage.StorageConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.Text;
+import org.lance.Branch;
+import org.lance.CommitBuilder;
+import org.lance.Dataset;
+import org.lance.Fragment;
+import org.lance.FragmentMetadata;
+import org.lance.ReadOptions;
+import org.lance.Ref;
+import org.lance.Transaction;
+import org.lance.WriteParams;
+import org.lance.ipc.AsyncScanner;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.ScanOptions;
+import org.lance.operation.Update;
+import org.lance.schema.LanceField;
+import org.lance.schema.LanceSchema;
+
+/**
+ * The Lance calls this package is built on, each with the exact options the write path relies on.
+ * Nothing outside {@code dev.omnigraph.table} calls Lance's write or commit APIs, so every dataset is
+ * created, staged and committed the same way (stable row ids, zero commit retries, pre-minted uuid).
+ *
+ * <p>Every method that returns a {@link Dataset} hands ownership to the caller, who must close it
+ * before closing the allocator it was opened with.
+ */
+final class LanceSupport {
+
+  /** Arrow field metadata that Lance reads as "this column is the unenforced primary key". */
+  static final String PRIMARY_KEY_METADATA = "lance-schema:unenforced-primary-key";
+
+  /**
+   * How long an async scan may take to hand back its reader. The reader is delivered by Lance's
+   * native dispatcher thread; if that thread died (the fast-jar class-loader failure in PRODUCT.md
+   * §2) the future never completes, and a bounded wait turns a hang into a reported failure.
+   */
+  static final Duration ASYNC_SCAN_TIMEOUT = Duration.ofSeconds(60);
+
+  private LanceSupport() {}
+
+  /** Opens the latest version of the dataset at {@code key} under the graph root. */
+  static Dataset open(StorageConfig config, String key, BufferAllocator allocator) {
+    return Dataset.open()
+        .allocator(allocator)
+        .uri(config.lanceUri(key))
+        .readOptions(readOptions(config))
+        .build();
+  }
+
+  /**
+   * Creates an empty dataset at {@code key} with stable row ids: row ids must survive compaction
+   * because the write path and recovery address rows by them. Fails if a dataset already exists.
+   */
+  static Dataset createEmpty(
+      StorageConfig config, String key, Schema schema, BufferAllocator allocator) {
+    return Dataset.write()
+        .allocator(allocator)
+        .uri(config.lanceUri(key))
+        .schema(schema)
+        .mode(WriteParams.WriteMode.CREATE)
+        .enableStableRowIds(true)
+        .storageOptions(config.lanceStorageOptions())
+        .execute();
+  }
+
+  /**
+   * Writes {@code rows} as data files of {@code target} (main or a branch: its {@link Dataset#uri()}
+   * decides where the files go) without committing. The returned fragments are invisible until a
+   * commit names them; abandoned ones are garbage for cleanup, never visible data.
+   */
+  static List<FragmentMetadata> stage(
+      StorageConfig config, Dataset target, VectorSchemaRoot rows, BufferAllocator allocator) {
+    return Fragment.write()
+        .datasetUri(target.uri())
+        .allocator(allocator)
+        .data(rows)
+        .storageOptions(config.lanceStorageOptions())
+        .execute();
+  }
+
+  /**
+   * An insertion-only {@code Update}: new fragments only, nothing removed or rewritten, no modified
+   * fields. {@code fieldsForPreservingFragBitmap} names every field so existing indices keep covering
+   * the new fragments (seed: the insert-absence certificate lists the full field preorder).
+   */
+  static Update insertOnlyUpdate(List<FragmentMetadata> newFragments, LanceSchema schema) {
+    return Update.builder()
+        .newFragments(newFragments)
+        .removedFragmentIds(List.of())
+        .updatedFragments(List.of())
+        .fieldsModified(new long[0])
+        .fieldsForPreservingFragBitmap(fieldIdsPreorder(schema))
+        .updateMode(Optional.of(Update.UpdateMode.RewriteRows))
+        .build();
+  }
+
+  /**
+   * Commits {@code update} on top of {@code base}'s version with our pre-minted {@code uuid} and
+   * zero Lance retries, so that a concurrent writer makes the commit fail (or, for a rebasable
+   * insert, land at a later version) instead of being silently retried with a different read
+   * version. The caller confirms the outcome by reading the new version's transaction: lance-java
+   * reports conflicts as plain {@code RuntimeException}s that cannot be classified by type.
+   *
+   * @return the dataset at the committed version
+   * @throws RuntimeException from Lance; the outcome is then unknown until re-read
+   */
+  static Dataset commit(
+      Dataset base, Update update, String uuid, Map<String, String> transactionProperties) {
+    try (Transaction tx = new Transaction.Builder()
+        .readVersion(base.version())
+        .uuid(uuid)
+        .operation(update)
+        .transactionProperties(transactionProperties)
+        .build()) {
+      return new CommitBuilder(base).maxRetries(0).execute(tx);
+    }
+  }
+
+  /** The transaction that produced {@code dataset}'s checked-out version, if Lance recorded one. */
+  static Optional<Transaction> readTransaction(Dataset dataset) {
+    return dataset.readTransaction();
+  }
+
+  /**
+   * Creates the Lance branch {@code name} at main's {@code version} and returns it.
+   *
+   * <p>The storage options are passed explicitly: lance-java 7.0.0's two-argument
+   * {@code createBranch(name, ref)} builds a new object store for the branch from the process
+   * environment ({@code AWS_*}) and ignores the options the dataset was opened with, so on S3 it
+   * fails ("Failed to resolve region") or reaches another endpoint unless the environment happens to
+   * match. The three-argument overload uses the options given, and rejects an empty map, which is
+   * why a local root (no options) takes the two-argument form.
+   */
+  static Dataset createBranch(StorageConfig config, Dataset main, String name, long version) {
+    Map<String, String> options = config.lanceStorageOptions();
+    return options.isEmpty()
+        ? main.createBranch(name, Ref.ofMain(version))
+        : main.createBranch(name, Ref.ofMain(version), options);
+  }
+
+  /** Every Lance branch of {@code dataset}. */
+  static List<Branch> listBranches(Dataset dataset) {
+    return dataset.branches().list();
+  }
+
+  /** The unenforced primary key fields of the dataset's Lance schema, in key order. */
+  static List<LanceField> primaryKey(Dataset dataset) {
+    return dataset.getLanceSchema().getUnenforcedPrimaryKey();
+  }
+
+  /** Reads every row through the synchronous scanner, as column-name → value maps. */
+  static List<Map<String, Object>> scan(
+      Dataset dataset, ScanOptions options, BufferAllocator allocator) throws Exception {
+    try (LanceScanner scanner = LanceScanner.create(dataset, options, allocator);
+        ArrowReader reader = scanner.scanBatches()) {
+      return drain(reader);
+    }
+  }
+
+  /**
+   * Reads every row through {@link AsyncScanner}, whose reader is handed over by Lance's native
+   * dispatcher thread. That thread resolves Java classes through the system class loader, so this
+   * is the call that proves the packaged application's class path is visible to Lance.
+   *
+   * @throws TimeoutException if no reader arrives within {@link #ASYNC_SCAN_TIMEOUT}
+   */
+  static List<Map<String, Object>> scanAsync(
+      Dataset dataset, ScanOptions options, BufferAllocator allocator) throws Exception {
+    try (AsyncScanner scanner = AsyncScanner.create(dataset, options, allocator)) {
+      ArrowReader reader;
+      try {
+        reader = scanner.scanBatchesAsync()
+            .get(ASYNC_SCAN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (ExecutionException e) {
+        throw e.getCause() instanceof Exception cause ? cause : e;
+      } catch (TimeoutException e) {
+        TimeoutException named = new TimeoutException("no reader from AsyncScanner within "
+            + ASYNC_SCAN_TIMEOUT.toSeconds() + " s; Lance's native lance-jni-dispatcher thread may"
+            + " have died (look for NoClassDefFoundError on stderr): Lance needs its classes on the"
+            + " system class path, as in the uber-jar");
+        named.initCause(e);
+        throw named;
+      }
+      try (reader) {
+        return drain(reader);
+      }
+    }
+  }
+
+  /** Field ids of the schema in nested preorder (parent before children, declaration order). */
+  static long[] fieldIdsPreorder(LanceSchema schema) {
+    List<Long> ids = new ArrayList<>();
+    for (LanceField field : schema.fields()) {
+      collectPreorder(field, ids);
+    }
+    return ids.stream().mapToLong(Long::longValue).toArray();
+  }
+
+  private static void collectPreorder(LanceField field, List<Long> ids) {
+    ids.add((long) field.getId());
+    for (LanceField child : field.getChildren()) {
+      collectPreorder(child, ids);
+    }
+  }
+
+  private static ReadOptions readOptions(StorageConfig config) {
+    return new ReadOptions.Builder().setStorageOptions(config.lanceStorageOptions()).build();
+  }
+
+  private static List<Map<String, Object>> drain(ArrowReader reader) throws Exception {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    VectorSchemaRoot batch = reader.getVectorSchemaRoot();
+    while (reader.loadNextBatch()) {
+      for (int i = 0; i < batch.getRowCount(); i++) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        for (FieldVector vector : batch.getFieldVectors()) {
+          Object value = vector.getObject(i);
+          // Arrow hands Utf8 back as its mutable Text buffer; callers want an immutable String.
+          row.put(vector.getName(), value instanceof Text text ? text.toString() : value);
+        }
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+}
