@@ -193,6 +193,9 @@ final class LocalStorageAdapter implements StorageAdapter {
         return true;
       }
       return attrs.isDirectory() && !list(key).isEmpty();
+    } catch (StorageException e) {
+      // Report the caller's operation, not the listing it was answered with.
+      throw new StorageException(e.kind(), "exists", key, "listing the directory failed", e);
     } catch (NoSuchFileException | NotDirectoryException e) {
       return false;
     } catch (IOException e) {

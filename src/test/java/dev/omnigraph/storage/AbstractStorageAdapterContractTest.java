@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,6 +33,15 @@ abstract class AbstractStorageAdapterContractTest {
 
   /** A fresh, empty root no other test uses. */
   protected abstract StorageConfig newRoot() throws Exception;
+
+  /**
+   * False when the server under test does not make a conditional create atomic, so a race can have
+   * several winners whatever the adapter does; the race test then checks only what the adapter
+   * controls and reports the server's extra winners as a skip instead of a failure.
+   */
+  protected boolean serverCreatesAtomically() {
+    return true;
+  }
 
   protected StorageConfig root;
   protected StorageAdapter store;
@@ -179,9 +189,21 @@ abstract class AbstractStorageAdapterContractTest {
       pool.shutdownNow();
     }
 
+    String stored = store.readText("race/key");
+    // What the adapter controls: one attempt each, so every loser is a clean PRECONDITION (a
+    // retried conditional put could turn a win into a loss, or a loss into TRANSIENT), and the
+    // stored object is one winner's complete payload.
+    assertThat(winners.size() + losers.size()).isEqualTo(threads);
+    assertThat(losers).containsOnly(Kind.PRECONDITION);
+    assertThat(winners).isNotEmpty().contains(stored);
+    if (!serverCreatesAtomically()) {
+      Assumptions.assumeTrue(winners.size() == 1, "the server let " + winners.size()
+          + " racing If-None-Match:* writers all succeed; it checks the precondition and writes"
+          + " without a lock, so exactly-one-winner cannot be tested against it");
+    }
     assertThat(winners).hasSize(1);
-    assertThat(losers).hasSize(threads - 1).containsOnly(Kind.PRECONDITION);
-    assertThat(store.readText("race/key")).isEqualTo(winners.peek());
+    assertThat(losers).hasSize(threads - 1);
+    assertThat(stored).isEqualTo(winners.peek());
   }
 
   // ---------------------------------------------------------------- list
