@@ -21,6 +21,16 @@ final class Keys {
   }
 
   /**
+   * True when a stored name is one the adapter would address: listings return only such keys, so a
+   * listed key can always be passed back. This hides temp residue (a temp-shaped segment anywhere)
+   * and, on S3, foreign names no local directory could hold (console "folder" markers ending in
+   * {@code /}, {@code a//b}, {@code ..}).
+   */
+  static boolean addressable(String key) {
+    return key != null && !key.isEmpty() && problem(key) == null;
+  }
+
+  /**
    * Checks an object key: non-empty, relative, no empty/{@code .}/{@code ..} segment, no backslash,
    * no NUL, and no temp-shaped segment anywhere.
    *
@@ -57,21 +67,30 @@ final class Keys {
   }
 
   private static String checkSegments(String operation, String key) {
+    String problem = problem(key);
+    if (problem != null) {
+      throw invalid(operation, key, problem);
+    }
+    return key;
+  }
+
+  /** Why a non-empty key is refused, or null when it is fine. */
+  private static String problem(String key) {
     if (key.startsWith("/")) {
-      throw invalid(operation, key, "key must be relative to the graph root");
+      return "key must be relative to the graph root";
     }
     if (key.indexOf('\\') >= 0 || key.indexOf('\0') >= 0) {
-      throw invalid(operation, key, "key contains a backslash or NUL");
+      return "key contains a backslash or NUL";
     }
     for (String segment : key.split("/", -1)) {
       if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
-        throw invalid(operation, key, "key has an empty, '.' or '..' segment");
+        return "key has an empty, '.' or '..' segment";
       }
       if (TEMP_SEGMENT.matcher(segment).matches()) {
-        throw invalid(operation, key, "temp-shaped names (name#<digits>) are reserved for staging");
+        return "temp-shaped names (name#<digits>) are reserved for staging";
       }
     }
-    return key;
+    return null;
   }
 
   private static StorageException invalid(String operation, String key, String why) {

@@ -4,6 +4,7 @@ import dev.omnigraph.storage.StorageException.Kind;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
@@ -90,7 +91,8 @@ final class LocalStorageAdapter implements StorageAdapter {
   public Optional<String> readTextIfExists(String key) {
     Path target = resolve("readTextIfExists", key);
     try {
-      return Optional.of(Files.readString(target));
+      // Decoded like readText (malformed bytes replaced), so both backends and both reads agree.
+      return Optional.of(new String(Files.readAllBytes(target), StandardCharsets.UTF_8));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
@@ -106,12 +108,16 @@ final class LocalStorageAdapter implements StorageAdapter {
   public List<String> list(String prefix) {
     String p = Keys.prefix("list", prefix);
     Path dir = p.isEmpty() ? root : root.resolve(p);
+    if (!isDirectory("list", p, dir)) {
+      // An object named like the prefix is not under the directory (S3: "a/" never matches "a").
+      return List.of();
+    }
     List<String> keys = new ArrayList<>();
     try (Stream<Path> walk = Files.walk(dir)) {
       walk.forEach(path -> {
         if (Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
           String key = toKey(path);
-          if (!Keys.isTemp(key)) {
+          if (Keys.addressable(key)) {
             keys.add(key);
           }
         }
@@ -139,8 +145,12 @@ final class LocalStorageAdapter implements StorageAdapter {
       Files.deleteIfExists(target);
       pruneEmptyParents(target.getParent());
     } catch (DirectoryNotEmptyException e) {
-      throw new StorageException(Kind.PERMANENT, "delete", key, "a directory, not an object", e);
+      // A non-empty directory is a prefix, not an object: there is no object to delete, which
+      // succeeds as it does on S3, and the objects under it stay.
     } catch (IOException e) {
+      if (throughObject(target)) {
+        return; // a path through an object names nothing: absent
+      }
       throw classify("delete", key, e);
     }
   }
@@ -149,6 +159,10 @@ final class LocalStorageAdapter implements StorageAdapter {
   public void deletePrefix(String prefix) {
     String p = Keys.prefix("deletePrefix", prefix);
     Path dir = p.isEmpty() ? root : root.resolve(p);
+    if (!isDirectory("deletePrefix", p, dir)) {
+      // Nothing under it; an object named like the prefix is not in the directory and stays.
+      return;
+    }
     try (Stream<Path> walk = Files.walk(dir)) {
       List<Path> paths = walk.sorted(Comparator.reverseOrder()).toList();
       for (Path path : paths) {
@@ -179,9 +193,15 @@ final class LocalStorageAdapter implements StorageAdapter {
         return true;
       }
       return attrs.isDirectory() && !list(key).isEmpty();
+    } catch (StorageException e) {
+      // Report the caller's operation, not the listing it was answered with.
+      throw new StorageException(e.kind(), "exists", key, "listing the directory failed", e);
     } catch (NoSuchFileException | NotDirectoryException e) {
       return false;
     } catch (IOException e) {
+      if (throughObject(target)) {
+        return false;
+      }
       throw classify("exists", key, e);
     }
   }
@@ -189,6 +209,23 @@ final class LocalStorageAdapter implements StorageAdapter {
   @Override
   public void close() {
     // nothing held
+  }
+
+  /**
+   * True when {@code dir} is a directory, false when it is absent or not a directory. Unlike
+   * {@link Files#isDirectory}, a permission failure is thrown, never read as "absent".
+   */
+  private boolean isDirectory(String operation, String key, Path dir) {
+    try {
+      return Files.readAttributes(dir, BasicFileAttributes.class).isDirectory();
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      return false;
+    } catch (IOException e) {
+      if (throughObject(dir)) {
+        return false;
+      }
+      throw classify(operation, key, e);
+    }
   }
 
   private Path resolve(String operation, String key) {
@@ -240,10 +277,31 @@ final class LocalStorageAdapter implements StorageAdapter {
     }
   }
 
-  /** A directory is a prefix, not an object: reading one is NOT_FOUND, as on an object store. */
-  private static StorageException classifyRead(String operation, String key, Path target, IOException e) {
+  /**
+   * True when an ancestor of {@code target} below the root is a regular file. Such a path runs
+   * through an object, so nothing can be stored at it; the kernel's ENOTDIR reaches Java as a bare
+   * {@code FileSystemException} (or a plain {@code IOException}), so the tree is re-read for the
+   * evidence instead of the message.
+   */
+  private boolean throughObject(Path target) {
+    for (Path p = target.getParent(); p != null && p.startsWith(root) && !p.equals(root);
+        p = p.getParent()) {
+      if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A directory is a prefix, not an object, and a path through an object names nothing: reading
+   * either is NOT_FOUND, as on an object store. Reading a directory fails with a plain
+   * {@code IOException} (EISDIR), so the target's type, not the exception's, is the evidence.
+   */
+  private StorageException classifyRead(String operation, String key, Path target, IOException e) {
     if (e instanceof NotDirectoryException
-        || (e instanceof FileSystemException && Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS))) {
+        || Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)
+        || throughObject(target)) {
       return new StorageException(Kind.NOT_FOUND, operation, key, "no object (a prefix or a path through an object)", e);
     }
     return classify(operation, key, e);

@@ -66,15 +66,21 @@ public interface StorageAdapter extends AutoCloseable {
   /**
    * Lists every object at any depth under the directory {@code prefix} (a key; the empty string is
    * the root), as full keys in lexicographic order. Temp-shaped names are never returned.
+   * The prefix is a directory: {@code list("a")} never returns {@code ab/x}, nor an object named
+   * exactly {@code a}.
    */
   List<String> list(String prefix);
 
-  /** Deletes the object at {@code key}; deleting an absent key succeeds (object-store semantics). */
+  /**
+   * Deletes the object at {@code key}; deleting an absent key succeeds (object-store semantics),
+   * and so does deleting a name that is only a directory, which leaves the objects under it.
+   */
   void delete(String key);
 
   /**
-   * Deletes every object under the directory {@code prefix}, temp residue included. Not atomic: a
-   * failure may leave part of the prefix behind, and a repeat finishes the job.
+   * Deletes every object under the directory {@code prefix}, temp residue included; an object named
+   * exactly {@code prefix} is not under it and stays. Not atomic: a failure may leave part of the
+   * prefix behind, and a repeat finishes the job.
    */
   void deletePrefix(String prefix);
 

@@ -1,0 +1,473 @@
+package dev.omnigraph.storage;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.omnigraph.storage.StorageException.Kind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The {@link StorageAdapter} contract, once for every backend. A backend's test is a subclass that
+ * only says how to get a fresh, empty root; anything that must reach under the adapter (planting
+ * crash residue, checking what is really stored) goes through {@link RawBackend}.
+ */
+abstract class AbstractStorageAdapterContractTest {
+
+  /** A fresh, empty root no other test uses. */
+  protected abstract StorageConfig newRoot() throws Exception;
+
+  /**
+   * False when the server under test does not make a conditional create atomic, so a race can have
+   * several winners whatever the adapter does; the race test then checks only what the adapter
+   * controls and reports the server's extra winners as a skip instead of a failure.
+   */
+  protected boolean serverCreatesAtomically() {
+    return true;
+  }
+
+  protected StorageConfig root;
+  protected StorageAdapter store;
+
+  @BeforeEach
+  void open() throws Exception {
+    root = newRoot();
+    store = StorageAdapters.open(root);
+  }
+
+  @AfterEach
+  void close() {
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  // ---------------------------------------------------------------- put / read
+
+  @Test
+  void rootUriIsTheConfiguredRoot() {
+    assertThat(store.rootUri()).isEqualTo(root.rootUri());
+  }
+
+  @Test
+  void putOverwritesAndReadsBackTheNewContent() {
+    store.putText("a/b.json", "first");
+    store.putText("a/b.json", "second, and longer");
+
+    assertThat(store.readText("a/b.json")).isEqualTo("second, and longer");
+    assertThat(store.readTextIfExists("a/b.json")).contains("second, and longer");
+  }
+
+  @Test
+  void bytesRoundTripExactly() {
+    byte[] all = new byte[256];
+    for (int i = 0; i < all.length; i++) {
+      all[i] = (byte) i;
+    }
+    store.put("bin/all", all);
+    store.put("bin/empty", new byte[0]);
+
+    assertThat(store.read("bin/all")).isEqualTo(all);
+    assertThat(store.read("bin/empty")).isEmpty();
+    assertThat(store.readTextIfExists("bin/empty")).contains("");
+  }
+
+  @Test
+  void keysWithSpacesPlusAndNonAsciiRoundTrip() {
+    String key = "dir with space/ü+ñ=x.json";
+    store.putText(key, "odd");
+
+    assertThat(store.readText(key)).isEqualTo("odd");
+    assertThat(store.list("dir with space")).containsExactly(key);
+    assertThat(store.exists(key)).isTrue();
+    store.delete(key);
+    assertThat(store.exists("dir with space")).isFalse();
+  }
+
+  @Test
+  void readOfAnAbsentKeyIsNotFound() {
+    store.putText("present/x", "x");
+
+    assertThat(kindOf(() -> store.read("absent"))).isEqualTo(Kind.NOT_FOUND);
+    assertThat(kindOf(() -> store.readText("absent/deeper"))).isEqualTo(Kind.NOT_FOUND);
+    // A directory is a prefix, not an object.
+    assertThat(kindOf(() -> store.read("present"))).isEqualTo(Kind.NOT_FOUND);
+    StorageException e = catchThrowableOfType(StorageException.class, () -> store.read("absent"));
+    assertThat(e.isNotFound()).isTrue();
+    assertThat(e.operation()).isEqualTo("read");
+    assertThat(e.key()).isEqualTo("absent");
+  }
+
+  @Test
+  void readTextIfExistsIsEmptyWhenAbsentAndTheContentWhenPresent() {
+    assertThat(store.readTextIfExists("s/absent.json")).isEmpty();
+
+    store.putText("s/present.json", "{\"v\":1}");
+    assertThat(store.readTextIfExists("s/present.json")).contains("{\"v\":1}");
+    // A prefix is not an object.
+    assertThat(store.readTextIfExists("s")).isEmpty();
+  }
+
+  // ---------------------------------------------------------------- putIfAbsent
+
+  @Test
+  void putIfAbsentCreatesANewKey() {
+    store.putTextIfAbsent("locks/one", "mine");
+
+    assertThat(store.readText("locks/one")).isEqualTo("mine");
+  }
+
+  @Test
+  void putIfAbsentOnAnExistingKeyIsPreconditionAndLeavesTheContent() {
+    store.putText("locks/one", "first");
+
+    StorageException e = catchThrowableOfType(
+        StorageException.class, () -> store.putTextIfAbsent("locks/one", "second"));
+
+    assertThat(e).isNotNull();
+    assertThat(e.kind()).isEqualTo(Kind.PRECONDITION);
+    assertThat(e.operation()).isEqualTo("putIfAbsent");
+    assertThat(store.readText("locks/one")).isEqualTo("first");
+  }
+
+  @Test
+  void putIfAbsentAfterDeleteCreatesAgain() {
+    store.putTextIfAbsent("locks/one", "first");
+    store.delete("locks/one");
+    store.putTextIfAbsent("locks/one", "again");
+
+    assertThat(store.readText("locks/one")).isEqualTo("again");
+  }
+
+  @Test
+  void racingPutIfAbsentHasExactlyOneWinner() throws Exception {
+    int threads = 16;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch ready = new CountDownLatch(threads);
+    CountDownLatch go = new CountDownLatch(1);
+    ConcurrentLinkedQueue<String> winners = new ConcurrentLinkedQueue<>();
+    ConcurrentLinkedQueue<Kind> losers = new ConcurrentLinkedQueue<>();
+    List<Future<?>> futures = new ArrayList<>();
+    try {
+      for (int i = 0; i < threads; i++) {
+        String payload = "writer-" + i;
+        futures.add(pool.submit(() -> {
+          ready.countDown();
+          go.await();
+          try {
+            store.putTextIfAbsent("race/key", payload);
+            winners.add(payload);
+          } catch (StorageException e) {
+            losers.add(e.kind());
+          }
+          return null;
+        }));
+      }
+      assertThat(ready.await(30, TimeUnit.SECONDS)).isTrue();
+      go.countDown();
+      for (Future<?> f : futures) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    String stored = store.readText("race/key");
+    // What the adapter controls: one attempt each, so every loser is a clean PRECONDITION (a
+    // retried conditional put could turn a win into a loss, or a loss into TRANSIENT), and the
+    // stored object is one winner's complete payload.
+    assertThat(winners.size() + losers.size()).isEqualTo(threads);
+    assertThat(losers).containsOnly(Kind.PRECONDITION);
+    assertThat(winners).isNotEmpty().contains(stored);
+    if (!serverCreatesAtomically()) {
+      Assumptions.assumeTrue(winners.size() == 1, "the server let " + winners.size()
+          + " racing If-None-Match:* writers all succeed; it checks the precondition and writes"
+          + " without a lock, so exactly-one-winner cannot be tested against it");
+    }
+    assertThat(winners).hasSize(1);
+    assertThat(losers).hasSize(threads - 1);
+    assertThat(stored).isEqualTo(winners.peek());
+  }
+
+  // ---------------------------------------------------------------- list
+
+  @Test
+  void listReturnsEveryNestedKeySorted() {
+    for (String k : List.of("g/t/2", "g/a", "g/t/1/deep", "g/b/x", "other/y", "top")) {
+      store.putText(k, k);
+    }
+
+    assertThat(store.list("g")).containsExactly("g/a", "g/b/x", "g/t/1/deep", "g/t/2");
+    assertThat(store.list("g/")).containsExactly("g/a", "g/b/x", "g/t/1/deep", "g/t/2");
+    assertThat(store.list("g/t")).containsExactly("g/t/1/deep", "g/t/2");
+    assertThat(store.list("")).containsExactly(
+        "g/a", "g/b/x", "g/t/1/deep", "g/t/2", "other/y", "top");
+  }
+
+  @Test
+  void listOfAnAbsentPrefixIsEmpty() {
+    assertThat(store.list("")).isEmpty();
+    assertThat(store.list("nothing")).isEmpty();
+    store.putText("some/x", "x");
+    assertThat(store.list("nothing/here")).isEmpty();
+  }
+
+  @Test
+  void listIsByDirectoryNotByStringPrefix() {
+    store.putText("ab/x", "x");
+    store.putText("a", "object named like the prefix");
+
+    assertThat(store.list("a")).isEmpty();
+    assertThat(store.list("ab")).containsExactly("ab/x");
+  }
+
+  // ---------------------------------------------------------------- delete
+
+  @Test
+  void deleteThenReadIsNotFound() {
+    store.putText("d/x", "x");
+    store.delete("d/x");
+
+    assertThat(kindOf(() -> store.read("d/x"))).isEqualTo(Kind.NOT_FOUND);
+    assertThat(store.readTextIfExists("d/x")).isEmpty();
+  }
+
+  @Test
+  void deleteOfAnAbsentKeySucceeds() {
+    assertThatCode(() -> store.delete("never/was")).doesNotThrowAnyException();
+    store.putText("d/x", "x");
+    assertThatCode(() -> store.delete("d/y")).doesNotThrowAnyException();
+    assertThat(store.list("d")).containsExactly("d/x");
+  }
+
+  @Test
+  void deleteOfADirectoryNameDeletesNoObject() {
+    store.putText("d/x", "x");
+
+    assertThatCode(() -> store.delete("d")).doesNotThrowAnyException();
+    assertThat(store.readText("d/x")).isEqualTo("x");
+  }
+
+  @Test
+  void deletePrefixRemovesEverythingUnderItAndLeavesSiblings() {
+    for (String k : List.of("p/a", "p/b/c", "p/b/d/e", "pq/x", "q/p/a", "z")) {
+      store.putText(k, k);
+    }
+
+    store.deletePrefix("p");
+
+    assertThat(store.list("p")).isEmpty();
+    assertThat(store.exists("p")).isFalse();
+    assertThat(store.list("")).containsExactly("pq/x", "q/p/a", "z");
+  }
+
+  @Test
+  void deletePrefixWithTrailingSlashOfAnAbsentPrefixAndOfTheRoot() {
+    store.putText("p/a", "a");
+    store.putText("r/a", "a");
+
+    store.deletePrefix("p/");
+    assertThat(store.list("")).containsExactly("r/a");
+
+    assertThatCode(() -> store.deletePrefix("absent")).doesNotThrowAnyException();
+
+    store.deletePrefix("");
+    assertThat(store.list("")).isEmpty();
+  }
+
+  @Test
+  void deletePrefixLeavesAnObjectNamedLikeThePrefix() {
+    store.putText("obj", "stays");
+    store.putText("objx/y", "stays too");
+
+    store.deletePrefix("obj");
+
+    assertThat(store.readText("obj")).isEqualTo("stays");
+    assertThat(store.list("")).containsExactly("obj", "objx/y");
+  }
+
+  @Test
+  void deletePrefixRemovesManyObjects() throws Exception {
+    // Page and batch boundaries are crossed with a small page in S3StorageAdapterPagingTest; this
+    // only checks that a prefix holding many objects at several depths empties completely.
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    List<String> keys = new ArrayList<>();
+    try {
+      List<Future<?>> puts = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        String key = String.format("many/%02d/%s", i % 7, i);
+        keys.add(key);
+        puts.add(pool.submit(() -> store.put(key, new byte[] {1})));
+      }
+      for (Future<?> f : puts) {
+        f.get(120, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(store.list("many")).containsExactlyInAnyOrderElementsOf(keys);
+
+    store.deletePrefix("many");
+
+    assertThat(store.list("many")).isEmpty();
+    assertThat(store.exists("many")).isFalse();
+  }
+
+  // ---------------------------------------------------------------- exists
+
+  @Test
+  void existsForObjectsAndNonEmptyPrefixes() {
+    store.putText("e/f/g", "x");
+
+    assertThat(store.exists("e/f/g")).isTrue();
+    assertThat(store.exists("e/f")).isTrue();
+    assertThat(store.exists("e")).isTrue();
+    assertThat(store.exists("e/f/g/h")).isFalse();
+    assertThat(store.exists("absent")).isFalse();
+  }
+
+  @Test
+  void aPathThroughAnObjectNamesNothing() {
+    store.putText("o/file", "x");
+
+    assertThat(store.exists("o/file/below")).isFalse();
+    assertThat(kindOf(() -> store.read("o/file/below"))).isEqualTo(Kind.NOT_FOUND);
+    assertThat(store.readTextIfExists("o/file/below")).isEmpty();
+    assertThat(store.list("o/file/below")).isEmpty();
+    assertThat(store.list("o/file")).isEmpty();
+    assertThatCode(() -> store.delete("o/file/below")).doesNotThrowAnyException();
+    assertThatCode(() -> store.deletePrefix("o/file/below")).doesNotThrowAnyException();
+    assertThat(store.readText("o/file")).isEqualTo("x");
+  }
+
+  @Test
+  void existsIsFalseForAPrefixWhoseObjectsWereDeleted() {
+    store.putText("gone/a/b", "x");
+    store.putText("gone/c", "y");
+    store.delete("gone/a/b");
+    store.delete("gone/c");
+
+    assertThat(store.exists("gone")).isFalse();
+    assertThat(store.exists("gone/a")).isFalse();
+
+    store.putText("gone2/a", "x");
+    store.deletePrefix("gone2");
+    assertThat(store.exists("gone2")).isFalse();
+  }
+
+  @Test
+  void existsIsNotAStringPrefixMatch() {
+    store.putText("ab/x", "x");
+
+    assertThat(store.exists("a")).isFalse();
+  }
+
+  // ---------------------------------------------------------------- races
+
+  @Test
+  void anObjectDeletedBetweenListAndReadIsAbsent() {
+    store.putText("__recovery/op-1.json", "{}");
+    List<String> listed = store.list("__recovery");
+    assertThat(listed).containsExactly("__recovery/op-1.json");
+
+    store.delete("__recovery/op-1.json");
+
+    assertThat(store.readTextIfExists(listed.get(0))).isEqualTo(Optional.empty());
+  }
+
+  // ---------------------------------------------------------------- temp residue
+
+  @Test
+  void tempResidueIsInvisibleToListAndExistsAndReclaimedByDeletePrefix() {
+    RawBackend.write(root, "dir/obj#12345", "half-written".getBytes(UTF_8));
+
+    assertThat(store.list("dir")).isEmpty();
+    assertThat(store.list("")).isEmpty();
+    assertThat(store.exists("dir")).isFalse();
+
+    store.putText("dir/real", "real");
+    assertThat(store.list("dir")).containsExactly("dir/real");
+    assertThat(store.exists("dir")).isTrue();
+
+    store.deletePrefix("dir");
+
+    assertThat(RawBackend.exists(root, "dir/obj#12345")).isFalse();
+    assertThat(RawBackend.exists(root, "dir/real")).isFalse();
+  }
+
+  @Test
+  void tempResidueIsNotRemovedByDeletingItsNeighbour() {
+    RawBackend.write(root, "dir/obj#12345", "x".getBytes(UTF_8));
+    store.putText("dir/obj", "real");
+
+    store.delete("dir/obj");
+
+    assertThat(store.exists("dir")).isFalse();
+    assertThat(RawBackend.exists(root, "dir/obj#12345")).isTrue();
+  }
+
+  // ---------------------------------------------------------------- refused keys
+
+  /** Keys no operation may address; the empty string is refused as a key but is the root prefix. */
+  @ParameterizedTest
+  @ValueSource(strings = {"x#123", "a/b#9/c", "../x", "a/../x", "./x", "/abs", "a//b", "a\\b", "a/"})
+  void refusedKeysArePermanentForEveryOperation(String bad) {
+    assertRefused(bad, k -> store.put(k, new byte[] {1}));
+    assertRefused(bad, k -> store.putText(k, "x"));
+    assertRefused(bad, k -> store.putIfAbsent(k, new byte[] {1}));
+    assertRefused(bad, store::read);
+    assertRefused(bad, store::readText);
+    assertRefused(bad, store::readTextIfExists);
+    assertRefused(bad, store::delete);
+    assertRefused(bad, store::exists);
+    if (!bad.equals("a/")) {
+      // A trailing slash is fine on a prefix.
+      assertRefused(bad, store::list);
+      assertRefused(bad, store::deletePrefix);
+    }
+  }
+
+  @Test
+  void emptyAndNullKeysArePermanent() {
+    for (String bad : new String[] {"", null}) {
+      assertRefused(bad, k -> store.put(k, new byte[] {1}));
+      assertRefused(bad, k -> store.putIfAbsent(k, new byte[] {1}));
+      assertRefused(bad, store::read);
+      assertRefused(bad, store::readTextIfExists);
+      assertRefused(bad, store::delete);
+      assertRefused(bad, store::exists);
+    }
+    assertRefused(null, store::list);
+    assertRefused(null, store::deletePrefix);
+  }
+
+  private static void assertRefused(String key, Consumer<String> op) {
+    StorageException e = catchThrowableOfType(StorageException.class, () -> op.accept(key));
+    assertThat(e).as("operation on refused key %s", key).isNotNull();
+    assertThat(e.kind()).as("kind for refused key %s", key).isEqualTo(Kind.PERMANENT);
+  }
+
+  /** The kind of the StorageException {@code call} throws; fails when it returns normally. */
+  protected static Kind kindOf(ThrowingCallable call) {
+    StorageException e = catchThrowableOfType(StorageException.class, call);
+    assertThat(e).as("expected a StorageException").isNotNull();
+    return e.kind();
+  }
+}
