@@ -18,7 +18,6 @@ import org.lance.Branch;
 import org.lance.Dataset;
 import org.lance.ReadOptions;
 import org.lance.Ref;
-import org.lance.WriteParams;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
 import org.lance.merge.MergeInsertParams;
@@ -34,11 +33,13 @@ public final class ManifestDataset implements AutoCloseable {
   /** The dataset key under the graph root. */
   public static final String KEY = "__manifest";
 
+  private final StorageConfig config;
   private final BufferAllocator allocator;
   private final Dataset dataset;
   private final Optional<String> branch;
 
-  private ManifestDataset(BufferAllocator allocator, Dataset dataset, Optional<String> branch) {
+  private ManifestDataset(StorageConfig config, BufferAllocator allocator, Dataset dataset, Optional<String> branch) {
+    this.config = config;
     this.allocator = allocator;
     this.dataset = dataset;
     this.branch = branch;
@@ -47,15 +48,8 @@ public final class ManifestDataset implements AutoCloseable {
   /** Creates an empty {@code __manifest} with stable row ids and the given (stamped) schema. */
   public static void create(StorageConfig config, Schema schema) {
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset ds = Dataset.write()
-            .allocator(allocator)
-            .uri(config.lanceUri(KEY))
-            .schema(schema)
-            .mode(WriteParams.WriteMode.CREATE)
-            .enableStableRowIds(true)
-            .storageOptions(config.lanceStorageOptions())
-            .execute()) {
-      // created; nothing else to do
+        Dataset ds = LanceSupport.createEmpty(config, KEY, schema, allocator)) {
+      // created with stable row ids; nothing else to do
     }
   }
 
@@ -81,7 +75,7 @@ public final class ManifestDataset implements AutoCloseable {
         ds.close();
         ds = onBranch;
       }
-      return new ManifestDataset(allocator, ds, branch);
+      return new ManifestDataset(config, allocator, ds, branch);
     } catch (RuntimeException e) {
       if (ds != null) {
         ds.close();
@@ -179,7 +173,12 @@ public final class ManifestDataset implements AutoCloseable {
    */
   public void createBranch(String name, Optional<String> from, long version) {
     Ref ref = from.isPresent() ? Ref.ofBranch(from.get(), version) : Ref.ofMain(version);
-    try (Dataset created = dataset.createBranch(name, ref)) {
+    Map<String, String> options = config.lanceStorageOptions();
+    // The two-argument form resolves S3 from the process environment only; the three-argument form
+    // rejects an empty map, so a local root keeps the two-argument form.
+    try (Dataset created = options.isEmpty()
+        ? dataset.createBranch(name, ref)
+        : dataset.createBranch(name, ref, options)) {
       // the handle is not needed
     }
   }

@@ -18,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,15 +32,6 @@ abstract class AbstractStorageAdapterContractTest {
 
   /** A fresh, empty root no other test uses. */
   protected abstract StorageConfig newRoot() throws Exception;
-
-  /**
-   * False when the server under test does not make a conditional create atomic, so a race can have
-   * several winners whatever the adapter does; the race test then checks only what the adapter
-   * controls and reports the server's extra winners as a skip instead of a failure.
-   */
-  protected boolean serverCreatesAtomically() {
-    return true;
-  }
 
   protected StorageConfig root;
   protected StorageAdapter store;
@@ -196,11 +186,6 @@ abstract class AbstractStorageAdapterContractTest {
     assertThat(winners.size() + losers.size()).isEqualTo(threads);
     assertThat(losers).containsOnly(Kind.PRECONDITION);
     assertThat(winners).isNotEmpty().contains(stored);
-    if (!serverCreatesAtomically()) {
-      Assumptions.assumeTrue(winners.size() == 1, "the server let " + winners.size()
-          + " racing If-None-Match:* writers all succeed; it checks the precondition and writes"
-          + " without a lock, so exactly-one-winner cannot be tested against it");
-    }
     assertThat(winners).hasSize(1);
     assertThat(losers).hasSize(threads - 1);
     assertThat(stored).isEqualTo(winners.peek());

@@ -11,7 +11,6 @@ import java.net.ServerSocket;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,28 +65,31 @@ class S3StorageAdapterFailureTest {
     assertThat(e.kind()).isEqualTo(Kind.CONFIGURATION);
   }
 
-  /**
-   * Wrong credentials must be loud. S3Mock accepts any signature, so against it this test can only
-   * establish that fact and is skipped; against a store that checks credentials (MinIO, LocalStack,
-   * AWS) it asserts CONFIGURATION.
-   */
   @Test
-  void wrongCredentialsAreConfiguration() {
-    StorageConfig good = S3TestServer.get().freshRoot("creds");
-    try (StorageAdapter seed = StorageAdapters.open(good)) {
-      seed.putText("probe", "x");
+  void aPermissionFailureIsConfigurationNeverAbsentOrFalse() throws Exception {
+    StorageConfig root = S3TestServer.get().freshRoot("denied");
+    try (StorageAdapter store = StorageAdapters.open(root)) {
+      store.putText("locked/obj", "x");
+      store.putText("open/obj", "y");
+      try (AutoCloseable denied = S3TestServer.get().injectFault(root, "locked", 403, "AccessDenied")) {
+        assertThat(kindOf(() -> store.exists("locked/obj"))).isEqualTo(Kind.CONFIGURATION);
+        assertThat(kindOf(() -> store.exists("locked"))).isEqualTo(Kind.CONFIGURATION);
+        assertThat(kindOf(() -> store.readTextIfExists("locked/obj"))).isEqualTo(Kind.CONFIGURATION);
+        assertThat(kindOf(() -> store.list("locked"))).isEqualTo(Kind.CONFIGURATION);
+        assertThat(kindOf(() -> store.putIfAbsent("locked/new", new byte[] {1}))).isEqualTo(Kind.CONFIGURATION);
+        assertThat(store.readTextIfExists("open/obj")).contains("y");
+      }
+      assertThat(store.exists("locked/obj")).isTrue();
     }
-    StorageConfig bad = new StorageConfig(good.rootUri(), good.endpoint(), good.region(),
-        good.pathStyle(), good.allowHttp(), Optional.of("wrong-key"), Optional.of("wrong-secret"),
-        Optional.empty());
-    try (StorageAdapter store = StorageAdapters.open(bad)) {
-      StorageException e =
-          catchThrowableOfType(StorageException.class, () -> store.exists("probe"));
-      Assumptions.assumeTrue(e != null,
-          "the S3 server accepted a request signed with wrong credentials (S3Mock does not check"
-              + " signatures); nothing to classify");
-      assertThat(e.kind()).isEqualTo(Kind.CONFIGURATION);
-      assertThat(kindOf(() -> store.readTextIfExists("probe"))).isEqualTo(Kind.CONFIGURATION);
+  }
+
+  @Test
+  void throttlingIsTransient() throws Exception {
+    StorageConfig root = S3TestServer.get().freshRoot("slow");
+    try (StorageAdapter store = StorageAdapters.open(root);
+        AutoCloseable slow = S3TestServer.get().injectFault(root, "hot", 503, "SlowDown")) {
+      assertThat(kindOf(() -> store.readTextIfExists("hot/key"))).isEqualTo(Kind.TRANSIENT);
+      assertThat(kindOf(() -> store.list("hot"))).isEqualTo(Kind.TRANSIENT);
     }
   }
 

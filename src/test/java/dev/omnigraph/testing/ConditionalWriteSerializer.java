@@ -26,7 +26,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * key with eight 200s (its existence check and write are not one step), which would let two Lance
  * commits or two sidecar claims both "win". Every request with {@code If-None-Match} or
  * {@code If-Match} is forwarded under one lock; every other request passes through unchanged and
- * concurrently. Nothing is answered by this class itself: S3Mock decides every response.
+ * concurrently. Except for faults a test injects explicitly ({@link #inject}), nothing is
+ * answered by this class itself: S3Mock decides every response.
  */
 final class ConditionalWriteSerializer implements AutoCloseable {
 
@@ -39,6 +40,43 @@ final class ConditionalWriteSerializer implements AutoCloseable {
   private final ExecutorService executor;
   private final String upstream;
   private final ReentrantLock conditional = new ReentrantLock(true);
+  private final java.util.concurrent.ConcurrentHashMap<String, Fault> faults = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** An injected S3 error answered for every request addressing {@code bucket/keyPrefix...}. */
+  record Fault(int status, String code) {}
+
+  /**
+   * Fault injection (STYLE #9): requests whose bucket/key (or listing prefix) starts with
+   * {@code target} are answered with {@code status} and an S3 error document with {@code code},
+   * instead of being forwarded, until the returned handle is closed.
+   */
+  AutoCloseable inject(String target, int status, String code) {
+    faults.put(target, new Fault(status, code));
+    return () -> faults.remove(target);
+  }
+
+  private Fault faultFor(URI uri) {
+    if (faults.isEmpty()) {
+      return null;
+    }
+    String path = uri.getPath().startsWith("/") ? uri.getPath().substring(1) : uri.getPath();
+    String addressed = path;
+    String query = uri.getRawQuery();
+    if (query != null) {
+      for (String part : query.split("&")) {
+        if (part.startsWith("prefix=")) {
+          String bucket = path.contains("/") ? path.substring(0, path.indexOf('/')) : path;
+          addressed = bucket + "/" + java.net.URLDecoder.decode(part.substring(7), java.nio.charset.StandardCharsets.UTF_8);
+        }
+      }
+    }
+    for (Map.Entry<String, Fault> f : faults.entrySet()) {
+      if (addressed.startsWith(f.getKey())) {
+        return f.getValue();
+      }
+    }
+    return null;
+  }
 
   ConditionalWriteSerializer(int port, int upstreamPort) throws IOException {
     this.upstream = "http://127.0.0.1:" + upstreamPort;
@@ -65,6 +103,21 @@ final class ConditionalWriteSerializer implements AutoCloseable {
         body = in.readAllBytes();
       }
       String method = exchange.getRequestMethod();
+      Fault fault = faultFor(exchange.getRequestURI());
+      if (fault != null) {
+        byte[] doc = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>" + fault.code()
+            + "</Code><Message>injected by the test harness</Message></Error>").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/xml");
+        if (method.equals("HEAD")) {
+          exchange.sendResponseHeaders(fault.status(), -1);
+        } else {
+          exchange.sendResponseHeaders(fault.status(), doc.length);
+          try (OutputStream os = exchange.getResponseBody()) {
+            os.write(doc);
+          }
+        }
+        return;
+      }
       HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(upstream + exchange.getRequestURI().toString()))
           .timeout(Duration.ofSeconds(60))
           .method(method, body.length == 0 && !method.equals("PUT") && !method.equals("POST")

@@ -39,10 +39,22 @@ public final class S3TestServer {
 
   private final int port;
   private final Process process;
+  private final ConditionalWriteSerializer front;
 
-  private S3TestServer(int port, Process process) {
+  private S3TestServer(int port, Process process, ConditionalWriteSerializer front) {
     this.port = port;
     this.process = process;
+    this.front = front;
+  }
+
+  /**
+   * Answers every request addressing {@code keyPrefix} under {@code root} (objects and listings)
+   * with {@code status} and the S3 error {@code code}, until the handle is closed. For tests of
+   * typed failure handling (403 AccessDenied, 503 SlowDown, 500 InternalError).
+   */
+  public AutoCloseable injectFault(StorageConfig root, String keyPrefix, int status, String code) {
+    String prefix = root.prefix().isEmpty() ? keyPrefix : root.prefix() + "/" + keyPrefix;
+    return front.inject(root.bucket() + "/" + prefix, status, code);
   }
 
   /** The running server, started on first use. */
@@ -125,7 +137,7 @@ public final class S3TestServer {
       ConditionalWriteSerializer front = new ConditionalWriteSerializer(port, upstreamPort);
       Runtime.getRuntime().addShutdownHook(new Thread(front::close, "s3-front-stop"));
       waitUntilUp(process, port, log, Duration.ofSeconds(10));
-      return new S3TestServer(port, process);
+      return new S3TestServer(port, process, front);
     } catch (IOException e) {
       throw new IllegalStateException("could not start S3Mock", e);
     }
