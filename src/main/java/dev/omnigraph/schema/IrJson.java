@@ -2,6 +2,8 @@ package dev.omnigraph.schema;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -34,6 +36,10 @@ final class IrJson {
       .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
       .build();
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
+  // Jackson's default indenter uses the platform line separator; the IR must not depend on the OS.
+  private static final DefaultPrettyPrinter PRETTY = new DefaultPrettyPrinter()
+      .withObjectIndenter(new DefaultIndenter("  ", "\n"))
+      .withArrayIndenter(DefaultPrettyPrinter.FixedSpaceIndenter.instance);
 
   // ---- write -------------------------------------------------------------------------------
 
@@ -47,7 +53,7 @@ final class IrJson {
 
   static String pretty(String canonical) {
     try {
-      return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(MAPPER.readTree(canonical)) + "\n";
+      return MAPPER.writer(PRETTY).writeValueAsString(MAPPER.readTree(canonical)) + "\n";
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("canonical IR is valid JSON", e);
     }
@@ -62,6 +68,9 @@ final class IrJson {
       ObjectNode o = interfaces.addObject();
       o.put("name", i.name());
       o.set("properties", properties(i.properties()));
+      o.set("key", strings(i.key()));
+      o.set("unique", lists(i.uniques()));
+      o.set("index", lists(i.indexes()));
       o.set("annotations", annotations(i.annotations()));
     }
     ArrayNode nodes = root.putArray("nodes");
@@ -206,7 +215,7 @@ final class IrJson {
     private final List<String> path = new ArrayList<>();
 
     String path() {
-      return path.isEmpty() ? "$" : String.join("", path);
+      return "$" + String.join("", path);
     }
 
     SchemaIr root(JsonNode root) {
@@ -221,8 +230,9 @@ final class IrJson {
       Map<String, TableEntry> tables = new HashMap<>();
       Map<String, TableEntry> retired = new HashMap<>();
       each(root, "interfaces", o -> {
-        fields(o, "name", "properties", "annotations");
-        InterfaceType t = new InterfaceType(text(o, "name"), props(o), annos(o));
+        fields(o, "name", "properties", "key", "unique", "index", "annotations");
+        InterfaceType t = new InterfaceType(text(o, "name"), props(o), stringList(o, "key"), nested(o, "unique"),
+            nested(o, "index"), annos(o));
         interfaces.put(t.name(), t);
       });
       each(root, "nodes", o -> {
@@ -494,6 +504,9 @@ final class IrJson {
       requireColumns("edge " + e.name(), columns, e.uniques(), e.indexes());
     }
     Set<String> typeNames = new HashSet<>(c.interfaces().keySet());
+    for (InterfaceType i : c.interfaces().values()) {
+      requireColumns("interface " + i.name(), names(i.properties()), i.uniques(), i.indexes(), List.of(i.key()));
+    }
     for (NodeType n : c.nodes().values()) {
       if (!typeNames.add(n.name()) || c.edges().containsKey(n.name())) {
         throw invalid("type name " + n.name() + " is declared twice");

@@ -15,8 +15,8 @@ final class Names {
   static final Pattern PROPERTY_NAME = Pattern.compile("[a-z_][A-Za-z0-9_]*");
 
   /**
-   * {@code " (did you mean X?)"} for the closest candidate within two edits (or differing only in
-   * case), else the empty string. Ties go to the alphabetically first candidate, so the hint is
+   * {@code " (did you mean X?)"} for the closest candidate within two edits (one for names shorter
+   * than six characters) or differing only in case, else the empty string. Ties go to the alphabetically first candidate, so the hint is
    * deterministic.
    */
   static String hint(String wrong, Collection<String> candidates) {
@@ -30,7 +30,9 @@ final class Names {
       }
     }
     int allowed = Math.min(2, Math.max(1, wrong.length() / 3));
-    if (best == null || best.equals(wrong) || bestDistance > allowed) {
+    // A hint must keep some of what was typed: 'x' is one edit from every one-letter name.
+    if (best == null || best.equals(wrong) || bestDistance > allowed
+        || (bestDistance > 0 && bestDistance >= wrong.length())) {
       return "";
     }
     return " (did you mean " + best + "?)";

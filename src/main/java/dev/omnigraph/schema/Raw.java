@@ -57,12 +57,11 @@ final class Raw {
 
   record EnumOf(List<Name> values, Pos pos, boolean nullable) implements TypeRef {}
 
-  /** {@code hasParens} tells {@code @key} (a property flag) from {@code @key()} (an empty list). */
-  record Annotation(Name name, boolean hasParens, List<Arg> args) {
-    Pos pos() {
-      return name.pos();
-    }
-  }
+  /**
+   * {@code pos} is that of the {@code @}; {@code hasParens} tells {@code @key} (a property flag) from
+   * {@code @key()} (an empty list).
+   */
+  record Annotation(Name name, Pos pos, boolean hasParens, List<Arg> args) {}
 
   sealed interface Arg permits NameArg, StringArg, NumArg, RangeArg, KeywordArg {
     Pos pos();

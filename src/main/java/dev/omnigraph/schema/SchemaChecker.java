@@ -131,9 +131,31 @@ final class SchemaChecker {
             + " the implementing node");
       }
     }
+    List<String> key = List.of();
+    Raw.Pos keyAt = null;
+    Set<List<String>> uniques = new HashSet<>();
+    Set<List<String>> indexes = new HashSet<>();
+    for (Prop p : props.values()) {
+      Raw.Pos flagged = p.flags.get("key");
+      if (flagged != null) {
+        if (keyAt != null) {
+          throw error(flagged, owner + " flags both '" + key.get(0) + "' (at " + at(keyAt) + ") and '" + p.name
+              + "' with @key; declare a key spanning several properties on the node, as @key(a, b)");
+        }
+        key = List.of(p.name);
+        keyAt = flagged;
+      }
+      if (p.flags.containsKey("unique")) {
+        uniques.add(List.of(p.name));
+      }
+      if (p.flags.containsKey("index")) {
+        indexes.add(List.of(p.name));
+      }
+    }
     List<Annotation> annotations = new ArrayList<>(kept(d.header(), owner));
     annotations.addAll(kept(bodyAnnotations, owner));
-    InterfaceType type = new InterfaceType(d.name().text(), sortedProperties(props), canonical(annotations));
+    InterfaceType type = new InterfaceType(d.name().text(), sortedProperties(props), key, sortedLists(uniques),
+        sortedLists(indexes), canonical(annotations));
     ResolvedInterface resolved = new ResolvedInterface(type, props);
     interfaces.put(d.name().text(), resolved);
     return resolved;

@@ -112,7 +112,8 @@ final class SyntaxReader {
     for (OmniSchemaParser.ArgumentContext a : c.argument()) {
       args.add(ArgReader.INSTANCE.visit(a));
     }
-    return new Raw.Annotation(name(c.ident().getStart()), c.LPAREN() != null, List.copyOf(args));
+    return new Raw.Annotation(name(c.ident().getStart()), pos(c.AT().getSymbol()), c.LPAREN() != null,
+        List.copyOf(args));
   }
 
   /** Type references; a visitor because {@code coreType} has labelled alternatives. */
