@@ -1,0 +1,107 @@
+package dev.omnigraph.schema;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
+/**
+ * Shortest round-trip decimal spelling of a finite float, in plain notation: what Rust's {@code {}}
+ * Display prints for {@code f32}/{@code f64} (1.0 → "1", 0.1f → "0.1", 1e21 → "1000000000000000000000",
+ * 5e-324 → "0.000…5"). Written out here because {@link Double#toString} before JDK 19 is not always
+ * shortest and uses exponent notation, and because the interval test must be exact.
+ *
+ * <p>The spelling is the decimal with the fewest significant digits that lies inside the value's
+ * rounding interval (the reals that round to it under round-half-even: the half-way points to its
+ * neighbours, included exactly when its significand is even); among such decimals of that length
+ * the one nearest the exact value, ties to an even last digit. That is the Steele–White / Grisu /
+ * Ryū "shortest" contract Rust's formatter implements.
+ */
+final class FloatSpelling {
+
+  private FloatSpelling() {}
+
+  private static final BigDecimal TWO = BigDecimal.valueOf(2);
+
+  static String ofDouble(double v) {
+    requireFinite(v);
+    if (v == 0) {
+      return "0";
+    }
+    double abs = Math.abs(v);
+    // Below 2^53 an integral double's digits are already shortest: dropping one moves it by ≥ 1 ulp.
+    if (abs < 0x1p53 && abs == Math.rint(abs)) {
+      return (v < 0 ? "-" : "") + Long.toString((long) abs);
+    }
+    double up = Math.nextUp(abs);
+    BigDecimal high = Double.isInfinite(up) ? exact(abs).add(exact(Math.ulp(abs)).divide(TWO)) : midpoint(abs, up);
+    BigDecimal low = midpoint(abs, Math.nextDown(abs));
+    boolean even = (Double.doubleToRawLongBits(abs) & 1) == 0;
+    return sign(v) + shortest(exact(abs), low, high, even, 17);
+  }
+
+  static String ofFloat(float v) {
+    requireFinite(v);
+    if (v == 0) {
+      return "0";
+    }
+    float abs = Math.abs(v);
+    if (abs < 0x1p24f && abs == Math.rint(abs)) {
+      return (v < 0 ? "-" : "") + Long.toString((long) abs);
+    }
+    float up = Math.nextUp(abs);
+    BigDecimal high = Float.isInfinite(up) ? exact(abs).add(exact(Math.ulp(abs)).divide(TWO)) : midpoint(abs, up);
+    BigDecimal low = midpoint(abs, Math.nextDown(abs));
+    boolean even = (Float.floatToRawIntBits(abs) & 1) == 0;
+    return sign(v) + shortest(exact(abs), low, high, even, 9);
+  }
+
+  private static String shortest(BigDecimal exact, BigDecimal low, BigDecimal high, boolean inclusive, int maxDigits) {
+    for (int digits = 1; digits <= maxDigits; digits++) {
+      BigDecimal down = exact.round(new java.math.MathContext(digits, RoundingMode.DOWN));
+      BigDecimal upward = exact.round(new java.math.MathContext(digits, RoundingMode.UP));
+      boolean downOk = inside(down, low, high, inclusive);
+      boolean upOk = inside(upward, low, high, inclusive);
+      BigDecimal pick;
+      if (downOk && upOk) {
+        int c = exact.subtract(down).compareTo(upward.subtract(exact));
+        pick = c < 0 ? down : c > 0 ? upward : (lastDigitEven(down) ? down : upward);
+      } else if (downOk) {
+        pick = down;
+      } else if (upOk) {
+        pick = upward;
+      } else {
+        continue;
+      }
+      return pick.stripTrailingZeros().toPlainString();
+    }
+    // 9 (float) or 17 (double) significant digits always identify the value.
+    throw new AssertionError("no round-trip spelling for " + exact);
+  }
+
+  private static boolean inside(BigDecimal c, BigDecimal low, BigDecimal high, boolean inclusive) {
+    int lo = c.compareTo(low);
+    int hi = c.compareTo(high);
+    return inclusive ? lo >= 0 && hi <= 0 : lo > 0 && hi < 0;
+  }
+
+  private static boolean lastDigitEven(BigDecimal d) {
+    return !d.unscaledValue().testBit(0);
+  }
+
+  private static BigDecimal midpoint(double a, double b) {
+    return exact(a).add(exact(b)).divide(TWO);
+  }
+
+  private static BigDecimal exact(double d) {
+    return new BigDecimal(d);
+  }
+
+  private static String sign(double v) {
+    return v < 0 ? "-" : "";
+  }
+
+  private static void requireFinite(double v) {
+    if (!Double.isFinite(v)) {
+      throw new IllegalArgumentException("not finite: " + v);
+    }
+  }
+}

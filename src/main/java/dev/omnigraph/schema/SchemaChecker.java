@@ -1,0 +1,697 @@
+package dev.omnigraph.schema;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * {@link Raw.Schema} to {@link Catalog}: resolves names and types, merges interfaces, turns
+ * annotations into constraints and rejects what the engine could not honour. Fails on the first
+ * problem, in source order, with the position of the token to fix.
+ */
+final class SchemaChecker {
+
+  /** Lance's virtual columns: a property with one of these names would be shadowed on read. */
+  private static final Set<String> LANCE_SYSTEM_COLUMNS = Set.of(
+      "_rowid", "_rowaddr", "_rowoffset", "_row_created_at_version", "_row_last_updated_at_version");
+
+  private static final Set<String> CONSTRAINTS = Set.of("key", "unique", "index", "range", "check");
+  private static final Set<String> PROPERTY_FLAGS = Set.of("key", "unique", "index");
+
+  private static final List<String> TYPE_SPELLINGS = Arrays.stream(ScalarKind.values())
+      .map(ScalarKind::spelling).toList();
+
+  private static final Comparator<List<String>> COLUMN_LIST_ORDER = (a, b) -> {
+    for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+      int c = a.get(i).compareTo(b.get(i));
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(a.size(), b.size());
+  };
+
+  private static final Comparator<Annotation> ANNOTATION_ORDER = Comparator
+      .comparing(Annotation::name)
+      .thenComparing(Annotation::args, COLUMN_LIST_ORDER)
+      .thenComparing(a -> a.kwargs().toString());
+
+  private final Map<String, Raw.Decl> declared = new LinkedHashMap<>();
+  private final Map<String, ResolvedInterface> interfaces = new HashMap<>();
+
+  private SchemaChecker() {}
+
+  static Catalog check(Raw.Schema schema) {
+    return new SchemaChecker().run(schema);
+  }
+
+  private Catalog run(Raw.Schema schema) {
+    declareNames(schema);
+    Map<String, NodeType> nodes = new TreeMap<>();
+    Map<String, EdgeType> edges = new TreeMap<>();
+    for (Raw.Decl d : schema.decls()) {
+      switch (d.kind()) {
+        case INTERFACE -> resolveInterface(d);
+        case NODE -> nodes.put(d.name().text(), node(d));
+        case EDGE -> edges.put(d.name().text(), edge(d));
+      }
+    }
+    Map<String, InterfaceType> ifaces = new TreeMap<>();
+    interfaces.forEach((name, r) -> ifaces.put(name, r.type));
+    return new Catalog(new TreeMap<>(nodes), new TreeMap<>(edges), new TreeMap<>(ifaces));
+  }
+
+  // ---- names -------------------------------------------------------------------------------
+
+  private void declareNames(Raw.Schema schema) {
+    Map<String, Raw.Decl> edgesByFold = new HashMap<>();
+    for (Raw.Decl d : schema.decls()) {
+      Raw.Name name = d.name();
+      if (!Names.TYPE_NAME.matcher(name.text()).matches()) {
+        throw error(name.pos(), d.kind().word + " name '" + name.text()
+            + "' must start with an uppercase letter (A-Z) followed by letters, digits or '_'");
+      }
+      Raw.Decl previous = declared.get(name.text());
+      if (previous != null) {
+        throw error(name.pos(), "duplicate type name '" + name.text() + "': already declared as "
+            + previous.kind().word + " at " + at(previous.name().pos()));
+      }
+      if (d.kind() == Raw.Kind.EDGE) {
+        Raw.Decl clash = edgesByFold.putIfAbsent(Catalog.foldEdgeName(name.text()), d);
+        if (clash != null) {
+          throw error(name.pos(), "duplicate edge name '" + name.text() + "': edge '"
+              + clash.name().text() + "' at " + at(clash.name().pos())
+              + " differs only in case, and edge names are matched case-insensitively");
+        }
+      }
+      declared.put(name.text(), d);
+    }
+  }
+
+  // ---- interfaces --------------------------------------------------------------------------
+
+  /** An interface's properties with the flags (key/unique/index) each carries for implementors. */
+  private record ResolvedInterface(InterfaceType type, Map<String, Prop> props) {}
+
+  private ResolvedInterface resolveInterface(Raw.Decl d) {
+    ResolvedInterface done = interfaces.get(d.name().text());
+    if (done != null) {
+      return done;
+    }
+    String owner = "interface " + d.name().text();
+    for (Raw.Annotation a : d.header()) {
+      rejectConstraintOutsideBody(a, owner);
+    }
+    List<Raw.Annotation> bodyAnnotations = new ArrayList<>();
+    for (Raw.Annotation a : d.body()) {
+      if (CONSTRAINTS.contains(a.name().text()) || a.name().text().equals("card")) {
+        throw error(a.pos(), "@" + a.name().text() + "(...) is not allowed in " + owner
+            + ": interfaces declare properties; mark a property with @key, @unique or @index,"
+            + " or put the constraint on the implementing node");
+      }
+      bodyAnnotations.add(a);
+    }
+    Map<String, Prop> props = properties(d, owner, false);
+    for (Prop p : props.values()) {
+      if (!p.deferred.isEmpty()) {
+        Raw.Annotation a = p.deferred.get(0);
+        throw error(a.pos(), "@" + a.name().text() + "(...) is not allowed in " + owner
+            + ": write a bare @" + a.name().text() + " after the property, or put the constraint on"
+            + " the implementing node");
+      }
+    }
+    List<String> key = List.of();
+    Raw.Pos keyAt = null;
+    Set<List<String>> uniques = new HashSet<>();
+    Set<List<String>> indexes = new HashSet<>();
+    for (Prop p : props.values()) {
+      Raw.Pos flagged = p.flags.get("key");
+      if (flagged != null) {
+        if (keyAt != null) {
+          throw error(flagged, owner + " flags both '" + key.get(0) + "' (at " + at(keyAt) + ") and '" + p.name
+              + "' with @key; declare a key spanning several properties on the node, as @key(a, b)");
+        }
+        key = List.of(p.name);
+        keyAt = flagged;
+      }
+      if (p.flags.containsKey("unique")) {
+        uniques.add(List.of(p.name));
+      }
+      if (p.flags.containsKey("index")) {
+        indexes.add(List.of(p.name));
+      }
+    }
+    List<Annotation> annotations = new ArrayList<>(kept(d.header(), owner));
+    annotations.addAll(kept(bodyAnnotations, owner));
+    InterfaceType type = new InterfaceType(d.name().text(), sortedProperties(props), key, sortedLists(uniques),
+        sortedLists(indexes), canonical(annotations));
+    ResolvedInterface resolved = new ResolvedInterface(type, props);
+    interfaces.put(d.name().text(), resolved);
+    return resolved;
+  }
+
+  // ---- nodes -------------------------------------------------------------------------------
+
+  private NodeType node(Raw.Decl d) {
+    String owner = "node " + d.name().text();
+    for (Raw.Annotation a : d.header()) {
+      rejectConstraintOutsideBody(a, owner);
+    }
+    Map<String, Prop> props = properties(d, owner, false);
+    Set<String> direct = new HashSet<>(props.keySet());
+
+    TreeSet<String> implemented = new TreeSet<>();
+    Map<String, String> contributedBy = new HashMap<>();
+    for (Raw.Name iface : d.implemented()) {
+      Raw.Decl target = declared.get(iface.text());
+      if (target == null) {
+        throw error(iface.pos(), owner + " implements unknown interface '" + iface.text() + "'"
+            + Names.hint(iface.text(), namesOf(Raw.Kind.INTERFACE)));
+      }
+      if (target.kind() != Raw.Kind.INTERFACE) {
+        throw error(iface.pos(), owner + " implements '" + iface.text() + "', which is a "
+            + target.kind().word + ", not an interface");
+      }
+      if (!implemented.add(iface.text())) {
+        throw error(iface.pos(), owner + " lists interface '" + iface.text() + "' twice");
+      }
+      for (Prop ip : resolveInterface(target).props.values()) {
+        Prop mine = props.get(ip.name);
+        if (mine == null) {
+          props.put(ip.name, ip);
+          contributedBy.put(ip.name, iface.text());
+          continue;
+        }
+        if (!mine.type.equals(ip.type)) {
+          if (direct.contains(ip.name)) {
+            throw error(mine.pos, "property '" + ip.name + "' of " + owner + " has type "
+                + mine.type.display() + " but interface " + iface.text() + " declares it as "
+                + ip.type.display());
+          }
+          throw error(iface.pos(), owner + " cannot implement both " + contributedBy.get(ip.name)
+              + " and " + iface.text() + ": they declare '" + ip.name + "' as "
+              + mine.type.display() + " and " + ip.type.display());
+        }
+        // The interface's flags bind every implementor; its other annotations yield to the node's.
+        props.put(ip.name, mine.withFlagsOf(ip));
+      }
+    }
+
+    Constraints c = new Constraints(owner, props, false);
+    for (Prop p : props.values()) {
+      p.flags.forEach((flag, pos) -> c.add(flag, List.of(p.name), pos));
+      for (Raw.Annotation a : p.deferred) {
+        c.body(a);
+      }
+    }
+    List<Annotation> annotations = new ArrayList<>(kept(d.header(), owner));
+    for (Raw.Annotation a : d.body()) {
+      if (CONSTRAINTS.contains(a.name().text())) {
+        c.body(a);
+      } else if (a.name().text().equals("card")) {
+        throw error(a.pos(), "@card applies to edges only; " + owner + " cannot carry it");
+      } else {
+        annotations.add(keep(a, owner));
+      }
+    }
+    return new NodeType(d.name().text(), List.copyOf(implemented), sortedProperties(props), c.key,
+        sortedLists(c.uniques), sortedLists(c.indexes), sortedRanges(c.ranges), sortedChecks(c.checks),
+        canonical(annotations));
+  }
+
+  // ---- edges -------------------------------------------------------------------------------
+
+  private EdgeType edge(Raw.Decl d) {
+    String owner = "edge " + d.name().text();
+    String from = endpoint(d.from(), owner);
+    String to = endpoint(d.to(), owner);
+    Cardinality card = Cardinality.UNBOUNDED;
+    Raw.Annotation cardAt = null;
+    List<Annotation> annotations = new ArrayList<>();
+    for (Raw.Annotation a : d.header()) {
+      if (a.name().text().equals("card")) {
+        if (cardAt != null) {
+          throw error(a.pos(), owner + " declares @card twice (first at " + at(cardAt.pos()) + ")");
+        }
+        cardAt = a;
+        card = cardinality(a, owner);
+      } else {
+        rejectConstraintOutsideBody(a, owner);
+        annotations.add(keep(a, owner));
+      }
+    }
+    Map<String, Prop> props = properties(d, owner, true);
+    Constraints c = new Constraints(owner, props, true);
+    for (Prop p : props.values()) {
+      p.flags.forEach((flag, pos) -> c.add(flag, List.of(p.name), pos));
+      for (Raw.Annotation a : p.deferred) {
+        c.body(a);
+      }
+    }
+    for (Raw.Annotation a : d.body()) {
+      if (CONSTRAINTS.contains(a.name().text())) {
+        c.body(a);
+      } else if (a.name().text().equals("card")) {
+        throw error(a.pos(), "@card goes in the edge header: edge " + d.name().text() + ": "
+            + from + " -> " + to + " @card(min..max) { ... }");
+      } else {
+        annotations.add(keep(a, owner));
+      }
+    }
+    return new EdgeType(d.name().text(), from, to, card, sortedProperties(props),
+        sortedLists(c.uniques), sortedLists(c.indexes), canonical(annotations));
+  }
+
+  private String endpoint(Raw.Name ref, String owner) {
+    Raw.Decl target = declared.get(ref.text());
+    if (target == null) {
+      throw error(ref.pos(), owner + " references unknown node type '" + ref.text() + "'"
+          + Names.hint(ref.text(), namesOf(Raw.Kind.NODE)));
+    }
+    if (target.kind() != Raw.Kind.NODE) {
+      throw error(ref.pos(), owner + " connects '" + ref.text() + "', which is "
+          + (target.kind() == Raw.Kind.INTERFACE ? "an interface" : "an edge")
+          + "; edge endpoints must be node types");
+    }
+    return ref.text();
+  }
+
+  private static Cardinality cardinality(Raw.Annotation a, String owner) {
+    String usage = "; write @card(min..max) or @card(min..), e.g. @card(0..1)";
+    if (!a.hasParens() || a.args().size() != 1 || !(a.args().get(0) instanceof Raw.RangeArg range)) {
+      throw error(a.pos(), "@card on " + owner + " takes one range" + usage);
+    }
+    if (range.lo() == null) {
+      throw error(range.pos(), "@card on " + owner + " needs a lower bound" + usage);
+    }
+    long min = cardBound(range.lo(), owner);
+    Long max = range.hi() == null ? null : cardBound(range.hi(), owner);
+    if (max != null && min > max) {
+      throw error(range.pos(), "@card on " + owner + " has min " + min + " greater than max " + max);
+    }
+    return new Cardinality(min, max);
+  }
+
+  private static long cardBound(Raw.Num n, String owner) {
+    if (!n.integral() || n.value().signum() < 0 || n.value().compareTo(BigDecimal.valueOf(Cardinality.LIMIT)) > 0) {
+      throw error(n.pos(), "@card bound '" + n.text() + "' on " + owner
+          + " must be a whole number from 0 to " + Cardinality.LIMIT);
+    }
+    return n.value().longValueExact();
+  }
+
+  // ---- properties --------------------------------------------------------------------------
+
+  /** A resolved property plus what the checker still needs: position, flags and deferred constraints. */
+  private record Prop(String name, Raw.Pos pos, PropertyType type, List<Annotation> annotations,
+      Map<String, Raw.Pos> flags, List<Raw.Annotation> deferred) {
+
+    Prop withFlagsOf(Prop other) {
+      Map<String, Raw.Pos> merged = new TreeMap<>(flags);
+      other.flags.forEach(merged::putIfAbsent);
+      return new Prop(name, pos, type, annotations, merged, deferred);
+    }
+
+    Property property() {
+      return new Property(name, type, annotations);
+    }
+  }
+
+  private Map<String, Prop> properties(Raw.Decl d, String owner, boolean edge) {
+    Map<String, Prop> props = new LinkedHashMap<>();
+    for (Raw.Prop p : d.props()) {
+      String name = p.name().text();
+      if (!Names.PROPERTY_NAME.matcher(name).matches()) {
+        throw error(p.name().pos(), "property name '" + name + "' in " + owner
+            + " must start with a lowercase letter or '_' followed by letters, digits or '_'");
+      }
+      if (name.equals("id") || (edge && (name.equals("src") || name.equals("dst")))) {
+        throw error(p.name().pos(), "property name '" + name + "' in " + owner + " is reserved: every "
+            + (edge ? "edge row has system columns id, src and dst" : "row has a system column id"));
+      }
+      if (LANCE_SYSTEM_COLUMNS.contains(name)) {
+        throw error(p.name().pos(), "property name '" + name + "' in " + owner
+            + " is reserved for a Lance system column");
+      }
+      Prop previous = props.get(name);
+      if (previous != null) {
+        throw error(p.name().pos(), "duplicate property '" + name + "' in " + owner
+            + " (first declared at " + at(previous.pos) + ")");
+      }
+      PropertyType type = type(p.type(), name, owner);
+      Map<String, Raw.Pos> flags = new TreeMap<>();
+      List<Raw.Annotation> deferred = new ArrayList<>();
+      List<Annotation> annotations = new ArrayList<>();
+      for (Raw.Annotation a : p.annotations()) {
+        String an = a.name().text();
+        if (CONSTRAINTS.contains(an) && a.hasParens()) {
+          // `@unique(a, b)` after a property is the body form, as in the reference grammar.
+          deferred.add(a);
+        } else if (PROPERTY_FLAGS.contains(an)) {
+          if (flags.putIfAbsent(an, a.pos()) != null) {
+            throw error(a.pos(), "property '" + name + "' of " + owner + " repeats @" + an);
+          }
+          checkFlag(an, name, type, owner, edge, a.pos());
+        } else if (an.equals("range") || an.equals("check")) {
+          throw error(a.pos(), "@" + an + " needs arguments: write "
+              + (an.equals("range") ? "@range(" + name + ", min..max)" : "@check(" + name + ", \"regex\")")
+              + " in the body of " + owner);
+        } else if (an.equals("card")) {
+          throw error(a.pos(), "@card applies to edge declarations, not to property '" + name + "'");
+        } else {
+          annotations.add(keep(a, owner));
+        }
+      }
+      props.put(name, new Prop(name, p.name().pos(), type, canonical(annotations), flags, deferred));
+    }
+    return props;
+  }
+
+  private static void checkFlag(String flag, String prop, PropertyType type, String owner, boolean edge, Raw.Pos pos) {
+    if (flag.equals("key")) {
+      if (edge) {
+        throw error(pos, "@key is not supported on edges (" + owner + "): edge ids are generated;"
+            + " use @unique(src, dst) to forbid parallel edges");
+      }
+      checkKeyable(prop, type, owner, pos);
+    } else {
+      checkIndexable(flag, prop, type, owner, pos);
+    }
+  }
+
+  private static void checkKeyable(String prop, PropertyType type, String owner, Raw.Pos pos) {
+    if (type.nullable()) {
+      throw error(pos, "@key property '" + prop + "' of " + owner + " is nullable (" + type.display()
+          + "); every key property must always have a value");
+    }
+    if (!type.isSingleScalar()) {
+      throw error(pos, "@key property '" + prop + "' of " + owner + " has type " + type.display()
+          + "; a key needs single scalar values, not lists or vectors");
+    }
+  }
+
+  private static void checkIndexable(String constraint, String prop, PropertyType type, String owner, Raw.Pos pos) {
+    if (type.list()) {
+      throw error(pos, "@" + constraint + " is not supported on list property '" + prop + "' of " + owner
+          + " (" + type.display() + ")");
+    }
+    if (constraint.equals("unique") && type.kind() == ScalarKind.VECTOR) {
+      throw error(pos, "@unique is not supported on vector property '" + prop + "' of " + owner);
+    }
+  }
+
+  private PropertyType type(Raw.TypeRef ref, String prop, String owner) {
+    if (ref instanceof Raw.ListOf list) {
+      if (!(list.element() instanceof Raw.Named element)) {
+        throw error(list.element().pos(), "property '" + prop + "' of " + owner
+            + ": a list holds plain scalars, not "
+            + (list.element() instanceof Raw.ListOf ? "lists" : "enums"));
+      }
+      if (element.nullable()) {
+        throw error(element.pos(), "property '" + prop + "' of " + owner
+            + ": list elements cannot be nullable; write [" + element.name() + "]? for a nullable list");
+      }
+      PropertyType inner = named(element, prop, owner);
+      if (inner.kind() == ScalarKind.VECTOR) {
+        throw error(element.pos(), "property '" + prop + "' of " + owner + ": lists of vectors are not supported");
+      }
+      return new PropertyType(inner.kind(), true, list.nullable(), List.of(), 0);
+    }
+    if (ref instanceof Raw.EnumOf e) {
+      if (e.values().isEmpty()) {
+        throw error(e.pos(), "property '" + prop + "' of " + owner + ": enum must list at least one value");
+      }
+      Map<String, Raw.Pos> seen = new HashMap<>();
+      for (Raw.Name v : e.values()) {
+        Raw.Pos first = seen.putIfAbsent(v.text(), v.pos());
+        if (first != null) {
+          throw error(v.pos(), "property '" + prop + "' of " + owner + ": duplicate enum value '"
+              + v.text() + "' (first at " + at(first) + ")");
+        }
+      }
+      // Variants form a set (as in the reference), so their order is not part of the type.
+      List<String> values = new ArrayList<>(new TreeSet<>(seen.keySet()));
+      return new PropertyType(ScalarKind.ENUM, false, e.nullable(), values, 0);
+    }
+    return named((Raw.Named) ref, prop, owner);
+  }
+
+  private PropertyType named(Raw.Named n, String prop, String owner) {
+    if (n.name().equals("Vector")) {
+      if (n.arg() == null) {
+        throw error(n.pos(), "property '" + prop + "' of " + owner + ": Vector needs a dimension, e.g. Vector(384)");
+      }
+      BigDecimal dim = n.arg().value();
+      if (!n.arg().integral() || dim.signum() <= 0 || dim.compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) > 0) {
+        throw error(n.arg().pos(), "property '" + prop + "' of " + owner + ": Vector dimension must be a"
+            + " whole number from 1 to " + Integer.MAX_VALUE + ", got " + n.arg().text());
+      }
+      return new PropertyType(ScalarKind.VECTOR, false, n.nullable(), List.of(), dim.intValueExact());
+    }
+    ScalarKind kind = ScalarKind.bySpelling(n.name());
+    if (kind == null) {
+      Raw.Decl d = declared.get(n.name());
+      if (d != null) {
+        throw error(n.pos(), "property '" + prop + "' of " + owner + " has type '" + n.name() + "', which is "
+            + (d.kind() == Raw.Kind.INTERFACE ? "an interface" : "a " + d.kind().word)
+            + "; properties hold scalar values, connect types with an edge");
+      }
+      if (n.name().equals("Blob")) {
+        throw error(n.pos(), "property '" + prop + "' of " + owner + ": type Blob is not supported yet");
+      }
+      throw error(n.pos(), "unknown type '" + n.name() + "' for property '" + prop + "' of " + owner
+          + Names.hint(n.name(), TYPE_SPELLINGS));
+    }
+    if (n.arg() != null) {
+      throw error(n.arg().pos(), "property '" + prop + "' of " + owner + ": type " + n.name()
+          + " takes no argument");
+    }
+    return PropertyType.scalar(kind, n.nullable());
+  }
+
+  // ---- constraints -------------------------------------------------------------------------
+
+  /** Collects one type's constraints, validating each against its resolved properties. */
+  private static final class Constraints {
+    final String owner;
+    final Map<String, Prop> props;
+    final boolean edge;
+    List<String> key = List.of();
+    Raw.Pos keyAt;
+    final Set<List<String>> uniques = new HashSet<>();
+    final Set<List<String>> indexes = new HashSet<>();
+    final Map<String, RangeConstraint> ranges = new HashMap<>();
+    final Map<String, Raw.Pos> rangeAt = new HashMap<>();
+    final Set<CheckConstraint> checks = new HashSet<>();
+
+    Constraints(String owner, Map<String, Prop> props, boolean edge) {
+      this.owner = owner;
+      this.props = props;
+      this.edge = edge;
+    }
+
+    void body(Raw.Annotation a) {
+      String name = a.name().text();
+      if (edge && (name.equals("key") || name.equals("range") || name.equals("check"))) {
+        throw error(a.pos(), "@" + name + " is not supported on edges (" + owner + ")"
+            + (name.equals("key") ? ": edge ids are generated; use @unique(src, dst) to forbid parallel edges" : ""));
+      }
+      switch (name) {
+        case "key", "unique", "index" -> add(name, columns(a), a.pos());
+        case "range" -> range(a);
+        case "check" -> check(a);
+        default -> throw new IllegalStateException(name);
+      }
+    }
+
+    private List<String> columns(Raw.Annotation a) {
+      String name = a.name().text();
+      if (a.args().isEmpty()) {
+        throw error(a.pos(), "@" + name + " on " + owner + " needs at least one property name");
+      }
+      List<String> columns = new ArrayList<>();
+      for (Raw.Arg arg : a.args()) {
+        if (!(arg instanceof Raw.NameArg n)) {
+          throw error(arg.pos(), "@" + name + " on " + owner + " lists property names; '" + arg.text()
+              + "' is not one");
+        }
+        if (columns.contains(n.text())) {
+          throw error(n.pos(), "@" + name + " on " + owner + " lists '" + n.text() + "' twice");
+        }
+        boolean system = edge && (n.text().equals("src") || n.text().equals("dst")) && !name.equals("key");
+        if (!system) {
+          Prop p = property(n.text(), name, n.pos());
+          if (name.equals("key")) {
+            checkKeyable(n.text(), p.type, owner, n.pos());
+          } else {
+            checkIndexable(name, n.text(), p.type, owner, n.pos());
+          }
+        }
+        columns.add(n.text());
+      }
+      return List.copyOf(columns);
+    }
+
+    void add(String constraint, List<String> columns, Raw.Pos pos) {
+      switch (constraint) {
+        case "key" -> {
+          if (keyAt != null && !key.equals(columns)) {
+            throw error(pos, owner + " declares a second @key (" + String.join(", ", columns)
+                + "; the first, at " + at(keyAt) + ", is " + String.join(", ", key)
+                + "); a node has one key: list every key property in one @key(a, b)");
+          }
+          if (keyAt == null) {
+            key = columns;
+            keyAt = pos;
+          }
+        }
+        // Uniqueness is over a set of columns; index column order matters to the index.
+        case "unique" -> uniques.add(columns.stream().sorted().toList());
+        case "index" -> indexes.add(columns);
+        default -> throw new IllegalStateException(constraint);
+      }
+    }
+
+    private void range(Raw.Annotation a) {
+      String usage = "; write @range(property, min..max), either bound may be left open";
+      if (a.args().size() != 2 || !(a.args().get(0) instanceof Raw.NameArg n)
+          || !(a.args().get(1) instanceof Raw.RangeArg r)) {
+        throw error(a.pos(), "@range on " + owner + " takes a property and a range" + usage);
+      }
+      Prop p = property(n.text(), "range", n.pos());
+      if (!p.type.kind().isNumeric() || p.type.list()) {
+        throw error(n.pos(), "@range on " + owner + " needs a numeric property; '" + n.text() + "' is "
+            + p.type.display());
+      }
+      if (r.lo() == null && r.hi() == null) {
+        throw error(r.pos(), "@range on " + owner + " needs at least one bound" + usage);
+      }
+      for (Raw.Num bound : Arrays.asList(r.lo(), r.hi())) {
+        if (bound != null && p.type.kind().isInteger() && !bound.integral()) {
+          throw error(bound.pos(), "@range bound " + bound.text() + " on " + p.type.display() + " property '"
+              + n.text() + "' of " + owner + " must be a whole number");
+        }
+      }
+      if (r.lo() != null && r.hi() != null && r.lo().value().compareTo(r.hi().value()) > 0) {
+        throw error(r.pos(), "@range on " + owner + " has min " + r.lo().text() + " greater than max "
+            + r.hi().text());
+      }
+      Raw.Pos first = rangeAt.putIfAbsent(n.text(), n.pos());
+      if (first != null) {
+        throw error(n.pos(), owner + " declares @range for '" + n.text() + "' twice (first at " + at(first) + ")");
+      }
+      ranges.put(n.text(), new RangeConstraint(n.text(),
+          r.lo() == null ? null : r.lo().value(), r.hi() == null ? null : r.hi().value()));
+    }
+
+    private void check(Raw.Annotation a) {
+      if (a.args().size() != 2 || !(a.args().get(0) instanceof Raw.NameArg n)
+          || !(a.args().get(1) instanceof Raw.StringArg s)) {
+        throw error(a.pos(), "@check on " + owner + " takes a property and a quoted pattern;"
+            + " write @check(property, \"regex\")");
+      }
+      Prop p = property(n.text(), "check", n.pos());
+      if (p.type.kind() != ScalarKind.STRING || p.type.list()) {
+        throw error(n.pos(), "@check on " + owner + " needs a String property; '" + n.text() + "' is "
+            + p.type.display());
+      }
+      try {
+        Pattern.compile(s.value());
+      } catch (PatternSyntaxException e) {
+        throw error(s.pos(), "@check on " + owner + " has an invalid pattern for '" + n.text() + "': "
+            + e.getDescription() + (e.getIndex() >= 0 ? " at index " + e.getIndex() : ""));
+      }
+      checks.add(new CheckConstraint(n.text(), s.value()));
+    }
+
+    private Prop property(String name, String constraint, Raw.Pos pos) {
+      Prop p = props.get(name);
+      if (p == null) {
+        List<String> candidates = new ArrayList<>(props.keySet());
+        if (edge) {
+          candidates.addAll(List.of("src", "dst"));
+        }
+        throw error(pos, "unknown property '" + name + "' in @" + constraint + " of " + owner
+            + Names.hint(name, candidates));
+      }
+      return p;
+    }
+  }
+
+  // ---- annotations and helpers -------------------------------------------------------------
+
+  private static void rejectConstraintOutsideBody(Raw.Annotation a, String owner) {
+    String name = a.name().text();
+    if (CONSTRAINTS.contains(name)) {
+      throw error(a.pos(), "@" + name + " cannot annotate " + owner + " itself: put it after a property"
+          + " or inside the braces, e.g. @" + name + "(...)");
+    }
+    if (name.equals("card")) {
+      throw error(a.pos(), "@card applies to edges only; " + owner + " cannot carry it");
+    }
+  }
+
+  private static List<Annotation> kept(List<Raw.Annotation> raw, String owner) {
+    return raw.stream().map(a -> keep(a, owner)).toList();
+  }
+
+  private static Annotation keep(Raw.Annotation a, String owner) {
+    List<String> args = new ArrayList<>();
+    Map<String, String> kwargs = new TreeMap<>();
+    for (Raw.Arg arg : a.args()) {
+      if (arg instanceof Raw.KeywordArg kw) {
+        if (kwargs.put(kw.key().text(), kw.value().text()) != null) {
+          throw error(kw.pos(), "@" + a.name().text() + " on " + owner + " repeats argument '"
+              + kw.key().text() + "='");
+        }
+      } else {
+        args.add(arg.text());
+      }
+    }
+    return new Annotation(a.name().text(), args, kwargs);
+  }
+
+  private static List<Annotation> canonical(List<Annotation> annotations) {
+    return annotations.stream().sorted(ANNOTATION_ORDER).distinct().toList();
+  }
+
+  private static List<Property> sortedProperties(Map<String, Prop> props) {
+    return props.values().stream().map(Prop::property).sorted(Comparator.comparing(Property::name)).toList();
+  }
+
+  private static List<List<String>> sortedLists(Set<List<String>> lists) {
+    return lists.stream().sorted(COLUMN_LIST_ORDER).toList();
+  }
+
+  private static List<RangeConstraint> sortedRanges(Map<String, RangeConstraint> ranges) {
+    return ranges.values().stream().sorted(Comparator.comparing(RangeConstraint::property)).toList();
+  }
+
+  private static List<CheckConstraint> sortedChecks(Set<CheckConstraint> checks) {
+    return checks.stream().sorted(Comparator.comparing(CheckConstraint::property)
+        .thenComparing(CheckConstraint::pattern)).toList();
+  }
+
+  private List<String> namesOf(Raw.Kind kind) {
+    return declared.values().stream().filter(d -> d.kind() == kind).map(d -> d.name().text()).toList();
+  }
+
+  private static String at(Raw.Pos pos) {
+    return pos.line() + ":" + pos.column();
+  }
+
+  private static SchemaParseException error(Raw.Pos pos, String reason) {
+    return new SchemaParseException(pos.line(), pos.column(), reason);
+  }
+}

@@ -1,0 +1,229 @@
+package dev.omnigraph.schema;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The accepted schema: a {@link Catalog} plus the physical identity of every table, in one canonical
+ * JSON document ({@code _schema.ir.json}) whose SHA-256 is the accepted-schema identity that every
+ * writer's authority token carries.
+ *
+ * <p>Each node and edge type owns a <em>stable table id</em>, assigned when the type is first
+ * accepted and kept for that table key forever (also across a drop and re-create), and an
+ * <em>incarnation id</em>, which changes when the type is dropped and re-created or its table must
+ * be rebuilt. Together they name the dataset ({@link TableEntry#datasetPath()}), so a re-created
+ * type never reads the files of its previous life. Dropped types stay listed as retired so their
+ * ids are never handed to another type.
+ *
+ * <p>The JSON is canonical: types sorted by name, properties by name, constraint lists sorted,
+ * fields in a fixed order, no insignificant whitespace. Equal IRs have equal bytes, and
+ * {@link #fromJson(String)} refuses a document that is not in this form.
+ */
+public final class SchemaIr {
+
+  /** Version of the JSON layout; {@link #fromJson(String)} refuses any other. */
+  public static final int IR_VERSION = 1;
+
+  /**
+   * The physical identity of one table.
+   *
+   * @param tableKey {@code node:Type} or {@code edge:Type}
+   * @param stableTableId the type's stable id, at least 1
+   * @param incarnationId the current incarnation, at least 1
+   */
+  public record TableEntry(String tableKey, long stableTableId, long incarnationId) {
+
+    public TableEntry {
+      Objects.requireNonNull(tableKey, "tableKey");
+      if (!tableKey.startsWith("node:") && !tableKey.startsWith("edge:")) {
+        throw new IllegalArgumentException("table key must be node:T or edge:T, got " + tableKey);
+      }
+      if (stableTableId < 1 || incarnationId < 1) {
+        throw new IllegalArgumentException("table ids start at 1: " + tableKey);
+      }
+    }
+
+    /** True for {@code node:} tables. */
+    public boolean isNode() {
+      return tableKey.startsWith("node:");
+    }
+
+    /** The type name after the {@code node:}/{@code edge:} prefix. */
+    public String typeName() {
+      return tableKey.substring(5);
+    }
+
+    /**
+     * The dataset directory under the graph root (PRODUCT.md §3):
+     * {@code nodes/{stable:016x}-{incarnation:016x}} or {@code edges/...}.
+     */
+    public String datasetPath() {
+      return String.format("%s/%016x-%016x", isNode() ? "nodes" : "edges", stableTableId, incarnationId);
+    }
+
+    TableEntry nextIncarnation() {
+      return new TableEntry(tableKey, stableTableId, Math.addExact(incarnationId, 1));
+    }
+  }
+
+  private final Catalog catalog;
+  private final SortedMap<String, TableEntry> tables;
+  private final SortedMap<String, TableEntry> retired;
+  private final String json;
+
+  SchemaIr(Catalog catalog, Map<String, TableEntry> tables, Map<String, TableEntry> retired) {
+    this.catalog = Objects.requireNonNull(catalog, "catalog");
+    this.tables = Collections.unmodifiableSortedMap(new TreeMap<>(tables));
+    this.retired = Collections.unmodifiableSortedMap(new TreeMap<>(retired));
+    IrJson.validate(this);
+    this.json = IrJson.write(this);
+  }
+
+  /**
+   * The IR of a fresh graph: stable ids 1..N in sorted table-key order ({@code edge:} before
+   * {@code node:}), every incarnation 1. Deterministic, so the same schema always initialises to
+   * the same identity.
+   */
+  public static SchemaIr initial(Catalog catalog) {
+    Map<String, TableEntry> tables = new TreeMap<>();
+    long next = 1;
+    for (String key : catalog.tableKeys()) {
+      tables.put(key, new TableEntry(key, next++, 1));
+    }
+    return new SchemaIr(catalog, tables, Map.of());
+  }
+
+  /** {@link #evolve(SchemaIr, Catalog, Set)} with no table rebuilt. */
+  public static SchemaIr evolve(SchemaIr previous, Catalog next) {
+    return evolve(previous, next, Set.of());
+  }
+
+  /**
+   * The IR accepting {@code next} after {@code previous}. A table key present before keeps its ids;
+   * one listed in {@code rebuild} keeps its stable id and gets the next incarnation; a retired key
+   * coming back gets its old stable id and the incarnation after its last; a new key gets the next
+   * unused stable id (in sorted table-key order) and incarnation 1; a key that disappears is retired.
+   *
+   * @param rebuild table keys, live in both schemas, whose tables the caller will rebuild
+   * @throws IllegalArgumentException if {@code rebuild} names a key not live in both schemas
+   */
+  public static SchemaIr evolve(SchemaIr previous, Catalog next, Set<String> rebuild) {
+    Set<String> nextKeys = Set.copyOf(next.tableKeys());
+    for (String key : rebuild) {
+      if (!previous.tables.containsKey(key) || !nextKeys.contains(key)) {
+        throw new IllegalArgumentException("cannot rebuild " + key + ": it is not a table of both schemas");
+      }
+    }
+    long maxStable = 0;
+    for (TableEntry e : previous.tables.values()) {
+      maxStable = Math.max(maxStable, e.stableTableId());
+    }
+    for (TableEntry e : previous.retired.values()) {
+      maxStable = Math.max(maxStable, e.stableTableId());
+    }
+    Map<String, TableEntry> tables = new TreeMap<>();
+    Map<String, TableEntry> retired = new TreeMap<>(previous.retired);
+    for (String key : next.tableKeys()) {
+      TableEntry live = previous.tables.get(key);
+      TableEntry dropped = retired.remove(key);
+      TableEntry entry;
+      if (live != null) {
+        entry = rebuild.contains(key) ? live.nextIncarnation() : live;
+      } else if (dropped != null) {
+        entry = dropped.nextIncarnation();
+      } else {
+        entry = new TableEntry(key, ++maxStable, 1);
+      }
+      tables.put(key, entry);
+    }
+    for (TableEntry e : previous.tables.values()) {
+      if (!nextKeys.contains(e.tableKey())) {
+        retired.put(e.tableKey(), e);
+      }
+    }
+    return new SchemaIr(next, tables, retired);
+  }
+
+  /**
+   * Reads an IR written by {@link #toJson()} or {@link #toPrettyJson()}.
+   *
+   * @throws IllegalArgumentException if the text is not JSON, not this layout or version, not
+   *     internally consistent, or not in canonical order
+   */
+  public static SchemaIr fromJson(String json) {
+    return IrJson.read(json);
+  }
+
+  /** The typechecked schema. */
+  public Catalog catalog() {
+    return catalog;
+  }
+
+  /** Live tables, sorted by table key. */
+  public List<TableEntry> tables() {
+    return List.copyOf(tables.values());
+  }
+
+  /** The live table with this key ({@code node:Person}). */
+  public Optional<TableEntry> table(String tableKey) {
+    return Optional.ofNullable(tables.get(tableKey));
+  }
+
+  /** Tables of dropped types, kept so their stable ids are never reused; sorted by table key. */
+  public List<TableEntry> retiredTables() {
+    return List.copyOf(retired.values());
+  }
+
+  /** The canonical JSON: compact, deterministic; the bytes {@link #identity()} hashes. */
+  public String toJson() {
+    return json;
+  }
+
+  /** The same document indented for people; {@link #fromJson(String)} reads it back. */
+  public String toPrettyJson() {
+    return IrJson.pretty(json);
+  }
+
+  /** The accepted-schema identity: lower-case hex SHA-256 of the UTF-8 bytes of {@link #toJson()}. */
+  public String identity() {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(json.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM ships SHA-256", e);
+    }
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof SchemaIr other && json.equals(other.json);
+  }
+
+  @Override
+  public int hashCode() {
+    return json.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "SchemaIr[" + identity() + "]";
+  }
+
+  Map<String, TableEntry> tableMap() {
+    return tables;
+  }
+
+  Map<String, TableEntry> retiredMap() {
+    return retired;
+  }
+}

@@ -1,0 +1,24 @@
+package dev.omnigraph.schema;
+
+import java.util.Objects;
+
+/**
+ * Entry point of the schema language: {@code .pg} text to a typechecked {@link Catalog}.
+ * The language is described in {@code docs/schema-language.md}.
+ */
+public final class SchemaParser {
+
+  private SchemaParser() {}
+
+  /**
+   * Parses and typechecks a schema.
+   *
+   * @param source the {@code .pg} text
+   * @return the catalog, in canonical order
+   * @throws SchemaParseException on the first syntax or semantic error, with its line and column
+   */
+  public static Catalog parse(String source) {
+    Objects.requireNonNull(source, "source");
+    return SchemaChecker.check(SyntaxReader.read(source));
+  }
+}
