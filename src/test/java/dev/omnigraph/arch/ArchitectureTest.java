@@ -33,6 +33,7 @@ class ArchitectureTest {
         WriterBoundaryRules.ONLY_TABLE_STORE_USES_LANCE_WRITE_TYPES,
         WriterBoundaryRules.ONLY_TABLE_STORE_CALLS_LANCE_WRITE_METHODS,
         WriterBoundaryRules.ONLY_STORAGE_USES_THE_AWS_SDK,
+        WriterBoundaryRules.ONLY_THE_MANIFEST_PACKAGE_TOUCHES_MANIFEST_DATASET,
         WriterBoundaryRules.STORAGE_DEPENDS_ON_NOTHING_ABOVE_IT);
   }
 

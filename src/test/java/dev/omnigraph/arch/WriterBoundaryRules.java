@@ -62,6 +62,11 @@ final class WriterBoundaryRules {
           .should().callMethodWhere(describeCall())
           .because("only the table-store layer calls Lance write and commit APIs");
 
+  static final ArchRule ONLY_THE_MANIFEST_PACKAGE_TOUCHES_MANIFEST_DATASET =
+      noClasses().that().resideOutsideOfAnyPackage("dev.omnigraph.manifest..", "dev.omnigraph.table..")
+          .should().dependOnClassesThat().haveFullyQualifiedName("dev.omnigraph.table.ManifestDataset")
+          .because("only the publisher (and init/branch control beside it) writes __manifest");
+
   static final ArchRule ONLY_STORAGE_USES_THE_AWS_SDK =
       noClasses().that().resideOutsideOfPackage("dev.omnigraph.storage..")
           .should().dependOnClassesThat().resideInAPackage("software.amazon.awssdk..")
