@@ -63,7 +63,7 @@ final class WriterBoundaryRules {
           .because("only the table-store layer calls Lance write and commit APIs");
 
   static final ArchRule ONLY_THE_MANIFEST_PACKAGE_TOUCHES_MANIFEST_DATASET =
-      noClasses().that().resideOutsideOfAnyPackage("dev.omnigraph.manifest..", "dev.omnigraph.table..")
+      noClasses().that().resideOutsideOfPackages("dev.omnigraph.manifest..", "dev.omnigraph.table..")
           .should().dependOnClassesThat().haveFullyQualifiedName("dev.omnigraph.table.ManifestDataset")
           .because("only the publisher (and init/branch control beside it) writes __manifest");
 

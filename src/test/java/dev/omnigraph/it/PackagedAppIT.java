@@ -101,6 +101,39 @@ class PackagedAppIT {
     assertThat(r.stderr()).doesNotContain("NoClassDefFoundError").doesNotContain("panicked");
   }
 
+  @Test
+  void aNewUserInitialisesInspectsAndBranchesAGraph(@TempDir Path dir) throws Exception {
+    Path schema = dir.resolve("people.pg");
+    Files.copy(BASEDIR.resolve("src/test/resources/graphs/people.pg"), schema);
+    Path graph = dir.resolve("g");
+
+    Run init = run(dir, "init", "--schema", schema.toString(), graph.toString());
+    assertThat(init.exit()).as(init.stderr()).isZero();
+    assertThat(init.stdout()).contains("initialised").contains("4 datasets");
+
+    Run snapshot = run(dir, "snapshot", "--json", "--store", graph.toString());
+    assertThat(snapshot.exit()).as(snapshot.stderr()).isZero();
+    var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(snapshot.stdout());
+    assertThat(json.get("graph_branch").asText()).isEqualTo("main");
+    assertThat(json.get("internal_schema_version").asInt()).isEqualTo(6);
+    assertThat(json.get("datasets")).hasSize(4);
+    assertThat(json.get("datasets").get(0).get("entity_count").asLong()).isZero();
+
+    assertThat(run(dir, "branch", "create", "feature", "--store", graph.toString()).exit()).isZero();
+    Run list = run(dir, "branch", "list", "--json", "--store", graph.toString());
+    assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(list.stdout()).get("branches").toString())
+        .isEqualTo("[\"main\",\"feature\"]");
+
+    Run commits = run(dir, "commit", "list", "--json", "--store", graph.toString());
+    var commitJson = new com.fasterxml.jackson.databind.ObjectMapper().readTree(commits.stdout());
+    assertThat(commitJson.get("commits")).hasSize(1);
+    assertThat(commitJson.get("commits").get(0).get("graph_commit_id").asText()).hasSize(26);
+
+    Run again = run(dir, "branch", "create", "feature", "--store", graph.toString());
+    assertThat(again.exit()).isEqualTo(3);
+    assertThat(again.stderr()).contains("already exists");
+  }
+
   private static HttpResponse<String> get(HttpClient http, String url) throws IOException, InterruptedException {
     return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
         HttpResponse.BodyHandlers.ofString());
