@@ -186,6 +186,26 @@ abstract class AbstractGraphEngineTest {
   }
 
   @Test
+  void createReclaimsAnAbsentRefTreeLeftByAnInterruptedCreate() {
+    try (Omnigraph g = Omnigraph.init(config, schemaText(), Optional.empty());
+        StorageAdapter storage = StorageAdapters.open(config)) {
+      // Lance clones tree/<name> before it writes the branch contents: a crash between the two
+      // leaves a tree no ref names.
+      storage.putText("__manifest/tree/ghost/_versions/1.manifest", "torn clone");
+      storage.putText("__manifest/tree/ghost/data/stale.lance", "junk");
+      assertThat(g.branchList().branches()).containsExactly("main");
+
+      g.branchCreate("ghost", "main", Optional.empty());
+
+      assertThat(g.branchList().branches()).containsExactly("main", "ghost");
+      assertThat(g.snapshot("ghost").datasets()).hasSize(4);
+      assertThat(storage.exists("__manifest/tree/ghost/data/stale.lance")).isFalse();
+      g.branchDelete("ghost", Optional.empty());
+      assertThat(storage.exists("__manifest/tree/ghost")).isFalse();
+    }
+  }
+
+  @Test
   void handlesOnDifferentSpellingsOfOneRootShareGates() throws Exception {
     Omnigraph.init(config, schemaText(), Optional.empty()).close();
     String spelled = config.rootUri() + "/";

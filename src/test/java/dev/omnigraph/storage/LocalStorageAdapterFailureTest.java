@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,26 +18,66 @@ class LocalStorageAdapterFailureTest {
 
   @TempDir Path dir;
 
+  /**
+   * A permission failure is CONFIGURATION, never absent or false. Root ignores permission bits, so
+   * under root the probe runs in a child JVM as {@code nobody} (setpriv), against a directory only
+   * root may enter; otherwise it runs as the current user against a {@code chmod 000} directory.
+   */
   @Test
-  void anUnreadableDirectoryIsConfigurationNotAbsent() throws IOException {
-    StorageConfig config = StorageConfig.local(dir);
-    try (StorageAdapter store = StorageAdapters.open(config)) {
-      store.putText("locked/inner/x", "x");
-      Path locked = dir.resolve("locked");
-      Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
-      try {
-        Assumptions.assumeTrue(deniesAccess(locked.resolve("inner")),
-            "permissions are not enforced for this user (running as root)");
+  void anUnreadableDirectoryIsConfigurationForAnUnprivilegedProcess() throws Exception {
+    Path base = Files.createTempDirectory(Path.of("/tmp"), "perm-probe");
+    try {
+      Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
+      Path root = base.resolve("root");
+      Files.createDirectories(root.resolve("locked/inner"));
+      Files.writeString(root.resolve("locked/inner/x"), "x");
+      Files.createDirectories(root.resolve("open"));
+      Files.writeString(root.resolve("open/z"), "z");
+      // Only the storage classes and the probe, copied where an unprivileged user can read them.
+      Path cp = base.resolve("cp/dev/omnigraph/storage");
+      Files.createDirectories(cp);
+      Path classes = Path.of(StorageConfig.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+          .resolve("dev/omnigraph/storage");
+      Path testClasses = Path.of(PermissionProbeMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+          .resolve("dev/omnigraph/storage");
+      try (var files = Files.list(classes)) {
+        for (Path f : files.toList()) {
+          Files.copy(f, cp.resolve(f.getFileName()));
+        }
+      }
+      Files.copy(testClasses.resolve("PermissionProbeMain.class"), cp.resolve("PermissionProbeMain.class"));
+      try (var walk = Files.walk(base)) {
+        for (Path p : walk.toList()) {
+          Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(Files.isDirectory(p) ? "rwxrwxrwx" : "rw-rw-rw-"));
+        }
+      }
+      Files.setPosixFilePermissions(root.resolve("locked"), PosixFilePermissions.fromString("rwx------"));
 
-        assertThat(kindOf(() -> store.exists("locked/inner"))).isEqualTo(Kind.CONFIGURATION);
-        assertThat(kindOf(() -> store.exists("locked/inner/x"))).isEqualTo(Kind.CONFIGURATION);
-        assertThat(kindOf(() -> store.readTextIfExists("locked/inner/x")))
-            .isEqualTo(Kind.CONFIGURATION);
-        assertThat(kindOf(() -> store.list("locked"))).isEqualTo(Kind.CONFIGURATION);
-        assertThat(kindOf(() -> store.putTextIfAbsent("locked/y", "y")))
-            .isEqualTo(Kind.CONFIGURATION);
-      } finally {
-        Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwx------"));
+      boolean root0 = "root".equals(System.getProperty("user.name"));
+      java.util.List<String> cmd = new java.util.ArrayList<>();
+      if (root0) {
+        cmd.addAll(java.util.List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
+      } else {
+        Files.setPosixFilePermissions(root.resolve("locked"), PosixFilePermissions.fromString("---------"));
+      }
+      cmd.addAll(java.util.List.of(ProcessHandle.current().info().command().orElse("java"),
+          "-cp", base.resolve("cp").toString(), PermissionProbeMain.class.getName(), root.toString()));
+      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes());
+      assertThat(p.waitFor()).as(out).isZero();
+      assertThat(out.lines().toList()).containsExactly(
+          "exists-prefix=CONFIGURATION",
+          "exists-object=CONFIGURATION",
+          "readTextIfExists=CONFIGURATION",
+          "list=CONFIGURATION",
+          "putIfAbsent=CONFIGURATION",
+          "control=ok:Optional[z]");
+    } finally {
+      try (var walk = Files.walk(base)) {
+        for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwx------"));
+          Files.delete(p);
+        }
       }
     }
   }
@@ -52,15 +91,6 @@ class LocalStorageAdapterFailureTest {
     assertThat(LocalStorageAdapter.classify(
         "op", "k", new java.nio.file.FileAlreadyExistsException("p")).kind())
         .isEqualTo(Kind.PRECONDITION);
-  }
-
-  private static boolean deniesAccess(Path p) {
-    try {
-      Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class);
-      return false;
-    } catch (IOException e) {
-      return true;
-    }
   }
 
   private static Kind kindOf(ThrowingCallable call) {
