@@ -1,0 +1,114 @@
+package dev.omnigraph.recovery;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The v9 recovery sidecar: the durable, identity-bearing intent of one write, armed before its
+ * first durable effect and deleted after its publish. Everything recovery needs to decide between
+ * rolling forward and rolling back is in here, bound to exact identities (stable table id and
+ * incarnation, pre-minted read version and transaction uuid, native branch identity), never to a
+ * mutable alias or path. Serialized as one JSON document; unknown fields are refused.
+ *
+ * @param formatVersion always {@link #FORMAT_VERSION}; anything else is refused loudly
+ * @param writerKind {@code mutation}, {@code load}, later {@code merge}, {@code schema_apply}…
+ * @param operationId ULID; also the file name
+ * @param actor the writer's actor, or null
+ * @param authority the token the write was prepared against
+ * @param tables one entry per table the write commits to
+ * @param state {@code armed} until every effect is confirmed, then {@code effects_confirmed}
+ * @param lineage the fixed graph commit the write publishes
+ * @param createdAtMicros when it was armed
+ */
+public record RecoverySidecar(
+    @JsonProperty("format_version") int formatVersion,
+    @JsonProperty("writer_kind") String writerKind,
+    @JsonProperty("operation_id") String operationId,
+    @JsonProperty("actor") String actor,
+    @JsonProperty("authority") Authority authority,
+    @JsonProperty("tables") List<TableIntent> tables,
+    @JsonProperty("state") State state,
+    @JsonProperty("lineage") Lineage lineage,
+    @JsonProperty("created_at") long createdAtMicros) {
+
+  public static final int FORMAT_VERSION = 9;
+
+  public RecoverySidecar {
+    Objects.requireNonNull(writerKind, "writer_kind");
+    Objects.requireNonNull(operationId, "operation_id");
+    Objects.requireNonNull(authority, "authority");
+    Objects.requireNonNull(state, "state");
+    Objects.requireNonNull(lineage, "lineage");
+    tables = List.copyOf(tables);
+  }
+
+  /** Where the sidecar is progressing. */
+  public enum State {
+    @JsonProperty("armed") ARMED,
+    @JsonProperty("effects_confirmed") EFFECTS_CONFIRMED
+  }
+
+  /**
+   * The branch-authority token: native branch identity, exact optional graph head, accepted schema.
+   *
+   * @param branch graph branch
+   * @param branchIdentity native identity (null for main)
+   * @param graphHead the exact effective head at prepare (null: none)
+   * @param schemaIdentity the accepted-schema identity
+   */
+  public record Authority(
+      @JsonProperty("branch") String branch,
+      @JsonProperty("branch_identity") String branchIdentity,
+      @JsonProperty("graph_head") String graphHead,
+      @JsonProperty("schema_identity") String schemaIdentity) {}
+
+  /**
+   * One table effect.
+   *
+   * @param tableKey {@code node:Type}
+   * @param stableTableId stable id
+   * @param incarnationId incarnation
+   * @param location dataset key
+   * @param nativeBranch the data table's Lance branch written (null: its main)
+   * @param expectedVersion the manifest pin the write was prepared on (live HEAD must equal it)
+   * @param readVersion the pre-minted transaction's read version
+   * @param uuid the pre-minted transaction uuid
+   * @param postCommitVersion the version the commit lands at ({@code readVersion + 1})
+   * @param rowCount rows after the commit (for the publish)
+   * @param firstTouch true when this write creates {@code nativeBranch} on the table (the ref is
+   *     owned by this sidecar from before it exists)
+   * @param firstTouchFrom the branch the first-touch ref forks from (null: main)
+   */
+  public record TableIntent(
+      @JsonProperty("table_key") String tableKey,
+      @JsonProperty("stable_table_id") long stableTableId,
+      @JsonProperty("incarnation_id") long incarnationId,
+      @JsonProperty("location") String location,
+      @JsonProperty("native_branch") String nativeBranch,
+      @JsonProperty("expected_version") long expectedVersion,
+      @JsonProperty("read_version") long readVersion,
+      @JsonProperty("uuid") String uuid,
+      @JsonProperty("post_commit_version") long postCommitVersion,
+      @JsonProperty("row_count") long rowCount,
+      @JsonProperty("first_touch") boolean firstTouch,
+      @JsonProperty("first_touch_from") String firstTouchFrom) {}
+
+  /**
+   * The pre-minted lineage: the commit the write publishes and its fixed parent.
+   *
+   * @param commitId ULID of the graph commit
+   * @param parent the head it descends from (null at genesis)
+   * @param createdAtMicros commit time
+   */
+  public record Lineage(
+      @JsonProperty("commit_id") String commitId,
+      @JsonProperty("parent") String parent,
+      @JsonProperty("created_at") long createdAtMicros) {}
+
+  /** This sidecar with its state advanced. */
+  public RecoverySidecar withState(State next) {
+    return new RecoverySidecar(formatVersion, writerKind, operationId, actor, authority, tables, next, lineage,
+        createdAtMicros);
+  }
+}

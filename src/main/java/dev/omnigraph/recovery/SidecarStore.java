@@ -1,0 +1,99 @@
+package dev.omnigraph.recovery;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omnigraph.storage.StorageAdapter;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The only reader and writer of {@code __recovery/<operation id>.json}. All I/O goes through the
+ * {@link StorageAdapter}, so its typed failures reach the caller unchanged (seed, "Sidecar I/O
+ * failure semantics").
+ */
+public final class SidecarStore {
+
+  public static final String PREFIX = "__recovery";
+
+  private static final ObjectMapper JSON = new ObjectMapper()
+      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+      .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+      .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES);
+
+  private final StorageAdapter storage;
+
+  public SidecarStore(StorageAdapter storage) {
+    this.storage = storage;
+  }
+
+  public static String keyOf(String operationId) {
+    return PREFIX + "/" + operationId + ".json";
+  }
+
+  /**
+   * Arms a sidecar: create-if-absent, so an operation id can never be armed twice. A failure here
+   * means no effect may follow.
+   */
+  public void arm(RecoverySidecar sidecar) {
+    storage.putIfAbsent(keyOf(sidecar.operationId()), encode(sidecar));
+  }
+
+  /** Overwrites the sidecar with its advanced state. */
+  public void update(RecoverySidecar sidecar) {
+    storage.put(keyOf(sidecar.operationId()), encode(sidecar));
+  }
+
+  /**
+   * Every sidecar key, sorted (oldest operation first). A listing failure is thrown: silently
+   * skipping recovery would tolerate drift.
+   */
+  public List<String> list() {
+    return storage.list(PREFIX).stream().filter(k -> k.endsWith(".json")).sorted().toList();
+  }
+
+  /**
+   * Reads one listed sidecar with a single GET; empty when it was deleted since the listing (a
+   * writer finished concurrently).
+   *
+   * @throws UnreadableSidecar when it is corrupt or not v9
+   */
+  public Optional<RecoverySidecar> read(String key) {
+    return storage.readTextIfExists(key).map(text -> decode(key, text));
+  }
+
+  /** Deletes the sidecar; the last step of a write or a recovery. */
+  public void delete(String operationId) {
+    storage.delete(keyOf(operationId));
+  }
+
+  static byte[] encode(RecoverySidecar sidecar) {
+    try {
+      return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(sidecar);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static RecoverySidecar decode(String key, String text) {
+    JsonNode tree;
+    try {
+      tree = JSON.readTree(text);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new UnreadableSidecar(key, "not JSON (" + e.getOriginalMessage() + ")", e);
+    }
+    JsonNode version = tree == null ? null : tree.get("format_version");
+    if (version == null || !version.canConvertToInt()) {
+      throw new UnreadableSidecar(key, "no format_version: a pre-v9 identity-less intent", null);
+    }
+    if (version.asInt() != RecoverySidecar.FORMAT_VERSION) {
+      throw new UnreadableSidecar(key, "format_version " + version.asInt() + " is not "
+          + RecoverySidecar.FORMAT_VERSION, null);
+    }
+    try {
+      return JSON.treeToValue(tree, RecoverySidecar.class);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException | NullPointerException e) {
+      throw new UnreadableSidecar(key, "malformed v9 document (" + e.getMessage() + ")", e);
+    }
+  }
+}
