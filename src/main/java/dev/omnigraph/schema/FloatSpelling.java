@@ -29,7 +29,8 @@ final class FloatSpelling {
       return "0";
     }
     double abs = Math.abs(v);
-    // Below 2^53 an integral double's digits are already shortest: dropping one moves it by ≥ 1 ulp.
+    // Below 2^53 the ulp is at most 1, so a decimal with fewer significant digits than an integral
+    // value (a different multiple of 10) is at least 1 away and cannot read back: its digits are it.
     if (abs < 0x1p53 && abs == Math.rint(abs)) {
       return (v < 0 ? "-" : "") + Long.toString((long) abs);
     }
@@ -60,8 +61,8 @@ final class FloatSpelling {
       String jdkSpelling) {
     // A length that fits implies every longer one does (its roundings lie between the fitting
     // decimal and the exact value), so the shortest length can be found by bisection. The JDK's
-    // own spelling always reads back, and is shortest or one digit over: it bounds the search,
-    // and usually settles it with one probe below.
+    // own spelling always reads back and is usually shortest: it bounds the search, and one probe
+    // below it usually settles it.
     int hi = Math.min(maxDigits, new BigDecimal(jdkSpelling).stripTrailingZeros().precision());
     if (pick(exact, low, high, inclusive, hi) == null) {
       hi = maxDigits; // 9 (float) or 17 (double) significant digits always identify the value

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -169,9 +170,10 @@ final class SchemaChecker {
       rejectConstraintOutsideBody(a, owner);
     }
     Map<String, Prop> props = properties(d, owner, false);
-    Set<String> direct = new HashSet<>(props.keySet());
+    Set<String> direct = new LinkedHashSet<>(props.keySet());
 
     TreeSet<String> implemented = new TreeSet<>();
+    List<ResolvedInterface> contracts = new ArrayList<>();
     Map<String, String> contributedBy = new HashMap<>();
     for (Raw.Name iface : d.implemented()) {
       Raw.Decl target = declared.get(iface.text());
@@ -186,7 +188,9 @@ final class SchemaChecker {
       if (!implemented.add(iface.text())) {
         throw error(iface.pos(), owner + " lists interface '" + iface.text() + "' twice");
       }
-      for (Prop ip : resolveInterface(target).props.values()) {
+      ResolvedInterface contract = resolveInterface(target);
+      contracts.add(contract);
+      for (Prop ip : contract.props.values()) {
         Prop mine = props.get(ip.name);
         if (mine == null) {
           props.put(ip.name, ip);
@@ -203,13 +207,20 @@ final class SchemaChecker {
               + " and " + iface.text() + ": they declare '" + ip.name + "' as "
               + mine.type.display() + " and " + ip.type.display());
         }
-        // The interface's flags bind every implementor; its other annotations yield to the node's.
-        props.put(ip.name, mine.withFlagsOf(ip));
       }
     }
 
+    // Interface flags bind every implementor (a redeclared property keeps only its own
+    // annotations). They are applied first so that a clash is reported at the node's own
+    // declaration, the one being written, rather than inside a shared interface.
     Constraints c = new Constraints(owner, props, false);
-    for (Prop p : props.values()) {
+    for (ResolvedInterface contract : contracts) {
+      for (Prop ip : contract.props.values()) {
+        ip.flags.forEach((flag, pos) -> c.add(flag, List.of(ip.name), pos));
+      }
+    }
+    for (String name : direct) {
+      Prop p = props.get(name);
       p.flags.forEach((flag, pos) -> c.add(flag, List.of(p.name), pos));
       for (Raw.Annotation a : p.deferred) {
         c.body(a);
@@ -316,12 +327,6 @@ final class SchemaChecker {
   /** A resolved property plus what the checker still needs: position, flags and deferred constraints. */
   private record Prop(String name, Raw.Pos pos, PropertyType type, List<Annotation> annotations,
       Map<String, Raw.Pos> flags, List<Raw.Annotation> deferred) {
-
-    Prop withFlagsOf(Prop other) {
-      Map<String, Raw.Pos> merged = new TreeMap<>(flags);
-      other.flags.forEach(merged::putIfAbsent);
-      return new Prop(name, pos, type, annotations, merged, deferred);
-    }
 
     Property property() {
       return new Property(name, type, annotations);

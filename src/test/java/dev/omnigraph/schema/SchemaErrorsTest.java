@@ -3,6 +3,10 @@ package dev.omnigraph.schema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import org.junit.jupiter.api.Test;
+
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -118,6 +122,8 @@ class SchemaErrorsTest {
             2, 8, "@key property 'v' of node P has type Vector(2); a key needs single scalar values, not lists or vectors"),
         err("two keys", "node P { a: String @key\n  b: String @key }",
             2, 13, "node P declares a second @key (b; the first, at 1:20, is a); a node has one key: list every key property in one @key(a, b)"),
+        err("node key differs from its interface's", "interface Named { name: String @key }\nnode P implements Named {\n  code: String\n  @key(code)\n}",
+            4, 3, "node P declares a second @key (code; the first, at 1:32, is name); a node has one key: list every key property in one @key(a, b)"),
         err("key listed twice", "node P { a: String @key(a, a) }",
             1, 28, "@key on node P lists 'a' twice"),
         err("empty key list", "node P { a: String\n  @key() }",
@@ -190,6 +196,23 @@ class SchemaErrorsTest {
             2, 18, "@card goes in the edge header: edge E: A -> A @card(min..max) { ... }"),
         err("repeated keyword argument", "node A @doc(x = \"1\", x = \"2\") {}",
             1, 22, "@doc on node A repeats argument 'x='"));
+  }
+
+  @Test
+  void syntaxErrorsPrintNothing() {
+    PrintStream err = System.err;
+    PrintStream out = System.out;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    try (PrintStream capture = new PrintStream(captured)) {
+      System.setErr(capture);
+      System.setOut(capture);
+      catchThrowableOfType(SchemaParseException.class, () -> SchemaParser.parse("node { # \"open"));
+      catchThrowableOfType(SchemaParseException.class, () -> SchemaParser.parse("node A { a: }"));
+    } finally {
+      System.setErr(err);
+      System.setOut(out);
+    }
+    assertThat(captured.toString()).isEmpty();
   }
 
   private static Arguments err(String name, String schema, int line, int column, String reason) {
