@@ -46,7 +46,16 @@ final class SchemaChecker {
   private static final Comparator<Annotation> ANNOTATION_ORDER = Comparator
       .comparing(Annotation::name)
       .thenComparing(Annotation::args, COLUMN_LIST_ORDER)
-      .thenComparing(a -> a.kwargs().toString());
+      .thenComparing(a -> flatten(a.kwargs()), COLUMN_LIST_ORDER);
+
+  private static List<String> flatten(Map<String, String> sorted) {
+    List<String> out = new ArrayList<>();
+    sorted.forEach((k, v) -> {
+      out.add(k);
+      out.add(v);
+    });
+    return out;
+  }
 
   private final Map<String, Raw.Decl> declared = new LinkedHashMap<>();
   private final Map<String, ResolvedInterface> interfaces = new HashMap<>();
@@ -182,8 +191,8 @@ final class SchemaChecker {
             + Names.hint(iface.text(), namesOf(Raw.Kind.INTERFACE)));
       }
       if (target.kind() != Raw.Kind.INTERFACE) {
-        throw error(iface.pos(), owner + " implements '" + iface.text() + "', which is a "
-            + target.kind().word + ", not an interface");
+        throw error(iface.pos(), owner + " implements '" + iface.text() + "', which is "
+            + target.kind().withArticle + ", not an interface");
       }
       if (!implemented.add(iface.text())) {
         throw error(iface.pos(), owner + " lists interface '" + iface.text() + "' twice");
@@ -292,8 +301,7 @@ final class SchemaChecker {
     }
     if (target.kind() != Raw.Kind.NODE) {
       throw error(ref.pos(), owner + " connects '" + ref.text() + "', which is "
-          + (target.kind() == Raw.Kind.INTERFACE ? "an interface" : "an edge")
-          + "; edge endpoints must be node types");
+          + target.kind().withArticle + "; edge endpoints must be node types");
     }
     return ref.text();
   }
@@ -469,8 +477,7 @@ final class SchemaChecker {
       Raw.Decl d = declared.get(n.name());
       if (d != null) {
         throw error(n.pos(), "property '" + prop + "' of " + owner + " has type '" + n.name() + "', which is "
-            + (d.kind() == Raw.Kind.INTERFACE ? "an interface" : "a " + d.kind().word)
-            + "; properties hold scalar values, connect types with an edge");
+            + d.kind().withArticle + "; properties hold scalar values, connect types with an edge");
       }
       if (n.name().equals("Blob")) {
         throw error(n.pos(), "property '" + prop + "' of " + owner + ": type Blob is not supported yet");
