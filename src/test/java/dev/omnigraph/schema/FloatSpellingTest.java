@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  */
 class FloatSpellingTest {
 
-  private static final int SAMPLES = 30_000;
+  private static final int SAMPLES = 20_000;
 
   @Test
   void doublesAreShortestNearestAndRoundTrip() {
