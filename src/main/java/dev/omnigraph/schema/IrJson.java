@@ -328,7 +328,7 @@ final class IrJson {
           if (!kw.isObject()) {
             throw new IllegalArgumentException("expected an object");
           }
-          kw.fields().forEachRemaining(e -> kwargs.put(e.getKey(), stringValue(e.getValue())));
+          kw.properties().forEach(e -> kwargs.put(e.getKey(), stringValue(e.getValue())));
           return null;
         });
         out.add(new Annotation(text(o, "name"), stringList(o, "args"), kwargs));

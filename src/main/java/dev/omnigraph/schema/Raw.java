@@ -15,14 +15,16 @@ final class Raw {
   record Pos(int line, int column) {}
 
   enum Kind {
-    INTERFACE("interface"),
-    NODE("node"),
-    EDGE("edge");
+    INTERFACE("interface", "an interface"),
+    NODE("node", "a node"),
+    EDGE("edge", "an edge");
 
     final String word;
+    final String withArticle;
 
-    Kind(String word) {
+    Kind(String word, String withArticle) {
       this.word = word;
+      this.withArticle = withArticle;
     }
   }
 

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -45,7 +46,16 @@ final class SchemaChecker {
   private static final Comparator<Annotation> ANNOTATION_ORDER = Comparator
       .comparing(Annotation::name)
       .thenComparing(Annotation::args, COLUMN_LIST_ORDER)
-      .thenComparing(a -> a.kwargs().toString());
+      .thenComparing(a -> flatten(a.kwargs()), COLUMN_LIST_ORDER);
+
+  private static List<String> flatten(Map<String, String> sorted) {
+    List<String> out = new ArrayList<>();
+    sorted.forEach((k, v) -> {
+      out.add(k);
+      out.add(v);
+    });
+    return out;
+  }
 
   private final Map<String, Raw.Decl> declared = new LinkedHashMap<>();
   private final Map<String, ResolvedInterface> interfaces = new HashMap<>();
@@ -169,9 +179,10 @@ final class SchemaChecker {
       rejectConstraintOutsideBody(a, owner);
     }
     Map<String, Prop> props = properties(d, owner, false);
-    Set<String> direct = new HashSet<>(props.keySet());
+    Set<String> direct = new LinkedHashSet<>(props.keySet());
 
     TreeSet<String> implemented = new TreeSet<>();
+    List<ResolvedInterface> contracts = new ArrayList<>();
     Map<String, String> contributedBy = new HashMap<>();
     for (Raw.Name iface : d.implemented()) {
       Raw.Decl target = declared.get(iface.text());
@@ -180,13 +191,15 @@ final class SchemaChecker {
             + Names.hint(iface.text(), namesOf(Raw.Kind.INTERFACE)));
       }
       if (target.kind() != Raw.Kind.INTERFACE) {
-        throw error(iface.pos(), owner + " implements '" + iface.text() + "', which is a "
-            + target.kind().word + ", not an interface");
+        throw error(iface.pos(), owner + " implements '" + iface.text() + "', which is "
+            + target.kind().withArticle + ", not an interface");
       }
       if (!implemented.add(iface.text())) {
         throw error(iface.pos(), owner + " lists interface '" + iface.text() + "' twice");
       }
-      for (Prop ip : resolveInterface(target).props.values()) {
+      ResolvedInterface contract = resolveInterface(target);
+      contracts.add(contract);
+      for (Prop ip : contract.props.values()) {
         Prop mine = props.get(ip.name);
         if (mine == null) {
           props.put(ip.name, ip);
@@ -203,13 +216,20 @@ final class SchemaChecker {
               + " and " + iface.text() + ": they declare '" + ip.name + "' as "
               + mine.type.display() + " and " + ip.type.display());
         }
-        // The interface's flags bind every implementor; its other annotations yield to the node's.
-        props.put(ip.name, mine.withFlagsOf(ip));
       }
     }
 
+    // Interface flags bind every implementor (a redeclared property keeps only its own
+    // annotations). They are applied first so that a clash is reported at the node's own
+    // declaration, the one being written, rather than inside a shared interface.
     Constraints c = new Constraints(owner, props, false);
-    for (Prop p : props.values()) {
+    for (ResolvedInterface contract : contracts) {
+      for (Prop ip : contract.props.values()) {
+        ip.flags.forEach((flag, pos) -> c.add(flag, List.of(ip.name), pos));
+      }
+    }
+    for (String name : direct) {
+      Prop p = props.get(name);
       p.flags.forEach((flag, pos) -> c.add(flag, List.of(p.name), pos));
       for (Raw.Annotation a : p.deferred) {
         c.body(a);
@@ -281,8 +301,7 @@ final class SchemaChecker {
     }
     if (target.kind() != Raw.Kind.NODE) {
       throw error(ref.pos(), owner + " connects '" + ref.text() + "', which is "
-          + (target.kind() == Raw.Kind.INTERFACE ? "an interface" : "an edge")
-          + "; edge endpoints must be node types");
+          + target.kind().withArticle + "; edge endpoints must be node types");
     }
     return ref.text();
   }
@@ -316,12 +335,6 @@ final class SchemaChecker {
   /** A resolved property plus what the checker still needs: position, flags and deferred constraints. */
   private record Prop(String name, Raw.Pos pos, PropertyType type, List<Annotation> annotations,
       Map<String, Raw.Pos> flags, List<Raw.Annotation> deferred) {
-
-    Prop withFlagsOf(Prop other) {
-      Map<String, Raw.Pos> merged = new TreeMap<>(flags);
-      other.flags.forEach(merged::putIfAbsent);
-      return new Prop(name, pos, type, annotations, merged, deferred);
-    }
 
     Property property() {
       return new Property(name, type, annotations);
@@ -464,8 +477,7 @@ final class SchemaChecker {
       Raw.Decl d = declared.get(n.name());
       if (d != null) {
         throw error(n.pos(), "property '" + prop + "' of " + owner + " has type '" + n.name() + "', which is "
-            + (d.kind() == Raw.Kind.INTERFACE ? "an interface" : "a " + d.kind().word)
-            + "; properties hold scalar values, connect types with an edge");
+            + d.kind().withArticle + "; properties hold scalar values, connect types with an edge");
       }
       if (n.name().equals("Blob")) {
         throw error(n.pos(), "property '" + prop + "' of " + owner + ": type Blob is not supported yet");

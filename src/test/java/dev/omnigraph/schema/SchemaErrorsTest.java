@@ -3,6 +3,10 @@ package dev.omnigraph.schema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import org.junit.jupiter.api.Test;
+
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -72,6 +76,8 @@ class SchemaErrorsTest {
             1, 20, "property 'v' of node P: Vector dimension must be a whole number from 1 to 2147483647, got 0"),
         err("vector negative", "node P { v: Vector(-3) }",
             1, 20, "property 'v' of node P: Vector dimension must be a whole number from 1 to 2147483647, got -3"),
+        err("vector too wide", "node P { v: Vector(2147483648) }",
+            1, 20, "property 'v' of node P: Vector dimension must be a whole number from 1 to 2147483647, got 2147483648"),
         err("scalar with argument", "node P { s: String(10) }",
             1, 20, "property 's' of node P: type String takes no argument"),
         err("empty enum", "node P {\n  s: enum()\n}",
@@ -118,6 +124,8 @@ class SchemaErrorsTest {
             2, 8, "@key property 'v' of node P has type Vector(2); a key needs single scalar values, not lists or vectors"),
         err("two keys", "node P { a: String @key\n  b: String @key }",
             2, 13, "node P declares a second @key (b; the first, at 1:20, is a); a node has one key: list every key property in one @key(a, b)"),
+        err("node key differs from its interface's", "interface Named { name: String @key }\nnode P implements Named {\n  code: String\n  @key(code)\n}",
+            4, 3, "node P declares a second @key (code; the first, at 1:32, is name); a node has one key: list every key property in one @key(a, b)"),
         err("key listed twice", "node P { a: String @key(a, a) }",
             1, 28, "@key on node P lists 'a' twice"),
         err("empty key list", "node P { a: String\n  @key() }",
@@ -164,6 +172,8 @@ class SchemaErrorsTest {
             3, 3, "@range is not supported on edges (edge E)"),
         err("check on an integer", "node P { n: I32\n  @check(n, \"^[0-9]+$\") }",
             2, 10, "@check on node P needs a String property; 'n' is I32"),
+        err("check on unknown property", "node P { code: String\n  @check(cdoe, \"^x$\") }",
+            2, 10, "unknown property 'cdoe' in @check of node P (did you mean code?)"),
         err("bad regex", "node P { code: String\n  @check(code, \"[A-Z\") }",
             2, 16, "@check on node P has an invalid pattern for 'code': Unclosed character class at index 3"),
         err("check without pattern", "node P { code: String @check(code, code) }",
@@ -190,6 +200,23 @@ class SchemaErrorsTest {
             2, 18, "@card goes in the edge header: edge E: A -> A @card(min..max) { ... }"),
         err("repeated keyword argument", "node A @doc(x = \"1\", x = \"2\") {}",
             1, 22, "@doc on node A repeats argument 'x='"));
+  }
+
+  @Test
+  void syntaxErrorsPrintNothing() {
+    PrintStream err = System.err;
+    PrintStream out = System.out;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    try (PrintStream capture = new PrintStream(captured)) {
+      System.setErr(capture);
+      System.setOut(capture);
+      catchThrowableOfType(SchemaParseException.class, () -> SchemaParser.parse("node { # \"open"));
+      catchThrowableOfType(SchemaParseException.class, () -> SchemaParser.parse("node A { a: }"));
+    } finally {
+      System.setErr(err);
+      System.setOut(out);
+    }
+    assertThat(captured.toString()).isEmpty();
   }
 
   private static Arguments err(String name, String schema, int line, int column, String reason) {
