@@ -1,0 +1,53 @@
+package dev.omnigraph.write;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Parsed load rows by table key (sorted) and id (input order), with the line each came from. */
+final class LoadBatch {
+
+  /** An edge's endpoint reference to check: node type, node id, and the line naming it. */
+  record Endpoint(String nodeTableKey, String id, long line) {}
+
+  private final Map<String, LinkedHashMap<String, Map<String, Object>>> rows = new TreeMap<>();
+  private final Map<String, Long> lines = new java.util.HashMap<>();
+  private final List<Endpoint> endpoints = new ArrayList<>();
+
+  void add(String tableKey, String id, Map<String, Object> row, long line, boolean strict) {
+    LinkedHashMap<String, Map<String, Object>> table = rows.computeIfAbsent(tableKey, k -> new LinkedHashMap<>());
+    Long first = lines.get(tableKey + "\u0000" + id);
+    if (first != null && strict) {
+      throw new LoadInputError(line, tableKey + " id " + id + " appears twice (first at line " + first + ")");
+    }
+    // Merge and overwrite: the last occurrence wins, as an upsert of the same id would.
+    table.remove(id);
+    table.put(id, row);
+    lines.putIfAbsent(tableKey + "\u0000" + id, line);
+  }
+
+  void addEdge(String tableKey, String id, Map<String, Object> row, long line, String fromType, String from,
+      String toType, String to) {
+    add(tableKey, id, row, line, true);
+    endpoints.add(new Endpoint("node:" + fromType, from, line));
+    endpoints.add(new Endpoint("node:" + toType, to, line));
+  }
+
+  Map<String, LinkedHashMap<String, Map<String, Object>>> rows() {
+    return rows;
+  }
+
+  List<Endpoint> endpoints() {
+    return endpoints;
+  }
+
+  boolean isEmpty() {
+    return rows.isEmpty();
+  }
+
+  long total() {
+    return rows.values().stream().mapToLong(Map::size).sum();
+  }
+}

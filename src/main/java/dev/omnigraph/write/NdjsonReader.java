@@ -1,0 +1,162 @@
+package dev.omnigraph.write;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omnigraph.schema.Catalog;
+import dev.omnigraph.schema.EdgeType;
+import dev.omnigraph.schema.JsonValues;
+import dev.omnigraph.schema.KeyIds;
+import dev.omnigraph.schema.NodeType;
+import dev.omnigraph.schema.Property;
+import dev.omnigraph.util.Ulid;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Parses NDJSON load input into typed rows, one line at a time: {@code {"type":"T","data":{…}}} for
+ * nodes and {@code {"edge":"E","from":"id","to":"id","data":{…}}} for edges ({@code data} defaults
+ * to {@code {}}; {@code from}/{@code to} are endpoint node ids, i.e. key values for keyed nodes).
+ * Every error names its line; nothing is written until the whole input parsed.
+ */
+final class NdjsonReader {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Set<String> NODE_FIELDS = Set.of("type", "data");
+  private static final Set<String> EDGE_FIELDS = Set.of("edge", "from", "to", "data");
+
+  private NdjsonReader() {}
+
+  /** Rows by table key, then id; each row has {@code id} (and {@code src}/{@code dst}) set. */
+  static LoadBatch read(Reader input, Catalog catalog, LoadMode mode) throws IOException {
+    LoadBatch batch = new LoadBatch();
+    Map<String, EdgeType> edgesByLowerName = new HashMap<>();
+    catalog.edges().values().forEach(e -> edgesByLowerName.put(e.name().toLowerCase(Locale.ROOT), e));
+    BufferedReader lines = new BufferedReader(input);
+    String text;
+    long line = 0;
+    while ((text = lines.readLine()) != null) {
+      line++;
+      if (text.isBlank()) {
+        continue;
+      }
+      JsonNode node;
+      try {
+        node = JSON.readTree(text);
+      } catch (JsonProcessingException e) {
+        throw new LoadInputError(line, "not JSON: " + e.getOriginalMessage());
+      }
+      if (node == null || !node.isObject()) {
+        throw new LoadInputError(line, "expected a JSON object");
+      }
+      if (node.has("type")) {
+        readNode(batch, catalog, node, line, mode);
+      } else if (node.has("edge")) {
+        readEdge(batch, edgesByLowerName, node, line);
+      } else {
+        throw new LoadInputError(line, "expected {\"type\":…,\"data\":…} or {\"edge\":…,\"from\":…,\"to\":…}");
+      }
+    }
+    return batch;
+  }
+
+  private static void readNode(LoadBatch batch, Catalog catalog, JsonNode node, long line, LoadMode mode) {
+    requireFields(node, NODE_FIELDS, line);
+    String typeName = node.get("type").asText();
+    NodeType type = catalog.node(typeName).orElseThrow(() ->
+        new LoadInputError(line, "unknown node type '" + typeName + "'"));
+    Map<String, Object> row = values(type.properties(), data(node, line), line, typeName);
+    String id;
+    if (type.isKeyed()) {
+      try {
+        id = KeyIds.nodeId(type, row);
+      } catch (IllegalArgumentException e) {
+        throw new LoadInputError(line, e.getMessage());
+      }
+    } else {
+      id = Ulid.next();
+    }
+    row.put("id", id);
+    batch.add(type.tableKey(), id, row, line, mode == LoadMode.APPEND);
+  }
+
+  private static void readEdge(LoadBatch batch, Map<String, EdgeType> edges, JsonNode node, long line) {
+    requireFields(node, EDGE_FIELDS, line);
+    String name = node.get("edge").asText();
+    EdgeType type = edges.get(name.toLowerCase(Locale.ROOT));
+    if (type == null) {
+      throw new LoadInputError(line, "unknown edge type '" + name + "'");
+    }
+    String from = endpoint(node, "from", line);
+    String to = endpoint(node, "to", line);
+    Map<String, Object> row = values(type.properties(), data(node, line), line, type.name());
+    String id = Ulid.next();
+    row.put("id", id);
+    row.put("src", from);
+    row.put("dst", to);
+    batch.addEdge(type.tableKey(), id, row, line, type.from(), from, type.to(), to);
+  }
+
+  private static String endpoint(JsonNode node, String field, long line) {
+    JsonNode v = node.get(field);
+    if (v == null || !(v.isTextual() || v.isNumber() || v.isBoolean())) {
+      throw new LoadInputError(line, "edge needs '" + field + "' (the endpoint node id)");
+    }
+    return v.asText();
+  }
+
+  private static JsonNode data(JsonNode node, long line) {
+    JsonNode data = node.get("data");
+    if (data == null || data.isNull()) {
+      return JSON.createObjectNode();
+    }
+    if (!data.isObject()) {
+      throw new LoadInputError(line, "'data' must be an object");
+    }
+    return data;
+  }
+
+  private static Map<String, Object> values(java.util.List<Property> properties, JsonNode data, long line,
+      String typeName) {
+    Map<String, Property> byName = new HashMap<>();
+    properties.forEach(p -> byName.put(p.name(), p));
+    Iterator<String> names = data.fieldNames();
+    while (names.hasNext()) {
+      String n = names.next();
+      if (!byName.containsKey(n)) {
+        throw new LoadInputError(line, typeName + " has no property '" + n + "'");
+      }
+    }
+    Map<String, Object> row = new LinkedHashMap<>();
+    for (Property p : properties) {
+      Object v;
+      try {
+        v = JsonValues.convert(p.type(), data.get(p.name()));
+      } catch (IllegalArgumentException e) {
+        throw new LoadInputError(line, typeName + "." + p.name() + ": " + e.getMessage());
+      }
+      if (v == null && !p.type().nullable()) {
+        throw new LoadInputError(line, typeName + "." + p.name() + " is required (" + p.type().display() + ")");
+      }
+      row.put(p.name(), v);
+    }
+    return row;
+  }
+
+  private static void requireFields(JsonNode node, Set<String> allowed, long line) {
+    Iterator<String> names = node.fieldNames();
+    while (names.hasNext()) {
+      String n = names.next();
+      if (!allowed.contains(n)) {
+        throw new LoadInputError(line, "unexpected field '" + n + "' (allowed: " + String.join(", ", allowed) + ")");
+      }
+    }
+  }
+}
