@@ -1,5 +1,7 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.gate.GateManager;
+
 import dev.omnigraph.Versions;
 import dev.omnigraph.api.BranchCreateOutput;
 import dev.omnigraph.api.BranchDeleteOutput;
@@ -19,7 +21,15 @@ import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.manifest.ManifestBatchPublisher;
+import dev.omnigraph.recovery.SidecarStore;
+import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.NativeBranch;
+import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.write.WriteAttempt;
+import dev.omnigraph.write.WritePath;
+import dev.omnigraph.write.WriteResult;
+import java.io.Reader;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -37,6 +47,7 @@ public final class Omnigraph implements AutoCloseable {
   private final GateManager gates;
   private final GraphManifest manifest;
   private final SchemaContract schema;
+  private final WritePath writePath;
 
   private Omnigraph(StorageConfig config, StorageAdapter storage, OpenMode mode, SchemaContract schema) {
     this.config = config;
@@ -45,6 +56,9 @@ public final class Omnigraph implements AutoCloseable {
     this.gates = GateManager.forRoot(config.rootUri());
     this.manifest = new GraphManifest(config, storage);
     this.schema = schema;
+    WriteAttempt attempt = new WriteAttempt(gates, manifest, schema.ir(), () -> SchemaContract.liveIdentity(storage),
+        new DataTables(config), new SidecarStore(storage), new ManifestBatchPublisher(config));
+    this.writePath = new WritePath(attempt, schema.ir());
   }
 
   /**
@@ -146,6 +160,18 @@ public final class Omnigraph implements AutoCloseable {
       manifest.deleteBranch(name);
     }
     return new BranchDeleteOutput(config.rootUri(), name, actor.orElse(null));
+  }
+
+  /**
+   * Loads NDJSON into {@code branch} as one graph commit.
+   *
+   * @throws dev.omnigraph.api.KeyConflict for an existing id in {@code append} mode
+   * @throws dev.omnigraph.write.LoadInputError for invalid input (names the line)
+   * @throws dev.omnigraph.api.RecoveryRequired when an effect may have landed
+   */
+  public WriteResult load(String branch, Reader ndjson, LoadMode mode, Optional<String> actor) {
+    requireWritable();
+    return writePath.load(branch, ndjson, mode, actor);
   }
 
   /** Commits reachable from {@code branch}'s head, most recent first. */

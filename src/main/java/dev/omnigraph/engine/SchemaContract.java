@@ -42,6 +42,15 @@ record SchemaContract(String source, SchemaIr ir) {
     storage.putText(STATE_KEY, state.toPrettyString());
   }
 
+  /** The identity {@code __schema_state.json} accepts now (one GET), for write revalidation. */
+  static String liveIdentity(StorageAdapter storage) {
+    try {
+      return JSON.readTree(storage.readText(STATE_KEY)).path("identity").asText();
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(STATE_KEY + " is not JSON: " + e.getOriginalMessage(), e);
+    }
+  }
+
   /** Reads and cross-checks the accepted schema; performs no writes. */
   static SchemaContract read(StorageAdapter storage) {
     String stateText = storage.readTextIfExists(STATE_KEY).orElseThrow(() ->

@@ -1,5 +1,7 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.gate.GateManager;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

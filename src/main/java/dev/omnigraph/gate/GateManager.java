@@ -1,4 +1,4 @@
-package dev.omnigraph.engine;
+package dev.omnigraph.gate;
 
 import java.util.ArrayList;
 import java.util.Collection;

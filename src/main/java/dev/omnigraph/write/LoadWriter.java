@@ -1,0 +1,147 @@
+package dev.omnigraph.write;
+
+import dev.omnigraph.api.KeyConflict;
+import dev.omnigraph.manifest.TablePin;
+import dev.omnigraph.schema.Catalog;
+import dev.omnigraph.table.StagedWrite;
+import dev.omnigraph.table.TableSchemas;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * An NDJSON load as a {@link PreparedWrite}: one load is one graph commit. {@code append} is a strict
+ * insert (an existing id is {@link KeyConflict}, and it stays strict through reprepare),
+ * {@code merge} upserts by id, {@code overwrite} replaces the content of every touched table.
+ */
+final class LoadWriter implements PreparedWrite {
+
+  private final LoadBatch batch;
+  private final LoadMode mode;
+  private final Catalog catalog;
+
+  LoadWriter(LoadBatch batch, LoadMode mode, Catalog catalog) {
+    this.batch = batch;
+    this.mode = mode;
+    this.catalog = catalog;
+  }
+
+  @Override
+  public String writerKind() {
+    return "load";
+  }
+
+  @Override
+  public boolean repreparable() {
+    return mode != LoadMode.OVERWRITE;
+  }
+
+  @Override
+  public Map<String, Set<String>> strictIds() {
+    if (mode != LoadMode.APPEND) {
+      return Map.of();
+    }
+    Map<String, Set<String>> ids = new HashMap<>();
+    batch.rows().forEach((table, rows) -> ids.put(table, rows.keySet()));
+    return ids;
+  }
+
+  @Override
+  public List<TableEffect> prepare(PrepareContext ctx) {
+    for (Map.Entry<String, LinkedHashMap<String, Map<String, Object>>> t : batch.rows().entrySet()) {
+      if (t.getKey().startsWith("node:") && mode != LoadMode.OVERWRITE) {
+        WriteLimits.checkRows(t.getKey(), t.getValue().size());
+      }
+    }
+    checkEndpoints(ctx);
+    List<TableEffect> effects = new ArrayList<>();
+    for (Map.Entry<String, LinkedHashMap<String, Map<String, Object>>> t : batch.rows().entrySet()) {
+      effects.add(effect(ctx, t.getKey(), new ArrayList<>(t.getValue().values())));
+    }
+    return effects;
+  }
+
+  private TableEffect effect(PrepareContext ctx, String tableKey, List<Map<String, Object>> rows) {
+    TablePin pin = ctx.pin(tableKey);
+    Schema schema = schemaOf(tableKey);
+    List<String> ids = rows.stream().map(r -> (String) r.get("id")).toList();
+    long existing = 0;
+    if (mode != LoadMode.OVERWRITE && tableKey.startsWith("node:")) {
+      List<Map<String, Object>> present = ctx.tables().rowsById(pin.location(), pin.nativeBranch(), pin.version(), ids,
+          List.of("id"));
+      if (mode == LoadMode.APPEND && !present.isEmpty()) {
+        // Exact-id preflight against the pinned parent: terminal, never an upsert.
+        throw new KeyConflict(tableKey, String.valueOf(present.get(0).get("id")));
+      }
+      existing = present.size();
+    }
+    long after = switch (mode) {
+      case APPEND -> pin.rowCount() + rows.size();
+      case MERGE -> pin.rowCount() + rows.size() - existing;
+      case OVERWRITE -> rows.size();
+    };
+    boolean certify = mode == LoadMode.APPEND && tableKey.startsWith("node:");
+    TableEffect.Stager stager = (readVersion, uuid) -> stage(ctx, pin.location(), ctx.targetBranch(), readVersion,
+        schema, rows, certify, uuid);
+    if (ctx.ownsTarget(pin)) {
+      StagedWrite staged = stager.stage(pin.version(), UUID.randomUUID().toString());
+      if (tableKey.startsWith("node:") && mode != LoadMode.OVERWRITE) {
+        WriteLimits.checkBytes(tableKey, staged.arrowBytes());
+      }
+      return new TableEffect(tableKey, pin.identity(), pin.location(), ctx.targetBranch(), pin.nativeBranch(),
+          pin.version(), false, Optional.of(staged), stager, staged.uuid(), after);
+    }
+    // First touch on a named branch: files can only be staged once the ref exists (after arming),
+    // so the transaction identity is pre-minted now and recorded in the sidecar.
+    return new TableEffect(tableKey, pin.identity(), pin.location(), ctx.targetBranch(), pin.nativeBranch(),
+        pin.version(), true, Optional.empty(), stager, UUID.randomUUID().toString(), after);
+  }
+
+  private StagedWrite stage(PrepareContext ctx, String location, Optional<String> target, long readVersion,
+      Schema schema, List<Map<String, Object>> rows, boolean certify, String uuid) {
+    return switch (mode) {
+      case APPEND -> ctx.tables().stageInsert(location, target, readVersion, schema, rows, certify, uuid);
+      case MERGE -> ctx.tables().stageUpsert(location, target, readVersion, schema, rows, uuid);
+      case OVERWRITE -> ctx.tables().stageOverwrite(location, target, readVersion, schema, rows, uuid);
+    };
+  }
+
+  /** Every edge endpoint names a node in this load or in the pinned snapshot. */
+  private void checkEndpoints(PrepareContext ctx) {
+    Map<String, Map<String, Long>> wanted = new HashMap<>();
+    for (LoadBatch.Endpoint e : batch.endpoints()) {
+      Map<String, Map<String, Object>> pending = batch.rows().getOrDefault(e.nodeTableKey(), new LinkedHashMap<>());
+      if (!pending.containsKey(e.id())) {
+        wanted.computeIfAbsent(e.nodeTableKey(), k -> new LinkedHashMap<>()).putIfAbsent(e.id(), e.line());
+      }
+    }
+    for (Map.Entry<String, Map<String, Long>> w : wanted.entrySet()) {
+      TablePin pin = ctx.pin(w.getKey());
+      Set<String> found = new HashSet<>();
+      if (mode != LoadMode.OVERWRITE || !batch.rows().containsKey(w.getKey())) {
+        ctx.tables().rowsById(pin.location(), pin.nativeBranch(), pin.version(), w.getValue().keySet(), List.of("id"))
+            .forEach(r -> found.add(String.valueOf(r.get("id"))));
+      }
+      for (Map.Entry<String, Long> id : w.getValue().entrySet()) {
+        if (!found.contains(id.getKey())) {
+          throw new LoadInputError(id.getValue(), "edge endpoint " + w.getKey().substring(5) + " '" + id.getKey()
+              + "' does not exist (not in this load, not on the branch)");
+        }
+      }
+    }
+  }
+
+  private Schema schemaOf(String tableKey) {
+    String name = tableKey.substring(tableKey.indexOf(':') + 1);
+    return tableKey.startsWith("node:")
+        ? TableSchemas.node(catalog.node(name).orElseThrow())
+        : TableSchemas.edge(catalog.edge(name).orElseThrow());
+  }
+}

@@ -1,0 +1,33 @@
+package dev.omnigraph.write;
+
+import dev.omnigraph.manifest.ManifestState;
+import dev.omnigraph.manifest.TablePin;
+import dev.omnigraph.schema.SchemaIr;
+import dev.omnigraph.table.DataTables;
+import java.util.Optional;
+
+/**
+ * What a writer prepares against: the captured token and manifest state, the accepted schema, and
+ * the data-table layer.
+ */
+record PrepareContext(AuthorityToken token, ManifestState state, SchemaIr schema, DataTables tables) {
+
+  /** The table's pin on the target branch. */
+  TablePin pin(String tableKey) {
+    TablePin pin = state.tables().get(tableKey);
+    if (pin == null) {
+      throw new IllegalStateException("table " + tableKey + " has no published pin on " + token.branch());
+    }
+    return pin;
+  }
+
+  /** The native branch a write to the graph branch lands on: none for main, else the same name. */
+  Optional<String> targetBranch() {
+    return token.branch().equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(token.branch());
+  }
+
+  /** True when the pin already lives on the write's native branch (no fork needed). */
+  boolean ownsTarget(TablePin pin) {
+    return pin.nativeBranch().equals(targetBranch());
+  }
+}

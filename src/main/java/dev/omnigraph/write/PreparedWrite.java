@@ -1,0 +1,32 @@
+package dev.omnigraph.write;
+
+import java.util.List;
+
+/**
+ * What a writer (mutation, load; later merge, schema apply) supplies to the attempt template: its
+ * kind, whether an effect-free authority change may be reprepared, and the planning itself.
+ * Everything else (gates, revalidation, sidecar, commit, confirm, publish) is the template's.
+ */
+interface PreparedWrite {
+
+  /** {@code mutation} or {@code load}: recorded in the sidecar. */
+  String writerKind();
+
+  /**
+   * True for insert/upsert/append writers, which fully reprepare after unrelated pre-effect
+   * authority movement; false for update/delete/overwrite, which answer {@code ReadSetChanged}.
+   */
+  boolean repreparable();
+
+  /**
+   * Validates the whole write against {@code ctx} and stages every effect outside the gates.
+   * Throws a typed outcome ({@code KeyConflict}, {@code ResourceLimitExceeded}, input errors) to
+   * abort before any sidecar. Returns no effects for a write that changes nothing.
+   */
+  List<TableEffect> prepare(PrepareContext ctx);
+
+  /** Ids whose exact presence turns an effect-free Lance conflict into {@code KeyConflict}. */
+  default java.util.Map<String, java.util.Set<String>> strictIds() {
+    return java.util.Map.of();
+  }
+}

@@ -1,0 +1,292 @@
+package dev.omnigraph.write;
+
+import dev.omnigraph.api.KeyConflict;
+import dev.omnigraph.api.PreconditionFailed;
+import dev.omnigraph.api.RecoveryRequired;
+import dev.omnigraph.gate.GateManager;
+import dev.omnigraph.manifest.GraphManifest;
+import dev.omnigraph.manifest.ManifestBatchPublisher;
+import dev.omnigraph.manifest.ManifestState;
+import dev.omnigraph.manifest.TablePin;
+import dev.omnigraph.manifest.TableVersionUpdate;
+import dev.omnigraph.recovery.RecoverySidecar;
+import dev.omnigraph.recovery.SidecarStore;
+import dev.omnigraph.schema.SchemaIr;
+import dev.omnigraph.table.CommitOutcome;
+import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.StagedWrite;
+import dev.omnigraph.util.Ulid;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.jboss.logging.Logger;
+
+/**
+ * The direct-publish attempt, once for every writer (seed, "Mutation/load coarse OCC", steps 1–5):
+ * recovery barrier and token capture; validate and stage outside the gates; schema → branch →
+ * sorted-table gates; re-list sidecars; revalidate the token and live HEAD == manifest pin; arm the
+ * v9 sidecar before the first durable effect; create first-touch refs; commit each table with its
+ * pre-minted uuid and zero retries; confirm; publish once through the exact-head CAS; delete the
+ * sidecar. Writers supply only planning ({@link PreparedWrite}).
+ *
+ * <p>Outcomes: before any effect, a typed conflict, precondition or input error with nothing to
+ * clean but reclaimable staged files; after the first effect, every failure is
+ * {@link RecoveryRequired} and the sidecar stays for recovery to settle — never a guess.
+ */
+public final class WriteAttempt {
+
+  private static final Logger LOG = Logger.getLogger(WriteAttempt.class);
+
+  private final GateManager gates;
+  private final GraphManifest manifest;
+  private final SchemaIr schema;
+  private final Supplier<String> liveSchemaIdentity;
+  private final DataTables tables;
+  private final SidecarStore sidecars;
+  private final ManifestBatchPublisher publisher;
+
+  public WriteAttempt(GateManager gates, GraphManifest manifest, SchemaIr schema, Supplier<String> liveSchemaIdentity,
+      DataTables tables, SidecarStore sidecars, ManifestBatchPublisher publisher) {
+    this.gates = gates;
+    this.manifest = manifest;
+    this.schema = schema;
+    this.liveSchemaIdentity = liveSchemaIdentity;
+    this.tables = tables;
+    this.sidecars = sidecars;
+    this.publisher = publisher;
+  }
+
+  /**
+   * Runs {@code writer} on {@code branch}, repreparing a repreparable writer at most
+   * {@link WriteLimits#MAX_REPREPARES} times after effect-free authority movement.
+   *
+   * @param ifCommit a conditional write's expected graph head
+   */
+  WriteResult run(String branch, PreparedWrite writer, Optional<String> actor, Optional<String> ifCommit) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return once(branch, writer, actor, ifCommit, attempt);
+      } catch (Reprepare moved) {
+        if (!writer.repreparable()) {
+          throw moved.asReadSetChanged();
+        }
+        if (attempt > WriteLimits.MAX_REPREPARES) {
+          throw moved.asReadSetChanged();
+        }
+        LOG.debugf("%s on %s: %s; repreparing (attempt %d)", writer.writerKind(), branch, moved.getMessage(), attempt + 1);
+      }
+    }
+  }
+
+  private WriteResult once(String branch, PreparedWrite writer, Optional<String> actor, Optional<String> ifCommit,
+      int attempt) {
+    // Step 1: barrier, then capture the token and the table snapshot from one manifest scan.
+    barrier(branch, Set.of());
+    Optional<String> identity = manifest.identity(branch);
+    ManifestState state = manifest.state(branch);
+    List<String> parents = manifest.parentChain(branch);
+    Optional<String> head = state.effectiveHead(parents);
+    AuthorityToken token = new AuthorityToken(branch, identity, head, schema.identity());
+    if (ifCommit.isPresent() && !head.equals(ifCommit)) {
+      throw new PreconditionFailed(ifCommit.get(), head);
+    }
+
+    // Step 2: validate and stage outside the gates.
+    List<TableEffect> effects = new ArrayList<>(writer.prepare(new PrepareContext(token, state, schema, tables)));
+    if (effects.isEmpty()) {
+      return new WriteResult(Optional.empty(), state.manifestVersion(), Map.of(), attempt);
+    }
+    effects.sort(Comparator.comparing(TableEffect::tableKey));
+    List<String> tableKeys = effects.stream().map(TableEffect::tableKey).toList();
+
+    // Step 3: gates, re-list, revalidate.
+    try (GateManager.Held held = gates.acquire(List.of(branch), tableKeys)) {
+      barrier(branch, effects.stream().map(TableEffect::location).collect(java.util.stream.Collectors.toSet()));
+      revalidate(token, ifCommit, effects);
+
+      // Step 5: arm, effect, confirm, publish.
+      String operationId = Ulid.next();
+      String commitId = Ulid.next();
+      long createdAt = micros();
+      RecoverySidecar sidecar = new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, writer.writerKind(), operationId,
+          actor.orElse(null),
+          new RecoverySidecar.Authority(branch, identity.orElse(null), head.orElse(null), token.schemaIdentity()),
+          effects.stream().map(WriteAttempt::intent).toList(),
+          RecoverySidecar.State.ARMED,
+          new RecoverySidecar.Lineage(commitId, head.orElse(null), createdAt),
+          createdAt);
+      // A failed arm aborts with no effect: nothing below has happened yet.
+      sidecars.arm(sidecar);
+      return effectAndPublish(writer, token, effects, sidecar, actor, attempt);
+    }
+  }
+
+  private WriteResult effectAndPublish(PreparedWrite writer, AuthorityToken token, List<TableEffect> effects,
+      RecoverySidecar sidecar, Optional<String> actor, int attempt) {
+    String op = sidecar.operationId();
+    boolean effected = false;
+    Map<String, Long> versions = new LinkedHashMap<>();
+    for (TableEffect e : effects) {
+      StagedWrite staged;
+      try {
+        if (e.firstTouch()) {
+          tables.createBranch(e.location(), e.target().orElseThrow(), e.pinnedBranch(), e.pinnedVersion());
+          effected = true;
+          staged = e.stager().stage(e.pinnedVersion(), e.uuid());
+        } else {
+          staged = e.staged().orElseThrow();
+        }
+      } catch (RuntimeException failure) {
+        throw afterArm(op, effected, "could not prepare " + e.tableKey() + " on its new branch", failure);
+      }
+      CommitOutcome outcome;
+      try {
+        outcome = tables.commit(staged);
+      } catch (RuntimeException failure) {
+        throw new RecoveryRequired(op, "commit of " + e.tableKey() + " ended in an unknown state", failure);
+      }
+      switch (outcome.kind()) {
+        case LANDED -> {
+          effected = true;
+          versions.put(e.tableKey(), outcome.version());
+        }
+        case NOT_LANDED -> {
+          if (effected) {
+            throw new RecoveryRequired(op, "commit of " + e.tableKey() + " lost to a concurrent writer after "
+                + "earlier effects of this write landed");
+          }
+          // Effect-free: finalize the attempt as if it never armed.
+          deleteSidecar(op);
+          throw effectFreeConflict(writer, token, e, outcome);
+        }
+        case REBASED -> throw new RecoveryRequired(op, "Lance rebased the commit of " + e.tableKey()
+            + " over a foreign commit (" + outcome.detail() + "); not adopting it");
+      }
+    }
+    try {
+      sidecars.update(sidecar.withState(RecoverySidecar.State.EFFECTS_CONFIRMED));
+    } catch (RuntimeException failure) {
+      throw new RecoveryRequired(op, "could not record confirmed effects", failure);
+    }
+    List<TableVersionUpdate> updates = new ArrayList<>();
+    Map<String, Long> rowCounts = new LinkedHashMap<>();
+    for (TableEffect e : effects) {
+      updates.add(new TableVersionUpdate(e.tableKey(), e.identity(), e.location(), versions.get(e.tableKey()),
+          e.target(), e.rowCountAfter()));
+      rowCounts.put(e.tableKey(), e.rowCountAfter());
+    }
+    ManifestBatchPublisher.Published published;
+    try {
+      published = publisher.publish(new ManifestBatchPublisher.Intent(token.branch(), token.branchIdentity(),
+          token.graphHead(), List.of(), updates, sidecar.lineage().commitId(), actor, Optional.empty(),
+          sidecar.lineage().createdAtMicros()));
+    } catch (RuntimeException failure) {
+      throw new RecoveryRequired(op, "publish failed after the table effects landed", failure);
+    }
+    deleteSidecar(op);
+    return new WriteResult(Optional.of(published.commitId()), published.manifestVersion(), rowCounts, attempt);
+  }
+
+  /** An effect-free Lance rejection: an exact strict duplicate, or an authority change to replan. */
+  private RuntimeException effectFreeConflict(PreparedWrite writer, AuthorityToken token, TableEffect e,
+      CommitOutcome outcome) {
+    Set<String> ids = writer.strictIds().getOrDefault(e.tableKey(), Set.of());
+    if (!ids.isEmpty()) {
+      ManifestState fresh = manifest.state(token.branch());
+      TablePin pin = fresh.tables().get(e.tableKey());
+      if (pin != null) {
+        List<Map<String, Object>> found = tables.rowsById(pin.location(), pin.nativeBranch(), pin.version(), ids,
+            List.of("id"));
+        if (!found.isEmpty()) {
+          return new KeyConflict(e.tableKey(), String.valueOf(found.get(0).get("id")));
+        }
+      }
+    }
+    return new Reprepare("table:" + e.tableKey(), Optional.of(Long.toString(e.readVersion())),
+        Optional.of(outcome.detail()));
+  }
+
+  /** Any unresolved sidecar on this branch or these tables blocks the write. */
+  private void barrier(String branch, Set<String> locations) {
+    for (String key : sidecars.list()) {
+      Optional<RecoverySidecar> s = sidecars.read(key);
+      if (s.isEmpty()) {
+        continue; // finished between list and read
+      }
+      RecoverySidecar pending = s.get();
+      boolean relevant = pending.authority().branch().equals(branch)
+          || pending.tables().stream().anyMatch(t -> locations.contains(t.location()));
+      if (relevant) {
+        throw new RecoveryRequired(pending.operationId(), "a pending recovery sidecar (" + pending.writerKind()
+            + " on " + pending.authority().branch() + ") must be resolved before writing; reopen the graph read-write");
+      }
+    }
+  }
+
+  private void revalidate(AuthorityToken token, Optional<String> ifCommit, List<TableEffect> effects) {
+    Optional<String> identity = manifest.identity(token.branch());
+    if (!identity.equals(token.branchIdentity())) {
+      throw new Reprepare("branch_identity:" + token.branch(), token.branchIdentity(), identity);
+    }
+    ManifestState state = manifest.state(token.branch());
+    Optional<String> head = state.effectiveHead(manifest.parentChain(token.branch()));
+    if (ifCommit.isPresent() && !head.equals(ifCommit)) {
+      throw new PreconditionFailed(ifCommit.get(), head);
+    }
+    if (!head.equals(token.graphHead())) {
+      throw new Reprepare("graph_head:" + token.branch(), token.graphHead(), head);
+    }
+    String liveSchema = liveSchemaIdentity.get();
+    if (!liveSchema.equals(token.schemaIdentity())) {
+      throw new Reprepare("schema", Optional.of(token.schemaIdentity()), Optional.of(liveSchema));
+    }
+    for (TableEffect e : effects) {
+      if (e.firstTouch()) {
+        if (tables.branchExists(e.location(), e.target().orElseThrow())) {
+          throw new UncoveredDrift(e.tableKey(), "native branch " + e.target().get()
+              + " exists but the manifest does not reference it");
+        }
+      } else {
+        long live = tables.head(e.location(), e.target());
+        if (live != e.pinnedVersion()) {
+          throw new UncoveredDrift(e.tableKey(), "live HEAD is version " + live + " but the manifest pins "
+              + e.pinnedVersion());
+        }
+      }
+    }
+  }
+
+  private RecoveryRequired afterArm(String op, boolean effected, String what, RuntimeException failure) {
+    if (!effected) {
+      deleteSidecar(op);
+    }
+    return new RecoveryRequired(op, what, failure);
+  }
+
+  private void deleteSidecar(String operationId) {
+    try {
+      sidecars.delete(operationId);
+    } catch (RuntimeException e) {
+      // The write already published (or had no effect): failing the caller would misreport it.
+      // The next write's barrier or open sees the stale sidecar and settles it.
+      LOG.warnf(e, "could not delete recovery sidecar %s; recovery will retire it", operationId);
+    }
+  }
+
+  private static RecoverySidecar.TableIntent intent(TableEffect e) {
+    return new RecoverySidecar.TableIntent(e.tableKey(), e.identity().stableTableId(), e.identity().incarnationId(),
+        e.location(), e.target().orElse(null), e.pinnedVersion(), e.readVersion(), e.uuid(), e.readVersion() + 1,
+        e.rowCountAfter(), e.firstTouch(), e.firstTouch() ? e.pinnedBranch().orElse(null) : null);
+  }
+
+  private static long micros() {
+    Instant now = Instant.now();
+    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+  }
+}
