@@ -32,7 +32,13 @@ final class ExitCodes {
 
   /** The exit code of an engine outcome; the one place outcomes map to codes. */
   static int exitCode(Throwable ex) {
-    if (ex instanceof dev.omnigraph.api.Conflict) {
+    if (ex instanceof dev.omnigraph.api.PreconditionFailed) {
+      return PRECONDITION;
+    }
+    if (ex instanceof dev.omnigraph.api.Conflict
+        || ex instanceof dev.omnigraph.api.KeyConflict
+        || ex instanceof dev.omnigraph.api.ReadSetChanged
+        || ex instanceof dev.omnigraph.api.RecoveryRequired) {
       return CONFLICT;
     }
     return ERROR;

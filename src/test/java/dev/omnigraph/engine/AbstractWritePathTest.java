@@ -1,0 +1,252 @@
+package dev.omnigraph.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omnigraph.api.KeyConflict;
+import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.api.ResourceLimitExceeded;
+import dev.omnigraph.api.SnapshotOutput;
+import dev.omnigraph.storage.StorageAdapter;
+import dev.omnigraph.storage.StorageAdapters;
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.table.DataTables;
+import dev.omnigraph.write.LoadInputError;
+import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.write.WriteResult;
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The direct-publish write path through NDJSON loads, against real Lance, once per backend. */
+abstract class AbstractWritePathTest {
+
+  protected abstract StorageConfig newRoot() throws Exception;
+
+  /** Threads × writes per thread for the no-lost-write test (smaller on slow backends). */
+  protected abstract int[] concurrency();
+
+  protected StorageConfig config;
+  protected Omnigraph graph;
+
+  @BeforeEach
+  void init() throws Exception {
+    config = newRoot();
+    graph = Omnigraph.init(config, AbstractGraphEngineTest.schemaText(), Optional.of("act-test"));
+  }
+
+  @AfterEach
+  void close() {
+    graph.close();
+  }
+
+  protected WriteResult load(String branch, LoadMode mode, String... lines) {
+    return graph.load(branch, new StringReader(String.join("\n", lines)), mode, Optional.of("act-test"));
+  }
+
+  static String person(String name, Integer age) {
+    return "{\"type\":\"Person\",\"data\":{\"name\":\"" + name + "\"" + (age == null ? "" : ",\"age\":" + age) + "}}";
+  }
+
+  protected SnapshotOutput.Dataset dataset(String branch, String type) {
+    return graph.snapshot(branch).datasets().stream().filter(d -> d.typeName().equals(type)).findFirst().orElseThrow();
+  }
+
+  protected Map<String, Map<String, Object>> rows(String branch, String type) {
+    SnapshotOutput.Dataset d = dataset(branch, type);
+    Map<String, Map<String, Object>> out = new java.util.TreeMap<>();
+    new DataTables(config).scan(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
+        d.publishedDatasetVersion(), dev.omnigraph.table.Filter.TRUE, List.of("id", "name", "age"),
+        r -> out.put(String.valueOf(r.get("id")), r));
+    return out;
+  }
+
+  protected List<String> sidecars() {
+    try (StorageAdapter s = StorageAdapters.open(config)) {
+      return s.list("__recovery");
+    }
+  }
+
+  @Test
+  void appendPublishesOneCommitWithExactRowsAndNoSidecar() {
+    WriteResult r = load("main", LoadMode.APPEND, person("alice", 30), person("bob", null),
+        "{\"type\":\"Company\",\"data\":{\"name\":\"acme\"}}",
+        "{\"edge\":\"WorksAt\",\"from\":\"alice\",\"to\":\"acme\",\"data\":{\"role\":\"eng\"}}");
+    assertThat(r.commitId()).isPresent();
+    assertThat(r.manifestVersion()).isEqualTo(3);
+    assertThat(dataset("main", "Person").entityCount()).isEqualTo(2);
+    assertThat(dataset("main", "Person").publishedDatasetVersion()).isEqualTo(2);
+    assertThat(dataset("main", "Company").entityCount()).isEqualTo(1);
+    assertThat(dataset("main", "WorksAt").entityCount()).isEqualTo(1);
+    assertThat(dataset("main", "Knows").publishedDatasetVersion()).isEqualTo(1);
+    assertThat(rows("main", "Person")).containsOnlyKeys("alice", "bob");
+    assertThat(rows("main", "Person").get("alice").get("age")).isEqualTo(30);
+    assertThat(graph.commits("main").commits()).hasSize(2);
+    assertThat(graph.commits("main").commits().get(0).actorId()).isEqualTo("act-test");
+    assertThat(sidecars()).isEmpty();
+  }
+
+  @Test
+  void aDuplicateAppendIsKeyConflictWithTheExactIdAndChangesNothing() {
+    load("main", LoadMode.APPEND, person("alice", 30));
+    long version = graph.snapshot("main").graphManifestVersion();
+    assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("zoe", 1), person("alice", 99)))
+        .isInstanceOfSatisfying(KeyConflict.class, e -> {
+          assertThat(e.tableKey()).isEqualTo("node:Person");
+          assertThat(e.key()).isEqualTo("alice");
+        });
+    assertThat(graph.snapshot("main").graphManifestVersion()).isEqualTo(version);
+    assertThat(rows("main", "Person")).containsOnlyKeys("alice");
+    assertThat(rows("main", "Person").get("alice").get("age")).isEqualTo(30);
+    assertThat(sidecars()).isEmpty();
+  }
+
+  @Test
+  void mergeUpsertsByIdAndOverwriteReplaces() {
+    load("main", LoadMode.APPEND, person("alice", 30), person("bob", 40));
+    load("main", LoadMode.MERGE, person("alice", 31), person("carol", 50));
+    Map<String, Map<String, Object>> after = rows("main", "Person");
+    assertThat(after).containsOnlyKeys("alice", "bob", "carol");
+    assertThat(after.get("alice").get("age")).isEqualTo(31);
+    assertThat(after.get("bob").get("age")).isEqualTo(40);
+    assertThat(dataset("main", "Person").entityCount()).isEqualTo(3);
+
+    load("main", LoadMode.OVERWRITE, person("dave", 1));
+    assertThat(rows("main", "Person")).containsOnlyKeys("dave");
+    assertThat(dataset("main", "Person").entityCount()).isEqualTo(1);
+    assertThat(graph.commits("main").commits()).hasSize(4);
+  }
+
+  @Test
+  void tooManyKeyedRowsIsResourceLimitExceededBeforeAnySidecar() {
+    String[] lines = IntStream.range(0, 8_193).mapToObj(i -> person("p" + i, i)).toArray(String[]::new);
+    assertThatThrownBy(() -> load("main", LoadMode.APPEND, lines))
+        .isInstanceOfSatisfying(ResourceLimitExceeded.class, e -> {
+          assertThat(e.limit()).isEqualTo(8_192);
+          assertThat(e.actual()).isEqualTo(8_193);
+          assertThat(e.resource()).isEqualTo("rows:node:Person");
+        });
+    assertThat(sidecars()).isEmpty();
+    assertThat(graph.commits("main").commits()).hasSize(1);
+  }
+
+  @Test
+  void badInputNamesItsLineAndWritesNothing() {
+    assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("a", 1), "{\"type\":\"Person\",\"data\":{\"age\":\"x\"}}"))
+        .isInstanceOfSatisfying(LoadInputError.class, e -> assertThat(e.line()).isEqualTo(2));
+    assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("a", 1),
+        "{\"edge\":\"Knows\",\"from\":\"a\",\"to\":\"ghost\"}"))
+        .isInstanceOfSatisfying(LoadInputError.class, e -> {
+          assertThat(e.line()).isEqualTo(2);
+          assertThat(e.getMessage()).contains("ghost");
+        });
+    assertThatThrownBy(() -> load("main", LoadMode.APPEND, "{\"type\":\"Nope\",\"data\":{}}"))
+        .isInstanceOf(LoadInputError.class).hasMessageContaining("line 1");
+    assertThat(graph.commits("main").commits()).hasSize(1);
+    assertThat(rows("main", "Person")).isEmpty();
+  }
+
+  @Test
+  void aBranchForksATableOnFirstWriteAndLeavesMainUntouched() {
+    load("main", LoadMode.APPEND, person("alice", 30));
+    graph.branchCreate("feature", "main", Optional.empty());
+    load("feature", LoadMode.APPEND, person("bob", 40));
+    load("feature", LoadMode.MERGE, person("alice", 31));
+
+    assertThat(rows("main", "Person")).containsOnlyKeys("alice");
+    assertThat(rows("main", "Person").get("alice").get("age")).isEqualTo(30);
+    assertThat(rows("feature", "Person")).containsOnlyKeys("alice", "bob");
+    assertThat(rows("feature", "Person").get("alice").get("age")).isEqualTo(31);
+    assertThat(dataset("feature", "Person").nativeDatasetBranch()).isEqualTo("feature");
+    assertThat(dataset("feature", "Company").nativeDatasetBranch()).isNull();
+    assertThat(dataset("main", "Person").nativeDatasetBranch()).isNull();
+    assertThat(graph.commits("feature").commits()).hasSize(4);
+    assertThat(graph.commits("main").commits()).hasSize(2);
+    assertThat(sidecars()).isEmpty();
+  }
+
+  @Test
+  void concurrentAppendsOnDistinctKeysAllLand() throws Exception {
+    int threads = concurrency()[0];
+    int each = concurrency()[1];
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch go = new CountDownLatch(1);
+    List<Future<?>> futures = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      futures.add(pool.submit(() -> {
+        go.await();
+        for (int i = 0; i < each; i++) {
+          load("main", LoadMode.APPEND, person("t" + thread + "-" + i, i));
+        }
+        return null;
+      }));
+    }
+    go.countDown();
+    for (Future<?> f : futures) {
+      f.get();
+    }
+    pool.shutdown();
+    int total = threads * each;
+    assertThat(rows("main", "Person")).hasSize(total);
+    assertThat(dataset("main", "Person").entityCount()).isEqualTo(total);
+    assertThat(graph.commits("main").commits()).hasSize(total + 1);
+    assertThat(sidecars()).isEmpty();
+  }
+
+  @Test
+  void racingStrictInsertsOfOneKeyExactlyOneWins() throws Exception {
+    int threads = 8;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch go = new CountDownLatch(1);
+    List<Future<WriteResult>> futures = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int age = t;
+      futures.add(pool.submit(() -> {
+        go.await();
+        return load("main", LoadMode.APPEND, person("same", age));
+      }));
+    }
+    go.countDown();
+    int wins = 0;
+    List<String> conflicts = new ArrayList<>();
+    for (Future<WriteResult> f : futures) {
+      try {
+        f.get();
+        wins++;
+      } catch (java.util.concurrent.ExecutionException e) {
+        assertThat(e.getCause()).isInstanceOf(KeyConflict.class);
+        conflicts.add(((KeyConflict) e.getCause()).key());
+      }
+    }
+    pool.shutdown();
+    assertThat(wins).isEqualTo(1);
+    assertThat(conflicts).hasSize(threads - 1).containsOnly("same");
+    assertThat(rows("main", "Person")).containsOnlyKeys("same");
+    assertThat(graph.commits("main").commits()).hasSize(2);
+    assertThat(sidecars()).isEmpty();
+  }
+
+  @Test
+  void readOnlyHandlesCannotWrite() {
+    try (Omnigraph ro = Omnigraph.open(config, OpenMode.READ_ONLY)) {
+      assertThatThrownBy(() -> ro.load("main", new StringReader(person("x", 1)), LoadMode.APPEND, Optional.empty()))
+          .isInstanceOf(dev.omnigraph.api.InvalidRequest.class);
+    }
+  }
+
+  static String keys(Map<String, ?> m) {
+    return m.keySet().stream().collect(Collectors.joining(","));
+  }
+}

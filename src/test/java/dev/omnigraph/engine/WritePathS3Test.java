@@ -1,0 +1,17 @@
+package dev.omnigraph.engine;
+
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.testing.S3TestServer;
+
+class WritePathS3Test extends AbstractWritePathTest {
+  @Override
+  protected StorageConfig newRoot() {
+    return S3TestServer.get().freshRoot("write");
+  }
+
+  /** Every S3Mock round trip is slow; the full 8 × 50 runs on the local backend. */
+  @Override
+  protected int[] concurrency() {
+    return new int[] {4, 5};
+  }
+}
