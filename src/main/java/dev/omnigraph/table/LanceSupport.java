@@ -7,9 +7,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -28,6 +30,7 @@ import org.lance.WriteParams;
 import org.lance.ipc.AsyncScanner;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
+import org.lance.operation.Operation;
 import org.lance.operation.Update;
 import org.lance.schema.LanceField;
 import org.lance.schema.LanceSchema;
@@ -100,10 +103,25 @@ final class LanceSupport {
    * the new fragments (seed: the insert-absence certificate lists the full field preorder).
    */
   static Update insertOnlyUpdate(List<FragmentMetadata> newFragments, LanceSchema schema) {
+    return rewriteRowsUpdate(newFragments, List.of(), List.of(), schema);
+  }
+
+  /**
+   * A row-rewriting {@code Update} (an upsert): {@code updatedFragments} carry the deletion vectors
+   * of the rows being replaced, {@code removedFragmentIds} name fragments all of whose rows go, and
+   * {@code newFragments} hold the replacement and new rows. No field is "modified" in place, and the
+   * full field preorder keeps existing indices from claiming coverage of the new fragments, exactly
+   * as for an insertion-only update.
+   */
+  static Update rewriteRowsUpdate(
+      List<FragmentMetadata> newFragments,
+      List<FragmentMetadata> updatedFragments,
+      List<Long> removedFragmentIds,
+      LanceSchema schema) {
     return Update.builder()
         .newFragments(newFragments)
-        .removedFragmentIds(List.of())
-        .updatedFragments(List.of())
+        .removedFragmentIds(removedFragmentIds)
+        .updatedFragments(updatedFragments)
         .fieldsModified(new long[0])
         .fieldsForPreservingFragBitmap(fieldIdsPreorder(schema))
         .updateMode(Optional.of(Update.UpdateMode.RewriteRows))
@@ -122,10 +140,27 @@ final class LanceSupport {
    */
   static Dataset commit(
       Dataset base, Update update, String uuid, Map<String, String> transactionProperties) {
+    return commit(base, update, base.version(), uuid, transactionProperties);
+  }
+
+  /**
+   * Commits any operation exactly as {@link #commit(Dataset, Update, String, Map)} does, with an
+   * explicit read version (the version the operation was planned against; {@code base} should be
+   * checked out at it). {@code operation} is released (its native schema export freed) on return,
+   * so build a fresh one per call.
+   *
+   * @throws RuntimeException from Lance; the outcome is then unknown until re-read
+   */
+  static Dataset commit(
+      Dataset base,
+      Operation operation,
+      long readVersion,
+      String uuid,
+      Map<String, String> transactionProperties) {
     try (Transaction tx = new Transaction.Builder()
-        .readVersion(base.version())
+        .readVersion(readVersion)
         .uuid(uuid)
-        .operation(update)
+        .operation(operation)
         .transactionProperties(transactionProperties)
         .build()) {
       return new CommitBuilder(base).maxRetries(0).execute(tx);
@@ -148,10 +183,27 @@ final class LanceSupport {
    * why a local root (no options) takes the two-argument form.
    */
   static Dataset createBranch(StorageConfig config, Dataset main, String name, long version) {
+    return createBranch(config, main, name, Ref.ofMain(version));
+  }
+
+  /** Creates the Lance branch {@code name} at {@code from} (main or another branch, at a version). */
+  static Dataset createBranch(StorageConfig config, Dataset main, String name, Ref from) {
     Map<String, String> options = config.lanceStorageOptions();
     return options.isEmpty()
-        ? main.createBranch(name, Ref.ofMain(version))
-        : main.createBranch(name, Ref.ofMain(version), options);
+        ? main.createBranch(name, from)
+        : main.createBranch(name, from, options);
+  }
+
+  /**
+   * The ref naming {@code version} of {@code branch} (empty: main), or its latest version when
+   * {@code version} is empty. Versions are numbered per branch, so a bare version number would be
+   * ambiguous on a branch dataset; every checkout in this package goes through a full ref.
+   */
+  static Ref ref(Optional<String> branch, OptionalLong version) {
+    if (branch.isPresent()) {
+      return version.isPresent() ? Ref.ofBranch(branch.get(), version.getAsLong()) : Ref.ofBranch(branch.get());
+    }
+    return version.isPresent() ? Ref.ofMain(version.getAsLong()) : Ref.ofMain();
   }
 
   /** Every Lance branch of {@code dataset}. */
@@ -170,6 +222,22 @@ final class LanceSupport {
     try (LanceScanner scanner = LanceScanner.create(dataset, options, allocator);
         ArrowReader reader = scanner.scanBatches()) {
       return drain(reader);
+    }
+  }
+
+  /**
+   * Streams the scan one batch at a time: {@code batches} sees each batch in turn, valid only inside
+   * the call, so memory stays bounded by the batch size however large the table is.
+   */
+  static void scanBatches(
+      Dataset dataset, ScanOptions options, BufferAllocator allocator, Consumer<VectorSchemaRoot> batches)
+      throws Exception {
+    try (LanceScanner scanner = LanceScanner.create(dataset, options, allocator);
+        ArrowReader reader = scanner.scanBatches()) {
+      VectorSchemaRoot batch = reader.getVectorSchemaRoot();
+      while (reader.loadNextBatch()) {
+        batches.accept(batch);
+      }
     }
   }
 

@@ -1,0 +1,686 @@
+package dev.omnigraph.table;
+
+import dev.omnigraph.storage.StorageConfig;
+import java.io.UncheckedIOException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Consumer;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.lance.Dataset;
+import org.lance.FragmentMetadata;
+import org.lance.MetadataColumns;
+import org.lance.RowAddress;
+import org.lance.Transaction;
+import org.lance.ipc.ScanOptions;
+import org.lance.operation.Operation;
+import org.lance.operation.Update;
+import org.lance.schema.LanceSchema;
+
+/**
+ * The data-table layer the write path calls: reads at exact versions, staged (uncommitted)
+ * inserts, upserts, deletes and overwrites, and a commit that confirms its own outcome from
+ * evidence. A table is named by its dataset key under the graph root ({@code location}, e.g.
+ * {@code nodes/<hex>}) and a Lance branch of that dataset ({@code nativeBranch}; empty = the
+ * dataset's main).
+ *
+ * <p>Every call opens what it needs and closes every dataset, scanner, reader and allocator before
+ * returning; nothing is cached, so a call always sees storage as it is. Lance failures surface as
+ * the {@link RuntimeException}s Lance throws (for example, a version or branch that does not
+ * exist). No method classifies a Lance exception by type or message: {@link #commit} settles its
+ * outcome by re-reading the table.
+ *
+ * <p>Known deviation from the seed (docs/lance-write-layer.md): lance-java 7.0.0 cannot attach
+ * Lance's exact-id inserted-rows filter to a staged {@code Update}, so a stale insert is rebased by
+ * Lance instead of rejected. {@link #commit} reports that as {@link CommitOutcome.Kind#REBASED},
+ * never as landed.
+ */
+public final class DataTables {
+
+  /** Transaction property carrying the insertion-absence certificate. */
+  public static final String INSERT_ABSENCE = "omnigraph.insert_absence";
+
+  /** The only certificate version this code mints or accepts. */
+  public static final String INSERT_ABSENCE_V1 = "v1";
+
+  /** The primary-key column every data table has. */
+  static final String ID = "id";
+
+  /** Ids per {@code id IN (…)} filter: keeps each filter string and its plan small. */
+  static final int ID_CHUNK = 1_000;
+
+  /** Rows per scanner batch: bounds memory for any table size (the seed's 8,192-row batches). */
+  static final long SCAN_BATCH_ROWS = 8_192;
+
+  private final StorageConfig config;
+
+  /** A data-table layer over the graph root {@code config} names. */
+  public DataTables(StorageConfig config) {
+    this.config = Objects.requireNonNull(config, "config");
+  }
+
+  /**
+   * The live latest version of the table's {@code nativeBranch}, read from storage now.
+   *
+   * @throws RuntimeException from Lance when the dataset or branch does not exist
+   */
+  public long head(String location, Optional<String> nativeBranch) {
+    try (Handle h = open(location, nativeBranch, OptionalLong.empty())) {
+      return h.table.version();
+    }
+  }
+
+  /** Whether the Lance branch {@code branch} of the table exists. */
+  public boolean branchExists(String location, String branch) {
+    try (Handle h = open(location, Optional.empty(), OptionalLong.empty())) {
+      return LanceSupport.listBranches(h.main).stream().anyMatch(b -> b.getName().equals(branch));
+    }
+  }
+
+  /**
+   * Creates the Lance branch {@code branch} of the table at {@code fromVersion} of
+   * {@code fromBranch} (empty: main). Lance clones {@code tree/<branch>} before it writes the branch
+   * contents, so a failure may leave an unreferenced tree (reclaimed by the next create of the
+   * name). The storage options go to Lance explicitly (see
+   * {@link LanceSupport#createBranch(StorageConfig, Dataset, String, org.lance.Ref)}).
+   *
+   * @throws RuntimeException from Lance, e.g. when the branch already exists or the version does not
+   */
+  public void createBranch(String location, String branch, Optional<String> fromBranch, long fromVersion) {
+    try (Handle h = open(location, Optional.empty(), OptionalLong.empty());
+        Dataset created = LanceSupport.createBranch(
+            config, h.main, branch, LanceSupport.ref(fromBranch, OptionalLong.of(fromVersion)))) {
+      // Only the side effect is wanted; the branch handle is closed at once.
+    }
+  }
+
+  /**
+   * Deletes the Lance branch {@code branch} of the table (its contents first, then its tree).
+   *
+   * @throws RuntimeException from Lance, e.g. when the branch does not exist
+   */
+  public void deleteBranch(String location, String branch) {
+    try (Handle h = open(location, Optional.empty(), OptionalLong.empty())) {
+      h.main.branches().delete(branch);
+    }
+  }
+
+  /** The number of live rows at exactly {@code version} of the branch. */
+  public long countRows(String location, Optional<String> nativeBranch, long version) {
+    try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+      return h.table.countRows();
+    }
+  }
+
+  /**
+   * The rows whose {@code id} is in {@code ids} at exactly {@code version} of the branch, with the
+   * given {@code columns} (empty: every column), in no particular order. Ids are probed in chunks
+   * of {@value #ID_CHUNK} exact-match filters.
+   */
+  public List<Map<String, Object>> rowsById(
+      String location, Optional<String> nativeBranch, long version, Collection<String> ids, List<String> columns) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    if (ids.isEmpty()) {
+      return rows;
+    }
+    try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+      for (List<String> chunk : chunks(ids)) {
+        scanInto(h, Filter.in(ID, chunk), columns, false, batch -> {
+          for (int i = 0; i < batch.getRowCount(); i++) {
+            rows.add(RowCodec.decode(batch, i));
+          }
+        });
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * Streams the rows of exactly {@code version} of the branch that match {@code filter} (pushed
+   * into Lance through {@link Filter#toSql()}) to {@code rowSink}, one batch of at most
+   * {@value #SCAN_BATCH_ROWS} rows in memory at a time. {@code columns} empty means every column.
+   *
+   * @throws RuntimeException from Lance when the filter does not fit the table (unknown column, a
+   *     literal Lance cannot convert to the column's type)
+   */
+  public void scan(String location, Optional<String> nativeBranch, long version, Filter filter,
+      List<String> columns, Consumer<Map<String, Object>> rowSink) {
+    try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+      scanInto(h, filter, columns, false, batch -> {
+        for (int i = 0; i < batch.getRowCount(); i++) {
+          rowSink.accept(RowCodec.decode(batch, i));
+        }
+      });
+    }
+  }
+
+  /**
+   * Stages an insertion-only {@code Update} of {@code rows} on the branch, planned against
+   * {@code readVersion}: data files are written under the branch's tree, nothing is committed.
+   *
+   * <p>With {@code certifyAbsence} (strict insert, only after the caller's exact-id preflight
+   * against the same read version), every certificate check Java can express is run on the staged
+   * transaction (see {@link #insertCertificateViolations}) and the transaction carries
+   * {@code omnigraph.insert_absence = v1}; if any check fails the insert fails closed with
+   * {@link IllegalStateException}. Without it, the transaction carries no property.
+   *
+   * @return the staged write; {@linkplain StagedWrite#isEmpty() empty} when {@code rows} is empty
+   * @throws IllegalArgumentException when {@code schema} does not match the table or a row does not
+   *     fit {@code schema} (see {@link RowCodec})
+   * @throws IllegalStateException when {@code certifyAbsence} and a certificate check fails
+   */
+  public StagedWrite stageInsert(String location, Optional<String> nativeBranch, long readVersion,
+      Schema schema, List<Map<String, Object>> rows, boolean certifyAbsence) {
+    String uuid = UUID.randomUUID().toString();
+    if (rows.isEmpty()) {
+      return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.INSERT).empty().build();
+    }
+    try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion));
+        VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
+      requireTableSchema(schema, h.table);
+      LanceSchema lanceSchema = h.table.getLanceSchema();
+      List<FragmentMetadata> fragments = LanceSupport.stage(config, h.table, batch, h.allocator);
+      Update update = LanceSupport.insertOnlyUpdate(fragments, lanceSchema);
+      Map<String, String> properties = Map.of();
+      if (certifyAbsence) {
+        List<String> violations = new ArrayList<>(
+            insertShapeViolations(update, lanceSchema, rows.size(), uuid, readVersion));
+        if (distinctIds(rows).size() != rows.size()) {
+          violations.add("the inserted ids are not distinct");
+        }
+        if (!violations.isEmpty()) {
+          throw new IllegalStateException("strict insert into " + location + " fails closed: the staged"
+              + " transaction cannot carry the insert-absence certificate: " + violations);
+        }
+        properties = Map.of(INSERT_ABSENCE, INSERT_ABSENCE_V1);
+      }
+      return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.INSERT)
+          .counts(rows.size(), 0, 0)
+          .properties(properties)
+          .arrowBytes(RowCodec.arrowBytes(batch))
+          .fragments(fragments, List.of(), List.of())
+          .preservedFieldIds(update.fieldsForPreservingFragBitmap())
+          .build();
+    }
+  }
+
+  /**
+   * Stages an upsert of {@code rows} (distinct ids; the caller dedupes, last wins) on the branch,
+   * planned against {@code readVersion}: the rows whose id exists at that version get deletion
+   * vectors (a fragment losing every row is removed instead), every input row is written to new
+   * fragments, and one {@code Update} (RewriteRows) carries updated, removed and new fragments.
+   *
+   * <p>An upsert that matched no existing row is a pure insertion; it carries the v1 certificate
+   * when every check holds, and silently carries none otherwise (certification is an optimisation
+   * for an upsert, never a reason to fail it). A replaced row gets a new row id.
+   *
+   * @return the staged write; empty when {@code rows} is empty
+   * @throws IllegalArgumentException for duplicate or missing ids, a schema that does not match
+   *     the table, or a row that does not fit the schema
+   */
+  public StagedWrite stageUpsert(String location, Optional<String> nativeBranch, long readVersion,
+      Schema schema, List<Map<String, Object>> rows) {
+    String uuid = UUID.randomUUID().toString();
+    if (rows.isEmpty()) {
+      return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.UPSERT).empty().build();
+    }
+    Set<String> ids = distinctIds(rows);
+    if (ids.size() != rows.size()) {
+      throw new IllegalArgumentException("upsert rows must have distinct ids (dedupe, last wins, before staging)");
+    }
+    try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion));
+        VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
+      requireTableSchema(schema, h.table);
+      LanceSchema lanceSchema = h.table.getLanceSchema();
+      Existing existing = findExisting(h, ids);
+      DeletionVectors deletions = stageDeletions(h.table, existing);
+      List<FragmentMetadata> fragments = LanceSupport.stage(config, h.table, batch, h.allocator);
+      Update update = LanceSupport.rewriteRowsUpdate(
+          fragments, deletions.updated, deletions.removed, lanceSchema);
+      long updated = existing.ids.size();
+      Map<String, String> properties = Map.of();
+      if (existing.addresses.isEmpty()
+          && insertShapeViolations(update, lanceSchema, rows.size(), uuid, readVersion).isEmpty()) {
+        properties = Map.of(INSERT_ABSENCE, INSERT_ABSENCE_V1);
+      }
+      return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.UPSERT)
+          .counts(rows.size() - updated, updated, 0)
+          .properties(properties)
+          .arrowBytes(RowCodec.arrowBytes(batch))
+          .fragments(fragments, deletions.updated, deletions.removed)
+          .preservedFieldIds(update.fieldsForPreservingFragBitmap())
+          .build();
+    }
+  }
+
+  /**
+   * Stages a {@code Delete} of the rows whose id is in {@code ids} at {@code readVersion} of the
+   * branch, through deletion vectors ({@code Fragment.deleteRows}; a fragment losing every row is
+   * listed as deleted). The transaction's predicate is the exact {@code id IN (…)} filter, recorded
+   * for audit only.
+   *
+   * @return the staged write; {@linkplain StagedWrite#isEmpty() empty} when no id matched (nothing
+   *     to commit, no HEAD movement)
+   */
+  public StagedWrite stageDeleteIds(String location, Optional<String> nativeBranch, long readVersion,
+      Collection<String> ids) {
+    String uuid = UUID.randomUUID().toString();
+    StagedWrite.Builder staged =
+        StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.DELETE);
+    if (ids.isEmpty()) {
+      return staged.empty().build();
+    }
+    try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion))) {
+      Existing existing = findExisting(h, new LinkedHashSet<>(ids));
+      if (existing.addresses.isEmpty()) {
+        return staged.empty().build();
+      }
+      DeletionVectors deletions = stageDeletions(h.table, existing);
+      return staged
+          .counts(0, 0, existing.rowCount())
+          .fragments(List.of(), deletions.updated, deletions.removed)
+          .deletePredicate(Filter.in(ID, existing.ids).toSql())
+          .build();
+    }
+  }
+
+  /**
+   * Stages an {@code Overwrite} whose new fragments hold exactly {@code rows}: once committed, the
+   * branch's table content is replaced (an empty {@code rows} stages a valid zero-fragment
+   * overwrite, i.e. an empty table; it is not an empty staged write).
+   *
+   * @throws IllegalArgumentException when {@code schema} does not match the table or a row does not
+   *     fit it
+   */
+  public StagedWrite stageOverwrite(String location, Optional<String> nativeBranch, long readVersion,
+      Schema schema, List<Map<String, Object>> rows) {
+    String uuid = UUID.randomUUID().toString();
+    try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion));
+        VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
+      requireTableSchema(schema, h.table);
+      List<FragmentMetadata> fragments =
+          rows.isEmpty() ? List.of() : LanceSupport.stage(config, h.table, batch, h.allocator);
+      return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.OVERWRITE)
+          .counts(rows.size(), 0, 0)
+          .arrowBytes(RowCodec.arrowBytes(batch))
+          .fragments(fragments, List.of(), List.of())
+          .overwriteSchema(schema)
+          .build();
+    }
+  }
+
+  /**
+   * Commits {@code staged} with its pre-minted uuid, its read version, its properties and zero
+   * Lance retries, then classifies the outcome from evidence: it re-reads the branch's head and the
+   * transaction of every version after the read version (whether or not the commit call threw).
+   *
+   * <table>
+   *   <caption>Classification</caption>
+   *   <tr><th>evidence</th><th>outcome</th></tr>
+   *   <tr><td>our uuid at readVersion+1, recorded read version = readVersion</td><td>LANDED</td></tr>
+   *   <tr><td>our uuid at a later version (Lance rebased it over a foreign commit)</td>
+   *       <td>REBASED (caller: RecoveryRequired)</td></tr>
+   *   <tr><td>our uuid nowhere, head = readVersion</td><td>NOT_LANDED, effect-free</td></tr>
+   *   <tr><td>our uuid nowhere, head moved</td><td>NOT_LANDED, {@code headMoved}</td></tr>
+   * </table>
+   *
+   * @throws IllegalArgumentException when {@code staged} is empty
+   * @throws TableCommitUnknownException when the evidence cannot be read (the transaction may have
+   *     landed: the caller must not clean up and must settle it later)
+   */
+  public CommitOutcome commit(StagedWrite staged) {
+    if (staged.isEmpty()) {
+      throw new IllegalArgumentException("nothing to commit: " + staged);
+    }
+    RuntimeException failure = null;
+    try (Handle h = open(staged.location(), staged.nativeBranch(), OptionalLong.of(staged.readVersion()));
+        Dataset committed = LanceSupport.commit(
+            h.table, staged.operation(), staged.readVersion(), staged.uuid(), staged.properties())) {
+      // The returned handle's version is not trusted as evidence; the re-read below is.
+    } catch (RuntimeException e) {
+      // Deliberately not inspected: a conflict, a rebase failure and a network error all look alike.
+      failure = e;
+    }
+    try {
+      return classify(staged, failure);
+    } catch (RuntimeException e) {
+      if (failure != null) {
+        e.addSuppressed(failure);
+      }
+      throw new TableCommitUnknownException(
+          staged.location(), staged.nativeBranch(), staged.readVersion(), staged.uuid(), e);
+    }
+  }
+
+  private CommitOutcome classify(StagedWrite staged, RuntimeException failure) {
+    long readVersion = staged.readVersion();
+    String cause = failure == null
+        ? "the commit call returned normally"
+        : "the commit call failed (" + failure.getClass().getName() + ": " + failure.getMessage() + ")";
+    try (Handle h = open(staged.location(), staged.nativeBranch(), OptionalLong.empty())) {
+      long head = h.table.version();
+      String firstForeign = null;
+      for (long v = readVersion + 1; v <= head; v++) {
+        Optional<TxInfo> tx = transactionAt(h, staged.nativeBranch(), v);
+        if (tx.isPresent() && tx.get().uuid().equals(staged.uuid())) {
+          if (v == readVersion + 1 && tx.get().readVersion() == readVersion) {
+            return CommitOutcome.landed(v);
+          }
+          return CommitOutcome.rebased(v, "transaction " + staged.uuid() + " planned on version "
+              + readVersion + " landed at version " + v + " (recorded read version "
+              + tx.get().readVersion() + ") after foreign version " + firstForeign + "; " + cause);
+        }
+        if (firstForeign == null) {
+          firstForeign = v + " (" + tx.map(t -> t.operation() + " " + t.uuid()).orElse("no transaction") + ")";
+        }
+      }
+      if (head == readVersion) {
+        return CommitOutcome.notLanded(head, "transaction " + staged.uuid()
+            + " did not land; head is still version " + head + " (effect-free); " + cause);
+      }
+      return CommitOutcome.notLanded(head, "transaction " + staged.uuid() + " did not land; foreign"
+          + " commits moved head from " + readVersion + " to " + head + ", first " + firstForeign + "; " + cause);
+    }
+  }
+
+  /**
+   * The transaction Lance recorded for {@code version} of the branch, or empty when that version
+   * has none (e.g. the dataset's creation).
+   *
+   * @throws RuntimeException from Lance when the version does not exist
+   */
+  public Optional<TxInfo> transactionAt(String location, Optional<String> nativeBranch, long version) {
+    try (Handle h = open(location, nativeBranch, OptionalLong.empty())) {
+      return transactionAt(h, nativeBranch, version);
+    }
+  }
+
+  private static Optional<TxInfo> transactionAt(Handle h, Optional<String> branch, long version) {
+    try (Dataset at = h.main.checkout(LanceSupport.ref(branch, OptionalLong.of(version)))) {
+      Optional<Transaction> read = LanceSupport.readTransaction(at);
+      if (read.isEmpty()) {
+        return Optional.empty();
+      }
+      try (Transaction tx = read.get()) {
+        return Optional.of(new TxInfo(tx.uuid(), tx.readVersion(),
+            tx.transactionProperties().orElse(Map.of()), tx.operation().name()));
+      }
+    }
+  }
+
+  /**
+   * Re-checks, from persisted history, the insertion-absence certificate of {@code version} of the
+   * branch: the transaction must carry {@code omnigraph.insert_absence = v1}, have been planned on
+   * exactly {@code version - 1}, and be a pure insertion: an {@code Update} in RewriteRows mode with
+   * no removed or updated fragments, no modified fields, {@code fieldsForPreservingFragBitmap} equal
+   * to the full nested field preorder of the table schema, at least one new fragment, no deletion
+   * file on any new fragment, and new physical rows equal to the live-row growth from
+   * {@code version - 1}. (Lance's exact-id inserted-rows filter cannot be checked: lance-java 7.0.0
+   * cannot write it; see docs/lance-write-layer.md.)
+   *
+   * @return the failed checks; empty when the certificate holds
+   */
+  public List<String> insertCertificateViolations(String location, Optional<String> nativeBranch, long version) {
+    try (Handle h = open(location, nativeBranch, OptionalLong.empty());
+        Dataset at = h.main.checkout(LanceSupport.ref(nativeBranch, OptionalLong.of(version)))) {
+      Optional<Transaction> read = LanceSupport.readTransaction(at);
+      if (read.isEmpty()) {
+        return List.of("version " + version + " has no recorded transaction");
+      }
+      try (Transaction tx = read.get()) {
+        List<String> violations = new ArrayList<>();
+        String property = tx.transactionProperties().orElse(Map.of()).get(INSERT_ABSENCE);
+        if (!INSERT_ABSENCE_V1.equals(property)) {
+          violations.add(INSERT_ABSENCE + " is " + property + ", not " + INSERT_ABSENCE_V1);
+        }
+        if (tx.readVersion() != version - 1) {
+          violations.add("planned on version " + tx.readVersion() + ", not the parent " + (version - 1));
+        }
+        long growth;
+        try (Dataset parent = h.main.checkout(LanceSupport.ref(nativeBranch, OptionalLong.of(version - 1)))) {
+          growth = at.countRows() - parent.countRows();
+        }
+        violations.addAll(insertShapeViolations(
+            tx.operation(), at.getLanceSchema(), growth, tx.uuid(), tx.readVersion()));
+        return violations;
+      }
+    }
+  }
+
+  /**
+   * The certificate checks on a transaction's shape (seed: "Insertion-absence certificate"), less
+   * the exact-id filter Java cannot write: the caller adds what only it knows.
+   */
+  static List<String> insertShapeViolations(
+      Operation operation, LanceSchema schema, long expectedRows, String uuid, long readVersion) {
+    List<String> violations = new ArrayList<>();
+    if (uuid == null || uuid.isEmpty()) {
+      violations.add("empty transaction uuid");
+    }
+    if (readVersion < 1) {
+      violations.add("no parent read version");
+    }
+    if (!(operation instanceof Update update)) {
+      violations.add("operation is " + operation.name() + ", not Update");
+      return violations;
+    }
+    if (!update.updateMode().equals(Optional.of(Update.UpdateMode.RewriteRows))) {
+      violations.add("update mode is " + update.updateMode() + ", not RewriteRows");
+    }
+    if (!update.removedFragmentIds().isEmpty()) {
+      violations.add("removes fragments " + update.removedFragmentIds());
+    }
+    if (!update.updatedFragments().isEmpty()) {
+      violations.add("updates " + update.updatedFragments().size() + " existing fragment(s)");
+    }
+    if (update.fieldsModified().length != 0) {
+      violations.add("modifies fields " + Arrays.toString(update.fieldsModified()));
+    }
+    long[] preorder = LanceSupport.fieldIdsPreorder(schema);
+    if (!Arrays.equals(update.fieldsForPreservingFragBitmap(), preorder)) {
+      violations.add("fieldsForPreservingFragBitmap " + Arrays.toString(update.fieldsForPreservingFragBitmap())
+          + " is not the schema's full preorder " + Arrays.toString(preorder));
+    }
+    if (update.newFragments().isEmpty()) {
+      violations.add("no new fragment");
+    }
+    long physical = 0;
+    for (FragmentMetadata fragment : update.newFragments()) {
+      physical += fragment.getPhysicalRows();
+      if (fragment.getDeletionFile() != null) {
+        violations.add("new fragment " + fragment.getId() + " has a deletion file");
+      }
+    }
+    if (physical != expectedRows) {
+      violations.add("new fragments hold " + physical + " physical rows, not " + expectedRows);
+    }
+    return violations;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  /** The rows of the checked-out version whose id is among the probed ids. */
+  private static final class Existing {
+    final Set<String> ids = new LinkedHashSet<>();
+    /** fragment id → row offsets within it (from {@code _rowaddr}). */
+    final TreeMap<Integer, List<Integer>> addresses = new TreeMap<>();
+
+    long rowCount() {
+      return addresses.values().stream().mapToLong(List::size).sum();
+    }
+  }
+
+  /** Deletion vectors staged for {@link Existing} rows. */
+  private static final class DeletionVectors {
+    final List<FragmentMetadata> updated = new ArrayList<>();
+    final List<Long> removed = new ArrayList<>();
+  }
+
+  private Existing findExisting(Handle h, Collection<String> ids) {
+    Existing existing = new Existing();
+    for (List<String> chunk : chunks(ids)) {
+      scanInto(h, Filter.in(ID, chunk), List.of(ID), true, batch -> {
+        FieldVector id = batch.getVector(ID);
+        FieldVector address = batch.getVector(MetadataColumns.ROWADDR);
+        for (int i = 0; i < batch.getRowCount(); i++) {
+          existing.ids.add((String) RowCodec.get(id, i));
+          long rowAddress = (Long) RowCodec.get(address, i);
+          // A row address is (fragment id << 32) | offset within the fragment.
+          existing.addresses.computeIfAbsent((int) (rowAddress >>> 32), k -> new ArrayList<>())
+              .add(RowAddress.rowIndex(rowAddress));
+        }
+      });
+    }
+    return existing;
+  }
+
+  /**
+   * Writes deletion files for the {@code existing} rows of {@code table}'s checked-out version
+   * without committing. Lance merges them with each fragment's current deletion vector and returns
+   * null for a fragment with no live row left, which must then be removed rather than updated.
+   */
+  private static DeletionVectors stageDeletions(Dataset table, Existing existing) {
+    DeletionVectors out = new DeletionVectors();
+    existing.addresses.forEach((fragmentId, offsets) -> {
+      List<Integer> sorted = offsets.stream().sorted().toList();
+      FragmentMetadata after = table.getFragment(fragmentId).deleteRows(sorted);
+      if (after == null) {
+        out.removed.add((long) fragmentId);
+      } else {
+        out.updated.add(after);
+      }
+    });
+    return out;
+  }
+
+  private void scanInto(Handle h, Filter filter, List<String> columns, boolean withRowAddress,
+      Consumer<VectorSchemaRoot> batches) {
+    ScanOptions.Builder options = new ScanOptions.Builder().batchSize(SCAN_BATCH_ROWS);
+    if (!filter.isTrue()) {
+      options.filter(filter.toSql());
+    }
+    if (!columns.isEmpty()) {
+      options.columns(columns);
+    }
+    if (withRowAddress) {
+      options.withRowAddress(true);
+    }
+    try {
+      LanceSupport.scanBatches(h.table, options.build(), h.allocator, batches);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (Exception e) {
+      throw new IllegalStateException("scan of " + h.table.uri() + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  private static List<List<String>> chunks(Collection<String> ids) {
+    List<String> all = new ArrayList<>(new LinkedHashSet<>(ids));
+    List<List<String>> chunks = new ArrayList<>();
+    for (int i = 0; i < all.size(); i += ID_CHUNK) {
+      chunks.add(all.subList(i, Math.min(all.size(), i + ID_CHUNK)));
+    }
+    return chunks;
+  }
+
+  private static Set<String> distinctIds(List<Map<String, Object>> rows) {
+    Set<String> ids = new HashSet<>();
+    for (int r = 0; r < rows.size(); r++) {
+      if (!(rows.get(r).get(ID) instanceof String id)) {
+        throw new IllegalArgumentException("row " + r + ": column 'id' must be a non-null String");
+      }
+      ids.add(id);
+    }
+    return ids;
+  }
+
+  /**
+   * Rejects a write schema that differs from the table's in names, types, nullability or nesting:
+   * staged files are written from the given schema and would otherwise commit columns the table
+   * does not declare.
+   */
+  private static void requireTableSchema(Schema given, Dataset table) {
+    Schema actual = table.getSchema();
+    if (!sameShape(given.getFields(), actual.getFields())) {
+      throw new IllegalArgumentException("write schema " + given + " does not match the table schema " + actual);
+    }
+  }
+
+  private static boolean sameShape(List<Field> a, List<Field> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      Field x = a.get(i);
+      Field y = b.get(i);
+      if (!x.getName().equals(y.getName())
+          || !x.getType().equals(y.getType())
+          || x.isNullable() != y.isNullable()
+          || !sameShape(x.getChildren(), y.getChildren())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** An allocator, the dataset's main handle, and the branch/version it checked out. */
+  private static final class Handle implements AutoCloseable {
+    final BufferAllocator allocator;
+    final Dataset main;
+    final Dataset table;
+
+    Handle(BufferAllocator allocator, Dataset main, Dataset table) {
+      this.allocator = allocator;
+      this.main = main;
+      this.table = table;
+    }
+
+    @Override
+    public void close() {
+      // Datasets before the allocator they were opened with.
+      try {
+        table.close();
+      } finally {
+        try {
+          main.close();
+        } finally {
+          allocator.close();
+        }
+      }
+    }
+  }
+
+  private Handle open(String location, Optional<String> branch, OptionalLong version) {
+    BufferAllocator allocator = new RootAllocator();
+    Dataset main = null;
+    try {
+      main = LanceSupport.open(config, location, allocator);
+      Dataset table = main.checkout(LanceSupport.ref(branch, version));
+      return new Handle(allocator, main, table);
+    } catch (RuntimeException e) {
+      if (main != null) {
+        main.close();
+      }
+      allocator.close();
+      throw e;
+    }
+  }
+}
