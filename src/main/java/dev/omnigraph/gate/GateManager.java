@@ -24,6 +24,7 @@ public final class GateManager {
   private final ReentrantLock schema = new ReentrantLock(true);
   private final ConcurrentHashMap<String, ReentrantLock> branches = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, ReentrantLock> tables = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, ReentrantLock> queues = new ConcurrentHashMap<>();
 
   private GateManager(String root) {
     this.root = root;
@@ -63,6 +64,24 @@ public final class GateManager {
       throw new IllegalStateException("interrupted while waiting for graph gates", e);
     }
     return new Held(held);
+  }
+
+  /**
+   * Joins the branch's process-local writer queue for a whole attempt, prepare included, and
+   * returns a hold that leaves it. Only repreparable writers queue: in-process insert/upsert
+   * writers on one branch then take turns instead of invalidating each other's prepared authority
+   * and exhausting their bounded reprepares. Always taken before, and never while holding, the
+   * gates, so it adds no lock-order edge. Not authority: the publisher's CAS still decides.
+   */
+  public Held queue(String branch) {
+    ReentrantLock q = queues.computeIfAbsent(branch, k -> new ReentrantLock(true));
+    try {
+      q.lockInterruptibly();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while queueing for branch " + branch, e);
+    }
+    return new Held(List.of(q));
   }
 
   private static void release(List<ReentrantLock> held) {

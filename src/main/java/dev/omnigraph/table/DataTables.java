@@ -187,7 +187,12 @@ public final class DataTables {
    */
   public StagedWrite stageInsert(String location, Optional<String> nativeBranch, long readVersion,
       Schema schema, List<Map<String, Object>> rows, boolean certifyAbsence) {
-    String uuid = UUID.randomUUID().toString();
+    return stageInsert(location, nativeBranch, readVersion, schema, rows, certifyAbsence, UUID.randomUUID().toString());
+  }
+
+  /** As above, with a pre-minted transaction uuid (a first-touch table's, recorded in the sidecar before staging). */
+  public StagedWrite stageInsert(String location, Optional<String> nativeBranch, long readVersion,
+      Schema schema, List<Map<String, Object>> rows, boolean certifyAbsence, String uuid) {
     if (rows.isEmpty()) {
       return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.INSERT).empty().build();
     }
@@ -236,7 +241,12 @@ public final class DataTables {
    */
   public StagedWrite stageUpsert(String location, Optional<String> nativeBranch, long readVersion,
       Schema schema, List<Map<String, Object>> rows) {
-    String uuid = UUID.randomUUID().toString();
+    return stageUpsert(location, nativeBranch, readVersion, schema, rows, UUID.randomUUID().toString());
+  }
+
+  /** As above, with a pre-minted transaction uuid (a first-touch table's, recorded in the sidecar before staging). */
+  public StagedWrite stageUpsert(String location, Optional<String> nativeBranch, long readVersion,
+      Schema schema, List<Map<String, Object>> rows, String uuid) {
     if (rows.isEmpty()) {
       return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.UPSERT).empty().build();
     }
@@ -310,7 +320,12 @@ public final class DataTables {
    */
   public StagedWrite stageOverwrite(String location, Optional<String> nativeBranch, long readVersion,
       Schema schema, List<Map<String, Object>> rows) {
-    String uuid = UUID.randomUUID().toString();
+    return stageOverwrite(location, nativeBranch, readVersion, schema, rows, UUID.randomUUID().toString());
+  }
+
+  /** As above, with a pre-minted transaction uuid (a first-touch table's, recorded in the sidecar before staging). */
+  public StagedWrite stageOverwrite(String location, Optional<String> nativeBranch, long readVersion,
+      Schema schema, List<Map<String, Object>> rows, String uuid) {
     try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion));
         VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
       requireTableSchema(schema, h.table);

@@ -69,6 +69,15 @@ public final class WriteAttempt {
    * @param ifCommit a conditional write's expected graph head
    */
   WriteResult run(String branch, PreparedWrite writer, Optional<String> actor, Optional<String> ifCommit) {
+    if (!writer.repreparable()) {
+      return attempts(branch, writer, actor, ifCommit);
+    }
+    try (GateManager.Held queued = gates.queue(branch)) {
+      return attempts(branch, writer, actor, ifCommit);
+    }
+  }
+
+  private WriteResult attempts(String branch, PreparedWrite writer, Optional<String> actor, Optional<String> ifCommit) {
     for (int attempt = 1; ; attempt++) {
       try {
         return once(branch, writer, actor, ifCommit, attempt);
