@@ -391,6 +391,9 @@ final class Checker {
 
   /** How an operand is named in a message: {@code $p.age (I32?)}, {@code 30 (integer)}. */
   private static String describe(Operand o) {
+    if (o instanceof Operand.Property p && p.variable().startsWith("@")) {
+      return p.variable().substring(1) + "." + p.property() + " (" + p.type().display() + ")";
+    }
     if (o instanceof Operand.Property p) {
       return "$" + p.variable() + "." + p.property() + " (" + p.type().display() + ")";
     }
@@ -824,7 +827,8 @@ final class Checker {
     if (p.value() instanceof Ast.VarRef v) {
       param(v);
     }
-    Operand.Property left = new Operand.Property(typeName, column, type);
+    // The '@' marks a mutation target rather than a match variable, for messages only.
+    Operand.Property left = new Operand.Property("@" + typeName, column, type);
     Clause.Filter f = comparison(left, p.property().pos(), p.op(), p.opPos(), p.value(), Scope.empty());
     return new Predicate(column, type, f.op(), (Value) f.right());
   }

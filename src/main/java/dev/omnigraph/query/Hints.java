@@ -1,6 +1,7 @@
 package dev.omnigraph.query;
 
 import java.util.Collection;
+import java.util.Locale;
 
 /** "Did you mean" suggestions for misspelt names in error messages. */
 final class Hints {
@@ -9,7 +10,7 @@ final class Hints {
 
   /**
    * {@code " (did you mean X?)"} for the candidate closest to {@code wrong}, or the empty string when
-   * none is close: a case-only difference always qualifies, otherwise at most one edit per three
+   * none is close: a case-only difference always qualifies, otherwise (ignoring case) at most one edit per three
    * characters typed (two at most), so short names are not "corrected" into unrelated ones. Ties go to
    * the alphabetically first candidate so messages are stable.
    */
@@ -17,7 +18,8 @@ final class Hints {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String c : candidates) {
-      int d = c.equalsIgnoreCase(wrong) ? 0 : distance(wrong, c);
+      // Case-blind: edge names match ignoring case, and a case slip is rarely the only one.
+      int d = c.equalsIgnoreCase(wrong) ? 0 : distance(wrong.toLowerCase(Locale.ROOT), c.toLowerCase(Locale.ROOT));
       if (d < bestDistance || (d == bestDistance && c.compareTo(best) < 0)) {
         best = c;
         bestDistance = d;
