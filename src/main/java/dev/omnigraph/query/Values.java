@@ -1,6 +1,5 @@
 package dev.omnigraph.query;
 
-import dev.omnigraph.schema.PropertyType;
 import dev.omnigraph.schema.ScalarKind;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -119,10 +118,5 @@ final class Values {
       throw new Misfit("'" + text + "' is more precise than DateTime, which stores milliseconds");
     }
     return instant;
-  }
-
-  /** A short spelling of a type for messages: {@code I32}, {@code [String]?}, {@code Vector(3)}. */
-  static String display(PropertyType t) {
-    return t.display();
   }
 }

@@ -227,6 +227,9 @@ class QueryParserTest {
     Ast.Read r = read("query limit() { match { $p: Person { order: 1 } } return { $p.count as limit } order { limit } }");
     assertThat(((Ast.Binding) r.match().get(0)).matches().get(0).property().text()).isEqualTo("order");
     assertThat(r.projections().get(0).alias().text()).isEqualTo("limit");
+    Ast.Read agg = read("query q() { match { $p: Person } return { count($p) as count } order { count desc } }");
+    assertThat(agg.order().get(0).key()).isEqualTo(new Ast.OrderAlias(new Ast.Name("count", at(1, 72))));
+    assertThat(agg.order().get(0).descending()).isTrue();
   }
 
   @Test
