@@ -6,15 +6,19 @@ import dev.omnigraph.schema.NodeType;
 import dev.omnigraph.schema.Property;
 import dev.omnigraph.schema.PropertyType;
 import dev.omnigraph.schema.ScalarKind;
-import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeSet;
 
 /** One typecheck of one declaration; see {@link QueryChecker}. */
@@ -210,7 +214,7 @@ final class Checker {
     return new Clause.Not(clauses);
   }
 
-  private static boolean mentionsAny(List<Clause> clauses, java.util.Set<String> vars) {
+  private static boolean mentionsAny(List<Clause> clauses, Set<String> vars) {
     for (Clause c : clauses) {
       boolean hit;
       if (c instanceof Clause.Bind b) {
@@ -229,7 +233,7 @@ final class Checker {
     return false;
   }
 
-  private static boolean mentions(Operand o, java.util.Set<String> vars) {
+  private static boolean mentions(Operand o, Set<String> vars) {
     return o instanceof Operand.Property p && vars.contains(p.variable());
   }
 
@@ -297,7 +301,7 @@ final class Checker {
       Column.Aggregate wanted = aggregate(agg, null, scope);
       for (Column c : columns) {
         if (c instanceof Column.Aggregate ca && ca.function() == wanted.function()
-            && ca.variable().equals(wanted.variable()) && java.util.Objects.equals(ca.property(), wanted.property())) {
+            && ca.variable().equals(wanted.variable()) && Objects.equals(ca.property(), wanted.property())) {
           return new OrderKey.ByColumn(c.name(), o.descending());
         }
       }
@@ -700,7 +704,7 @@ final class Checker {
 
   private Statement insert(Ast.Insert i) {
     noDuplicates(i.assignments());
-    var node = catalog.node(i.type().text());
+    Optional<NodeType> node = catalog.node(i.type().text());
     if (node.isPresent()) {
       NodeType type = node.get();
       Map<String, Value> values = new LinkedHashMap<>();
@@ -778,7 +782,7 @@ final class Checker {
 
   private Statement update(Ast.Update u) {
     noDuplicates(u.assignments());
-    var node = catalog.node(u.type().text());
+    Optional<NodeType> node = catalog.node(u.type().text());
     if (node.isEmpty()) {
       if (catalog.edge(u.type().text()).isPresent()) {
         throw err(u.type().pos(), "edges cannot be updated: " + u.type().text() + " is an edge type; delete the edge"
@@ -804,7 +808,7 @@ final class Checker {
   }
 
   private Statement delete(Ast.Delete d) {
-    var node = catalog.node(d.type().text());
+    Optional<NodeType> node = catalog.node(d.type().text());
     if (node.isPresent()) {
       return new Statement.DeleteNode(node.get(), predicate(d.where(), node.get().name(), node.get().properties(), false));
     }
@@ -975,7 +979,7 @@ final class Checker {
     return catalog.node(name.text()).orElseThrow(() -> {
       if (catalog.edge(name.text()).isPresent()) {
         return err(name.pos(), name.text() + " is an edge type, not a node type; traverse it, as in $a "
-            + name.text().toLowerCase(java.util.Locale.ROOT) + " $b");
+            + name.text().toLowerCase(Locale.ROOT) + " $b");
       }
       return err(name.pos(), "unknown node type '" + name.text() + "'" + Hints.hint(name.text(), catalog.nodes().keySet())
           + known("node types", catalog.nodes().keySet()));
@@ -999,7 +1003,7 @@ final class Checker {
         + Hints.hint(name.text(), all) + known("types", all));
   }
 
-  private static String known(String what, java.util.Collection<String> names) {
+  private static String known(String what, Collection<String> names) {
     return names.isEmpty() ? "; the schema declares no " + what : "; the schema's " + what + " are "
         + String.join(", ", names);
   }
