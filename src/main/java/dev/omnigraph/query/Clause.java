@@ -1,0 +1,60 @@
+package dev.omnigraph.query;
+
+import dev.omnigraph.schema.EdgeType;
+import dev.omnigraph.schema.NodeType;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A checked {@code match} clause. Clauses are a conjunction; their order is the written order, with
+ * a binding's inline constraints ({@code $p: Person { name: $n }}) following it as {@link Filter}s.
+ */
+public sealed interface Clause permits Clause.Bind, Clause.Traverse, Clause.Filter, Clause.Not {
+
+  /**
+   * {@code $variable: Type}: the variable ranges over the nodes of {@code type}. A variable may be
+   * bound more than once with the same type (the bindings are the same node).
+   */
+  record Bind(String variable, NodeType type) implements Clause {
+    public Bind {
+      Objects.requireNonNull(variable, "variable");
+      Objects.requireNonNull(type, "type");
+    }
+  }
+
+  /**
+   * {@code $source edge{min,max} $target}: a path of {@code minHops..maxHops} edges of {@code edge}
+   * from source to target, followed in the declared direction ({@code source} is of type
+   * {@code edge.from()}, {@code target} of {@code edge.to()}). A variable this clause mentions first is
+   * bound by it. A plain {@code $a knows $b} has both bounds 1.
+   */
+  record Traverse(String source, EdgeType edge, String target, int minHops, int maxHops) implements Clause {
+    public Traverse {
+      Objects.requireNonNull(source, "source");
+      Objects.requireNonNull(edge, "edge");
+      Objects.requireNonNull(target, "target");
+      if (minHops < 1 || maxHops < minHops) {
+        throw new IllegalArgumentException("invalid hop bounds {" + minHops + "," + maxHops + "}");
+      }
+    }
+  }
+
+  /** {@code left op right}; the operand types have been checked compatible for {@code op}. */
+  record Filter(Operand left, CompareOp op, Operand right) implements Clause {
+    public Filter {
+      Objects.requireNonNull(left, "left");
+      Objects.requireNonNull(op, "op");
+      Objects.requireNonNull(right, "right");
+    }
+  }
+
+  /**
+   * {@code not { ... }}: rows of the enclosing scope for which the inner clauses have no match (an
+   * anti-join). Inner clauses see the outer variables; variables first bound inside stay inside.
+   */
+  record Not(List<Clause> clauses) implements Clause {
+    public Not {
+      clauses = List.copyOf(clauses);
+    }
+  }
+}

@@ -1,0 +1,51 @@
+package dev.omnigraph.query;
+
+import dev.omnigraph.schema.PropertyType;
+import java.util.Objects;
+
+/** A checked {@code return} column, in return order. Column names are unique within a query. */
+public sealed interface Column permits Column.Projection, Column.Aggregate {
+
+  /** The output column name: the alias, or {@code p.name} for {@code $p.name}. */
+  String name();
+
+  /** The type of the column's values. */
+  PropertyType type();
+
+  /**
+   * {@code $p.name [as alias]}. In an aggregating query every projection is a group key.
+   */
+  record Projection(String name, Operand.Property property) implements Column {
+    public Projection {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(property, "property");
+    }
+
+    @Override
+    public PropertyType type() {
+      return property.type();
+    }
+  }
+
+  /**
+   * {@code func($p)} or {@code func($p.prop)} per group. {@code count($p)} counts bound rows,
+   * {@code count($p.prop)} non-null values; {@code sum} and {@code avg} take a numeric property and give
+   * F64; {@code min} and {@code max} take an orderable scalar and give its type. Nulls are skipped;
+   * every aggregate but {@code count} is null over no values.
+   *
+   * @param variable the aggregated variable
+   * @param property the aggregated property, or null for {@code count($p)}
+   */
+  record Aggregate(String name, AggFunc function, String variable, Operand.Property property, PropertyType type)
+      implements Column {
+    public Aggregate {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(function, "function");
+      Objects.requireNonNull(variable, "variable");
+      Objects.requireNonNull(type, "type");
+      if (property == null && function != AggFunc.COUNT) {
+        throw new IllegalArgumentException(function.spelling() + " needs a property");
+      }
+    }
+  }
+}
