@@ -174,6 +174,18 @@ public final class Omnigraph implements AutoCloseable {
     return writePath.load(branch, ndjson, mode, actor);
   }
 
+  /**
+   * Runs mutation {@code name} of a {@code .gq} source on {@code branch} as one graph commit.
+   *
+   * @param ifCommit when present, the write runs only if the branch head is exactly this commit
+   * @throws dev.omnigraph.api.PreconditionFailed when {@code ifCommit} is not the head (no effect)
+   */
+  public WriteResult mutate(String branch, String source, String name, com.fasterxml.jackson.databind.JsonNode params,
+      Optional<String> actor, Optional<String> ifCommit) {
+    requireWritable();
+    return writePath.mutate(branch, source, name, params, actor, ifCommit);
+  }
+
   /** Commits reachable from {@code branch}'s head, most recent first. */
   public CommitListOutput commits(String branch) {
     ManifestState state = manifest.state(branch);

@@ -290,7 +290,12 @@ public final class DataTables {
    */
   public StagedWrite stageDeleteIds(String location, Optional<String> nativeBranch, long readVersion,
       Collection<String> ids) {
-    String uuid = UUID.randomUUID().toString();
+    return stageDeleteIds(location, nativeBranch, readVersion, ids, UUID.randomUUID().toString());
+  }
+
+  /** As above, with a pre-minted transaction uuid. */
+    public StagedWrite stageDeleteIds(String location, Optional<String> nativeBranch, long readVersion,
+      Collection<String> ids, String uuid) {
     StagedWrite.Builder staged =
         StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.DELETE);
     if (ids.isEmpty()) {

@@ -4,7 +4,6 @@ import dev.omnigraph.api.KeyConflict;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.schema.Catalog;
 import dev.omnigraph.table.StagedWrite;
-import dev.omnigraph.table.TableSchemas;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -90,18 +88,7 @@ final class LoadWriter implements PreparedWrite {
     boolean certify = mode == LoadMode.APPEND && tableKey.startsWith("node:");
     TableEffect.Stager stager = (readVersion, uuid) -> stage(ctx, pin.location(), ctx.targetBranch(), readVersion,
         schema, rows, certify, uuid);
-    if (ctx.ownsTarget(pin)) {
-      StagedWrite staged = stager.stage(pin.version(), UUID.randomUUID().toString());
-      if (tableKey.startsWith("node:") && mode != LoadMode.OVERWRITE) {
-        WriteLimits.checkBytes(tableKey, staged.arrowBytes());
-      }
-      return new TableEffect(tableKey, pin.identity(), pin.location(), ctx.targetBranch(), pin.nativeBranch(),
-          pin.version(), false, Optional.of(staged), stager, staged.uuid(), after);
-    }
-    // First touch on a named branch: files can only be staged once the ref exists (after arming),
-    // so the transaction identity is pre-minted now and recorded in the sidecar.
-    return new TableEffect(tableKey, pin.identity(), pin.location(), ctx.targetBranch(), pin.nativeBranch(),
-        pin.version(), true, Optional.empty(), stager, UUID.randomUUID().toString(), after);
+    return Effects.of(ctx, pin, stager, after, tableKey.startsWith("node:") && mode != LoadMode.OVERWRITE);
   }
 
   private StagedWrite stage(PrepareContext ctx, String location, Optional<String> target, long readVersion,
@@ -139,9 +126,6 @@ final class LoadWriter implements PreparedWrite {
   }
 
   private Schema schemaOf(String tableKey) {
-    String name = tableKey.substring(tableKey.indexOf(':') + 1);
-    return tableKey.startsWith("node:")
-        ? TableSchemas.node(catalog.node(name).orElseThrow())
-        : TableSchemas.edge(catalog.edge(name).orElseThrow());
+    return Effects.schemaOf(catalog, tableKey);
   }
 }

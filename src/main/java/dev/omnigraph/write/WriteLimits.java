@@ -22,6 +22,13 @@ public final class WriteLimits {
     }
   }
 
+  /** An update's (or delete's) match set, checked while it streams. */
+  static void checkMatches(String tableKey, long matches, int limit) {
+    if (matches > limit) {
+      throw new ResourceLimitExceeded("matches:" + tableKey, limit, matches);
+    }
+  }
+
   static void checkBytes(String tableKey, long bytes) {
     if (bytes > MAX_KEYED_BYTES) {
       throw new ResourceLimitExceeded("arrow_bytes:" + tableKey, MAX_KEYED_BYTES, bytes);

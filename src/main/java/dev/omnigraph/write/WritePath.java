@@ -18,6 +18,24 @@ public final class WritePath {
   }
 
   /**
+   * Runs mutation {@code name} from the {@code .gq} source on {@code branch} as one commit. Parse,
+   * typecheck (including D₂) and parameter binding all happen before any I/O.
+   *
+   * @param ifCommit a conditional write's expected graph head ({@code PreconditionFailed} if not)
+   */
+  public WriteResult mutate(String branch, String source, String name, com.fasterxml.jackson.databind.JsonNode params,
+      Optional<String> actor, Optional<String> ifCommit) {
+    dev.omnigraph.query.QueryFile file = dev.omnigraph.query.QueryParser.parse(source);
+    dev.omnigraph.query.CheckedQuery checked =
+        dev.omnigraph.query.QueryChecker.check(file.declaration(name), schema.catalog());
+    if (!(checked instanceof dev.omnigraph.query.CheckedMutation mutation)) {
+      throw new dev.omnigraph.api.InvalidRequest("'" + name + "' is a read query; run it with query, not mutate");
+    }
+    dev.omnigraph.query.BoundParams bound = dev.omnigraph.query.Params.bind(checked, params);
+    return attempt.run(branch, new MutationWriter(mutation, bound, schema.catalog()), actor, ifCommit);
+  }
+
+  /**
    * Loads NDJSON into {@code branch} as one commit. The whole input is parsed and validated before
    * anything is staged; every input error names its line.
    */

@@ -30,53 +30,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The direct-publish write path through NDJSON loads, against real Lance, once per backend. */
-abstract class AbstractWritePathTest {
-
-  protected abstract StorageConfig newRoot() throws Exception;
+abstract class AbstractWritePathTest extends AbstractGraphFixture {
 
   /** Threads × writes per thread for the no-lost-write test (smaller on slow backends). */
   protected abstract int[] concurrency();
-
-  protected StorageConfig config;
-  protected Omnigraph graph;
-
-  @BeforeEach
-  void init() throws Exception {
-    config = newRoot();
-    graph = Omnigraph.init(config, AbstractGraphEngineTest.schemaText(), Optional.of("act-test"));
-  }
-
-  @AfterEach
-  void close() {
-    graph.close();
-  }
-
-  protected WriteResult load(String branch, LoadMode mode, String... lines) {
-    return graph.load(branch, new StringReader(String.join("\n", lines)), mode, Optional.of("act-test"));
-  }
-
-  static String person(String name, Integer age) {
-    return "{\"type\":\"Person\",\"data\":{\"name\":\"" + name + "\"" + (age == null ? "" : ",\"age\":" + age) + "}}";
-  }
-
-  protected SnapshotOutput.Dataset dataset(String branch, String type) {
-    return graph.snapshot(branch).datasets().stream().filter(d -> d.typeName().equals(type)).findFirst().orElseThrow();
-  }
-
-  protected Map<String, Map<String, Object>> rows(String branch, String type) {
-    SnapshotOutput.Dataset d = dataset(branch, type);
-    Map<String, Map<String, Object>> out = new java.util.TreeMap<>();
-    new DataTables(config).scan(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
-        d.publishedDatasetVersion(), dev.omnigraph.table.Filter.TRUE, List.of("id", "name", "age"),
-        r -> out.put(String.valueOf(r.get("id")), r));
-    return out;
-  }
-
-  protected List<String> sidecars() {
-    try (StorageAdapter s = StorageAdapters.open(config)) {
-      return s.list("__recovery");
-    }
-  }
 
   @Test
   void appendPublishesOneCommitWithExactRowsAndNoSidecar() {

@@ -1,0 +1,99 @@
+package dev.omnigraph.write;
+
+import dev.omnigraph.manifest.TablePin;
+import dev.omnigraph.table.Filter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The in-memory accumulator of one multi-statement mutation (seed, "Read-your-writes within a
+ * multi-statement mutation"): per table, pending rows by id and pending deletions. Reads during the
+ * mutation see committed rows at the pin plus pending rows, a pending id shadowing its committed
+ * row, with the same predicate semantics on both ({@link Filter#toSql()} pushed into Lance,
+ * {@link Filter#test} on pending rows). Lance HEAD never moves while statements run.
+ */
+final class MutationStaging {
+
+  /** One table's pending state. */
+  static final class Pending {
+    final Map<String, Map<String, Object>> rows = new LinkedHashMap<>();
+    /** Ids inserted by this mutation: they must be absent from the committed table (strict). */
+    final Set<String> inserted = new LinkedHashSet<>();
+    /** Ids of committed rows this mutation rewrites. */
+    final Set<String> updated = new LinkedHashSet<>();
+    final Set<String> deleted = new LinkedHashSet<>();
+  }
+
+  private final PrepareContext ctx;
+  private final Map<String, Pending> tables = new TreeMap<>();
+
+  MutationStaging(PrepareContext ctx) {
+    this.ctx = ctx;
+  }
+
+  Map<String, Pending> tables() {
+    return tables;
+  }
+
+  Pending table(String tableKey) {
+    return tables.computeIfAbsent(tableKey, k -> new Pending());
+  }
+
+  /** Rows matching {@code filter}: committed at the pin (shadowed by pending ids), then pending. */
+  List<Map<String, Object>> scan(String tableKey, Filter filter, List<String> columns, int limit) {
+    Pending p = tables.get(tableKey);
+    TablePin pin = ctx.pin(tableKey);
+    List<Map<String, Object>> out = new ArrayList<>();
+    ctx.tables().scan(pin.location(), pin.nativeBranch(), pin.version(), filter, columns, row -> {
+      String id = String.valueOf(row.get("id"));
+      if (p == null || (!p.rows.containsKey(id) && !p.deleted.contains(id))) {
+        out.add(row);
+        WriteLimits.checkMatches(tableKey, out.size(), limit);
+      }
+    });
+    if (p != null) {
+      for (Map<String, Object> row : p.rows.values()) {
+        if (filter.test(row)) {
+          out.add(row);
+          WriteLimits.checkMatches(tableKey, out.size(), limit);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Which of {@code ids} exist in the committed table at the pin (the strict-insert preflight). */
+  Set<String> existingCommitted(String tableKey, Set<String> ids) {
+    TablePin pin = ctx.pin(tableKey);
+    Set<String> found = new LinkedHashSet<>();
+    ctx.tables().rowsById(pin.location(), pin.nativeBranch(), pin.version(), ids, List.of("id"))
+        .forEach(r -> found.add(String.valueOf(r.get("id"))));
+    return found;
+  }
+
+  /** Which of {@code ids} exist for this mutation: pending, or committed at the pin. */
+  Set<String> existing(String tableKey, Set<String> ids) {
+    Set<String> found = new HashSet<>();
+    Pending p = tables.get(tableKey);
+    Set<String> committedToProbe = new LinkedHashSet<>();
+    for (String id : ids) {
+      if (p != null && p.rows.containsKey(id)) {
+        found.add(id);
+      } else if (p == null || !p.deleted.contains(id)) {
+        committedToProbe.add(id);
+      }
+    }
+    if (!committedToProbe.isEmpty()) {
+      TablePin pin = ctx.pin(tableKey);
+      ctx.tables().rowsById(pin.location(), pin.nativeBranch(), pin.version(), committedToProbe, List.of("id"))
+          .forEach(r -> found.add(String.valueOf(r.get("id"))));
+    }
+    return found;
+  }
+}

@@ -1,0 +1,252 @@
+package dev.omnigraph.write;
+
+import dev.omnigraph.api.InvalidRequest;
+import dev.omnigraph.api.KeyConflict;
+import dev.omnigraph.manifest.TablePin;
+import dev.omnigraph.query.BoundParams;
+import dev.omnigraph.query.CheckedMutation;
+import dev.omnigraph.query.Predicate;
+import dev.omnigraph.query.Statement;
+import dev.omnigraph.query.Value;
+import dev.omnigraph.schema.Catalog;
+import dev.omnigraph.schema.EdgeType;
+import dev.omnigraph.schema.KeyIds;
+import dev.omnigraph.schema.NodeType;
+import dev.omnigraph.schema.Property;
+import dev.omnigraph.table.Filter;
+import dev.omnigraph.util.Ulid;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * A checked {@code .gq} mutation as a {@link PreparedWrite}. Statements run in order against
+ * {@link MutationStaging}, so later statements see earlier ones; at the end each touched table
+ * stages exactly one transaction: a strict insert (certified) when the mutation only added rows, an
+ * upsert when it also rewrote committed rows, or a deletion-vector delete. D₂ (checked at parse
+ * time) keeps inserts/updates and deletes out of one mutation.
+ */
+final class MutationWriter implements PreparedWrite {
+
+  private final CheckedMutation mutation;
+  private final BoundParams params;
+  private final Catalog catalog;
+  private final Instant now;
+  private Map<String, Set<String>> strictIds = Map.of();
+
+  MutationWriter(CheckedMutation mutation, BoundParams params, Catalog catalog) {
+    this.mutation = mutation;
+    this.params = params;
+    this.catalog = catalog;
+    // One now() for the whole mutation, at the stored (millisecond) precision.
+    this.now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+  }
+
+  @Override
+  public String writerKind() {
+    return "mutation";
+  }
+
+  @Override
+  public boolean repreparable() {
+    return mutation.statements().stream()
+        .allMatch(s -> s instanceof Statement.InsertNode || s instanceof Statement.InsertEdge);
+  }
+
+  @Override
+  public Map<String, Set<String>> strictIds() {
+    return strictIds;
+  }
+
+  @Override
+  public List<TableEffect> prepare(PrepareContext ctx) {
+    MutationStaging staging = new MutationStaging(ctx);
+    for (Statement s : mutation.statements()) {
+      if (s instanceof Statement.InsertNode ins) {
+        insertNode(staging, ins);
+      } else if (s instanceof Statement.InsertEdge ins) {
+        insertEdge(staging, ins);
+      } else if (s instanceof Statement.Update upd) {
+        update(staging, upd);
+      } else if (s instanceof Statement.DeleteNode del) {
+        deleteNode(staging, del);
+      } else if (s instanceof Statement.DeleteEdge del) {
+        deleteIds(staging, del.tableKey(), filter(del.where()));
+      }
+    }
+    Map<String, Set<String>> strict = new HashMap<>();
+    List<TableEffect> effects = new ArrayList<>();
+    for (Map.Entry<String, MutationStaging.Pending> t : staging.tables().entrySet()) {
+      String tableKey = t.getKey();
+      MutationStaging.Pending p = t.getValue();
+      TablePin pin = ctx.pin(tableKey);
+      if (!p.deleted.isEmpty()) {
+        Set<String> ids = p.deleted;
+        TableEffect.Stager stager = (readVersion, uuid) ->
+            ctx.tables().stageDeleteIds(pin.location(), ctx.targetBranch(), readVersion, ids, uuid);
+        effects.add(Effects.of(ctx, pin, stager, pin.rowCount() - ids.size(), false));
+        continue;
+      }
+      if (p.rows.isEmpty()) {
+        continue;
+      }
+      WriteLimits.checkRows(tableKey, p.rows.size());
+      if (!p.inserted.isEmpty()) {
+        Set<String> clash = staging.existingCommitted(tableKey, p.inserted);
+        if (!clash.isEmpty()) {
+          throw new KeyConflict(tableKey, clash.iterator().next());
+        }
+        strict.put(tableKey, Set.copyOf(p.inserted));
+      }
+      Schema schema = Effects.schemaOf(catalog, tableKey);
+      List<Map<String, Object>> rows = new ArrayList<>(p.rows.values());
+      boolean insertOnly = p.updated.isEmpty();
+      TableEffect.Stager stager = insertOnly
+          ? (readVersion, uuid) -> ctx.tables().stageInsert(pin.location(), ctx.targetBranch(), readVersion, schema,
+              rows, true, uuid)
+          : (readVersion, uuid) -> ctx.tables().stageUpsert(pin.location(), ctx.targetBranch(), readVersion, schema,
+              rows, uuid);
+      effects.add(Effects.of(ctx, pin, stager, pin.rowCount() + p.inserted.size(), true));
+    }
+    strictIds = strict;
+    return effects;
+  }
+
+  private void insertNode(MutationStaging staging, Statement.InsertNode ins) {
+    NodeType type = ins.type();
+    Map<String, Object> row = new LinkedHashMap<>();
+    for (Property p : type.properties()) {
+      Value v = ins.values().get(p.name());
+      Object value = v == null ? null : eval(v);
+      if (value == null && !p.type().nullable()) {
+        throw new InvalidRequest(mutation.name() + ": insert " + type.name() + " needs " + p.name());
+      }
+      row.put(p.name(), value);
+    }
+    String id = type.isKeyed() ? KeyIds.nodeId(type, row) : Ulid.next();
+    row.put("id", id);
+    MutationStaging.Pending p = staging.table(type.tableKey());
+    if (p.rows.containsKey(id)) {
+      throw new KeyConflict(type.tableKey(), id);
+    }
+    p.rows.put(id, row);
+    p.inserted.add(id);
+  }
+
+  private void insertEdge(MutationStaging staging, Statement.InsertEdge ins) {
+    EdgeType type = ins.type();
+    String from = String.valueOf(eval(ins.from()));
+    String to = String.valueOf(eval(ins.to()));
+    requireNode(staging, "node:" + type.from(), from);
+    requireNode(staging, "node:" + type.to(), to);
+    Map<String, Object> row = new LinkedHashMap<>();
+    for (Property p : type.properties()) {
+      Value v = ins.values().get(p.name());
+      Object value = v == null ? null : eval(v);
+      if (value == null && !p.type().nullable()) {
+        throw new InvalidRequest(mutation.name() + ": insert " + type.name() + " needs " + p.name());
+      }
+      row.put(p.name(), value);
+    }
+    String id = Ulid.next();
+    row.put("id", id);
+    row.put("src", from);
+    row.put("dst", to);
+    MutationStaging.Pending p = staging.table(type.tableKey());
+    p.rows.put(id, row);
+    p.inserted.add(id);
+  }
+
+  private void requireNode(MutationStaging staging, String nodeTableKey, String id) {
+    if (staging.existing(nodeTableKey, Set.of(id)).isEmpty()) {
+      throw new InvalidRequest(mutation.name() + ": " + nodeTableKey.substring(5) + " '" + id
+          + "' does not exist (an edge endpoint must be an existing or inserted node)");
+    }
+  }
+
+  private void update(MutationStaging staging, Statement.Update upd) {
+    NodeType type = upd.type();
+    List<String> columns = columns(type.tableKey());
+    List<Map<String, Object>> matches =
+        staging.scan(type.tableKey(), filter(upd.where()), columns, WriteLimits.MAX_KEYED_ROWS);
+    MutationStaging.Pending p = staging.table(type.tableKey());
+    for (Map<String, Object> match : matches) {
+      Map<String, Object> row = new LinkedHashMap<>(match);
+      upd.assignments().forEach((prop, value) -> row.put(prop, eval(value)));
+      String id = String.valueOf(row.get("id"));
+      if (!p.inserted.contains(id)) {
+        p.updated.add(id);
+      }
+      p.rows.put(id, row);
+    }
+  }
+
+  private void deleteNode(MutationStaging staging, Statement.DeleteNode del) {
+    Set<String> ids = deleteIds(staging, del.tableKey(), filter(del.where()));
+    if (ids.isEmpty()) {
+      return;
+    }
+    // Deleting a node deletes its incident edges, in the same commit.
+    for (EdgeType edge : catalog.edges().values()) {
+      boolean from = edge.from().equals(del.type().name());
+      boolean to = edge.to().equals(del.type().name());
+      if (from || to) {
+        Filter incident = from && to
+            ? Filter.or(Filter.in("src", ids), Filter.in("dst", ids))
+            : Filter.in(from ? "src" : "dst", ids);
+        deleteIds(staging, edge.tableKey(), incident);
+      }
+    }
+  }
+
+  private Set<String> deleteIds(MutationStaging staging, String tableKey, Filter filter) {
+    Set<String> ids = new LinkedHashSet<>();
+    staging.scan(tableKey, filter, List.of("id", "src", "dst").subList(0, tableKey.startsWith("edge:") ? 3 : 1),
+        Integer.MAX_VALUE).forEach(r -> ids.add(String.valueOf(r.get("id"))));
+    if (!ids.isEmpty()) {
+      staging.table(tableKey).deleted.addAll(ids);
+    }
+    return ids;
+  }
+
+  private Filter filter(Predicate where) {
+    Object v = eval(where.value());
+    String c = where.column();
+    return switch (where.op()) {
+      case EQ -> Filter.eq(c, v);
+      case NE -> Filter.ne(c, v);
+      case LT -> Filter.lt(c, v);
+      case LE -> Filter.le(c, v);
+      case GT -> Filter.gt(c, v);
+      case GE -> Filter.ge(c, v);
+      case STARTS_WITH -> Filter.startsWith(c, String.valueOf(v));
+      case STRING_CONTAINS -> Filter.contains(c, String.valueOf(v));
+      case IS_NULL -> Filter.isNull(c);
+      case IS_NOT_NULL -> Filter.not(Filter.isNull(c));
+      case LIST_CONTAINS -> throw new InvalidRequest(mutation.name()
+          + ": list membership is not supported in a mutation's where clause yet");
+    };
+  }
+
+  private List<String> columns(String tableKey) {
+    return Effects.schemaOf(catalog, tableKey).getFields().stream().map(Field::getName).toList();
+  }
+
+  private Object eval(Value v) {
+    if (v instanceof Value.Literal lit) {
+      return lit.value();
+    }
+    if (v instanceof Value.Param p) {
+      return params.get(p);
+    }
+    return now;
+  }
+}

@@ -1,0 +1,138 @@
+package dev.omnigraph.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omnigraph.api.InvalidRequest;
+import dev.omnigraph.api.KeyConflict;
+import dev.omnigraph.api.PreconditionFailed;
+import dev.omnigraph.api.SnapshotOutput;
+import dev.omnigraph.query.QueryParseException;
+import dev.omnigraph.table.DataTables;
+import dev.omnigraph.write.WriteResult;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** .gq mutations through the write path, once per backend. */
+abstract class AbstractMutationTest extends AbstractGraphFixture {
+
+  static final String GQ = read("/graphs/people.gq");
+
+  static String read(String resource) {
+    try (InputStream in = AbstractMutationTest.class.getResourceAsStream(resource)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  WriteResult mutate(String name, String paramsJson) {
+    return mutate("main", name, paramsJson, Optional.empty());
+  }
+
+  WriteResult mutate(String branch, String name, String paramsJson, Optional<String> ifCommit) {
+    try {
+      JsonNode params = new ObjectMapper().readTree(paramsJson);
+      return graph.mutate(branch, GQ, name, params, Optional.of("act-m"), ifCommit);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private Optional<String> certificate(String type) {
+    SnapshotOutput.Dataset d = dataset("main", type);
+    return new DataTables(config).transactionAt(d.datasetPath(), Optional.empty(), d.publishedDatasetVersion())
+        .map(tx -> tx.properties().get(DataTables.INSERT_ABSENCE));
+  }
+
+  @Test
+  void aMultiStatementInsertSeesItsOwnPendingNodes() {
+    WriteResult r = mutate("add_pair", "{\"a\":\"ann\",\"b\":\"ben\",\"since\":2019}");
+    assertThat(r.commitId()).isPresent();
+    assertThat(rows("main", "Person")).containsOnlyKeys("ann", "ben");
+    assertThat(dataset("main", "Knows").entityCount()).isEqualTo(1);
+    assertThat(graph.commits("main").commits()).hasSize(2);
+    assertThat(certificate("Person")).contains("v1");
+  }
+
+  @Test
+  void aFailingThirdStatementLeavesEveryTableAndTheManifestUnchanged() {
+    mutate("add_person", "{\"name\":\"ann\"}");
+    SnapshotOutput before = graph.snapshot("main");
+    assertThatThrownBy(() -> mutate("add_two_then_bad_edge", "{\"a\":\"x\",\"b\":\"y\"}"))
+        .isInstanceOf(InvalidRequest.class).hasMessageContaining("nobody");
+    assertThat(graph.snapshot("main")).isEqualTo(before);
+    DataTables tables = new DataTables(config);
+    for (SnapshotOutput.Dataset d : before.datasets()) {
+      assertThat(tables.head(d.datasetPath(), Optional.empty())).as(d.typeName()).isEqualTo(d.publishedDatasetVersion());
+    }
+    assertThat(sidecars()).isEmpty();
+  }
+
+  @Test
+  void updateRewritesCommittedRowsAndCarriesNoCertificate() {
+    mutate("add_person", "{\"name\":\"ann\",\"age\":30}");
+    mutate("add_person", "{\"name\":\"bob\",\"age\":40}");
+    mutate("set_age", "{\"name\":\"ann\",\"age\":31}");
+    Map<String, Map<String, Object>> people = rows("main", "Person");
+    assertThat(people.get("ann").get("age")).isEqualTo(31);
+    assertThat(people.get("bob").get("age")).isEqualTo(40);
+    assertThat(dataset("main", "Person").entityCount()).isEqualTo(2);
+    assertThat(certificate("Person")).isEmpty();
+
+    WriteResult none = mutate("set_age", "{\"name\":\"nobody\",\"age\":1}");
+    assertThat(none.commitId()).isEmpty();
+  }
+
+  @Test
+  void anUpdateSeesAnInsertOfTheSameMutation() {
+    mutate("add_and_age", "{\"name\":\"cat\"}");
+    assertThat(rows("main", "Person").get("cat").get("age")).isEqualTo(2);
+    assertThat(certificate("Person")).contains("v1");
+  }
+
+  @Test
+  void deletingANodeDeletesItsEdges() {
+    mutate("add_pair", "{\"a\":\"ann\",\"b\":\"ben\"}");
+    mutate("forget", "{\"name\":\"ben\"}");
+    assertThat(rows("main", "Person")).containsOnlyKeys("ann");
+    assertThat(dataset("main", "Knows").entityCount()).isZero();
+    assertThat(graph.commits("main").commits()).hasSize(3);
+  }
+
+  @Test
+  void strictInsertOfAnExistingKeyIsKeyConflict() {
+    mutate("add_person", "{\"name\":\"ann\",\"age\":1}");
+    assertThatThrownBy(() -> mutate("add_person", "{\"name\":\"ann\",\"age\":2}"))
+        .isInstanceOfSatisfying(KeyConflict.class, e -> assertThat(e.key()).isEqualTo("ann"));
+    assertThat(rows("main", "Person").get("ann").get("age")).isEqualTo(1);
+  }
+
+  @Test
+  void aStaleIfCommitIsPreconditionFailedWithNoNewCommit() {
+    String genesis = graph.commits("main").commits().get(0).graphCommitId();
+    WriteResult first = mutate("main", "add_person", "{\"name\":\"ann\"}", Optional.of(genesis));
+    assertThatThrownBy(() -> mutate("main", "add_person", "{\"name\":\"bob\"}", Optional.of(genesis)))
+        .isInstanceOfSatisfying(PreconditionFailed.class, e -> {
+          assertThat(e.expected()).isEqualTo(genesis);
+          assertThat(e.actual()).isEqualTo(first.commitId());
+        });
+    assertThat(graph.commits("main").commits()).hasSize(2);
+    assertThat(rows("main", "Person")).containsOnlyKeys("ann");
+  }
+
+  @Test
+  void mixingInsertsAndDeletesIsRejectedBeforeAnyIo() {
+    String mixed = "query mixed($n: String) {\n  insert Person { name: $n }\n  delete Person where name = $n\n}\n";
+    assertThatThrownBy(() -> graph.mutate("main", mixed, "mixed", new ObjectMapper().createObjectNode().put("n", "a"),
+        Optional.empty(), Optional.empty()))
+        .isInstanceOf(QueryParseException.class).hasMessageContaining("split");
+    assertThat(graph.commits("main").commits()).hasSize(1);
+  }
+}
