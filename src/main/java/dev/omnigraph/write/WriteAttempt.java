@@ -15,6 +15,7 @@ import dev.omnigraph.schema.SchemaIr;
 import dev.omnigraph.table.CommitOutcome;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.StagedWrite;
+import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -112,6 +113,7 @@ public final class WriteAttempt {
       return new WriteResult(Optional.empty(), state.manifestVersion(), Map.of(), attempt);
     }
     effects.sort(Comparator.comparing(TableEffect::tableKey));
+    Failpoints.hit("write.after_prepare");
     List<String> tableKeys = effects.stream().map(TableEffect::tableKey).toList();
 
     // Step 3: gates, re-list, revalidate.

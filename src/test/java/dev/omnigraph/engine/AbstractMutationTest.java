@@ -128,6 +128,29 @@ abstract class AbstractMutationTest extends AbstractGraphFixture {
   }
 
   @Test
+  void anInsertLandingBetweenPrepareAndGateIsReadSetChangedForAnUpdate() throws Exception {
+    mutate("add_person", "{\"name\":\"ann\",\"age\":30}");
+    String before = graph.commits("main").commits().get(0).graphCommitId();
+    java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
+    WriteResult[] concurrent = new WriteResult[1];
+    try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enable("write.after_prepare", () -> {
+      if (once.compareAndSet(false, true)) {
+        concurrent[0] = mutate("add_person", "{\"name\":\"bob\"}");
+      }
+    })) {
+      assertThatThrownBy(() -> mutate("set_age", "{\"name\":\"ann\",\"age\":31}"))
+          .isInstanceOfSatisfying(dev.omnigraph.api.ReadSetChanged.class, e -> {
+            assertThat(e.member()).isEqualTo("graph_head:main");
+            assertThat(e.expected()).contains(before);
+            assertThat(e.actual()).isEqualTo(concurrent[0].commitId());
+          });
+    }
+    assertThat(rows("main", "Person").get("ann").get("age")).isEqualTo(30);
+    assertThat(rows("main", "Person")).containsOnlyKeys("ann", "bob");
+    assertThat(sidecars()).isEmpty();
+  }
+
+  @Test
   void mixingInsertsAndDeletesIsRejectedBeforeAnyIo() {
     String mixed = "query mixed($n: String) {\n  insert Person { name: $n }\n  delete Person where name = $n\n}\n";
     assertThatThrownBy(() -> graph.mutate("main", mixed, "mixed", new ObjectMapper().createObjectNode().put("n", "a"),
