@@ -21,6 +21,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.lance.Dataset;
@@ -645,6 +646,15 @@ public final class DataTables {
   }
 
   private static boolean sameShape(List<Field> a, List<Field> b) {
+    return sameShape(a, b, false);
+  }
+
+  /**
+   * @param elementsOfFixedList compare the element field of a FixedSizeList: lance-core 7.0.0
+   *     reports it as nullable even when the table was created with a non-null element (vectors),
+   *     so its nullability is not part of the shape
+   */
+  private static boolean sameShape(List<Field> a, List<Field> b, boolean elementsOfFixedList) {
     if (a.size() != b.size()) {
       return false;
     }
@@ -653,8 +663,9 @@ public final class DataTables {
       Field y = b.get(i);
       if (!x.getName().equals(y.getName())
           || !x.getType().equals(y.getType())
-          || x.isNullable() != y.isNullable()
-          || !sameShape(x.getChildren(), y.getChildren())) {
+          || (!elementsOfFixedList && x.isNullable() != y.isNullable())
+          || !sameShape(x.getChildren(), y.getChildren(),
+              x.getType() instanceof ArrowType.FixedSizeList)) {
         return false;
       }
     }
@@ -677,7 +688,9 @@ public final class DataTables {
     public void close() {
       // Datasets before the allocator they were opened with.
       try {
-        table.close();
+        if (table != main) {
+          table.close();
+        }
       } finally {
         try {
           main.close();
@@ -692,7 +705,12 @@ public final class DataTables {
     BufferAllocator allocator = new RootAllocator();
     Dataset main = null;
     try {
-      main = LanceSupport.open(config, location, allocator);
+      if (branch.isEmpty()) {
+        // One open straight at the version: no listing for "latest", no second manifest read.
+        main = LanceSupport.open(config, location, version, allocator);
+        return new Handle(allocator, main, main);
+      }
+      main = LanceSupport.open(config, location, OptionalLong.empty(), allocator);
       Dataset table = main.checkout(LanceSupport.ref(branch, version));
       return new Handle(allocator, main, table);
     } catch (RuntimeException e) {

@@ -174,32 +174,47 @@ public final class Filter {
     return op == Op.TRUE;
   }
 
-  /** The Lance (DataFusion SQL) filter text, built only from {@link SqlLiteral}. */
+  /**
+   * The Lance (DataFusion SQL) filter text, built only from {@link SqlLiteral}.
+   *
+   * <p>The text never contains {@code NOT (…)}: negation is pushed down to the leaves (De Morgan,
+   * {@code NOT (a < b)} as {@code a >= b}, {@code NOT IN}, {@code NOT LIKE}, {@code IS NOT NULL}).
+   * lance-core 7.0.0 converts a literal to the compared column's type only in a comparison that is
+   * not under {@code NOT}; under {@code NOT} it widens the column instead, so
+   * {@code NOT (f32 = 0.1)} matched a row holding {@code 0.1f} and {@code NOT (NOT (f32 = 0.1))}
+   * matched nothing (pinned in {@code AbstractFilterPushdownTest}). The pushed-down form is exactly
+   * equivalent under three-valued logic and Arrow's total float order, and keeps every comparison
+   * in the shape Lance converts correctly.
+   */
   public String toSql() {
+    return render(false);
+  }
+
+  private String render(boolean negated) {
     return switch (op) {
-      case TRUE -> SqlLiteral.bool(true);
-      case FALSE -> SqlLiteral.bool(false);
-      case EQ -> binary("=");
-      case NE -> binary("<>");
-      case LT -> binary("<");
-      case LE -> binary("<=");
-      case GT -> binary(">");
-      case GE -> binary(">=");
+      case TRUE -> SqlLiteral.bool(!negated);
+      case FALSE -> SqlLiteral.bool(negated);
+      case EQ -> binary(negated ? "<>" : "=");
+      case NE -> binary(negated ? "=" : "<>");
+      case LT -> binary(negated ? ">=" : "<");
+      case LE -> binary(negated ? ">" : "<=");
+      case GT -> binary(negated ? "<=" : ">");
+      case GE -> binary(negated ? "<" : ">=");
       case IN -> {
-        StringBuilder sql = new StringBuilder(SqlLiteral.identifier(column)).append(" IN (");
+        StringBuilder sql = new StringBuilder(SqlLiteral.identifier(column))
+            .append(negated ? " NOT IN (" : " IN (");
         for (int i = 0; i < values.size(); i++) {
           sql.append(i == 0 ? "" : ", ").append(SqlLiteral.literal(values.get(i)));
         }
         yield sql.append(')').toString();
       }
-      case STARTS_WITH -> SqlLiteral.identifier(column) + " LIKE " + SqlLiteral.likePrefix((String) value)
-          + " " + SqlLiteral.likeEscapeClause();
-      case CONTAINS -> SqlLiteral.identifier(column) + " LIKE " + SqlLiteral.likeSubstring((String) value)
-          + " " + SqlLiteral.likeEscapeClause();
-      case IS_NULL -> SqlLiteral.identifier(column) + " IS NULL";
-      case AND -> join(" AND ");
-      case OR -> join(" OR ");
-      case NOT -> "NOT (" + children.get(0).toSql() + ")";
+      case STARTS_WITH -> like(negated, SqlLiteral.likePrefix((String) value));
+      case CONTAINS -> like(negated, SqlLiteral.likeSubstring((String) value));
+      case IS_NULL -> SqlLiteral.identifier(column) + (negated ? " IS NOT NULL" : " IS NULL");
+      // De Morgan: NOT (a AND b) = (NOT a) OR (NOT b), exact in Kleene logic too.
+      case AND -> join(negated ? " OR " : " AND ", negated);
+      case OR -> join(negated ? " AND " : " OR ", negated);
+      case NOT -> children.get(0).render(!negated);
     };
   }
 
@@ -207,10 +222,15 @@ public final class Filter {
     return SqlLiteral.identifier(column) + " " + operator + " " + SqlLiteral.literal(value);
   }
 
-  private String join(String operator) {
+  private String like(boolean negated, String pattern) {
+    return SqlLiteral.identifier(column) + (negated ? " NOT LIKE " : " LIKE ") + pattern + " "
+        + SqlLiteral.likeEscapeClause();
+  }
+
+  private String join(String operator, boolean negated) {
     StringBuilder sql = new StringBuilder();
     for (int i = 0; i < children.size(); i++) {
-      sql.append(i == 0 ? "" : operator).append('(').append(children.get(i).toSql()).append(')');
+      sql.append(i == 0 ? "" : operator).append('(').append(children.get(i).render(negated)).append(')');
     }
     return sql.toString();
   }

@@ -59,10 +59,17 @@ final class LanceSupport {
 
   /** Opens the latest version of the dataset at {@code key} under the graph root. */
   static Dataset open(StorageConfig config, String key, BufferAllocator allocator) {
+    return open(config, key, OptionalLong.empty(), allocator);
+  }
+
+  /** Opens main of the dataset at {@code key} at {@code version} (empty: latest). */
+  static Dataset open(StorageConfig config, String key, OptionalLong version, BufferAllocator allocator) {
+    ReadOptions.Builder options = new ReadOptions.Builder().setStorageOptions(config.lanceStorageOptions());
+    version.ifPresent(options::setVersion);
     return Dataset.open()
         .allocator(allocator)
         .uri(config.lanceUri(key))
-        .readOptions(readOptions(config))
+        .readOptions(options.build())
         .build();
   }
 
@@ -285,10 +292,6 @@ final class LanceSupport {
     for (LanceField child : field.getChildren()) {
       collectPreorder(child, ids);
     }
-  }
-
-  private static ReadOptions readOptions(StorageConfig config) {
-    return new ReadOptions.Builder().setStorageOptions(config.lanceStorageOptions()).build();
   }
 
   private static List<Map<String, Object>> drain(ArrowReader reader) throws Exception {

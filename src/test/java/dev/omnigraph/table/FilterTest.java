@@ -32,13 +32,32 @@ class FilterTest {
     assertThat(Filter.contains("s", "_").toSql()).isEqualTo("`s` LIKE '%\\_%' ESCAPE '\\'");
     assertThat(Filter.isNull("s").toSql()).isEqualTo("`s` IS NULL");
     assertThat(Filter.and(Filter.eq("a", 1), Filter.or(Filter.isNull("b"), Filter.not(Filter.eq("c", "x"))))
-        .toSql()).isEqualTo("(`a` = 1) AND ((`b` IS NULL) OR (NOT (`c` = 'x')))");
+        .toSql()).isEqualTo("(`a` = 1) AND ((`b` IS NULL) OR (`c` <> 'x'))");
     assertThat(Filter.TRUE.toSql()).isEqualTo("TRUE");
     assertThat(Filter.FALSE.toSql()).isEqualTo("FALSE");
     assertThat(Filter.and()).isSameAs(Filter.TRUE);
     assertThat(Filter.or()).isSameAs(Filter.FALSE);
     assertThat(Filter.TRUE.isTrue()).isTrue();
     assertThat(Filter.eq("a", 1).isTrue()).isFalse();
+  }
+
+  /** Negation is pushed to the leaves: Lance mis-types literals under NOT (see Filter#toSql). */
+  @Test
+  void negationIsPushedDownNeverRendered() {
+    assertThat(Filter.not(Filter.eq("a", 1)).toSql()).isEqualTo("`a` <> 1");
+    assertThat(Filter.not(Filter.ne("a", 1)).toSql()).isEqualTo("`a` = 1");
+    assertThat(Filter.not(Filter.lt("a", 1)).toSql()).isEqualTo("`a` >= 1");
+    assertThat(Filter.not(Filter.le("a", 1)).toSql()).isEqualTo("`a` > 1");
+    assertThat(Filter.not(Filter.gt("a", 1)).toSql()).isEqualTo("`a` <= 1");
+    assertThat(Filter.not(Filter.ge("a", 1)).toSql()).isEqualTo("`a` < 1");
+    assertThat(Filter.not(Filter.in("a", List.of(1, 2))).toSql()).isEqualTo("`a` NOT IN (1, 2)");
+    assertThat(Filter.not(Filter.startsWith("s", "x")).toSql()).isEqualTo("`s` NOT LIKE 'x%' ESCAPE '\\'");
+    assertThat(Filter.not(Filter.contains("s", "x")).toSql()).isEqualTo("`s` NOT LIKE '%x%' ESCAPE '\\'");
+    assertThat(Filter.not(Filter.isNull("s")).toSql()).isEqualTo("`s` IS NOT NULL");
+    assertThat(Filter.not(Filter.TRUE).toSql()).isEqualTo("FALSE");
+    assertThat(Filter.not(Filter.not(Filter.eq("a", 1))).toSql()).isEqualTo("`a` = 1");
+    assertThat(Filter.not(Filter.and(Filter.eq("a", 1), Filter.or(Filter.lt("b", 2), Filter.isNull("c")))).toSql())
+        .isEqualTo("(`a` <> 1) OR ((`b` >= 2) AND (`c` IS NOT NULL))");
   }
 
   @Test

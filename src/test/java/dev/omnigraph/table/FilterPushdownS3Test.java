@@ -1,0 +1,16 @@
+package dev.omnigraph.table;
+
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.testing.S3TestServer;
+
+class FilterPushdownS3Test extends AbstractFilterPushdownTest {
+  @Override
+  StorageConfig newRoot() {
+    return S3TestServer.get().freshRoot("filters");
+  }
+
+  @Override
+  boolean exhaustive() {
+    return false;
+  }
+}
