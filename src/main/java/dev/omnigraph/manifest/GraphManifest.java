@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import dev.omnigraph.util.Failpoints;
 import org.jboss.logging.Logger;
 
 /**
@@ -115,6 +116,7 @@ public final class GraphManifest {
         fromVersion = m.version();
         try {
           m.createBranch(name, fromRef, fromVersion);
+          Failpoints.hit("manifest.branch_create.after_native");
           return;
         } catch (RuntimeException e) {
           last = e;
@@ -156,7 +158,9 @@ public final class GraphManifest {
           + "); delete those first");
     }
     try (ManifestDataset m = open(MAIN, OptionalLong.empty())) {
+      Failpoints.hit("manifest.branch_delete.before_native");
       m.deleteBranch(name);
+      Failpoints.hit("manifest.branch_delete.after_native");
     } catch (RuntimeException e) {
       Optional<NativeBranch> now = branches().stream().filter(b -> b.name().equals(name)).findFirst();
       if (now.isEmpty()) {
