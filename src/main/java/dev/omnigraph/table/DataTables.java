@@ -44,8 +44,9 @@ import org.lance.schema.LanceSchema;
  * <p>Every call opens what it needs and closes every dataset, scanner, reader and allocator before
  * returning; nothing is cached, so a call always sees storage as it is. Lance failures surface as
  * the {@link RuntimeException}s Lance throws (for example, a version or branch that does not
- * exist). No method classifies a Lance exception by type or message: {@link #commit} settles its
- * outcome by re-reading the table.
+ * exist); the checked {@code IOException}s lance-java throws undeclared from native code are
+ * rethrown as {@link java.io.UncheckedIOException}. No method classifies a Lance exception by type
+ * or message: {@link #commit} settles its outcome by re-reading the table.
  *
  * <p>Known deviation from the seed (docs/lance-write-layer.md): lance-java 7.0.0 cannot attach
  * Lance's exact-id inserted-rows filter to a staged {@code Update}, so a stale insert is rebased by
@@ -59,6 +60,14 @@ public final class DataTables {
 
   /** The only certificate version this code mints or accepts. */
   public static final String INSERT_ABSENCE_V1 = "v1";
+
+  /**
+   * Transaction property binding the certificate to the parent version absence was proven
+   * against (decimal). Lance rewrites a rebased transaction's recorded read version to its new
+   * parent, so the recorded read version alone cannot tell a certified insert from one Lance
+   * rebased over a foreign commit; this property can (docs/lance-write-layer.md).
+   */
+  public static final String INSERT_ABSENCE_PARENT = "omnigraph.insert_absence.read_version";
 
   /** The primary-key column every data table has. */
   static final String ID = "id";
@@ -82,16 +91,20 @@ public final class DataTables {
    * @throws RuntimeException from Lance when the dataset or branch does not exist
    */
   public long head(String location, Optional<String> nativeBranch) {
-    try (Handle h = open(location, nativeBranch, OptionalLong.empty())) {
-      return h.table.version();
-    }
+    return lance(() -> {
+      try (Handle h = open(location, nativeBranch, OptionalLong.empty())) {
+        return h.table.version();
+      }
+    });
   }
 
   /** Whether the Lance branch {@code branch} of the table exists. */
   public boolean branchExists(String location, String branch) {
-    try (Handle h = open(location, Optional.empty(), OptionalLong.empty())) {
-      return LanceSupport.listBranches(h.main).stream().anyMatch(b -> b.getName().equals(branch));
-    }
+    return lance(() -> {
+      try (Handle h = open(location, Optional.empty(), OptionalLong.empty())) {
+        return LanceSupport.listBranches(h.main).stream().anyMatch(b -> b.getName().equals(branch));
+      }
+    });
   }
 
   /**
@@ -101,14 +114,22 @@ public final class DataTables {
    * name). The storage options go to Lance explicitly (see
    * {@link LanceSupport#createBranch(StorageConfig, Dataset, String, org.lance.Ref)}).
    *
+   * <p>The call is made on the source branch's handle: lance-core 7.0.0 resolves the version of a
+   * {@code Ref.ofBranch(source, v)} in the tree of the dataset handle it is called on, so from
+   * main's handle it looked for main's {@code _versions/v.manifest} and failed (or would find the
+   * wrong version).
+   *
    * @throws RuntimeException from Lance, e.g. when the branch already exists or the version does not
    */
   public void createBranch(String location, String branch, Optional<String> fromBranch, long fromVersion) {
-    try (Handle h = open(location, Optional.empty(), OptionalLong.empty());
-        Dataset created = LanceSupport.createBranch(
-            config, h.main, branch, LanceSupport.ref(fromBranch, OptionalLong.of(fromVersion)))) {
-      // Only the side effect is wanted; the branch handle is closed at once.
-    }
+    lance(() -> {
+      try (Handle h = open(location, fromBranch, OptionalLong.empty());
+          Dataset created = LanceSupport.createBranch(
+              config, h.table, branch, LanceSupport.ref(fromBranch, OptionalLong.of(fromVersion)))) {
+        // Only the side effect is wanted; the branch handle is closed at once.
+      }
+      return null;
+    });
   }
 
   /**
@@ -117,16 +138,21 @@ public final class DataTables {
    * @throws RuntimeException from Lance, e.g. when the branch does not exist
    */
   public void deleteBranch(String location, String branch) {
-    try (Handle h = open(location, Optional.empty(), OptionalLong.empty())) {
-      h.main.branches().delete(branch);
-    }
+    lance(() -> {
+      try (Handle h = open(location, Optional.empty(), OptionalLong.empty())) {
+        h.main.branches().delete(branch);
+      }
+      return null;
+    });
   }
 
   /** The number of live rows at exactly {@code version} of the branch. */
   public long countRows(String location, Optional<String> nativeBranch, long version) {
-    try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
-      return h.table.countRows();
-    }
+    return lance(() -> {
+      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+        return h.table.countRows();
+      }
+    });
   }
 
   /**
@@ -136,20 +162,22 @@ public final class DataTables {
    */
   public List<Map<String, Object>> rowsById(
       String location, Optional<String> nativeBranch, long version, Collection<String> ids, List<String> columns) {
-    List<Map<String, Object>> rows = new ArrayList<>();
-    if (ids.isEmpty()) {
-      return rows;
-    }
-    try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
-      for (List<String> chunk : chunks(ids)) {
-        scanInto(h, Filter.in(ID, chunk), columns, false, batch -> {
-          for (int i = 0; i < batch.getRowCount(); i++) {
-            rows.add(RowCodec.decode(batch, i));
-          }
-        });
+    return lance(() -> {
+      List<Map<String, Object>> rows = new ArrayList<>();
+      if (ids.isEmpty()) {
+        return rows;
       }
-    }
-    return rows;
+      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+        for (List<String> chunk : chunks(ids)) {
+          scanInto(h, Filter.in(ID, chunk), columns, false, batch -> {
+            for (int i = 0; i < batch.getRowCount(); i++) {
+              rows.add(RowCodec.decode(batch, i));
+            }
+          });
+        }
+      }
+      return rows;
+    });
   }
 
   /**
@@ -162,13 +190,16 @@ public final class DataTables {
    */
   public void scan(String location, Optional<String> nativeBranch, long version, Filter filter,
       List<String> columns, Consumer<Map<String, Object>> rowSink) {
-    try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
-      scanInto(h, filter, columns, false, batch -> {
-        for (int i = 0; i < batch.getRowCount(); i++) {
-          rowSink.accept(RowCodec.decode(batch, i));
-        }
-      });
-    }
+    lance(() -> {
+      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+        scanInto(h, filter, columns, false, batch -> {
+          for (int i = 0; i < batch.getRowCount(); i++) {
+            rowSink.accept(RowCodec.decode(batch, i));
+          }
+        });
+      }
+      return null;
+    });
   }
 
   /**
@@ -178,7 +209,8 @@ public final class DataTables {
    * <p>With {@code certifyAbsence} (strict insert, only after the caller's exact-id preflight
    * against the same read version), every certificate check Java can express is run on the staged
    * transaction (see {@link #insertCertificateViolations}) and the transaction carries
-   * {@code omnigraph.insert_absence = v1}; if any check fails the insert fails closed with
+   * {@code omnigraph.insert_absence = v1} and {@link #INSERT_ABSENCE_PARENT} = the read version;
+   * if any check fails the insert fails closed with
    * {@link IllegalStateException}. Without it, the transaction carries no property.
    *
    * @return the staged write; {@linkplain StagedWrite#isEmpty() empty} when {@code rows} is empty
@@ -194,36 +226,42 @@ public final class DataTables {
   /** As above, with a pre-minted transaction uuid (a first-touch table's, recorded in the sidecar before staging). */
   public StagedWrite stageInsert(String location, Optional<String> nativeBranch, long readVersion,
       Schema schema, List<Map<String, Object>> rows, boolean certifyAbsence, String uuid) {
-    if (rows.isEmpty()) {
-      return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.INSERT).empty().build();
-    }
-    try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion));
-        VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
-      requireTableSchema(schema, h.table);
-      LanceSchema lanceSchema = h.table.getLanceSchema();
-      List<FragmentMetadata> fragments = LanceSupport.stage(config, h.table, batch, h.allocator);
-      Update update = LanceSupport.insertOnlyUpdate(fragments, lanceSchema);
-      Map<String, String> properties = Map.of();
-      if (certifyAbsence) {
-        List<String> violations = new ArrayList<>(
-            insertShapeViolations(update, lanceSchema, rows.size(), uuid, readVersion));
-        if (distinctIds(rows).size() != rows.size()) {
-          violations.add("the inserted ids are not distinct");
-        }
-        if (!violations.isEmpty()) {
-          throw new IllegalStateException("strict insert into " + location + " fails closed: the staged"
-              + " transaction cannot carry the insert-absence certificate: " + violations);
-        }
-        properties = Map.of(INSERT_ABSENCE, INSERT_ABSENCE_V1);
+    return lance(() -> {
+      if (rows.isEmpty()) {
+        return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.INSERT).empty().build();
       }
-      return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.INSERT)
-          .counts(rows.size(), 0, 0)
-          .properties(properties)
-          .arrowBytes(RowCodec.arrowBytes(batch))
-          .fragments(fragments, List.of(), List.of())
-          .preservedFieldIds(update.fieldsForPreservingFragBitmap())
-          .build();
-    }
+      try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion));
+          VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
+        requireTableSchema(schema, h.table);
+        LanceSchema lanceSchema = h.table.getLanceSchema();
+        List<FragmentMetadata> fragments = LanceSupport.stage(config, h.table, batch, h.allocator);
+        Update update = LanceSupport.insertOnlyUpdate(fragments, lanceSchema);
+        Map<String, String> properties = Map.of();
+        if (certifyAbsence) {
+          List<String> violations = new ArrayList<>(
+              insertShapeViolations(update, lanceSchema, rows.size(), uuid, readVersion));
+          if (distinctIds(rows).size() != rows.size()) {
+            violations.add("the inserted ids are not distinct");
+          }
+          if (!violations.isEmpty()) {
+            throw new IllegalStateException("strict insert into " + location + " fails closed: the staged"
+                + " transaction cannot carry the insert-absence certificate: " + violations);
+          }
+          properties = certificate(readVersion);
+        }
+        return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.INSERT)
+            .counts(rows.size(), 0, 0)
+            .properties(properties)
+            .arrowBytes(RowCodec.arrowBytes(batch))
+            .fragments(fragments, List.of(), List.of())
+            .preservedFieldIds(update.fieldsForPreservingFragBitmap())
+            .build();
+      }
+    });
+  }
+
+  private static Map<String, String> certificate(long readVersion) {
+    return Map.of(INSERT_ABSENCE, INSERT_ABSENCE_V1, INSERT_ABSENCE_PARENT, Long.toString(readVersion));
   }
 
   /**
@@ -248,36 +286,38 @@ public final class DataTables {
   /** As above, with a pre-minted transaction uuid (a first-touch table's, recorded in the sidecar before staging). */
   public StagedWrite stageUpsert(String location, Optional<String> nativeBranch, long readVersion,
       Schema schema, List<Map<String, Object>> rows, String uuid) {
-    if (rows.isEmpty()) {
-      return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.UPSERT).empty().build();
-    }
-    Set<String> ids = distinctIds(rows);
-    if (ids.size() != rows.size()) {
-      throw new IllegalArgumentException("upsert rows must have distinct ids (dedupe, last wins, before staging)");
-    }
-    try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion));
-        VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
-      requireTableSchema(schema, h.table);
-      LanceSchema lanceSchema = h.table.getLanceSchema();
-      Existing existing = findExisting(h, ids);
-      DeletionVectors deletions = stageDeletions(h.table, existing);
-      List<FragmentMetadata> fragments = LanceSupport.stage(config, h.table, batch, h.allocator);
-      Update update = LanceSupport.rewriteRowsUpdate(
-          fragments, deletions.updated, deletions.removed, lanceSchema);
-      long updated = existing.ids.size();
-      Map<String, String> properties = Map.of();
-      if (existing.addresses.isEmpty()
-          && insertShapeViolations(update, lanceSchema, rows.size(), uuid, readVersion).isEmpty()) {
-        properties = Map.of(INSERT_ABSENCE, INSERT_ABSENCE_V1);
+    return lance(() -> {
+      if (rows.isEmpty()) {
+        return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.UPSERT).empty().build();
       }
-      return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.UPSERT)
-          .counts(rows.size() - updated, updated, 0)
-          .properties(properties)
-          .arrowBytes(RowCodec.arrowBytes(batch))
-          .fragments(fragments, deletions.updated, deletions.removed)
-          .preservedFieldIds(update.fieldsForPreservingFragBitmap())
-          .build();
-    }
+      Set<String> ids = distinctIds(rows);
+      if (ids.size() != rows.size()) {
+        throw new IllegalArgumentException("upsert rows must have distinct ids (dedupe, last wins, before staging)");
+      }
+      try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion));
+          VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
+        requireTableSchema(schema, h.table);
+        LanceSchema lanceSchema = h.table.getLanceSchema();
+        Existing existing = findExisting(h, ids);
+        DeletionVectors deletions = stageDeletions(h.table, existing);
+        List<FragmentMetadata> fragments = LanceSupport.stage(config, h.table, batch, h.allocator);
+        Update update = LanceSupport.rewriteRowsUpdate(
+            fragments, deletions.updated, deletions.removed, lanceSchema);
+        long updated = existing.ids.size();
+        Map<String, String> properties = Map.of();
+        if (existing.addresses.isEmpty()
+            && insertShapeViolations(update, lanceSchema, rows.size(), uuid, readVersion).isEmpty()) {
+          properties = certificate(readVersion);
+        }
+        return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.UPSERT)
+            .counts(rows.size() - updated, updated, 0)
+            .properties(properties)
+            .arrowBytes(RowCodec.arrowBytes(batch))
+            .fragments(fragments, deletions.updated, deletions.removed)
+            .preservedFieldIds(update.fieldsForPreservingFragBitmap())
+            .build();
+      }
+    });
   }
 
   /**
@@ -294,26 +334,28 @@ public final class DataTables {
     return stageDeleteIds(location, nativeBranch, readVersion, ids, UUID.randomUUID().toString());
   }
 
-  /** As above, with a pre-minted transaction uuid. */
-    public StagedWrite stageDeleteIds(String location, Optional<String> nativeBranch, long readVersion,
+  /** As above, with a pre-minted transaction uuid (a first-touch table's, recorded in the sidecar before staging). */
+  public StagedWrite stageDeleteIds(String location, Optional<String> nativeBranch, long readVersion,
       Collection<String> ids, String uuid) {
-    StagedWrite.Builder staged =
-        StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.DELETE);
-    if (ids.isEmpty()) {
-      return staged.empty().build();
-    }
-    try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion))) {
-      Existing existing = findExisting(h, new LinkedHashSet<>(ids));
-      if (existing.addresses.isEmpty()) {
+    return lance(() -> {
+      StagedWrite.Builder staged =
+          StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.DELETE);
+      if (ids.isEmpty()) {
         return staged.empty().build();
       }
-      DeletionVectors deletions = stageDeletions(h.table, existing);
-      return staged
-          .counts(0, 0, existing.rowCount())
-          .fragments(List.of(), deletions.updated, deletions.removed)
-          .deletePredicate(Filter.in(ID, existing.ids).toSql())
-          .build();
-    }
+      try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion))) {
+        Existing existing = findExisting(h, new LinkedHashSet<>(ids));
+        if (existing.addresses.isEmpty()) {
+          return staged.empty().build();
+        }
+        DeletionVectors deletions = stageDeletions(h.table, existing);
+        return staged
+            .counts(0, 0, existing.rowCount())
+            .fragments(List.of(), deletions.updated, deletions.removed)
+            .deletePredicate(Filter.in(ID, existing.ids).toSql())
+            .build();
+      }
+    });
   }
 
   /**
@@ -332,18 +374,20 @@ public final class DataTables {
   /** As above, with a pre-minted transaction uuid (a first-touch table's, recorded in the sidecar before staging). */
   public StagedWrite stageOverwrite(String location, Optional<String> nativeBranch, long readVersion,
       Schema schema, List<Map<String, Object>> rows, String uuid) {
-    try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion));
-        VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
-      requireTableSchema(schema, h.table);
-      List<FragmentMetadata> fragments =
-          rows.isEmpty() ? List.of() : LanceSupport.stage(config, h.table, batch, h.allocator);
-      return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.OVERWRITE)
-          .counts(rows.size(), 0, 0)
-          .arrowBytes(RowCodec.arrowBytes(batch))
-          .fragments(fragments, List.of(), List.of())
-          .overwriteSchema(schema)
-          .build();
-    }
+    return lance(() -> {
+      try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion));
+          VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
+        requireTableSchema(schema, h.table);
+        List<FragmentMetadata> fragments =
+            rows.isEmpty() ? List.of() : LanceSupport.stage(config, h.table, batch, h.allocator);
+        return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.OVERWRITE)
+            .counts(rows.size(), 0, 0)
+            .arrowBytes(RowCodec.arrowBytes(batch))
+            .fragments(fragments, List.of(), List.of())
+            .overwriteSchema(schema)
+            .build();
+      }
+    });
   }
 
   /**
@@ -361,7 +405,11 @@ public final class DataTables {
    *   <tr><td>our uuid nowhere, head moved</td><td>NOT_LANDED, {@code headMoved}</td></tr>
    * </table>
    *
+   * <p>A staged write is committed at most once: Lance accepts the same transaction again (it
+   * rebases it), so a second attempt could land the rows twice.
+   *
    * @throws IllegalArgumentException when {@code staged} is empty
+   * @throws IllegalStateException when {@code staged} was already passed to {@code commit}
    * @throws TableCommitUnknownException when the evidence cannot be read (the transaction may have
    *     landed: the caller must not clean up and must settle it later)
    */
@@ -369,27 +417,33 @@ public final class DataTables {
     if (staged.isEmpty()) {
       throw new IllegalArgumentException("nothing to commit: " + staged);
     }
-    RuntimeException failure = null;
+    if (!staged.claimCommit()) {
+      // Lance would happily rebase the same files in again under the same uuid: a duplicate.
+      throw new IllegalStateException("staged write already committed once: " + staged);
+    }
+    Exception failure = null;
     try (Handle h = open(staged.location(), staged.nativeBranch(), OptionalLong.of(staged.readVersion()));
         Dataset committed = LanceSupport.commit(
             h.table, staged.operation(), staged.readVersion(), staged.uuid(), staged.properties())) {
       // The returned handle's version is not trusted as evidence; the re-read below is.
-    } catch (RuntimeException e) {
-      // Deliberately not inspected: a conflict, a rebase failure and a network error all look alike.
+    } catch (Exception e) {
+      // Deliberately not inspected: a conflict, a rebase failure and a network error all look
+      // alike, and lance-java throws undeclared checked IOExceptions too, hence Exception.
       failure = e;
     }
     try {
       return classify(staged, failure);
-    } catch (RuntimeException e) {
-      if (failure != null) {
-        e.addSuppressed(failure);
-      }
-      throw new TableCommitUnknownException(
+    } catch (Exception e) {
+      TableCommitUnknownException unknown = new TableCommitUnknownException(
           staged.location(), staged.nativeBranch(), staged.readVersion(), staged.uuid(), e);
+      if (failure != null) {
+        unknown.addSuppressed(failure); // the commit call's own failure, for diagnosis
+      }
+      throw unknown;
     }
   }
 
-  private CommitOutcome classify(StagedWrite staged, RuntimeException failure) {
+  private CommitOutcome classify(StagedWrite staged, Exception failure) {
     long readVersion = staged.readVersion();
     String cause = failure == null
         ? "the commit call returned normally"
@@ -397,19 +451,32 @@ public final class DataTables {
     try (Handle h = open(staged.location(), staged.nativeBranch(), OptionalLong.empty())) {
       long head = h.table.version();
       String firstForeign = null;
+      List<Long> ours = new ArrayList<>();
+      long oursRecordedRead = -1;
+      // Every version after the read version, not just the first: the uuid must appear exactly once.
       for (long v = readVersion + 1; v <= head; v++) {
         Optional<TxInfo> tx = transactionAt(h, staged.nativeBranch(), v);
         if (tx.isPresent() && tx.get().uuid().equals(staged.uuid())) {
-          if (v == readVersion + 1 && tx.get().readVersion() == readVersion) {
-            return CommitOutcome.landed(v);
+          if (ours.isEmpty()) {
+            oursRecordedRead = tx.get().readVersion();
           }
-          return CommitOutcome.rebased(v, "transaction " + staged.uuid() + " planned on version "
-              + readVersion + " landed at version " + v + " (recorded read version "
-              + tx.get().readVersion() + ") after foreign version " + firstForeign + "; " + cause);
-        }
-        if (firstForeign == null) {
+          ours.add(v);
+        } else if (firstForeign == null) {
           firstForeign = v + " (" + tx.map(t -> t.operation() + " " + t.uuid()).orElse("no transaction") + ")";
         }
+      }
+      if (ours.size() > 1) {
+        return CommitOutcome.rebased(ours.get(ours.size() - 1), "transaction " + staged.uuid()
+            + " appears at versions " + ours + ": committed more than once; " + cause);
+      }
+      if (ours.size() == 1) {
+        long v = ours.get(0);
+        if (v == readVersion + 1 && oursRecordedRead == readVersion) {
+          return CommitOutcome.landed(v);
+        }
+        return CommitOutcome.rebased(v, "transaction " + staged.uuid() + " planned on version "
+            + readVersion + " landed at version " + v + " (recorded read version " + oursRecordedRead
+            + ") after foreign version " + firstForeign + "; " + cause);
       }
       if (head == readVersion) {
         return CommitOutcome.notLanded(head, "transaction " + staged.uuid()
@@ -427,9 +494,11 @@ public final class DataTables {
    * @throws RuntimeException from Lance when the version does not exist
    */
   public Optional<TxInfo> transactionAt(String location, Optional<String> nativeBranch, long version) {
-    try (Handle h = open(location, nativeBranch, OptionalLong.empty())) {
-      return transactionAt(h, nativeBranch, version);
-    }
+    return lance(() -> {
+      try (Handle h = open(location, nativeBranch, OptionalLong.empty())) {
+        return transactionAt(h, nativeBranch, version);
+      }
+    });
   }
 
   private static Optional<TxInfo> transactionAt(Handle h, Optional<String> branch, long version) {
@@ -448,7 +517,8 @@ public final class DataTables {
   /**
    * Re-checks, from persisted history, the insertion-absence certificate of {@code version} of the
    * branch: the transaction must carry {@code omnigraph.insert_absence = v1}, have been planned on
-   * exactly {@code version - 1}, and be a pure insertion: an {@code Update} in RewriteRows mode with
+   * exactly {@code version - 1} both by Lance's record and by {@link #INSERT_ABSENCE_PARENT} (the
+   * latter is what exposes a transaction Lance rebased), and be a pure insertion: an {@code Update} in RewriteRows mode with
    * no removed or updated fragments, no modified fields, {@code fieldsForPreservingFragBitmap} equal
    * to the full nested field preorder of the table schema, at least one new fragment, no deletion
    * file on any new fragment, and new physical rows equal to the live-row growth from
@@ -458,30 +528,43 @@ public final class DataTables {
    * @return the failed checks; empty when the certificate holds
    */
   public List<String> insertCertificateViolations(String location, Optional<String> nativeBranch, long version) {
-    try (Handle h = open(location, nativeBranch, OptionalLong.empty());
-        Dataset at = h.main.checkout(LanceSupport.ref(nativeBranch, OptionalLong.of(version)))) {
-      Optional<Transaction> read = LanceSupport.readTransaction(at);
-      if (read.isEmpty()) {
-        return List.of("version " + version + " has no recorded transaction");
+    return lance(() -> {
+      try (Handle h = open(location, nativeBranch, OptionalLong.empty());
+          Dataset at = h.main.checkout(LanceSupport.ref(nativeBranch, OptionalLong.of(version)))) {
+        Optional<Transaction> read = LanceSupport.readTransaction(at);
+        if (read.isEmpty()) {
+          return List.of("version " + version + " has no recorded transaction");
+        }
+        try (Transaction tx = read.get()) {
+          List<String> violations = new ArrayList<>();
+          Map<String, String> properties = tx.transactionProperties().orElse(Map.of());
+          String property = properties.get(INSERT_ABSENCE);
+          if (!INSERT_ABSENCE_V1.equals(property)) {
+            violations.add(INSERT_ABSENCE + " is " + property + ", not " + INSERT_ABSENCE_V1);
+          }
+          if (tx.readVersion() != version - 1) {
+            violations.add("planned on version " + tx.readVersion() + ", not the parent " + (version - 1));
+          }
+          String provenOn = properties.get(INSERT_ABSENCE_PARENT);
+          if (!Long.toString(version - 1).equals(provenOn)) {
+            // A rebased insert: Lance moved it (and its recorded read version) onto a parent that
+            // absence was never proven against.
+            violations.add("absence was proven on version " + provenOn + ", not the parent " + (version - 1));
+          }
+          if (version <= 1) {
+            violations.add("version " + version + " has no parent version");
+            return violations;
+          }
+          long growth;
+          try (Dataset parent = h.main.checkout(LanceSupport.ref(nativeBranch, OptionalLong.of(version - 1)))) {
+            growth = at.countRows() - parent.countRows();
+          }
+          violations.addAll(insertShapeViolations(
+              tx.operation(), at.getLanceSchema(), growth, tx.uuid(), tx.readVersion()));
+          return violations;
+        }
       }
-      try (Transaction tx = read.get()) {
-        List<String> violations = new ArrayList<>();
-        String property = tx.transactionProperties().orElse(Map.of()).get(INSERT_ABSENCE);
-        if (!INSERT_ABSENCE_V1.equals(property)) {
-          violations.add(INSERT_ABSENCE + " is " + property + ", not " + INSERT_ABSENCE_V1);
-        }
-        if (tx.readVersion() != version - 1) {
-          violations.add("planned on version " + tx.readVersion() + ", not the parent " + (version - 1));
-        }
-        long growth;
-        try (Dataset parent = h.main.checkout(LanceSupport.ref(nativeBranch, OptionalLong.of(version - 1)))) {
-          growth = at.countRows() - parent.countRows();
-        }
-        violations.addAll(insertShapeViolations(
-            tx.operation(), at.getLanceSchema(), growth, tx.uuid(), tx.readVersion()));
-        return violations;
-      }
-    }
+    });
   }
 
   /**
@@ -535,6 +618,30 @@ public final class DataTables {
   }
 
   // ---------------------------------------------------------------------------------------------
+
+  /** A Lance call that may throw anything, checked exceptions included. */
+  @FunctionalInterface
+  private interface LanceCall<T> {
+    T call() throws Exception;
+  }
+
+  /**
+   * Runs {@code call}, rethrowing a checked exception unchecked. lance-java throws checked
+   * {@code java.io.IOException}s from native code without declaring them (seen from commit, open
+   * and scan), which would otherwise escape every {@code catch (RuntimeException)} of our callers.
+   * This only wraps; nothing here decides anything from the exception's type.
+   */
+  private static <T> T lance(LanceCall<T> call) {
+    try {
+      return call.call();
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e.getMessage(), e);
+    } catch (Exception e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
 
   /** The rows of the checked-out version whose id is among the probed ids. */
   private static final class Existing {

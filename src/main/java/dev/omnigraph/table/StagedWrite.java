@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.lance.FragmentMetadata;
 import org.lance.operation.Delete;
@@ -18,7 +19,7 @@ import org.lance.operation.Update;
  * {@link #readVersion()}. Dropping a staged write is always safe; its files are garbage for
  * cleanup.
  *
- * <p>Immutable. The Lance description of the transaction (fragments, deletion vectors, schema) is
+ * <p>Immutable, except that {@link DataTables#commit} accepts each staged write once. The Lance description of the transaction (fragments, deletion vectors, schema) is
  * held in package-private fields, so nothing outside {@code dev.omnigraph.table} touches a Lance
  * type, and a fresh Lance {@link Operation} is built for every commit attempt (an operation's
  * native schema export is released after use).
@@ -48,6 +49,8 @@ public final class StagedWrite {
   private final Map<String, String> properties;
   private final long arrowBytes;
   private final boolean empty;
+  // The one mutable bit: commit() claims a staged write once (see DataTables#commit).
+  private final AtomicBoolean commitClaimed = new AtomicBoolean();
 
   // The Lance description, package-private on purpose (see class comment).
   final List<FragmentMetadata> newFragments;
@@ -133,6 +136,11 @@ public final class StagedWrite {
   /** Exact Arrow size of the rows written ({@link RowCodec#arrowBytes}), for the 32 MiB limit. */
   public long arrowBytes() {
     return arrowBytes;
+  }
+
+  /** True for the first caller only: a staged write is committed at most once. */
+  boolean claimCommit() {
+    return commitClaimed.compareAndSet(false, true);
   }
 
   /** A fresh Lance operation for one commit attempt. */

@@ -7,7 +7,8 @@ import java.util.Optional;
  * failed and so did the re-read that would have settled it (storage unreachable, version
  * unreadable). The transaction may be durable. Callers must treat this as the unknown outcome
  * (RecoveryRequired): never clean up the staged files, settle it later by re-reading the table's
- * transactions for {@link #uuid()}.
+ * transactions for {@link #uuid()}. The cause is the failed re-read; the commit call's own failure,
+ * if it threw, is attached as a suppressed exception.
  */
 public final class TableCommitUnknownException extends RuntimeException {
 
