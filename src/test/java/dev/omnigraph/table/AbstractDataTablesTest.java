@@ -125,8 +125,11 @@ abstract class AbstractDataTablesTest {
       assertThat(update.newFragments()).isNotEmpty();
       assertThat(update.newFragments().stream().mapToLong(FragmentMetadata::getPhysicalRows).sum()).isEqualTo(3);
     });
-    // Version 1 is the dataset's creation; Lance records no transaction we could mistake for ours.
-    assertThat(tables.insertCertificateViolations(LOC, MAIN, v1)).isNotEmpty();
+    // Version 1 is the dataset's creation, recorded by Lance as an Overwrite with no properties.
+    TxInfo creation = tables.transactionAt(LOC, MAIN, v1).orElseThrow();
+    assertThat(creation.operation()).isEqualTo("Overwrite");
+    assertThat(creation.properties()).isEmpty();
+    assertThat(tables.insertCertificateViolations(LOC, MAIN, v1)).contains("version 1 has no parent version");
   }
 
   @Test
@@ -414,6 +417,8 @@ abstract class AbstractDataTablesTest {
     assertThat(rebased.kind()).isEqualTo(CommitOutcome.Kind.REBASED);
     assertThat(rebased.version()).isEqualTo(w + 2);
     assertThat(rows(MAIN, w + 2)).extracting(r -> r.get("id")).containsExactly("o2");
+    // Unlike a rebased Update/Delete, a rebased Overwrite keeps its original recorded read version.
+    assertThat(tables.transactionAt(LOC, MAIN, w + 2).orElseThrow().readVersion()).isEqualTo(w);
   }
 
   @Test
