@@ -63,6 +63,9 @@ public final class GraphManifest {
 
   /** Ancestors of {@code branch}, nearest first, ending with main. */
   public List<String> parentChain(String branch) {
+    if (branch.equals(MAIN)) {
+      return List.of();
+    }
     try (ManifestDataset m = open(MAIN, OptionalLong.empty())) {
       return ManifestReader.parentChain(m, branch);
     }

@@ -22,12 +22,18 @@ import java.util.OptionalLong;
  * both land. A rejected attempt is settled by re-reading: the intent's commit row present means it
  * landed; a moved head or identity is a {@link HeadMismatch} (never re-parented); otherwise the
  * rejection was unrelated contention and is retried at most {@link #MAX_CONTENTION_RETRIES} times.
- * Nothing may be written after a successful publish except deleting the writer's sidecar.
+ * After a successful publish nothing logical is written: only a physical-only compaction of the
+ * manifest (same rows, new version) and then the writer deleting its sidecar.
  */
 public final class ManifestBatchPublisher {
 
   /** Bounded retries for row-level contention that left the head unchanged. */
   public static final int MAX_CONTENTION_RETRIES = 5;
+
+  /** Manifest fragments beyond which a publish compacts the branch's manifest. */
+  static final int COMPACT_AT_FRAGMENTS = 32;
+
+  private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(ManifestBatchPublisher.class);
 
   private final StorageConfig config;
 
@@ -97,10 +103,27 @@ public final class ManifestBatchPublisher {
           throw new ManifestCorrupt(ManifestRows.commitObjectId(intent.commitId()),
               "landed at manifest version " + landed + ", expected " + next);
         }
+        compactIfFragmented(intent.branch());
         return new Published(intent.commitId(), landed, attempt);
       }
     }
     throw new PublishContention(MAX_CONTENTION_RETRIES + 1, last);
+  }
+
+  /**
+   * Every publish adds a fragment (and a deletion vector for the rewritten head row), and every
+   * state scan and CAS join reads all of them, so an uncompacted manifest makes each write cost
+   * grow with history. Compacting past {@link #COMPACT_AT_FRAGMENTS} keeps it flat. Runs after the
+   * publish landed, under the caller's gates; a failure only costs speed, never correctness.
+   */
+  private void compactIfFragmented(String branch) {
+    try (ManifestDataset manifest = openBranch(branch)) {
+      if (manifest.fragmentCount() > COMPACT_AT_FRAGMENTS) {
+        manifest.compact();
+      }
+    } catch (RuntimeException e) {
+      LOG.warnf("manifest compaction of %s failed; it will be retried after a later publish: %s", branch, e.getMessage());
+    }
   }
 
   /** Reads the branch's latest state and applies the intent's checks. */

@@ -149,6 +149,21 @@ public final class ManifestDataset implements AutoCloseable {
     }
   }
 
+  /** How many fragments the checked-out version has. */
+  public int fragmentCount() {
+    return dataset.getFragments().size();
+  }
+
+  /**
+   * Rewrites the checked-out branch's small fragments (one per publish) into few large ones and
+   * drops deleted rows. Physical only: rows, row ids and earlier versions are unchanged, so state
+   * scans and time travel read the same content. The caller holds the branch gate, so no publisher
+   * of this process races it; a cross-process publisher would see ordinary contention.
+   */
+  public void compact() {
+    dataset.compact(org.lance.compaction.CompactionOptions.builder().build());
+  }
+
   /** Every native branch of the manifest (the graph branches other than main). */
   public List<NativeBranch> branches() {
     return dataset.branches().list().stream().map(ManifestDataset::nativeBranch).toList();
