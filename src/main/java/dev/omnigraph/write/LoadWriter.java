@@ -59,6 +59,7 @@ final class LoadWriter implements PreparedWrite {
       }
     }
     checkEndpoints(ctx);
+    checkConstraints(ctx);
     List<TableEffect> effects = new ArrayList<>();
     for (Map.Entry<String, LinkedHashMap<String, Map<String, Object>>> t : batch.rows().entrySet()) {
       effects.add(effect(ctx, t.getKey(), new ArrayList<>(t.getValue().values())));
@@ -98,6 +99,23 @@ final class LoadWriter implements PreparedWrite {
       case MERGE -> ctx.tables().stageUpsert(location, target, readVersion, schema, rows, uuid);
       case OVERWRITE -> ctx.tables().stageOverwrite(location, target, readVersion, schema, rows, uuid);
     };
+  }
+
+  /** {@code @range}, {@code @check}, {@code @unique} and {@code @card} over the whole load. */
+  private void checkConstraints(PrepareContext ctx) {
+    boolean replaces = mode == LoadMode.OVERWRITE;
+    for (Map.Entry<String, LinkedHashMap<String, Map<String, Object>>> t : batch.rows().entrySet()) {
+      String name = t.getKey().substring(t.getKey().indexOf(':') + 1);
+      if (t.getKey().startsWith("node:")) {
+        var type = catalog.node(name).orElseThrow();
+        t.getValue().values().forEach(row -> RowValidator.checkRow(type, row));
+        RowValidator.checkUnique(ctx, t.getKey(), type.uniques(), t.getValue().values(), Set.of(), replaces);
+      } else {
+        var type = catalog.edge(name).orElseThrow();
+        RowValidator.checkUnique(ctx, t.getKey(), type.uniques(), t.getValue().values(), Set.of(), replaces);
+        RowValidator.checkCardinality(ctx, type, t.getValue().values(), Set.of(), replaces);
+      }
+    }
   }
 
   /** Every edge endpoint names a node in this load or in the pinned snapshot. */

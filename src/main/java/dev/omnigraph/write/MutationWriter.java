@@ -88,6 +88,7 @@ final class MutationWriter implements PreparedWrite {
       String tableKey = t.getKey();
       MutationStaging.Pending p = t.getValue();
       TablePin pin = ctx.pin(tableKey);
+      checkConstraints(ctx, tableKey, p);
       if (!p.deleted.isEmpty()) {
         Set<String> ids = p.deleted;
         TableEffect.Stager stager = (readVersion, uuid) ->
@@ -118,6 +119,22 @@ final class MutationWriter implements PreparedWrite {
     }
     strictIds = strict;
     return effects;
+  }
+
+  /** Constraints over the table's final pending state, before anything is staged. */
+  private void checkConstraints(PrepareContext ctx, String tableKey, MutationStaging.Pending p) {
+    String name = tableKey.substring(tableKey.indexOf(':') + 1);
+    if (tableKey.startsWith("node:")) {
+      NodeType type = catalog.node(name).orElseThrow();
+      p.rows.values().forEach(row -> RowValidator.checkRow(type, row));
+      RowValidator.checkUnique(ctx, tableKey, type.uniques(), p.rows.values(), p.deleted, false);
+    } else {
+      EdgeType type = catalog.edge(name).orElseThrow();
+      RowValidator.checkUnique(ctx, tableKey, type.uniques(), p.rows.values(), p.deleted, false);
+      List<Map<String, Object>> inserted = p.rows.values().stream()
+          .filter(r -> p.inserted.contains(String.valueOf(r.get("id")))).toList();
+      RowValidator.checkCardinality(ctx, type, inserted, p.deleted, false);
+    }
   }
 
   private void insertNode(MutationStaging staging, Statement.InsertNode ins) {

@@ -115,6 +115,38 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
   }
 
   @Test
+  void declaredConstraintsAreEnforcedBeforeAnyEffect() {
+    load("main", LoadMode.APPEND, "{\"type\":\"Person\",\"data\":{\"name\":\"ann\",\"email\":\"a@x.io\"}}",
+        "{\"type\":\"Company\",\"data\":{\"name\":\"acme\"}}",
+        "{\"type\":\"Company\",\"data\":{\"name\":\"bigco\"}}",
+        "{\"edge\":\"WorksAt\",\"from\":\"ann\",\"to\":\"acme\"}");
+    long commits = graph.commits("main").commits().size();
+    assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("old", 151)))
+        .isInstanceOfSatisfying(dev.omnigraph.write.ConstraintViolation.class, e -> {
+          assertThat(e.constraint()).isEqualTo("@range(age, 0..150)");
+          assertThat(e.entityId()).isEqualTo("old");
+        });
+    assertThatThrownBy(() -> load("main", LoadMode.APPEND,
+        "{\"type\":\"Person\",\"data\":{\"name\":\"bo\",\"email\":\"not-an-email\"}}"))
+        .isInstanceOfSatisfying(dev.omnigraph.write.ConstraintViolation.class,
+            e -> assertThat(e.constraint()).startsWith("@check(email"));
+    assertThatThrownBy(() -> load("main", LoadMode.APPEND,
+        "{\"type\":\"Person\",\"data\":{\"name\":\"cy\",\"email\":\"a@x.io\"}}"))
+        .isInstanceOfSatisfying(dev.omnigraph.write.ConstraintViolation.class, e -> {
+          assertThat(e.constraint()).isEqualTo("@unique(email)");
+          assertThat(e.getMessage()).contains("ann");
+        });
+    assertThatThrownBy(() -> load("main", LoadMode.APPEND,
+        "{\"edge\":\"WorksAt\",\"from\":\"ann\",\"to\":\"bigco\"}"))
+        .isInstanceOfSatisfying(dev.omnigraph.write.ConstraintViolation.class,
+            e -> assertThat(e.constraint()).isEqualTo("@card(0..1)"));
+    // Rewriting ann's own email in a merge is not a collision with herself.
+    load("main", LoadMode.MERGE, "{\"type\":\"Person\",\"data\":{\"name\":\"ann\",\"email\":\"a@x.io\",\"age\":3}}");
+    assertThat(graph.commits("main").commits()).hasSize((int) commits + 1);
+    assertThat(sidecars()).isEmpty();
+  }
+
+  @Test
   void aBranchForksATableOnFirstWriteAndLeavesMainUntouched() {
     load("main", LoadMode.APPEND, person("alice", 30));
     graph.branchCreate("feature", "main", Optional.empty());
