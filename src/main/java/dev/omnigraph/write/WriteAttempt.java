@@ -147,8 +147,10 @@ public final class WriteAttempt {
       StagedWrite staged;
       try {
         if (e.firstTouch()) {
-          tables.createBranch(e.location(), e.target().orElseThrow(), e.pinnedBranch(), e.pinnedVersion());
+          // A failed ref creation may still have cloned part of a tree: count it as an effect so
+          // the sidecar stays and recovery reclaims it.
           effected = true;
+          tables.createBranch(e.location(), e.target().orElseThrow(), e.pinnedBranch(), e.pinnedVersion());
           staged = e.stager().stage(e.pinnedVersion(), e.uuid());
         } else {
           staged = e.staged().orElseThrow();
@@ -194,6 +196,7 @@ public final class WriteAttempt {
     }
     ManifestBatchPublisher.Published published;
     try {
+      Failpoints.hit("write.before_publish");
       published = publisher.publish(new ManifestBatchPublisher.Intent(token.branch(), token.branchIdentity(),
           token.graphHead(), List.of(), updates, sidecar.lineage().commitId(), actor, Optional.empty(),
           sidecar.lineage().createdAtMicros()));

@@ -79,6 +79,11 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     assertThat(after.get("bob").get("age")).isEqualTo(40);
     assertThat(dataset("main", "Person").entityCount()).isEqualTo(3);
 
+    SnapshotOutput.Dataset merged = dataset("main", "Person");
+    assertThat(new DataTables(config).transactionAt(merged.datasetPath(), Optional.empty(),
+        merged.publishedDatasetVersion()).orElseThrow().properties())
+        .as("a mixed upsert carries no insert-absence certificate")
+        .doesNotContainKey(DataTables.INSERT_ABSENCE);
     load("main", LoadMode.OVERWRITE, person("dave", 1));
     assertThat(rows("main", "Person")).containsOnlyKeys("dave");
     assertThat(dataset("main", "Person").entityCount()).isEqualTo(1);
@@ -225,6 +230,82 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     assertThat(rows("main", "Person")).containsOnlyKeys("same");
     assertThat(graph.commits("main").commits()).hasSize(2);
     assertThat(sidecars()).isEmpty();
+  }
+
+  @Test
+  void aFailureAfterAnEffectIsRecoveryRequiredAndKeepsTheSidecar() throws Exception {
+    load("main", LoadMode.APPEND, person("ann", 1));
+    SnapshotOutput before = graph.snapshot("main");
+    dev.omnigraph.api.RecoveryRequired failure;
+    try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enableError("write.before_publish")) {
+      failure = org.assertj.core.api.Assertions.catchThrowableOfType(dev.omnigraph.api.RecoveryRequired.class,
+          () -> load("main", LoadMode.APPEND, person("bob", 2)));
+    }
+    assertThat(failure).isNotNull();
+    // The table effect landed, the graph did not move, and the sidecar names the operation.
+    assertThat(graph.snapshot("main")).isEqualTo(before);
+    SnapshotOutput.Dataset people = dataset("main", "Person");
+    assertThat(new DataTables(config).head(people.datasetPath(), Optional.empty()))
+        .isEqualTo(people.publishedDatasetVersion() + 1);
+    assertThat(sidecars()).containsExactly("__recovery/" + failure.operationId() + ".json");
+    // Until recovery settles it, the next write to the branch is refused with the same operation.
+    assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("cy", 3)))
+        .isInstanceOfSatisfying(dev.omnigraph.api.RecoveryRequired.class,
+            e -> assertThat(e.operationId()).isEqualTo(failure.operationId()));
+  }
+
+  @Test
+  void aWriteCancelledBeforeItsEffectsLeavesNothingVisible() throws Exception {
+    CountDownLatch prepared = new CountDownLatch(1);
+    dev.omnigraph.gate.GateManager gates = dev.omnigraph.gate.GateManager.forRoot(config.rootUri());
+    Thread writer;
+    Throwable[] outcome = new Throwable[1];
+    try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enable("write.after_prepare", prepared::countDown);
+        dev.omnigraph.gate.GateManager.Held blocker = gates.acquire(List.of("main"), List.of())) {
+      writer = new Thread(() -> {
+        try {
+          load("main", LoadMode.APPEND, person("zed", 9));
+        } catch (Throwable t) {
+          outcome[0] = t;
+        }
+      });
+      writer.start();
+      assertThat(prepared.await(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      Thread.sleep(200); // now waiting on the gates this test holds
+      writer.interrupt();
+      writer.join(60_000);
+    }
+    assertThat(outcome[0]).isNotNull().hasMessageContaining("interrupted");
+    assertThat(rows("main", "Person")).isEmpty();
+    assertThat(graph.commits("main").commits()).hasSize(1);
+    assertThat(sidecars()).isEmpty();
+    SnapshotOutput.Dataset people = dataset("main", "Person");
+    assertThat(new DataTables(config).head(people.datasetPath(), Optional.empty()))
+        .isEqualTo(people.publishedDatasetVersion());
+  }
+
+  @Test
+  void aTableWrittenOutsideThePublisherIsUncoveredDriftPointingToRepair() {
+    load("main", LoadMode.APPEND, person("ann", 1));
+    SnapshotOutput.Dataset people = dataset("main", "Person");
+    DataTables tables = new DataTables(config);
+    // A raw Lance commit nobody published: live HEAD moves past the manifest pin.
+    org.apache.arrow.vector.types.pojo.Schema schema = dev.omnigraph.table.TableSchemas.node(
+        dev.omnigraph.schema.SchemaParser.parse(AbstractGraphEngineTest.schemaText()).node("Person").orElseThrow());
+    Map<String, Object> stray = new java.util.HashMap<>();
+    stray.put("id", "stray");
+    stray.put("name", "stray");
+    stray.put("age", null);
+    stray.put("email", null);
+    tables.commit(tables.stageInsert(people.datasetPath(), Optional.empty(), people.publishedDatasetVersion(), schema,
+        List.of(stray), false));
+    assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("bob", 2)))
+        .isInstanceOfSatisfying(dev.omnigraph.write.UncoveredDrift.class, e -> {
+          assertThat(e.tableKey()).isEqualTo("node:Person");
+          assertThat(e.getMessage()).contains("omnigraph repair");
+        });
+    assertThat(sidecars()).isEmpty();
+    assertThat(graph.commits("main").commits()).hasSize(2);
   }
 
   @Test
