@@ -1,5 +1,7 @@
 package dev.omnigraph.query;
 
+import dev.omnigraph.util.QuotedStrings;
+
 import dev.omnigraph.query.grammar.OmniQueryLexer;
 import dev.omnigraph.query.grammar.OmniQueryParser;
 import dev.omnigraph.query.grammar.OmniQueryParser.AggregateContext;
@@ -354,41 +356,10 @@ final class AstBuilder {
     return new Ast.ListLit(List.copyOf(items), at);
   }
 
-  /**
-   * Decodes {@code \" \\ \n \r \t}, the schema language's escape set; anything else is refused rather
-   * than guessed, at the position of the backslash.
-   */
+  /** Decodes a string literal; a bad escape is reported at the backslash, naming the query. */
   private String unquote(Token t) {
-    String raw = t.getText();
-    StringBuilder out = new StringBuilder(raw.length());
-    int line = t.getLine();
-    int column = t.getCharPositionInLine() + 2; // of raw[1], just after the opening quote
-    for (int i = 1; i < raw.length() - 1; i++) {
-      char ch = raw.charAt(i);
-      if (ch == '\\') {
-        char next = raw.charAt(i + 1);
-        switch (next) {
-          case '"' -> out.append('"');
-          case '\\' -> out.append('\\');
-          case 'n' -> out.append('\n');
-          case 'r' -> out.append('\r');
-          case 't' -> out.append('\t');
-          default -> throw new QueryParseException(line, column, query,
-              "unsupported escape sequence '\\" + next + "' in string (use \\\" \\\\ \\n \\r or \\t)");
-        }
-        i++;
-        column += 2;
-        continue;
-      }
-      out.append(ch);
-      if (ch == '\n') {
-        line++;
-        column = 1;
-      } else {
-        column++;
-      }
-    }
-    return out.toString();
+    return QuotedStrings.unquote(t.getText(), t.getLine(), t.getCharPositionInLine() + 2,
+        (line, column, message) -> new QueryParseException(line, column, query, message));
   }
 
   private long longValue(Token t, String what) {

@@ -1,5 +1,7 @@
 package dev.omnigraph.schema;
 
+import dev.omnigraph.util.QuotedStrings;
+
 import dev.omnigraph.schema.grammar.OmniSchemaBaseVisitor;
 import dev.omnigraph.schema.grammar.OmniSchemaLexer;
 import dev.omnigraph.schema.grammar.OmniSchemaParser;
@@ -219,41 +221,9 @@ final class SyntaxReader {
     return new Raw.Num(text, new BigDecimal(text), integral, pos(c.getStart()));
   }
 
-  /**
-   * Decodes {@code \" \\ \n \r \t}, the reference's escape set; anything else is refused rather than
-   * guessed, with the position of the backslash.
-   */
+  /** Decodes a string literal; a bad escape is reported at the backslash. */
   static String unquote(Token t) {
-    String raw = t.getText();
-    StringBuilder out = new StringBuilder(raw.length());
-    int line = t.getLine();
-    int column = t.getCharPositionInLine() + 2; // of raw[1], just after the opening quote
-    for (int i = 1; i < raw.length() - 1; i++) {
-      char ch = raw.charAt(i);
-      if (ch == '\\') {
-        char next = raw.charAt(i + 1);
-        switch (next) {
-          case '"' -> out.append('"');
-          case '\\' -> out.append('\\');
-          case 'n' -> out.append('\n');
-          case 'r' -> out.append('\r');
-          case 't' -> out.append('\t');
-          default -> throw new SchemaParseException(line, column,
-              "unsupported escape sequence '\\" + next + "' in string (use \\\" \\\\ \\n \\r or \\t)");
-        }
-        i++;
-        column += 2;
-        continue;
-      }
-      out.append(ch);
-      if (ch == '\n') {
-        line++;
-        column = 1;
-      } else {
-        column++;
-      }
-    }
-    return out.toString();
+    return QuotedStrings.unquote(t.getText(), t.getLine(), t.getCharPositionInLine() + 2, SchemaParseException::new);
   }
 
   static Raw.Name name(Token t) {
