@@ -69,7 +69,7 @@ final class LoadWriter implements PreparedWrite {
 
   private TableEffect effect(PrepareContext ctx, String tableKey, List<Map<String, Object>> rows) {
     TablePin pin = ctx.pin(tableKey);
-    Schema schema = schemaOf(tableKey);
+    Schema schema = Effects.schemaOf(catalog, tableKey);
     List<String> ids = rows.stream().map(r -> (String) r.get("id")).toList();
     long existing = 0;
     if (mode != LoadMode.OVERWRITE && tableKey.startsWith("node:")) {
@@ -141,9 +141,5 @@ final class LoadWriter implements PreparedWrite {
         }
       }
     }
-  }
-
-  private Schema schemaOf(String tableKey) {
-    return Effects.schemaOf(catalog, tableKey);
   }
 }

@@ -23,7 +23,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -314,9 +313,5 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
       assertThatThrownBy(() -> ro.load("main", new StringReader(person("x", 1)), LoadMode.APPEND, Optional.empty()))
           .isInstanceOf(dev.omnigraph.api.InvalidRequest.class);
     }
-  }
-
-  static String keys(Map<String, ?> m) {
-    return m.keySet().stream().collect(Collectors.joining(","));
   }
 }
