@@ -22,7 +22,9 @@ import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.storage.StorageConfig;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
+import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.SidecarStore;
+import dev.omnigraph.table.RecoveryAuditTable;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.NativeBranch;
 import dev.omnigraph.write.LoadMode;
@@ -48,6 +50,8 @@ public final class Omnigraph implements AutoCloseable {
   private final GraphManifest manifest;
   private final SchemaContract schema;
   private final WritePath writePath;
+  private final Recovery recovery;
+  private final RecoveryAuditTable audit;
 
   private Omnigraph(StorageConfig config, StorageAdapter storage, OpenMode mode, SchemaContract schema) {
     this.config = config;
@@ -56,8 +60,14 @@ public final class Omnigraph implements AutoCloseable {
     this.gates = GateManager.forRoot(config.rootUri());
     this.manifest = new GraphManifest(config, storage);
     this.schema = schema;
+    DataTables tables = new DataTables(config);
+    SidecarStore sidecars = new SidecarStore(storage);
+    ManifestBatchPublisher publisher = new ManifestBatchPublisher(config);
+    this.audit = new RecoveryAuditTable(config, storage);
+    this.recovery = new Recovery(gates, manifest, tables, sidecars, publisher, audit,
+        () -> SchemaContract.liveIdentity(storage));
     WriteAttempt attempt = new WriteAttempt(gates, manifest, schema.ir(), () -> SchemaContract.liveIdentity(storage),
-        new DataTables(config), new SidecarStore(storage), new ManifestBatchPublisher(config));
+        tables, sidecars, publisher, recovery);
     this.writePath = new WritePath(attempt, schema.ir());
   }
 
@@ -98,11 +108,50 @@ public final class Omnigraph implements AutoCloseable {
       }
       new GraphManifest(config, storage).checkStamp();
       SchemaContract schema = SchemaContract.read(storage);
-      return new Omnigraph(config, storage, mode, schema);
+      Omnigraph graph = new Omnigraph(config, storage, mode, schema);
+      if (mode == OpenMode.READ_WRITE) {
+        // Full recovery: every pending sidecar is rolled forward, rolled back or refused loudly
+        // before this handle serves anything. A read-only open repairs nothing.
+        graph.lastRecovery = graph.recovery.sweep(Recovery.Mode.FULL);
+      }
+      return graph;
     } catch (RuntimeException e) {
       storage.close();
       throw e;
     }
+  }
+
+  private volatile List<Recovery.Outcome> lastRecovery = List.of();
+
+  /** What the read-write open's recovery sweep settled (empty for read-only, or nothing pending). */
+  public List<Recovery.Outcome> openRecovery() {
+    return lastRecovery;
+  }
+
+  /**
+   * Quiesced full recovery without a restart: takes every gate of the root (so no writer of this
+   * process is live), then runs the full sweep, rollbacks included.
+   *
+   * @throws dev.omnigraph.api.RecoveryRequired for a sidecar recovery refuses (kept on disk)
+   */
+  public List<Recovery.Outcome> recover() {
+    requireWritable();
+    List<String> branches = new ArrayList<>();
+    branches.add(BranchNames.MAIN);
+    manifest.branches().forEach(b -> branches.add(b.name()));
+    try (GateManager.Held held = gates.acquire(branches, schema.ir().catalog().tableKeys())) {
+      return recovery.sweep(Recovery.Mode.FULL);
+    }
+  }
+
+  /** The pending recovery sidecars' keys (a listing failure is thrown). */
+  public List<String> pendingRecovery() {
+    return recovery.pending();
+  }
+
+  /** Every recorded recovery ({@code _graph_commit_recoveries.lance}), oldest first. */
+  public List<RecoveryAuditTable.Entry> recoveryAudit() {
+    return audit.entries();
   }
 
   public StorageConfig config() {

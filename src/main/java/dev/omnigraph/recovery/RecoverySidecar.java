@@ -79,6 +79,8 @@ public record RecoverySidecar(
    * @param firstTouch true when this write creates {@code nativeBranch} on the table (the ref is
    *     owned by this sidecar from before it exists)
    * @param firstTouchFrom the branch the first-touch ref forks from (null: main)
+   * @param firstTouchRefIdentity the native identity of the first-touch ref this write created,
+   *     bound when the effects are confirmed (null before, and for other tables)
    */
   public record TableIntent(
       @JsonProperty("table_key") String tableKey,
@@ -92,7 +94,15 @@ public record RecoverySidecar(
       @JsonProperty("post_commit_version") long postCommitVersion,
       @JsonProperty("row_count") long rowCount,
       @JsonProperty("first_touch") boolean firstTouch,
-      @JsonProperty("first_touch_from") String firstTouchFrom) {}
+      @JsonProperty("first_touch_from") String firstTouchFrom,
+      @JsonProperty("first_touch_ref_identity") String firstTouchRefIdentity) {
+
+    /** This intent with the created ref's identity bound. */
+    public TableIntent withRefIdentity(String identity) {
+      return new TableIntent(tableKey, stableTableId, incarnationId, location, nativeBranch, expectedVersion,
+          readVersion, uuid, postCommitVersion, rowCount, firstTouch, firstTouchFrom, identity);
+    }
+  }
 
   /**
    * The pre-minted lineage: the commit the write publishes and its fixed parent.
@@ -100,11 +110,26 @@ public record RecoverySidecar(
    * @param commitId ULID of the graph commit
    * @param parent the head it descends from (null at genesis)
    * @param createdAtMicros commit time
+   * @param rollbackCommitId the pre-minted id of the commit a rollback publishes, so a recovery
+   *     that crashes after its publish recognises its own rollback on restart
    */
   public record Lineage(
       @JsonProperty("commit_id") String commitId,
       @JsonProperty("parent") String parent,
-      @JsonProperty("created_at") long createdAtMicros) {}
+      @JsonProperty("created_at") long createdAtMicros,
+      @JsonProperty("rollback_commit_id") String rollbackCommitId) {
+
+    public Lineage {
+      java.util.Objects.requireNonNull(commitId, "commit_id");
+      java.util.Objects.requireNonNull(rollbackCommitId, "rollback_commit_id");
+    }
+  }
+
+  /** This sidecar with its table intents replaced (to bind confirmed identities). */
+  public RecoverySidecar withTables(List<TableIntent> next) {
+    return new RecoverySidecar(formatVersion, writerKind, operationId, actor, authority, next, state, lineage,
+        createdAtMicros);
+  }
 
   /** This sidecar with its state advanced. */
   public RecoverySidecar withState(State next) {

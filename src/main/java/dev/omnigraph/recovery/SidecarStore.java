@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omnigraph.storage.StorageAdapter;
+import dev.omnigraph.util.Failpoints;
 import java.util.List;
 import java.util.Optional;
 
@@ -36,11 +37,13 @@ public final class SidecarStore {
    * means no effect may follow.
    */
   public void arm(RecoverySidecar sidecar) {
+    Failpoints.hit("recovery.sidecar_write");
     storage.putIfAbsent(keyOf(sidecar.operationId()), encode(sidecar));
   }
 
   /** Overwrites the sidecar with its advanced state. */
   public void update(RecoverySidecar sidecar) {
+    Failpoints.hit("recovery.sidecar_confirm");
     storage.put(keyOf(sidecar.operationId()), encode(sidecar));
   }
 
@@ -49,6 +52,7 @@ public final class SidecarStore {
    * skipping recovery would tolerate drift.
    */
   public List<String> list() {
+    Failpoints.hit("recovery.sidecar_list");
     return storage.list(PREFIX).stream().filter(k -> k.endsWith(".json")).sorted().toList();
   }
 
@@ -64,6 +68,7 @@ public final class SidecarStore {
 
   /** Deletes the sidecar; the last step of a write or a recovery. */
   public void delete(String operationId) {
+    Failpoints.hit("recovery.sidecar_delete");
     storage.delete(keyOf(operationId));
   }
 

@@ -146,6 +146,66 @@ public final class DataTables {
     });
   }
 
+  /**
+   * The native identity of the table's Lance branch {@code branch} (its version/uuid chain, as
+   * {@link NativeBranch#identifier()} spells it), or empty when no such ref exists. A delete and
+   * re-create of the same name yields a different identity.
+   */
+  public Optional<String> branchIdentity(String location, String branch) {
+    return lance(() -> {
+      try (Handle h = open(location, Optional.empty(), OptionalLong.empty())) {
+        return LanceSupport.listBranches(h.main).stream().filter(b -> b.getName().equals(branch)).findFirst()
+            .map(b -> ManifestDataset.nativeBranch(b).identifier());
+      }
+    });
+  }
+
+  /**
+   * Makes {@code version} of the branch its latest version again with a Lance {@code Restore}
+   * commit (a new version with that version's content; history is kept). Recovery's compensation
+   * for an owned effect that must not become visible.
+   *
+   * @return the new head (the restore's version)
+   * @throws RuntimeException from Lance
+   */
+  public long restore(String location, Optional<String> nativeBranch, long version) {
+    return lance(() -> {
+      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+        h.table.restore();
+      }
+      return head(location, nativeBranch);
+    });
+  }
+
+  /**
+   * Every version number the branch still has manifests for, ascending.
+   */
+  public List<Long> versions(String location, Optional<String> nativeBranch) {
+    return lance(() -> {
+      try (Handle h = open(location, nativeBranch, OptionalLong.empty())) {
+        return h.table.listVersions().stream().map(v -> v.getId()).sorted().toList();
+      }
+    });
+  }
+
+  /** What a cleanup removed. */
+  public record Removed(long versions, long bytes) {}
+
+  /**
+   * Removes the branch's versions older than {@code beforeVersion} and the files only they
+   * referenced (Lance cleanup; tagged versions are kept). Staged files no version ever referenced
+   * are kept unless they are older than Lance's unverified-file grace period.
+   */
+  public Removed cleanupBefore(String location, Optional<String> nativeBranch, long beforeVersion) {
+    return lance(() -> {
+      try (Handle h = open(location, nativeBranch, OptionalLong.empty())) {
+        org.lance.cleanup.RemovalStats stats = h.table.cleanupWithPolicy(org.lance.cleanup.CleanupPolicy.builder()
+            .withBeforeVersion(beforeVersion).withErrorIfTaggedOldVersions(false).build());
+        return new Removed(stats.getOldVersions(), stats.getBytesRemoved());
+      }
+    });
+  }
+
   /** The number of live rows at exactly {@code version} of the branch. */
   public long countRows(String location, Optional<String> nativeBranch, long version) {
     return lance(() -> {
@@ -508,8 +568,11 @@ public final class DataTables {
         return Optional.empty();
       }
       try (Transaction tx = read.get()) {
+        Operation op = tx.operation();
+        OptionalLong restored = op instanceof org.lance.operation.Restore r
+            ? OptionalLong.of(r.version()) : OptionalLong.empty();
         return Optional.of(new TxInfo(tx.uuid(), tx.readVersion(),
-            tx.transactionProperties().orElse(Map.of()), tx.operation().name()));
+            tx.transactionProperties().orElse(Map.of()), op.name(), restored));
       }
     }
   }

@@ -9,6 +9,7 @@ import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.manifest.TableVersionUpdate;
+import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.RecoverySidecar;
 import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.schema.SchemaIr;
@@ -51,9 +52,11 @@ public final class WriteAttempt {
   private final DataTables tables;
   private final SidecarStore sidecars;
   private final ManifestBatchPublisher publisher;
+  private final Recovery recovery;
 
   public WriteAttempt(GateManager gates, GraphManifest manifest, SchemaIr schema, Supplier<String> liveSchemaIdentity,
-      DataTables tables, SidecarStore sidecars, ManifestBatchPublisher publisher) {
+      DataTables tables, SidecarStore sidecars, ManifestBatchPublisher publisher, Recovery recovery) {
+    this.recovery = recovery;
     this.gates = gates;
     this.manifest = manifest;
     this.schema = schema;
@@ -96,8 +99,9 @@ public final class WriteAttempt {
 
   private WriteResult once(String branch, PreparedWrite writer, Optional<String> actor, Optional<String> ifCommit,
       int attempt) {
-    // Step 1: barrier, then capture the token and the table snapshot from one manifest scan.
-    barrier(branch, Set.of());
+    // Step 1: heal what needs no restore (refusing on a relevant rollback-class sidecar), then
+    // capture the token and the table snapshot from one manifest scan.
+    recovery.heal(branch);
     Optional<String> identity = manifest.identity(branch);
     ManifestState state = manifest.state(branch);
     List<String> parents = manifest.parentChain(branch);
@@ -130,10 +134,16 @@ public final class WriteAttempt {
           new RecoverySidecar.Authority(branch, identity.orElse(null), head.orElse(null), token.schemaIdentity()),
           effects.stream().map(WriteAttempt::intent).toList(),
           RecoverySidecar.State.ARMED,
-          new RecoverySidecar.Lineage(commitId, head.orElse(null), createdAt),
+          new RecoverySidecar.Lineage(commitId, head.orElse(null), createdAt, Ulid.next()),
           createdAt);
       // A failed arm aborts with no effect: nothing below has happened yet.
       sidecars.arm(sidecar);
+      try {
+        Failpoints.hit("write.after_arm");
+      } catch (RuntimeException failure) {
+        deleteSidecar(operationId); // nothing landed: finalize as effect-free
+        throw failure;
+      }
       return effectAndPublish(writer, token, effects, sidecar, actor, attempt);
     }
   }
@@ -151,6 +161,7 @@ public final class WriteAttempt {
           // the sidecar stays and recovery reclaims it.
           effected = true;
           tables.createBranch(e.location(), e.target().orElseThrow(), e.pinnedBranch(), e.pinnedVersion());
+          Failpoints.hit("write.after_ref_create");
           staged = e.stager().stage(e.pinnedVersion(), e.uuid());
         } else {
           staged = e.staged().orElseThrow();
@@ -168,6 +179,11 @@ public final class WriteAttempt {
         case LANDED -> {
           effected = true;
           versions.put(e.tableKey(), outcome.version());
+          try {
+            Failpoints.hit("write.after_table_commit");
+          } catch (RuntimeException injected) {
+            throw new RecoveryRequired(op, "failed after the commit of " + e.tableKey(), injected);
+          }
         }
         case NOT_LANDED -> {
           if (effected) {
@@ -182,8 +198,16 @@ public final class WriteAttempt {
             + " over a foreign commit (" + outcome.detail() + "); not adopting it");
       }
     }
+    RecoverySidecar confirmed;
     try {
-      sidecars.update(sidecar.withState(RecoverySidecar.State.EFFECTS_CONFIRMED));
+      Failpoints.hit("write.after_commits");
+      confirmed = sidecar.withTables(sidecar.tables().stream().map(t -> t.firstTouch()
+          ? t.withRefIdentity(tables.branchIdentity(t.location(), t.nativeBranch()).orElseThrow(
+              () -> new IllegalStateException("first-touch ref " + t.nativeBranch() + " of " + t.tableKey()
+                  + " vanished after its commit")))
+          : t).toList()).withState(RecoverySidecar.State.EFFECTS_CONFIRMED);
+      sidecars.update(confirmed);
+      Failpoints.hit("write.after_confirm");
     } catch (RuntimeException failure) {
       throw new RecoveryRequired(op, "could not record confirmed effects", failure);
     }
@@ -203,7 +227,13 @@ public final class WriteAttempt {
     } catch (RuntimeException failure) {
       throw new RecoveryRequired(op, "publish failed after the table effects landed", failure);
     }
-    deleteSidecar(op);
+    try {
+      Failpoints.hit("write.after_publish");
+      deleteSidecar(op);
+    } catch (RuntimeException failure) {
+      // Same as a failed delete: the write is durable, so it is reported as done.
+      LOG.warnf(failure, "sidecar %s kept after a published write; recovery will retire it", op);
+    }
     return new WriteResult(Optional.of(published.commitId()), published.manifestVersion(), rowCounts, attempt);
   }
 
@@ -296,7 +326,7 @@ public final class WriteAttempt {
   private static RecoverySidecar.TableIntent intent(TableEffect e) {
     return new RecoverySidecar.TableIntent(e.tableKey(), e.identity().stableTableId(), e.identity().incarnationId(),
         e.location(), e.target().orElse(null), e.pinnedVersion(), e.readVersion(), e.uuid(), e.readVersion() + 1,
-        e.rowCountAfter(), e.firstTouch(), e.firstTouch() ? e.pinnedBranch().orElse(null) : null);
+        e.rowCountAfter(), e.firstTouch(), e.firstTouch() ? e.pinnedBranch().orElse(null) : null, null);
   }
 
   private static long micros() {

@@ -232,7 +232,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
   }
 
   @Test
-  void aFailureAfterAnEffectIsRecoveryRequiredAndKeepsTheSidecar() throws Exception {
+  void aPublishFailureAfterConfirmedEffectsHealsAtTheNextWriteWithoutReopen() throws Exception {
     load("main", LoadMode.APPEND, person("ann", 1));
     SnapshotOutput before = graph.snapshot("main");
     dev.omnigraph.api.RecoveryRequired failure;
@@ -247,10 +247,15 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     assertThat(new DataTables(config).head(people.datasetPath(), Optional.empty()))
         .isEqualTo(people.publishedDatasetVersion() + 1);
     assertThat(sidecars()).containsExactly("__recovery/" + failure.operationId() + ".json");
-    // Until recovery settles it, the next write to the branch is refused with the same operation.
-    assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("cy", 3)))
-        .isInstanceOfSatisfying(dev.omnigraph.api.RecoveryRequired.class,
-            e -> assertThat(e.operationId()).isEqualTo(failure.operationId()));
+    // The next write on the same handle rolls the confirmed effect forward first, then runs.
+    load("main", LoadMode.APPEND, person("cy", 3));
+    assertThat(rows("main", "Person")).containsOnlyKeys("ann", "bob", "cy");
+    assertThat(sidecars()).isEmpty();
+    assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> {
+      assertThat(e.operationId()).isEqualTo(failure.operationId());
+      assertThat(e.kind()).isEqualTo("RolledForward");
+    });
+    assertThat(graph.commits("main").commits()).hasSize(4);
   }
 
   @Test
