@@ -43,7 +43,7 @@ final class ConditionalWriteSerializer implements AutoCloseable {
   private final java.util.concurrent.ConcurrentHashMap<String, Fault> faults = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** An injected S3 error answered for every request addressing {@code bucket/keyPrefix...}. */
-  record Fault(int status, String code) {}
+  record Fault(int status, String code, java.util.Set<String> methods) {}
 
   /**
    * Fault injection (STYLE #9): requests whose bucket/key (or listing prefix) starts with
@@ -51,11 +51,16 @@ final class ConditionalWriteSerializer implements AutoCloseable {
    * instead of being forwarded, until the returned handle is closed.
    */
   AutoCloseable inject(String target, int status, String code) {
-    faults.put(target, new Fault(status, code));
+    return inject(target, status, code, java.util.Set.of());
+  }
+
+  /** As {@link #inject(String, int, String)}, for the given HTTP methods only (empty: all). */
+  AutoCloseable inject(String target, int status, String code, java.util.Set<String> methods) {
+    faults.put(target, new Fault(status, code, methods));
     return () -> faults.remove(target);
   }
 
-  private Fault faultFor(URI uri) {
+  private Fault faultFor(String method, URI uri) {
     if (faults.isEmpty()) {
       return null;
     }
@@ -71,7 +76,8 @@ final class ConditionalWriteSerializer implements AutoCloseable {
       }
     }
     for (Map.Entry<String, Fault> f : faults.entrySet()) {
-      if (addressed.startsWith(f.getKey())) {
+      if (addressed.startsWith(f.getKey())
+          && (f.getValue().methods().isEmpty() || f.getValue().methods().contains(method))) {
         return f.getValue();
       }
     }
@@ -103,7 +109,7 @@ final class ConditionalWriteSerializer implements AutoCloseable {
         body = in.readAllBytes();
       }
       String method = exchange.getRequestMethod();
-      Fault fault = faultFor(exchange.getRequestURI());
+      Fault fault = faultFor(exchange.getRequestMethod(), exchange.getRequestURI());
       if (fault != null) {
         byte[] doc = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>" + fault.code()
             + "</Code><Message>injected by the test harness</Message></Error>").getBytes(java.nio.charset.StandardCharsets.UTF_8);

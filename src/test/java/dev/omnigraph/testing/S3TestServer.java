@@ -57,6 +57,13 @@ public final class S3TestServer {
     return front.inject(root.bucket() + "/" + prefix, status, code);
   }
 
+  /** As {@link #injectFault(StorageConfig, String, int, String)}, for these HTTP methods only. */
+  public AutoCloseable injectFault(StorageConfig root, String keyPrefix, int status, String code,
+      String... methods) {
+    String prefix = root.prefix().isEmpty() ? keyPrefix : root.prefix() + "/" + keyPrefix;
+    return front.inject(root.bucket() + "/" + prefix, status, code, java.util.Set.of(methods));
+  }
+
   /** The running server, started on first use. */
   public static synchronized S3TestServer get() {
     if (instance == null) {

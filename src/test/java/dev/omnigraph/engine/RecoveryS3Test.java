@@ -1,0 +1,66 @@
+package dev.omnigraph.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.api.SnapshotOutput;
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.storage.StorageException;
+import dev.omnigraph.testing.S3TestServer;
+import dev.omnigraph.write.LoadMode;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The recovery suite on S3, plus the sidecar I/O faults produced by the S3 server itself (real
+ * error responses on the wire, not failpoints).
+ */
+class RecoveryS3Test extends AbstractRecoveryTest {
+  @Override
+  protected StorageConfig newRoot() {
+    return S3TestServer.get().freshRoot("recovery");
+  }
+
+  @Test
+  void aTransientPutFailureOfTheSidecarAbortsWithNoEffectAndDoesNotWedgeLaterWrites() throws Exception {
+    load("main", LoadMode.APPEND, person("ann", 1));
+    SnapshotOutput before = graph.snapshot("main");
+    try (AutoCloseable fault = S3TestServer.get().injectFault(config, "__recovery/", 503, "SlowDown", "PUT")) {
+      assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("bob", 2)))
+          .isInstanceOfSatisfying(StorageException.class,
+              e -> assertThat(e.kind()).isEqualTo(StorageException.Kind.TRANSIENT));
+    }
+    assertThat(graph.snapshot("main")).isEqualTo(before);
+    assertThat(sidecars()).isEmpty();
+    assertPinsEqualHeads("main");
+    load("main", LoadMode.APPEND, person("bob", 2));
+    assertThat(rows("main", "Person")).containsOnlyKeys("ann", "bob");
+  }
+
+  @Test
+  void aFailedSidecarDeleteOnTheWireStillReportsTheWriteAndIsRetiredNext() throws Exception {
+    dev.omnigraph.write.WriteResult r;
+    try (AutoCloseable fault = S3TestServer.get().injectFault(config, "__recovery/", 500, "InternalError",
+        "DELETE")) {
+      r = load("main", LoadMode.APPEND, person("bob", 2));
+    }
+    assertThat(r.commitId()).isPresent();
+    assertThat(sidecars()).hasSize(1);
+    load("main", LoadMode.APPEND, person("cy", 3));
+    assertThat(sidecars()).isEmpty();
+    assertThat(graph.recoveryAudit()).singleElement()
+        .satisfies(e -> assertThat(e.kind()).isEqualTo("RolledForward"));
+  }
+
+  @Test
+  void aFailedListingOnTheWireFailsTheWriteAndTheReadWriteOpen() throws Exception {
+    long published = graph.snapshot("main").graphManifestVersion();
+    try (AutoCloseable fault = S3TestServer.get().injectFault(config, "__recovery", 500, "InternalError", "GET")) {
+      assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("bob", 2))).isInstanceOf(StorageException.class);
+      graph.close();
+      assertThatThrownBy(() -> Omnigraph.open(config, OpenMode.READ_WRITE)).isInstanceOf(StorageException.class);
+      graph = Omnigraph.open(config, OpenMode.READ_ONLY);
+    }
+    assertThat(graph.snapshot("main").graphManifestVersion()).isEqualTo(published);
+  }
+}
