@@ -22,6 +22,9 @@ import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.storage.StorageConfig;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
+import dev.omnigraph.api.ReadOutput;
+import dev.omnigraph.read.AdjacencyCache;
+import dev.omnigraph.read.ReadRunner;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.table.RecoveryAuditTable;
@@ -233,6 +236,41 @@ public final class Omnigraph implements AutoCloseable {
       Optional<String> actor, Optional<String> ifCommit) {
     requireWritable();
     return writePath.mutate(branch, source, name, params, actor, ifCommit);
+  }
+
+  /** Adjacency indexes are keyed by root and exact version, so one process-wide cache serves every handle. */
+  private static final AdjacencyCache ADJACENCY = new AdjacencyCache();
+
+  /**
+   * Runs read query {@code name} of a {@code .gq} source over one pinned snapshot: the head of
+   * {@code branch} (default main), or, when {@code commitId} is given, the state that commit
+   * published (time travel). The rows and {@code graph_commit_id} come from the same manifest scan.
+   *
+   * @throws NotFound for an unknown branch or commit
+   * @throws dev.omnigraph.api.InvalidRequest when both a branch and a commit are given, or the
+   *     query is a mutation
+   */
+  public ReadOutput query(Optional<String> branch, Optional<String> commitId, String source, String name,
+      com.fasterxml.jackson.databind.JsonNode params) {
+    if (branch.isPresent() && commitId.isPresent()) {
+      throw new dev.omnigraph.api.InvalidRequest("give a branch or a commit, not both");
+    }
+    ManifestState state;
+    ReadOutput.Target target;
+    Optional<String> head;
+    if (commitId.isPresent()) {
+      GraphCommit c = manifest.findCommit(commitId.get()).orElseThrow(() -> new NotFound("commit", commitId.get()));
+      state = manifest.stateAt(c.branch(), c.manifestVersion());
+      target = new ReadOutput.Target(null, c.id());
+      head = Optional.of(c.id());
+    } else {
+      String b = branch.orElse(BranchNames.MAIN);
+      state = manifest.state(b);
+      target = new ReadOutput.Target(b, null);
+      head = state.effectiveHead(manifest.parentChain(b));
+    }
+    return new ReadRunner(config.rootUri(), new DataTables(config), ADJACENCY)
+        .run(schema.ir().catalog(), state, target, head, source, name, params);
   }
 
   /** Commits reachable from {@code branch}'s head, most recent first. */

@@ -1,0 +1,133 @@
+package dev.omnigraph.read;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The src → dst (and dst → src) adjacency of one exact edge-table version, in compressed sparse
+ * rows over a dictionary of node ids: two int arrays per direction instead of a map of strings, so
+ * a million edges cost a few tens of MiB. Immutable once built.
+ */
+final class Adjacency {
+
+  private final String[] ids;
+  private final Map<String, Integer> index;
+  private final int[] outStart;
+  private final int[] outTargets;
+  private final int[] inStart;
+  private final int[] inTargets;
+
+  private Adjacency(String[] ids, Map<String, Integer> index, int[] outStart, int[] outTargets, int[] inStart,
+      int[] inTargets) {
+    this.ids = ids;
+    this.index = index;
+    this.outStart = outStart;
+    this.outTargets = outTargets;
+    this.inStart = inStart;
+    this.inTargets = inTargets;
+  }
+
+  int edgeCount() {
+    return outTargets.length;
+  }
+
+  /** Accumulates edges, then {@link #build()}s the index. */
+  static final class Builder {
+    private final Map<String, Integer> index = new HashMap<>();
+    private String[] ids = new String[1024];
+    private int[] src = new int[1024];
+    private int[] dst = new int[1024];
+    private int edges;
+
+    void add(String from, String to) {
+      if (edges == src.length) {
+        src = Arrays.copyOf(src, edges * 2);
+        dst = Arrays.copyOf(dst, edges * 2);
+      }
+      src[edges] = id(from);
+      dst[edges] = id(to);
+      edges++;
+    }
+
+    private int id(String s) {
+      Integer known = index.get(s);
+      if (known != null) {
+        return known;
+      }
+      int next = index.size();
+      if (next == ids.length) {
+        ids = Arrays.copyOf(ids, next * 2);
+      }
+      ids[next] = s;
+      index.put(s, next);
+      return next;
+    }
+
+    Adjacency build() {
+      int n = index.size();
+      int[][] out = csr(n, src, dst, edges);
+      int[][] in = csr(n, dst, src, edges);
+      return new Adjacency(Arrays.copyOf(ids, n), index, out[0], out[1], in[0], in[1]);
+    }
+
+    private static int[][] csr(int n, int[] from, int[] to, int edges) {
+      int[] start = new int[n + 1];
+      for (int i = 0; i < edges; i++) {
+        start[from[i] + 1]++;
+      }
+      for (int i = 0; i < n; i++) {
+        start[i + 1] += start[i];
+      }
+      int[] fill = Arrays.copyOf(start, n);
+      int[] targets = new int[edges];
+      for (int i = 0; i < edges; i++) {
+        targets[fill[from[i]]++] = to[i];
+      }
+      return new int[][] {start, targets};
+    }
+  }
+
+  /**
+   * The distinct nodes whose breadth-first distance from {@code origin} along the edges (forward or
+   * reverse) lies in {@code [minHops, maxHops]}. Each node is reached once (a visited set prunes
+   * longer paths to it and cycles back to the origin), so every destination is reported once per
+   * origin.
+   */
+  java.util.List<String> reach(String origin, boolean forward, int minHops, int maxHops) {
+    Integer o = index.get(origin);
+    java.util.List<String> out = new java.util.ArrayList<>();
+    if (o == null) {
+      return out;
+    }
+    int[] start = forward ? outStart : inStart;
+    int[] targets = forward ? outTargets : inTargets;
+    java.util.BitSet visited = new java.util.BitSet(ids.length);
+    visited.set(o);
+    int[] frontier = {o};
+    int frontierSize = 1;
+    for (int depth = 1; depth <= maxHops && frontierSize > 0; depth++) {
+      int[] next = new int[16];
+      int nextSize = 0;
+      for (int f = 0; f < frontierSize; f++) {
+        int node = frontier[f];
+        for (int e = start[node]; e < start[node + 1]; e++) {
+          int t = targets[e];
+          if (!visited.get(t)) {
+            visited.set(t);
+            if (nextSize == next.length) {
+              next = Arrays.copyOf(next, nextSize * 2);
+            }
+            next[nextSize++] = t;
+            if (depth >= minHops) {
+              out.add(ids[t]);
+            }
+          }
+        }
+      }
+      frontier = next;
+      frontierSize = nextSize;
+    }
+    return out;
+  }
+}

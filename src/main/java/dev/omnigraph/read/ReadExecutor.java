@@ -1,0 +1,570 @@
+package dev.omnigraph.read;
+
+import dev.omnigraph.api.InvalidRequest;
+import dev.omnigraph.manifest.ManifestState;
+import dev.omnigraph.manifest.TablePin;
+import dev.omnigraph.query.AggFunc;
+import dev.omnigraph.query.BoundParams;
+import dev.omnigraph.query.CheckedRead;
+import dev.omnigraph.query.Clause;
+import dev.omnigraph.query.Column;
+import dev.omnigraph.query.CompareOp;
+import dev.omnigraph.query.Operand;
+import dev.omnigraph.query.OrderKey;
+import dev.omnigraph.query.Value;
+import dev.omnigraph.schema.NodeType;
+import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.Filter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Runs one checked read over one pinned manifest state. Bindings are rows of node ids, one slot per
+ * variable. A variable's candidate nodes come from one scan of its node table at the pinned version
+ * with every single-variable filter of its scope pushed into Lance ({@link Filter#toSql()}, the one
+ * literal-escaping path) and only the columns the query reads; traversals expand through an
+ * {@link AdjacencyCache} entry for the edge table's exact version; {@code not} is an anti-join
+ * evaluated per row of its enclosing scope.
+ */
+final class ReadExecutor {
+
+  private final String root;
+  private final DataTables tables;
+  private final ManifestState state;
+  private final AdjacencyCache adjacency;
+  private final BoundParams params;
+  private final Instant now;
+
+  private final Map<String, Integer> slots = new LinkedHashMap<>();
+  private final Map<Integer, NodeType> slotTypes = new HashMap<>();
+  private final Map<Integer, Set<String>> slotColumns = new HashMap<>();
+  private final Map<Clause.Not, Scope> innerScopes = new IdentityHashMap<>();
+  private final List<Scope> scopes = new ArrayList<>();
+  private final Map<Integer, Map<String, Map<String, Object>>> candidates = new HashMap<>();
+
+  ReadExecutor(String root, DataTables tables, ManifestState state, AdjacencyCache adjacency, BoundParams params,
+      Instant now) {
+    this.root = root;
+    this.tables = tables;
+    this.state = state;
+    this.adjacency = adjacency;
+    this.params = params;
+    this.now = now;
+  }
+
+  /** A scope: the top-level match or one {@code not} block. */
+  private final class Scope {
+    final List<Clause> clauses;
+    final Map<String, Integer> visible; // variable → slot, outer ones included
+    final Set<Integer> local = new LinkedHashSet<>();
+    final Map<Integer, List<Clause.Filter>> pushed = new HashMap<>();
+    final List<Clause.Filter> residual = new ArrayList<>();
+
+    Scope(List<Clause> clauses, Map<String, Integer> outer) {
+      this.clauses = clauses;
+      this.visible = new LinkedHashMap<>(outer);
+      scopes.add(this);
+      for (Clause c : clauses) {
+        if (c instanceof Clause.Bind b) {
+          declare(b.variable(), b.type());
+        } else if (c instanceof Clause.Traverse t) {
+          declare(t.source(), null);
+          declare(t.target(), null);
+        }
+      }
+      for (Clause c : clauses) {
+        if (c instanceof Clause.Traverse t) {
+          typeFromEdge(t);
+        }
+      }
+      for (Clause c : clauses) {
+        if (c instanceof Clause.Filter f) {
+          Integer only = singleLocalVariable(f);
+          if (only != null && pushable(f) != null) {
+            pushed.computeIfAbsent(only, k -> new ArrayList<>()).add(f);
+          } else {
+            residual.add(f);
+          }
+          noteColumns(f.left());
+          noteColumns(f.right());
+        } else if (c instanceof Clause.Not n) {
+          innerScopes.put(n, new Scope(n.clauses(), visible));
+        }
+      }
+    }
+
+    private void declare(String variable, NodeType type) {
+      if (visible.containsKey(variable)) {
+        if (type != null) {
+          slotTypes.putIfAbsent(visible.get(variable), type);
+        }
+        return;
+      }
+      int slot = slots.size();
+      slots.put(variable + "#" + slot, slot);
+      visible.put(variable, slot);
+      local.add(slot);
+      if (type != null) {
+        slotTypes.put(slot, type);
+      }
+      slotColumns.put(slot, new LinkedHashSet<>(List.of("id")));
+    }
+
+    private void typeFromEdge(Clause.Traverse t) {
+      // Traversal endpoints without a Bind clause take the edge's endpoint types.
+      slotTypes.putIfAbsent(visible.get(t.source()), nodeType(t.edge().from()));
+      slotTypes.putIfAbsent(visible.get(t.target()), nodeType(t.edge().to()));
+    }
+
+    private Integer singleLocalVariable(Clause.Filter f) {
+      Set<Integer> vars = new LinkedHashSet<>();
+      if (f.left() instanceof Operand.Property p) {
+        vars.add(visible.get(p.variable()));
+      }
+      if (f.right() instanceof Operand.Property p) {
+        vars.add(visible.get(p.variable()));
+      }
+      if (vars.size() != 1) {
+        return null;
+      }
+      Integer slot = vars.iterator().next();
+      return local.contains(slot) ? slot : null;
+    }
+
+    void noteColumns(Operand o) {
+      if (o instanceof Operand.Property p) {
+        slotColumns.get(visible.get(p.variable())).add(p.property());
+      }
+    }
+  }
+
+  private final Map<String, NodeType> nodeTypesByName = new HashMap<>();
+
+  private NodeType nodeType(String name) {
+    NodeType t = nodeTypesByName.get(name);
+    if (t == null) {
+      throw new IllegalStateException("no node type " + name + " among the query's bindings");
+    }
+    return t;
+  }
+
+  /** The result: column names and rows of Java values, in final order. */
+  record Result(List<String> columns, List<List<Object>> rows) {}
+
+  Result run(CheckedRead q, Map<String, NodeType> allNodeTypes) {
+    nodeTypesByName.putAll(allNodeTypes);
+    Scope top = new Scope(q.match(), Map.of());
+    for (Column c : q.columns()) {
+      if (c instanceof Column.Projection p) {
+        top.noteColumns(p.property());
+      } else if (c instanceof Column.Aggregate a && a.property() != null) {
+        top.noteColumns(a.property());
+      }
+    }
+    for (OrderKey k : q.order()) {
+      if (k instanceof OrderKey.ByProperty bp) {
+        top.noteColumns(bp.property());
+      }
+    }
+    List<String[]> bindings = exec(top, java.util.Collections.singletonList(new String[slots.size()]), new LinkedHashSet<>());
+    List<String> names = q.columnNames();
+    List<List<Object>> out;
+    Comparator<List<Object>> order;
+    if (q.isAggregating()) {
+      out = aggregate(q, top, bindings);
+      order = columnOrder(q, names, null);
+    } else {
+      // Rows carry their order-by-property values and bound ids after the columns, for sorting.
+      out = new ArrayList<>(bindings.size());
+      List<Integer> outerSlots = new ArrayList<>(top.local);
+      for (String[] b : bindings) {
+        List<Object> row = new ArrayList<>(names.size() + q.order().size() + outerSlots.size());
+        for (Column c : q.columns()) {
+          row.add(value(top, b, ((Column.Projection) c).property()));
+        }
+        for (OrderKey k : q.order()) {
+          row.add(k instanceof OrderKey.ByProperty bp ? value(top, b, bp.property()) : null);
+        }
+        for (int s : outerSlots) {
+          row.add(b[s]);
+        }
+        out.add(row);
+      }
+      order = columnOrder(q, names, top);
+    }
+    out.sort(order);
+    long limit = q.limit().orElse(Long.MAX_VALUE);
+    List<List<Object>> trimmed = new ArrayList<>();
+    for (List<Object> row : out) {
+      if (trimmed.size() >= limit) {
+        break;
+      }
+      trimmed.add(new ArrayList<>(row.subList(0, names.size())));
+    }
+    return new Result(names, trimmed);
+  }
+
+  private List<String[]> exec(Scope scope, List<String[]> input, Set<Integer> boundIn) {
+    Set<Integer> bound = new LinkedHashSet<>(boundIn);
+    List<String[]> rows = input;
+    List<Clause.Filter> waiting = new ArrayList<>(scope.residual);
+    for (Clause c : scope.clauses) {
+      if (c instanceof Clause.Bind b) {
+        int slot = scope.visible.get(b.variable());
+        rows = bind(rows, slot, bound);
+        bound.add(slot);
+      } else if (c instanceof Clause.Traverse t) {
+        int s = scope.visible.get(t.source());
+        int d = scope.visible.get(t.target());
+        if (!bound.contains(s) && !bound.contains(d)) {
+          rows = bind(rows, s, bound);
+          bound.add(s);
+        }
+        rows = traverse(rows, t, s, d, bound);
+        bound.add(s);
+        bound.add(d);
+      } else {
+        continue;
+      }
+      rows = applyReady(scope, rows, waiting, bound);
+    }
+    for (int slot : scope.local) {
+      if (!bound.contains(slot)) {
+        rows = bind(rows, slot, bound);
+        bound.add(slot);
+      }
+    }
+    rows = applyReady(scope, rows, waiting, bound);
+    for (Clause c : scope.clauses) {
+      if (c instanceof Clause.Not n) {
+        Scope inner = innerScopes.get(n);
+        List<String[]> kept = new ArrayList<>();
+        for (String[] r : rows) {
+          if (exec(inner, java.util.Collections.singletonList(r), bound).isEmpty()) {
+            kept.add(r);
+          }
+        }
+        rows = kept;
+      }
+    }
+    return rows;
+  }
+
+  private List<String[]> applyReady(Scope scope, List<String[]> rows, List<Clause.Filter> waiting, Set<Integer> bound) {
+    List<Clause.Filter> ready = new ArrayList<>();
+    for (Clause.Filter f : waiting) {
+      if (slotsOf(scope, f).stream().allMatch(bound::contains)) {
+        ready.add(f);
+      }
+    }
+    if (ready.isEmpty()) {
+      return rows;
+    }
+    waiting.removeAll(ready);
+    List<String[]> kept = new ArrayList<>();
+    for (String[] r : rows) {
+      boolean ok = true;
+      for (Clause.Filter f : ready) {
+        if (!Compare.test(f.op(), operand(scope, r, f.left()), operand(scope, r, f.right()))) {
+          ok = false;
+          break;
+        }
+      }
+      if (ok) {
+        kept.add(r);
+      }
+    }
+    return kept;
+  }
+
+  private static Set<Integer> slotsOf(Scope scope, Clause.Filter f) {
+    Set<Integer> out = new LinkedHashSet<>();
+    if (f.left() instanceof Operand.Property p) {
+      out.add(scope.visible.get(p.variable()));
+    }
+    if (f.right() instanceof Operand.Property p) {
+      out.add(scope.visible.get(p.variable()));
+    }
+    return out;
+  }
+
+  private List<String[]> bind(List<String[]> rows, int slot, Set<Integer> bound) {
+    Map<String, Map<String, Object>> cand = candidates(slot);
+    List<String[]> out = new ArrayList<>();
+    if (bound.contains(slot)) {
+      for (String[] r : rows) {
+        if (cand.containsKey(r[slot])) {
+          out.add(r);
+        }
+      }
+      return out;
+    }
+    for (String[] r : rows) {
+      for (String id : cand.keySet()) {
+        String[] next = r.clone();
+        next[slot] = id;
+        out.add(next);
+      }
+    }
+    return out;
+  }
+
+  private List<String[]> traverse(List<String[]> rows, Clause.Traverse t, int s, int d, Set<Integer> bound) {
+    Adjacency adj = adjacencyOf(t);
+    boolean forward = bound.contains(s);
+    int from = forward ? s : d;
+    int to = forward ? d : s;
+    boolean toBound = bound.contains(to);
+    Map<String, Map<String, Object>> allowed = candidates(to);
+    List<String[]> out = new ArrayList<>();
+    for (String[] r : rows) {
+      List<String> reached = adj.reach(r[from], forward, t.minHops(), t.maxHops());
+      if (toBound) {
+        if (reached.contains(r[to])) {
+          out.add(r);
+        }
+        continue;
+      }
+      for (String id : reached) {
+        if (allowed.containsKey(id)) {
+          String[] next = r.clone();
+          next[to] = id;
+          out.add(next);
+        }
+      }
+    }
+    return out;
+  }
+
+  private Adjacency adjacencyOf(Clause.Traverse t) {
+    TablePin pin = state.tables().get(t.edge().tableKey());
+    if (pin == null) {
+      return new Adjacency.Builder().build();
+    }
+    return adjacency.get(root, tables, pin.location(), pin.nativeBranch(), pin.version());
+  }
+
+  /** The slot's candidate nodes by id (sorted, so enumeration is deterministic), pushed filters applied. */
+  private Map<String, Map<String, Object>> candidates(int slot) {
+    Map<String, Map<String, Object>> known = candidates.get(slot);
+    if (known != null) {
+      return known;
+    }
+    NodeType type = slotTypes.get(slot);
+    TablePin pin = state.tables().get(type.tableKey());
+    Map<String, Map<String, Object>> out = new TreeMap<>(Compare::codePoints);
+    if (pin != null) {
+      List<Filter> parts = new ArrayList<>();
+      for (Scope scope : allScopes()) {
+        if (scope.local.contains(slot)) {
+          for (Clause.Filter f : scope.pushed.getOrDefault(slot, List.of())) {
+            parts.add(pushable(f));
+          }
+        }
+      }
+      Filter filter = parts.isEmpty() ? Filter.TRUE : Filter.and(parts.toArray(Filter[]::new));
+      tables.scan(pin.location(), pin.nativeBranch(), pin.version(), filter, List.copyOf(slotColumns.get(slot)),
+          row -> out.put((String) row.get("id"), row));
+    }
+    candidates.put(slot, out);
+    return out;
+  }
+
+  private List<Scope> allScopes() {
+    return scopes;
+  }
+
+  /**
+   * The Lance filter for a single-variable comparison with a value, or null when it cannot be
+   * pushed (list membership of a list property, a literal on the left of contains/starts_with).
+   */
+  private Filter pushable(Clause.Filter f) {
+    Operand.Property p;
+    Value v;
+    CompareOp op = f.op();
+    if (f.left() instanceof Operand.Property lp && f.right() instanceof Value rv) {
+      p = lp;
+      v = rv;
+    } else if (f.left() instanceof Value lv && f.right() instanceof Operand.Property rp) {
+      p = rp;
+      v = lv;
+      if (op == CompareOp.LIST_CONTAINS) {
+        Object list = eval(v);
+        return list == null ? Filter.FALSE : Filter.in(column(p), (List<?>) list);
+      }
+      op = flip(op);
+      if (op == null) {
+        return null;
+      }
+    } else {
+      return null;
+    }
+    if (p.type().list()) {
+      return null;
+    }
+    String c = column(p);
+    if (op == CompareOp.IS_NULL) {
+      return Filter.isNull(c);
+    }
+    if (op == CompareOp.IS_NOT_NULL) {
+      return Filter.not(Filter.isNull(c));
+    }
+    Object value = eval(v);
+    if (value == null) {
+      return Filter.FALSE; // a comparison with null matches nothing
+    }
+    return switch (op) {
+      case EQ -> Filter.eq(c, value);
+      case NE -> Filter.ne(c, value);
+      case LT -> Filter.lt(c, value);
+      case LE -> Filter.le(c, value);
+      case GT -> Filter.gt(c, value);
+      case GE -> Filter.ge(c, value);
+      case STARTS_WITH -> Filter.startsWith(c, (String) value);
+      case STRING_CONTAINS -> Filter.contains(c, (String) value);
+      default -> null;
+    };
+  }
+
+  private static String column(Operand.Property p) {
+    return p.property();
+  }
+
+  private static CompareOp flip(CompareOp op) {
+    return switch (op) {
+      case EQ -> CompareOp.EQ;
+      case NE -> CompareOp.NE;
+      case LT -> CompareOp.GT;
+      case LE -> CompareOp.GE;
+      case GT -> CompareOp.LT;
+      case GE -> CompareOp.LE;
+      default -> null;
+    };
+  }
+
+  private Object eval(Value v) {
+    if (v instanceof Value.Literal lit) {
+      return lit.value();
+    }
+    if (v instanceof Value.Param p) {
+      return params.get(p);
+    }
+    return now;
+  }
+
+  private Object operand(Scope scope, String[] binding, Operand o) {
+    if (o instanceof Value v) {
+      return eval(v);
+    }
+    return value(scope, binding, (Operand.Property) o);
+  }
+
+  private Object value(Scope scope, String[] binding, Operand.Property p) {
+    int slot = scope.visible.get(p.variable());
+    Map<String, Object> row = candidates(slot).get(binding[slot]);
+    if (row == null) {
+      throw new IllegalStateException("binding of $" + p.variable() + " has no row");
+    }
+    return row.get(p.property());
+  }
+
+  private List<List<Object>> aggregate(CheckedRead q, Scope top, List<String[]> bindings) {
+    Map<List<Object>, List<String[]>> groups = new LinkedHashMap<>();
+    List<Column.Projection> keys = q.columns().stream().filter(c -> c instanceof Column.Projection)
+        .map(c -> (Column.Projection) c).toList();
+    for (String[] b : bindings) {
+      List<Object> key = new ArrayList<>();
+      for (Column.Projection p : keys) {
+        key.add(value(top, b, p.property()));
+      }
+      groups.computeIfAbsent(key, k -> new ArrayList<>()).add(b);
+    }
+    if (groups.isEmpty() && keys.isEmpty()) {
+      groups.put(List.of(), List.of()); // a global aggregate over no rows is one row
+    }
+    List<List<Object>> out = new ArrayList<>();
+    for (Map.Entry<List<Object>, List<String[]>> g : groups.entrySet()) {
+      List<Object> row = new ArrayList<>();
+      int k = 0;
+      for (Column c : q.columns()) {
+        if (c instanceof Column.Projection) {
+          row.add(g.getKey().get(k++));
+        } else {
+          row.add(fold((Column.Aggregate) c, top, g.getValue()));
+        }
+      }
+      out.add(row);
+    }
+    return out;
+  }
+
+  private Object fold(Column.Aggregate a, Scope top, List<String[]> rows) {
+    if (a.function() == AggFunc.COUNT && a.property() == null) {
+      return (long) rows.size();
+    }
+    List<Object> values = new ArrayList<>();
+    for (String[] b : rows) {
+      Object v = value(top, b, a.property());
+      if (v != null) {
+        values.add(v);
+      }
+    }
+    return switch (a.function()) {
+      case COUNT -> (long) values.size();
+      case SUM -> values.isEmpty() ? null : values.stream().mapToDouble(x -> ((Number) x).doubleValue()).sum();
+      case AVG -> values.isEmpty() ? null
+          : values.stream().mapToDouble(x -> ((Number) x).doubleValue()).sum() / values.size();
+      case MIN -> values.stream().min(Compare::values).orElse(null);
+      case MAX -> values.stream().max(Compare::values).orElse(null);
+    };
+  }
+
+  /**
+   * The query's order, made total: by the order keys (nulls first ascending), then by every
+   * returned column, then (non-aggregating) by the bound entity ids.
+   */
+  private static Comparator<List<Object>> columnOrder(CheckedRead q, List<String> names, Scope top) {
+    List<Comparator<List<Object>>> parts = new ArrayList<>();
+    int width = names.size();
+    for (int i = 0; i < q.order().size(); i++) {
+      OrderKey k = q.order().get(i);
+      int index = k instanceof OrderKey.ByColumn bc ? names.indexOf(bc.column()) : width + i;
+      Comparator<List<Object>> c = (a, b) -> Compare.nullsFirst(a.get(index), b.get(index));
+      parts.add(k.descending() ? c.reversed() : c);
+    }
+    for (int i = 0; i < width; i++) {
+      int index = i;
+      parts.add((a, b) -> Compare.nullsFirst(a.get(index), b.get(index)));
+    }
+    if (top != null) {
+      int from = width + q.order().size();
+      parts.add((a, b) -> {
+        for (int i = from; i < a.size(); i++) {
+          int c = Compare.nullsFirst(a.get(i), b.get(i));
+          if (c != 0) {
+            return c;
+          }
+        }
+        return 0;
+      });
+    }
+    return (a, b) -> {
+      for (Comparator<List<Object>> c : parts) {
+        int r = c.compare(a, b);
+        if (r != 0) {
+          return r;
+        }
+      }
+      return 0;
+    };
+  }
+}

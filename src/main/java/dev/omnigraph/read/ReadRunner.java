@@ -1,0 +1,81 @@
+package dev.omnigraph.read;
+
+import dev.omnigraph.api.InvalidRequest;
+import dev.omnigraph.api.ReadOutput;
+import dev.omnigraph.manifest.ManifestState;
+import dev.omnigraph.query.BoundParams;
+import dev.omnigraph.query.CheckedQuery;
+import dev.omnigraph.query.CheckedRead;
+import dev.omnigraph.query.Params;
+import dev.omnigraph.query.QueryChecker;
+import dev.omnigraph.query.QueryFile;
+import dev.omnigraph.query.QueryParser;
+import dev.omnigraph.schema.Catalog;
+import dev.omnigraph.table.DataTables;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Parses, checks, binds and runs one named read over one pinned manifest state. */
+public final class ReadRunner {
+
+  private final String root;
+  private final DataTables tables;
+  private final AdjacencyCache adjacency;
+
+  public ReadRunner(String root, DataTables tables, AdjacencyCache adjacency) {
+    this.root = root;
+    this.tables = tables;
+    this.adjacency = adjacency;
+  }
+
+  /**
+   * Runs query {@code name} of {@code source} against {@code state}.
+   *
+   * @param target what the caller asked for, echoed in the output
+   * @param headCommit the effective head of {@code state} (from the same scan as its pins)
+   * @throws InvalidRequest when {@code name} is a mutation
+   */
+  public ReadOutput run(Catalog catalog, ManifestState state, ReadOutput.Target target, Optional<String> headCommit,
+      String source, String name, com.fasterxml.jackson.databind.JsonNode params) {
+    QueryFile file = QueryParser.parse(source);
+    CheckedQuery checked = QueryChecker.check(file.declaration(name), catalog);
+    if (!(checked instanceof CheckedRead read)) {
+      throw new InvalidRequest("'" + name + "' is a mutation; run it with mutate, not query");
+    }
+    BoundParams bound = Params.bind(checked, params);
+    ReadExecutor.Result result = new ReadExecutor(root, tables, state, adjacency, bound, Instant.now())
+        .run(read, catalog.nodes());
+    List<Map<String, Object>> rows = new ArrayList<>(result.rows().size());
+    for (List<Object> r : result.rows()) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      for (int i = 0; i < result.columns().size(); i++) {
+        row.put(result.columns().get(i), json(r.get(i)));
+      }
+      rows.add(row);
+    }
+    return new ReadOutput(read.name(), target, rows.size(), result.columns(), rows, headCommit.orElse(null));
+  }
+
+  /** Dates and times as ISO-8601 strings, vectors as number arrays; everything else as is. */
+  private static Object json(Object v) {
+    if (v instanceof LocalDate || v instanceof Instant) {
+      return v.toString();
+    }
+    if (v instanceof float[] f) {
+      List<Float> out = new ArrayList<>(f.length);
+      for (float x : f) {
+        out.add(x);
+      }
+      return out;
+    }
+    if (v instanceof List<?> l) {
+      return l.stream().map(ReadRunner::json).toList();
+    }
+    return v;
+  }
+}

@@ -1,0 +1,240 @@
+package dev.omnigraph.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.omnigraph.api.InvalidRequest;
+import dev.omnigraph.api.ReadOutput;
+import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.write.LoadMode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Golden read queries over one fixture graph (graphs/social.*) per backend: every construct of the
+ * read language with nulls and ties, on main, on a branch that inherits main's tables untouched,
+ * on a branch that was written, and at an older commit.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class AbstractReadQueryTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String ACTOR = "act-read";
+
+  protected abstract StorageConfig newRoot() throws Exception;
+
+  private StorageConfig config;
+  private Omnigraph graph;
+  private String queries;
+  private String fixtureCommit;
+
+  @BeforeAll
+  void fixture() throws Exception {
+    config = newRoot();
+    graph = Omnigraph.init(config, resource("graphs/social.pg"), Optional.of(ACTOR));
+    graph.load("main", new StringReader(resource("graphs/social.ndjson")), LoadMode.APPEND, Optional.of(ACTOR));
+    queries = resource("graphs/social.gq");
+    fixtureCommit = graph.commits("main").commits().get(0).graphCommitId();
+    graph.branchCreate("untouched", "main", Optional.of(ACTOR));
+    graph.branchCreate("written", "main", Optional.of(ACTOR));
+    graph.load("written", new StringReader(
+        "{\"type\":\"Person\",\"data\":{\"name\":\"frank\",\"age\":19}}\n"
+            + "{\"edge\":\"Knows\",\"from\":\"eve\",\"to\":\"frank\",\"data\":{}}"),
+        LoadMode.APPEND, Optional.of(ACTOR));
+  }
+
+  @AfterAll
+  void close() {
+    graph.close();
+  }
+
+  private static String resource(String name) throws IOException {
+    try (InputStream in = AbstractReadQueryTest.class.getClassLoader().getResourceAsStream(name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  private ReadOutput run(Optional<String> branch, Optional<String> commit, String name, Object... kv) {
+    ObjectNode params = JSON.createObjectNode();
+    for (int i = 0; i < kv.length; i += 2) {
+      params.set((String) kv[i], JSON.valueToTree(kv[i + 1]));
+    }
+    return graph.query(branch, commit, queries, name, params);
+  }
+
+  private ReadOutput q(String name, Object... kv) {
+    return run(Optional.empty(), Optional.empty(), name, kv);
+  }
+
+  /** The rows as value lists in column order. */
+  private static List<List<Object>> rows(ReadOutput out) {
+    List<List<Object>> rows = new ArrayList<>();
+    for (Map<String, Object> r : out.rows()) {
+      List<Object> line = new ArrayList<>();
+      for (String c : out.columns()) {
+        line.add(r.get(c));
+      }
+      rows.add(line);
+    }
+    return rows;
+  }
+
+  private static List<Object> row(Object... values) {
+    return Arrays.asList(values);
+  }
+
+  private static List<Object> names(ReadOutput out) {
+    return rows(out).stream().map(r -> r.get(0)).toList();
+  }
+
+  @Test
+  void aBindingWithAConstraintProjectsColumnsAndAliases() {
+    ReadOutput out = q("person", "name", "alice");
+    assertThat(out.queryName()).isEqualTo("person");
+    assertThat(out.columns()).containsExactly("p.name", "age", "p.tags");
+    assertThat(rows(out)).containsExactly(row("alice", 30, List.of("admin", "dev")));
+    assertThat(out.rowCount()).isEqualTo(1);
+    assertThat(out.target()).isEqualTo(new ReadOutput.Target("main", null));
+    assertThat(out.graphCommitId()).isEqualTo(graph.commits("main").commits().get(0).graphCommitId());
+    assertThat(q("person", "name", "nobody").rows()).isEmpty();
+  }
+
+  @Test
+  void orderIsTotalWithNullsFirstAscendingAndTiesBrokenById() {
+    assertThat(rows(q("everyone"))).containsExactly(row("dave", null), row("bob", 25), row("alice", 30),
+        row("carol", 30), row("eve", 41));
+    assertThat(rows(q("younger_or_equal", "max", 31))).containsExactly(row("alice", 30), row("carol", 30),
+        row("bob", 25));
+    assertThat(rows(q("top_two"))).containsExactly(row("eve", 41), row("alice", 30));
+    assertThat(rows(q("founded"))).containsExactly(row("acme", "2001-02-03"), row("globex", null));
+  }
+
+  @Test
+  void comparisonFilters() {
+    assertThat(names(q("older_than", "min", 29))).containsExactly("alice", "carol", "eve");
+    assertThat(names(q("cmp_ops"))).containsExactly("alice", "carol");
+    assertThat(names(q("no_age"))).containsExactly("dave");
+    assertThat(names(q("by_id", "id", "bob"))).containsExactly("bob");
+  }
+
+  @Test
+  void containsAndStartsWith() {
+    assertThat(names(q("tagged", "tag", "dev"))).containsExactly("alice", "bob");
+    assertThat(names(q("tagged", "tag", "nobody"))).isEmpty();
+    assertThat(names(q("named_in"))).containsExactly("eve", "bob");
+    assertThat(names(q("name_has", "part", "a"))).containsExactly("alice", "carol", "dave");
+    assertThat(names(q("name_starts", "prefix", "ca"))).containsExactly("carol");
+  }
+
+  @Test
+  void traversalsFollowTheEdgeDirectionAndReportEachDestinationOnce() {
+    assertThat(names(q("friends", "name", "alice"))).containsExactly("bob", "carol");
+    assertThat(names(q("reach", "name", "alice"))).containsExactly("bob", "carol", "dave");
+    assertThat(names(q("fof", "name", "alice"))).containsExactly("dave");
+    assertThat(rows(q("employees", "company", "acme"))).containsExactly(row("alice", "acme"), row("bob", "acme"));
+    assertThat(rows(q("older_friends"))).containsExactly(row("bob", "carol"));
+  }
+
+  @Test
+  void negationIsAnAntiJoin() {
+    assertThat(names(q("unemployed"))).containsExactly("dave", "eve");
+    assertThat(names(q("not_at_acme"))).containsExactly("carol", "dave", "eve");
+  }
+
+  @Test
+  void aggregatesGroupByTheOtherColumns() {
+    ReadOutput out = q("per_company");
+    assertThat(out.columns()).containsExactly("company", "n", "avg_age", "youngest", "last", "total");
+    assertThat(rows(out)).containsExactly(row("acme", 2L, 27.5, 25, "bob", 3.5),
+        row("globex", 1L, 30.0, 30, "carol", null));
+    assertThat(rows(q("by_age"))).containsExactly(row(null, 1L, 0L), row(25, 1L, 1L), row(30, 2L, 1L),
+        row(41, 1L, 1L));
+    assertThat(rows(q("head_count"))).containsExactly(row(0L, null));
+  }
+
+  @Test
+  void branchesReadTheirOwnStateOrInheritMain() {
+    ReadOutput untouched = run(Optional.of("untouched"), Optional.empty(), "everyone");
+    assertThat(rows(untouched)).isEqualTo(rows(q("everyone")));
+    assertThat(untouched.target()).isEqualTo(new ReadOutput.Target("untouched", null));
+    assertThat(untouched.graphCommitId()).isEqualTo(fixtureCommitOnMainHead());
+    ReadOutput written = run(Optional.of("written"), Optional.empty(), "friends", "name", "eve");
+    assertThat(names(written)).containsExactly("frank");
+    assertThat(names(q("friends", "name", "eve"))).isEmpty();
+    assertThat(names(run(Optional.of("written"), Optional.empty(), "everyone"))).contains("frank");
+  }
+
+  private String fixtureCommitOnMainHead() {
+    return graph.commits("main").commits().get(0).graphCommitId();
+  }
+
+  @Test
+  void timeTravelReadsTheStateACommitPublished() {
+    ReadOutput then = run(Optional.empty(), Optional.of(fixtureCommit), "everyone");
+    assertThat(then.target()).isEqualTo(new ReadOutput.Target(null, fixtureCommit));
+    assertThat(then.graphCommitId()).isEqualTo(fixtureCommit);
+    assertThat(names(then)).containsExactlyInAnyOrder("alice", "bob", "carol", "dave", "eve");
+    assertThatThrownBy(() -> run(Optional.of("main"), Optional.of(fixtureCommit), "everyone"))
+        .isInstanceOf(InvalidRequest.class);
+  }
+
+  @Test
+  void aMutationIsNotRunAsAQuery() {
+    assertThatThrownBy(() -> q("add_person", "name", "x")).isInstanceOf(InvalidRequest.class)
+        .hasMessageContaining("mutation");
+  }
+
+  @Test
+  void awkwardValuesRoundTripThroughInsertAndEveryStringFilter() {
+    List<String> awkward = List.of("o'brien", "say \"hi\"", "back\\slash", "100%", "a_b", "x' OR '1'='1",
+        "'; DROP TABLE nodes; --", "tab\there", "ünï😀");
+    List<String> decoys = List.of("1000", "ab", "abb", "x", "back");
+    graph.branchCreate("escapes", "main", Optional.of(ACTOR));
+    for (String name : concat(awkward, decoys)) {
+      ObjectNode p = JSON.createObjectNode().put("name", name);
+      graph.mutate("escapes", queries, "add_person", p, Optional.of(ACTOR), Optional.empty());
+    }
+    Optional<String> b = Optional.of("escapes");
+    for (String name : awkward) {
+      assertThat(names(run(b, Optional.empty(), "person", "name", name))).as("= %s", name).containsExactly(name);
+      assertThat(names(run(b, Optional.empty(), "name_starts", "prefix", name))).as("starts_with %s", name)
+          .containsExactly(name);
+      assertThat(names(run(b, Optional.empty(), "name_has", "part", name))).as("contains %s", name)
+          .containsExactly(name);
+    }
+    assertThat(names(run(b, Optional.empty(), "name_has", "part", "%"))).containsExactly("100%");
+    assertThat(names(run(b, Optional.empty(), "name_has", "part", "_"))).containsExactly("a_b");
+    assertThat(names(run(b, Optional.empty(), "name_starts", "prefix", "100"))).containsExactly("100%", "1000");
+    assertThat(names(run(b, Optional.empty(), "name_starts", "prefix", "a_"))).containsExactly("a_b");
+    assertThat(names(run(b, Optional.empty(), "name_has", "part", "'"))).containsExactly("'; DROP TABLE nodes; --",
+        "o'brien", "x' OR '1'='1");
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
+  }
+
+  static {
+    // Fail fast on a missing resource rather than with a confusing NPE.
+    if (AbstractReadQueryTest.class.getClassLoader().getResource("graphs/social.gq") == null) {
+      throw new UncheckedIOException(new IOException("graphs/social.gq missing"));
+    }
+  }
+}
