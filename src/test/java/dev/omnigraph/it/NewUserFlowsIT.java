@@ -1,0 +1,145 @@
+package dev.omnigraph.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a new user does with the packaged jar through {@code bin/omnigraph}: a load killed mid-way
+ * (a failpoint halting the JVM, exit 137, as a crash would), then a read-only snapshot that still
+ * serves the last published state, then the next write healing the graph; and read queries from a
+ * query file, at the head and at an older commit.
+ */
+class NewUserFlowsIT {
+
+  private static final Path BASEDIR = Path.of(System.getProperty("omnigraph.it.basedir", "."));
+  private static final Path LAUNCHER = BASEDIR.resolve("bin/omnigraph");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  record Run(int exit, String stdout, String stderr) {
+    JsonNode json() throws Exception {
+      return JSON.readTree(stdout);
+    }
+  }
+
+  private static Run run(Path dir, Map<String, String> env, String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(LAUNCHER.toString()));
+    cmd.addAll(List.of(args));
+    Path out = Files.createTempFile(dir, "out", ".txt");
+    Path err = Files.createTempFile(dir, "err", ".txt");
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile())
+        .redirectError(err.toFile());
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("command finished: %s", cmd).isTrue();
+    return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+  }
+
+  private static Run run(Path dir, String... args) throws Exception {
+    return run(dir, Map.of(), args);
+  }
+
+  private static List<Path> sidecars(Path graph) throws Exception {
+    Path dir = graph.resolve("__recovery");
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (var files = Files.list(dir)) {
+      return files.toList();
+    }
+  }
+
+  private static Path graph(Path dir) throws Exception {
+    Path schema = dir.resolve("social.pg");
+    Files.copy(BASEDIR.resolve("src/test/resources/graphs/social.pg"), schema);
+    Path graph = dir.resolve("g");
+    Run init = run(dir, "init", "--schema", schema.toString(), graph.toString());
+    assertThat(init.exit()).as(init.stderr()).isZero();
+    return graph;
+  }
+
+  @Test
+  void afterAKilledLoadTheSnapshotStillServesAndTheNextWriteHeals(@TempDir Path dir) throws Exception {
+    Path g = graph(dir);
+    Path first = dir.resolve("first.ndjson");
+    Files.writeString(first, "{\"type\":\"Person\",\"data\":{\"name\":\"ann\"}}\n");
+    assertThat(run(dir, "load", "--data", first.toString(), "--store", g.toString()).exit()).isZero();
+    Run before = run(dir, "snapshot", "--json", "--store", g.toString());
+
+    Path second = dir.resolve("second.ndjson");
+    Files.writeString(second, "{\"type\":\"Person\",\"data\":{\"name\":\"bob\"}}\n"
+        + "{\"type\":\"Company\",\"data\":{\"name\":\"acme\"}}\n");
+    Run killed = run(dir, Map.of("OMNIGRAPH_JAVA_OPTS", "-Domnigraph.failpoints=write.after_table_commit=exit"),
+        "load", "--data", second.toString(), "--store", g.toString());
+    assertThat(killed.exit()).as(killed.stderr()).isEqualTo(137);
+    assertThat(sidecars(g)).hasSize(1);
+
+    Run snapshot = run(dir, "snapshot", "--json", "--store", g.toString());
+    assertThat(snapshot.exit()).as(snapshot.stderr()).isZero();
+    assertThat(snapshot.json()).isEqualTo(before.json());
+
+    Path third = dir.resolve("third.ndjson");
+    Files.writeString(third, "{\"type\":\"Person\",\"data\":{\"name\":\"cy\"}}\n");
+    Run healed = run(dir, "load", "--data", third.toString(), "--store", g.toString());
+    assertThat(healed.exit()).as(healed.stderr()).isZero();
+    assertThat(sidecars(g)).isEmpty();
+    Path queries = dir.resolve("q.gq");
+    Files.copy(BASEDIR.resolve("src/test/resources/graphs/social.gq"), queries);
+    Run everyone = run(dir, "query", "everyone", "--query", queries.toString(), "--store", g.toString());
+    assertThat(everyone.exit()).as(everyone.stderr()).isZero();
+    List<String> names = new ArrayList<>();
+    everyone.json().get("rows").forEach(r -> names.add(r.get("p.name").asText()));
+    assertThat(names).containsExactlyInAnyOrder("ann", "cy");
+    assertThat(run(dir, "query", "founded", "--query", queries.toString(), "--store", g.toString()).json()
+        .get("row_count").asInt()).isZero();
+  }
+
+  @Test
+  void queriesReadTheHeadAnOlderCommitAndPrintATable(@TempDir Path dir) throws Exception {
+    Path g = graph(dir);
+    Path data = dir.resolve("social.ndjson");
+    Files.copy(BASEDIR.resolve("src/test/resources/graphs/social.ndjson"), data);
+    assertThat(run(dir, "load", "--data", data.toString(), "--store", g.toString()).exit()).isZero();
+    Path queries = dir.resolve("social.gq");
+    Files.copy(BASEDIR.resolve("src/test/resources/graphs/social.gq"), queries);
+    String loaded = run(dir, "commit", "list", "--json", "--store", g.toString()).json().get("commits").get(0)
+        .get("graph_commit_id").asText();
+    Run mutate = run(dir, "mutate", "add_person", "--query", queries.toString(), "--params", "{\"name\":\"zed\"}",
+        "--store", g.toString());
+    assertThat(mutate.exit()).as(mutate.stderr()).isZero();
+
+    Run head = run(dir, "query", "friends", "--query", queries.toString(), "--params", "{\"name\":\"alice\"}",
+        "--store", g.toString());
+    assertThat(head.exit()).as(head.stderr()).isZero();
+    JsonNode out = head.json();
+    assertThat(out.get("query_name").asText()).isEqualTo("friends");
+    assertThat(out.get("target").get("branch").asText()).isEqualTo("main");
+    assertThat(out.get("columns").toString()).isEqualTo("[\"f.name\"]");
+    assertThat(out.get("rows").toString()).isEqualTo("[{\"f.name\":\"bob\"},{\"f.name\":\"carol\"}]");
+    assertThat(out.get("row_count").asInt()).isEqualTo(2);
+
+    Run then = run(dir, "query", "everyone", "--query", queries.toString(), "--commit", loaded, "--store",
+        g.toString());
+    assertThat(then.json().get("row_count").asInt()).isEqualTo(5);
+    assertThat(then.json().get("graph_commit_id").asText()).isEqualTo(loaded);
+    assertThat(run(dir, "query", "everyone", "--query", queries.toString(), "--store", g.toString()).json()
+        .get("row_count").asInt()).isEqualTo(6);
+
+    Run table = run(dir, "query", "per_company", "--query", queries.toString(), "--format", "table", "--store",
+        g.toString());
+    assertThat(table.stdout()).startsWith("company | n | avg_age").contains("acme    | 2 | 27.5").endsWith("(2 rows)\n");
+
+    Run bad = run(dir, "query", "nope", "--query", queries.toString(), "--store", g.toString());
+    assertThat(bad.exit()).isEqualTo(1);
+    assertThat(bad.stderr()).contains("nope");
+  }
+}
