@@ -176,6 +176,9 @@ final class ReadExecutor {
       }
     }
     List<String[]> bindings = exec(top, java.util.Collections.singletonList(new String[slots.size()]), new LinkedHashSet<>());
+    for (int slot : top.local) {
+      materialize(slot, bindings);
+    }
     List<String> names = q.columnNames();
     List<List<Object>> out;
     Comparator<List<Object>> order;
@@ -270,6 +273,11 @@ final class ReadExecutor {
       return rows;
     }
     waiting.removeAll(ready);
+    for (Clause.Filter f : ready) {
+      for (int slot : slotsOf(scope, f)) {
+        materialize(slot, rows);
+      }
+    }
     List<String[]> kept = new ArrayList<>();
     for (String[] r : rows) {
       boolean ok = true;
@@ -298,6 +306,9 @@ final class ReadExecutor {
   }
 
   private List<String[]> bind(List<String[]> rows, int slot, Set<Integer> bound) {
+    if (bound.contains(slot) && !filtered(slot)) {
+      return rows; // already bound to a node of this type (traversal endpoints are typed)
+    }
     Map<String, Map<String, Object>> cand = candidates(slot);
     List<String[]> out = new ArrayList<>();
     if (bound.contains(slot)) {
@@ -324,7 +335,9 @@ final class ReadExecutor {
     int from = forward ? s : d;
     int to = forward ? d : s;
     boolean toBound = bound.contains(to);
-    Map<String, Map<String, Object>> allowed = candidates(to);
+    // Without filters on the destination every endpoint qualifies: edges only join existing nodes
+    // of the declared types, so the node table need not be scanned at all.
+    Map<String, Map<String, Object>> allowed = filtered(to) ? candidates(to) : null;
     List<String[]> out = new ArrayList<>();
     for (String[] r : rows) {
       List<String> reached = adj.reach(r[from], forward, t.minHops(), t.maxHops());
@@ -335,7 +348,7 @@ final class ReadExecutor {
         continue;
       }
       for (String id : reached) {
-        if (allowed.containsKey(id)) {
+        if (allowed == null || allowed.containsKey(id)) {
           String[] next = r.clone();
           next[to] = id;
           out.add(next);
@@ -351,6 +364,45 @@ final class ReadExecutor {
       return new Adjacency.Builder().build();
     }
     return adjacency.get(root, tables, pin.location(), pin.nativeBranch(), pin.version());
+  }
+
+  /** Whether any scope pushes a filter into the slot's candidate scan. */
+  private boolean filtered(int slot) {
+    for (Scope scope : scopes) {
+      if (scope.local.contains(slot) && !scope.pushed.getOrDefault(slot, List.of()).isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Rows fetched by id for slots bound without a candidate scan. */
+  private final Map<Integer, Map<String, Map<String, Object>>> fetched = new HashMap<>();
+
+  /**
+   * Makes the rows of {@code slot} for every binding in {@code rows} available to {@link #value}:
+   * from the candidate scan when there was one, else by one chunked exact-id probe for the ids not
+   * fetched yet (only the columns the query reads).
+   */
+  private void materialize(int slot, List<String[]> rows) {
+    if (candidates.containsKey(slot) || slotColumns.get(slot).equals(Set.of("id"))) {
+      return;
+    }
+    Map<String, Map<String, Object>> have = fetched.computeIfAbsent(slot, k -> new HashMap<>());
+    Set<String> missing = new LinkedHashSet<>();
+    for (String[] r : rows) {
+      if (r[slot] != null && !have.containsKey(r[slot])) {
+        missing.add(r[slot]);
+      }
+    }
+    if (missing.isEmpty()) {
+      return;
+    }
+    TablePin pin = state.tables().get(slotTypes.get(slot).tableKey());
+    for (Map<String, Object> row : tables.rowsById(pin.location(), pin.nativeBranch(), pin.version(), missing,
+        List.copyOf(slotColumns.get(slot)))) {
+      have.put((String) row.get("id"), row);
+    }
   }
 
   /** The slot's candidate nodes by id (sorted, so enumeration is deterministic), pushed filters applied. */
@@ -470,7 +522,11 @@ final class ReadExecutor {
 
   private Object value(Scope scope, String[] binding, Operand.Property p) {
     int slot = scope.visible.get(p.variable());
-    Map<String, Object> row = candidates(slot).get(binding[slot]);
+    if (p.isId()) {
+      return binding[slot];
+    }
+    Map<String, Map<String, Object>> source = candidates.containsKey(slot) ? candidates.get(slot) : fetched.get(slot);
+    Map<String, Object> row = source == null ? null : source.get(binding[slot]);
     if (row == null) {
       throw new IllegalStateException("binding of $" + p.variable() + " has no row");
     }
