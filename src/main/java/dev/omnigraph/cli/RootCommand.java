@@ -9,6 +9,6 @@ import picocli.CommandLine.Command;
     versionProvider = VersionCommand.Provider.class,
     description = "Versioned, branchable property-graph store on Lance.",
     subcommands = {VersionCommand.class, ServeCommand.class, InitCommand.class, SnapshotCommand.class,
-        BranchCommand.class, CommitCommand.class, SchemaCommand.class, LoadCommand.class, MutateCommand.class, QueryCommand.class,
-        DoctorCommand.class})
+        BranchCommand.class, CommitCommand.class, SchemaCommand.class, LoadCommand.class, MutateCommand.class,
+        QueryCommand.class, DoctorCommand.class, RepairCommand.class, CleanupCommand.class, RecoverCommand.class})
 public class RootCommand {}

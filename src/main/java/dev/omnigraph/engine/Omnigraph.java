@@ -21,6 +21,9 @@ import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.maintenance.CleanupReport;
+import dev.omnigraph.maintenance.Maintenance;
+import dev.omnigraph.maintenance.RepairReport;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.api.ReadOutput;
 import dev.omnigraph.read.AdjacencyCache;
@@ -55,6 +58,7 @@ public final class Omnigraph implements AutoCloseable {
   private final WritePath writePath;
   private final Recovery recovery;
   private final RecoveryAuditTable audit;
+  private final Maintenance maintenance;
 
   private Omnigraph(StorageConfig config, StorageAdapter storage, OpenMode mode, SchemaContract schema) {
     this.config = config;
@@ -72,6 +76,8 @@ public final class Omnigraph implements AutoCloseable {
     WriteAttempt attempt = new WriteAttempt(gates, manifest, schema.ir(), () -> SchemaContract.liveIdentity(storage),
         tables, sidecars, publisher, recovery);
     this.writePath = new WritePath(attempt, schema.ir());
+    this.maintenance = new Maintenance(gates, manifest, tables, publisher, recovery,
+        () -> schema.ir().catalog().tableKeys());
   }
 
   /**
@@ -145,6 +151,37 @@ public final class Omnigraph implements AutoCloseable {
     try (GateManager.Held held = gates.acquire(branches, schema.ir().catalog().tableKeys())) {
       return recovery.sweep(Recovery.Mode.FULL);
     }
+  }
+
+  /**
+   * Explains uncovered HEAD drift (a table's live Lance HEAD ahead of its pin with no sidecar
+   * covering it) and unreferenced first-touch refs; with {@code apply}, restores each drifted table
+   * to its pinned version, publishes the restored heads (actor {@code omnigraph:repair}) and deletes
+   * the unreferenced refs. A dry run writes nothing and works on a read-only handle.
+   *
+   * @throws dev.omnigraph.api.RecoveryPending while a recovery sidecar is pending
+   * @throws dev.omnigraph.api.InvariantViolation with {@code apply}, when a HEAD is behind its pin
+   */
+  public RepairReport repair(boolean apply) {
+    if (apply) {
+      requireWritable();
+    }
+    return maintenance.repair(apply);
+  }
+
+  /**
+   * Garbage-collects data-table versions that no commit reachable from a live branch pins (time
+   * travel to every such commit keeps working). A dry run writes nothing and works on a read-only
+   * handle.
+   *
+   * @throws dev.omnigraph.api.RecoveryPending while a recovery sidecar is pending
+   * @throws dev.omnigraph.api.InvariantViolation when a HEAD is behind a pin
+   */
+  public CleanupReport cleanup(boolean dryRun) {
+    if (!dryRun) {
+      requireWritable();
+    }
+    return maintenance.cleanup(dryRun);
   }
 
   /** The pending recovery sidecars' keys (a listing failure is thrown). */

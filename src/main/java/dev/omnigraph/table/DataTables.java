@@ -206,6 +206,99 @@ public final class DataTables {
     });
   }
 
+  /** Every Lance branch of the table (its main is not listed), with parent and fork version. */
+  public List<NativeBranch> branches(String location) {
+    return lance(() -> {
+      try (Handle h = open(location, Optional.empty(), OptionalLong.empty())) {
+        return LanceSupport.listBranches(h.main).stream().map(ManifestDataset::nativeBranch).toList();
+      }
+    });
+  }
+
+  /** Name prefix of the Lance tags that keep graph-pinned versions through a cleanup. */
+  public static final String PIN_TAG_PREFIX = "omnigraph-pin-";
+
+  /**
+   * A pin tag: a Lance tag named {@value #PIN_TAG_PREFIX}… on {@code version} of
+   * {@code nativeBranch} (empty: the table's main). Lance's cleanup never removes a tagged version,
+   * which is what lets a cleanup remove an unpinned version that lies between two pinned ones.
+   */
+  public record PinTag(String name, Optional<String> nativeBranch, long version) {}
+
+  /** The table's pin tags (every other tag is left alone and never listed here). */
+  public List<PinTag> pinTags(String location) {
+    return lance(() -> {
+      try (Handle h = open(location, Optional.empty(), OptionalLong.empty())) {
+        List<PinTag> out = new ArrayList<>();
+        for (org.lance.Tag t : h.main.tags().list()) {
+          if (t.getName().startsWith(PIN_TAG_PREFIX)) {
+            Optional<String> branch = t.getBranch().filter(b -> !b.isEmpty() && !b.equals("main"));
+            out.add(new PinTag(t.getName(), branch, t.getVersion()));
+          }
+        }
+        return out;
+      }
+    });
+  }
+
+  /** What {@link #retainPinTags} changed. */
+  public record TagChanges(int created, int deleted) {}
+
+  /**
+   * Makes the table's pin tags exactly {@code pinned} (Lance branch, empty for main → versions):
+   * creates a tag for every pinned version that has none and deletes every pin tag whose version is
+   * no longer pinned, in one open. Tags create no table version; other tags are left alone.
+   *
+   * @throws RuntimeException from Lance, e.g. when a pinned version does not exist
+   */
+  public TagChanges retainPinTags(String location, Map<Optional<String>, ? extends Collection<Long>> pinned) {
+    Map<String, org.lance.Ref> wanted = new TreeMap<>();
+    pinned.forEach((branch, versions) -> versions.forEach(v ->
+        wanted.put(pinTagName(branch, v), LanceSupport.ref(branch, OptionalLong.of(v)))));
+    return lance(() -> {
+      try (Handle h = open(location, Optional.empty(), OptionalLong.empty())) {
+        Set<String> present = new HashSet<>();
+        int deleted = 0;
+        for (org.lance.Tag t : h.main.tags().list()) {
+          if (!t.getName().startsWith(PIN_TAG_PREFIX)) {
+            continue;
+          }
+          if (wanted.containsKey(t.getName())) {
+            present.add(t.getName());
+          } else {
+            h.main.tags().delete(t.getName());
+            deleted++;
+          }
+        }
+        int created = 0;
+        for (Map.Entry<String, org.lance.Ref> e : wanted.entrySet()) {
+          if (!present.contains(e.getKey())) {
+            h.main.tags().create(e.getKey(), e.getValue());
+            created++;
+          }
+        }
+        return new TagChanges(created, deleted);
+      }
+    });
+  }
+
+  /**
+   * Lance tag names allow only letters, digits, '.', '-' and '_', and end up as file names, so a
+   * branch is named by a digest of its name rather than by the name itself.
+   */
+  static String pinTagName(Optional<String> nativeBranch, long version) {
+    String branch = nativeBranch.map(b -> {
+      try {
+        byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+            .digest(b.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return "b" + java.util.HexFormat.of().formatHex(digest, 0, 8);
+      } catch (java.security.NoSuchAlgorithmException e) {
+        throw new IllegalStateException(e);
+      }
+    }).orElse("main");
+    return PIN_TAG_PREFIX + branch + "-v" + version;
+  }
+
   /** The number of live rows at exactly {@code version} of the branch. */
   public long countRows(String location, Optional<String> nativeBranch, long version) {
     return lance(() -> {
@@ -549,16 +642,28 @@ public final class DataTables {
 
   /**
    * The transaction Lance recorded for {@code version} of the branch, or empty when that version
-   * has none (e.g. the dataset's creation).
+   * has none (e.g. the dataset's creation) or is the branch's fork point (its first version: Lance's
+   * clone, which lance-java 7.0.0 cannot decode without aborting the JVM).
    *
    * @throws RuntimeException from Lance when the version does not exist
    */
   public Optional<TxInfo> transactionAt(String location, Optional<String> nativeBranch, long version) {
     return lance(() -> {
       try (Handle h = open(location, nativeBranch, OptionalLong.empty())) {
+        if (nativeBranch.isPresent() && version <= forkVersion(h, nativeBranch.get())) {
+          // A branch's first version is Lance's clone of its parent. lance-java 7.0.0 cannot convert
+          // that operation: readTransaction() panics in native code and aborts the whole JVM. It was
+          // never written by a graph writer, so it reads as "no recorded transaction".
+          return Optional.empty();
+        }
         return transactionAt(h, nativeBranch, version);
       }
     });
+  }
+
+  private static long forkVersion(Handle h, String branch) {
+    return LanceSupport.listBranches(h.main).stream().filter(b -> b.getName().equals(branch)).findFirst()
+        .map(b -> b.getParentVersion()).orElse(0L);
   }
 
   private static Optional<TxInfo> transactionAt(Handle h, Optional<String> branch, long version) {

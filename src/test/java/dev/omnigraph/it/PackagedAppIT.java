@@ -134,6 +134,55 @@ class PackagedAppIT {
     assertThat(again.stderr()).contains("already exists");
   }
 
+  @Test
+  void aNewUserLoadsAGraphAndRunsMaintenanceWithNothingToDo(@TempDir Path dir) throws Exception {
+    Path schema = dir.resolve("people.pg");
+    Files.copy(BASEDIR.resolve("src/test/resources/graphs/people.pg"), schema);
+    Path data = dir.resolve("people.ndjson");
+    Files.writeString(data, "{\"type\":\"Person\",\"data\":{\"name\":\"ann\",\"age\":31}}\n"
+        + "{\"type\":\"Person\",\"data\":{\"name\":\"bob\"}}\n");
+    Path graph = dir.resolve("g");
+    var json = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    Run init = run(dir, "init", "--schema", schema.toString(), graph.toString());
+    assertThat(init.exit()).as(init.stderr()).isZero();
+    Run load = run(dir, "load", "--data", data.toString(), "--json", graph.toString());
+    assertThat(load.exit()).as(load.stderr()).isZero();
+    assertThat(json.readTree(load.stdout()).get("graph_commit_id").asText()).hasSize(26);
+
+    Run repair = run(dir, "repair", "--json", "--store", graph.toString());
+    assertThat(repair.exit()).as(repair.stderr()).isZero();
+    var repaired = json.readTree(repair.stdout());
+    assertThat(repaired.get("applied").asBoolean()).isFalse();
+    assertThat(repaired.get("pins_checked").asInt()).isEqualTo(4);
+    assertThat(repaired.get("drift")).isEmpty();
+    assertThat(repaired.get("unreferenced_refs")).isEmpty();
+    assertThat(repaired.get("invariant_violations")).isEmpty();
+
+    Run dryRun = run(dir, "cleanup", "--dry-run", "--json", "--store", graph.toString());
+    assertThat(dryRun.exit()).as(dryRun.stderr()).isZero();
+    assertThat(json.readTree(dryRun.stdout()).get("dry_run").asBoolean()).isTrue();
+    Run cleanup = run(dir, "cleanup", "--json", "--store", graph.toString());
+    assertThat(cleanup.exit()).as(cleanup.stderr()).isZero();
+    var cleaned = json.readTree(cleanup.stdout());
+    assertThat(cleaned.get("dry_run").asBoolean()).isFalse();
+    assertThat(cleaned.get("commits_scanned").asInt()).isEqualTo(2);
+    assertThat(cleaned.get("tables")).hasSize(4)
+        .allSatisfy(t -> assertThat(t.get("removed_versions")).isEmpty());
+
+    Run recover = run(dir, "recover", "--json", "--store", graph.toString());
+    assertThat(recover.exit()).as(recover.stderr()).isZero();
+    var recovered = json.readTree(recover.stdout());
+    assertThat(recovered.get("settled_at_open")).isEmpty();
+    assertThat(recovered.get("settled")).isEmpty();
+    assertThat(recovered.get("pending")).isEmpty();
+
+    Run snapshot = run(dir, "snapshot", "--json", "--store", graph.toString());
+    assertThat(json.readTree(snapshot.stdout()).get("datasets"))
+        .filteredOn(d -> d.get("type_name").asText().equals("Person"))
+        .singleElement().satisfies(d -> assertThat(d.get("entity_count").asLong()).isEqualTo(2));
+  }
+
   private static HttpResponse<String> get(HttpClient http, String url) throws IOException, InterruptedException {
     return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
         HttpResponse.BodyHandlers.ofString());

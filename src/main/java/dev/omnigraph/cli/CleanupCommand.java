@@ -1,0 +1,52 @@
+package dev.omnigraph.cli;
+
+import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.maintenance.CleanupReport;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code omnigraph cleanup [--dry-run]}: removes data-table versions no reachable graph commit pins.
+ * {@code --dry-run} opens the graph read-only and only reports. Exit 3 while a recovery sidecar is
+ * pending (nothing is removed).
+ */
+@Command(name = "cleanup", description = "Garbage-collect Lance versions that no reachable graph commit pins;"
+    + " time travel to every commit keeps working.")
+public class CleanupCommand implements Callable<Integer> {
+
+  @Mixin GraphOptions graph;
+
+  @Option(names = "--dry-run", description = "Report what would be removed; write nothing.")
+  boolean dryRun;
+
+  @Option(names = "--json", description = "Print the report as JSON.")
+  boolean json;
+
+  @Parameters(index = "0", arity = "0..1", paramLabel = "URI", description = "Graph root (or --store).")
+  String positional;
+
+  @Override
+  public Integer call() {
+    try (Omnigraph g = Omnigraph.open(graph.config(positional), dryRun ? OpenMode.READ_ONLY : OpenMode.READ_WRITE)) {
+      CleanupReport r = g.cleanup(dryRun);
+      if (json) {
+        Output.json(r);
+        return ExitCodes.OK;
+      }
+      for (CleanupReport.TableCleanup t : r.tables()) {
+        System.out.printf("%-20s %-8s head %-5d kept from %-5d %s%n", t.tableKey(),
+            t.nativeBranch() == null ? "main" : t.nativeBranch(), t.head(), t.retainFrom(),
+            t.removedVersions().isEmpty() ? "nothing to remove"
+                : (dryRun ? "would remove " : "removed ") + t.removedVersions()
+                    + (t.bytesRemoved() == null ? "" : " (" + t.bytesRemoved() + " bytes)"));
+      }
+      System.out.println((dryRun ? "dry run: " : "") + r.versionsRemoved() + " version(s) "
+          + (dryRun ? "would be removed" : "removed") + "; " + r.commitsScanned() + " commits keep their versions");
+    }
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,78 @@
+package dev.omnigraph.cli;
+
+import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.maintenance.RepairReport;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code omnigraph repair [--apply]}: explains uncovered HEAD drift; {@code --apply} restores each
+ * drifted table to its pinned version and publishes the restored heads. Without {@code --apply} the
+ * graph is opened read-only and nothing is written. Exit 0 when the report holds no invariant
+ * violation, 1 when it does, 3 while a recovery sidecar is pending.
+ */
+@Command(name = "repair", description = "Explain uncovered drift (live Lance HEAD ahead of the manifest pin);"
+    + " --apply restores drifted tables to their pins. Commits are recorded as omnigraph:repair.")
+public class RepairCommand implements Callable<Integer> {
+
+  @Mixin GraphOptions graph;
+
+  @Option(names = "--apply", description = "Resolve what is found (default: report only, read-only).")
+  boolean apply;
+
+  @Option(names = "--json", description = "Print the report as JSON.")
+  boolean json;
+
+  @Parameters(index = "0", arity = "0..1", paramLabel = "URI", description = "Graph root (or --store).")
+  String positional;
+
+  @Override
+  public Integer call() {
+    try (Omnigraph g = Omnigraph.open(graph.config(positional), apply ? OpenMode.READ_WRITE : OpenMode.READ_ONLY)) {
+      RepairReport r = g.repair(apply);
+      if (json) {
+        Output.json(r);
+      } else {
+        print(r);
+      }
+      if (!r.invariantViolations().isEmpty()) {
+        System.err.println("error: invariant violation: " + r.invariantViolations().size()
+            + " table pin(s) have a live HEAD behind the manifest pin; repair never changes them");
+        return ExitCodes.ERROR;
+      }
+    }
+    return ExitCodes.OK;
+  }
+
+  private static void print(RepairReport r) {
+    if (r.clean()) {
+      System.out.println("no drift: " + r.pinsChecked() + " table pins match their live Lance HEADs");
+      return;
+    }
+    for (RepairReport.TableDrift d : r.drift()) {
+      System.out.printf("drift  %-10s %-20s pinned %d, live HEAD %d%s%n", d.branch(), d.tableKey(), d.pinnedVersion(),
+          d.liveHead(), d.restoredHead() == null ? "" : " -> restored as version " + d.restoredHead());
+      for (RepairReport.Transaction t : d.transactions()) {
+        System.out.printf("       v%d %s %s%n", t.version(), t.operation() == null ? "?" : t.operation(),
+            t.uuid() == null ? t.error() : t.uuid());
+      }
+    }
+    for (RepairReport.UnreferencedRef u : r.unreferencedRefs()) {
+      System.out.printf("ref    %-10s %-20s Lance branch %s (fork %d, head %d) not referenced%s%n", u.branch(),
+          u.tableKey(), u.nativeBranch(), u.forkVersion(), u.head(),
+          u.removed() ? " -> deleted" : u.keptBecause() == null ? "" : " -> kept: " + u.keptBecause());
+    }
+    for (RepairReport.HeadBehindPin v : r.invariantViolations()) {
+      System.out.printf("BROKEN %-10s %-20s pinned %d: %s%n", v.branch(), v.tableKey(), v.pinnedVersion(), v.detail());
+    }
+    r.commits().forEach(c -> System.out.println("published " + c.commitId() + " on " + c.branch()
+        + " (manifest version " + c.manifestVersion() + ")"));
+    if (!r.applied() && (!r.drift().isEmpty() || !r.unreferencedRefs().isEmpty())) {
+      System.out.println("dry run: rerun with --apply to restore the pinned versions");
+    }
+  }
+}
