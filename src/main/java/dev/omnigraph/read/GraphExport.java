@@ -38,7 +38,8 @@ import java.util.Set;
  */
 public final class GraphExport {
 
-  private static final JsonFactory JSON = new JsonFactory()
+  /** No separator between root values: each line ends with the newline written after its object. */
+  private static final JsonFactory JSON = new JsonFactory().setRootValueSeparator(null)
       .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
 
   private final DataTables tables;

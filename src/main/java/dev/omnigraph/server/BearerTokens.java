@@ -36,6 +36,7 @@ class BearerTokens {
 
   private final List<Entry> entries;
 
+  @jakarta.inject.Inject
   BearerTokens(Config config) {
     TreeMap<String, String> hashes = new TreeMap<>();
     for (String name : config.getPropertyNames()) {
