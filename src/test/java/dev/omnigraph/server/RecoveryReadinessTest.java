@@ -56,7 +56,7 @@ class RecoveryReadinessTest {
     given().header("Authorization", auth).get("/graphs/x/commits").then().statusCode(200)
         .body("commits[0].actor_id", equalTo("omnigraph:recovery"));
     given().header("Authorization", auth).contentType("application/x-ndjson")
-        .body("{\"type\":\"Person\",\"data\":{\"name\":\"bob\"}}\n")
+        .body("{\"type\":\"Person\",\"data\":{\"name\":\"bob\"}}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8))
         .post("/graphs/x/load/ndjson?mode=append").then().statusCode(200).body("total_entities", equalTo(1));
 
     assertThat(given().get("/q/metrics").then().extract().asString())
