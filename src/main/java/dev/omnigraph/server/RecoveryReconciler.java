@@ -2,6 +2,7 @@ package dev.omnigraph.server;
 
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.recovery.Recovery;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -15,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -89,32 +91,29 @@ class RecoveryReconciler {
     }
     Optional<Omnigraph> open = g.openHandle();
     if (open.isEmpty()) {
-      try {
-        metrics.recovered(g, g.handle().openRecovery());
-      } catch (RecoveryRequired refused) {
-        metrics.refused(g);
-        LOG.warnf("graph %s: %s", g.id(), refused.getMessage());
-      }
+      settle(g, () -> g.handle().openRecovery());
     } else {
-      Omnigraph handle = open.get();
-      try {
-        metrics.recovered(g, handle.heal());
-      } catch (RecoveryRequired refused) {
-        metrics.refused(g);
-      }
+      settle(g, open.get()::heal);
       if (!survivors(before, g.pendingOperations()).isEmpty()) {
-        try {
-          metrics.recovered(g, handle.recover());
-        } catch (RecoveryRequired refused) {
-          metrics.refused(g);
-          LOG.warnf("graph %s: %s", g.id(), refused.getMessage());
-        }
+        settle(g, open.get()::recover);
       }
     }
+    // Whatever failed above (a refusal, an unreadable sidecar, storage), what is still listed blocks.
     Set<String> blocking = survivors(before, g.pendingOperations());
     g.settleBlocking(blocking);
     if (!blocking.isEmpty()) {
       LOG.warnf("graph %s: recovery sidecars still pending after reconcile: %s", g.id(), blocking);
+    }
+  }
+
+  private void settle(ServedGraph g, Supplier<List<Recovery.Outcome>> pass) {
+    try {
+      metrics.recovered(g, pass.get());
+    } catch (RecoveryRequired refused) {
+      metrics.refused(g);
+      LOG.warnf("graph %s: %s", g.id(), refused.getMessage());
+    } catch (RuntimeException e) {
+      LOG.warnf("graph %s: recovery pass failed: %s", g.id(), e.getMessage());
     }
   }
 
