@@ -14,6 +14,7 @@ import dev.omnigraph.api.ReadOutput;
 import dev.omnigraph.api.SchemaOutput;
 import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.engine.WriteOutputs;
 import dev.omnigraph.query.QueryParser;
 import dev.omnigraph.read.GraphExport;
 import dev.omnigraph.write.LoadMode;
@@ -37,7 +38,6 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -111,8 +111,7 @@ class GraphResource {
     String name = declaration(r.query(), r.name());
     WriteResult result = metrics.write(served, "mutate",
         () -> g.mutate(branch, r.query(), name, r.params(), actor.get(), ifCommit), w -> w);
-    return new ChangeOutput(branch, name, sum(result, "node:"), sum(result, "edge:"), actor.get().orElse(null),
-        commitOf(g, result));
+    return WriteOutputs.change(g, branch, name, actor.get(), result);
   }
 
   @POST
@@ -136,10 +135,7 @@ class GraphResource {
     }
     Reader in = new InputStreamReader(body, StandardCharsets.UTF_8);
     WriteResult result = metrics.write(served, "load", () -> g.load(branch, in, mode, actor.get()), w -> w);
-    List<GraphBatchLoadOutput.Declaration> nodes = declarations(result, "node:");
-    List<GraphBatchLoadOutput.Declaration> edges = declarations(result, "edge:");
-    return new GraphBatchLoadOutput(branch, created, mode.wire(), nodes, edges,
-        sum(result, "node:") + sum(result, "edge:"), actor.get().orElse(null), from, commitOf(g, result));
+    return WriteOutputs.load(g, branch, created, mode, Optional.ofNullable(from), actor.get(), result);
   }
 
   @GET
@@ -241,21 +237,5 @@ class GraphResource {
           + (names.isEmpty() ? "nothing" : String.join(", ", names)));
     }
     return names.get(0);
-  }
-
-  private static long sum(WriteResult result, String kindPrefix) {
-    return result.affectedRows().entrySet().stream().filter(e -> e.getKey().startsWith(kindPrefix))
-        .mapToLong(Map.Entry::getValue).sum();
-  }
-
-  private static List<GraphBatchLoadOutput.Declaration> declarations(WriteResult result, String kindPrefix) {
-    return result.affectedRows().entrySet().stream().filter(e -> e.getKey().startsWith(kindPrefix))
-        .map(e -> new GraphBatchLoadOutput.Declaration(e.getKey().substring(kindPrefix.length()), e.getValue()))
-        .sorted(java.util.Comparator.comparing(GraphBatchLoadOutput.Declaration::name))
-        .toList();
-  }
-
-  private static CommitOutput commitOf(Omnigraph g, WriteResult result) {
-    return result.commitId().map(g::commit).orElse(null);
   }
 }

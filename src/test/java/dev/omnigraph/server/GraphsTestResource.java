@@ -8,12 +8,12 @@ import java.util.Map;
 
 /**
  * The graphs every {@code @QuarkusTest} serves, each in a fresh temp directory: {@code g},
- * {@code copy} and {@code r} (initialized by the tests), {@code empty} (never initialized) and
+ * {@code copy}, {@code r} and {@code cli} (initialized by the tests), {@code empty} (never initialized) and
  * {@code default} (the embedded example, created on first use); and two bearer tokens.
  */
 public class GraphsTestResource implements QuarkusTestResourceLifecycleManager {
 
-  static final String ALICE_TOKEN = "alice-secret-token";
+  public static final String ALICE_TOKEN = "alice-secret-token";
   static final String BOB_TOKEN = "bob-secret-token";
 
   @Override
@@ -24,6 +24,7 @@ public class GraphsTestResource implements QuarkusTestResourceLifecycleManager {
           "omnigraph.graphs.g.uri", root.resolve("g").toString(),
           "omnigraph.graphs.copy.uri", root.resolve("copy").toString(),
           "omnigraph.graphs.r.uri", root.resolve("r").toString(),
+          "omnigraph.graphs.cli.uri", root.resolve("cli").toString(),
           "omnigraph.graphs.empty.uri", root.resolve("empty").toString(),
           "omnigraph.graphs.default.uri", root.resolve("default").toString(),
           "omnigraph.storage.example", "true",
