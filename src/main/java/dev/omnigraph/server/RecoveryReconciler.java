@@ -86,7 +86,6 @@ class RecoveryReconciler {
   void reconcile(ServedGraph g) {
     List<String> before = g.pendingOperations();
     if (before.isEmpty()) {
-      g.settleBlocking(Set.of());
       return;
     }
     Optional<Omnigraph> open = g.openHandle();
@@ -100,7 +99,7 @@ class RecoveryReconciler {
     }
     // Whatever failed above (a refusal, an unreadable sidecar, storage), what is still listed blocks.
     Set<String> blocking = survivors(before, g.pendingOperations());
-    g.settleBlocking(blocking);
+    g.settleBlocking(Set.copyOf(before), blocking);
     if (!blocking.isEmpty()) {
       LOG.warnf("graph %s: recovery sidecars still pending after reconcile: %s", g.id(), blocking);
     }

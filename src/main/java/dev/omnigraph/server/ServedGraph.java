@@ -174,9 +174,13 @@ final class ServedGraph implements AutoCloseable {
     blocking.add(operationId);
   }
 
-  /** Replaces the known write-blocking set after a reconcile pass. */
-  void settleBlocking(Set<String> stillBlocking) {
-    blocking.retainAll(stillBlocking);
+  /**
+   * Records a reconcile pass: of the operations it listed first ({@code listed}), exactly
+   * {@code stillBlocking} block. An operation marked by a failed write after that listing is kept
+   * for the next pass.
+   */
+  void settleBlocking(Set<String> listed, Set<String> stillBlocking) {
+    blocking.removeIf(op -> listed.contains(op) && !stillBlocking.contains(op));
     blocking.addAll(stillBlocking);
   }
 
