@@ -36,6 +36,6 @@ public final class UnsupportedStorageVersion extends OmnigraphException {
 
   @Override
   public String code() {
-    return "bad_request";
+    return "internal";
   }
 }

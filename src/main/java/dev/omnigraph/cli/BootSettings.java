@@ -34,6 +34,12 @@ final class BootSettings {
           set.accept(flag.getValue(), args[i + 1]);
         } else if (arg.startsWith(flag.getKey() + "=")) {
           set.accept(flag.getValue(), arg.substring(flag.getKey().length() + 1));
+        } else {
+          continue;
+        }
+        if (flag.getKey().equals("--store")) {
+          // An explicitly named root is served as it is: only the embedded default becomes the example.
+          set.accept("omnigraph.storage.example", "false");
         }
       }
     }

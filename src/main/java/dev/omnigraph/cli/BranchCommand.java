@@ -1,5 +1,8 @@
 package dev.omnigraph.cli;
 
+import dev.omnigraph.api.BranchCreateOutput;
+import dev.omnigraph.api.BranchDeleteOutput;
+import dev.omnigraph.api.BranchListOutput;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.engine.Omnigraph;
 import java.util.concurrent.Callable;
@@ -27,15 +30,24 @@ public class BranchCommand {
 
     @Override
     public Integer call() {
+      var remote = graph.remote();
+      if (remote.isPresent()) {
+        print(remote.get().post("/branches", java.util.Map.of("name", name, "from", from), java.util.Map.of(),
+            BranchCreateOutput.class));
+        return ExitCodes.OK;
+      }
       try (Omnigraph g = graph.open(OpenMode.READ_WRITE)) {
-        var out = g.branchCreate(name, from, graph.actor());
-        if (json) {
-          Output.json(out);
-        } else {
-          System.out.println("created branch " + out.name() + " from " + out.from());
-        }
+        print(g.branchCreate(name, from, graph.actor()));
       }
       return ExitCodes.OK;
+    }
+
+    private void print(BranchCreateOutput out) {
+      if (json) {
+        Output.json(out);
+      } else {
+        System.out.println("created branch " + out.name() + " from " + out.from());
+      }
     }
   }
 
@@ -48,15 +60,23 @@ public class BranchCommand {
 
     @Override
     public Integer call() {
+      var remote = graph.remote();
+      if (remote.isPresent()) {
+        print(remote.get().get("/branches", BranchListOutput.class));
+        return ExitCodes.OK;
+      }
       try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-        var out = g.branchList();
-        if (json) {
-          Output.json(out);
-        } else {
-          out.branches().forEach(System.out::println);
-        }
+        print(g.branchList());
       }
       return ExitCodes.OK;
+    }
+
+    private void print(BranchListOutput out) {
+      if (json) {
+        Output.json(out);
+      } else {
+        out.branches().forEach(System.out::println);
+      }
     }
   }
 
@@ -71,15 +91,24 @@ public class BranchCommand {
 
     @Override
     public Integer call() {
+      var remote = graph.remote();
+      if (remote.isPresent()) {
+        print(remote.get().delete("/branches/" + RemoteGraph.encode(name).replace("%2F", "/"),
+            BranchDeleteOutput.class));
+        return ExitCodes.OK;
+      }
       try (Omnigraph g = graph.open(OpenMode.READ_WRITE)) {
-        var out = g.branchDelete(name, graph.actor());
-        if (json) {
-          Output.json(out);
-        } else {
-          System.out.println("deleted branch " + out.name());
-        }
+        print(g.branchDelete(name, graph.actor()));
       }
       return ExitCodes.OK;
+    }
+
+    private void print(BranchDeleteOutput out) {
+      if (json) {
+        Output.json(out);
+      } else {
+        System.out.println("deleted branch " + out.name());
+      }
     }
   }
 }

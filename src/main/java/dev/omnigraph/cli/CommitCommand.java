@@ -1,6 +1,7 @@
 package dev.omnigraph.cli;
 
 import dev.omnigraph.api.CommitOutput;
+import dev.omnigraph.api.CommitListOutput;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.engine.Omnigraph;
 import java.time.Instant;
@@ -26,15 +27,23 @@ public class CommitCommand {
 
     @Override
     public Integer call() {
+      var remote = graph.remote();
+      if (remote.isPresent()) {
+        print(remote.get().get("/commits?branch=" + RemoteGraph.encode(branch), CommitListOutput.class));
+        return ExitCodes.OK;
+      }
       try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-        var out = g.commits(branch);
-        if (json) {
-          Output.json(out);
-        } else {
-          out.commits().forEach(CommitCommand::print);
-        }
+        print(g.commits(branch));
       }
       return ExitCodes.OK;
+    }
+
+    private void print(CommitListOutput out) {
+      if (json) {
+        Output.json(out);
+      } else {
+        out.commits().forEach(CommitCommand::print);
+      }
     }
   }
 
@@ -49,13 +58,19 @@ public class CommitCommand {
 
     @Override
     public Integer call() {
-      try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-        var out = g.commit(id);
-        if (json) {
-          Output.json(out);
-        } else {
-          print(out);
+      var remote = graph.remote();
+      CommitOutput out;
+      if (remote.isPresent()) {
+        out = remote.get().get("/commits/" + RemoteGraph.encode(id), CommitOutput.class);
+      } else {
+        try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
+          out = g.commit(id);
         }
+      }
+      if (json) {
+        Output.json(out);
+      } else {
+        print(out);
       }
       return ExitCodes.OK;
     }

@@ -1,20 +1,21 @@
 package dev.omnigraph.cli;
 
+import dev.omnigraph.engine.ErrorKind;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.ParseResult;
 
 /**
  * The CLI's exit codes: 0 success, 1 error, 2 usage, 3 conflict (409/503 class), 4 failed
- * {@code --if-commit} precondition. Engine outcomes map here once; nothing else picks exit codes.
+ * {@code --if-commit} precondition. Engine outcomes map through {@link ErrorKind}, the one table the
+ * HTTP service uses too; nothing else picks exit codes.
  */
 final class ExitCodes {
 
   static final int OK = 0;
-  static final int ERROR = 1;
+  static final int ERROR = ErrorKind.EXIT_ERROR;
   static final int USAGE = 2;
-  static final int CONFLICT = 3;
-  static final int PRECONDITION = 4;
+  static final int CONFLICT = ErrorKind.EXIT_CONFLICT;
 
   private ExitCodes() {}
 
@@ -30,17 +31,8 @@ final class ExitCodes {
     }
   }
 
-  /** The exit code of an engine outcome; the one place outcomes map to codes. */
+  /** The exit code of an engine outcome: {@link ErrorKind}, the table the server maps from too. */
   static int exitCode(Throwable ex) {
-    if (ex instanceof dev.omnigraph.api.PreconditionFailed) {
-      return PRECONDITION;
-    }
-    if (ex instanceof dev.omnigraph.api.Conflict
-        || ex instanceof dev.omnigraph.api.KeyConflict
-        || ex instanceof dev.omnigraph.api.ReadSetChanged
-        || ex instanceof dev.omnigraph.api.RecoveryRequired) {
-      return CONFLICT;
-    }
-    return ERROR;
+    return ErrorKind.of(ex).exitCode();
   }
 }

@@ -3,7 +3,9 @@ package dev.omnigraph.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.api.ChangeOutput;
 import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.engine.WriteOutputs;
 import dev.omnigraph.write.WriteResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,21 +44,35 @@ public class MutateCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     JsonNode bound = new ObjectMapper().readTree(params);
+    var remote = graph.remote();
+    if (remote.isPresent()) {
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("query", Files.readString(query));
+      body.put("name", name);
+      body.put("params", bound);
+      body.put("branch", branch);
+      print(ifCommit == null
+          ? remote.get().post("/mutate", body, Map.of(), ChangeOutput.class)
+          : remote.get().post("/mutate/if-graph-commit", body, Map.of("Omnigraph-If-Graph-Commit", ifCommit),
+              ChangeOutput.class));
+      return ExitCodes.OK;
+    }
     try (Omnigraph g = graph.open(OpenMode.READ_WRITE)) {
       WriteResult r = g.mutate(branch, Files.readString(query), name, bound, graph.actor(), Optional.ofNullable(ifCommit));
-      if (json) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("branch", branch);
-        out.put("graph_commit_id", r.commitId().orElse(null));
-        out.put("graph_manifest_version", r.manifestVersion());
-        out.put("row_counts", r.rowCounts());
-        Output.json(out);
-      } else if (r.commitId().isEmpty()) {
-        System.out.println("nothing changed");
-      } else {
-        System.out.println("committed " + r.commitId().get() + " on " + branch);
-      }
+      print(WriteOutputs.change(g, branch, name, graph.actor(), r));
     }
     return ExitCodes.OK;
+  }
+
+  /** {@code --json}: the reference {@code ChangeOutput}, locally and remotely alike. */
+  private void print(ChangeOutput out) {
+    if (json) {
+      Output.json(out);
+    } else if (out.commit() == null) {
+      System.out.println("nothing changed");
+    } else {
+      System.out.println("committed " + out.commit().graphCommitId() + " on " + out.branch() + " ("
+          + out.affectedNodes() + " nodes, " + out.affectedEdges() + " edges)");
+    }
   }
 }

@@ -44,16 +44,30 @@ public class QueryCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    var bound = new ObjectMapper().readTree(params);
+    var remote = graph.remote();
+    if (remote.isPresent()) {
+      java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
+      body.put("query", Files.readString(query));
+      body.put("name", name);
+      body.put("params", bound);
+      body.put("branch", branch);
+      body.put("snapshot", commit);
+      print(remote.get().post("/query", body, java.util.Map.of(), ReadOutput.class));
+      return ExitCodes.OK;
+    }
     try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-      ReadOutput out = g.query(Optional.ofNullable(branch), Optional.ofNullable(commit), Files.readString(query), name,
-          new ObjectMapper().readTree(params));
-      if (format == Format.json) {
-        Output.json(out);
-      } else {
-        System.out.print(table(out));
-      }
+      print(g.query(Optional.ofNullable(branch), Optional.ofNullable(commit), Files.readString(query), name, bound));
     }
     return ExitCodes.OK;
+  }
+
+  private void print(ReadOutput out) {
+    if (format == Format.json) {
+      Output.json(out);
+    } else {
+      System.out.print(table(out));
+    }
   }
 
   static String table(ReadOutput out) {

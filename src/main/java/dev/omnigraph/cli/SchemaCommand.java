@@ -1,6 +1,7 @@
 package dev.omnigraph.cli;
 
 import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.api.SchemaOutput;
 import dev.omnigraph.engine.Omnigraph;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -20,12 +21,19 @@ public class SchemaCommand {
 
     @Override
     public Integer call() {
-      try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-        if (json) {
-          Output.json(g.schema());
-        } else {
-          System.out.print(g.schema().schemaSource());
+      var remote = graph.remote();
+      SchemaOutput schema;
+      if (remote.isPresent()) {
+        schema = remote.get().get("/schema", SchemaOutput.class);
+      } else {
+        try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
+          schema = g.schema();
         }
+      }
+      if (json) {
+        Output.json(schema);
+      } else {
+        System.out.print(schema.schemaSource());
       }
       return ExitCodes.OK;
     }

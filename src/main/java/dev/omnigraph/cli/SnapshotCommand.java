@@ -25,20 +25,31 @@ public class SnapshotCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    var remote = graph.remote();
+    if (remote.isPresent()) {
+      if (commit != null) {
+        throw new dev.omnigraph.api.InvalidRequest("--commit has no --server form; use --store");
+      }
+      print(remote.get().get("/snapshot?branch=" + RemoteGraph.encode(branch), SnapshotOutput.class));
+      return ExitCodes.OK;
+    }
     try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-      SnapshotOutput s = commit != null ? g.snapshotAtCommit(commit) : g.snapshot(branch);
-      if (json) {
-        Output.json(s);
-        return ExitCodes.OK;
-      }
-      System.out.printf("branch %s  manifest version %d  internal schema version %d%n",
-          s.graphBranch(), s.graphManifestVersion(), s.internalSchemaVersion());
-      System.out.printf("%-5s %-24s %-45s %8s %10s%n", "KIND", "TYPE", "PATH", "VERSION", "ROWS");
-      for (SnapshotOutput.Dataset d : s.datasets()) {
-        System.out.printf("%-5s %-24s %-45s %8d %10d%n", d.entityKind(), d.typeName(), d.datasetPath(),
-            d.publishedDatasetVersion(), d.entityCount());
-      }
+      print(commit != null ? g.snapshotAtCommit(commit) : g.snapshot(branch));
     }
     return ExitCodes.OK;
+  }
+
+  private void print(SnapshotOutput s) {
+    if (json) {
+      Output.json(s);
+      return;
+    }
+    System.out.printf("branch %s  manifest version %d  internal schema version %d%n",
+        s.graphBranch(), s.graphManifestVersion(), s.internalSchemaVersion());
+    System.out.printf("%-5s %-24s %-45s %8s %10s%n", "KIND", "TYPE", "PATH", "VERSION", "ROWS");
+    for (SnapshotOutput.Dataset d : s.datasets()) {
+      System.out.printf("%-5s %-24s %-45s %8d %10d%n", d.entityKind(), d.typeName(), d.datasetPath(),
+          d.publishedDatasetVersion(), d.entityCount());
+    }
   }
 }

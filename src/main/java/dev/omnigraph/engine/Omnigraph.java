@@ -27,6 +27,7 @@ import dev.omnigraph.maintenance.RepairReport;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.api.ReadOutput;
 import dev.omnigraph.read.AdjacencyCache;
+import dev.omnigraph.read.GraphExport;
 import dev.omnigraph.read.ReadRunner;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.SidecarStore;
@@ -184,6 +185,20 @@ public final class Omnigraph implements AutoCloseable {
     return maintenance.cleanup(dryRun);
   }
 
+  /**
+   * The write-entry heal for every branch at once, without quiescing: settles each pending sidecar
+   * that needs no restore (roll forward, discard, retire), waiting for a live writer of this
+   * process to finish first; rollback-class sidecars are left for {@link #recover()}. Whatever
+   * {@link #pendingRecovery()} still lists afterwards that was listed before blocks writes.
+   *
+   * @throws dev.omnigraph.api.RecoveryRequired for a sidecar recovery refuses (kept on disk); the
+   *     sidecars after it are not visited in this pass
+   */
+  public List<Recovery.Outcome> heal() {
+    requireWritable();
+    return recovery.sweep(Recovery.Mode.ROLL_FORWARD_ONLY);
+  }
+
   /** The pending recovery sidecars' keys (a listing failure is thrown). */
   public List<String> pendingRecovery() {
     return recovery.pending();
@@ -308,6 +323,19 @@ public final class Omnigraph implements AutoCloseable {
     }
     return new ReadRunner(config.rootUri(), new DataTables(config), ADJACENCY)
         .run(schema.ir().catalog(), state, target, head, source, name, params);
+  }
+
+  /**
+   * Pins {@code branch}'s (default main) published state now and returns an export of it in the
+   * NDJSON load format; rows are read when {@link GraphExport#writeTo} streams them.
+   *
+   * @param typeNames node and edge types to export; empty: all
+   * @throws NotFound for an unknown branch
+   * @throws dev.omnigraph.api.InvalidRequest for an unknown type name
+   */
+  public GraphExport export(Optional<String> branch, List<String> typeNames) {
+    ManifestState state = manifest.state(branch.orElse(BranchNames.MAIN));
+    return new GraphExport(new DataTables(config), schema.ir().catalog(), state, typeNames);
   }
 
   /** Commits reachable from {@code branch}'s head, most recent first. */

@@ -19,17 +19,19 @@ final class Effects {
    * the sidecar is armed, seed step 2).
    */
   static TableEffect of(PrepareContext ctx, TablePin pin, TableEffect.Stager stager, long rowCountAfter,
-      boolean bytesLimited) {
+      long rowsAffected, boolean bytesLimited) {
     if (ctx.ownsTarget(pin)) {
       StagedWrite staged = stager.stage(pin.version(), UUID.randomUUID().toString());
       if (bytesLimited) {
         WriteLimits.checkBytes(pin.tableKey(), staged.arrowBytes());
       }
       return new TableEffect(pin.tableKey(), pin.identity(), pin.location(), ctx.targetBranch(), pin.nativeBranch(),
-          pin.version(), false, Optional.of(staged), stager, staged.uuid(), rowCountAfter);
+          pin.version(), false, Optional.of(staged), stager, staged.uuid(), rowCountAfter,
+          rowsAffected);
     }
     return new TableEffect(pin.tableKey(), pin.identity(), pin.location(), ctx.targetBranch(), pin.nativeBranch(),
-        pin.version(), true, Optional.empty(), stager, UUID.randomUUID().toString(), rowCountAfter);
+        pin.version(), true, Optional.empty(), stager, UUID.randomUUID().toString(), rowCountAfter,
+        rowsAffected);
   }
 
   /** The Arrow schema of a table key. */

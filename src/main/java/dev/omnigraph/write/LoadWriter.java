@@ -89,7 +89,7 @@ final class LoadWriter implements PreparedWrite {
     boolean certify = mode == LoadMode.APPEND && tableKey.startsWith("node:");
     TableEffect.Stager stager = (readVersion, uuid) -> stage(ctx, pin.location(), ctx.targetBranch(), readVersion,
         schema, rows, certify, uuid);
-    return Effects.of(ctx, pin, stager, after, tableKey.startsWith("node:") && mode != LoadMode.OVERWRITE);
+    return Effects.of(ctx, pin, stager, after, rows.size(), tableKey.startsWith("node:") && mode != LoadMode.OVERWRITE);
   }
 
   private StagedWrite stage(PrepareContext ctx, String location, Optional<String> target, long readVersion,

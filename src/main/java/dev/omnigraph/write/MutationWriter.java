@@ -93,7 +93,7 @@ final class MutationWriter implements PreparedWrite {
         Set<String> ids = p.deleted;
         TableEffect.Stager stager = (readVersion, uuid) ->
             ctx.tables().stageDeleteIds(pin.location(), ctx.targetBranch(), readVersion, ids, uuid);
-        effects.add(Effects.of(ctx, pin, stager, pin.rowCount() - ids.size(), false));
+        effects.add(Effects.of(ctx, pin, stager, pin.rowCount() - ids.size(), ids.size(), false));
         continue;
       }
       if (p.rows.isEmpty()) {
@@ -115,7 +115,7 @@ final class MutationWriter implements PreparedWrite {
               rows, true, uuid)
           : (readVersion, uuid) -> ctx.tables().stageUpsert(pin.location(), ctx.targetBranch(), readVersion, schema,
               rows, uuid);
-      effects.add(Effects.of(ctx, pin, stager, pin.rowCount() + p.inserted.size(), true));
+      effects.add(Effects.of(ctx, pin, stager, pin.rowCount() + p.inserted.size(), p.rows.size(), true));
     }
     strictIds = strict;
     return effects;

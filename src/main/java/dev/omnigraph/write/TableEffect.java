@@ -18,6 +18,7 @@ import java.util.Optional;
  * @param stager stages a first-touch table once its ref exists, with the pre-minted uuid
  * @param uuid the transaction uuid (pre-minted for first-touch, else the staged one's)
  * @param rowCountAfter rows the table will hold after the commit
+ * @param rowsAffected rows this effect writes (inserted, updated or replaced) or deletes
  */
 record TableEffect(
     String tableKey,
@@ -30,7 +31,8 @@ record TableEffect(
     Optional<StagedWrite> staged,
     Stager stager,
     String uuid,
-    long rowCountAfter) {
+    long rowCountAfter,
+    long rowsAffected) {
 
   /** Stages a deferred first-touch effect on its newly created ref. */
   @FunctionalInterface

@@ -114,7 +114,7 @@ public final class WriteAttempt {
     // Step 2: validate and stage outside the gates.
     List<TableEffect> effects = new ArrayList<>(writer.prepare(new PrepareContext(token, state, schema, tables)));
     if (effects.isEmpty()) {
-      return new WriteResult(Optional.empty(), state.manifestVersion(), Map.of(), attempt);
+      return new WriteResult(Optional.empty(), state.manifestVersion(), Map.of(), attempt, Map.of(), 0);
     }
     effects.sort(Comparator.comparing(TableEffect::tableKey));
     Failpoints.hit("write.after_prepare");
@@ -213,10 +213,12 @@ public final class WriteAttempt {
     }
     List<TableVersionUpdate> updates = new ArrayList<>();
     Map<String, Long> rowCounts = new LinkedHashMap<>();
+    Map<String, Long> affected = new LinkedHashMap<>();
     for (TableEffect e : effects) {
       updates.add(new TableVersionUpdate(e.tableKey(), e.identity(), e.location(), versions.get(e.tableKey()),
           e.target(), e.rowCountAfter()));
       rowCounts.put(e.tableKey(), e.rowCountAfter());
+      affected.put(e.tableKey(), e.rowsAffected());
     }
     ManifestBatchPublisher.Published published;
     try {
@@ -234,7 +236,8 @@ public final class WriteAttempt {
       // Same as a failed delete: the write is durable, so it is reported as done.
       LOG.warnf(failure, "sidecar %s kept after a published write; recovery will retire it", op);
     }
-    return new WriteResult(Optional.of(published.commitId()), published.manifestVersion(), rowCounts, attempt);
+    return new WriteResult(Optional.of(published.commitId()), published.manifestVersion(), rowCounts, attempt,
+        affected, published.attempts());
   }
 
   /** An effect-free Lance rejection: an exact strict duplicate, or an authority change to replan. */

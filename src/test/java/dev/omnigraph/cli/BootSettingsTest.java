@@ -28,6 +28,8 @@ class BootSettingsTest {
         .containsEntry("quarkus.http.host", "0.0.0.0")
         .containsEntry("quarkus.http.port", "9001")
         .containsEntry("omnigraph.storage.uri", "s3://b/g")
+        .containsEntry("omnigraph.storage.example", "false")
         .doesNotContainKey("quarkus.http.host-enabled");
+    assertThat(settle("serve", "--port", "9001")).doesNotContainKey("omnigraph.storage.example");
   }
 }

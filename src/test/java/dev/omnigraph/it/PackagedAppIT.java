@@ -55,25 +55,33 @@ class PackagedAppIT {
   }
 
   @Test
-  void serveAnswersHealthReadinessMetricsAndHealthz(@TempDir Path dir) throws Exception {
+  void serveAnswersHealthReadinessMetricsHealthzAndTheEmbeddedExample(@TempDir Path dir) throws Exception {
     String port = System.getProperty("omnigraph.it.http.port", "18081");
-    Path store = dir.resolve("graph");
     Path log = dir.resolve("serve.log");
-    Process serve = new ProcessBuilder(LAUNCHER.toString(), "serve", "--port", port, "--store", store.toString())
+    // No --store: the embedded default, ./omnigraph-data, becomes the example graph on first use.
+    Process serve = new ProcessBuilder(LAUNCHER.toString(), "serve", "--port", port)
         .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     try {
       HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
       String base = "http://127.0.0.1:" + port;
       HttpResponse<String> ready = awaitOk(http, base + "/q/health/ready", serve, log);
-      assertThat(ready.body()).contains("\"UP\"").contains("graph-storage");
+      assertThat(ready.body()).contains("\"UP\"").contains("omnigraph-graphs");
       assertThat(get(http, base + "/q/health/live").statusCode()).isEqualTo(200);
       HttpResponse<String> healthz = get(http, base + "/healthz");
       assertThat(healthz.statusCode()).isEqualTo(200);
       assertThat(healthz.body()).contains("\"status\":\"ok\"").contains("\"internal_schema_version\":6");
+      assertThat(get(http, base + "/graphs").body()).contains("\"graph_id\":\"default\"");
+      // A traversal over the example graph runs Lance scans inside the packaged layout.
+      HttpResponse<String> friends = http.send(HttpRequest.newBuilder(URI.create(base + "/graphs/default/query"))
+          .header("Content-Type", "application/json").timeout(Duration.ofSeconds(60))
+          .POST(HttpRequest.BodyPublishers.ofString("{\"query\":\"query f() { match { $p: Person { name: "
+              + "\\\"alice\\\" }  $p knows $f } return { $f.name } }\"}")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(friends.statusCode()).as(friends.body()).isEqualTo(200);
+      assertThat(friends.body()).contains("\"rows\":[{\"f.name\":\"bob\"}]");
       assertThat(get(http, base + "/q/metrics").body()).contains("# TYPE");
-      assertThat(get(http, base + "/q/openapi").body()).contains("/healthz");
-      // The embedded default creates its local graph root on first start.
-      assertThat(store).isDirectory();
+      assertThat(get(http, base + "/q/openapi").body()).contains("/healthz").contains("/graphs/{graph_id}/query");
+      assertThat(dir.resolve("omnigraph-data").resolve("__manifest")).isDirectory();
     } finally {
       serve.destroy();
       if (!serve.waitFor(20, TimeUnit.SECONDS)) {

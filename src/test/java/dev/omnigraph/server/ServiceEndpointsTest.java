@@ -28,12 +28,14 @@ class ServiceEndpointsTest {
   }
 
   @Test
-  void readinessReportsTheGraphRootAndPendingSidecars() {
+  void readinessReportsEveryGraphAndItsPendingSidecars() {
     given().when().get("/q/health/ready").then()
         .statusCode(200)
         .body("status", equalTo("UP"))
-        .body("checks.name", hasItem("graph-storage"))
-        .body("checks.find { it.name == 'graph-storage' }.data.pending_recovery_sidecars", equalTo(0));
+        .body("checks.name", hasItem("omnigraph-graphs"))
+        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'g.pending_recovery_sidecars'", equalTo(0))
+        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'g.write_blocking'", equalTo(""))
+        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'empty.uri'", containsString("empty"));
   }
 
   @Test

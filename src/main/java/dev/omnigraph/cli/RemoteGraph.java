@@ -1,0 +1,142 @@
+package dev.omnigraph.cli;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omnigraph.api.Conflict;
+import dev.omnigraph.api.InvalidRequest;
+import dev.omnigraph.api.KeyConflict;
+import dev.omnigraph.api.PreconditionFailed;
+import dev.omnigraph.api.ReadSetChanged;
+import dev.omnigraph.api.RecoveryRequired;
+import dev.omnigraph.api.ResourceLimitExceeded;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One graph of a running server ({@code --server URL --graph ID}), for the commands that have a
+ * remote form. Requests carry {@code Authorization: Bearer $OMNIGRAPH_TOKEN} when that is set; the
+ * server records the token's actor, so {@code --actor} does not apply. An error answer is turned
+ * back into the engine outcome it reports (from its structured detail, else its status), so the
+ * CLI prints it and picks the exit code exactly as for a local graph.
+ */
+final class RemoteGraph {
+
+  private static final ObjectMapper JSON = new ObjectMapper()
+      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+  private final String base;
+  private final Optional<String> token;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+  RemoteGraph(String server, String graphId, Optional<String> token) {
+    String root = server.endsWith("/") ? server.substring(0, server.length() - 1) : server;
+    this.base = root + "/graphs/" + encode(graphId);
+    this.token = token;
+  }
+
+  static String encode(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  <T> T get(String path, Class<T> type) {
+    return send(request(path).GET(), type);
+  }
+
+  <T> T delete(String path, Class<T> type) {
+    return send(request(path).DELETE(), type);
+  }
+
+  <T> T post(String path, Object body, Map<String, String> headers, Class<T> type) {
+    HttpRequest.Builder b = request(path).header("Content-Type", "application/json");
+    headers.forEach(b::header);
+    try {
+      return send(b.POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body))), type);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+
+  <T> T postNdjson(String path, HttpRequest.BodyPublisher body, Class<T> type) {
+    return send(request(path).header("Content-Type", "application/x-ndjson").POST(body), type);
+  }
+
+  private HttpRequest.Builder request(String path) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).header("Accept", "application/json");
+    token.ifPresent(t -> b.header("Authorization", "Bearer " + t));
+    return b;
+  }
+
+  private <T> T send(HttpRequest.Builder request, Class<T> type) {
+    HttpResponse<byte[]> response;
+    try {
+      response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot reach " + base + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+    try {
+      if (response.statusCode() / 100 == 2) {
+        return JSON.readValue(response.body(), type);
+      }
+      throw failure(response.statusCode(), JSON.readTree(response.body()));
+    } catch (IOException e) {
+      throw new IllegalStateException("unexpected answer from " + base + " (HTTP " + response.statusCode() + "): "
+          + new String(response.body(), StandardCharsets.UTF_8), e);
+    }
+  }
+
+  /** The engine outcome an {@code ErrorOutput} body reports. */
+  static RuntimeException failure(int status, JsonNode error) {
+    String message = error.path("error").asText("HTTP " + status);
+    JsonNode d;
+    if ((d = error.get("key_conflict")) != null && !d.isNull()) {
+      return new KeyConflict(d.path("entity_kind").asText() + ":" + d.path("type_name").asText(),
+          d.path("entity_id").asText(null));
+    }
+    if ((d = error.get("read_set_conflict")) != null && !d.isNull()) {
+      return new ReadSetChanged(d.path("member").asText(), text(d, "expected"), text(d, "actual"));
+    }
+    if ((d = error.get("precondition_failure")) != null && !d.isNull()) {
+      return new PreconditionFailed(d.path("expected").asText(), text(d, "actual"));
+    }
+    if ((d = error.get("resource_limit")) != null && !d.isNull()) {
+      return new ResourceLimitExceeded(d.path("resource").asText(), d.path("limit").asLong(), d.path("actual").asLong());
+    }
+    if ((d = error.get("recovery_required")) != null && !d.isNull()) {
+      // The server's message already ends with the operation id the exception appends again.
+      String op = d.path("operation_id").asText();
+      String suffix = " (recovery required for operation " + op + ")";
+      return new RecoveryRequired(op, message.endsWith(suffix)
+          ? message.substring(0, message.length() - suffix.length()) : message);
+    }
+    return switch (status) {
+      case 400, 413, 415 -> new InvalidRequest(message);
+      case 409 -> new Conflict(message);
+      default -> new RemoteError(status, message);
+    };
+  }
+
+  /** An answer with no engine outcome to rebuild (404, 401, 5xx): the server's message and status. */
+  static final class RemoteError extends RuntimeException {
+    RemoteError(int status, String message) {
+      super(message + " (HTTP " + status + ")");
+    }
+  }
+
+  private static Optional<String> text(JsonNode node, String field) {
+    JsonNode v = node.get(field);
+    return v == null || v.isNull() ? Optional.empty() : Optional.of(v.asText());
+  }
+}

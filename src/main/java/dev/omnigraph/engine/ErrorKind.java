@@ -1,0 +1,125 @@
+package dev.omnigraph.engine;
+
+import dev.omnigraph.api.Conflict;
+import dev.omnigraph.api.InvalidRequest;
+import dev.omnigraph.api.KeyConflict;
+import dev.omnigraph.api.NotFound;
+import dev.omnigraph.api.PreconditionFailed;
+import dev.omnigraph.api.ReadSetChanged;
+import dev.omnigraph.api.RecoveryRequired;
+import dev.omnigraph.api.ResourceLimitExceeded;
+import dev.omnigraph.api.UnsupportedStorageVersion;
+import dev.omnigraph.query.QueryException;
+import dev.omnigraph.recovery.UnreadableSidecar;
+import dev.omnigraph.schema.InvalidKeyException;
+import dev.omnigraph.schema.SchemaParseException;
+import dev.omnigraph.storage.StorageException;
+
+/**
+ * The one table from a typed failure to what every surface reports: HTTP status, wire error code
+ * (reference {@code ErrorCode}), CLI exit code, and the label metrics count it under. The server's
+ * exception mapper and the CLI's exit codes both read it; nothing else classifies failures.
+ * Classification is by type (and {@link StorageException#kind()}) only, never by message text;
+ * anything not listed is {@link #INTERNAL}.
+ */
+public enum ErrorKind {
+  /** {@link KeyConflict}: a strict insert met an existing id. */
+  KEY_CONFLICT(409, "conflict", ErrorKind.EXIT_CONFLICT),
+  /** {@link ReadSetChanged}: the prepared authority moved before any effect. */
+  READ_SET_CHANGED(409, "conflict", ErrorKind.EXIT_CONFLICT),
+  /** {@link PreconditionFailed}: a conditional write's expected head is not the head. */
+  PRECONDITION_FAILED(412, "conflict", ErrorKind.EXIT_PRECONDITION),
+  /** {@link ResourceLimitExceeded}: split the write. */
+  RESOURCE_LIMIT(413, "bad_request", ErrorKind.EXIT_ERROR),
+  /** {@link RecoveryRequired}: a sidecar must be settled before a retry. */
+  RECOVERY_REQUIRED(503, "conflict", ErrorKind.EXIT_CONFLICT),
+  /** {@link UnreadableSidecar}: a corrupt sidecar blocks writes until an operator acts. */
+  UNREADABLE_SIDECAR(503, "internal", ErrorKind.EXIT_ERROR),
+  /** Any other {@link Conflict}: name taken, uncovered drift, an init claim. */
+  CONFLICT(409, "conflict", ErrorKind.EXIT_CONFLICT),
+  /** {@link NotFound}: graph, branch or commit. */
+  NOT_FOUND(404, "not_found", ErrorKind.EXIT_ERROR),
+  /** The request is wrong: {@link InvalidRequest} (load input, constraints), query and schema errors. */
+  BAD_REQUEST(400, "bad_request", ErrorKind.EXIT_ERROR),
+  /** A {@link StorageException.Kind#TRANSIENT} storage failure: retry later. */
+  STORAGE_UNAVAILABLE(503, "internal", ErrorKind.EXIT_ERROR),
+  /** Any other storage failure. */
+  STORAGE_FAILURE(500, "internal", ErrorKind.EXIT_ERROR),
+  /** {@link UnsupportedStorageVersion}: rebuild or upgrade; retrying cannot help. */
+  UNSUPPORTED_STORAGE_VERSION(500, "internal", ErrorKind.EXIT_ERROR),
+  /** Everything else: a bug or an unclassified failure (logged with its trace, answered generically). */
+  INTERNAL(500, "internal", ErrorKind.EXIT_ERROR);
+
+  /** CLI exit code of a failed command. */
+  public static final int EXIT_ERROR = 1;
+  /** CLI exit code of a conflict (the 409/503 class). */
+  public static final int EXIT_CONFLICT = 3;
+  /** CLI exit code of a failed {@code --if-commit} precondition. */
+  public static final int EXIT_PRECONDITION = 4;
+
+  private final int httpStatus;
+  private final String code;
+  private final int exitCode;
+
+  ErrorKind(int httpStatus, String code, int exitCode) {
+    this.httpStatus = httpStatus;
+    this.code = code;
+    this.exitCode = exitCode;
+  }
+
+  /** The HTTP status the server answers with. */
+  public int httpStatus() {
+    return httpStatus;
+  }
+
+  /** The wire {@code ErrorCode}. */
+  public String code() {
+    return code;
+  }
+
+  /** The CLI exit code. */
+  public int exitCode() {
+    return exitCode;
+  }
+
+  /** The metrics label, e.g. {@code key_conflict}. */
+  public String label() {
+    return name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** Whether the message may be shown to a client as is (everything but {@link #INTERNAL}). */
+  public boolean exposesMessage() {
+    return this != INTERNAL;
+  }
+
+  /** The kind of {@code failure}, by its type. */
+  public static ErrorKind of(Throwable failure) {
+    if (failure instanceof KeyConflict) {
+      return KEY_CONFLICT;
+    } else if (failure instanceof ReadSetChanged) {
+      return READ_SET_CHANGED;
+    } else if (failure instanceof PreconditionFailed) {
+      return PRECONDITION_FAILED;
+    } else if (failure instanceof ResourceLimitExceeded) {
+      return RESOURCE_LIMIT;
+    } else if (failure instanceof RecoveryRequired) {
+      return RECOVERY_REQUIRED;
+    } else if (failure instanceof UnreadableSidecar) {
+      return UNREADABLE_SIDECAR;
+    } else if (failure instanceof Conflict) {
+      return CONFLICT;
+    } else if (failure instanceof NotFound) {
+      return NOT_FOUND;
+    } else if (failure instanceof UnsupportedStorageVersion) {
+      return UNSUPPORTED_STORAGE_VERSION;
+    } else if (failure instanceof InvalidRequest
+        || failure instanceof QueryException
+        || failure instanceof SchemaParseException
+        || failure instanceof InvalidKeyException) {
+      return BAD_REQUEST;
+    } else if (failure instanceof StorageException s) {
+      return s.kind() == StorageException.Kind.TRANSIENT ? STORAGE_UNAVAILABLE : STORAGE_FAILURE;
+    }
+    return INTERNAL;
+  }
+}

@@ -1,0 +1,108 @@
+package dev.omnigraph.server;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import dev.omnigraph.api.KeyConflict;
+import dev.omnigraph.api.PreconditionFailed;
+import dev.omnigraph.api.ReadSetChanged;
+import dev.omnigraph.api.RecoveryRequired;
+import dev.omnigraph.api.ResourceLimitExceeded;
+import dev.omnigraph.engine.ErrorKind;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/**
+ * The one place a failure becomes an HTTP answer: status and {@code code} from {@link ErrorKind}
+ * (the table the CLI's exit codes use too), the structured detail from the typed outcome's fields.
+ * By type only, never by message text. An unclassified failure is logged with its trace and
+ * answered 500 {@code internal} with a generic message; no body ever carries a stack trace.
+ */
+class ErrorMapper {
+
+  private static final Logger LOG = Logger.getLogger(ErrorMapper.class);
+
+  @ServerExceptionMapper
+  Response engine(Throwable failure) {
+    return response(failure);
+  }
+
+  /** JAX-RS's own outcomes (unknown route, wrong method or media type) in the same body shape. */
+  @ServerExceptionMapper
+  Response jaxrs(WebApplicationException failure) {
+    int status = failure.getResponse().getStatus();
+    return build(status, ErrorOutput.plain(failure.getMessage(), codeOf(status)));
+  }
+
+  /** A request body that is not the JSON the route takes. */
+  @ServerExceptionMapper
+  Response json(JsonProcessingException failure) {
+    return build(400, ErrorOutput.plain("malformed request body: " + failure.getOriginalMessage(), "bad_request"));
+  }
+
+  @ServerExceptionMapper
+  Response jsonShape(MismatchedInputException failure) {
+    return json(failure);
+  }
+
+  static Response response(Throwable failure) {
+    ErrorKind kind = ErrorKind.of(failure);
+    return build(kind.httpStatus(), body(kind, failure));
+  }
+
+  static ErrorOutput body(ErrorKind kind, Throwable failure) {
+    if (!kind.exposesMessage()) {
+      LOG.error("unhandled failure answered 500", failure);
+      return ErrorOutput.plain("internal error; see the server log", kind.code());
+    }
+    if (kind.httpStatus() >= 500) {
+      LOG.warnf("%s: %s", kind.label(), failure.getMessage());
+    }
+    String message = failure.getMessage();
+    return switch (kind) {
+      case KEY_CONFLICT -> {
+        KeyConflict k = (KeyConflict) failure;
+        yield new ErrorOutput(message, kind.code(),
+            new ErrorOutput.KeyConflictOutput(k.entityKind(), k.typeName(), k.key()), null, null, null, null);
+      }
+      case READ_SET_CHANGED -> {
+        ReadSetChanged r = (ReadSetChanged) failure;
+        yield new ErrorOutput(message, kind.code(), null, new ErrorOutput.ReadSetConflictOutput(r.member(),
+            r.expected().orElse(null), r.actual().orElse(null)), null, null, null);
+      }
+      case PRECONDITION_FAILED -> {
+        PreconditionFailed p = (PreconditionFailed) failure;
+        yield new ErrorOutput(message, kind.code(), null, null,
+            new ErrorOutput.PreconditionFailureOutput(p.expected(), p.actual().orElse(null)), null, null);
+      }
+      case RESOURCE_LIMIT -> {
+        ResourceLimitExceeded r = (ResourceLimitExceeded) failure;
+        yield new ErrorOutput(message, kind.code(), null, null, null,
+            new ErrorOutput.ResourceLimitOutput(r.resource(), r.limit(), r.actual()), null);
+      }
+      case RECOVERY_REQUIRED -> new ErrorOutput(message, kind.code(), null, null, null, null,
+          new ErrorOutput.RecoveryRequiredOutput(((RecoveryRequired) failure).operationId()));
+      default -> ErrorOutput.plain(message, kind.code());
+    };
+  }
+
+  /** The reference {@code ErrorCode} of a status JAX-RS produced. */
+  static String codeOf(int status) {
+    return switch (status) {
+      case 400 -> "bad_request";
+      case 401 -> "unauthorized";
+      case 403 -> "forbidden";
+      case 404 -> "not_found";
+      case 405 -> "method_not_allowed";
+      case 409 -> "conflict";
+      case 429 -> "too_many_requests";
+      default -> status < 500 ? "bad_request" : "internal";
+    };
+  }
+
+  static Response build(int status, ErrorOutput body) {
+    return Response.status(status).type(MediaType.APPLICATION_JSON).entity(body).build();
+  }
+}

@@ -1,0 +1,52 @@
+package dev.omnigraph.server;
+
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Refuses to start a server that anyone on the network could write to: with no bearer token
+ * configured, {@code quarkus.http.host} must be a loopback address unless
+ * {@code omnigraph.auth.allow-unauthenticated=true} says the exposure is intended. Checked once at
+ * startup (which fails fast) and only when HTTP is enabled, so CLI commands are never affected.
+ */
+@ApplicationScoped
+class ExposureGuard {
+
+  @Inject BearerTokens tokens;
+
+  @ConfigProperty(name = "quarkus.http.host", defaultValue = "0.0.0.0") String host;
+  @ConfigProperty(name = "quarkus.http.host-enabled", defaultValue = "true") boolean httpEnabled;
+  @ConfigProperty(name = "omnigraph.auth.allow-unauthenticated", defaultValue = "false") boolean allowUnauthenticated;
+
+  void onStart(@Observes StartupEvent event) {
+    if (httpEnabled) {
+      check(host, tokens.enabled(), allowUnauthenticated);
+    }
+  }
+
+  /**
+   * @throws IllegalStateException when {@code host} is not loopback, no token is configured and
+   *     unauthenticated exposure was not allowed
+   */
+  static void check(String host, boolean tokensConfigured, boolean allowUnauthenticated) {
+    if (tokensConfigured || allowUnauthenticated || isLoopback(host)) {
+      return;
+    }
+    throw new IllegalStateException("refusing to serve unauthenticated on non-loopback address " + host
+        + ": configure bearer tokens (omnigraph.auth.tokens.<actor>=<sha256 hex> or omnigraph.auth.tokens-file), "
+        + "bind 127.0.0.1, or set omnigraph.auth.allow-unauthenticated=true");
+  }
+
+  static boolean isLoopback(String host) {
+    try {
+      return InetAddress.getByName(host).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,71 @@
+package dev.omnigraph.server;
+
+import dev.omnigraph.api.NotFound;
+import dev.omnigraph.storage.StorageConfig;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.eclipse.microprofile.config.Config;
+import org.jboss.logging.Logger;
+
+/**
+ * The graphs this service serves, from configuration: {@code omnigraph.graphs.<id>.uri} for each
+ * graph; with none of those, the single root {@code omnigraph.storage.uri} served as graph
+ * {@code default}. S3 settings come from the {@code AWS_*} environment
+ * ({@link StorageConfig#fromEnvironment}). With {@code omnigraph.storage.example=true} an empty
+ * local root of graph {@code default} is created as the embedded example graph on first use.
+ */
+@ApplicationScoped
+class GraphRegistry {
+
+  static final String DEFAULT_GRAPH = "default";
+  private static final Pattern GRAPH_URI = Pattern.compile("omnigraph\\.graphs\\.([A-Za-z0-9_-]+)\\.uri");
+  private static final Logger LOG = Logger.getLogger(GraphRegistry.class);
+
+  private final SortedMap<String, ServedGraph> graphs = new TreeMap<>();
+
+  GraphRegistry(Config config) {
+    boolean example = config.getOptionalValue("omnigraph.storage.example", Boolean.class).orElse(false);
+    for (String name : config.getPropertyNames()) {
+      Matcher m = GRAPH_URI.matcher(name);
+      if (m.matches()) {
+        String uri = config.getValue(name, String.class);
+        graphs.put(m.group(1), new ServedGraph(m.group(1), StorageConfig.fromEnvironment(uri),
+            example && m.group(1).equals(DEFAULT_GRAPH)));
+      }
+    }
+    if (graphs.isEmpty()) {
+      config.getOptionalValue("omnigraph.storage.uri", String.class).ifPresent(uri ->
+          graphs.put(DEFAULT_GRAPH, new ServedGraph(DEFAULT_GRAPH, StorageConfig.fromEnvironment(uri), example)));
+    }
+    graphs.values().forEach(g -> LOG.infof("serving graph %s at %s", g.id(), g.uri()));
+  }
+
+  /**
+   * The graph with this id.
+   *
+   * @throws NotFound when no graph of that id is configured
+   */
+  ServedGraph get(String id) {
+    ServedGraph g = graphs.get(id);
+    if (g == null) {
+      throw new NotFound("graph", id, "this server serves " + String.join(", ", graphs.keySet()));
+    }
+    return g;
+  }
+
+  /** Every served graph, sorted by id. */
+  Collection<ServedGraph> all() {
+    return Collections.unmodifiableCollection(graphs.values());
+  }
+
+  @PreDestroy
+  void close() {
+    graphs.values().forEach(ServedGraph::close);
+  }
+}

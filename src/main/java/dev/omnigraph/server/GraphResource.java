@@ -1,0 +1,241 @@
+package dev.omnigraph.server;
+
+import dev.omnigraph.api.BranchCreateOutput;
+import dev.omnigraph.api.BranchDeleteOutput;
+import dev.omnigraph.api.BranchListOutput;
+import dev.omnigraph.api.ChangeOutput;
+import dev.omnigraph.api.CommitListOutput;
+import dev.omnigraph.api.CommitOutput;
+import dev.omnigraph.api.Conflict;
+import dev.omnigraph.api.GraphBatchLoadOutput;
+import dev.omnigraph.api.GraphListResponse;
+import dev.omnigraph.api.InvalidRequest;
+import dev.omnigraph.api.ReadOutput;
+import dev.omnigraph.api.SchemaOutput;
+import dev.omnigraph.api.SnapshotOutput;
+import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.engine.WriteOutputs;
+import dev.omnigraph.query.QueryParser;
+import dev.omnigraph.read.GraphExport;
+import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.write.WriteResult;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * The {@code /graphs} routes of the reference API, one engine call each. Writes are timed and
+ * counted by {@link ServiceMetrics}; every failure is answered by {@link ErrorMapper}. The actor
+ * recorded in commit lineage is the bearer token's ({@link RequestActor}), never a body field.
+ */
+@Path("/graphs")
+@Tag(name = "graphs")
+@Produces(MediaType.APPLICATION_JSON)
+class GraphResource {
+
+  static final String IF_GRAPH_COMMIT = "Omnigraph-If-Graph-Commit";
+  static final String NDJSON = "application/x-ndjson";
+
+  @Inject GraphRegistry graphs;
+  @Inject RequestActor actor;
+  @Inject ServiceMetrics metrics;
+
+  @GET
+  @Operation(operationId = "listGraphs", summary = "Every served graph, sorted by id.")
+  public GraphListResponse list() {
+    return new GraphListResponse(graphs.all().stream()
+        .map(g -> new GraphListResponse.GraphInfo(g.id(), g.uri())).toList());
+  }
+
+  @POST
+  @Path("{graph_id}/query")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Operation(operationId = "query", summary = "Run a read query over one pinned snapshot.")
+  public ReadOutput query(@PathParam("graph_id") String graphId, Requests.QueryRequest request) {
+    Requests.QueryRequest r = required(request);
+    Omnigraph g = graphs.get(graphId).handle();
+    return g.query(Optional.ofNullable(r.branch()), Optional.ofNullable(r.snapshot()), r.query(),
+        declaration(r.query(), r.name()), r.params());
+  }
+
+  @POST
+  @Path("{graph_id}/mutate")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Operation(operationId = "mutate", summary = "Run a mutation as one graph commit.")
+  public ChangeOutput mutate(@PathParam("graph_id") String graphId,
+      @HeaderParam(IF_GRAPH_COMMIT) String ifGraphCommit, Requests.ChangeRequest request) {
+    if (ifGraphCommit != null) {
+      // An older server would ignore the header and write unconditionally: the condition has its own route.
+      throw new InvalidRequest(IF_GRAPH_COMMIT + " is not accepted here; send conditional mutations to POST /graphs/"
+          + graphId + "/mutate/if-graph-commit");
+    }
+    return change(graphId, required(request), Optional.empty());
+  }
+
+  @POST
+  @Path("{graph_id}/mutate/if-graph-commit")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Operation(operationId = "mutateIfGraphCommit",
+      summary = "Run a mutation only while the branch head is the commit the header names.")
+  public ChangeOutput mutateIfGraphCommit(@PathParam("graph_id") String graphId,
+      @HeaderParam(IF_GRAPH_COMMIT) String ifGraphCommit, Requests.ChangeRequest request) {
+    if (ifGraphCommit == null || ifGraphCommit.isBlank()) {
+      throw new InvalidRequest("the " + IF_GRAPH_COMMIT + " header (the expected graph head commit id) is required");
+    }
+    return change(graphId, required(request), Optional.of(ifGraphCommit.trim()));
+  }
+
+  private ChangeOutput change(String graphId, Requests.ChangeRequest r, Optional<String> ifCommit) {
+    ServedGraph served = graphs.get(graphId);
+    Omnigraph g = served.handle();
+    String branch = orMain(r.branch());
+    String name = declaration(r.query(), r.name());
+    WriteResult result = metrics.write(served, "mutate",
+        () -> g.mutate(branch, r.query(), name, r.params(), actor.get(), ifCommit), w -> w);
+    return WriteOutputs.change(g, branch, name, actor.get(), result);
+  }
+
+  @POST
+  @Path("{graph_id}/load/ndjson")
+  @Consumes(NDJSON)
+  @Operation(operationId = "loadNdjson", summary = "Load NDJSON nodes and edges as one graph commit.")
+  public GraphBatchLoadOutput load(@PathParam("graph_id") String graphId, @QueryParam("branch") String branchParam,
+      @QueryParam("from") String from, @QueryParam("mode") String modeParam, InputStream body) {
+    ServedGraph served = graphs.get(graphId);
+    Omnigraph g = served.handle();
+    String branch = orMain(branchParam);
+    LoadMode mode = modeParam == null || modeParam.isBlank() ? LoadMode.MERGE : LoadMode.parse(modeParam);
+    boolean created = false;
+    if (from != null && !from.isBlank() && !g.branchList().branches().contains(branch)) {
+      try {
+        metrics.write(served, "branch_create", () -> g.branchCreate(branch, from, actor.get()), b -> null);
+        created = true;
+      } catch (Conflict raced) {
+        // Created by someone else since the listing: load into it as it is now.
+      }
+    }
+    Reader in = new InputStreamReader(body, StandardCharsets.UTF_8);
+    WriteResult result = metrics.write(served, "load", () -> g.load(branch, in, mode, actor.get()), w -> w);
+    return WriteOutputs.load(g, branch, created, mode, Optional.ofNullable(from), actor.get(), result);
+  }
+
+  @GET
+  @Path("{graph_id}/branches")
+  @Operation(operationId = "listBranches", summary = "Branch names, sorted.")
+  public BranchListOutput branches(@PathParam("graph_id") String graphId) {
+    List<String> names = new ArrayList<>(graphs.get(graphId).handle().branchList().branches());
+    names.sort(null);
+    return new BranchListOutput(names);
+  }
+
+  @POST
+  @Path("{graph_id}/branches")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Operation(operationId = "createBranch", summary = "Fork a branch (default from main).")
+  public BranchCreateOutput createBranch(@PathParam("graph_id") String graphId, Requests.BranchCreateRequest request) {
+    Requests.BranchCreateRequest r = required(request);
+    if (r.name() == null || r.name().isBlank()) {
+      throw new InvalidRequest("'name' is required");
+    }
+    ServedGraph served = graphs.get(graphId);
+    Omnigraph g = served.handle();
+    return metrics.write(served, "branch_create", () -> g.branchCreate(r.name(), r.from(), actor.get()), b -> null);
+  }
+
+  @DELETE
+  @Path("{graph_id}/branches/{branch: .+}")
+  @Operation(operationId = "deleteBranch", summary = "Delete a branch.")
+  public BranchDeleteOutput deleteBranch(@PathParam("graph_id") String graphId, @PathParam("branch") String branch) {
+    ServedGraph served = graphs.get(graphId);
+    Omnigraph g = served.handle();
+    return metrics.write(served, "branch_delete", () -> g.branchDelete(branch, actor.get()), b -> null);
+  }
+
+  @GET
+  @Path("{graph_id}/commits")
+  @Operation(operationId = "listCommits", summary = "Commits reachable from a branch head, newest first.")
+  public CommitListOutput commits(@PathParam("graph_id") String graphId, @QueryParam("branch") String branch) {
+    return graphs.get(graphId).handle().commits(orMain(branch));
+  }
+
+  @GET
+  @Path("{graph_id}/commits/{commit_id}")
+  @Operation(operationId = "getCommit", summary = "One commit.")
+  public CommitOutput commit(@PathParam("graph_id") String graphId, @PathParam("commit_id") String commitId) {
+    return graphs.get(graphId).handle().commit(commitId);
+  }
+
+  @GET
+  @Path("{graph_id}/snapshot")
+  @Operation(operationId = "snapshot", summary = "The published state of a branch.")
+  public SnapshotOutput snapshot(@PathParam("graph_id") String graphId, @QueryParam("branch") String branch) {
+    return graphs.get(graphId).handle().snapshot(orMain(branch));
+  }
+
+  @GET
+  @Path("{graph_id}/schema")
+  @Operation(operationId = "schema", summary = "The accepted schema source.")
+  public SchemaOutput schema(@PathParam("graph_id") String graphId) {
+    return graphs.get(graphId).handle().schema();
+  }
+
+  @POST
+  @Path("{graph_id}/export")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Produces({NDJSON, MediaType.APPLICATION_JSON})
+  @Operation(operationId = "export", summary = "Stream a branch as NDJSON that load accepts back.")
+  public Response export(@PathParam("graph_id") String graphId, Requests.ExportRequest request) {
+    Requests.ExportRequest r = request == null ? new Requests.ExportRequest(null, null) : request;
+    // Pinned and validated here, so an unknown branch or type is a 404/400 before any byte is sent.
+    GraphExport export = graphs.get(graphId).handle().export(Optional.ofNullable(r.branch()),
+        r.typeNames() == null ? List.of() : r.typeNames());
+    StreamingOutput stream = export::writeTo;
+    return Response.ok(stream, NDJSON).build();
+  }
+
+  private static <T> T required(T body) {
+    if (body == null) {
+      throw new InvalidRequest("a JSON request body is required");
+    }
+    return body;
+  }
+
+  private static String orMain(String branch) {
+    return branch == null || branch.isBlank() ? "main" : branch;
+  }
+
+  /** The declaration to run: {@code name}, or the only one the source declares. */
+  private static String declaration(String source, String name) {
+    if (source == null || source.isBlank()) {
+      throw new InvalidRequest("'query' (the .gq source) is required");
+    }
+    if (name != null && !name.isBlank()) {
+      return name;
+    }
+    List<String> names = QueryParser.parse(source).names();
+    if (names.size() != 1) {
+      throw new InvalidRequest("'name' is required: the query declares "
+          + (names.isEmpty() ? "nothing" : String.join(", ", names)));
+    }
+    return names.get(0);
+  }
+}

@@ -1,0 +1,200 @@
+package dev.omnigraph.server;
+
+import dev.omnigraph.api.NotFound;
+import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.recovery.SidecarStore;
+import dev.omnigraph.storage.StorageAdapter;
+import dev.omnigraph.storage.StorageAdapters;
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.write.LoadMode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.jboss.logging.Logger;
+
+/**
+ * One graph the service serves: its id and root, a storage adapter that lists recovery sidecars
+ * without opening the graph, and the one read-write {@link Omnigraph} handle, opened on first use
+ * (a read-write open runs full recovery). The service never creates a graph, except the embedded
+ * example for an empty local root when {@code seedExample} is set.
+ */
+final class ServedGraph implements AutoCloseable {
+
+  private static final Logger LOG = Logger.getLogger(ServedGraph.class);
+  static final String EXAMPLE_ACTOR = "omnigraph:example";
+
+  private final String id;
+  private final StorageConfig config;
+  private final boolean seedExample;
+  private final StorageAdapter adapter;
+  private volatile Omnigraph handle;
+  private volatile int lastPendingCount;
+  /** Operation ids known to block writes (they survived a heal or were left by a failed write). */
+  private final Set<String> blocking = ConcurrentHashMap.newKeySet();
+
+  ServedGraph(String id, StorageConfig config, boolean seedExample) {
+    this.id = id;
+    this.config = config;
+    this.seedExample = seedExample && config.backend() == StorageConfig.Backend.LOCAL;
+    this.adapter = StorageAdapters.open(config);
+  }
+
+  String id() {
+    return id;
+  }
+
+  String uri() {
+    return config.rootUri();
+  }
+
+  /**
+   * The read-write handle, opening it on first use (full recovery runs then).
+   *
+   * @throws NotFound when the root holds no graph
+   * @throws dev.omnigraph.api.RecoveryRequired when the open's recovery refuses a sidecar
+   */
+  Omnigraph handle() {
+    Omnigraph h = handle;
+    if (h != null) {
+      return h;
+    }
+    synchronized (this) {
+      if (handle == null) {
+        handle = open();
+      }
+      return handle;
+    }
+  }
+
+  /** The handle if it is open, without opening it. */
+  Optional<Omnigraph> openHandle() {
+    return Optional.ofNullable(handle);
+  }
+
+  private Omnigraph open() {
+    if (seedExample && emptyLocalRoot()) {
+      return seedExample();
+    }
+    try {
+      return Omnigraph.open(config, OpenMode.READ_WRITE);
+    } catch (NotFound e) {
+      if (!"graph".equals(e.kind())) {
+        throw e;
+      }
+      throw new NotFound("graph", id, "not initialized: " + config.rootUri() + " holds no graph; create it with "
+          + "bin/omnigraph init --schema FILE.pg " + config.rootUri());
+    }
+  }
+
+  private boolean emptyLocalRoot() {
+    Path root = config.localRoot();
+    if (!Files.exists(root)) {
+      return true;
+    }
+    try (Stream<Path> entries = Files.list(root)) {
+      return entries.findAny().isEmpty();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** The embedded default: a small example graph (schema and data bundled in the jar). */
+  private Omnigraph seedExample() {
+    try {
+      Files.createDirectories(config.localRoot());
+      Omnigraph g = Omnigraph.init(config, resource("example/social.pg"), Optional.of(EXAMPLE_ACTOR));
+      try (Reader data = new InputStreamReader(stream("example/social.ndjson"), StandardCharsets.UTF_8)) {
+        g.load("main", data, LoadMode.APPEND, Optional.of(EXAMPLE_ACTOR));
+      }
+      LOG.infof("graph %s: created the example graph at %s", id, config.rootUri());
+      return g;
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not create the example graph at " + config.rootUri(), e);
+    }
+  }
+
+  private static String resource(String name) throws IOException {
+    try (InputStream in = stream(name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  private static InputStream stream(String name) {
+    InputStream in = ServedGraph.class.getClassLoader().getResourceAsStream(name);
+    if (in == null) {
+      throw new IllegalStateException("missing bundled resource " + name);
+    }
+    return in;
+  }
+
+  /**
+   * The operation ids of the pending recovery sidecars, listed now without opening the graph.
+   *
+   * @throws dev.omnigraph.storage.StorageException when {@code __recovery/} cannot be listed
+   */
+  List<String> pendingOperations() {
+    List<String> ops = new SidecarStore(adapter).list().stream().map(ServedGraph::operationId).toList();
+    lastPendingCount = ops.size();
+    return ops;
+  }
+
+  private static String operationId(String sidecarKey) {
+    String name = sidecarKey.substring(sidecarKey.lastIndexOf('/') + 1);
+    return name.endsWith(".json") ? name.substring(0, name.length() - ".json".length()) : name;
+  }
+
+  /**
+   * Of {@code pending}, the operations that block writes. Before the handle is open no writer of
+   * this process can own a sidecar, so every one blocks (the open's full recovery settles it).
+   * Once it is open a listed sidecar may be a live write's; only those known to have survived a
+   * heal, or left behind by a failed write, block.
+   */
+  Set<String> writeBlocking(List<String> pending) {
+    Set<String> out = new HashSet<>(pending);
+    if (handle != null) {
+      out.retainAll(blocking);
+    }
+    return out;
+  }
+
+  /** Records that {@code operationId}'s sidecar blocks writes (a write answered RecoveryRequired). */
+  void markBlocking(String operationId) {
+    blocking.add(operationId);
+  }
+
+  /**
+   * Records a reconcile pass: of the operations it listed first ({@code listed}), exactly
+   * {@code stillBlocking} block. An operation marked by a failed write after that listing is kept
+   * for the next pass.
+   */
+  void settleBlocking(Set<String> listed, Set<String> stillBlocking) {
+    blocking.removeIf(op -> listed.contains(op) && !stillBlocking.contains(op));
+    blocking.addAll(stillBlocking);
+  }
+
+  /** The sidecars listed by the last listing (the pending-sidecar gauge). */
+  int lastPendingCount() {
+    return lastPendingCount;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (handle != null) {
+      handle.close();
+      handle = null;
+    }
+    adapter.close();
+  }
+}

@@ -1,0 +1,90 @@
+package dev.omnigraph.server;
+
+import dev.omnigraph.api.RecoveryRequired;
+import dev.omnigraph.engine.ErrorKind;
+import dev.omnigraph.recovery.Recovery;
+import dev.omnigraph.write.WriteResult;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The service's Micrometer meters (Prometheus names in {@code docs/http-api.md}):
+ * <ul>
+ *   <li>{@code omnigraph.writes} (graph, writer, outcome): write attempts by outcome, {@code ok} or
+ *       the {@link ErrorKind} label ({@code key_conflict}, {@code read_set_changed}, …);
+ *   <li>{@code omnigraph.write.duration} (graph, writer): latency of every attempt, histogram;
+ *   <li>{@code omnigraph.write.reprepares} (graph, writer): effect-free reprepares of landed writes;
+ *   <li>{@code omnigraph.publish.retries} (graph, writer): manifest CAS retries of landed writes;
+ *   <li>{@code omnigraph.recovery.pending.sidecars} (graph): sidecars at the last listing;
+ *   <li>{@code omnigraph.recovery.outcomes} (graph, verdict, action): every settled or refused sidecar.
+ * </ul>
+ * A write answered {@link RecoveryRequired} also marks its sidecar write-blocking for readiness.
+ */
+@ApplicationScoped
+class ServiceMetrics {
+
+  @Inject MeterRegistry registry;
+
+  /** Runs one write, timing it and counting its outcome. */
+  <T> T write(ServedGraph graph, String writer, Supplier<T> write, Function<T, WriteResult> result) {
+    long start = System.nanoTime();
+    String outcome = "ok";
+    try {
+      T value = write.get();
+      WriteResult r = result.apply(value);
+      if (r != null) {
+        counter("omnigraph.write.reprepares", graph, writer).increment(Math.max(0, r.attempts() - 1));
+        counter("omnigraph.publish.retries", graph, writer).increment(Math.max(0, r.publishAttempts() - 1));
+      }
+      return value;
+    } catch (RuntimeException e) {
+      outcome = ErrorKind.of(e).label();
+      if (e instanceof RecoveryRequired rr) {
+        graph.markBlocking(rr.operationId());
+      }
+      throw e;
+    } finally {
+      Timer.builder("omnigraph.write.duration").description("Write latency, every attempt")
+          .tag("graph", graph.id()).tag("writer", writer).publishPercentileHistogram()
+          .register(registry).record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+      Counter.builder("omnigraph.writes").description("Write attempts by outcome")
+          .tag("graph", graph.id()).tag("writer", writer).tag("outcome", outcome)
+          .register(registry).increment();
+    }
+  }
+
+  private Counter counter(String name, ServedGraph graph, String writer) {
+    return Counter.builder(name).tag("graph", graph.id()).tag("writer", writer).register(registry);
+  }
+
+  /** Registers the pending-sidecar gauge of {@code graph} (read from its last listing). */
+  void pendingGauge(ServedGraph graph) {
+    Gauge.builder("omnigraph.recovery.pending.sidecars", graph, ServedGraph::lastPendingCount)
+        .description("Recovery sidecars pending at the last listing").tag("graph", graph.id()).register(registry);
+  }
+
+  /** Counts settled sidecars. */
+  void recovered(ServedGraph graph, List<Recovery.Outcome> outcomes) {
+    for (Recovery.Outcome o : outcomes) {
+      recovery(graph, o.verdict().name().toLowerCase(java.util.Locale.ROOT),
+          o.action().name().toLowerCase(java.util.Locale.ROOT));
+    }
+  }
+
+  /** Counts a sidecar recovery refused (kept for an operator). */
+  void refused(ServedGraph graph) {
+    recovery(graph, "refused", "kept");
+  }
+
+  private void recovery(ServedGraph graph, String verdict, String action) {
+    Counter.builder("omnigraph.recovery.outcomes").description("Recovery sidecars settled or refused")
+        .tag("graph", graph.id()).tag("verdict", verdict).tag("action", action).register(registry).increment();
+  }
+}

@@ -1,0 +1,150 @@
+package dev.omnigraph.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.server.GraphsTestResource;
+import dev.omnigraph.storage.StorageConfig;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The CLI's remote form ({@code --server URL --graph ID}, token from {@code $OMNIGRAPH_TOKEN})
+ * against the running test server: the same {@code --json} shapes as a local graph, and the same
+ * exit codes for the outcomes the server reports.
+ */
+@QuarkusTest
+@QuarkusTestResource(GraphsTestResource.class)
+class RemoteCliTest {
+
+  @TestHTTPResource("/") URL server;
+
+  record Run(int exit, String out, String err) {
+    JsonNode json() throws Exception {
+      return new ObjectMapper().readTree(out);
+    }
+  }
+
+  @AfterEach
+  void restoreEnvironment() {
+    GraphOptions.env = System::getenv;
+  }
+
+  private Run run(String... args) {
+    return runOn("cli", args);
+  }
+
+  private Run runOn(String graph, String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--server", server.toString(), "--graph", graph));
+    PrintStream stdout = System.out;
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int exit;
+    try {
+      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+      // Usage errors raised while a command runs print through picocli's own System.err writer.
+      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+      CommandLine cli = new CommandLine(RootCommand.class);
+      cli.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
+      cli.setExecutionExceptionHandler(new ExitCodes.ExceptionHandler());
+      exit = cli.execute(all.toArray(String[]::new));
+    } finally {
+      System.setOut(stdout);
+      System.setErr(stderr);
+    }
+    return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void remoteCommandsSpeakTheReferenceShapesAndExitCodes(@TempDir Path dir) throws Exception {
+    String uri = ConfigProvider.getConfig().getValue("omnigraph.graphs.cli.uri", String.class);
+    Omnigraph.init(StorageConfig.fromEnvironment(uri), resource("graphs/people.pg"), Optional.of("setup")).close();
+    Path gq = Files.writeString(dir.resolve("people.gq"), resource("graphs/people.gq")
+        + "\nquery everyone() { match { $p: Person } return { $p.name } order { $p.name } }\n");
+    Path data = Files.writeString(dir.resolve("people.ndjson"),
+        "{\"type\":\"Person\",\"data\":{\"name\":\"ann\"}}\n{\"type\":\"Person\",\"data\":{\"name\":\"ben\"}}\n");
+
+    Run anonymous = run("snapshot", "--json");
+    assertThat(anonymous.exit()).isEqualTo(1);
+    assertThat(anonymous.err()).contains("missing bearer token").contains("HTTP 401");
+
+    GraphOptions.env = name -> name.equals("OMNIGRAPH_TOKEN") ? GraphsTestResource.ALICE_TOKEN : null;
+    Run load = run("load", "--data", data.toString(), "--mode", "append", "--json");
+    assertThat(load.exit()).as(load.err()).isZero();
+    assertThat(load.json().get("total_entities").asInt()).isEqualTo(2);
+    assertThat(load.json().get("actor_id").asText()).isEqualTo("alice");
+    assertThat(load.json().get("nodes").get(0).get("entities_loaded").asInt()).isEqualTo(2);
+
+    Run query = run("query", "everyone", "--query", gq.toString());
+    assertThat(query.exit()).as(query.err()).isZero();
+    assertThat(query.json().get("rows").toString()).isEqualTo("[{\"p.name\":\"ann\"},{\"p.name\":\"ben\"}]");
+    assertThat(query.json().get("target").get("branch").asText()).isEqualTo("main");
+
+    Run mutate = run("mutate", "add_person", "--query", gq.toString(), "--params", "{\"name\":\"cy\"}", "--json");
+    assertThat(mutate.exit()).as(mutate.err()).isZero();
+    assertThat(mutate.json().get("affected_nodes").asInt()).isEqualTo(1);
+    String head = mutate.json().get("commit").get("graph_commit_id").asText();
+
+    Run duplicate = run("mutate", "add_person", "--query", gq.toString(), "--params", "{\"name\":\"cy\"}");
+    assertThat(duplicate.exit()).isEqualTo(3);
+    assertThat(duplicate.err()).contains("key conflict: node:Person already has id cy");
+
+    Run stale = run("mutate", "add_person", "--query", gq.toString(), "--params", "{\"name\":\"dee\"}",
+        "--if-commit", load.json().get("commit").get("graph_commit_id").asText());
+    assertThat(stale.exit()).isEqualTo(4);
+    assertThat(stale.err()).contains("precondition failed").contains(head);
+
+    Run bad = run("query", "everyone", "--query", gq.toString(), "--params", "{\"x\":1}");
+    assertThat(bad.exit()).isEqualTo(1);
+    assertThat(bad.err()).contains("parameter $x");
+
+    assertThat(run("branch", "create", "feature", "--json").json().get("from").asText()).isEqualTo("main");
+    assertThat(run("branch", "list", "--json").json().get("branches").toString()).isEqualTo("[\"feature\",\"main\"]");
+    Run again = run("branch", "create", "feature");
+    assertThat(again.exit()).isEqualTo(3);
+    assertThat(run("branch", "delete", "feature", "--json").json().get("name").asText()).isEqualTo("feature");
+
+    JsonNode commits = run("commit", "list", "--json").json().get("commits");
+    assertThat(commits).hasSize(3);
+    assertThat(commits.get(0).get("graph_commit_id").asText()).isEqualTo(head);
+    assertThat(run("commit", "show", head, "--json").json().get("actor_id").asText()).isEqualTo("alice");
+
+    JsonNode snapshot = run("snapshot", "--json").json();
+    assertThat(snapshot.get("graph_branch").asText()).isEqualTo("main");
+    assertThat(snapshot.get("internal_schema_version").asInt()).isEqualTo(6);
+
+    Run unknown = runOn("nope", "snapshot");
+    assertThat(unknown.exit()).isEqualTo(1);
+    assertThat(unknown.err()).contains("graph not found: nope").contains("HTTP 404");
+    assertThat(run("schema", "show").out()).isEqualTo(resource("graphs/people.pg"));
+    Run noRemoteForm = run("init", "--schema", gq.toString());
+    assertThat(noRemoteForm.exit()).isEqualTo(2);
+    assertThat(noRemoteForm.err()).contains("no --server form");
+  }
+
+  private static String resource(String name) throws Exception {
+    try (InputStream in = RemoteCliTest.class.getClassLoader().getResourceAsStream(name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+}

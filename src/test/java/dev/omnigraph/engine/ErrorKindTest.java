@@ -1,0 +1,66 @@
+package dev.omnigraph.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omnigraph.api.Conflict;
+import dev.omnigraph.api.InvalidRequest;
+import dev.omnigraph.api.KeyConflict;
+import dev.omnigraph.api.NotFound;
+import dev.omnigraph.api.OmnigraphException;
+import dev.omnigraph.api.PreconditionFailed;
+import dev.omnigraph.api.ReadSetChanged;
+import dev.omnigraph.api.RecoveryRequired;
+import dev.omnigraph.api.ResourceLimitExceeded;
+import dev.omnigraph.api.UnsupportedStorageVersion;
+import dev.omnigraph.query.QueryParseException;
+import dev.omnigraph.storage.StorageException;
+import dev.omnigraph.write.LoadInputError;
+import dev.omnigraph.write.UncoveredDrift;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The one failure table: status, wire code and exit code per type, by type only. */
+class ErrorKindTest {
+
+  @Test
+  void everyTypedOutcomeHasItsStatusCodeAndExitCode() {
+    assertKind(new KeyConflict("node:Person", "ann"), ErrorKind.KEY_CONFLICT, 409, "conflict", 3);
+    assertKind(new ReadSetChanged("graph_head:main", Optional.of("a"), Optional.of("b")),
+        ErrorKind.READ_SET_CHANGED, 409, "conflict", 3);
+    assertKind(new PreconditionFailed("a", Optional.empty()), ErrorKind.PRECONDITION_FAILED, 412, "conflict", 4);
+    assertKind(new ResourceLimitExceeded("rows:node:P", 8192, 8193), ErrorKind.RESOURCE_LIMIT, 413, "bad_request", 1);
+    assertKind(new RecoveryRequired("op", "x"), ErrorKind.RECOVERY_REQUIRED, 503, "conflict", 3);
+    assertKind(new Conflict("taken"), ErrorKind.CONFLICT, 409, "conflict", 3);
+    assertKind(new UncoveredDrift("node:P", "moved"), ErrorKind.CONFLICT, 409, "conflict", 3);
+    assertKind(new NotFound("branch", "b"), ErrorKind.NOT_FOUND, 404, "not_found", 1);
+    assertKind(new InvalidRequest("bad"), ErrorKind.BAD_REQUEST, 400, "bad_request", 1);
+    assertKind(new LoadInputError(2, "bad"), ErrorKind.BAD_REQUEST, 400, "bad_request", 1);
+    assertKind(new QueryParseException(1, 2, "q", "bad"), ErrorKind.BAD_REQUEST, 400, "bad_request", 1);
+    assertKind(new UnsupportedStorageVersion("r", 5, 6), ErrorKind.UNSUPPORTED_STORAGE_VERSION, 500, "internal", 1);
+    assertKind(new StorageException(StorageException.Kind.TRANSIENT, "get", "k", "slow down"),
+        ErrorKind.STORAGE_UNAVAILABLE, 503, "internal", 1);
+    assertKind(new StorageException(StorageException.Kind.CONFIGURATION, "get", "k", "denied"),
+        ErrorKind.STORAGE_FAILURE, 500, "internal", 1);
+    assertKind(new IllegalStateException("conflict: key"), ErrorKind.INTERNAL, 500, "internal", 1);
+    assertThat(ErrorKind.INTERNAL.exposesMessage()).isFalse();
+    assertThat(ErrorKind.KEY_CONFLICT.label()).isEqualTo("key_conflict");
+  }
+
+  @Test
+  void theTableAgreesWithTheCodeEveryEngineOutcomeCarries() {
+    for (OmnigraphException e : List.of(new KeyConflict("node:P", "a"), new Conflict("c"), new NotFound("k", "n"),
+        new InvalidRequest("i"), new ResourceLimitExceeded("r", 1, 2), new RecoveryRequired("o", "m"),
+        new PreconditionFailed("e", Optional.empty()), new UnsupportedStorageVersion("r", 7, 6),
+        new ReadSetChanged("m", Optional.empty(), Optional.empty()))) {
+      assertThat(ErrorKind.of(e).code()).as(e.getClass().getSimpleName()).isEqualTo(e.code());
+    }
+  }
+
+  private static void assertKind(Throwable t, ErrorKind kind, int status, String code, int exit) {
+    assertThat(ErrorKind.of(t)).as(t.getClass().getSimpleName()).isEqualTo(kind);
+    assertThat(kind.httpStatus()).isEqualTo(status);
+    assertThat(kind.code()).isEqualTo(code);
+    assertThat(kind.exitCode()).isEqualTo(exit);
+  }
+}

@@ -1,0 +1,511 @@
+package dev.omnigraph.server;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+import static org.hamcrest.Matchers.startsWith;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.util.Failpoints;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Every {@code /graphs} route and every error mapping, produced by real engine outcomes on real
+ * local graphs (Lance datasets in temp directories; no engine is mocked). The methods run in order
+ * and build on each other's commits on graph {@code g}.
+ */
+@QuarkusTest
+@QuarkusTestResource(GraphsTestResource.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class GraphApiTest {
+
+  private static final String PEOPLE_GQ = resource("graphs/people.gq");
+  private static final String READS = """
+      query everyone() {
+        match { $p: Person }
+        return { $p.name, $p.age }
+        order { $p.name }
+      }
+
+      query friends($name: String) {
+        match { $p: Person { name: $name }  $p knows $f }
+        return { $f.name }
+        order { $f.name }
+      }
+      """;
+
+  @Inject GraphRegistry registry;
+
+  @BeforeAll
+  static void initGraphs() {
+    String schema = resource("graphs/people.pg");
+    for (String id : List.of("g", "copy", "r")) {
+      String uri = ConfigProvider.getConfig().getValue("omnigraph.graphs." + id + ".uri", String.class);
+      if (!Files.exists(Path.of(uri, "__manifest"))) {
+        Omnigraph.init(StorageConfig.fromEnvironment(uri), schema, Optional.of("setup")).close();
+      }
+    }
+  }
+
+  private static RequestSpecification api() {
+    return given().header("Authorization", "Bearer " + GraphsTestResource.ALICE_TOKEN);
+  }
+
+  private static Response load(String graph, String mode, String query, String ndjson) {
+    return api().contentType("application/x-ndjson").body(ndjson.getBytes(StandardCharsets.UTF_8))
+        .post("/graphs/" + graph + "/load/ndjson?mode=" + mode + (query.isEmpty() ? "" : "&" + query));
+  }
+
+  private static Response mutate(String name, String params) {
+    return api().contentType("application/json")
+        .body(Map.of("query", PEOPLE_GQ, "name", name, "params", json(params)))
+        .post("/graphs/g/mutate");
+  }
+
+  private static Response read(String graph, Map<String, Object> body) {
+    return api().contentType("application/json").body(body).post("/graphs/" + graph + "/query");
+  }
+
+  private static String head(String graph, String branch) {
+    return api().get("/graphs/" + graph + "/commits?branch=" + branch).then().statusCode(200)
+        .extract().path("commits[0].graph_commit_id");
+  }
+
+  // --- registry, auth, embedded example -------------------------------------------------------
+
+  @Test
+  @Order(1)
+  void graphsAreListedSortedWithTheirUris() {
+    api().get("/graphs").then().statusCode(200)
+        .body("graphs.graph_id", equalTo(List.of("cli", "copy", "default", "empty", "g", "r")))
+        .body("graphs.find { it.graph_id == 'g' }.uri", equalTo(uriOf("g")));
+  }
+
+  @Test
+  @Order(2)
+  void everyGraphRouteNeedsAKnownBearerToken() {
+    given().get("/graphs").then().statusCode(401)
+        .header("WWW-Authenticate", "Bearer")
+        .body("code", equalTo("unauthorized"))
+        .body("error", containsString("missing bearer token"));
+    given().header("Authorization", "Bearer not-a-token").get("/graphs/g/snapshot").then().statusCode(401)
+        .body("code", equalTo("unauthorized")).body("error", equalTo("invalid bearer token"));
+    given().header("Authorization", "Basic " + GraphsTestResource.ALICE_TOKEN).get("/graphs").then().statusCode(401);
+    // A prefix of a valid token is not the token.
+    given().header("Authorization", "Bearer alice-secret").get("/graphs").then().statusCode(401);
+    // bob's hash is configured in upper case: hashes are compared as bytes.
+    given().header("Authorization", "Bearer " + GraphsTestResource.BOB_TOKEN).get("/graphs").then().statusCode(200);
+    given().get("/healthz").then().statusCode(200);
+    given().get("/q/health/live").then().statusCode(200);
+    given().get("/q/metrics").then().statusCode(200);
+  }
+
+  @Test
+  @Order(3)
+  void theEmbeddedDefaultIsTheExampleGraphCreatedOnFirstUse() {
+    read("default", Map.of("query", "query q() { match { $p: Person } return { $p.name } order { $p.name } }"))
+        .then().statusCode(200)
+        .body("query_name", equalTo("q"))
+        .body("rows.'p.name'", equalTo(List.of("alice", "bob", "carol")));
+    api().get("/graphs/default/commits").then().statusCode(200)
+        .body("commits.size()", equalTo(2))
+        .body("commits.actor_id", equalTo(List.of(ServedGraph.EXAMPLE_ACTOR, ServedGraph.EXAMPLE_ACTOR)));
+  }
+
+  @Test
+  @Order(4)
+  void unknownAndUninitializedGraphsAre404() {
+    api().get("/graphs/empty/snapshot").then().statusCode(404)
+        .body("code", equalTo("not_found"))
+        .body("error", containsString("not initialized"))
+        .body("error", containsString("bin/omnigraph init --schema"));
+    api().get("/graphs/nope/schema").then().statusCode(404)
+        .body("code", equalTo("not_found"))
+        .body("error", containsString("graph not found: nope"));
+  }
+
+  // --- writes and reads on g ------------------------------------------------------------------
+
+  @Test
+  @Order(10)
+  void aLoadIsOneCommitByTheTokensActor() {
+    String genesis = head("g", "main");
+    load("g", "append", "", """
+        {"type":"Person","data":{"name":"ann","age":30}}
+        {"type":"Person","data":{"name":"ben","age":40}}
+        {"type":"Person","data":{"name":"cat"}}
+        {"edge":"Knows","from":"ann","to":"ben","data":{"since":2020}}
+        """).then().statusCode(200)
+        .body("branch", equalTo("main"))
+        .body("branch_created", equalTo(false))
+        .body("base_branch", nullValue())
+        .body("mode", equalTo("append"))
+        .body("nodes", equalTo(List.of(Map.of("name", "Person", "entities_loaded", 3))))
+        .body("edges", equalTo(List.of(Map.of("name", "Knows", "entities_loaded", 1))))
+        .body("total_entities", equalTo(4))
+        .body("actor_id", equalTo("alice"))
+        .body("commit.actor_id", equalTo("alice"))
+        .body("commit.parent_commit_id", equalTo(genesis))
+        .body("commit.graph_branch", equalTo("main"));
+    assertThat(api().get("/graphs/g/commits").then().extract().<String>path("commits[0].actor_id")).isEqualTo("alice");
+  }
+
+  @Test
+  @Order(11)
+  void aQueryReturnsTheReferenceReadOutput() {
+    String head = head("g", "main");
+    read("g", Map.of("query", READS, "name", "friends", "params", Map.of("name", "ann")))
+        .then().statusCode(200)
+        .body("query_name", equalTo("friends"))
+        .body("target.branch", equalTo("main"))
+        .body("target", hasKey("snapshot"))
+        .body("target.snapshot", nullValue())
+        .body("row_count", equalTo(1))
+        .body("columns", equalTo(List.of("f.name")))
+        .body("rows", equalTo(List.of(Map.of("f.name", "ben"))))
+        .body("graph_commit_id", equalTo(head));
+    // One declaration: the name may be omitted.
+    read("g", Map.of("query", "query only() { match { $p: Person } return { count($p) as n } }"))
+        .then().statusCode(200).body("query_name", equalTo("only")).body("rows[0].n", equalTo(3));
+  }
+
+  @Test
+  @Order(12)
+  void aMutationReportsAffectedRowsAndItsCommit() {
+    String before = head("g", "main");
+    api().contentType("application/json")
+        // actor_id in the body is not a field of ChangeRequest and never sets the actor.
+        .body(Map.of("query", PEOPLE_GQ, "name", "add_person", "params", Map.of("name", "dan", "age", 7),
+            "actor_id", "mallory"))
+        .post("/graphs/g/mutate").then().statusCode(200)
+        .body("branch", equalTo("main"))
+        .body("query_name", equalTo("add_person"))
+        .body("affected_nodes", equalTo(1))
+        .body("affected_edges", equalTo(0))
+        .body("actor_id", equalTo("alice"))
+        .body("commit.actor_id", equalTo("alice"))
+        .body("commit.parent_commit_id", equalTo(before))
+        .body("commit.graph_commit_id", not(equalTo(before)));
+    mutate("set_age", "{\"name\":\"dan\",\"age\":8}").then().statusCode(200)
+        .body("affected_nodes", equalTo(1)).body("affected_edges", equalTo(0));
+    // The legacy field names are accepted.
+    api().contentType("application/json")
+        .body(Map.of("query_source", PEOPLE_GQ, "query_name", "set_age", "params", Map.of("name", "dan", "age", 9)))
+        .post("/graphs/g/mutate").then().statusCode(200).body("query_name", equalTo("set_age"));
+  }
+
+  @Test
+  @Order(13)
+  void conditionalMutationsHaveTheirOwnRoute() {
+    String head = head("g", "main");
+    api().contentType("application/json").header(GraphResource.IF_GRAPH_COMMIT, head)
+        .body(Map.of("query", PEOPLE_GQ, "name", "add_person", "params", Map.of("name", "eve")))
+        .post("/graphs/g/mutate").then().statusCode(400)
+        .body("code", equalTo("bad_request"))
+        .body("error", containsString("mutate/if-graph-commit"));
+    api().contentType("application/json")
+        .body(Map.of("query", PEOPLE_GQ, "name", "add_person", "params", Map.of("name", "eve")))
+        .post("/graphs/g/mutate/if-graph-commit").then().statusCode(400)
+        .body("error", containsString(GraphResource.IF_GRAPH_COMMIT));
+    String landed = api().contentType("application/json").header(GraphResource.IF_GRAPH_COMMIT, head)
+        .body(Map.of("query", PEOPLE_GQ, "name", "add_person", "params", Map.of("name", "eve")))
+        .post("/graphs/g/mutate/if-graph-commit").then().statusCode(200)
+        .body("commit.parent_commit_id", equalTo(head))
+        .extract().path("commit.graph_commit_id");
+    api().contentType("application/json").header(GraphResource.IF_GRAPH_COMMIT, head)
+        .body(Map.of("query", PEOPLE_GQ, "name", "add_person", "params", Map.of("name", "fay")))
+        .post("/graphs/g/mutate/if-graph-commit").then().statusCode(412)
+        .body("code", equalTo("conflict"))
+        .body("precondition_failure.expected", equalTo(head))
+        .body("precondition_failure.actual", equalTo(landed));
+    assertThat(head("g", "main")).isEqualTo(landed);
+  }
+
+  @Test
+  @Order(14)
+  void aStrictInsertOfAnExistingKeyIs409WithTheExactId() {
+    mutate("add_person", "{\"name\":\"ann\"}").then().statusCode(409)
+        .body("code", equalTo("conflict"))
+        .body("key_conflict.entity_kind", equalTo("node"))
+        .body("key_conflict.type_name", equalTo("Person"))
+        .body("key_conflict.entity_id", equalTo("ann"));
+    load("g", "append", "", "{\"type\":\"Person\",\"data\":{\"name\":\"ben\"}}\n").then().statusCode(409)
+        .body("key_conflict.entity_id", equalTo("ben"));
+  }
+
+  @Test
+  @Order(15)
+  void anAuthorityMovedBetweenPrepareAndGateIs409ReadSetConflict() throws Exception {
+    String before = head("g", "main");
+    AtomicBoolean once = new AtomicBoolean();
+    AtomicReference<String> concurrent = new AtomicReference<>();
+    Omnigraph g = registry.get("g").handle();
+    try (AutoCloseable fp = Failpoints.enable("write.after_prepare", () -> {
+      if (once.compareAndSet(false, true)) {
+        concurrent.set(g.mutate("main", PEOPLE_GQ, "add_person", json("{\"name\":\"gus\"}"), Optional.of("other"),
+            Optional.empty()).commitId().orElseThrow());
+      }
+    })) {
+      mutate("set_age", "{\"name\":\"ann\",\"age\":31}").then().statusCode(409)
+          .body("code", equalTo("conflict"))
+          .body("read_set_conflict.member", equalTo("graph_head:main"))
+          .body("read_set_conflict.expected", equalTo(before))
+          .body("read_set_conflict.actual", equalTo(concurrent.get()));
+    }
+    read("g", Map.of("query", READS, "name", "everyone")).then().statusCode(200)
+        .body("rows.find { it.'p.name' == 'ann' }.'p.age'", equalTo(30));
+  }
+
+  @Test
+  @Order(16)
+  void deletingANodeCountsItsCascadedEdges() {
+    mutate("add_pair", "{\"a\":\"hal\",\"b\":\"ivy\",\"since\":1}").then().statusCode(200)
+        .body("affected_nodes", equalTo(2)).body("affected_edges", equalTo(1));
+    mutate("forget", "{\"name\":\"hal\"}").then().statusCode(200)
+        .body("affected_nodes", equalTo(1)).body("affected_edges", equalTo(1));
+  }
+
+  @Test
+  @Order(17)
+  void morethan8192KeyedRowsIs413() {
+    StringBuilder rows = new StringBuilder();
+    for (int i = 0; i < 8_193; i++) {
+      rows.append("{\"type\":\"Person\",\"data\":{\"name\":\"bulk").append(i).append("\"}}\n");
+    }
+    String head = head("g", "main");
+    load("g", "append", "", rows.toString()).then().statusCode(413)
+        .body("code", equalTo("bad_request"))
+        .body("resource_limit.resource", equalTo("rows:node:Person"))
+        .body("resource_limit.limit", equalTo(8192))
+        .body("resource_limit.actual", equalTo(8193));
+    assertThat(head("g", "main")).isEqualTo(head);
+  }
+
+  @Test
+  @Order(18)
+  void badRequestsAre400WithThePosition() {
+    read("g", Map.of("query", "query q() {\n  match { $p: Person }\n  return { $p.nope }\n}\n"))
+        .then().statusCode(400)
+        .body("code", equalTo("bad_request"))
+        .body("error", matchesPattern("^3:\\d+: query 'q': .*"));
+    read("g", Map.of("query", "query q() {\n  match { $p Person }\n}\n")).then().statusCode(400)
+        .body("error", matchesPattern("^2:\\d+: .*"));
+    read("g", Map.of("query", READS, "name", "friends", "params", Map.of("age", 1))).then().statusCode(400)
+        .body("error", containsString("parameter $age"));
+    read("g", Map.of("query", READS)).then().statusCode(400)
+        .body("error", containsString("'name' is required: the query declares everyone, friends"));
+    read("g", Map.of("query", READS, "name", "nobody")).then().statusCode(400)
+        .body("error", containsString("no query named 'nobody'"));
+    read("g", Map.of("query", PEOPLE_GQ, "name", "add_person", "params", Map.of("name", "x"))).then().statusCode(400)
+        .body("error", containsString("is a mutation"));
+    read("g", Map.of("query", READS, "name", "everyone", "branch", "main", "snapshot", head("g", "main")))
+        .then().statusCode(400).body("error", containsString("not both"));
+    load("g", "merge", "", "{\"type\":\"Person\",\"data\":{\"name\":\"ok\"}}\n{\"type\":\"Robot\"}\n")
+        .then().statusCode(400).body("error", startsWith("line 2: unknown node type 'Robot'"));
+    load("g", "sideways", "", "{}").then().statusCode(400).body("error", containsString("unknown load mode"));
+    api().contentType("application/json").body("{\"query\": ").post("/graphs/g/query").then().statusCode(400)
+        .body("code", equalTo("bad_request"));
+    api().contentType("application/json").post("/graphs/g/query").then().statusCode(400)
+        .body("code", equalTo("bad_request"));
+    api().contentType("application/json").body("{}").post("/graphs/g/load/ndjson").then().statusCode(415)
+        .body("code", equalTo("bad_request"));
+  }
+
+  @Test
+  @Order(20)
+  void branchesAreCreatedListedLoadedAndDeleted() {
+    api().contentType("application/json").body(Map.of("name", "feature")).post("/graphs/g/branches")
+        .then().statusCode(200)
+        .body("name", equalTo("feature")).body("from", equalTo("main")).body("actor_id", equalTo("alice"))
+        .body("uri", equalTo(uriOf("g")));
+    api().contentType("application/json").body(Map.of("name", "feature")).post("/graphs/g/branches")
+        .then().statusCode(409).body("code", equalTo("conflict"));
+    load("g", "merge", "branch=agent/one", "{\"type\":\"Person\",\"data\":{\"name\":\"jo\"}}\n")
+        .then().statusCode(404).body("code", equalTo("not_found"));
+    load("g", "merge", "branch=agent/one&from=feature", "{\"type\":\"Person\",\"data\":{\"name\":\"jo\"}}\n")
+        .then().statusCode(200)
+        .body("branch", equalTo("agent/one")).body("branch_created", equalTo(true))
+        .body("base_branch", equalTo("feature")).body("mode", equalTo("merge"))
+        .body("commit.graph_branch", equalTo("agent/one"));
+    load("g", "merge", "branch=agent/one&from=feature", "{\"type\":\"Person\",\"data\":{\"name\":\"kim\"}}\n")
+        .then().statusCode(200).body("branch_created", equalTo(false)).body("base_branch", equalTo("feature"));
+    api().get("/graphs/g/branches").then().statusCode(200)
+        .body("branches", equalTo(List.of("agent/one", "feature", "main")));
+    read("g", Map.of("query", READS, "name", "everyone", "branch", "agent/one")).then().statusCode(200)
+        .body("target.branch", equalTo("agent/one"))
+        .body("rows.'p.name'", org.hamcrest.Matchers.hasItems("jo", "kim"));
+    api().delete("/graphs/g/branches/agent/one").then().statusCode(200)
+        .body("name", equalTo("agent/one")).body("actor_id", equalTo("alice")).body("uri", notNullValue());
+    api().delete("/graphs/g/branches/feature").then().statusCode(200);
+    api().delete("/graphs/g/branches/feature").then().statusCode(404).body("code", equalTo("not_found"));
+    api().get("/graphs/g/branches").then().body("branches", equalTo(List.of("main")));
+  }
+
+  @Test
+  @Order(21)
+  void commitsSnapshotsAndSchemaHaveTheReferenceShapes() {
+    JsonPath commits = api().get("/graphs/g/commits").then().statusCode(200).extract().jsonPath();
+    List<String> ids = commits.getList("commits.graph_commit_id");
+    assertThat(ids).hasSizeGreaterThan(5).doesNotHaveDuplicates();
+    String newest = ids.get(0);
+    api().get("/graphs/g/commits/" + newest).then().statusCode(200)
+        .body("graph_commit_id", equalTo(newest))
+        .body("graph_branch", equalTo("main"))
+        .body("parent_commit_id", equalTo(ids.get(1)))
+        .body("merged_parent_commit_id", nullValue())
+        .body("graph_manifest_version", equalTo(commits.getInt("commits[0].graph_manifest_version")))
+        .body("created_at", notNullValue());
+    api().get("/graphs/g/commits/01NOSUCHCOMMIT0000000000000").then().statusCode(404)
+        .body("code", equalTo("not_found")).body("error", containsString("commit not found"));
+    api().get("/graphs/g/commits?branch=nope").then().statusCode(404).body("error", containsString("branch"));
+
+    api().get("/graphs/g/snapshot").then().statusCode(200)
+        .body("graph_branch", equalTo("main"))
+        .body("internal_schema_version", equalTo(6))
+        .body("graph_manifest_version", equalTo(commits.getInt("commits[0].graph_manifest_version")))
+        .body("datasets.type_name", equalTo(List.of("Knows", "WorksAt", "Company", "Person")))
+        .body("datasets.find { it.type_name == 'Person' }.entity_count", equalTo(7))
+        .body("datasets.find { it.type_name == 'Person' }.entity_kind", equalTo("node"));
+    api().get("/graphs/g/snapshot?branch=nope").then().statusCode(404).body("code", equalTo("not_found"));
+
+    api().get("/graphs/g/schema").then().statusCode(200).body("schema_source", equalTo(resource("graphs/people.pg")));
+
+    // Time travel: the query reads the state the first load published.
+    String firstLoad = ids.get(ids.size() - 2);
+    read("g", Map.of("query", READS, "name", "everyone", "snapshot", firstLoad)).then().statusCode(200)
+        .body("target.snapshot", equalTo(firstLoad))
+        .body("target.branch", nullValue())
+        .body("graph_commit_id", equalTo(firstLoad))
+        .body("rows.'p.name'", equalTo(List.of("ann", "ben", "cat")));
+  }
+
+  @Test
+  @Order(22)
+  void anExportStreamsWhatALoadAcceptsBack() {
+    String all = api().contentType("application/json").body(Map.of()).post("/graphs/g/export").then()
+        .statusCode(200).contentType(GraphResource.NDJSON).extract().asString();
+    List<String> lines = all.lines().toList();
+    assertThat(lines).hasSize(8); // 7 people, 1 Knows edge
+    assertThat(lines.get(0)).startsWith("{\"type\":\"Person\",\"data\":{");
+    // Properties in the schema's canonical (sorted) order.
+    assertThat(lines).contains("{\"type\":\"Person\",\"data\":{\"age\":30,\"name\":\"ann\"}}",
+        "{\"edge\":\"Knows\",\"from\":\"ann\",\"to\":\"ben\",\"data\":{\"since\":2020}}");
+    String edgesOnly = api().contentType("application/json").body(Map.of("type_names", List.of("knows")))
+        .post("/graphs/g/export").then().statusCode(200).extract().asString();
+    assertThat(edgesOnly.lines().toList())
+        .containsExactly("{\"edge\":\"Knows\",\"from\":\"ann\",\"to\":\"ben\",\"data\":{\"since\":2020}}");
+    api().contentType("application/json").body(Map.of("type_names", List.of("Robot"))).post("/graphs/g/export")
+        .then().statusCode(400).contentType("application/json").body("error", containsString("Robot"));
+    api().contentType("application/json").body(Map.of("branch", "nope")).post("/graphs/g/export")
+        .then().statusCode(404).body("code", equalTo("not_found"));
+
+    load("copy", "append", "", all).then().statusCode(200).body("total_entities", equalTo(8));
+    String copied = api().contentType("application/json").body(Map.of()).post("/graphs/copy/export").then()
+        .statusCode(200).extract().asString();
+    assertThat(Set.copyOf(copied.lines().toList())).isEqualTo(Set.copyOf(lines));
+  }
+
+  // --- recovery, readiness, metrics -----------------------------------------------------------
+
+  @Test
+  @Order(30)
+  void anEffectThatMayHaveLandedIs503UntilTheReconcilerSettlesIt() throws Exception {
+    load("r", "append", "", "{\"type\":\"Person\",\"data\":{\"name\":\"ann\"}}\n").then().statusCode(200);
+    String operation;
+    try (AutoCloseable fp = Failpoints.enableError("write.after_commits")) {
+      operation = load("r", "append", "", "{\"type\":\"Person\",\"data\":{\"name\":\"bob\"}}\n").then()
+          .statusCode(503)
+          .body("code", equalTo("conflict"))
+          .body("recovery_required.operation_id", notNullValue())
+          .body("error", not(containsString("\tat ")))
+          .extract().path("recovery_required.operation_id");
+    }
+    // The reconciler (1 s in tests) rolls it back through the quiesced recover(), without a restart.
+    long deadline = System.currentTimeMillis() + 60_000;
+    Response ready;
+    do {
+      Thread.sleep(200);
+      ready = given().get("/q/health/ready");
+    } while (ready.statusCode() != 200 && System.currentTimeMillis() < deadline);
+    ready.then().statusCode(200)
+        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'r.pending_recovery'", equalTo(""))
+        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'r.write_blocking'", equalTo(""));
+    assertThat(Files.exists(Path.of(ConfigProvider.getConfig().getValue("omnigraph.graphs.r.uri", String.class),
+        "__recovery", operation + ".json"))).isFalse();
+    read("r", Map.of("query", READS, "name", "everyone")).then().statusCode(200)
+        .body("rows.'p.name'", equalTo(List.of("ann")));
+    load("r", "append", "", "{\"type\":\"Person\",\"data\":{\"name\":\"bob\"}}\n").then().statusCode(200);
+  }
+
+  @Test
+  @Order(31)
+  void metricsCountWritesByOutcomeAndRecoveries() {
+    String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+    assertThat(metrics)
+        .contains("omnigraph_writes_total{graph=\"g\",outcome=\"ok\",writer=\"load\"}")
+        .contains("omnigraph_writes_total{graph=\"g\",outcome=\"key_conflict\",writer=\"mutate\"} 1.0")
+        .contains("omnigraph_writes_total{graph=\"g\",outcome=\"key_conflict\",writer=\"load\"} 1.0")
+        .contains("omnigraph_writes_total{graph=\"g\",outcome=\"read_set_changed\",writer=\"mutate\"} 1.0")
+        .contains("omnigraph_writes_total{graph=\"g\",outcome=\"precondition_failed\",writer=\"mutate\"} 1.0")
+        .contains("omnigraph_writes_total{graph=\"g\",outcome=\"resource_limit\",writer=\"load\"} 1.0")
+        .contains("omnigraph_writes_total{graph=\"r\",outcome=\"recovery_required\",writer=\"load\"} 1.0")
+        .contains("omnigraph_writes_total{graph=\"g\",outcome=\"ok\",writer=\"branch_create\"}")
+        .contains("omnigraph_write_duration_seconds_bucket{graph=\"g\",writer=\"mutate\"")
+        .contains("omnigraph_write_duration_seconds_count{graph=\"g\",writer=\"load\"}")
+        .contains("omnigraph_write_reprepares_total{graph=\"g\",writer=\"mutate\"}")
+        .contains("omnigraph_publish_retries_total{graph=\"g\",writer=\"mutate\"} 0.0")
+        .contains("omnigraph_recovery_pending_sidecars{graph=\"r\"} 0.0")
+        .contains("omnigraph_recovery_outcomes_total{action=\"completed\",graph=\"r\",verdict=\"incomplete_phase_b\"} 1.0");
+  }
+
+  /** The canonical root URI the server reports for a configured graph directory. */
+  private static String uriOf(String graph) {
+    return StorageConfig.local(Path.of(ConfigProvider.getConfig().getValue("omnigraph.graphs." + graph + ".uri",
+        String.class))).rootUri();
+  }
+
+  private static com.fasterxml.jackson.databind.JsonNode json(String text) {
+    try {
+      return new ObjectMapper().readTree(text);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+
+  static String resource(String name) {
+    try (InputStream in = GraphApiTest.class.getClassLoader().getResourceAsStream(name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,66 @@
+package dev.omnigraph.server;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A graph whose last write left a rollback-class sidecar (its table commit landed, the sidecar stayed
+ * ARMED) is served: readiness is DOWN naming the operation until the background reconciler's first
+ * pass (4 s after start) rolls it back, then UP, with no restart; the rolled-back row is gone.
+ */
+@QuarkusTest
+@TestProfile(RecoveryProfile.class)
+class RecoveryReadinessTest {
+
+  private static final String CHECK = "checks.find { it.name == 'omnigraph-graphs' }.data.";
+
+  @Test
+  void readinessIsDownUntilTheReconcilerRollsTheSidecarBack() throws Exception {
+    String operation = System.getProperty("omnigraph.test.recovery.operation");
+    assertThat(operation).isNotBlank();
+
+    given().get("/q/health/ready").then().statusCode(503)
+        .body("status", equalTo("DOWN"))
+        .body(CHECK + "'x.pending_recovery'", equalTo(operation))
+        .body(CHECK + "'x.pending_recovery_sidecars'", equalTo(1))
+        .body(CHECK + "'x.write_blocking'", equalTo(operation))
+        .body(CHECK + "'x.open'", equalTo(false));
+    given().get("/q/health/live").then().statusCode(200);
+
+    long deadline = System.currentTimeMillis() + 60_000;
+    Response ready;
+    do {
+      Thread.sleep(250);
+      ready = given().get("/q/health/ready");
+    } while (ready.statusCode() != 200 && System.currentTimeMillis() < deadline);
+    ready.then().statusCode(200)
+        .body("status", equalTo("UP"))
+        .body(CHECK + "'x.pending_recovery'", equalTo(""))
+        .body(CHECK + "'x.write_blocking'", equalTo(""))
+        .body(CHECK + "'x.open'", equalTo(true));
+
+    String auth = "Bearer " + GraphsTestResource.ALICE_TOKEN;
+    given().header("Authorization", auth).contentType("application/json")
+        .body(Map.of("query", "query q() { match { $p: Person } return { $p.name } order { $p.name } }"))
+        .post("/graphs/x/query").then().statusCode(200)
+        .body("rows.'p.name'", equalTo(List.of("ann")));
+    // The rollback is the newest commit, by recovery's own actor; writes go through again.
+    given().header("Authorization", auth).get("/graphs/x/commits").then().statusCode(200)
+        .body("commits[0].actor_id", equalTo("omnigraph:recovery"));
+    given().header("Authorization", auth).contentType("application/x-ndjson")
+        .body("{\"type\":\"Person\",\"data\":{\"name\":\"bob\"}}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        .post("/graphs/x/load/ndjson?mode=append").then().statusCode(200).body("total_entities", equalTo(1));
+
+    assertThat(given().get("/q/metrics").then().extract().asString())
+        .contains("omnigraph_recovery_outcomes_total{action=\"completed\",graph=\"x\",verdict=\"incomplete_phase_b\"} 1.0")
+        .contains("omnigraph_recovery_pending_sidecars{graph=\"x\"} 0.0");
+  }
+}

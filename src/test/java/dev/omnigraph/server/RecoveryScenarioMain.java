@@ -1,0 +1,40 @@
+package dev.omnigraph.server;
+
+import dev.omnigraph.api.RecoveryRequired;
+import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.util.Failpoints;
+import dev.omnigraph.write.LoadMode;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Leaves a graph with a rollback-class recovery sidecar, in a JVM of its own (the Quarkus test JVM
+ * must load Lance in one class loader only): init from {@code graphs/people.pg}, load ann, then a
+ * load of bob that fails at {@code write.after_commits} (its table commit landed, the sidecar stays
+ * ARMED). Prints {@code operation <id>} and exits 0.
+ */
+public final class RecoveryScenarioMain {
+
+  public static void main(String[] args) throws Exception {
+    StorageConfig config = StorageConfig.local(Path.of(args[0]));
+    String schema;
+    try (var in = RecoveryScenarioMain.class.getClassLoader().getResourceAsStream("graphs/people.pg")) {
+      schema = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    try (Omnigraph g = Omnigraph.init(config, schema, Optional.of("setup"))) {
+      g.load("main", new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"ann\"}}\n"), LoadMode.APPEND,
+          Optional.of("setup"));
+      try (AutoCloseable fp = Failpoints.enableError("write.after_commits")) {
+        g.load("main", new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"bob\"}}\n"), LoadMode.APPEND,
+            Optional.of("setup"));
+        throw new IllegalStateException("the failpoint did not fire");
+      } catch (RecoveryRequired expected) {
+        System.out.println("operation " + expected.operationId());
+      }
+    }
+    System.exit(0);
+  }
+}
