@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.Config;
 
@@ -28,7 +27,6 @@ import org.eclipse.microprofile.config.Config;
 @ApplicationScoped
 class BearerTokens {
 
-  private static final Pattern TOKEN_KEY = Pattern.compile("omnigraph\\.auth\\.tokens\\.(.+)");
   private static final Pattern HEX64 = Pattern.compile("[0-9a-fA-F]{64}");
 
   /** One configured token. */
@@ -38,13 +36,8 @@ class BearerTokens {
 
   @jakarta.inject.Inject
   BearerTokens(Config config) {
-    TreeMap<String, String> hashes = new TreeMap<>();
-    for (String name : config.getPropertyNames()) {
-      Matcher m = TOKEN_KEY.matcher(name);
-      if (m.matches()) {
-        hashes.put(m.group(1), config.getValue(name, String.class));
-      }
-    }
+    TreeMap<String, String> hashes = new TreeMap<>(KeyedConfig.read(config.getPropertyNames(),
+        n -> config.getValue(n, String.class), "omnigraph.auth.tokens", "", java.util.Set.of("file")));
     Optional<String> file = config.getOptionalValue("omnigraph.auth.tokens-file", String.class);
     if (file.isPresent()) {
       hashes.putAll(readFile(Path.of(file.get())));

@@ -8,8 +8,6 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
@@ -24,21 +22,15 @@ import org.jboss.logging.Logger;
 class GraphRegistry {
 
   static final String DEFAULT_GRAPH = "default";
-  private static final Pattern GRAPH_URI = Pattern.compile("omnigraph\\.graphs\\.([A-Za-z0-9_-]+)\\.uri");
   private static final Logger LOG = Logger.getLogger(GraphRegistry.class);
 
   private final SortedMap<String, ServedGraph> graphs = new TreeMap<>();
 
   GraphRegistry(Config config) {
     boolean example = config.getOptionalValue("omnigraph.storage.example", Boolean.class).orElse(false);
-    for (String name : config.getPropertyNames()) {
-      Matcher m = GRAPH_URI.matcher(name);
-      if (m.matches()) {
-        String uri = config.getValue(name, String.class);
-        graphs.put(m.group(1), new ServedGraph(m.group(1), StorageConfig.fromEnvironment(uri),
-            example && m.group(1).equals(DEFAULT_GRAPH)));
-      }
-    }
+    KeyedConfig.read(config.getPropertyNames(), n -> config.getValue(n, String.class), "omnigraph.graphs", "uri",
+        java.util.Set.of()).forEach((id, uri) -> graphs.put(id, new ServedGraph(id, StorageConfig.fromEnvironment(uri),
+            example && id.equals(DEFAULT_GRAPH))));
     if (graphs.isEmpty()) {
       config.getOptionalValue("omnigraph.storage.uri", String.class).ifPresent(uri ->
           graphs.put(DEFAULT_GRAPH, new ServedGraph(DEFAULT_GRAPH, StorageConfig.fromEnvironment(uri), example)));

@@ -71,4 +71,21 @@ class AuthConfigTest {
         .hasMessageContaining("omnigraph.auth.allow-unauthenticated=true");
     assertThatThrownBy(() -> ExposureGuard.check("10.1.2.3", false, false)).isInstanceOf(IllegalStateException.class);
   }
+
+  @Test
+  void keyedSettingsAreReadFromPropertiesAndFromTheEnvironmentSpelling() {
+    Map<String, String> config = new java.util.LinkedHashMap<>();
+    config.put("omnigraph.auth.tokens.alice", "a");
+    config.put("OMNIGRAPH_AUTH_TOKENS_BOB", "b");
+    config.put("OMNIGRAPH_AUTH_TOKENS_ALICE", "ignored: the property spelling wins");
+    config.put("OMNIGRAPH_AUTH_TOKENS_FILE", "/etc/tokens");
+    config.put("omnigraph.auth.tokens-file", "/etc/tokens");
+    config.put("OMNIGRAPH_GRAPHS_SOCIAL_URI", "s3://b/social");
+    config.put("omnigraph.graphs.main-graph.uri", "/data/g");
+    config.put("OMNIGRAPH_GRAPHS_X_Y", "not a uri key");
+    assertThat(KeyedConfig.read(config.keySet(), config::get, "omnigraph.auth.tokens", "", java.util.Set.of("file")))
+        .containsExactly(Map.entry("alice", "a"), Map.entry("bob", "b"));
+    assertThat(KeyedConfig.read(config.keySet(), config::get, "omnigraph.graphs", "uri", java.util.Set.of()))
+        .containsExactly(Map.entry("main-graph", "/data/g"), Map.entry("social", "s3://b/social"));
+  }
 }

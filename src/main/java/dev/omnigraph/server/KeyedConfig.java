@@ -1,0 +1,56 @@
+package dev.omnigraph.server;
+
+import java.util.Locale;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a family of configuration keys that carry a name inside the key, such as
+ * {@code omnigraph.graphs.<id>.uri} or {@code omnigraph.auth.tokens.<actor>}, from both spellings a
+ * deployment uses: the property ({@code -D} or application.properties) and the environment variable
+ * ({@code OMNIGRAPH_GRAPHS_<ID>_URI}, as Kubernetes sets it). The environment spelling cannot carry
+ * dots, dashes or case, so its names are lower-cased letters, digits and underscores; the property
+ * spelling wins when both name the same id.
+ */
+final class KeyedConfig {
+
+  private KeyedConfig() {}
+
+  /**
+   * @param names every configuration property name visible
+   * @param value the value of a name
+   * @param prefix e.g. {@code omnigraph.graphs}
+   * @param suffix e.g. {@code uri}, or empty when the name ends the key
+   * @param reserved ids the environment spelling must not produce (e.g. {@code file} for
+   *     {@code OMNIGRAPH_AUTH_TOKENS_FILE}, which is another setting)
+   */
+  static SortedMap<String, String> read(Iterable<String> names, Function<String, String> value, String prefix,
+      String suffix, java.util.Set<String> reserved) {
+    String tail = suffix.isEmpty() ? "" : "\\." + Pattern.quote(suffix);
+    Pattern dotted = Pattern.compile(Pattern.quote(prefix) + "\\.([A-Za-z0-9_-]+)" + tail);
+    String envPrefix = prefix.toUpperCase(Locale.ROOT).replace('.', '_');
+    String envTail = suffix.isEmpty() ? "" : "_" + Pattern.quote(suffix.toUpperCase(Locale.ROOT));
+    Pattern env = Pattern.compile(Pattern.quote(envPrefix) + "_([A-Z0-9_]+?)" + envTail);
+    SortedMap<String, String> fromEnv = new TreeMap<>();
+    SortedMap<String, String> out = new TreeMap<>();
+    for (String name : names) {
+      Matcher d = dotted.matcher(name);
+      if (d.matches()) {
+        out.put(d.group(1), value.apply(name));
+        continue;
+      }
+      Matcher e = env.matcher(name);
+      if (e.matches()) {
+        String id = e.group(1).toLowerCase(Locale.ROOT);
+        if (!reserved.contains(id)) {
+          fromEnv.put(id, value.apply(name));
+        }
+      }
+    }
+    fromEnv.forEach(out::putIfAbsent);
+    return out;
+  }
+}
