@@ -50,7 +50,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AbstractCrashTest extends AbstractGraphFixture {
 
+  /** A fresh graph branch: every table a write touches there is first-touch. */
   static final String FEATURE = "feature";
+  /**
+   * A graph branch whose Person table is already forked: a write there mixes first-touch tables
+   * (their refs are created, then removed on rollback) with a table on the branch's own Lance ref
+   * (restored on rollback, and the restored head published on the branch).
+   */
+  static final String FORKED = "forked";
   static final long CHILD_TIMEOUT_SECONDS = 180;
 
   enum Writer { MUTATION, LOAD }
@@ -98,12 +105,17 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
       "write.after_commits", "recovery.sidecar_confirm", "write.after_confirm", "write.before_publish",
       "write.after_publish", "recovery.sidecar_delete");
 
+  /** On {@link #FORKED}: the points where a mixed first-touch/forked write differs. */
+  static final List<String> FORKED_POINTS = List.of("write.after_ref_create", "write.after_table_commit",
+      "write.after_commits", "write.before_publish");
+
   /** Every (writer, branch, failpoint) of the full matrix. */
   static Stream<Arguments> fullMatrix() {
     List<Arguments> out = new ArrayList<>();
     for (Writer w : Writer.values()) {
       MAIN_POINTS.forEach(fp -> out.add(Arguments.of(w, "main", fp)));
       BRANCH_POINTS.forEach(fp -> out.add(Arguments.of(w, FEATURE, fp)));
+      FORKED_POINTS.forEach(fp -> out.add(Arguments.of(w, FORKED, fp)));
     }
     return out.stream();
   }
@@ -113,6 +125,24 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
 
   /** The (writer, branch, write failpoint, recovery failpoint) double-crash cases. */
   abstract Stream<Arguments> recoveryCrashCases();
+
+  /**
+   * {@link #crashCases()} narrowed by {@code -Domnigraph.crash.filter=<substring>} (matched against
+   * {@code WRITER:branch:failpoint[:recovery failpoint]}), to rerun some cases: e.g. {@code ./mvnw -B
+   * -o test -Dtest=CrashLocalTest -Dargline.extra=-Domnigraph.crash.filter=LOAD:main:write.after_confirm}.
+   */
+  Stream<Arguments> selectedCrashCases() {
+    return filtered(crashCases());
+  }
+
+  Stream<Arguments> selectedRecoveryCrashCases() {
+    return filtered(recoveryCrashCases());
+  }
+
+  private static Stream<Arguments> filtered(Stream<Arguments> cases) {
+    String filter = System.getProperty("omnigraph.crash.filter", "");
+    return cases.filter(a -> String.join(":", Stream.of(a.get()).map(String::valueOf).toList()).contains(filter));
+  }
 
   /** Every write failpoint for the in-process error-injection checks. */
   Stream<String> injectedErrorPoints() {
@@ -129,6 +159,10 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
         "{\"edge\":\"Knows\",\"from\":\"ann\",\"to\":\"bob\",\"data\":{\"since\":2001}}");
     if (!branch.equals("main")) {
       graph.branchCreate(branch, "main", Optional.of("act-test"));
+    }
+    if (branch.equals(FORKED)) {
+      load(FORKED, LoadMode.APPEND, person("fay", 50));
+      assertThat(dataset(FORKED, "Person").nativeDatasetBranch()).isEqualTo(FORKED);
     }
   }
 
@@ -232,8 +266,14 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     return new Before(graph.snapshot(branch), content(branch), commitIds(branch));
   }
 
-  /** Runs the child write with {@code failpoint} set to halt; returns the sidecar left (if any). */
-  private Optional<RecoverySidecar> crash(Writer writer, String branch, String failpoint) throws Exception {
+  /**
+   * What a halted write left: its sidecar (if it armed one) and the tables whose Lance HEAD moved
+   * past the pin the write was prepared on (a first-touch table: on its new ref).
+   */
+  private record Crash(Optional<RecoverySidecar> sidecar, Set<String> moved) {}
+
+  /** Runs the child write with {@code failpoint} set to halt; returns what it left. */
+  private Crash crash(Writer writer, String branch, String failpoint) throws Exception {
     graph.close(); // the child is the only live handle while it writes
     String[] args = writeArgs(writer, branch);
     CrashChildProcess.Result r = CrashChildProcess.run(config, Optional.of(failpoint), CHILD_TIMEOUT_SECONDS, args[0],
@@ -245,7 +285,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     List<String> left = sidecarKeys();
     if (expectFor(failpoint) == Expect.NOTHING) {
       assertThat(left).as("sidecars after a halt at %s", failpoint).isEmpty();
-      return Optional.empty();
+      return new Crash(Optional.empty(), Set.of());
     }
     assertThat(left).as("sidecars after a halt at %s", failpoint).hasSize(1);
     RecoverySidecar s = readSidecar(left.get(0));
@@ -256,12 +296,35 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     assertThat(s.state()).as("sidecar state after a halt at %s", failpoint).isEqualTo(
         expectFor(failpoint) == Expect.ROLLED_FORWARD ? RecoverySidecar.State.EFFECTS_CONFIRMED
             : RecoverySidecar.State.ARMED);
-    return Optional.of(s);
+    // The tables the halted write moved: none before its first commit, exactly the first (in the
+    // sorted commit order) after it, all of them from the end of the commit loop on.
+    DataTables tables = new DataTables(config);
+    Set<String> moved = new TreeSet<>();
+    for (RecoverySidecar.TableIntent t : s.tables()) {
+      boolean exists = !t.firstTouch() || tables.branchExists(t.location(), t.nativeBranch());
+      if (exists && tables.head(t.location(), Optional.ofNullable(t.nativeBranch())) > t.expectedVersion()) {
+        assertThat(tables.head(t.location(), Optional.ofNullable(t.nativeBranch())))
+            .isEqualTo(t.postCommitVersion());
+        moved.add(t.tableKey());
+      }
+    }
+    List<String> keys = s.tables().stream().map(RecoverySidecar.TableIntent::tableKey).toList();
+    assertThat(keys).as("tables in commit order").isSorted();
+    Set<String> expectedMoved = switch (failpoint) {
+      // In every configuration here the first table in commit order is first-touch, so the first
+      // ref creation comes before any commit.
+      case "write.after_arm", "write.after_ref_create" -> Set.of();
+      case "write.after_table_commit" -> Set.of(keys.get(0));
+      default -> Set.copyOf(keys);
+    };
+    assertThat(moved).as("tables moved by the write halted at %s", failpoint).isEqualTo(expectedMoved);
+    return new Crash(Optional.of(s), moved);
   }
 
   /** After the read-write reopen: the exact convergence for {@code expect}. */
-  private void assertConverged(Writer writer, String branch, Expect expect, Before before,
-      Optional<RecoverySidecar> sidecar, boolean reopenedHere) throws Exception {
+  private void assertConverged(Writer writer, String branch, Expect expect, Before before, Crash crash,
+      boolean reopenedHere) throws Exception {
+    Optional<RecoverySidecar> sidecar = crash.sidecar();
     assertThat(sidecarKeys()).as("__recovery/ after recovery").isEmpty();
     assertThat(graph.pendingRecovery()).isEmpty();
 
@@ -306,10 +369,11 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
         RecoverySidecar s = sidecar.orElseThrow();
         assertThat(content(branch)).isEqualTo(before.content());
         assertThat(commits).doesNotContain(s.lineage().commitId());
-        // Tables already on this graph branch's data are restored (a new Lance version) and the
+        // A moved table the manifest references is restored (a new Lance version) and the
         // restored heads published under the pre-minted rollback commit; a first-touch table only
         // loses its unreferenced ref, which changes nothing the manifest references.
-        boolean restoredAny = s.tables().stream().anyMatch(t -> !t.firstTouch());
+        boolean restoredAny = s.tables().stream()
+            .anyMatch(t -> !t.firstTouch() && crash.moved().contains(t.tableKey()));
         if (restoredAny) {
           assertThat(commits).hasSize(before.commits().size() + 1);
           assertThat(commits.get(0)).isEqualTo(s.lineage().rollbackCommitId());
@@ -371,41 +435,46 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
   // 1. The writer halts at a failpoint; a read-write reopen converges.
 
   @ParameterizedTest(name = "{0} on {1}: halt at {2}")
-  @MethodSource("crashCases")
+  @MethodSource("selectedCrashCases")
   void aHaltAtEveryWriteFailpointConvergesOnReadWriteReopen(Writer writer, String branch, String failpoint)
       throws Exception {
+    long t0 = System.nanoTime();
     seed(branch);
     Before before = capture(branch);
     SnapshotOutput mainBefore = graph.snapshot("main");
     List<String> mainCommits = commitIds("main");
-
-    Optional<RecoverySidecar> sidecar = crash(writer, branch, failpoint);
+    long t1 = System.nanoTime();
+    Crash crash = crash(writer, branch, failpoint);
+    long t2 = System.nanoTime();
     Expect expect = expectFor(failpoint);
-    if (sidecar.isPresent() && branch.equals(FEATURE)) {
-      // Every table is first-touch on a fresh graph branch.
-      assertThat(sidecar.get().tables()).allSatisfy(t -> {
-        assertThat(t.firstTouch()).isTrue();
-        assertThat(t.nativeBranch()).isEqualTo(FEATURE);
-      });
-    }
+    crash.sidecar().ifPresent(s -> assertThat(s.tables()).allSatisfy(t -> {
+      // Every table is first-touch on a fresh graph branch; on FORKED all but Person.
+      assertThat(t.firstTouch()).as(t.tableKey()).isEqualTo(branch.equals(FEATURE)
+          || branch.equals(FORKED) && !t.tableKey().equals("node:Person"));
+      assertThat(t.nativeBranch()).isEqualTo(branch.equals("main") ? null : branch);
+    }));
     reopen();
-    assertConverged(writer, branch, expect, before, sidecar, true);
+    long t3 = System.nanoTime();
+    assertConverged(writer, branch, expect, before, crash, true);
     if (!branch.equals("main")) {
       assertThat(graph.snapshot("main").datasets()).isEqualTo(mainBefore.datasets());
       assertThat(commitIds("main")).isEqualTo(mainCommits);
     }
+    System.out.printf("[crash] %s on %s at %s: setup %d ms, child %d ms, reopen %d ms, checks %d ms%n", writer,
+        branch, failpoint, (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
+        (System.nanoTime() - t3) / 1_000_000);
   }
 
   // ---------------------------------------------------------------------------------------------
   // 2. Recovery itself halts at one of its failpoints; the next read-write open still converges.
 
   @ParameterizedTest(name = "{0} on {1}: halt at {2}, then recovery halts at {3}")
-  @MethodSource("recoveryCrashCases")
+  @MethodSource("selectedRecoveryCrashCases")
   void aHaltInsideRecoveryConvergesOnTheNextOpen(Writer writer, String branch, String writeFailpoint,
       String recoveryFailpoint) throws Exception {
     seed(branch);
     Before before = capture(branch);
-    Optional<RecoverySidecar> sidecar = crash(writer, branch, writeFailpoint);
+    Crash crash = crash(writer, branch, writeFailpoint);
     graph.close();
     CrashChildProcess.Result r = CrashChildProcess.run(config, Optional.of(recoveryFailpoint), CHILD_TIMEOUT_SECONDS,
         "open");
@@ -415,11 +484,11 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     graph = Omnigraph.open(config, OpenMode.READ_ONLY);
     // Every recovery failpoint comes before the sidecar delete, the last step.
     assertThat(sidecarKeys()).as("the interrupted recovery keeps the sidecar")
-        .containsExactly(SidecarStore.keyOf(sidecar.orElseThrow().operationId()));
+        .containsExactly(SidecarStore.keyOf(crash.sidecar().orElseThrow().operationId()));
     reopen();
     // After a halt between the audit append and the sidecar delete, the retry retires the sidecar
     // and finds the audit row already there: still exactly one.
-    assertConverged(writer, branch, expectFor(writeFailpoint), before, sidecar, true);
+    assertConverged(writer, branch, expectFor(writeFailpoint), before, crash, true);
   }
 
   // ---------------------------------------------------------------------------------------------

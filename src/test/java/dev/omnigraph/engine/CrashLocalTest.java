@@ -32,6 +32,8 @@ class CrashLocalTest extends AbstractCrashTest {
         Arguments.of(Writer.LOAD, "main", "write.after_arm", "recovery.record_audit"),
         Arguments.of(Writer.MUTATION, FEATURE, "write.after_ref_create", "recovery.sidecar_delete"),
         Arguments.of(Writer.LOAD, FEATURE, "write.after_commits", "recovery.record_audit"),
-        Arguments.of(Writer.MUTATION, FEATURE, "write.after_confirm", "recovery.after_publish"));
+        Arguments.of(Writer.MUTATION, FEATURE, "write.after_confirm", "recovery.after_publish"),
+        Arguments.of(Writer.LOAD, FORKED, "write.after_commits", "recovery.after_restore"),
+        Arguments.of(Writer.MUTATION, FORKED, "write.after_commits", "recovery.record_audit"));
   }
 }
