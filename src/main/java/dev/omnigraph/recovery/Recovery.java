@@ -190,7 +190,10 @@ public final class Recovery {
         case ALREADY_PUBLISHED -> retire(s, a, "RolledForward", s.lineage().commitId(), "published");
         case ROLLBACK_PUBLISHED -> retire(s, a, "RolledBack", s.lineage().rollbackCommitId(), "restored");
         case ROLL_FORWARD -> rollForward(s, a);
-        case NO_EFFECT -> discard(s, a, mode, "Discarded");
+        // A rollback that removed every owned ref before its audit row: nothing moved any more, but
+        // it is still that rollback (the sidecar says so), not a discard.
+        case NO_EFFECT -> discard(s, a, mode,
+            s.state() == RecoverySidecar.State.ROLLING_BACK ? "RolledBack" : "Discarded");
         case ORPHANED -> discard(s, a, mode, "OrphanDiscarded");
         case INCOMPLETE_PHASE_B, AUTHORITY_CHANGED -> mode == Mode.FULL ? rollBack(s, a) : deferred(s, a);
         case FOREIGN_EFFECT -> throw new RecoveryRequired(s.operationId(), "recovery refuses " + s.writerKind()
@@ -245,7 +248,8 @@ public final class Recovery {
     } else if (s.tables().stream().anyMatch(t -> !t.firstTouch() && isForeign(classes.get(t.tableKey())))) {
       verdict = Verdict.FOREIGN_EFFECT;
     } else {
-      verdict = s.state() == RecoverySidecar.State.ARMED ? Verdict.INCOMPLETE_PHASE_B : Verdict.AUTHORITY_CHANGED;
+      verdict = s.state() == RecoverySidecar.State.EFFECTS_CONFIRMED ? Verdict.AUTHORITY_CHANGED
+          : Verdict.INCOMPLETE_PHASE_B;
     }
     return new Assessment(verdict, classes, state, identity, head);
   }
@@ -340,6 +344,14 @@ public final class Recovery {
   }
 
   private Outcome rollBack(RecoverySidecar s, Assessment a) {
+    if (s.state() != RecoverySidecar.State.ROLLING_BACK
+        && s.tables().stream().anyMatch(RecoverySidecar.TableIntent::firstTouch)) {
+      // Removing a first-touch ref destroys the only evidence of its effect, and a rollback of
+      // first-touch tables alone publishes no commit: record the decision first, so a crash before
+      // the audit row is still recorded as this rollback on restart.
+      s = s.withState(RecoverySidecar.State.ROLLING_BACK);
+      sidecars.update(s);
+    }
     List<TableVersionUpdate> restored = new ArrayList<>();
     List<TableOutcome> outcomes = new ArrayList<>();
     for (RecoverySidecar.TableIntent t : s.tables()) {

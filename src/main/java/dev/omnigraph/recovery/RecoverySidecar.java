@@ -17,7 +17,8 @@ import java.util.Objects;
  * @param actor the writer's actor, or null
  * @param authority the token the write was prepared against
  * @param tables one entry per table the write commits to
- * @param state {@code armed} until every effect is confirmed, then {@code effects_confirmed}
+ * @param state {@code armed} until every effect is confirmed, then {@code effects_confirmed};
+ *     {@code rolling_back} once full recovery has started to roll it back
  * @param lineage the fixed graph commit the write publishes
  * @param createdAtMicros when it was armed
  */
@@ -46,7 +47,9 @@ public record RecoverySidecar(
   /** Where the sidecar is progressing. */
   public enum State {
     @JsonProperty("armed") ARMED,
-    @JsonProperty("effects_confirmed") EFFECTS_CONFIRMED
+    @JsonProperty("effects_confirmed") EFFECTS_CONFIRMED,
+    /** Full recovery decided to roll back and may already have removed owned first-touch refs. */
+    @JsonProperty("rolling_back") ROLLING_BACK
   }
 
   /**

@@ -1,0 +1,606 @@
+package dev.omnigraph.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omnigraph.api.CommitOutput;
+import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.api.RecoveryRequired;
+import dev.omnigraph.api.SnapshotOutput;
+import dev.omnigraph.recovery.Recovery;
+import dev.omnigraph.recovery.RecoverySidecar;
+import dev.omnigraph.recovery.SidecarStore;
+import dev.omnigraph.storage.StorageAdapter;
+import dev.omnigraph.storage.StorageAdapters;
+import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.Filter;
+import dev.omnigraph.table.RecoveryAuditTable;
+import dev.omnigraph.util.Failpoints;
+import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.write.WriteResult;
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Crash consistency of the direct-publish write path, once per backend: a child JVM
+ * ({@link CrashChild}) runs one mutation or load and halts ({@code Runtime.halt(137)}) at a named
+ * failpoint; the test JVM then reopens the graph read-write (the full recovery sweep) and asserts
+ * the exact convergence the seed's "Recovery protocol" prescribes for that point: the graph's rows,
+ * row counts and commit list, one audit row of the right kind for the interrupted operation (none
+ * when nothing was armed), no sidecar left, every manifest pin equal to its table's live Lance
+ * HEAD, and a following ordinary write succeeding.
+ *
+ * <p>A second matrix crashes the recovery itself (a child that only opens the graph read-write,
+ * halting at a recovery failpoint) and checks that the next open still converges to the same
+ * outcome with exactly one audit row. A third runs the same failpoints in-process with
+ * {@code error} actions for the typed results.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class AbstractCrashTest extends AbstractGraphFixture {
+
+  /** A fresh graph branch: every table a write touches there is first-touch. */
+  static final String FEATURE = "feature";
+  /**
+   * A graph branch whose Person table is already forked: a write there mixes first-touch tables
+   * (their refs are created, then removed on rollback) with a table on the branch's own Lance ref
+   * (restored on rollback, and the restored head published on the branch).
+   */
+  static final String FORKED = "forked";
+  static final long CHILD_TIMEOUT_SECONDS = 180;
+
+  enum Writer { MUTATION, LOAD }
+
+  /** How recovery must settle the interrupted write. */
+  enum Expect {
+    /** Nothing was armed: no sidecar, no audit row. */
+    NOTHING(null),
+    /** Armed without an effect on any table: discarded. */
+    DISCARDED("Discarded"),
+    /** Armed with effects, unconfirmed: rolled back to the pre-write graph. */
+    ROLLED_BACK("RolledBack"),
+    /** Effects confirmed (or already published): the write becomes (or stays) visible. */
+    ROLLED_FORWARD("RolledForward");
+
+    final String auditKind;
+
+    Expect(String auditKind) {
+      this.auditKind = auditKind;
+    }
+  }
+
+  /** The convergence every write failpoint must reach when the writer halts there. */
+  static Expect expectFor(String failpoint) {
+    return switch (failpoint) {
+      // recovery.sidecar_list is first hit by the child's own read-write open: it dies before writing.
+      case "write.after_prepare", "recovery.sidecar_write", "recovery.sidecar_list" -> Expect.NOTHING;
+      case "write.after_arm", "write.after_ref_create" -> Expect.DISCARDED;
+      case "write.after_table_commit", "write.after_commits", "recovery.sidecar_confirm" -> Expect.ROLLED_BACK;
+      case "write.after_confirm", "write.before_publish", "write.after_publish", "recovery.sidecar_delete" ->
+          Expect.ROLLED_FORWARD;
+      default -> throw new IllegalArgumentException(failpoint);
+    };
+  }
+
+  /** Every write failpoint a mutation or load on {@code main} passes through, in order. */
+  static final List<String> MAIN_POINTS = List.of("recovery.sidecar_list", "write.after_prepare",
+      "recovery.sidecar_write", "write.after_arm", "write.after_table_commit", "write.after_commits",
+      "recovery.sidecar_confirm", "write.after_confirm", "write.before_publish", "write.after_publish",
+      "recovery.sidecar_delete");
+
+  /**
+   * A first-touch write on a graph branch also passes {@code write.after_ref_create}
+   * ({@code recovery.sidecar_list} halts the child in its open, before the branch matters: main only).
+   */
+  static final List<String> BRANCH_POINTS = List.of("write.after_prepare",
+      "recovery.sidecar_write", "write.after_arm", "write.after_ref_create", "write.after_table_commit",
+      "write.after_commits", "recovery.sidecar_confirm", "write.after_confirm", "write.before_publish",
+      "write.after_publish", "recovery.sidecar_delete");
+
+  /** On {@link #FORKED}: the points where a mixed first-touch/forked write differs. */
+  static final List<String> FORKED_POINTS = List.of("write.after_ref_create", "write.after_table_commit",
+      "write.after_commits", "write.before_publish");
+
+  /** Every (writer, branch, failpoint) of the full matrix. */
+  static Stream<Arguments> fullMatrix() {
+    List<Arguments> out = new ArrayList<>();
+    for (Writer w : Writer.values()) {
+      MAIN_POINTS.forEach(fp -> out.add(Arguments.of(w, "main", fp)));
+      BRANCH_POINTS.forEach(fp -> out.add(Arguments.of(w, FEATURE, fp)));
+      FORKED_POINTS.forEach(fp -> out.add(Arguments.of(w, FORKED, fp)));
+    }
+    return out.stream();
+  }
+
+  /** The (writer, branch, failpoint) cases this backend runs as crash children. */
+  abstract Stream<Arguments> crashCases();
+
+  /** The (writer, branch, write failpoint, recovery failpoint) double-crash cases. */
+  abstract Stream<Arguments> recoveryCrashCases();
+
+  /**
+   * {@link #crashCases()} narrowed by {@code -Domnigraph.crash.filter=<substring>} (matched against
+   * {@code WRITER:branch:failpoint[:recovery failpoint]}), to rerun some cases: e.g. {@code ./mvnw -B
+   * -o test -Dtest=CrashLocalTest -Dargline.extra=-Domnigraph.crash.filter=LOAD:main:write.after_confirm}.
+   */
+  Stream<Arguments> selectedCrashCases() {
+    return filtered(crashCases());
+  }
+
+  Stream<Arguments> selectedRecoveryCrashCases() {
+    return filtered(recoveryCrashCases());
+  }
+
+  private static Stream<Arguments> filtered(Stream<Arguments> cases) {
+    String filter = System.getProperty("omnigraph.crash.filter", "");
+    return cases.filter(a -> String.join(":", Stream.of(a.get()).map(String::valueOf).toList()).contains(filter));
+  }
+
+  /** Every write failpoint for the in-process error-injection checks. */
+  Stream<String> injectedErrorPoints() {
+    return Stream.of("write.after_arm", "write.after_table_commit", "write.after_commits", "write.after_confirm",
+        "write.before_publish", "write.after_publish");
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The write under test and the graph before it.
+
+  /** The seed every case starts from: two people who know each other, on main. */
+  private void seed(String branch) {
+    load("main", LoadMode.APPEND, person("ann", 30), person("bob", 40),
+        "{\"edge\":\"Knows\",\"from\":\"ann\",\"to\":\"bob\",\"data\":{\"since\":2001}}");
+    if (!branch.equals("main")) {
+      graph.branchCreate(branch, "main", Optional.of("act-test"));
+    }
+    if (branch.equals(FORKED)) {
+      load(FORKED, LoadMode.APPEND, person("fay", 50));
+      assertThat(dataset(FORKED, "Person").nativeDatasetBranch()).isEqualTo(FORKED);
+    }
+  }
+
+  /** The child arguments of the interrupted write. */
+  private static String[] writeArgs(Writer writer, String branch) {
+    return switch (writer) {
+      // Two tables: edge:Knows commits first (sorted), then node:Person.
+      case MUTATION -> new String[] {"mutate", branch, "add_pair", "{\"a\":\"cat\",\"b\":\"dan\",\"since\":2024}"};
+      // Three tables: edge:WorksAt, node:Company, node:Person in that order.
+      case LOAD -> new String[] {"load", branch, person("cat", 41), person("dan", null),
+          "{\"type\":\"Company\",\"data\":{\"name\":\"initech\"}}",
+          "{\"edge\":\"WorksAt\",\"from\":\"cat\",\"to\":\"initech\",\"data\":{\"role\":\"ops\"}}"};
+    };
+  }
+
+  /** What the write adds, per type: node ids, or {@code src->dst} for edges. */
+  private static Map<String, Set<String>> delta(Writer writer) {
+    return switch (writer) {
+      case MUTATION -> Map.of("Person", Set.of("cat", "dan"), "Knows", Set.of("cat->dan"));
+      case LOAD -> Map.of("Person", Set.of("cat", "dan"), "Company", Set.of("initech"),
+          "WorksAt", Set.of("cat->initech"));
+    };
+  }
+
+  private static String writerKind(Writer writer) {
+    return writer == Writer.MUTATION ? "mutation" : "load";
+  }
+
+  /** The graph as the test sees it: per type, the visible keys. */
+  private Map<String, Set<String>> content(String branch) {
+    Map<String, Set<String>> out = new TreeMap<>();
+    DataTables tables = new DataTables(config);
+    for (SnapshotOutput.Dataset d : graph.snapshot(branch).datasets()) {
+      boolean edge = d.entityKind().equals("edge");
+      Set<String> keys = new TreeSet<>();
+      List<String> columns = edge ? List.of("id", "src", "dst") : List.of("id");
+      tables.scan(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion(),
+          Filter.TRUE, columns, r -> keys.add(edge ? r.get("src") + "->" + r.get("dst") : String.valueOf(r.get("id"))));
+      assertThat(d.entityCount()).as("%s row count of %s on %s", d.typeName(), d.datasetPath(), branch)
+          .isEqualTo(keys.size());
+      out.put(d.typeName(), keys);
+    }
+    return out;
+  }
+
+  private static Map<String, Set<String>> plus(Map<String, Set<String>> base, Map<String, Set<String>> delta) {
+    Map<String, Set<String>> out = new TreeMap<>();
+    base.forEach((k, v) -> out.put(k, new TreeSet<>(v)));
+    delta.forEach((k, v) -> out.computeIfAbsent(k, x -> new TreeSet<>()).addAll(v));
+    return out;
+  }
+
+  private List<String> commitIds(String branch) {
+    return graph.commits(branch).commits().stream().map(CommitOutput::graphCommitId).toList();
+  }
+
+  private List<String> sidecarKeys() {
+    return sidecars().stream().filter(k -> k.endsWith(".json")).toList();
+  }
+
+  private RecoverySidecar readSidecar(String key) {
+    try (StorageAdapter s = StorageAdapters.open(config)) {
+      return new SidecarStore(s).read(key).orElseThrow();
+    }
+  }
+
+  /** Every pin of {@code branch} (and main) equals its table's live Lance HEAD. */
+  private void assertPinsEqualHeads(String branch) {
+    DataTables tables = new DataTables(config);
+    for (String b : branch.equals("main") ? List.of("main") : List.of("main", branch)) {
+      for (SnapshotOutput.Dataset d : graph.snapshot(b).datasets()) {
+        assertThat(tables.head(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch())))
+            .as("live HEAD of %s (native branch %s) on graph branch %s", d.datasetPath(), d.nativeDatasetBranch(), b)
+            .isEqualTo(d.publishedDatasetVersion());
+      }
+    }
+  }
+
+  /** On a graph branch, a Lance ref named after it exists exactly on the tables its pins use. */
+  private void assertNoStrayRefs(String branch) {
+    if (branch.equals("main")) {
+      return;
+    }
+    DataTables tables = new DataTables(config);
+    for (SnapshotOutput.Dataset d : graph.snapshot(branch).datasets()) {
+      assertThat(tables.branchExists(d.datasetPath(), branch))
+          .as("Lance ref %s on %s (pinned native branch %s)", branch, d.datasetPath(), d.nativeDatasetBranch())
+          .isEqualTo(branch.equals(d.nativeDatasetBranch()));
+    }
+  }
+
+  private void reopen() {
+    graph.close();
+    graph = Omnigraph.open(config, OpenMode.READ_WRITE);
+  }
+
+  /** What the test knew before the interrupted write. */
+  private record Before(SnapshotOutput snapshot, Map<String, Set<String>> content, List<String> commits) {}
+
+  private Before capture(String branch) {
+    return new Before(graph.snapshot(branch), content(branch), commitIds(branch));
+  }
+
+  /**
+   * What a halted write left: its sidecar (if it armed one) and the tables whose Lance HEAD moved
+   * past the pin the write was prepared on (a first-touch table: on its new ref).
+   */
+  private record Crash(Optional<RecoverySidecar> sidecar, Set<String> moved) {}
+
+  /** Runs the child write with {@code failpoint} set to halt; returns what it left. */
+  private Crash crash(Writer writer, String branch, String failpoint) throws Exception {
+    graph.close(); // the child is the only live handle while it writes
+    String[] args = writeArgs(writer, branch);
+    CrashChildProcess.Result r = CrashChildProcess.run(config, Optional.of(failpoint), CHILD_TIMEOUT_SECONDS, args[0],
+        java.util.Arrays.copyOfRange(args, 1, args.length));
+    assertThat(r.exitCode()).as("exit code of the child halted at %s; its output:\n%s", failpoint, r.output())
+        .isEqualTo(137);
+    assertThat(r.output()).doesNotContain("DONE");
+    graph = Omnigraph.open(config, OpenMode.READ_ONLY); // a read-only open repairs nothing
+    List<String> left = sidecarKeys();
+    if (expectFor(failpoint) == Expect.NOTHING) {
+      assertThat(left).as("sidecars after a halt at %s", failpoint).isEmpty();
+      return new Crash(Optional.empty(), Set.of());
+    }
+    assertThat(left).as("sidecars after a halt at %s", failpoint).hasSize(1);
+    RecoverySidecar s = readSidecar(left.get(0));
+    assertThat(left.get(0)).isEqualTo(SidecarStore.keyOf(s.operationId()));
+    assertThat(s.writerKind()).isEqualTo(writerKind(writer));
+    assertThat(s.actor()).isEqualTo(CrashChild.ACTOR);
+    assertThat(s.authority().branch()).isEqualTo(branch);
+    assertThat(s.state()).as("sidecar state after a halt at %s", failpoint).isEqualTo(
+        expectFor(failpoint) == Expect.ROLLED_FORWARD ? RecoverySidecar.State.EFFECTS_CONFIRMED
+            : RecoverySidecar.State.ARMED);
+    // The tables the halted write moved: none before its first commit, exactly the first (in the
+    // sorted commit order) after it, all of them from the end of the commit loop on.
+    DataTables tables = new DataTables(config);
+    Set<String> moved = new TreeSet<>();
+    for (RecoverySidecar.TableIntent t : s.tables()) {
+      boolean exists = !t.firstTouch() || tables.branchExists(t.location(), t.nativeBranch());
+      if (exists && tables.head(t.location(), Optional.ofNullable(t.nativeBranch())) > t.expectedVersion()) {
+        assertThat(tables.head(t.location(), Optional.ofNullable(t.nativeBranch())))
+            .isEqualTo(t.postCommitVersion());
+        moved.add(t.tableKey());
+      }
+    }
+    List<String> keys = s.tables().stream().map(RecoverySidecar.TableIntent::tableKey).toList();
+    assertThat(keys).as("tables in commit order").isSorted();
+    Set<String> expectedMoved = switch (failpoint) {
+      // In every configuration here the first table in commit order is first-touch, so the first
+      // ref creation comes before any commit.
+      case "write.after_arm", "write.after_ref_create" -> Set.of();
+      case "write.after_table_commit" -> Set.of(keys.get(0));
+      default -> Set.copyOf(keys);
+    };
+    assertThat(moved).as("tables moved by the write halted at %s", failpoint).isEqualTo(expectedMoved);
+    return new Crash(Optional.of(s), moved);
+  }
+
+  /** After the read-write reopen: the exact convergence for {@code expect}. */
+  private void assertConverged(Writer writer, String branch, Expect expect, Before before, Crash crash)
+      throws Exception {
+    Optional<RecoverySidecar> sidecar = crash.sidecar();
+    assertThat(sidecarKeys()).as("__recovery/ after recovery").isEmpty();
+    assertThat(graph.pendingRecovery()).isEmpty();
+
+    // Audit: exactly one row for the interrupted operation, none when nothing was armed.
+    List<RecoveryAuditTable.Entry> audit = graph.recoveryAudit();
+    if (expect == Expect.NOTHING) {
+      assertThat(audit).isEmpty();
+      assertThat(graph.openRecovery()).isEmpty();
+    } else {
+      RecoverySidecar s = sidecar.orElseThrow();
+      assertThat(audit).singleElement().satisfies(e -> {
+        assertThat(e.operationId()).isEqualTo(s.operationId());
+        assertThat(e.kind()).isEqualTo(expect.auditKind);
+        assertThat(e.forActor()).isEqualTo(CrashChild.ACTOR);
+        assertThat(e.writerKind()).isEqualTo(writerKind(writer));
+        assertThat(e.branch()).isEqualTo(branch);
+      });
+      assertThat(graph.openRecovery()).singleElement().satisfies(o -> {
+        assertThat(o.operationId()).isEqualTo(s.operationId());
+        assertThat(o.action()).isEqualTo(Recovery.Action.COMPLETED);
+        assertThat(o.auditKind()).isEqualTo(expect.auditKind);
+      });
+    }
+
+    // Rows and commits.
+    List<String> commits = graph.commits(branch).commits().stream().map(CommitOutput::graphCommitId).toList();
+    SnapshotOutput after = graph.snapshot(branch);
+    switch (expect) {
+      case NOTHING, DISCARDED -> {
+        assertThat(content(branch)).isEqualTo(before.content());
+        assertThat(commits).isEqualTo(before.commits());
+        assertThat(after.datasets()).isEqualTo(before.snapshot().datasets());
+        if (expect == Expect.DISCARDED) {
+          assertThat(audit.get(0).commitId()).isNull();
+        }
+      }
+      case ROLLED_BACK -> {
+        RecoverySidecar s = sidecar.orElseThrow();
+        assertThat(content(branch)).isEqualTo(before.content());
+        assertThat(commits).doesNotContain(s.lineage().commitId());
+        // A moved table the manifest references is restored (a new Lance version) and the
+        // restored heads published under the pre-minted rollback commit; a first-touch table only
+        // loses its unreferenced ref, which changes nothing the manifest references.
+        boolean restoredAny = s.tables().stream()
+            .anyMatch(t -> !t.firstTouch() && crash.moved().contains(t.tableKey()));
+        if (restoredAny) {
+          assertThat(commits).hasSize(before.commits().size() + 1);
+          assertThat(commits.get(0)).isEqualTo(s.lineage().rollbackCommitId());
+          assertThat(commits.subList(1, commits.size())).isEqualTo(before.commits());
+          CommitOutput rollback = graph.commit(commits.get(0));
+          assertThat(rollback.actorId()).isEqualTo(Recovery.RECOVERY_ACTOR);
+          assertThat(rollback.parentCommitId()).isEqualTo(before.commits().get(0));
+          assertThat(audit.get(0).commitId()).isEqualTo(s.lineage().rollbackCommitId());
+        } else {
+          assertThat(commits).isEqualTo(before.commits());
+          assertThat(after.datasets()).isEqualTo(before.snapshot().datasets());
+          assertThat(audit.get(0).commitId()).isNull();
+        }
+        // Same row counts; a restored table's pin moved past its pre-write version.
+        for (SnapshotOutput.Dataset d : after.datasets()) {
+          SnapshotOutput.Dataset was = before.snapshot().datasets().stream()
+              .filter(x -> x.typeName().equals(d.typeName())).findFirst().orElseThrow();
+          assertThat(d.entityCount()).isEqualTo(was.entityCount());
+          assertThat(d.nativeDatasetBranch()).isEqualTo(was.nativeDatasetBranch());
+        }
+      }
+      case ROLLED_FORWARD -> {
+        RecoverySidecar s = sidecar.orElseThrow();
+        assertThat(content(branch)).isEqualTo(plus(before.content(), delta(writer)));
+        assertThat(commits).hasSize(before.commits().size() + 1);
+        assertThat(commits.get(0)).isEqualTo(s.lineage().commitId());
+        assertThat(commits.subList(1, commits.size())).isEqualTo(before.commits());
+        CommitOutput written = graph.commit(commits.get(0));
+        assertThat(written.actorId()).isEqualTo(CrashChild.ACTOR);
+        assertThat(written.parentCommitId()).isEqualTo(before.commits().get(0));
+        assertThat(commits).doesNotContain(s.lineage().rollbackCommitId());
+        assertThat(audit.get(0).commitId()).isEqualTo(s.lineage().commitId());
+        for (RecoverySidecar.TableIntent t : s.tables()) {
+          SnapshotOutput.Dataset d = after.datasets().stream().filter(x -> x.datasetPath().equals(t.location()))
+              .findFirst().orElseThrow();
+          assertThat(d.publishedDatasetVersion()).isEqualTo(t.postCommitVersion());
+          assertThat(d.nativeDatasetBranch()).isEqualTo(t.nativeBranch());
+        }
+      }
+    }
+    // main is untouched by a write on another branch.
+    assertPinsEqualHeads(branch);
+    assertNoStrayRefs(branch);
+
+    // The next ordinary write on the branch succeeds and is the only change.
+    Map<String, Set<String>> now = content(branch);
+    List<String> commitsNow = commitIds(branch);
+    WriteResult next = graph.mutate(branch, AbstractMutationTest.GQ, "add_person",
+        new ObjectMapper().createObjectNode().put("name", "eve"), Optional.of("act-test"), Optional.empty());
+    assertThat(next.commitId()).isPresent();
+    assertThat(content(branch)).isEqualTo(plus(now, Map.of("Person", Set.of("eve"))));
+    assertThat(commitIds(branch)).hasSize(commitsNow.size() + 1).startsWith(next.commitId().get());
+    assertThat(sidecarKeys()).isEmpty();
+    assertThat(graph.recoveryAudit()).hasSize(audit.size());
+    assertPinsEqualHeads(branch);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // 1. The writer halts at a failpoint; a read-write reopen converges.
+
+  @ParameterizedTest(name = "{0} on {1}: halt at {2}")
+  @MethodSource("selectedCrashCases")
+  void aHaltAtEveryWriteFailpointConvergesOnReadWriteReopen(Writer writer, String branch, String failpoint)
+      throws Exception {
+    long t0 = System.nanoTime();
+    seed(branch);
+    Before before = capture(branch);
+    SnapshotOutput mainBefore = graph.snapshot("main");
+    List<String> mainCommits = commitIds("main");
+    long t1 = System.nanoTime();
+    Crash crash = crash(writer, branch, failpoint);
+    long t2 = System.nanoTime();
+    Expect expect = expectFor(failpoint);
+    crash.sidecar().ifPresent(s -> assertThat(s.tables()).allSatisfy(t -> {
+      // Every table is first-touch on a fresh graph branch; on FORKED all but Person.
+      assertThat(t.firstTouch()).as(t.tableKey()).isEqualTo(branch.equals(FEATURE)
+          || branch.equals(FORKED) && !t.tableKey().equals("node:Person"));
+      assertThat(t.nativeBranch()).isEqualTo(branch.equals("main") ? null : branch);
+    }));
+    reopen();
+    long t3 = System.nanoTime();
+    assertConverged(writer, branch, expect, before, crash);
+    if (!branch.equals("main")) {
+      assertThat(graph.snapshot("main").datasets()).isEqualTo(mainBefore.datasets());
+      assertThat(commitIds("main")).isEqualTo(mainCommits);
+    }
+    System.out.printf("[crash] %s on %s at %s: setup %d ms, child %d ms, reopen %d ms, checks %d ms%n", writer,
+        branch, failpoint, (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
+        (System.nanoTime() - t3) / 1_000_000);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // 2. Recovery itself halts at one of its failpoints; the next read-write open still converges.
+
+  @ParameterizedTest(name = "{0} on {1}: halt at {2}, then recovery halts at {3}")
+  @MethodSource("selectedRecoveryCrashCases")
+  void aHaltInsideRecoveryConvergesOnTheNextOpen(Writer writer, String branch, String writeFailpoint,
+      String recoveryFailpoint) throws Exception {
+    seed(branch);
+    Before before = capture(branch);
+    Crash crash = crash(writer, branch, writeFailpoint);
+    graph.close();
+    CrashChildProcess.Result r = CrashChildProcess.run(config, Optional.of(recoveryFailpoint), CHILD_TIMEOUT_SECONDS,
+        "open");
+    assertThat(r.exitCode()).as("exit code of the recovering child halted at %s; its output:\n%s",
+        recoveryFailpoint, r.output()).isEqualTo(137);
+    assertThat(r.output()).doesNotContain("OPEN");
+    graph = Omnigraph.open(config, OpenMode.READ_ONLY);
+    // Every recovery failpoint comes before the sidecar delete, the last step.
+    assertThat(sidecarKeys()).as("the interrupted recovery keeps the sidecar")
+        .containsExactly(SidecarStore.keyOf(crash.sidecar().orElseThrow().operationId()));
+    reopen();
+    // After a halt between the audit append and the sidecar delete, the retry retires the sidecar
+    // and finds the audit row already there: still exactly one.
+    assertConverged(writer, branch, expectFor(writeFailpoint), before, crash);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // 3. In-process error injection: the typed results of a failure at each point.
+
+  @ParameterizedTest(name = "error at {0}")
+  @MethodSource("injectedErrorPoints")
+  void anInjectedErrorAtEachPointHasItsTypedResult(String failpoint) throws Exception {
+    seed("main");
+    Before before = capture("main");
+    String params = "{\"a\":\"cat\",\"b\":\"dan\",\"since\":2024}";
+    Throwable thrown;
+    WriteResult returned = null;
+    try (AutoCloseable fp = Failpoints.enableError(failpoint)) {
+      thrown = catchThrowable(() -> graph.mutate("main", AbstractMutationTest.GQ, "add_pair",
+          new ObjectMapper().readTree(params), Optional.of("act-m"), Optional.empty()));
+      if (failpoint.equals("write.after_publish")) {
+        assertThat(thrown).isNull();
+      }
+    }
+    Expect expect = expectFor(failpoint);
+    switch (failpoint) {
+      case "write.after_arm" -> {
+        // Nothing landed: the injected error itself, no sidecar, no audit, nothing changed.
+        assertThat(thrown).isInstanceOf(Failpoints.Injected.class).hasMessageContaining(failpoint);
+        assertThat(sidecarKeys()).isEmpty();
+        assertThat(content("main")).isEqualTo(before.content());
+        assertThat(commitIds("main")).isEqualTo(before.commits());
+        assertPinsEqualHeads("main");
+        assertThat(graph.recoveryAudit()).isEmpty();
+        // The next write needs nothing recovered.
+        graph.mutate("main", AbstractMutationTest.GQ, "add_person",
+            new ObjectMapper().createObjectNode().put("name", "eve"), Optional.of("act-m"), Optional.empty());
+        assertThat(content("main").get("Person")).contains("eve");
+        assertThat(graph.recoveryAudit()).isEmpty();
+        return;
+      }
+      case "write.after_publish" -> {
+        // Published: reported as done although the sidecar could not be retired.
+        assertThat(content("main")).isEqualTo(plus(before.content(), delta(Writer.MUTATION)));
+        assertThat(sidecarKeys()).hasSize(1);
+        RecoverySidecar s = readSidecar(sidecarKeys().get(0));
+        assertThat(commitIds("main")).hasSize(before.commits().size() + 1).startsWith(s.lineage().commitId());
+        assertPinsEqualHeads("main");
+        healAtNextWrite(s, expect);
+        return;
+      }
+      default -> {
+        // After the first effect: RecoveryRequired, the sidecar kept, the graph unchanged.
+        assertThat(thrown).isInstanceOf(RecoveryRequired.class);
+        RecoveryRequired rr = (RecoveryRequired) thrown;
+        assertThat(rr).hasRootCauseInstanceOf(Failpoints.Injected.class);
+        assertThat(sidecarKeys()).containsExactly(SidecarStore.keyOf(rr.operationId()));
+        RecoverySidecar s = readSidecar(sidecarKeys().get(0));
+        assertThat(s.state()).isEqualTo(expect == Expect.ROLLED_FORWARD ? RecoverySidecar.State.EFFECTS_CONFIRMED
+            : RecoverySidecar.State.ARMED);
+        assertThat(content("main")).isEqualTo(before.content());
+        assertThat(commitIds("main")).isEqualTo(before.commits());
+        if (expect == Expect.ROLLED_FORWARD) {
+          healAtNextWrite(s, expect);
+        } else {
+          // The write-entry heal cannot restore: the next write on main is refused, loudly.
+          Throwable refused = catchThrowable(() -> graph.mutate("main", AbstractMutationTest.GQ, "add_person",
+              new ObjectMapper().createObjectNode().put("name", "eve"), Optional.of("act-m"), Optional.empty()));
+          assertThat(refused).isInstanceOfSatisfying(RecoveryRequired.class, e -> {
+            assertThat(e.operationId()).isEqualTo(rr.operationId());
+            assertThat(e.getMessage()).contains(Recovery.ROLLBACK_REQUIRED);
+          });
+          assertThat(sidecarKeys()).containsExactly(SidecarStore.keyOf(rr.operationId()));
+          // The quiesced recover() rolls it back without a restart.
+          assertThat(graph.recover()).singleElement().satisfies(o -> {
+            assertThat(o.operationId()).isEqualTo(rr.operationId());
+            assertThat(o.auditKind()).isEqualTo("RolledBack");
+          });
+          assertThat(sidecarKeys()).isEmpty();
+          assertThat(content("main")).isEqualTo(before.content());
+          assertThat(commitIds("main")).hasSize(before.commits().size() + 1)
+              .startsWith(s.lineage().rollbackCommitId());
+          assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> {
+            assertThat(e.operationId()).isEqualTo(rr.operationId());
+            assertThat(e.kind()).isEqualTo("RolledBack");
+            assertThat(e.forActor()).isEqualTo("act-m");
+          });
+          assertPinsEqualHeads("main");
+          graph.mutate("main", AbstractMutationTest.GQ, "add_person",
+              new ObjectMapper().createObjectNode().put("name", "eve"), Optional.of("act-m"), Optional.empty());
+          assertThat(content("main")).isEqualTo(plus(before.content(), Map.of("Person", Set.of("eve"))));
+          assertPinsEqualHeads("main");
+        }
+      }
+    }
+  }
+
+  /** The next write on the same handle rolls {@code s} forward first (one audit row), then lands. */
+  private void healAtNextWrite(RecoverySidecar s, Expect expect) {
+    assertThat(expect).isEqualTo(Expect.ROLLED_FORWARD);
+    List<String> commitsBefore = commitIds("main");
+    WriteResult next = graph.mutate("main", AbstractMutationTest.GQ, "add_person",
+        new ObjectMapper().createObjectNode().put("name", "eve"), Optional.of("act-m"), Optional.empty());
+    assertThat(sidecarKeys()).isEmpty();
+    assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> {
+      assertThat(e.operationId()).isEqualTo(s.operationId());
+      assertThat(e.kind()).isEqualTo("RolledForward");
+      assertThat(e.commitId()).isEqualTo(s.lineage().commitId());
+    });
+    List<String> commits = commitIds("main");
+    assertThat(commits.get(0)).isEqualTo(next.commitId().orElseThrow());
+    assertThat(commits).contains(s.lineage().commitId());
+    assertThat(graph.commit(s.lineage().commitId()).actorId()).isEqualTo("act-m");
+    assertThat(content("main").get("Person")).contains("cat", "dan", "eve");
+    assertThat(content("main").get("Knows")).contains("cat->dan");
+    assertPinsEqualHeads("main");
+    assertThat(commits.size()).isEqualTo(commitsBefore.contains(s.lineage().commitId())
+        ? commitsBefore.size() + 1 : commitsBefore.size() + 2);
+  }
+}

@@ -1,0 +1,133 @@
+package dev.omnigraph.engine;
+
+import dev.omnigraph.storage.StorageConfig;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Starts {@link CrashChild} in a fresh JVM on the test class path, with the graph's connection
+ * settings in its environment and optionally one failpoint set to {@code exit}.
+ */
+final class CrashChildProcess implements AutoCloseable {
+
+  /** What a finished child did. */
+  record Result(int exitCode, String output) {}
+
+  private final Process process;
+  private final List<String> lines = new CopyOnWriteArrayList<>();
+  private final Thread reader;
+
+  private CrashChildProcess(Process process) {
+    this.process = process;
+    this.reader = new Thread(() -> {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
+          StandardCharsets.UTF_8))) {
+        for (String line; (line = r.readLine()) != null; ) {
+          lines.add(line);
+        }
+      } catch (IOException ignored) {
+        // the child died: what was read is what it said
+      }
+    }, "crash-child-reader");
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  /**
+   * Starts the child on {@code config}'s root.
+   *
+   * @param failpoint a failpoint to halt at ({@code exit}), or empty
+   */
+  static CrashChildProcess start(StorageConfig config, Optional<String> failpoint, String op, String... args)
+      throws IOException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> cmd = new ArrayList<>(List.of(java,
+        "--add-opens=java.base/java.nio=ALL-UNNAMED",
+        "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+        "-Djava.util.logging.manager=org.jboss.logmanager.LogManager"));
+    failpoint.ifPresent(fp -> cmd.add("-Domnigraph.failpoints=" + fp + "=exit"));
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), CrashChild.class.getName(), config.rootUri(), op));
+    cmd.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true);
+    Map<String, String> env = builder.environment();
+    env.keySet().removeIf(k -> k.startsWith("AWS_"));
+    if (config.backend() == StorageConfig.Backend.S3) {
+      // StorageConfig.fromEnvironment reads exactly these; Lance's createBranch reads them too.
+      config.endpoint().ifPresent(e -> env.put("AWS_ENDPOINT", e));
+      env.put("AWS_REGION", config.region());
+      config.accessKeyId().ifPresent(v -> env.put("AWS_ACCESS_KEY_ID", v));
+      config.secretAccessKey().ifPresent(v -> env.put("AWS_SECRET_ACCESS_KEY", v));
+      config.sessionToken().ifPresent(v -> env.put("AWS_SESSION_TOKEN", v));
+      env.put("AWS_ALLOW_HTTP", Boolean.toString(config.allowHttp()));
+      env.put("AWS_VIRTUAL_HOSTED_STYLE_REQUEST", Boolean.toString(!config.pathStyle()));
+    }
+    return new CrashChildProcess(builder.start());
+  }
+
+  /** Runs the child to its end (at most {@code timeoutSeconds}). */
+  static Result run(StorageConfig config, Optional<String> failpoint, long timeoutSeconds, String op,
+      String... args) throws IOException, InterruptedException {
+    try (CrashChildProcess child = start(config, failpoint, op, args)) {
+      return child.await(timeoutSeconds);
+    }
+  }
+
+  /** Waits for the child to end; a child still running after the timeout is killed and fails. */
+  Result await(long timeoutSeconds) throws InterruptedException {
+    if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor();
+      reader.join(10_000);
+      throw new AssertionError("child did not finish within " + timeoutSeconds + " s:\n" + output());
+    }
+    reader.join(10_000);
+    return new Result(process.exitValue(), output());
+  }
+
+  /** Waits until the child printed a line starting with {@code prefix}; false if it ended first. */
+  boolean awaitLine(String prefix, long timeoutMillis) throws InterruptedException {
+    long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+    while (System.nanoTime() < deadline) {
+      if (lines.stream().anyMatch(l -> l.startsWith(prefix))) {
+        return true;
+      }
+      if (!process.isAlive() && !reader.isAlive()) {
+        return lines.stream().anyMatch(l -> l.startsWith(prefix));
+      }
+      Thread.sleep(5);
+    }
+    return false;
+  }
+
+  /** SIGKILL now, then collect everything the child managed to print. */
+  Result kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor(60, TimeUnit.SECONDS);
+    reader.join(10_000);
+    return new Result(process.exitValue(), output());
+  }
+
+  /** Every line the child printed so far. */
+  List<String> lines() {
+    return List.copyOf(lines);
+  }
+
+  private String output() {
+    return String.join("\n", lines);
+  }
+
+  @Override
+  public void close() {
+    if (process.isAlive()) {
+      process.destroyForcibly();
+    }
+  }
+}

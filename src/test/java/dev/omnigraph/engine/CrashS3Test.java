@@ -1,0 +1,52 @@
+package dev.omnigraph.engine;
+
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.testing.S3TestServer;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
+
+/**
+ * The crash matrix on S3 (S3Mock). Every child JVM costs seconds of S3 round trips, so this runs a
+ * representative subset: each write failpoint exactly once (both writers, main and a first-touch
+ * graph branch, rollback of a partial and of a complete effect set, roll-forward on both), each
+ * recovery failpoint once (including the interrupted first-touch rollback), and three of the
+ * in-process error injections. The full matrix runs on the local backend ({@link CrashLocalTest}).
+ */
+class CrashS3Test extends AbstractCrashTest {
+
+  @Override
+  protected StorageConfig newRoot() {
+    return S3TestServer.get().freshRoot("crash");
+  }
+
+  @Override
+  Stream<Arguments> crashCases() {
+    return Stream.of(
+        Arguments.of(Writer.MUTATION, "main", "recovery.sidecar_list"),
+        Arguments.of(Writer.LOAD, "main", "write.after_prepare"),
+        Arguments.of(Writer.MUTATION, "main", "recovery.sidecar_write"),
+        Arguments.of(Writer.LOAD, "main", "write.after_arm"),
+        Arguments.of(Writer.MUTATION, FEATURE, "write.after_ref_create"),
+        Arguments.of(Writer.LOAD, "main", "write.after_table_commit"),
+        Arguments.of(Writer.MUTATION, FORKED, "write.after_commits"),
+        Arguments.of(Writer.LOAD, "main", "recovery.sidecar_confirm"),
+        Arguments.of(Writer.LOAD, FEATURE, "write.after_confirm"),
+        Arguments.of(Writer.MUTATION, "main", "write.before_publish"),
+        Arguments.of(Writer.LOAD, "main", "write.after_publish"),
+        Arguments.of(Writer.MUTATION, "main", "recovery.sidecar_delete"));
+  }
+
+  @Override
+  Stream<Arguments> recoveryCrashCases() {
+    return Stream.of(
+        Arguments.of(Writer.MUTATION, "main", "write.after_table_commit", "recovery.after_restore"),
+        Arguments.of(Writer.LOAD, "main", "write.before_publish", "recovery.after_publish"),
+        Arguments.of(Writer.LOAD, FEATURE, "write.after_commits", "recovery.record_audit"),
+        Arguments.of(Writer.MUTATION, FEATURE, "write.after_ref_create", "recovery.sidecar_delete"));
+  }
+
+  @Override
+  Stream<String> injectedErrorPoints() {
+    return Stream.of("write.after_arm", "write.after_commits", "write.after_publish");
+  }
+}
