@@ -37,6 +37,9 @@ public class LoadCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 
+  @Option(names = "--progress", negatable = true, description = "Show progress on stderr (default: on a terminal).")
+  Boolean progress;
+
   @Override
   public Integer call() throws Exception {
     LoadMode loadMode = LoadMode.parse(mode);
@@ -46,21 +49,48 @@ public class LoadCommand implements Callable<Integer> {
         throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
             "give --server or a graph root, not both");
       }
-      var body = data.equals("-")
-          ? java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> System.in)
-          : java.net.http.HttpRequest.BodyPublishers.ofFile(Path.of(data));
-      print(remote.get().postNdjson("/load/ndjson?mode=" + loadMode.wire() + "&branch=" + RemoteGraph.encode(branch),
-          body, GraphBatchLoadOutput.class));
+      Progress p = Progress.start(Progress.wanted(progress), "sent", size());
+      GraphBatchLoadOutput out;
+      try {
+        var body = java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> Progress.counting(p, open()));
+        out = remote.get().postNdjson("/load/ndjson?mode=" + loadMode.wire() + "&branch=" + RemoteGraph.encode(branch),
+            body, GraphBatchLoadOutput.class);
+      } finally {
+        Progress.end(p);
+      }
+      print(out);
       return ExitCodes.OK;
     }
+    Progress p = Progress.start(Progress.wanted(progress), "read", size());
+    WriteResult r;
     try (Omnigraph g = Omnigraph.open(graph.config(positional), OpenMode.READ_WRITE);
-        Reader in = data.equals("-")
-            ? new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8)
-            : Files.newBufferedReader(Path.of(data), StandardCharsets.UTF_8)) {
-      WriteResult r = g.load(branch, in, loadMode, graph.actor());
+        Reader in = new java.io.BufferedReader(new java.io.InputStreamReader(Progress.counting(p, open()),
+            StandardCharsets.UTF_8))) {
+      try {
+        r = g.load(branch, in, loadMode, graph.actor());
+      } finally {
+        Progress.end(p);
+      }
       print(WriteOutputs.load(g, branch, false, loadMode, Optional.empty(), graph.actor(), r));
     }
     return ExitCodes.OK;
+  }
+
+  private java.io.InputStream open() {
+    try {
+      return data.equals("-") ? System.in : Files.newInputStream(Path.of(data));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot read " + data, e);
+    }
+  }
+
+  /** The input's size for a percentage; 0 (unknown) for stdin. */
+  private long size() {
+    try {
+      return data.equals("-") ? 0 : Files.size(Path.of(data));
+    } catch (java.io.IOException e) {
+      return 0;
+    }
   }
 
   /** {@code --json}: the reference {@code GraphBatchLoadOutput}, locally and remotely alike. */

@@ -66,6 +66,27 @@ final class RemoteGraph {
     }
   }
 
+  /** POSTs {@code body} as JSON and copies a 2xx response body to {@code out} as it arrives. */
+  void postStream(String path, Object body, java.io.OutputStream out) {
+    HttpRequest.Builder b = request(path).header("Content-Type", "application/json");
+    try {
+      HttpResponse<java.io.InputStream> response = http.send(
+          b.POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body))).build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      try (java.io.InputStream in = response.body()) {
+        if (response.statusCode() / 100 != 2) {
+          throw failure(response.statusCode(), JSON.readTree(in));
+        }
+        in.transferTo(out);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot reach " + base + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
   <T> T postNdjson(String path, HttpRequest.BodyPublisher body, Class<T> type) {
     return send(request(path).header("Content-Type", "application/x-ndjson").POST(body), type);
   }

@@ -138,6 +138,22 @@ class NewUserFlowsIT {
         g.toString());
     assertThat(table.stdout()).startsWith("company | n | avg_age").contains("acme    | 2 | 27.5").endsWith("(2 rows)\n");
 
+    // Export streams the head as load-format NDJSON; a second graph loads it back unchanged.
+    Path dump = dir.resolve("dump.ndjson");
+    Run export = run(dir, "export", "--output", dump.toString(), "--progress", "--store", g.toString());
+    assertThat(export.exit()).as(export.stderr()).isZero();
+    assertThat(export.stderr()).contains("exported").contains("done");
+    assertThat(Files.readAllLines(dump)).hasSize(16);
+    Path copy = dir.resolve("copy");
+    assertThat(run(dir, "init", "--schema", dir.resolve("social.pg").toString(), copy.toString()).exit()).isZero();
+    Run reload = run(dir, "load", "--data", dump.toString(), "--progress", "--store", copy.toString());
+    assertThat(reload.exit()).as(reload.stderr()).isZero();
+    assertThat(reload.stderr()).contains("read").contains("(100%) done");
+    for (String q : List.of("per_company", "everyone", "older_friends")) {
+      assertThat(run(dir, "query", q, "--query", queries.toString(), "--store", copy.toString()).json().get("rows"))
+          .isEqualTo(run(dir, "query", q, "--query", queries.toString(), "--store", g.toString()).json().get("rows"));
+    }
+
     Run bad = run(dir, "query", "nope", "--query", queries.toString(), "--store", g.toString());
     assertThat(bad.exit()).isEqualTo(1);
     assertThat(bad.stderr()).contains("nope");
