@@ -5,6 +5,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,11 +24,13 @@ final class CrashChildProcess implements AutoCloseable {
   record Result(int exitCode, String output) {}
 
   private final Process process;
+  private final Path tmp;
   private final List<String> lines = new CopyOnWriteArrayList<>();
   private final Thread reader;
 
-  private CrashChildProcess(Process process) {
+  private CrashChildProcess(Process process, Path tmp) {
     this.process = process;
+    this.tmp = tmp;
     this.reader = new Thread(() -> {
       try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
           StandardCharsets.UTF_8))) {
@@ -54,6 +57,11 @@ final class CrashChildProcess implements AutoCloseable {
         "--add-opens=java.base/java.nio=ALL-UNNAMED",
         "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
         "-Djava.util.logging.manager=org.jboss.logmanager.LogManager"));
+    // Lance unpacks its ~180 MB native library into java.io.tmpdir and deletes it only on a normal
+    // exit; a halted or killed child would leave it behind. Each child gets a private directory
+    // that close() removes.
+    Path tmp = Files.createTempDirectory("crash-child-");
+    cmd.add("-Djava.io.tmpdir=" + tmp);
     failpoint.ifPresent(fp -> cmd.add("-Domnigraph.failpoints=" + fp + "=exit"));
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), CrashChild.class.getName(), config.rootUri(), op));
     cmd.addAll(List.of(args));
@@ -70,7 +78,7 @@ final class CrashChildProcess implements AutoCloseable {
       env.put("AWS_ALLOW_HTTP", Boolean.toString(config.allowHttp()));
       env.put("AWS_VIRTUAL_HOSTED_STYLE_REQUEST", Boolean.toString(!config.pathStyle()));
     }
-    return new CrashChildProcess(builder.start());
+    return new CrashChildProcess(builder.start(), tmp);
   }
 
   /** Runs the child to its end (at most {@code timeoutSeconds}). */
@@ -128,6 +136,16 @@ final class CrashChildProcess implements AutoCloseable {
   public void close() {
     if (process.isAlive()) {
       process.destroyForcibly();
+      try {
+        process.waitFor(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    try (var files = Files.walk(tmp)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    } catch (IOException e) {
+      // best effort: a leftover directory is only disk space
     }
   }
 }

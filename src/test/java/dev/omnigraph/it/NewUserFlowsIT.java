@@ -38,7 +38,11 @@ class NewUserFlowsIT {
     Path err = Files.createTempFile(dir, "err", ".txt");
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile())
         .redirectError(err.toFile());
+    // A halted JVM never deletes Lance's unpacked native library: keep it inside the test's dir.
+    Path jvmTmp = Files.createDirectories(dir.resolve("jvm-tmp"));
     pb.environment().putAll(env);
+    pb.environment().put("OMNIGRAPH_JAVA_OPTS", "-Djava.io.tmpdir=" + jvmTmp + " " + env.getOrDefault(
+        "OMNIGRAPH_JAVA_OPTS", ""));
     Process p = pb.start();
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("command finished: %s", cmd).isTrue();
     return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
