@@ -102,6 +102,29 @@ abstract class AbstractRepairTest extends AbstractMaintenanceFixture {
   }
 
   @Test
+  void aRepairInterruptedAfterItsRestoreConvergesWhenRunAgain() throws Exception {
+    load("main", person("ann"));
+    SnapshotOutput.Dataset pinned = dataset("main", "Person");
+    TreeSet<String> before = ids(pinned);
+    drift("main", person("bob"));
+    try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enableError("repair.after_restore")) {
+      assertThatThrownBy(() -> graph.repair(true)).isInstanceOf(dev.omnigraph.util.Failpoints.Injected.class);
+    }
+    // The restore landed but nothing was published: still drift (our drift commit, then the restore).
+    assertThat(head(pinned)).isEqualTo(pinned.publishedDatasetVersion() + 2);
+    assertThat(dataset("main", "Person").publishedDatasetVersion()).isEqualTo(pinned.publishedDatasetVersion());
+    assertThat(graph.repair(false).drift()).singleElement()
+        .satisfies(d -> assertThat(d.liveHead()).isEqualTo(pinned.publishedDatasetVersion() + 2));
+    graph.repair(true);
+    SnapshotOutput.Dataset repaired = dataset("main", "Person");
+    assertThat(head(repaired)).isEqualTo(repaired.publishedDatasetVersion());
+    assertThat(ids(repaired)).isEqualTo(before);
+    assertThat(graph.repair(false).clean()).isTrue();
+    load("main", person("cy"));
+    assertThat(ids(dataset("main", "Person"))).containsExactly("ann", "cy");
+  }
+
+  @Test
   void driftOnABranchIsRepairedOnThatBranchAndInheritedPinsNeverCountAsDrift() throws Exception {
     load("main", person("ann"));
     graph.branchCreate("feature", "main", Optional.empty());
