@@ -156,7 +156,7 @@ class PackagedAppIT {
     assertThat(init.exit()).as(init.stderr()).isZero();
     Run load = run(dir, "load", "--data", data.toString(), "--json", graph.toString());
     assertThat(load.exit()).as(load.stderr()).isZero();
-    assertThat(json.readTree(load.stdout()).get("graph_commit_id").asText()).hasSize(26);
+    assertThat(json.readTree(load.stdout()).get("commit").get("graph_commit_id").asText()).hasSize(26);
 
     Run repair = run(dir, "repair", "--json", "--store", graph.toString());
     assertThat(repair.exit()).as(repair.stderr()).isZero();
