@@ -22,7 +22,6 @@ public final class AdjacencyCache {
 
   private final LinkedHashMap<Key, Adjacency> entries = new LinkedHashMap<>(16, 0.75f, true);
   private long edges;
-  private long builds;
 
   /** The adjacency of the edge table at exactly this version, built (one src/dst scan) on a miss. */
   Adjacency get(String root, DataTables tables, String location, Optional<String> nativeBranch, long version) {
@@ -38,7 +37,6 @@ public final class AdjacencyCache {
         row -> builder.add((String) row.get("src"), (String) row.get("dst")));
     Adjacency built = builder.build();
     synchronized (this) {
-      builds++;
       Adjacency raced = entries.putIfAbsent(key, built);
       if (raced != null) {
         return raced;
@@ -55,10 +53,5 @@ public final class AdjacencyCache {
       }
       return built;
     }
-  }
-
-  /** How many indexes were built (cache misses) so far. */
-  public synchronized long builds() {
-    return builds;
   }
 }

@@ -1,6 +1,5 @@
 package dev.omnigraph.read;
 
-import dev.omnigraph.api.InvalidRequest;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.query.AggFunc;
@@ -416,7 +415,7 @@ final class ReadExecutor {
     Map<String, Map<String, Object>> out = new TreeMap<>(Compare::codePoints);
     if (pin != null) {
       List<Filter> parts = new ArrayList<>();
-      for (Scope scope : allScopes()) {
+      for (Scope scope : scopes) {
         if (scope.local.contains(slot)) {
           for (Clause.Filter f : scope.pushed.getOrDefault(slot, List.of())) {
             parts.add(pushable(f));
@@ -431,9 +430,6 @@ final class ReadExecutor {
     return out;
   }
 
-  private List<Scope> allScopes() {
-    return scopes;
-  }
 
   /**
    * The Lance filter for a single-variable comparison with a value, or null when it cannot be
@@ -451,7 +447,7 @@ final class ReadExecutor {
       v = lv;
       if (op == CompareOp.LIST_CONTAINS) {
         Object list = eval(v);
-        return list == null ? Filter.FALSE : Filter.in(column(p), (List<?>) list);
+        return list == null ? Filter.FALSE : Filter.in(p.property(), (List<?>) list);
       }
       op = flip(op);
       if (op == null) {
@@ -463,7 +459,7 @@ final class ReadExecutor {
     if (p.type().list()) {
       return null;
     }
-    String c = column(p);
+    String c = p.property();
     if (op == CompareOp.IS_NULL) {
       return Filter.isNull(c);
     }
@@ -487,9 +483,6 @@ final class ReadExecutor {
     };
   }
 
-  private static String column(Operand.Property p) {
-    return p.property();
-  }
 
   private static CompareOp flip(CompareOp op) {
     return switch (op) {

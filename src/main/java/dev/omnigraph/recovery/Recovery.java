@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
@@ -476,18 +475,8 @@ public final class Recovery {
     return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
   }
 
-  /** Whether any sidecar is pending (a listing failure is thrown, not read as "none"). */
-  public boolean anyPending() {
-    return !sidecars.list().isEmpty();
-  }
-
   /** The sidecar keys pending now. */
   public List<String> pending() {
     return sidecars.list();
-  }
-
-  /** Helper for callers that name the relevant tables of a write: whether {@code s} touches one. */
-  static boolean touches(RecoverySidecar s, Set<String> locations) {
-    return s.tables().stream().anyMatch(t -> locations.contains(t.location()));
   }
 }
