@@ -373,7 +373,7 @@ public final class Omnigraph implements AutoCloseable {
     return new SnapshotOutput(state.branch(), state.manifestVersion(), Versions.INTERNAL_SCHEMA_VERSION, datasets);
   }
 
-  private static CommitOutput toOutput(GraphCommit c) {
+  static CommitOutput toOutput(GraphCommit c) {
     return new CommitOutput(c.id(), c.branch(), c.manifestVersion(), c.parent().orElse(null),
         c.mergedParent().orElse(null), c.actor().orElse(null), c.createdAtMicros());
   }

@@ -48,6 +48,7 @@ public final class WriteOutputs {
 
   /** The commit the write published; null for a write that changed nothing. */
   private static CommitOutput commitOf(Omnigraph graph, WriteResult result) {
-    return result.commitId().map(graph::commit).orElse(null);
+    // The write returns the commit it published: reading it back would scan every branch.
+    return result.commit().map(Omnigraph::toOutput).orElse(null);
   }
 }

@@ -26,10 +26,12 @@ public final class GraphManifest {
 
   private final StorageConfig config;
   private final StorageAdapter storage;
+  private final ManifestStates states;
 
   public GraphManifest(StorageConfig config, StorageAdapter storage) {
     this.config = config;
     this.storage = storage;
+    this.states = ManifestStates.forRoot(config.rootUri());
   }
 
   /** Checks main's stamp before any branch state is read. */
@@ -39,12 +41,67 @@ public final class GraphManifest {
     }
   }
 
+  /**
+   * Captures {@code branch}'s authority from one open of its latest manifest: native identity and
+   * parent chain from that handle's branch listing, state from the same version (decoded once per
+   * version in this process, see {@link ManifestStates}).
+   *
+   * @throws NotFound when the branch does not exist
+   */
+  public BranchAuthority capture(String branch) {
+    ManifestDataset m;
+    try {
+      m = open(branch, OptionalLong.empty());
+    } catch (RuntimeException e) {
+      if (!branch.equals(MAIN) && branches().stream().noneMatch(b -> b.name().equals(branch))) {
+        throw new NotFound("branch", branch);
+      }
+      throw e;
+    }
+    try (m) {
+      return capture(m, branch);
+    }
+  }
+
+  /** As {@link #capture(String)}, from an open handle of the branch's manifest. */
+  BranchAuthority capture(ManifestDataset m, String branch) {
+    Optional<String> identity = Optional.empty();
+    List<String> chain = List.of();
+    if (!branch.equals(MAIN)) {
+      List<NativeBranch> live = m.branches();
+      identity = live.stream().filter(b -> b.name().equals(branch)).map(NativeBranch::identifier).findFirst();
+      if (identity.isEmpty()) {
+        throw new NotFound("branch", branch);
+      }
+      chain = ManifestReader.parentChain(live, branch);
+    }
+    return new BranchAuthority(branch, identity, chain, states.read(m, branch), m.stamp());
+  }
+
+  /**
+   * The cheapest exact check that {@code captured} still holds: one open of the branch's latest
+   * manifest (and, off main, its branch listing). Returns {@code captured} itself when the branch
+   * identity and the exact manifest version are unchanged, else a fresh capture.
+   */
+  public BranchAuthority recapture(BranchAuthority captured) {
+    try (ManifestDataset m = open(captured.branch(), OptionalLong.empty())) {
+      if (m.stamp().equals(captured.stamp())) {
+        if (captured.branch().equals(MAIN)) {
+          return captured;
+        }
+        Optional<String> identity = m.branches().stream().filter(b -> b.name().equals(captured.branch()))
+            .map(NativeBranch::identifier).findFirst();
+        if (identity.equals(captured.nativeIdentity())) {
+          return captured;
+        }
+      }
+      return capture(m, captured.branch());
+    }
+  }
+
   /** The latest published state of {@code branch}. */
   public ManifestState state(String branch) {
-    requireBranch(branch);
-    try (ManifestDataset m = open(branch, OptionalLong.empty())) {
-      return ManifestReader.read(m, branch);
-    }
+    return capture(branch).state();
   }
 
   /** The state of {@code branch} at an exact manifest version (time travel). */
@@ -66,9 +123,7 @@ public final class GraphManifest {
     if (branch.equals(MAIN)) {
       return List.of();
     }
-    try (ManifestDataset m = open(MAIN, OptionalLong.empty())) {
-      return ManifestReader.parentChain(m, branch);
-    }
+    return ManifestReader.parentChain(branches(), branch);
   }
 
   /** The native identity of {@code branch} (empty for main, which cannot be recreated). */
@@ -118,6 +173,7 @@ public final class GraphManifest {
       try (ManifestDataset m = open(from, OptionalLong.empty())) {
         fromVersion = m.version();
         try {
+          states.forget(name);
           m.createBranch(name, fromRef, fromVersion);
           Failpoints.hit("manifest.branch_create.after_native");
           return;
@@ -162,6 +218,7 @@ public final class GraphManifest {
     }
     try (ManifestDataset m = open(MAIN, OptionalLong.empty())) {
       Failpoints.hit("manifest.branch_delete.before_native");
+      states.forget(name);
       m.deleteBranch(name);
       Failpoints.hit("manifest.branch_delete.after_native");
     } catch (RuntimeException e) {

@@ -36,9 +36,11 @@ public final class ManifestBatchPublisher {
   private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(ManifestBatchPublisher.class);
 
   private final StorageConfig config;
+  private final ManifestStates states;
 
   public ManifestBatchPublisher(StorageConfig config) {
     this.config = Objects.requireNonNull(config);
+    this.states = ManifestStates.forRoot(config.rootUri());
   }
 
   /**
@@ -68,8 +70,16 @@ public final class ManifestBatchPublisher {
   /** A table to register in the publish. */
   public record TableRegistration(String tableKey, TableIdentity identity, String location) {}
 
-  /** The landed commit and the manifest version it produced. */
-  public record Published(String commitId, long manifestVersion, int attempts) {}
+  /**
+   * The landed commit and the manifest version it produced.
+   *
+   * @param commit the commit row as published (what a caller reports, without reading it back)
+   */
+  public record Published(GraphCommit commit, long manifestVersion, int attempts) {
+    public String commitId() {
+      return commit.id();
+    }
+  }
 
   /**
    * Publishes {@code intent}; see the class contract.
@@ -82,10 +92,11 @@ public final class ManifestBatchPublisher {
     RuntimeException last = null;
     for (int attempt = 1; attempt <= MAX_CONTENTION_RETRIES + 1; attempt++) {
       try (ManifestDataset manifest = openBranch(intent.branch())) {
+        String readStamp = manifest.stamp();
         ManifestState state = checkAuthority(manifest, intent);
         long next = state.manifestVersion() + 1;
         List<ManifestRow> rows = rowsFor(intent, next);
-        long landed;
+        ManifestDataset.Landed landed;
         try {
           landed = manifest.upsert(allocator -> ManifestColumns.encode(rows, allocator));
         } catch (RuntimeException rejected) {
@@ -97,17 +108,26 @@ public final class ManifestBatchPublisher {
           backoff(attempt);
           continue;
         }
-        if (landed != next) {
+        if (landed.version() != next) {
           // Our upsert rewrote the head row, so no commit can interleave on this branch; a
           // different version means the manifest was written outside the publisher.
+          states.forget(intent.branch());
           throw new ManifestCorrupt(ManifestRows.commitObjectId(intent.commitId()),
-              "landed at manifest version " + landed + ", expected " + next);
+              "landed at manifest version " + landed.version() + ", expected " + next);
         }
-        compactIfFragmented(intent.branch());
-        return new Published(intent.commitId(), landed, attempt);
+        states.published(intent.branch(), readStamp, rows, landed.version(), landed.stamp());
+        if (landed.fragments() > COMPACT_AT_FRAGMENTS) {
+          compact(intent.branch(), landed);
+        }
+        return new Published(commitOf(intent, landed.version()), landed.version(), attempt);
       }
     }
     throw new PublishContention(MAX_CONTENTION_RETRIES + 1, last);
+  }
+
+  private static GraphCommit commitOf(Intent intent, long manifestVersion) {
+    return new GraphCommit(intent.commitId(), intent.expectedHead(), intent.mergedParent(), intent.actor(),
+        intent.createdAtMicros(), intent.branch(), manifestVersion);
   }
 
   /**
@@ -116,11 +136,14 @@ public final class ManifestBatchPublisher {
    * grow with history. Compacting past {@link #COMPACT_AT_FRAGMENTS} keeps it flat. Runs after the
    * publish landed, under the caller's gates; a failure only costs speed, never correctness.
    */
-  private void compactIfFragmented(String branch) {
+  private void compact(String branch, ManifestDataset.Landed landed) {
     try (ManifestDataset manifest = openBranch(branch)) {
-      if (manifest.fragmentCount() > COMPACT_AT_FRAGMENTS) {
-        manifest.compact();
+      if (!manifest.stamp().equals(landed.stamp())) {
+        return; // someone else moved the branch: leave it to their publish
       }
+      manifest.compact();
+      String compacted = manifest.refreshLatest();
+      states.sameRows(branch, landed.stamp(), manifest.version(), compacted);
     } catch (RuntimeException e) {
       LOG.warnf("manifest compaction of %s failed; it will be retried after a later publish: %s", branch, e.getMessage());
     }
@@ -129,15 +152,18 @@ public final class ManifestBatchPublisher {
   /** Reads the branch's latest state and applies the intent's checks. */
   private ManifestState checkAuthority(ManifestDataset manifest, Intent intent) {
     ManifestReader.checkStamp(config, manifest);
+    List<String> chain = List.of();
     if (!intent.branch().equals(ManifestState.MAIN)) {
-      Optional<String> identity = manifest.branches().stream()
+      List<NativeBranch> live = manifest.branches();
+      Optional<String> identity = live.stream()
           .filter(b -> b.name().equals(intent.branch())).map(NativeBranch::identifier).findFirst();
       if (!identity.equals(intent.expectedIdentity())) {
         throw new HeadMismatch("branch_identity:" + intent.branch(), intent.expectedIdentity(), identity);
       }
+      chain = ManifestReader.parentChain(live, intent.branch());
     }
-    ManifestState state = ManifestReader.read(manifest, intent.branch());
-    Optional<String> head = state.effectiveHead(ManifestReader.parentChain(manifest, intent.branch()));
+    ManifestState state = states.read(manifest, intent.branch());
+    Optional<String> head = state.effectiveHead(chain);
     if (!head.equals(intent.expectedHead())) {
       throw new HeadMismatch(ManifestRows.headId(intent.branch()), intent.expectedHead(), head);
     }
@@ -147,10 +173,10 @@ public final class ManifestBatchPublisher {
   /** After a rejected upsert: landed anyway, moved, or plain contention (empty). */
   private Optional<Published> settle(Intent intent, int attempt) {
     try (ManifestDataset manifest = openBranch(intent.branch())) {
-      ManifestState state = ManifestReader.read(manifest, intent.branch());
+      ManifestState state = states.read(manifest, intent.branch());
       GraphCommit mine = state.commits().get(intent.commitId());
       if (mine != null) {
-        return Optional.of(new Published(intent.commitId(), mine.manifestVersion(), attempt));
+        return Optional.of(new Published(mine, mine.manifestVersion(), attempt));
       }
       Optional<String> head = state.effectiveHead(ManifestReader.parentChain(manifest, intent.branch()));
       if (!head.equals(intent.expectedHead())) {

@@ -46,8 +46,16 @@ public final class ManifestReader {
     if (branch.equals(ManifestState.MAIN)) {
       return List.of();
     }
+    return parentChain(manifest.branches(), branch);
+  }
+
+  /** Ancestor branches of {@code branch} in the native listing {@code live}, nearest first, ending with main. */
+  static List<String> parentChain(List<NativeBranch> live, String branch) {
+    if (branch.equals(ManifestState.MAIN)) {
+      return List.of();
+    }
     Map<String, NativeBranch> byName = new HashMap<>();
-    for (NativeBranch b : manifest.branches()) {
+    for (NativeBranch b : live) {
       byName.put(b.name(), b);
     }
     List<String> chain = new ArrayList<>();

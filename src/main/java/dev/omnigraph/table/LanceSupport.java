@@ -64,7 +64,8 @@ final class LanceSupport {
 
   /** Opens main of the dataset at {@code key} at {@code version} (empty: latest). */
   static Dataset open(StorageConfig config, String key, OptionalLong version, BufferAllocator allocator) {
-    ReadOptions.Builder options = new ReadOptions.Builder().setStorageOptions(config.lanceStorageOptions());
+    ReadOptions.Builder options = new ReadOptions.Builder().setStorageOptions(config.lanceStorageOptions())
+        .setSession(LanceSessions.of(config));
     version.ifPresent(options::setVersion);
     return Dataset.open()
         .allocator(allocator)

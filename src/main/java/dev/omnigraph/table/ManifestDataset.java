@@ -62,7 +62,8 @@ public final class ManifestDataset implements AutoCloseable {
     BufferAllocator allocator = new RootAllocator();
     Dataset ds = null;
     try {
-      ReadOptions.Builder options = new ReadOptions.Builder().setStorageOptions(config.lanceStorageOptions());
+      ReadOptions.Builder options = new ReadOptions.Builder().setStorageOptions(config.lanceStorageOptions())
+        .setSession(LanceSessions.of(config));
       if (branch.isEmpty() && version.isPresent()) {
         options.setVersion(version.getAsLong());
       }
@@ -89,6 +90,23 @@ public final class ManifestDataset implements AutoCloseable {
   public long version() {
     return dataset.version();
   }
+
+  /**
+   * The exact identity of the checked-out version: its number and commit time. Two handles with the
+   * same stamp read the same immutable manifest; a branch deleted and recreated at the same version
+   * number gets a different stamp.
+   */
+  public String stamp() {
+    return stamp(dataset);
+  }
+
+  private static String stamp(Dataset ds) {
+    org.lance.Version v = ds.getVersion();
+    return v.getId() + "@" + v.getDataTime().toInstant();
+  }
+
+  /** What an upsert produced: the new version, its stamp and its fragment count. */
+  public record Landed(long version, String stamp, int fragments) {}
 
   /** The graph branch this handle reads ({@code empty} for main). */
   public Optional<String> branch() {
@@ -126,10 +144,10 @@ public final class ManifestDataset implements AutoCloseable {
    * cannot both land: the second is rejected. The caller (the publisher) decides from a fresh read
    * what a rejection meant.
    *
-   * @return the new manifest version
+   * @return the new manifest version, its stamp and fragment count
    * @throws RuntimeException when Lance rejects the commit (contention or any other failure)
    */
-  public long upsert(Function<BufferAllocator, VectorSchemaRoot> encode) {
+  public Landed upsert(Function<BufferAllocator, VectorSchemaRoot> encode) {
     MergeInsertParams params = new MergeInsertParams(List.of("object_id"))
         .withMatchedUpdateAll()
         .withConflictRetries(0);
@@ -140,7 +158,7 @@ public final class ManifestDataset implements AutoCloseable {
       Data.exportArrayStream(allocator, reader, stream);
       MergeInsertResult result = dataset.mergeInsert(params, stream);
       try (Dataset next = result.dataset()) {
-        return next.version();
+        return new Landed(next.version(), stamp(next), next.getFragments().size());
       }
     } catch (RuntimeException e) {
       throw e;
@@ -162,6 +180,12 @@ public final class ManifestDataset implements AutoCloseable {
    */
   public void compact() {
     dataset.compact(org.lance.compaction.CompactionOptions.builder().build());
+  }
+
+  /** Re-reads the checked-out branch's latest version (after {@link #compact()}); returns its stamp. */
+  public String refreshLatest() {
+    dataset.checkoutLatest();
+    return stamp();
   }
 
   /** Every native branch of the manifest (the graph branches other than main). */

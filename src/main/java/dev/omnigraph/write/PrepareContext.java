@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.manifest.AuthorityToken;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.schema.SchemaIr;

@@ -1,9 +1,11 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.manifest.AuthorityToken;
 import dev.omnigraph.api.KeyConflict;
 import dev.omnigraph.api.PreconditionFailed;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.gate.GateManager;
+import dev.omnigraph.manifest.BranchAuthority;
 import dev.omnigraph.manifest.GraphManifest;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.manifest.ManifestState;
@@ -102,11 +104,11 @@ public final class WriteAttempt {
     // Step 1: heal what needs no restore (refusing on a relevant rollback-class sidecar), then
     // capture the token and the table snapshot from one manifest scan.
     recovery.heal(branch);
-    Optional<String> identity = manifest.identity(branch);
-    ManifestState state = manifest.state(branch);
-    List<String> parents = manifest.parentChain(branch);
-    Optional<String> head = state.effectiveHead(parents);
-    AuthorityToken token = new AuthorityToken(branch, identity, head, schema.identity());
+    BranchAuthority authority = manifest.capture(branch);
+    ManifestState state = authority.state();
+    AuthorityToken token = authority.token(schema.identity());
+    Optional<String> identity = token.branchIdentity();
+    Optional<String> head = token.graphHead();
     if (ifCommit.isPresent() && !head.equals(ifCommit)) {
       throw new PreconditionFailed(ifCommit.get(), head);
     }
@@ -114,7 +116,8 @@ public final class WriteAttempt {
     // Step 2: validate and stage outside the gates.
     List<TableEffect> effects = new ArrayList<>(writer.prepare(new PrepareContext(token, state, schema, tables)));
     if (effects.isEmpty()) {
-      return new WriteResult(Optional.empty(), state.manifestVersion(), Map.of(), attempt, Map.of(), 0);
+      return new WriteResult(Optional.empty(), state.manifestVersion(), Map.of(), attempt, Map.of(), 0,
+          Optional.empty());
     }
     effects.sort(Comparator.comparing(TableEffect::tableKey));
     Failpoints.hit("write.after_prepare");
@@ -123,7 +126,7 @@ public final class WriteAttempt {
     // Step 3: gates, re-list, revalidate.
     try (GateManager.Held held = gates.acquire(List.of(branch), tableKeys)) {
       barrier(branch, effects.stream().map(TableEffect::location).collect(java.util.stream.Collectors.toSet()));
-      revalidate(token, ifCommit, effects);
+      revalidate(authority, token, ifCommit, effects);
 
       // Step 5: arm, effect, confirm, publish.
       String operationId = Ulid.next();
@@ -237,7 +240,7 @@ public final class WriteAttempt {
       LOG.warnf(failure, "sidecar %s kept after a published write; recovery will retire it", op);
     }
     return new WriteResult(Optional.of(published.commitId()), published.manifestVersion(), rowCounts, attempt,
-        affected, published.attempts());
+        affected, published.attempts(), Optional.of(published.commit()));
   }
 
   /** An effect-free Lance rejection: an exact strict duplicate, or an authority change to replan. */
@@ -245,7 +248,7 @@ public final class WriteAttempt {
       CommitOutcome outcome) {
     Set<String> ids = writer.strictIds().getOrDefault(e.tableKey(), Set.of());
     if (!ids.isEmpty()) {
-      ManifestState fresh = manifest.state(token.branch());
+      ManifestState fresh = manifest.capture(token.branch()).state();
       TablePin pin = fresh.tables().get(e.tableKey());
       if (pin != null) {
         List<Map<String, Object>> found = tables.rowsById(pin.location(), pin.nativeBranch(), pin.version(), ids,
@@ -276,13 +279,15 @@ public final class WriteAttempt {
     }
   }
 
-  private void revalidate(AuthorityToken token, Optional<String> ifCommit, List<TableEffect> effects) {
-    Optional<String> identity = manifest.identity(token.branch());
+  private void revalidate(BranchAuthority captured, AuthorityToken token, Optional<String> ifCommit,
+      List<TableEffect> effects) {
+    // The cheapest exact check: an unchanged manifest version stamp and identity is the same token.
+    BranchAuthority now = manifest.recapture(captured);
+    Optional<String> identity = now.nativeIdentity();
     if (!identity.equals(token.branchIdentity())) {
       throw new Reprepare("branch_identity:" + token.branch(), token.branchIdentity(), identity);
     }
-    ManifestState state = manifest.state(token.branch());
-    Optional<String> head = state.effectiveHead(manifest.parentChain(token.branch()));
+    Optional<String> head = now.head();
     if (ifCommit.isPresent() && !head.equals(ifCommit)) {
       throw new PreconditionFailed(ifCommit.get(), head);
     }

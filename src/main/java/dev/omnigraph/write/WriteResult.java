@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.manifest.GraphCommit;
 import java.util.Map;
 import java.util.Optional;
 
@@ -16,4 +17,4 @@ import java.util.Optional;
  */
 public record WriteResult(
     Optional<String> commitId, long manifestVersion, Map<String, Long> rowCounts, int attempts,
-    Map<String, Long> affectedRows, int publishAttempts) {}
+    Map<String, Long> affectedRows, int publishAttempts, Optional<GraphCommit> commit) {}

@@ -29,7 +29,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * concurrently. Except for faults a test injects explicitly ({@link #inject}), nothing is
  * answered by this class itself: S3Mock decides every response.
  */
-final class ConditionalWriteSerializer implements AutoCloseable {
+public final class ConditionalWriteSerializer implements AutoCloseable {
 
   private static final Set<String> HOP_BY_HOP = Set.of(
       "connection", "content-length", "expect", "host", "upgrade", "transfer-encoding", "keep-alive",
@@ -41,6 +41,50 @@ final class ConditionalWriteSerializer implements AutoCloseable {
   private final String upstream;
   private final ReentrantLock conditional = new ReentrantLock(true);
   private final java.util.concurrent.ConcurrentHashMap<String, Fault> faults = new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.concurrent.CopyOnWriteArrayList<RequestLog> recorders = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private volatile long delayMillis;
+
+  /** One forwarded request as a recorder sees it: method, bucket-relative key or listing prefix, bytes. */
+  public record Request(String method, String key, boolean listing, long requestBytes, long responseBytes, int status) {}
+
+  /** Collects the requests addressing one bucket/prefix until closed. */
+  public final class RequestLog implements AutoCloseable {
+    private final String prefix;
+    private final java.util.List<Request> requests = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+
+    private RequestLog(String prefix) {
+      this.prefix = prefix;
+    }
+
+    /** The requests seen so far, in arrival order, and forgets them. */
+    public java.util.List<Request> drain() {
+      synchronized (requests) {
+        java.util.List<Request> out = java.util.List.copyOf(requests);
+        requests.clear();
+        return out;
+      }
+    }
+
+    @Override
+    public void close() {
+      recorders.remove(this);
+    }
+  }
+
+  /**
+   * Records every request addressing {@code target} (bucket/keyPrefix) for a test that counts what an
+   * operation costs on object storage (issue 11's request accounting).
+   */
+  RequestLog record(String target) {
+    RequestLog log = new RequestLog(target);
+    recorders.add(log);
+    return log;
+  }
+
+  /** Adds a fixed delay to every forwarded request (serial round trips ≈ latency ÷ delay). */
+  void delay(long millis) {
+    this.delayMillis = millis;
+  }
 
   /** An injected S3 error answered for every request addressing {@code bucket/keyPrefix...}. */
   record Fault(int status, String code, java.util.Set<String> methods) {}
@@ -58,6 +102,21 @@ final class ConditionalWriteSerializer implements AutoCloseable {
   AutoCloseable inject(String target, int status, String code, java.util.Set<String> methods) {
     faults.put(target, new Fault(status, code, methods));
     return () -> faults.remove(target);
+  }
+
+  private static String addressed(URI uri) {
+    String path = uri.getPath().startsWith("/") ? uri.getPath().substring(1) : uri.getPath();
+    String addressed = path;
+    String query = uri.getRawQuery();
+    if (query != null) {
+      for (String part : query.split("&")) {
+        if (part.startsWith("prefix=")) {
+          String bucket = path.contains("/") ? path.substring(0, path.indexOf('/')) : path;
+          addressed = bucket + "/" + java.net.URLDecoder.decode(part.substring(7), java.nio.charset.StandardCharsets.UTF_8);
+        }
+      }
+    }
+    return addressed;
   }
 
   private Fault faultFor(String method, URI uri) {
@@ -151,6 +210,20 @@ final class ConditionalWriteSerializer implements AutoCloseable {
         }
       } else {
         response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+      }
+      if (!recorders.isEmpty()) {
+        String addressed = addressed(exchange.getRequestURI());
+        String raw = exchange.getRequestURI().getRawQuery();
+        boolean listing = raw != null && (raw.contains("list-type") || raw.contains("prefix="));
+        for (RequestLog log : recorders) {
+          if (addressed.startsWith(log.prefix)) {
+            log.requests.add(new Request(method, addressed.substring(log.prefix.length()), listing, body.length,
+                response.body().length, response.statusCode()));
+          }
+        }
+      }
+      if (delayMillis > 0) {
+        Thread.sleep(delayMillis);
       }
       HttpHeaders headers = response.headers();
       for (Map.Entry<String, List<String>> h : headers.map().entrySet()) {

@@ -64,6 +64,20 @@ public final class S3TestServer {
     return front.inject(root.bucket() + "/" + prefix, status, code, java.util.Set.of(methods));
   }
 
+  /**
+   * Records every request addressing {@code root} (objects and listings under its prefix) until the
+   * log is closed; each entry's key is relative to the root.
+   */
+  public ConditionalWriteSerializer.RequestLog record(StorageConfig root) {
+    String prefix = root.prefix().isEmpty() ? "" : root.prefix() + "/";
+    return front.record(root.bucket() + "/" + prefix);
+  }
+
+  /** Delays every forwarded request by {@code millis} (0: none), to count serial round trips. */
+  public void delay(long millis) {
+    front.delay(millis);
+  }
+
   /** The running server, started on first use. */
   public static synchronized S3TestServer get() {
     if (instance == null) {

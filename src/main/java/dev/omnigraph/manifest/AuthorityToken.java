@@ -1,4 +1,4 @@
-package dev.omnigraph.write;
+package dev.omnigraph.manifest;
 
 import java.util.Optional;
 
