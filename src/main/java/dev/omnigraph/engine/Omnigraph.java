@@ -13,6 +13,7 @@ import dev.omnigraph.api.NotFound;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.api.SchemaOutput;
 import dev.omnigraph.api.SnapshotOutput;
+import dev.omnigraph.manifest.BranchAuthority;
 import dev.omnigraph.manifest.GraphCommit;
 import dev.omnigraph.manifest.GraphManifest;
 import dev.omnigraph.manifest.ManifestBootstrap;
@@ -317,9 +318,10 @@ public final class Omnigraph implements AutoCloseable {
       head = Optional.of(c.id());
     } else {
       String b = branch.orElse(BranchNames.MAIN);
-      state = manifest.state(b);
+      BranchAuthority authority = manifest.capture(b);
+      state = authority.state();
       target = new ReadOutput.Target(b, null);
-      head = state.effectiveHead(manifest.parentChain(b));
+      head = authority.head();
     }
     return new ReadRunner(config.rootUri(), new DataTables(config), ADJACENCY)
         .run(schema.ir().catalog(), state, target, head, source, name, params);
@@ -340,9 +342,8 @@ public final class Omnigraph implements AutoCloseable {
 
   /** Commits reachable from {@code branch}'s head, most recent first. */
   public CommitListOutput commits(String branch) {
-    ManifestState state = manifest.state(branch);
-    Optional<String> head = state.effectiveHead(manifest.parentChain(branch));
-    return new CommitListOutput(state.history(head).stream().map(Omnigraph::toOutput).toList());
+    BranchAuthority authority = manifest.capture(branch);
+    return new CommitListOutput(authority.state().history(authority.head()).stream().map(Omnigraph::toOutput).toList());
   }
 
   /** One commit by id. */

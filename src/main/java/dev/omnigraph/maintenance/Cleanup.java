@@ -2,6 +2,7 @@ package dev.omnigraph.maintenance;
 
 import dev.omnigraph.api.InvariantViolation;
 import dev.omnigraph.gate.GateManager;
+import dev.omnigraph.manifest.BranchAuthority;
 import dev.omnigraph.manifest.GraphCommit;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
@@ -139,12 +140,13 @@ final class Cleanup {
     Pins pins = new Pins();
     Set<String> seen = new HashSet<>();
     for (String branch : m.liveBranches()) {
-      ManifestState state = m.manifest.state(branch);
+      BranchAuthority authority = m.manifest.capture(branch);
+      ManifestState state = authority.state();
       // Only a pin on the table branch this graph branch owns bounds the cutoff: an inherited pin
       // lags its owner's HEAD by design and is kept by its tag like any historical pin.
       Optional<String> own = Maintenance.ownTableBranch(branch);
       state.tables().values().forEach(p -> pins.add(p, p.nativeBranch().equals(own)));
-      for (GraphCommit c : state.history(state.effectiveHead(m.manifest.parentChain(branch)))) {
+      for (GraphCommit c : state.history(authority.head())) {
         if (!seen.add(c.id())) {
           continue;
         }

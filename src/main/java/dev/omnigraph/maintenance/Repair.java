@@ -2,6 +2,7 @@ package dev.omnigraph.maintenance;
 
 import dev.omnigraph.api.InvariantViolation;
 import dev.omnigraph.gate.GateManager;
+import dev.omnigraph.manifest.BranchAuthority;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
@@ -157,10 +158,9 @@ final class Repair {
       String branch = e.getKey();
       // The branch's identity and effective head as they are now, under every gate: a repair
       // commit descends from whatever the branch last published.
-      ManifestState state = m.manifest.state(branch);
-      Optional<String> head = state.effectiveHead(m.manifest.parentChain(branch));
+      BranchAuthority authority = m.manifest.capture(branch);
       ManifestBatchPublisher.Published published = m.publisher.publish(new ManifestBatchPublisher.Intent(branch,
-          m.manifest.identity(branch), head, List.of(), e.getValue(), Ulid.next(),
+          authority.nativeIdentity(), authority.head(), List.of(), e.getValue(), Ulid.next(),
           Optional.of(Maintenance.REPAIR_ACTOR), Optional.empty(), micros()));
       commits.add(new RepairReport.RepairCommit(branch, published.commitId(), published.manifestVersion(),
           e.getValue().stream().map(TableVersionUpdate::tableKey).toList()));

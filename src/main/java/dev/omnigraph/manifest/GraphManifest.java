@@ -52,11 +52,11 @@ public final class GraphManifest {
     ManifestDataset m;
     try {
       m = open(branch, OptionalLong.empty());
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // lance-java also throws undeclared IOExceptions (a missing branch tree)
       if (!branch.equals(MAIN) && branches().stream().noneMatch(b -> b.name().equals(branch))) {
         throw new NotFound("branch", branch);
       }
-      throw e;
+      throw e instanceof RuntimeException r ? r : new IllegalStateException(e.getMessage(), e);
     }
     try (m) {
       return capture(m, branch);
@@ -65,17 +65,7 @@ public final class GraphManifest {
 
   /** As {@link #capture(String)}, from an open handle of the branch's manifest. */
   BranchAuthority capture(ManifestDataset m, String branch) {
-    Optional<String> identity = Optional.empty();
-    List<String> chain = List.of();
-    if (!branch.equals(MAIN)) {
-      List<NativeBranch> live = m.branches();
-      identity = live.stream().filter(b -> b.name().equals(branch)).map(NativeBranch::identifier).findFirst();
-      if (identity.isEmpty()) {
-        throw new NotFound("branch", branch);
-      }
-      chain = ManifestReader.parentChain(live, branch);
-    }
-    return new BranchAuthority(branch, identity, chain, states.read(m, branch), m.stamp());
+    return states.capture(m, branch);
   }
 
   /**

@@ -93,12 +93,20 @@ public final class ManifestBatchPublisher {
     for (int attempt = 1; attempt <= MAX_CONTENTION_RETRIES + 1; attempt++) {
       try (ManifestDataset manifest = openBranch(intent.branch())) {
         String readStamp = manifest.stamp();
-        ManifestState state = checkAuthority(manifest, intent);
-        long next = state.manifestVersion() + 1;
-        List<ManifestRow> rows = rowsFor(intent, next);
+        BranchAuthority now = checkAuthority(manifest, intent);
+        long next = now.manifestVersion() + 1;
+        List<ManifestRow> rows = new ArrayList<>(rowsFor(intent, next));
+        // The CAS: delete the head row this branch resolves through and append the new rows in one
+        // zero-retry Update. A first publish on a branch re-adds the inherited head row it deleted.
+        Optional<ManifestStates.HeadRow> replaced = states.headRow(manifest, now);
+        replaced.filter(h -> !h.own()).ifPresent(h -> rows.add(h.row()));
         ManifestDataset.Landed landed;
+        List<Long> addresses;
         try {
-          landed = manifest.upsert(allocator -> ManifestColumns.encode(rows, allocator));
+          ManifestDataset.Replaced done = manifest.replace(allocator -> ManifestColumns.encode(rows, allocator),
+              replaced.map(h -> List.of(h.address())).orElse(List.of()));
+          landed = done.landed();
+          addresses = done.addresses();
         } catch (RuntimeException rejected) {
           last = rejected;
           Optional<Published> settled = settle(intent, attempt);
@@ -115,7 +123,7 @@ public final class ManifestBatchPublisher {
           throw new ManifestCorrupt(ManifestRows.commitObjectId(intent.commitId()),
               "landed at manifest version " + landed.version() + ", expected " + next);
         }
-        states.published(intent.branch(), readStamp, rows, landed.version(), landed.stamp());
+        states.published(intent.branch(), readStamp, rows, landed.version(), landed.stamp(), addresses);
         if (landed.fragments() > COMPACT_AT_FRAGMENTS) {
           compact(intent.branch(), landed);
         }
@@ -142,43 +150,40 @@ public final class ManifestBatchPublisher {
         return; // someone else moved the branch: leave it to their publish
       }
       manifest.compact();
-      String compacted = manifest.refreshLatest();
-      states.sameRows(branch, landed.stamp(), manifest.version(), compacted);
+      manifest.refreshLatest();
+      states.compacted(manifest, branch);
     } catch (RuntimeException e) {
       LOG.warnf("manifest compaction of %s failed; it will be retried after a later publish: %s", branch, e.getMessage());
     }
   }
 
-  /** Reads the branch's latest state and applies the intent's checks. */
-  private ManifestState checkAuthority(ManifestDataset manifest, Intent intent) {
+  /** Reads the branch's latest authority and applies the intent's checks. */
+  private BranchAuthority checkAuthority(ManifestDataset manifest, Intent intent) {
     ManifestReader.checkStamp(config, manifest);
-    List<String> chain = List.of();
-    if (!intent.branch().equals(ManifestState.MAIN)) {
-      List<NativeBranch> live = manifest.branches();
-      Optional<String> identity = live.stream()
-          .filter(b -> b.name().equals(intent.branch())).map(NativeBranch::identifier).findFirst();
-      if (!identity.equals(intent.expectedIdentity())) {
-        throw new HeadMismatch("branch_identity:" + intent.branch(), intent.expectedIdentity(), identity);
-      }
-      chain = ManifestReader.parentChain(live, intent.branch());
+    BranchAuthority now;
+    try {
+      now = states.capture(manifest, intent.branch());
+    } catch (dev.omnigraph.api.NotFound gone) {
+      throw new HeadMismatch("branch_identity:" + intent.branch(), intent.expectedIdentity(), Optional.empty());
     }
-    ManifestState state = states.read(manifest, intent.branch());
-    Optional<String> head = state.effectiveHead(chain);
-    if (!head.equals(intent.expectedHead())) {
-      throw new HeadMismatch(ManifestRows.headId(intent.branch()), intent.expectedHead(), head);
+    if (!now.nativeIdentity().equals(intent.expectedIdentity())) {
+      throw new HeadMismatch("branch_identity:" + intent.branch(), intent.expectedIdentity(), now.nativeIdentity());
     }
-    return state;
+    if (!now.head().equals(intent.expectedHead())) {
+      throw new HeadMismatch(ManifestRows.headId(intent.branch()), intent.expectedHead(), now.head());
+    }
+    return now;
   }
 
   /** After a rejected upsert: landed anyway, moved, or plain contention (empty). */
   private Optional<Published> settle(Intent intent, int attempt) {
     try (ManifestDataset manifest = openBranch(intent.branch())) {
-      ManifestState state = states.read(manifest, intent.branch());
-      GraphCommit mine = state.commits().get(intent.commitId());
+      BranchAuthority now = states.capture(manifest, intent.branch());
+      GraphCommit mine = now.state().commits().get(intent.commitId());
       if (mine != null) {
         return Optional.of(new Published(mine, mine.manifestVersion(), attempt));
       }
-      Optional<String> head = state.effectiveHead(ManifestReader.parentChain(manifest, intent.branch()));
+      Optional<String> head = now.head();
       if (!head.equals(intent.expectedHead())) {
         throw new HeadMismatch(ManifestRows.headId(intent.branch()), intent.expectedHead(), head);
       }

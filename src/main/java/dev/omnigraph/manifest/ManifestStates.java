@@ -1,6 +1,9 @@
 package dev.omnigraph.manifest;
 
+import dev.omnigraph.api.NotFound;
 import dev.omnigraph.table.ManifestDataset;
+import dev.omnigraph.table.NativeBranch;
+import java.util.Optional;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,10 +27,35 @@ final class ManifestStates {
   /** The latest entry per branch: bounded by the number of branches. */
   private final ConcurrentHashMap<String, Entry> latest = new ConcurrentHashMap<>();
 
-  private record Entry(String stamp, List<ManifestRow> rows, ManifestState state) {}
+  /**
+   * @param heads physical address of every {@code graph_head} row at this version, by object id:
+   *     what the next publish deletes (see {@link ManifestDataset#replace})
+   */
+  private record Entry(String stamp, List<ManifestRow> rows, ManifestState state, Map<String, Long> heads) {}
 
   static ManifestStates forRoot(String rootUri) {
     return ROOTS.computeIfAbsent(rootUri, r -> new ManifestStates());
+  }
+
+  /**
+   * The authority of {@code branch} as the open handle {@code m} of its manifest shows it: native
+   * identity and parent chain from the handle's branch listing (off main), state from the same
+   * version.
+   *
+   * @throws NotFound when the branch is not in the listing
+   */
+  BranchAuthority capture(ManifestDataset m, String branch) {
+    Optional<String> identity = Optional.empty();
+    List<String> chain = List.of();
+    if (!branch.equals(ManifestState.MAIN)) {
+      List<NativeBranch> live = m.branches();
+      identity = live.stream().filter(b -> b.name().equals(branch)).map(NativeBranch::identifier).findFirst();
+      if (identity.isEmpty()) {
+        throw new NotFound("branch", branch);
+      }
+      chain = ManifestReader.parentChain(live, branch);
+    }
+    return new BranchAuthority(branch, identity, chain, read(m, branch), m.stamp());
   }
 
   /** The state of the handle's checked-out version of {@code branch}: cached, or one full scan. */
@@ -37,23 +65,78 @@ final class ManifestStates {
     if (e != null && e.stamp.equals(stamp)) {
       return e.state;
     }
-    List<ManifestRow> rows = new ArrayList<>();
-    manifest.scan(batch -> rows.addAll(ManifestColumns.decode(batch)));
-    ManifestState state = ManifestState.decode(branch, manifest.version(), rows);
-    latest.put(branch, new Entry(stamp, List.copyOf(rows), state));
-    return state;
+    return scan(manifest, branch).state;
   }
+
+  private Entry scan(ManifestDataset manifest, String branch) {
+    List<ManifestRow> rows = new ArrayList<>();
+    Map<String, Long> heads = new java.util.HashMap<>();
+    manifest.scanWithAddresses(batch -> {
+      List<ManifestRow> decoded = ManifestColumns.decode(batch);
+      org.apache.arrow.vector.UInt8Vector address =
+          (org.apache.arrow.vector.UInt8Vector) batch.getVector(ManifestDataset.ROW_ADDRESS);
+      for (int i = 0; i < decoded.size(); i++) {
+        ManifestRow r = decoded.get(i);
+        if (r.objectType().equals(ManifestRow.GRAPH_HEAD)) {
+          heads.put(r.objectId(), address.getObjectNoOverflow(i).longValueExact());
+        }
+      }
+      rows.addAll(decoded);
+    });
+    ManifestState state = ManifestState.decode(branch, manifest.version(), rows);
+    Entry e = new Entry(manifest.stamp(), List.copyOf(rows), state, Map.copyOf(heads));
+    latest.put(branch, e);
+    return e;
+  }
+
+  /**
+   * What a publish on {@code branch} at exactly the handle's version replaces: the branch's own
+   * head row, or (on a branch that has not published yet) the nearest inherited head row, which is
+   * rewritten unchanged so that two first publishers on one branch still contend for one row. Empty
+   * when the branch sees no head row at all (genesis).
+   */
+  Optional<HeadRow> headRow(ManifestDataset manifest, BranchAuthority authority) {
+    Entry e = latest.get(authority.branch());
+    if (e == null || !e.stamp.equals(manifest.stamp())) {
+      e = scan(manifest, authority.branch());
+    }
+    List<String> candidates = new ArrayList<>();
+    candidates.add(authority.branch());
+    candidates.addAll(authority.parentChain());
+    for (String b : candidates) {
+      String id = ManifestRows.headId(b);
+      Long address = e.heads.get(id);
+      if (address != null) {
+        for (ManifestRow r : e.rows) {
+          if (r.objectId().equals(id)) {
+            return Optional.of(new HeadRow(r, address, b.equals(authority.branch())));
+          }
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** A head row a publish deletes; {@code own}: the branch's own (else inherited, re-added unchanged). */
+  record HeadRow(ManifestRow row, long address, boolean own) {}
 
   /**
    * Records the state a publish produced: the rows of {@code previousStamp} with {@code upserted}
    * applied by object id, at {@code version}/{@code stamp}. Does nothing when the previous rows
    * are not cached (the next read scans instead).
    */
-  void published(String branch, String previousStamp, List<ManifestRow> upserted, long version, String stamp) {
+  void published(String branch, String previousStamp, List<ManifestRow> upserted, long version, String stamp,
+      List<Long> addresses) {
     Entry e = latest.get(branch);
-    if (e == null || !e.stamp.equals(previousStamp)) {
+    if (e == null || !e.stamp.equals(previousStamp) || addresses.size() != upserted.size()) {
       latest.remove(branch);
       return;
+    }
+    Map<String, Long> heads = new java.util.HashMap<>(e.heads);
+    for (int i = 0; i < upserted.size(); i++) {
+      if (upserted.get(i).objectType().equals(ManifestRow.GRAPH_HEAD)) {
+        heads.put(upserted.get(i).objectId(), addresses.get(i));
+      }
     }
     Map<String, ManifestRow> byId = new LinkedHashMap<>();
     for (ManifestRow r : e.rows) {
@@ -63,20 +146,13 @@ final class ManifestStates {
       byId.put(r.objectId(), r);
     }
     List<ManifestRow> rows = List.copyOf(byId.values());
-    latest.put(branch, new Entry(stamp, rows, ManifestState.decode(branch, version, rows)));
+    latest.put(branch, new Entry(stamp, rows, ManifestState.decode(branch, version, rows), Map.copyOf(heads)));
   }
 
-  /**
-   * Records that {@code stamp} holds exactly the rows of {@code previousStamp} (a physical-only
-   * compaction).
-   */
-  void sameRows(String branch, String previousStamp, long version, String stamp) {
-    Entry e = latest.get(branch);
-    if (e == null || !e.stamp.equals(previousStamp)) {
-      latest.remove(branch);
-      return;
-    }
-    latest.put(branch, new Entry(stamp, e.rows, ManifestState.decode(branch, version, e.rows)));
+  /** Re-reads {@code branch} after a physical-only compaction of the handle's manifest. */
+  void compacted(ManifestDataset manifest, String branch) {
+    // Compaction moves every row to new addresses: one scan of the few compacted fragments.
+    scan(manifest, branch);
   }
 
   /** Forgets {@code branch} (deleted, or its state is no longer known). */

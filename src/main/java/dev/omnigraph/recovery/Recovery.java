@@ -3,6 +3,7 @@ package dev.omnigraph.recovery;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.gate.GateManager;
+import dev.omnigraph.manifest.BranchAuthority;
 import dev.omnigraph.manifest.GraphManifest;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.manifest.ManifestState;
@@ -226,8 +227,9 @@ public final class Recovery {
       }
       identity = Optional.of(nb.get().identifier());
     }
-    ManifestState state = manifest.state(branch);
-    Optional<String> head = state.effectiveHead(manifest.parentChain(branch));
+    BranchAuthority authority = manifest.capture(branch);
+    ManifestState state = authority.state();
+    Optional<String> head = authority.head();
     if (state.commits().containsKey(s.lineage().commitId())) {
       return new Assessment(Verdict.ALREADY_PUBLISHED, Map.of(), state, identity, head);
     }

@@ -167,6 +167,86 @@ public final class ManifestDataset implements AutoCloseable {
     }
   }
 
+  /**
+   * Streams every row of the checked-out version with its {@code _rowaddr} column (the physical
+   * address a later {@link #replace} deletes by).
+   */
+  public void scanWithAddresses(Consumer<VectorSchemaRoot> batches) {
+    ScanOptions options = new ScanOptions.Builder().batchSize(8192).withRowAddress(true).build();
+    try (LanceScanner scanner = dataset.newScan(options);
+        ArrowReader reader = scanner.scanBatches()) {
+      VectorSchemaRoot root = reader.getVectorSchemaRoot();
+      while (reader.loadNextBatch()) {
+        batches.accept(root);
+      }
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("manifest scan failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** The name of the row-address column {@link #scanWithAddresses} adds. */
+  public static final String ROW_ADDRESS = org.lance.MetadataColumns.ROWADDR;
+
+  /**
+   * What a {@link #replace} produced: the upsert result plus the physical address of every written
+   * row, in input order (the rows live in one new fragment).
+   */
+  public record Replaced(Landed landed, List<Long> addresses) {}
+
+  /**
+   * Commits, against exactly the checked-out version and with zero Lance conflict retries, one
+   * {@code Update} that deletes the rows at {@code deleteAddresses} and appends the rows
+   * {@code encode} builds. Two such commits from the same read version that delete a common row
+   * cannot both land (Lance rejects the second as a conflict on the same fragment), which is the
+   * publisher's compare-and-swap; unlike a merge-insert it reads no existing data file, so its cost
+   * does not grow with the manifest's history.
+   *
+   * @throws RuntimeException when Lance rejects the commit (contention or any other failure)
+   */
+  public Replaced replace(Function<BufferAllocator, VectorSchemaRoot> encode, List<Long> deleteAddresses) {
+    java.util.TreeMap<Integer, List<Integer>> byFragment = new java.util.TreeMap<>();
+    for (long address : deleteAddresses) {
+      byFragment.computeIfAbsent((int) (address >>> 32), k -> new java.util.ArrayList<>())
+          .add((int) (address & 0xffffffffL));
+    }
+    try (VectorSchemaRoot rows = encode.apply(allocator)) {
+      int count = rows.getRowCount();
+      List<org.lance.FragmentMetadata> written = LanceSupport.stage(config, dataset, rows, allocator);
+      List<org.lance.FragmentMetadata> updated = new java.util.ArrayList<>();
+      List<Long> removed = new java.util.ArrayList<>();
+      byFragment.forEach((fragmentId, offsets) -> {
+        org.lance.FragmentMetadata after = dataset.getFragment(fragmentId).deleteRows(offsets.stream().sorted().toList());
+        if (after == null) {
+          removed.add((long) fragmentId);
+        } else {
+          updated.add(after);
+        }
+      });
+      org.lance.operation.Update update = LanceSupport.rewriteRowsUpdate(written, updated, removed,
+          dataset.getLanceSchema());
+      int maxBefore = dataset.getFragments().stream().mapToInt(f -> f.getId()).max().orElse(-1);
+      try (Dataset next = LanceSupport.commit(dataset, update, dataset.version(),
+          java.util.UUID.randomUUID().toString(), Map.of())) {
+        List<org.lance.Fragment> fragments = next.getFragments();
+        List<org.lance.Fragment> fresh = fragments.stream().filter(f -> f.getId() > maxBefore)
+            .sorted(java.util.Comparator.comparingInt(f -> f.getId())).toList();
+        List<Long> addresses = new java.util.ArrayList<>(count);
+        for (org.lance.Fragment f : fresh) {
+          long rowsInFragment = f.metadata().getPhysicalRows();
+          for (long i = 0; i < rowsInFragment && addresses.size() < count; i++) {
+            addresses.add(((long) f.getId() << 32) | i);
+          }
+        }
+        if (addresses.size() != count) {
+          addresses = List.of(); // unknown layout: the caller rescans instead of guessing
+        }
+        return new Replaced(new Landed(next.version(), stamp(next), fragments.size()), addresses);
+      }
+    }
+  }
+
   /** How many fragments the checked-out version has. */
   public int fragmentCount() {
     return dataset.getFragments().size();

@@ -116,6 +116,50 @@ abstract class AbstractManifestPublisherTest {
     assertThat(s.commits()).hasSize(2);
   }
 
+  /**
+   * A branch that has not published yet has no head row of its own: concurrent first publishers
+   * must still contend for one row (the inherited head they rewrite), so exactly one lands.
+   */
+  @Test
+  void concurrentFirstPublishersOnAFreshBranchExactlyOneLands() throws Exception {
+    ManifestBatchPublisher.Published genesis = publisher.publish(intent("main", Optional.empty(), Optional.empty(), 1, 0));
+    String identity;
+    try (ManifestDataset m = ManifestDataset.open(config, Optional.empty(), OptionalLong.empty())) {
+      m.createBranch("fresh", Optional.empty(), m.version());
+      identity = m.branches().get(0).identifier();
+    }
+    int n = 4;
+    ExecutorService pool = Executors.newFixedThreadPool(n);
+    CountDownLatch go = new CountDownLatch(1);
+    List<Future<ManifestBatchPublisher.Published>> futures = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      long v = 10 + i;
+      // Separate publisher instances share nothing but the root: each reads the branch itself.
+      ManifestBatchPublisher own = new ManifestBatchPublisher(config);
+      futures.add(pool.submit(() -> {
+        go.await();
+        return own.publish(intent("fresh", Optional.of(identity), Optional.of(genesis.commitId()), v, v));
+      }));
+    }
+    go.countDown();
+    int landed = 0;
+    for (Future<ManifestBatchPublisher.Published> f : futures) {
+      try {
+        f.get();
+        landed++;
+      } catch (java.util.concurrent.ExecutionException e) {
+        assertThat(e.getCause()).isInstanceOf(HeadMismatch.class);
+      }
+    }
+    pool.shutdown();
+    assertThat(landed).isEqualTo(1);
+    ManifestState s = state("fresh");
+    assertThat(s.commits()).hasSize(2);
+    assertThat(s.heads()).containsEntry("main", genesis.commitId());
+    assertThat(s.ownHead()).isPresent();
+    assertThat(state("main").commits()).hasSize(1);
+  }
+
   @Test
   void aBranchInheritsItsParentsHeadAndPublishesIndependently() {
     ManifestBatchPublisher.Published genesis = publisher.publish(intent("main", Optional.empty(), Optional.empty(), 1, 0));
