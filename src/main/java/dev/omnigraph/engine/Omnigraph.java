@@ -90,7 +90,7 @@ public final class Omnigraph implements AutoCloseable {
    */
   public static Omnigraph init(StorageConfig config, String schemaSource, Optional<String> actor) {
     StorageAdapter storage = StorageAdapters.open(config);
-    try (GateManager.Held held = GateManager.forRoot(config.rootUri()).acquire(List.of(), List.of())) {
+    try (GateManager.Held held = GateManager.forRoot(config.rootUri()).acquireExclusive(List.of(), List.of())) {
       GraphInit.run(config, storage, schemaSource, actor);
     } catch (RuntimeException e) {
       storage.close();
@@ -150,7 +150,7 @@ public final class Omnigraph implements AutoCloseable {
     List<String> branches = new ArrayList<>();
     branches.add(BranchNames.MAIN);
     manifest.branches().forEach(b -> branches.add(b.name()));
-    try (GateManager.Held held = gates.acquire(branches, schema.ir().catalog().tableKeys())) {
+    try (GateManager.Held held = gates.acquireExclusive(branches, List.of())) {
       return recovery.sweep(Recovery.Mode.FULL);
     }
   }
@@ -252,7 +252,7 @@ public final class Omnigraph implements AutoCloseable {
     requireWritable();
     BranchNames.validate(name);
     String source = from == null || from.isBlank() ? BranchNames.MAIN : from;
-    try (GateManager.Held held = gates.acquire(List.of(name, source), schema.ir().catalog().tableKeys())) {
+    try (GateManager.Held held = gates.acquireExclusive(List.of(name, source), List.of())) {
       manifest.createBranch(name, source, live -> BranchNames.requireDisjoint(name, live));
     }
     return new BranchCreateOutput(config.rootUri(), source, name, actor.orElse(null));
@@ -261,7 +261,7 @@ public final class Omnigraph implements AutoCloseable {
   /** Deletes graph branch {@code name}. */
   public BranchDeleteOutput branchDelete(String name, Optional<String> actor) {
     requireWritable();
-    try (GateManager.Held held = gates.acquire(List.of(name), schema.ir().catalog().tableKeys())) {
+    try (GateManager.Held held = gates.acquireExclusive(List.of(name), List.of())) {
       manifest.deleteBranch(name);
     }
     return new BranchDeleteOutput(config.rootUri(), name, actor.orElse(null));

@@ -5,7 +5,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * The process-wide gates of one canonical graph root: one schema gate, one gate per graph branch,
@@ -21,7 +23,12 @@ public final class GateManager {
   private static final ConcurrentHashMap<String, GateManager> BY_ROOT = new ConcurrentHashMap<>();
 
   private final String root;
-  private final ReentrantLock schema = new ReentrantLock(true);
+  /**
+   * Read mode for every writer (their authority includes the accepted schema but not each other);
+   * write mode for what changes or quiesces the whole root: schema apply, branch create/delete,
+   * full recovery and maintenance. Disjoint branches therefore commit concurrently (issue 11).
+   */
+  private final ReentrantReadWriteLock schema = new ReentrantReadWriteLock(true);
   private final ConcurrentHashMap<String, ReentrantLock> branches = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, ReentrantLock> tables = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, ReentrantLock> queues = new ConcurrentHashMap<>();
@@ -40,21 +47,42 @@ public final class GateManager {
   }
 
   /**
-   * Acquires the schema gate, the given branch gates and the given table gates, in that order.
-   * The returned hold releases them in reverse order.
+   * The table gate name of {@code tableKey} written on graph branch {@code branch}: a write's
+   * physical target is the table's Lance ref of that branch, so writers on different branches never
+   * share a table gate.
+   */
+  public static String tableGate(String tableKey, String branch) {
+    return tableKey + "@" + branch;
+  }
+
+  /**
+   * Acquires the schema gate in read mode (a writer), the given branch gates and the given table
+   * gates ({@link #tableGate}), in that order. The returned hold releases them in reverse order.
    */
   public Held acquire(Collection<String> branchNames, Collection<String> tableKeys) {
-    List<ReentrantLock> order = new ArrayList<>();
-    order.add(schema);
+    return acquire(schema.readLock(), branchNames, tableKeys);
+  }
+
+  /**
+   * Acquires the schema gate in write mode, which waits for every writer of the root and keeps new
+   * ones out, then the given branch and table gates.
+   */
+  public Held acquireExclusive(Collection<String> branchNames, Collection<String> tableKeys) {
+    return acquire(schema.writeLock(), branchNames, tableKeys);
+  }
+
+  private Held acquire(Lock schemaMode, Collection<String> branchNames, Collection<String> tableKeys) {
+    List<Lock> order = new ArrayList<>();
+    order.add(schemaMode);
     for (String b : new TreeSet<>(branchNames)) {
       order.add(branches.computeIfAbsent(b, k -> new ReentrantLock(true)));
     }
     for (String t : new TreeSet<>(tableKeys)) {
       order.add(tables.computeIfAbsent(t, k -> new ReentrantLock(true)));
     }
-    List<ReentrantLock> held = new ArrayList<>(order.size());
+    List<Lock> held = new ArrayList<>(order.size());
     try {
-      for (ReentrantLock lock : order) {
+      for (Lock lock : order) {
         lock.lockInterruptibly();
         held.add(lock);
       }
@@ -84,7 +112,7 @@ public final class GateManager {
     return new Held(List.of(q));
   }
 
-  private static void release(List<ReentrantLock> held) {
+  private static void release(List<? extends Lock> held) {
     for (int i = held.size() - 1; i >= 0; i--) {
       held.get(i).unlock();
     }
@@ -92,10 +120,10 @@ public final class GateManager {
 
   /** Gates held by the current thread; close releases them. */
   public static final class Held implements AutoCloseable {
-    private final List<ReentrantLock> locks;
+    private final List<? extends Lock> locks;
     private boolean released;
 
-    private Held(List<ReentrantLock> locks) {
+    private Held(List<? extends Lock> locks) {
       this.locks = locks;
     }
 

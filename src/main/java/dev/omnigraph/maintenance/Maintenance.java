@@ -94,7 +94,7 @@ public final class Maintenance {
 
   /** Every gate of the root: schema, every graph branch, every table. */
   GateManager.Held acquireAll() {
-    return gates.acquire(liveBranches(), tableKeys.get());
+    return gates.acquireExclusive(liveBranches(), List.of());
   }
 
   /** The table branch a graph branch writes (and so owns): main's tables, or its own Lance branch. */

@@ -176,7 +176,8 @@ public final class Recovery {
       return null;
     }
     RecoverySidecar first = listed.get();
-    List<String> tableKeys = first.tables().stream().map(RecoverySidecar.TableIntent::tableKey).toList();
+    List<String> tableKeys = first.tables().stream()
+        .map(t -> GateManager.tableGate(t.tableKey(), first.authority().branch())).toList();
     try (GateManager.Held held = gates.acquire(List.of(first.authority().branch()), tableKeys)) {
       Optional<RecoverySidecar> reread = sidecars.read(key);
       if (reread.isEmpty()) {

@@ -71,6 +71,7 @@ final class LanceSupport {
         .allocator(allocator)
         .uri(config.lanceUri(key))
         .readOptions(options.build())
+        .session(LanceSessions.of(config))
         .build();
   }
 

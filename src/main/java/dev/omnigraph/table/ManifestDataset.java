@@ -67,7 +67,8 @@ public final class ManifestDataset implements AutoCloseable {
       if (branch.isEmpty() && version.isPresent()) {
         options.setVersion(version.getAsLong());
       }
-      ds = Dataset.open().allocator(allocator).uri(config.lanceUri(KEY)).readOptions(options.build()).build();
+      ds = Dataset.open().allocator(allocator).uri(config.lanceUri(KEY)).readOptions(options.build())
+          .session(LanceSessions.of(config)).build();
       if (branch.isPresent()) {
         Ref ref = version.isPresent()
             ? Ref.ofBranch(branch.get(), version.getAsLong())

@@ -121,7 +121,7 @@ public final class WriteAttempt {
     }
     effects.sort(Comparator.comparing(TableEffect::tableKey));
     Failpoints.hit("write.after_prepare");
-    List<String> tableKeys = effects.stream().map(TableEffect::tableKey).toList();
+    List<String> tableKeys = effects.stream().map(e -> GateManager.tableGate(e.tableKey(), branch)).toList();
 
     // Step 3: gates, re-list, revalidate.
     try (GateManager.Held held = gates.acquire(List.of(branch), tableKeys)) {
