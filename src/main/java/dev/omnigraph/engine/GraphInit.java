@@ -19,7 +19,8 @@ import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Creates a graph: claim the root, create {@code __manifest} and one empty dataset per type, accept
+ * Creates a graph: claim the root, create {@code __manifest} and one empty dataset per type (with
+ * its key indexes, so the genesis pins name indexed versions), accept
  * the schema, publish the genesis commit, release the claim. The claim is only released after the
  * genesis publish, so an interrupted init leaves it behind and every later init and open refuses
  * the root loudly instead of serving half a graph.
