@@ -19,7 +19,8 @@ import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Creates a graph: claim the root, create {@code __manifest} and one empty dataset per type, accept
+ * Creates a graph: claim the root, create {@code __manifest} and one empty dataset per type (with
+ * its key indexes, so the genesis pins name indexed versions), accept
  * the schema, publish the genesis commit, release the claim. The claim is only released after the
  * genesis publish, so an interrupted init leaves it behind and every later init and open refuses
  * the root loudly instead of serving half a graph.
@@ -62,7 +63,9 @@ final class GraphInit {
       Schema arrow = entry.isNode()
           ? TableSchemas.node(schema.ir().catalog().node(entry.typeName()).orElseThrow())
           : TableSchemas.edge(schema.ir().catalog().edge(entry.typeName()).orElseThrow());
-      long version = tables.createEmpty(location, arrow);
+      // The key indexes are built here, on the empty table, so the genesis pin already names a
+      // version that has them (issue 11: key probes that do not read every fragment).
+      long version = tables.createWithKeyIndexes(location, arrow);
       registrations.add(new ManifestBatchPublisher.TableRegistration(entry.tableKey(), identity, location));
       pins.add(new TableVersionUpdate(entry.tableKey(), identity, location, version, Optional.empty(), 0));
     }

@@ -29,4 +29,23 @@ public final class TableStore {
       return ds.version();
     }
   }
+
+  /**
+   * Creates the empty dataset at {@code key} with stable row ids, then a BTree key index on each
+   * of its key columns ({@code id}; {@code src} and {@code dst} on an edge table): one
+   * {@code CreateIndex} commit per index, so an edge table's returned version is its first version
+   * plus three. Init pins the returned version, which is the table's live HEAD when this returns.
+   *
+   * @return the version after the last index commit (the live HEAD)
+   * @throws RuntimeException from Lance, e.g. when a dataset already exists at {@code key}
+   */
+  public long createWithKeyIndexes(String key, Schema schema) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset ds = LanceSupport.createEmpty(config, key, schema, allocator)) {
+      for (String column : KeyIndexes.keyColumns(schema)) {
+        KeyIndexes.create(ds, column);
+      }
+      return ds.version();
+    }
+  }
 }

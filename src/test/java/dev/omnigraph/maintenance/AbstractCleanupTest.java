@@ -17,18 +17,19 @@ abstract class AbstractCleanupTest extends AbstractMaintenanceFixture {
 
   @Test
   void removesRolledBackAndDriftedVersionsAndEveryCommitStillReadsTheSame() throws Exception {
-    load("main", person("ann")); // Person v2
-    // A rolled-back version: the effect lands (v3), the attempt fails before confirming, and the
-    // quiesced recovery restores the pin (v4, published by the rollback commit).
+    // Init pins Person v2 (v1 is the creation, v2 its id index): v1 is unpinned from the start.
+    load("main", person("ann")); // Person v3
+    // A rolled-back version: the effect lands (v4), the attempt fails before confirming, and the
+    // quiesced recovery restores the pin (v5, published by the rollback commit).
     pendingSidecar("write.after_table_commit", "main", person("bob"));
     assertThat(graph.recover()).singleElement().satisfies(o -> assertThat(o.auditKind()).isEqualTo("RolledBack"));
-    // A drifted version: an unpublished effect (v5), restored away by repair (v6).
+    // A drifted version: an unpublished effect (v6), restored away by repair (v7).
     drift("main", person("cy"));
     graph.repair(true);
-    load("main", person("dan")); // v7
+    load("main", person("dan")); // v8
     SnapshotOutput.Dataset person = dataset("main", "Person");
-    assertThat(person.publishedDatasetVersion()).isEqualTo(7);
-    assertThat(versions(person)).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
+    assertThat(person.publishedDatasetVersion()).isEqualTo(8);
+    assertThat(versions(person)).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
     Map<String, Map<String, TreeSet<String>>> before = everyCommit("main");
     assertThat(before).hasSize(5);
 
@@ -37,21 +38,24 @@ abstract class AbstractCleanupTest extends AbstractMaintenanceFixture {
     assertThat(dry.commitsScanned()).isEqualTo(5);
     assertThat(dry.tables()).hasSize(4);
     CleanupReport.TableCleanup planned = entry(dry, "node:Person");
-    assertThat(planned.removedVersions()).containsExactly(3L, 5L);
-    assertThat(planned.pinnedVersions()).containsExactly(1L, 2L, 4L, 6L, 7L);
-    assertThat(planned.retainFrom()).isEqualTo(7);
+    assertThat(planned.removedVersions()).containsExactly(1L, 4L, 6L);
+    assertThat(planned.pinnedVersions()).containsExactly(2L, 3L, 5L, 7L, 8L);
+    assertThat(planned.retainFrom()).isEqualTo(8);
     assertThat(planned.bytesRemoved()).isNull();
-    assertThat(versions(person)).hasSize(7);
+    assertThat(versions(person)).hasSize(8);
     assertThat(tables.pinTags(person.datasetPath())).isEmpty();
 
     CleanupReport done = graph.cleanup(false);
     assertThat(done.dryRun()).isFalse();
     CleanupReport.TableCleanup removed = entry(done, "node:Person");
-    assertThat(removed.removedVersions()).containsExactly(3L, 5L);
+    assertThat(removed.removedVersions()).containsExactly(1L, 4L, 6L);
     assertThat(removed.bytesRemoved()).isPositive();
+    // The other tables lose only init's unpinned versions: the creation and, on an edge table,
+    // the commits of its first two key indexes.
     assertThat(done.tables()).filteredOn(t -> !t.tableKey().equals("node:Person"))
-        .allSatisfy(t -> assertThat(t.removedVersions()).isEmpty());
-    assertThat(versions(person)).containsExactly(1L, 2L, 4L, 6L, 7L);
+        .allSatisfy(t -> assertThat(t.removedVersions())
+            .isEqualTo(t.tableKey().startsWith("edge:") ? List.of(1L, 2L, 3L) : List.of(1L)));
+    assertThat(versions(person)).containsExactly(2L, 3L, 5L, 7L, 8L);
 
     // Time travel to every commit reads exactly what it read before.
     assertThat(everyCommit("main")).isEqualTo(before);
@@ -63,25 +67,25 @@ abstract class AbstractCleanupTest extends AbstractMaintenanceFixture {
 
   @Test
   void branchesKeepTheirForkAndInheritedVersions() throws Exception {
-    load("main", person("ann")); // main Person v2
+    load("main", person("ann")); // main Person v3 (init pinned v2: creation + id index)
     graph.branchCreate("feature", "main", Optional.empty());
-    load("feature", person("bob")); // feature's Lance branch forks at 2, writes 3
-    load("main", person("cy")); // main v3
-    load("feature", person("dan")); // feature v4
-    drift("feature", person("eve")); // feature v5, unpublished
-    graph.repair(true); // feature v6 = content of v4
+    load("feature", person("bob")); // feature's Lance branch forks at 3, writes 4
+    load("main", person("cy")); // main v4
+    load("feature", person("dan")); // feature v5
+    drift("feature", person("eve")); // feature v6, unpublished
+    graph.repair(true); // feature v7 = content of v5
     Map<String, Map<String, TreeSet<String>>> before = everyCommit("main", "feature");
 
     CleanupReport done = graph.cleanup(false);
     SnapshotOutput.Dataset featurePerson = dataset("feature", "Person");
     CleanupReport.TableCleanup onFeature = done.tables().stream()
         .filter(t -> t.tableKey().equals("node:Person") && "feature".equals(t.nativeBranch())).findFirst().orElseThrow();
-    assertThat(onFeature.pinnedVersions()).containsExactly(3L, 4L, 6L);
-    assertThat(onFeature.removedVersions()).contains(5L).doesNotContain(3L, 4L, 6L);
+    assertThat(onFeature.pinnedVersions()).containsExactly(4L, 5L, 7L);
+    assertThat(onFeature.removedVersions()).contains(6L).doesNotContain(4L, 5L, 7L);
     CleanupReport.TableCleanup onMain = done.tables().stream()
         .filter(t -> t.tableKey().equals("node:Person") && t.nativeBranch() == null).findFirst().orElseThrow();
-    assertThat(onMain.removedVersions()).isEmpty();
-    assertThat(versions(featurePerson)).contains(3L, 4L, 6L).doesNotContain(5L);
+    assertThat(onMain.removedVersions()).containsExactly(1L); // init's unpinned creation version
+    assertThat(versions(featurePerson)).contains(4L, 5L, 7L).doesNotContain(6L);
 
     assertThat(everyCommit("main", "feature")).isEqualTo(before);
     assertThat(ids(featurePerson)).containsExactly("ann", "bob", "dan");
@@ -112,7 +116,9 @@ abstract class AbstractCleanupTest extends AbstractMaintenanceFixture {
     assertThat(tables.pinTags(person.datasetPath())).isEmpty();
 
     graph.recover();
-    assertThat(graph.cleanup(false).versionsRemoved()).isEqualTo(1);
+    // The repaired-away version, plus init's unpinned versions: each table's creation and an edge
+    // table's first two index commits (2 node tables x 1 + 2 edge tables x 3).
+    assertThat(graph.cleanup(false).versionsRemoved()).isEqualTo(1 + 8);
     assertThat(ids(dataset("main", "Person"))).containsExactly("ann", "cy");
   }
 

@@ -1,0 +1,139 @@
+package dev.omnigraph.table;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.testing.S3TestServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * A pass-through HTTP front on loopback, in front of the test S3 server, that records every request
+ * (method and object key) it forwards: the in-process equivalent of {@code s3count.py}, so a test
+ * can assert how many GETs an operation costs. Only tables opened through {@link #freshRoot} go
+ * through it; branch creation (which reads the endpoint from the process environment) does not.
+ */
+final class CountingS3Front implements AutoCloseable {
+
+  /** One forwarded request: HTTP method and the path below the bucket (URL-decoded, no query). */
+  record Request(String method, String key, String query) {}
+
+  private static final Set<String> HOP_BY_HOP = Set.of(
+      "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer",
+      "transfer-encoding", "upgrade", "host", "content-length", "expect");
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+  private final HttpClient client;
+  private final String upstream;
+  private final List<Request> log = new ArrayList<>();
+
+  CountingS3Front() throws IOException {
+    this.upstream = S3TestServer.get().endpoint();
+    this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5)).followRedirects(HttpClient.Redirect.NEVER).build();
+    this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
+    this.executor = Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "s3-counting-front");
+      t.setDaemon(true);
+      return t;
+    });
+    server.setExecutor(executor);
+    server.createContext("/", this::handle);
+    server.start();
+  }
+
+  /** A fresh root in the test bucket whose Lance and SDK traffic goes through this front. */
+  StorageConfig freshRoot(String label) {
+    String root = "s3://" + S3TestServer.BUCKET + "/" + label + "-" + UUID.randomUUID();
+    return StorageConfig.fromEnvironment(root, Map.of(
+        "AWS_ENDPOINT", "http://127.0.0.1:" + server.getAddress().getPort(),
+        "AWS_REGION", S3TestServer.REGION,
+        "AWS_ACCESS_KEY_ID", S3TestServer.ACCESS_KEY,
+        "AWS_SECRET_ACCESS_KEY", S3TestServer.SECRET_KEY,
+        "AWS_ALLOW_HTTP", "true"));
+  }
+
+  /** Forgets every request recorded so far. */
+  synchronized void reset() {
+    log.clear();
+  }
+
+  /** The requests recorded since the last {@link #reset()}, in arrival order. */
+  synchronized List<Request> requests() {
+    return List.copyOf(log);
+  }
+
+  /** The recorded requests with {@code method} whose key contains {@code fragment}. */
+  synchronized long count(String method, String fragment) {
+    return log.stream().filter(r -> r.method().equals(method) && r.key().contains(fragment)).count();
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      byte[] body;
+      try (InputStream in = exchange.getRequestBody()) {
+        body = in.readAllBytes();
+      }
+      String method = exchange.getRequestMethod();
+      URI uri = exchange.getRequestURI();
+      synchronized (this) {
+        log.add(new Request(method, uri.getPath(), uri.getRawQuery() == null ? "" : uri.getRawQuery()));
+      }
+      HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(upstream + uri))
+          .timeout(Duration.ofSeconds(60))
+          .method(method, body.length == 0 && !method.equals("PUT") && !method.equals("POST")
+              ? HttpRequest.BodyPublishers.noBody()
+              : HttpRequest.BodyPublishers.ofByteArray(body));
+      exchange.getRequestHeaders().forEach((name, values) -> {
+        if (!HOP_BY_HOP.contains(name.toLowerCase(Locale.ROOT))) {
+          values.forEach(v -> request.header(name, v));
+        }
+      });
+      HttpResponse<byte[]> response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+      response.headers().map().forEach((name, values) -> {
+        String lower = name.toLowerCase(Locale.ROOT);
+        if (!lower.equals(":status")
+            && (!HOP_BY_HOP.contains(lower) || (lower.equals("content-length") && method.equals("HEAD")))) {
+          exchange.getResponseHeaders().put(name, values);
+        }
+      });
+      byte[] out = response.body();
+      int status = response.statusCode();
+      if (method.equals("HEAD") || status == 204 || status == 304 || out.length == 0) {
+        exchange.sendResponseHeaders(status, -1);
+      } else {
+        exchange.sendResponseHeaders(status, out.length);
+        try (OutputStream os = exchange.getResponseBody()) {
+          os.write(out);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      exchange.sendResponseHeaders(502, -1);
+    } catch (IOException e) {
+      exchange.sendResponseHeaders(502, -1);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    executor.shutdownNow();
+  }
+}

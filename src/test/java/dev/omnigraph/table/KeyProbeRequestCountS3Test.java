@@ -1,0 +1,108 @@
+package dev.omnigraph.table;
+
+import static dev.omnigraph.table.TableFixtures.person;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omnigraph.storage.StorageConfig;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 11's cost, counted on the wire: the requests a one-key probe sends to S3 (S3Mock behind
+ * {@link CountingS3Front}) do not grow with the fragments the id index covers; they grow only with
+ * the fragments it does not cover yet. The numbers behind docs/lance-write-layer.md, "Scalar
+ * indexes on id/src/dst".
+ */
+class KeyProbeRequestCountS3Test {
+
+  static final String LOC = AbstractKeyIndexTest.LOC;
+  static final Optional<String> MAIN = Optional.empty();
+
+  private final Schema schema = TableFixtures.person();
+  private CountingS3Front front;
+  private StorageConfig config;
+  private DataTables tables;
+
+  @BeforeEach
+  void openFront() throws Exception {
+    front = new CountingS3Front();
+    fresh();
+  }
+
+  void fresh() {
+    config = front.freshRoot("keycount");
+    tables = new DataTables(config);
+  }
+
+  @AfterEach
+  void closeFront() {
+    front.close();
+  }
+
+  long addOneRowFragments(int from, int count) {
+    return AbstractKeyIndexTest.addOneRowFragments(config, schema, LOC, from, count);
+  }
+
+  /** GETs of data files ({@code <table>/data/…}) during {@code probe}. */
+  long dataGets(Runnable probe) {
+    front.reset();
+    probe.run();
+    return front.count("GET", "/data/");
+  }
+
+  /**
+   * A table of {@code indexed} one-row fragments the index covers plus {@code unindexed} ones
+   * appended after: the data-file GETs of a hit and of a miss.
+   */
+  long[] probeCost(int indexed, int unindexed) throws Exception {
+    fresh();
+    new TableStore(config).createWithKeyIndexes(LOC, schema);
+    long v = addOneRowFragments(0, indexed);
+    IndexOptimization optimized = tables.optimizeIndices(LOC, MAIN, v);
+    assertThat(optimized.kind()).as(optimized.detail()).isEqualTo(IndexOptimization.Kind.OPTIMIZED);
+    long head = unindexed == 0 ? optimized.version() : addOneRowFragments(indexed, unindexed);
+    FragmentStats stats = tables.fragmentStats(LOC, MAIN, head);
+    assertThat(stats.fragments()).isEqualTo(indexed + unindexed);
+    assertThat(stats.unindexedFragments()).isEqualTo(Map.of("id_idx", unindexed));
+    String hit = "k" + (indexed / 2);
+    long hitGets = dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, List.of(hit), List.of("id")))
+        .containsExactly(Map.of("id", hit)));
+    long missGets = dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, List.of("absent"), List.of("id")))
+        .isEmpty());
+    return new long[] {hitGets, missGets};
+  }
+
+  @Test
+  void aOneKeyProbeReadsNoMoreDataFilesAsIndexedHistoryGrows() throws Exception {
+    long[] small = probeCost(5, 0);
+    long[] large = probeCost(120, 0);
+    // Fully indexed: a miss reads no data file, a hit reads only its own fragment.
+    assertThat(small[1]).isZero();
+    assertThat(large[1]).isZero();
+    assertThat(large[0]).isEqualTo(small[0]).isLessThanOrEqualTo(2);
+
+    long[] staleSmall = probeCost(5, 3);
+    long[] staleLarge = probeCost(120, 3);
+    // Unindexed fragments are scanned in full (that is what keeps the probe exact), the indexed
+    // history still is not.
+    assertThat(staleLarge[1]).isEqualTo(staleSmall[1]).isLessThanOrEqualTo(2 * 3);
+    assertThat(staleLarge[0]).isEqualTo(staleSmall[0]);
+  }
+
+  @Test
+  void fragmentStatsReadsNoDataOrIndexFile() throws Exception {
+    long v = new TableStore(config).createWithKeyIndexes(LOC, schema);
+    v = tables.commit(tables.stageInsert(LOC, MAIN, v, schema, List.of(person("a", "A", 1L)), false)).version();
+    long at = v;
+    front.reset();
+    FragmentStats stats = tables.fragmentStats(LOC, MAIN, at);
+    assertThat(stats.unindexedFragments()).isEqualTo(Map.of("id_idx", 1));
+    assertThat(front.count("GET", "/data/")).isZero();
+    assertThat(front.count("GET", "/_indices/")).isZero();
+  }
+}
