@@ -49,17 +49,15 @@ public final class GraphManifest {
    * @throws NotFound when the branch does not exist
    */
   public BranchAuthority capture(String branch) {
-    ManifestDataset m;
     try {
-      m = open(branch, OptionalLong.empty());
+      return states.withLatest(config, branch, m -> states.capture(m, branch));
+    } catch (NotFound e) {
+      throw e;
     } catch (Exception e) { // lance-java also throws undeclared IOExceptions (a missing branch tree)
       if (!branch.equals(MAIN) && branches().stream().noneMatch(b -> b.name().equals(branch))) {
         throw new NotFound("branch", branch);
       }
       throw e instanceof RuntimeException r ? r : new IllegalStateException(e.getMessage(), e);
-    }
-    try (m) {
-      return capture(m, branch);
     }
   }
 
@@ -74,7 +72,7 @@ public final class GraphManifest {
    * identity and the exact manifest version are unchanged, else a fresh capture.
    */
   public BranchAuthority recapture(BranchAuthority captured) {
-    try (ManifestDataset m = open(captured.branch(), OptionalLong.empty())) {
+    return states.withLatest(config, captured.branch(), m -> {
       if (m.stamp().equals(captured.stamp())) {
         if (captured.branch().equals(MAIN)) {
           return captured;
@@ -86,7 +84,7 @@ public final class GraphManifest {
         }
       }
       return capture(m, captured.branch());
-    }
+    });
   }
 
   /** The latest published state of {@code branch}. */

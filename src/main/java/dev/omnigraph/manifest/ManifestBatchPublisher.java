@@ -91,46 +91,63 @@ public final class ManifestBatchPublisher {
   public Published publish(Intent intent) {
     RuntimeException last = null;
     for (int attempt = 1; attempt <= MAX_CONTENTION_RETRIES + 1; attempt++) {
-      try (ManifestDataset manifest = openBranch(intent.branch())) {
-        String readStamp = manifest.stamp();
-        BranchAuthority now = checkAuthority(manifest, intent);
-        long next = now.manifestVersion() + 1;
-        List<ManifestRow> rows = new ArrayList<>(rowsFor(intent, next));
-        // The CAS: delete the head row this branch resolves through and append the new rows in one
-        // zero-retry Update. A first publish on a branch re-adds the inherited head row it deleted.
-        Optional<ManifestStates.HeadRow> replaced = states.headRow(manifest, now);
-        replaced.filter(h -> !h.own()).ifPresent(h -> rows.add(h.row()));
-        ManifestDataset.Landed landed;
-        List<Long> addresses;
-        try {
-          ManifestDataset.Replaced done = manifest.replace(allocator -> ManifestColumns.encode(rows, allocator),
-              replaced.map(h -> List.of(h.address())).orElse(List.of()));
-          landed = done.landed();
-          addresses = done.addresses();
-        } catch (RuntimeException rejected) {
-          last = rejected;
-          Optional<Published> settled = settle(intent, attempt);
-          if (settled.isPresent()) {
-            return settled.get();
-          }
-          backoff(attempt);
-          continue;
+      int n = attempt;
+      Optional<Published> done;
+      try {
+        done = states.withLatest(config, intent.branch(), manifest -> attempt(manifest, intent, n));
+      } catch (Rejected rejected) {
+        last = rejected.cause;
+        Optional<Published> settled = settle(intent, attempt);
+        if (settled.isPresent()) {
+          return settled.get();
         }
-        if (landed.version() != next) {
-          // Our upsert rewrote the head row, so no commit can interleave on this branch; a
-          // different version means the manifest was written outside the publisher.
-          states.forget(intent.branch());
-          throw new ManifestCorrupt(ManifestRows.commitObjectId(intent.commitId()),
-              "landed at manifest version " + landed.version() + ", expected " + next);
-        }
-        states.published(intent.branch(), readStamp, rows, landed.version(), landed.stamp(), addresses);
-        if (landed.fragments() > COMPACT_AT_FRAGMENTS) {
-          compact(intent.branch(), landed);
-        }
-        return new Published(commitOf(intent, landed.version()), landed.version(), attempt);
+        backoff(attempt);
+        continue;
       }
+      return done.orElseThrow();
     }
     throw new PublishContention(MAX_CONTENTION_RETRIES + 1, last);
+  }
+
+  /** A CAS attempt Lance rejected: settled by a fresh read, outside the held handle. */
+  private static final class Rejected extends RuntimeException {
+    final RuntimeException cause;
+
+    Rejected(RuntimeException cause) {
+      super(cause.getMessage(), cause, false, false);
+      this.cause = cause;
+    }
+  }
+
+  private Optional<Published> attempt(ManifestDataset manifest, Intent intent, int attempt) {
+    String readStamp = manifest.stamp();
+    BranchAuthority now = checkAuthority(manifest, intent);
+    long next = now.manifestVersion() + 1;
+    List<ManifestRow> rows = new ArrayList<>(rowsFor(intent, next));
+    // The CAS: delete the head row this branch resolves through and append the new rows in one
+    // zero-retry Update. A first publish on a branch re-adds the inherited head row it deleted.
+    Optional<ManifestStates.HeadRow> replaced = states.headRow(manifest, now);
+    replaced.filter(h -> !h.own()).ifPresent(h -> rows.add(h.row()));
+    ManifestDataset.Replaced done;
+    try {
+      done = manifest.replace(allocator -> ManifestColumns.encode(rows, allocator),
+          replaced.map(h -> List.of(h.address())).orElse(List.of()));
+    } catch (RuntimeException rejected) {
+      throw new Rejected(rejected);
+    }
+    ManifestDataset.Landed landed = done.landed();
+    if (landed.version() != next) {
+      // Our commit rewrote the head row, so no commit can interleave on this branch; a
+      // different version means the manifest was written outside the publisher.
+      states.forget(intent.branch());
+      throw new ManifestCorrupt(ManifestRows.commitObjectId(intent.commitId()),
+          "landed at manifest version " + landed.version() + ", expected " + next);
+    }
+    states.published(intent.branch(), readStamp, rows, landed.version(), landed.stamp(), done.addresses());
+    if (landed.fragments() > COMPACT_AT_FRAGMENTS) {
+      compact(manifest, intent.branch());
+    }
+    return Optional.of(new Published(commitOf(intent, landed.version()), landed.version(), attempt));
   }
 
   private static GraphCommit commitOf(Intent intent, long manifestVersion) {
@@ -144,15 +161,13 @@ public final class ManifestBatchPublisher {
    * grow with history. Compacting past {@link #COMPACT_AT_FRAGMENTS} keeps it flat. Runs after the
    * publish landed, under the caller's gates; a failure only costs speed, never correctness.
    */
-  private void compact(String branch, ManifestDataset.Landed landed) {
-    try (ManifestDataset manifest = openBranch(branch)) {
-      if (!manifest.stamp().equals(landed.stamp())) {
-        return; // someone else moved the branch: leave it to their publish
-      }
+  private void compact(ManifestDataset manifest, String branch) {
+    try {
       manifest.compact();
       manifest.refreshLatest();
       states.compacted(manifest, branch);
     } catch (RuntimeException e) {
+      states.forget(branch);
       LOG.warnf("manifest compaction of %s failed; it will be retried after a later publish: %s", branch, e.getMessage());
     }
   }

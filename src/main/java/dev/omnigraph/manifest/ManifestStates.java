@@ -33,8 +33,110 @@ final class ManifestStates {
    */
   private record Entry(String stamp, List<ManifestRow> rows, ManifestState state, Map<String, Long> heads) {}
 
+  private final String rootUri;
+
+  private ManifestStates(String rootUri) {
+    this.rootUri = rootUri;
+  }
+
   static ManifestStates forRoot(String rootUri) {
-    return ROOTS.computeIfAbsent(rootUri, r -> new ManifestStates());
+    return ROOTS.computeIfAbsent(rootUri, ManifestStates::new);
+  }
+
+  /** Held probe handles process-wide, least recently used first; idle ones are closed past the bound. */
+  static final int MAX_HELD = 32;
+  private static final java.util.LinkedHashMap<String, Held> HELD = new java.util.LinkedHashMap<>(16, 0.75f, true);
+
+  /** One branch's held manifest handle; its lock serialises every use of the handle. */
+  private static final class Held {
+    final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+    ManifestDataset handle;
+    boolean evicted;
+
+    void closeHandle() {
+      if (handle != null) {
+        try {
+          handle.close();
+        } catch (RuntimeException ignored) {
+          // a handle that cannot close cleanly is dropped all the same
+        }
+        handle = null;
+      }
+    }
+  }
+
+  /**
+   * Runs {@code body} on this process's held handle of {@code branch}'s manifest, moved to the
+   * branch's latest version first (the seed's retained "probe handle"): asking for the latest
+   * version is one listing, and an unchanged branch costs nothing more. The handle is used by one
+   * caller at a time. A failure in {@code body} drops the handle (the next use reopens).
+   */
+  <T> T withLatest(dev.omnigraph.storage.StorageConfig config, String branch,
+      java.util.function.Function<ManifestDataset, T> body) {
+    Held h;
+    synchronized (HELD) {
+      h = HELD.computeIfAbsent(config.rootUri() + "|" + branch, k -> new Held());
+      evictIdle();
+    }
+    h.lock.lock();
+    try {
+      if (h.handle != null) {
+        try {
+          if (h.handle.latestVersion() != h.handle.version()) {
+            h.handle.refreshLatest();
+          }
+        } catch (Exception stale) { // deleted branch, or any storage failure: reopen below
+          h.closeHandle();
+        }
+      }
+      if (h.handle == null) {
+        h.handle = ManifestDataset.open(config,
+            branch.equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(branch), java.util.OptionalLong.empty());
+      }
+      return body.apply(h.handle);
+    } catch (RuntimeException e) {
+      h.closeHandle();
+      throw e;
+    } finally {
+      if (h.evicted) {
+        h.closeHandle();
+      }
+      h.lock.unlock();
+    }
+  }
+
+  private static void evictIdle() {
+    java.util.Iterator<Map.Entry<String, Held>> it = HELD.entrySet().iterator();
+    while (HELD.size() > MAX_HELD && it.hasNext()) {
+      Held h = it.next().getValue();
+      it.remove();
+      h.evicted = true;
+      if (h.lock.tryLock()) {
+        try {
+          h.closeHandle();
+        } finally {
+          h.lock.unlock();
+        }
+      }
+    }
+  }
+
+  /** Closes the held handle of {@code branch} (deleted or recreated under this process). */
+  private static void dropHeld(String rootUri, String branch) {
+    Held h;
+    synchronized (HELD) {
+      h = HELD.remove(rootUri + "|" + branch);
+    }
+    if (h != null) {
+      h.evicted = true;
+      if (h.lock.tryLock()) {
+        try {
+          h.closeHandle();
+        } finally {
+          h.lock.unlock();
+        }
+      }
+    }
   }
 
   /**
@@ -155,8 +257,9 @@ final class ManifestStates {
     scan(manifest, branch);
   }
 
-  /** Forgets {@code branch} (deleted, or its state is no longer known). */
+  /** Forgets {@code branch} (deleted, or its state is no longer known), and its held handle. */
   void forget(String branch) {
     latest.remove(branch);
+    dropHeld(rootUri, branch);
   }
 }

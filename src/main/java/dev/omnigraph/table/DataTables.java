@@ -99,6 +99,22 @@ public final class DataTables {
     });
   }
 
+  /**
+   * As {@link #head}, asked through the open handle of {@code knownVersion} (a version the caller
+   * holds, e.g. its pin): one listing of the table's versions instead of a full open. Off main the
+   * full open is used, since a checked-out branch handle answers for its own branch only through it.
+   */
+  public long head(String location, Optional<String> nativeBranch, long knownVersion) {
+    if (nativeBranch.isPresent()) {
+      return head(location, nativeBranch);
+    }
+    return lance(() -> {
+      try (Handle h = open(location, nativeBranch, OptionalLong.of(knownVersion))) {
+        return h.table.latestVersion();
+      }
+    });
+  }
+
   /** Whether the Lance branch {@code branch} of the table exists. */
   public boolean branchExists(String location, String branch) {
     return lance(() -> {
@@ -171,7 +187,8 @@ public final class DataTables {
    */
   public long restore(String location, Optional<String> nativeBranch, long version) {
     return lance(() -> {
-      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+      // Restore moves the handle it runs on: never a shared one.
+      try (Handle h = openFresh(location, nativeBranch, OptionalLong.of(version))) {
         h.table.restore();
       }
       return head(location, nativeBranch);
@@ -718,17 +735,25 @@ public final class DataTables {
       throw new IllegalStateException("staged write already committed once: " + staged);
     }
     Exception failure = null;
-    try (Handle h = open(staged.location(), staged.nativeBranch(), OptionalLong.of(staged.readVersion()));
-        Dataset committed = LanceSupport.commit(
-            h.table, staged.operation(), staged.readVersion(), staged.uuid(), staged.properties())) {
+    Dataset committed = null;
+    try (Handle h = open(staged.location(), staged.nativeBranch(), OptionalLong.of(staged.readVersion()))) {
       // The returned handle's version is not trusted as evidence; the re-read below is.
+      committed = LanceSupport.commit(
+          h.table, staged.operation(), staged.readVersion(), staged.uuid(), staged.properties());
     } catch (Exception e) {
       // Deliberately not inspected: a conflict, a rebase failure and a network error all look
       // alike, and lance-java throws undeclared checked IOExceptions too, hence Exception.
       failure = e;
     }
     try {
-      return classify(staged, failure);
+      CommitOutcome outcome = classify(staged, failure);
+      if (committed != null && staged.nativeBranch().isEmpty() && outcome.kind() == CommitOutcome.Kind.LANDED
+          && committed.version() == outcome.version()) {
+        // Confirmed from evidence to be exactly our version: the next write plans against it.
+        PinnedHandles.adopt(config, staged.location(), staged.nativeBranch(), outcome.version(), committed, committed);
+        committed = null;
+      }
+      return outcome;
     } catch (Exception e) {
       TableCommitUnknownException unknown = new TableCommitUnknownException(
           staged.location(), staged.nativeBranch(), staged.readVersion(), staged.uuid(), e);
@@ -736,6 +761,10 @@ public final class DataTables {
         unknown.addSuppressed(failure); // the commit call's own failure, for diagnosis
       }
       throw unknown;
+    } finally {
+      if (committed != null) {
+        committed.close();
+      }
     }
   }
 
@@ -744,8 +773,12 @@ public final class DataTables {
     String cause = failure == null
         ? "the commit call returned normally"
         : "the commit call failed (" + failure.getClass().getName() + ": " + failure.getMessage() + ")";
-    try (Handle h = open(staged.location(), staged.nativeBranch(), OptionalLong.empty())) {
-      long head = h.table.version();
+    // Off main, a fresh open of the branch; on main, the pinned handle's version listing (the head
+    // is read from storage either way, never taken from the commit call's answer).
+    try (Handle h = staged.nativeBranch().isPresent()
+        ? open(staged.location(), staged.nativeBranch(), OptionalLong.empty())
+        : open(staged.location(), staged.nativeBranch(), OptionalLong.of(readVersion))) {
+      long head = staged.nativeBranch().isPresent() ? h.table.version() : h.table.latestVersion();
       String firstForeign = null;
       List<Long> ours = new ArrayList<>();
       long oursRecordedRead = -1;
@@ -1094,20 +1127,36 @@ public final class DataTables {
     return true;
   }
 
-  /** An allocator, the dataset's main handle, and the branch/version it checked out. */
+  /**
+   * An allocator, the dataset's main handle, and the branch/version it checked out: either opened
+   * for this call (latest versions) or leased from {@link PinnedHandles} (exact versions).
+   */
   private static final class Handle implements AutoCloseable {
     final BufferAllocator allocator;
     final Dataset main;
     final Dataset table;
+    private final PinnedHandles.Entry lease;
 
     Handle(BufferAllocator allocator, Dataset main, Dataset table) {
       this.allocator = allocator;
       this.main = main;
       this.table = table;
+      this.lease = null;
+    }
+
+    Handle(PinnedHandles.Entry lease) {
+      this.allocator = PinnedHandles.allocator();
+      this.main = lease.main;
+      this.table = lease.table;
+      this.lease = lease;
     }
 
     @Override
     public void close() {
+      if (lease != null) {
+        PinnedHandles.release(lease);
+        return;
+      }
       // Datasets before the allocator they were opened with.
       try {
         if (table != main) {
@@ -1124,11 +1173,19 @@ public final class DataTables {
   }
 
   private Handle open(String location, Optional<String> branch, OptionalLong version) {
+    if (version.isPresent()) {
+      // An exact version never changes: share one open handle of it (see PinnedHandles).
+      return new Handle(PinnedHandles.lease(config, location, branch, version.getAsLong()));
+    }
+    return openFresh(location, branch, version);
+  }
+
+  /** A handle of this call's own, for operations that move the handle they run on. */
+  private Handle openFresh(String location, Optional<String> branch, OptionalLong version) {
     BufferAllocator allocator = new RootAllocator();
     Dataset main = null;
     try {
       if (branch.isEmpty()) {
-        // One open straight at the version: no listing for "latest", no second manifest read.
         main = LanceSupport.open(config, location, version, allocator);
         return new Handle(allocator, main, main);
       }

@@ -35,7 +35,7 @@ public final class ManifestDataset implements AutoCloseable {
 
   private final StorageConfig config;
   private final BufferAllocator allocator;
-  private final Dataset dataset;
+  private Dataset dataset;
   private final Optional<String> branch;
 
   private ManifestDataset(StorageConfig config, BufferAllocator allocator, Dataset dataset, Optional<String> branch) {
@@ -228,8 +228,9 @@ public final class ManifestDataset implements AutoCloseable {
       org.lance.operation.Update update = LanceSupport.rewriteRowsUpdate(written, updated, removed,
           dataset.getLanceSchema());
       int maxBefore = dataset.getFragments().stream().mapToInt(f -> f.getId()).max().orElse(-1);
-      try (Dataset next = LanceSupport.commit(dataset, update, dataset.version(),
-          java.util.UUID.randomUUID().toString(), Map.of())) {
+      Dataset next = LanceSupport.commit(dataset, update, dataset.version(),
+          java.util.UUID.randomUUID().toString(), Map.of());
+      {
         List<org.lance.Fragment> fragments = next.getFragments();
         List<org.lance.Fragment> fresh = fragments.stream().filter(f -> f.getId() > maxBefore)
             .sorted(java.util.Comparator.comparingInt(f -> f.getId())).toList();
@@ -243,9 +244,22 @@ public final class ManifestDataset implements AutoCloseable {
         if (addresses.size() != count) {
           addresses = List.of(); // unknown layout: the caller rescans instead of guessing
         }
-        return new Replaced(new Landed(next.version(), stamp(next), fragments.size()), addresses);
+        Replaced replaced = new Replaced(new Landed(next.version(), stamp(next), fragments.size()), addresses);
+        // This handle now reads the version it just wrote: a held handle never re-reads it.
+        Dataset old = dataset;
+        dataset = next;
+        old.close();
+        return replaced;
       }
     }
+  }
+
+  /**
+   * The branch's latest version number, asked from storage now (one listing); the handle stays on
+   * its checked-out version.
+   */
+  public long latestVersion() {
+    return dataset.latestVersion();
   }
 
   /** How many fragments the checked-out version has. */

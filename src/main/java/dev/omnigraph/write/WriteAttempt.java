@@ -305,7 +305,7 @@ public final class WriteAttempt {
               + " exists but the manifest does not reference it");
         }
       } else {
-        long live = tables.head(e.location(), e.target());
+        long live = tables.head(e.location(), e.target(), e.pinnedVersion());
         if (live != e.pinnedVersion()) {
           throw new UncoveredDrift(e.tableKey(), "live HEAD is version " + live + " but the manifest pins "
               + e.pinnedVersion());

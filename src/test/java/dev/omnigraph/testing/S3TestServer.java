@@ -73,6 +73,47 @@ public final class S3TestServer {
     return front.record(root.bucket() + "/" + prefix);
   }
 
+  /**
+   * Uploads every file under the local graph root {@code localRoot} to {@code remote} (same relative
+   * keys), eight at a time: a history grown quickly on local disk becomes an S3 fixture. Lance
+   * writes the same relative layout on both backends; roots with Lance branches record absolute
+   * parent URIs and are not portable this way.
+   */
+  public void upload(Path localRoot, StorageConfig remote) throws IOException {
+    List<Path> files;
+    try (var walk = Files.walk(localRoot)) {
+      files = walk.filter(Files::isRegularFile).filter(f -> !f.getFileName().toString().contains("#")).toList();
+    }
+    var client = software.amazon.awssdk.services.s3.S3Client.builder()
+        .httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create())
+        .region(software.amazon.awssdk.regions.Region.of(REGION))
+        .forcePathStyle(true)
+        .endpointOverride(URI.create(endpoint()))
+        .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+            software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
+        .build();
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+    try (client) {
+      List<java.util.concurrent.Future<?>> puts = new ArrayList<>();
+      for (Path f : files) {
+        String rel = localRoot.relativize(f).toString().replace('\\', '/');
+        String key = remote.prefix().isEmpty() ? rel : remote.prefix() + "/" + rel;
+        puts.add(pool.submit(() -> client.putObject(b -> b.bucket(remote.bucket()).key(key),
+            software.amazon.awssdk.core.sync.RequestBody.fromFile(f))));
+      }
+      for (var p : puts) {
+        p.get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IOException("upload of " + localRoot + " failed: " + e.getCause(), e.getCause());
+    } finally {
+      pool.shutdown();
+    }
+  }
+
   /** Delays every forwarded request by {@code millis} (0: none), to count serial round trips. */
   public void delay(long millis) {
     front.delay(millis);
