@@ -16,7 +16,7 @@ import java.util.Optional;
  */
 public record OptimizeReport(
     @JsonProperty("branch") String branch,
-    @JsonProperty("commit_id") Optional<String> commitId,
+    @com.fasterxml.jackson.annotation.JsonIgnore Optional<String> commitId,
     @JsonProperty("tables") List<Table> tables,
     @JsonProperty("skipped") List<String> skipped) {
 
@@ -25,7 +25,14 @@ public record OptimizeReport(
     skipped = List.copyOf(skipped);
   }
 
+  /** The maintenance commit id for JSON (null when none was published). */
+  @JsonProperty("commit_id")
+  public String commitIdOrNull() {
+    return commitId.orElse(null);
+  }
+
   /** Fragments the compactions removed (before minus after, summed). */
+  @JsonProperty("compacted_fragments")
   public long compactedFragments() {
     return tables.stream().mapToLong(t -> Math.max(0, t.fragmentsBefore() - t.fragmentsAfter())).sum();
   }
