@@ -241,6 +241,9 @@ public final class Optimize {
     } catch (RuntimeException failure) {
       LOG.warnf(failure, "sidecar %s kept after a published optimize; recovery will retire it", operationId);
     }
+    LOG.infof("optimize of %s: compacted %s, maintenance commit %s", branch,
+        moved.stream().map(t -> t.tableKey() + " v" + t.fromVersion() + "->v" + t.toVersion() + " ("
+            + t.fragmentsBefore() + "->" + t.fragmentsAfter() + " fragments)").toList(), published.commitId());
     return new OptimizeReport(branch, Optional.of(published.commitId()), done, skipped);
   }
 
