@@ -159,6 +159,28 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
   }
 
   @Test
+  void theBackgroundPassRunsAfterTheWriteReturned() throws Exception {
+    reopen(new OptimizeSettings(true, 2, 16, true));
+    List<OptimizeRun> runs = new CopyOnWriteArrayList<>();
+    graph.onOptimize(runs::add);
+    for (String n : List.of("b1", "b2", "b3")) {
+      addPerson(n);
+    }
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    while (runs.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(runs).singleElement().satisfies(r -> {
+      assertThat(r.automatic()).isTrue();
+      assertThat(r.outcome()).isEqualTo("compacted");
+    });
+    assertThat(commits("main").get(0).actorId()).isEqualTo(Optimize.ACTOR);
+    assertThat(stats("main", "Person").fragments()).isEqualTo(1);
+    assertThat(rows("main", "Person")).containsOnlyKeys("b1", "b2", "b3");
+    assertPinsEqualHeads("main");
+  }
+
+  @Test
   void theAutomaticPassCountsDeletionFiles() {
     reopen(new OptimizeSettings(true, 1000, 1, false));
     List<OptimizeRun> runs = new CopyOnWriteArrayList<>();
