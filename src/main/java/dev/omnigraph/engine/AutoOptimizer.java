@@ -27,6 +27,9 @@ import org.jboss.logging.Logger;
  * tables. The write's own result is settled before this starts and never changes because of it: an
  * automatic run that fails is logged and reported to listeners, never thrown to the writer.
  *
+ * <p>The check is sampled: a table's statistics are read once every {@link #checkEvery()} writes
+ * to it through this handle (every 4th with the defaults), so most writes add no I/O at all.
+ *
  * <p>Inline (default for a library handle) the pass runs on the writer's thread after the publish;
  * with {@link OptimizeSettings#background()} (the service) it runs on one daemon thread per handle,
  * so the write's response does not wait for it.
@@ -56,6 +59,15 @@ final class AutoOptimizer implements AutoCloseable {
         : null;
   }
 
+  /** Writes per (branch, table) since its statistics were last read by this handle. */
+  private final java.util.concurrent.ConcurrentHashMap<String, Integer> writesSinceCheck =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** How many writes to a table pass between two statistics reads: a quarter of the smaller threshold. */
+  int checkEvery() {
+    return Math.max(1, Math.min(settings.fragmentThreshold(), settings.deletionThreshold() + 1) / 4);
+  }
+
   OptimizeSettings settings() {
     return settings;
   }
@@ -69,7 +81,19 @@ final class AutoOptimizer implements AutoCloseable {
     if (!settings.autoEnabled() || result.commitId().isEmpty() || result.rowCounts().isEmpty()) {
       return;
     }
-    Collection<String> touched = List.copyOf(result.rowCounts().keySet());
+    List<String> touched = new ArrayList<>();
+    for (String key : result.rowCounts().keySet()) {
+      // Sampled: a table's statistics are read every checkEvery() writes to it through this handle,
+      // so most writes pay nothing (overshoot past a threshold: at most checkEvery() - 1 fragments).
+      int n = writesSinceCheck.merge(branch + "\u0000" + key, 1, Integer::sum);
+      if (n >= checkEvery()) {
+        writesSinceCheck.put(branch + "\u0000" + key, 0);
+        touched.add(key);
+      }
+    }
+    if (touched.isEmpty()) {
+      return;
+    }
     if (background != null) {
       background.execute(() -> check(branch, touched));
     } else {
