@@ -316,6 +316,36 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
   }
 
   @Test
+  void aForeignCommitAfterAnInterruptedCompactionIsRefusedAndTheSidecarKept() throws Exception {
+    reopen(OptimizeSettings.disabled());
+    fragment();
+    List<CommitOutput> before = commits("main");
+    Throwable thrown;
+    try (AutoCloseable fp = Failpoints.enableError("optimize.before_publish")) {
+      thrown = catchThrowable(() -> graph.optimize("main"));
+    }
+    String op = ((RecoveryRequired) thrown).operationId();
+    // Something other than the compaction lands on the compacted table before recovery runs.
+    SnapshotOutput.Dataset d = dataset("main", "Person");
+    DataTables tables = new DataTables(config);
+    long head = tables.head(d.datasetPath(), Optional.empty());
+    assertThat(tables.commit(tables.stageInsert(d.datasetPath(), Optional.empty(), head, personSchema(),
+        List.of(stray()), false)).isLanded()).isTrue();
+
+    Throwable refused = catchThrowable(() -> graph.recover());
+
+    assertThat(refused).isInstanceOfSatisfying(RecoveryRequired.class, e -> {
+      assertThat(e.operationId()).isEqualTo(op);
+      assertThat(e.getMessage()).contains("other than its compaction");
+    });
+    assertThat(sidecars()).containsExactly(SidecarStore.keyOf(op));
+    assertThat(commits("main")).isEqualTo(before);
+    assertThat(graph.recoveryAudit()).isEmpty();
+    // Writes on the branch stay blocked while it is pending.
+    assertThat(catchThrowable(() -> addPerson("kim"))).isInstanceOf(RecoveryRequired.class);
+  }
+
+  @Test
   void anErrorAfterThePublishIsReportedAsDoneAndRetiredLater() throws Exception {
     reopen(OptimizeSettings.disabled());
     fragment();
