@@ -129,6 +129,24 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
   }
 
   @Test
+  void cleanupAfterAnOptimizeKeepsTimeTravelToEveryCommit() {
+    reopen(OptimizeSettings.disabled());
+    fragment();
+    List<CommitOutput> history = commits("main");
+    graph.optimize("main");
+    graph.cleanup(false);
+    String query = "query all() { match { $p: Person } return { $p.name } }";
+    for (CommitOutput c : history) {
+      long expected = graph.snapshotAtCommit(c.graphCommitId()).datasets().stream()
+          .filter(d -> d.typeName().equals("Person")).findFirst().orElseThrow().entityCount();
+      assertThat(graph.query(Optional.empty(), Optional.of(c.graphCommitId()), query, "all", null).rowCount())
+          .as("rows at commit %s", c.graphCommitId()).isEqualTo(expected);
+    }
+    assertThat(graph.query(Optional.of("main"), Optional.empty(), query, "all", null).rowCount()).isEqualTo(6);
+    assertPinsEqualHeads("main");
+  }
+
+  @Test
   void theAutomaticPassFiresPastTheThresholdAndNotBelow() {
     reopen(new OptimizeSettings(true, 4, 16, false));
     List<OptimizeRun> runs = new CopyOnWriteArrayList<>();
