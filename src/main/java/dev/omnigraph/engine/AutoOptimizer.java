@@ -27,8 +27,9 @@ import org.jboss.logging.Logger;
  * tables. The write's own result is settled before this starts and never changes because of it: an
  * automatic run that fails is logged and reported to listeners, never thrown to the writer.
  *
- * <p>The check is sampled: a table's statistics are read once every {@link #checkEvery()} writes
- * to it through this handle (every 4th with the defaults), so most writes add no I/O at all.
+ * <p>The check is sampled: a table's statistics are read at the first write to it through this
+ * handle and then once every {@link #checkEvery()} writes (every 4th with the defaults), so most
+ * writes of a long-lived handle add no I/O at all, and a one-write CLI process still checks.
  *
  * <p>Inline (default for a library handle) the pass runs on the writer's thread after the publish;
  * with {@link OptimizeSettings#background()} (the service) it runs on one daemon thread per handle,
@@ -85,9 +86,17 @@ final class AutoOptimizer implements AutoCloseable {
     for (String key : result.rowCounts().keySet()) {
       // Sampled: a table's statistics are read every checkEvery() writes to it through this handle,
       // so most writes pay nothing (overshoot past a threshold: at most checkEvery() - 1 fragments).
-      int n = writesSinceCheck.merge(branch + "\u0000" + key, 1, Integer::sum);
-      if (n >= checkEvery()) {
-        writesSinceCheck.put(branch + "\u0000" + key, 0);
+      // The first write to a table through this handle is always checked, so short-lived handles
+      // (one CLI write per process) still trigger compaction.
+      boolean[] check = {false};
+      writesSinceCheck.compute(branch + "\u0000" + key, (k, prev) -> {
+        if (prev == null || prev + 1 >= checkEvery()) {
+          check[0] = true;
+          return 0;
+        }
+        return prev + 1;
+      });
+      if (check[0]) {
         touched.add(key);
       }
     }

@@ -178,19 +178,19 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
 
   @Test
   void theCheckIsSampledEveryKthWriteToATable() {
-    // k = min(8, 16 + 1) / 4 = 2: statistics are read at the 2nd, 4th, … write to Person.
-    reopen(new OptimizeSettings(true, 8, 16, false));
+    // k = min(9, 16 + 1) / 4 = 2: statistics are read at the 1st, 3rd, 5th, … write to Person.
+    reopen(new OptimizeSettings(true, 9, 16, false));
     List<OptimizeRun> runs = new CopyOnWriteArrayList<>();
     graph.onOptimize(runs::add);
-    for (int i = 1; i <= 9; i++) {
+    for (int i = 1; i <= 10; i++) {
       addPerson("s" + i);
     }
-    assertThat(stats("main", "Person").fragments()).as("past the threshold, not yet sampled").isEqualTo(9);
+    assertThat(stats("main", "Person").fragments()).as("past the threshold, not yet sampled").isEqualTo(10);
     assertThat(runs).isEmpty();
-    addPerson("s10");
+    addPerson("s11");
     assertThat(runs).singleElement().extracting(OptimizeRun::outcome).isEqualTo("compacted");
     assertThat(stats("main", "Person").fragments()).isEqualTo(1);
-    assertThat(rows("main", "Person")).hasSize(10);
+    assertThat(rows("main", "Person")).hasSize(11);
   }
 
   @Test
