@@ -10,5 +10,6 @@ import picocli.CommandLine.Command;
     description = "Versioned, branchable property-graph store on Lance.",
     subcommands = {VersionCommand.class, ServeCommand.class, InitCommand.class, SnapshotCommand.class,
         BranchCommand.class, CommitCommand.class, SchemaCommand.class, LoadCommand.class, MutateCommand.class,
-        QueryCommand.class, ExportCommand.class, DoctorCommand.class, RepairCommand.class, CleanupCommand.class, RecoverCommand.class})
+        QueryCommand.class, ExportCommand.class, DoctorCommand.class, RepairCommand.class, CleanupCommand.class, RecoverCommand.class,
+        OptimizeCommand.class})
 public class RootCommand {}

@@ -24,6 +24,9 @@ import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.storage.StorageConfig;
 import dev.omnigraph.maintenance.CleanupReport;
 import dev.omnigraph.maintenance.Maintenance;
+import dev.omnigraph.maintenance.Optimize;
+import dev.omnigraph.maintenance.OptimizeReport;
+import dev.omnigraph.maintenance.OptimizeSettings;
 import dev.omnigraph.maintenance.RepairReport;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.api.ReadOutput;
@@ -61,8 +64,11 @@ public final class Omnigraph implements AutoCloseable {
   private final Recovery recovery;
   private final RecoveryAuditTable audit;
   private final Maintenance maintenance;
+  /** Compaction: the Optimize writer and the automatic pass after writes (issue 11). */
+  private final AutoOptimizer optimizer;
 
-  private Omnigraph(StorageConfig config, StorageAdapter storage, OpenMode mode, SchemaContract schema) {
+  private Omnigraph(StorageConfig config, StorageAdapter storage, OpenMode mode, SchemaContract schema,
+      OptimizeSettings optimizeSettings) {
     this.config = config;
     this.storage = storage;
     this.mode = mode;
@@ -80,6 +86,8 @@ public final class Omnigraph implements AutoCloseable {
     this.writePath = new WritePath(attempt, schema.ir());
     this.maintenance = new Maintenance(gates, manifest, tables, publisher, recovery,
         () -> schema.ir().catalog().tableKeys());
+    this.optimizer = new AutoOptimizer(optimizeSettings, new Optimize(gates, manifest, tables, sidecars, publisher,
+        recovery, schema::identity), manifest, tables);
   }
 
   /**
@@ -108,6 +116,15 @@ public final class Omnigraph implements AutoCloseable {
    * @throws dev.omnigraph.api.UnsupportedStorageVersion for a stamp other than the served one
    */
   public static Omnigraph open(StorageConfig config, OpenMode mode) {
+    return open(config, mode, OptimizeSettings.fromSystemProperties());
+  }
+
+  /**
+   * As {@link #open(StorageConfig, OpenMode)}, with explicit compaction settings (the service passes
+   * its configuration; the two-argument form reads the {@code omnigraph.optimize.*} system
+   * properties).
+   */
+  public static Omnigraph open(StorageConfig config, OpenMode mode, OptimizeSettings optimizeSettings) {
     StorageAdapter storage = StorageAdapters.open(config);
     try {
       if (storage.exists(GraphInit.CLAIM_KEY)) {
@@ -119,7 +136,7 @@ public final class Omnigraph implements AutoCloseable {
       }
       new GraphManifest(config, storage).checkStamp();
       SchemaContract schema = SchemaContract.read(storage);
-      Omnigraph graph = new Omnigraph(config, storage, mode, schema);
+      Omnigraph graph = new Omnigraph(config, storage, mode, schema, optimizeSettings);
       if (mode == OpenMode.READ_WRITE) {
         // Full recovery: every pending sidecar is rolled forward, rolled back or refused loudly
         // before this handle serves anything. A read-only open repairs nothing.
@@ -276,7 +293,9 @@ public final class Omnigraph implements AutoCloseable {
    */
   public WriteResult load(String branch, Reader ndjson, LoadMode mode, Optional<String> actor) {
     requireWritable();
-    return writePath.load(branch, ndjson, mode, actor);
+    WriteResult result = writePath.load(branch, ndjson, mode, actor);
+    optimizer.afterWrite(branch, result);
+    return result;
   }
 
   /**
@@ -288,8 +307,39 @@ public final class Omnigraph implements AutoCloseable {
   public WriteResult mutate(String branch, String source, String name, com.fasterxml.jackson.databind.JsonNode params,
       Optional<String> actor, Optional<String> ifCommit) {
     requireWritable();
-    return writePath.mutate(branch, source, name, params, actor, ifCommit);
+    WriteResult result = writePath.mutate(branch, source, name, params, actor, ifCommit);
+    optimizer.afterWrite(branch, result);
+    return result;
   }
+
+  // --- Optimize (compaction half) -------------------------------------------------------------
+
+  /**
+   * Compacts every data table of {@code branch} (default main) that has more than one fragment or
+   * any deletion file, and publishes the compacted versions as one maintenance commit (actor
+   * {@value Optimize#ACTOR}). Rows, row ids and time travel are unchanged. Tables the branch still
+   * inherits from its parent are left alone.
+   *
+   * @throws dev.omnigraph.write.UncoveredDrift when a table's live HEAD is not its pin (nothing written)
+   * @throws dev.omnigraph.api.RecoveryRequired for a pending sidecar on the branch, or a failure
+   *     after the optimize sidecar was armed (recovery rolls it forward)
+   */
+  public OptimizeReport optimize(String branch) {
+    requireWritable();
+    return optimizer.run(branch == null || branch.isBlank() ? BranchNames.MAIN : branch, List.of(), true, false);
+  }
+
+  /** The compaction settings of this handle. */
+  public OptimizeSettings optimizeSettings() {
+    return optimizer.settings();
+  }
+
+  /** Registers a listener told about every Optimize run of this handle, automatic or explicit. */
+  public void onOptimize(java.util.function.Consumer<OptimizeRun> listener) {
+    optimizer.listen(listener);
+  }
+
+  // --- end Optimize ---------------------------------------------------------------------------
 
   /** Adjacency indexes are keyed by root and exact version, so one process-wide cache serves every handle. */
   private static final AdjacencyCache ADJACENCY = new AdjacencyCache();
@@ -354,6 +404,7 @@ public final class Omnigraph implements AutoCloseable {
 
   @Override
   public void close() {
+    optimizer.close(); // a background pass finishes before the storage it uses closes
     storage.close();
   }
 

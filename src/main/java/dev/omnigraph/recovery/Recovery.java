@@ -113,6 +113,8 @@ public final class Recovery {
   private final ManifestBatchPublisher publisher;
   private final RecoveryAuditTable audit;
   private final Supplier<String> liveSchemaIdentity;
+  /** Optimize sidecars: the bounded maintenance classifier (see OptimizeRecovery). */
+  private final OptimizeRecovery optimize;
 
   public Recovery(GateManager gates, GraphManifest manifest, DataTables tables, SidecarStore sidecars,
       ManifestBatchPublisher publisher, RecoveryAuditTable audit, Supplier<String> liveSchemaIdentity) {
@@ -123,6 +125,7 @@ public final class Recovery {
     this.publisher = Objects.requireNonNull(publisher);
     this.audit = Objects.requireNonNull(audit);
     this.liveSchemaIdentity = Objects.requireNonNull(liveSchemaIdentity);
+    this.optimize = new OptimizeRecovery(manifest, tables, sidecars, publisher, audit);
   }
 
   /**
@@ -184,6 +187,11 @@ public final class Recovery {
         return null; // its writer was live and finished while we waited for the gates
       }
       RecoverySidecar s = reread.get();
+      // --- optimize: no caller-minted transaction to prove; roll-forward-only, bounded by shape ---
+      if (OptimizeRecovery.WRITER_KIND.equals(s.writerKind())) {
+        return optimize.settle(s);
+      }
+      // --- end optimize ---
       Assessment a = assess(s);
       LOG.infof("recovery of %s (%s on %s): %s %s", s.operationId(), s.writerKind(), s.authority().branch(),
           a.verdict, a.classes);

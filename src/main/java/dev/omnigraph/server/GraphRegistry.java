@@ -1,6 +1,7 @@
 package dev.omnigraph.server;
 
 import dev.omnigraph.api.NotFound;
+import dev.omnigraph.maintenance.OptimizeSettings;
 import dev.omnigraph.storage.StorageConfig;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -28,12 +29,16 @@ class GraphRegistry {
 
   GraphRegistry(Config config) {
     boolean example = config.getOptionalValue("omnigraph.storage.example", Boolean.class).orElse(false);
+    // Compaction settings (docs/maintenance.md): the service runs the automatic pass in the background.
+    OptimizeSettings optimize = OptimizeSettings.from(name -> config.getOptionalValue(name, String.class)
+        .orElse(name.equals(OptimizeSettings.BACKGROUND) ? "true" : null));
     KeyedConfig.read(config.getPropertyNames(), n -> config.getValue(n, String.class), "omnigraph.graphs", "uri",
         java.util.Set.of()).forEach((id, uri) -> graphs.put(id, new ServedGraph(id, StorageConfig.fromEnvironment(uri),
-            example && id.equals(DEFAULT_GRAPH))));
+            example && id.equals(DEFAULT_GRAPH), optimize)));
     if (graphs.isEmpty()) {
       config.getOptionalValue("omnigraph.storage.uri", String.class).ifPresent(uri ->
-          graphs.put(DEFAULT_GRAPH, new ServedGraph(DEFAULT_GRAPH, StorageConfig.fromEnvironment(uri), example)));
+          graphs.put(DEFAULT_GRAPH, new ServedGraph(DEFAULT_GRAPH, StorageConfig.fromEnvironment(uri), example,
+              optimize)));
     }
     graphs.values().forEach(g -> LOG.infof("serving graph %s at %s", g.id(), g.uri()));
   }

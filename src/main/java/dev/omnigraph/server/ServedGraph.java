@@ -3,6 +3,10 @@ package dev.omnigraph.server;
 import dev.omnigraph.api.NotFound;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.engine.OptimizeRun;
+import dev.omnigraph.maintenance.OptimizeSettings;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
@@ -44,7 +48,17 @@ final class ServedGraph implements AutoCloseable {
   /** Operation ids known to block writes (they survived a heal or were left by a failed write). */
   private final Set<String> blocking = ConcurrentHashMap.newKeySet();
 
+  /** Compaction settings of the handle (issue 11; the service runs the automatic pass in the background). */
+  private final OptimizeSettings optimize;
+  /** Told about every Optimize run of the handle (the service's optimize metrics). */
+  private final List<Consumer<OptimizeRun>> optimizeListeners = new CopyOnWriteArrayList<>();
+
   ServedGraph(String id, StorageConfig config, boolean seedExample) {
+    this(id, config, seedExample, OptimizeSettings.fromSystemProperties());
+  }
+
+  ServedGraph(String id, StorageConfig config, boolean seedExample, OptimizeSettings optimize) {
+    this.optimize = optimize;
     this.id = id;
     this.config = config;
     this.seedExample = seedExample && config.backend() == StorageConfig.Backend.LOCAL;
@@ -72,9 +86,19 @@ final class ServedGraph implements AutoCloseable {
     }
     synchronized (this) {
       if (handle == null) {
-        handle = open();
+        Omnigraph opened = open();
+        optimizeListeners.forEach(opened::onOptimize);
+        handle = opened;
       }
       return handle;
+    }
+  }
+
+  /** Registers {@code listener} for every Optimize run of the handle, now or once it opens. */
+  synchronized void onOptimize(Consumer<OptimizeRun> listener) {
+    optimizeListeners.add(listener);
+    if (handle != null) {
+      handle.onOptimize(listener);
     }
   }
 
@@ -88,7 +112,7 @@ final class ServedGraph implements AutoCloseable {
       return seedExample();
     }
     try {
-      return Omnigraph.open(config, OpenMode.READ_WRITE);
+      return Omnigraph.open(config, OpenMode.READ_WRITE, optimize);
     } catch (NotFound e) {
       if (!"graph".equals(e.kind())) {
         throw e;

@@ -342,6 +342,12 @@ public final class DataTables {
     });
   }
 
+  /** The most fragments a key index of {@code table} does not cover (a missing index covers none). */
+  static int unindexedFragments(Dataset table) {
+    FragmentStats s = fragmentStats(table);
+    return s.missingKeyIndexes().isEmpty() ? s.maxUnindexedFragments() : Math.max(s.maxUnindexedFragments(), s.fragments());
+  }
+
   private static FragmentStats fragmentStats(Dataset table) {
     Set<Integer> live = new TreeSet<>();
     int withDeletions = 0;
@@ -959,6 +965,40 @@ public final class DataTables {
       violations.add("new fragments hold " + physical + " physical rows, not " + expectedRows);
     }
     return violations;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Compaction (the Optimize writer's physical effect; implementation in TableCompaction).
+
+  /**
+   * Fragment statistics of {@code version} (empty: latest) of the branch, from that version's
+   * manifest only: fragment count and fragments carrying deletion files. No data file is read.
+   */
+  public TableStats stats(String location, Optional<String> nativeBranch, OptionalLong version) {
+    return new TableCompaction(config, this).stats(location, nativeBranch, version);
+  }
+
+  /**
+   * Compacts the branch (Lance {@code compact}, deletions materialized), which commits by itself
+   * with a Lance-minted uuid, then classifies what landed from the transactions recorded after
+   * {@code expectedVersion} (see {@link CompactionOutcome.Kind}).
+   *
+   * @throws TableHeadMoved when the live HEAD is not {@code expectedVersion} (nothing written)
+   * @throws TableCommitUnknownException when the history cannot be re-read afterwards (the
+   *     compaction may have landed)
+   */
+  public CompactionOutcome compact(String location, Optional<String> nativeBranch, long expectedVersion) {
+    return new TableCompaction(config, this).compact(location, nativeBranch, expectedVersion);
+  }
+
+  /**
+   * Classifies the branch's history after {@code expectedVersion} as {@link #compact} does, without
+   * compacting: what recovery of an interrupted optimize reads.
+   */
+  public CompactionOutcome compactionSince(String location, Optional<String> nativeBranch, long expectedVersion) {
+    TableCompaction c = new TableCompaction(config, this);
+    return c.classify(location, nativeBranch, expectedVersion,
+        c.stats(location, nativeBranch, OptionalLong.of(expectedVersion)), null);
   }
 
   // ---------------------------------------------------------------------------------------------

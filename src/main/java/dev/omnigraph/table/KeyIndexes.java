@@ -26,6 +26,12 @@ final class KeyIndexes {
   /** The columns that get a key index when the table has them, in creation order. */
   static final List<String> KEY_COLUMNS = List.of("id", "src", "dst");
 
+  /**
+   * The most commits one index optimization adds: one {@code CreateIndex} per missing key index,
+   * then one for the fold of every stale one.
+   */
+  static final int MAX_INDEX_COMMITS = KEY_COLUMNS.size() + 1;
+
   private KeyIndexes() {}
 
   /** The index name for a key column: Lance's own default spelling, {@code <column>_idx}. */

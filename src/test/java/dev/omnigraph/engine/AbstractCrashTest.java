@@ -603,4 +603,83 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     assertThat(commits.size()).isEqualTo(commitsBefore.contains(s.lineage().commitId())
         ? commitsBefore.size() + 1 : commitsBefore.size() + 2);
   }
+
+  // ---------------------------------------------------------------------------------------------
+  // 4. The Optimize writer (compaction half) halts at each of its failpoints; a read-write reopen
+  //    converges: rows unchanged, pins == HEADs, __recovery/ empty, one audit row, next write lands.
+
+  /** Every optimize failpoint, with the recovery failpoint to halt at afterwards (or null). */
+  Stream<Arguments> optimizeCrashCases() {
+    return Stream.of(
+        Arguments.of("optimize.after_arm", null),
+        Arguments.of("optimize.after_compact", null),
+        Arguments.of("optimize.before_publish", null),
+        Arguments.of("optimize.after_publish", null),
+        Arguments.of("optimize.after_compact", "recovery.after_publish"),
+        Arguments.of("optimize.before_publish", "recovery.record_audit"));
+  }
+
+  @ParameterizedTest(name = "optimize halts at {0}, then recovery at {1}")
+  @MethodSource("optimizeCrashCases")
+  void aHaltInsideOptimizeConvergesOnReadWriteReopen(String failpoint, String recoveryFailpoint) throws Exception {
+    seed("main");
+    // Two more multi-table writes: edge:Knows and node:Person have 3 fragments each.
+    for (String[] pair : new String[][] {{"cat", "dan"}, {"eve", "fay"}}) {
+      graph.mutate("main", AbstractMutationTest.GQ, "add_pair", new ObjectMapper().readTree(
+          "{\"a\":\"" + pair[0] + "\",\"b\":\"" + pair[1] + "\"}"), Optional.of("act-test"), Optional.empty());
+    }
+    Before before = capture("main");
+    graph.close();
+    CrashChildProcess.Result r = CrashChildProcess.run(config, Optional.of(failpoint), CHILD_TIMEOUT_SECONDS,
+        "optimize", "main");
+    assertThat(r.exitCode()).as("optimize child halted at %s:\n%s", failpoint, r.output()).isEqualTo(137);
+    graph = Omnigraph.open(config, OpenMode.READ_ONLY);
+    assertThat(sidecarKeys()).as("sidecars after a halt at %s", failpoint).hasSize(1);
+    RecoverySidecar s = readSidecar(sidecarKeys().get(0));
+    assertThat(s.writerKind()).isEqualTo(dev.omnigraph.recovery.OptimizeRecovery.WRITER_KIND);
+    assertThat(s.actor()).isEqualTo(dev.omnigraph.maintenance.Optimize.ACTOR);
+    assertThat(s.tables()).extracting(RecoverySidecar.TableIntent::tableKey)
+        .containsExactly("edge:Knows", "node:Person");
+    if (recoveryFailpoint != null) {
+      graph.close();
+      CrashChildProcess.Result rr = CrashChildProcess.run(config, Optional.of(recoveryFailpoint),
+          CHILD_TIMEOUT_SECONDS, "open");
+      assertThat(rr.exitCode()).as("recovering child halted at %s:\n%s", recoveryFailpoint, rr.output())
+          .isEqualTo(137);
+      graph = Omnigraph.open(config, OpenMode.READ_ONLY);
+      assertThat(sidecarKeys()).containsExactly(SidecarStore.keyOf(s.operationId()));
+    }
+    reopen();
+
+    boolean published = !failpoint.equals("optimize.after_arm");
+    assertThat(sidecarKeys()).as("__recovery/ after recovery").isEmpty();
+    assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> {
+      assertThat(e.operationId()).isEqualTo(s.operationId());
+      assertThat(e.kind()).isEqualTo(published ? "RolledForward" : "Discarded");
+      assertThat(e.writerKind()).isEqualTo("optimize");
+      assertThat(e.commitId()).isEqualTo(published ? s.lineage().commitId() : null);
+    });
+    assertThat(content("main")).isEqualTo(before.content());
+    List<String> commits = commitIds("main");
+    if (published) {
+      assertThat(commits).hasSize(before.commits().size() + 1);
+      assertThat(commits.get(0)).isEqualTo(s.lineage().commitId());
+      assertThat(graph.commit(commits.get(0)).actorId()).isEqualTo(dev.omnigraph.maintenance.Optimize.ACTOR);
+      assertThat(commits.subList(1, commits.size())).isEqualTo(before.commits());
+      // The first table in sorted order was compacted at every published point.
+      assertThat(dataset("main", "Knows").publishedDatasetVersion())
+          .isGreaterThan(before.snapshot().datasets().stream().filter(d -> d.typeName().equals("Knows"))
+              .findFirst().orElseThrow().publishedDatasetVersion());
+    } else {
+      assertThat(commits).isEqualTo(before.commits());
+      assertThat(graph.snapshot("main").datasets()).isEqualTo(before.snapshot().datasets());
+    }
+    assertPinsEqualHeads("main");
+    WriteResult next = graph.mutate("main", AbstractMutationTest.GQ, "add_person",
+        new ObjectMapper().createObjectNode().put("name", "gil"), Optional.of("act-test"), Optional.empty());
+    assertThat(next.commitId()).isPresent();
+    assertThat(content("main")).isEqualTo(plus(before.content(), Map.of("Person", Set.of("gil"))));
+    assertThat(sidecarKeys()).isEmpty();
+    assertPinsEqualHeads("main");
+  }
 }

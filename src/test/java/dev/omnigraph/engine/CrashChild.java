@@ -25,6 +25,7 @@ import java.util.Optional;
  *   <li>{@code open}: only the read-write open (and its recovery sweep), then close;
  *   <li>{@code load <branch> <ndjson line>…}: one append load of the given lines;
  *   <li>{@code mutate <branch> <name> <params json>}: one mutation of {@code graphs/people.gq};
+ *   <li>{@code optimize <branch>}: one explicit {@code Omnigraph.optimize} of the branch;
  *   <li>{@code soak <branch> <prefix> <first>}: {@code add_person} in a loop with the names
  *       {@code <prefix><n>}, {@code n = first, first+1, …}, printing {@code ACK <name>} (flushed)
  *       after each returned write.
@@ -80,6 +81,11 @@ public final class CrashChild {
         }
         case "mutate" -> {
           WriteResult r = graph.mutate(a[0], gq(), a[1], json.readTree(a[2]), Optional.of(ACTOR), Optional.empty());
+          out.println("DONE " + r.commitId().orElse("-"));
+          return 0;
+        }
+        case "optimize" -> {
+          dev.omnigraph.maintenance.OptimizeReport r = graph.optimize(a[0]);
           out.println("DONE " + r.commitId().orElse("-"));
           return 0;
         }

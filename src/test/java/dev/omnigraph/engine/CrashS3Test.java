@@ -49,4 +49,10 @@ class CrashS3Test extends AbstractCrashTest {
   Stream<String> injectedErrorPoints() {
     return Stream.of("write.after_commits");
   }
+
+  /** Optimize on S3: a halt after a compaction (rolled forward by the reopen). */
+  @Override
+  Stream<Arguments> optimizeCrashCases() {
+    return Stream.of(Arguments.of("optimize.after_compact", null));
+  }
 }

@@ -1,0 +1,298 @@
+package dev.omnigraph.maintenance;
+
+import dev.omnigraph.api.RecoveryRequired;
+import dev.omnigraph.gate.GateManager;
+import dev.omnigraph.manifest.GraphManifest;
+import dev.omnigraph.manifest.ManifestBatchPublisher;
+import dev.omnigraph.manifest.BranchAuthority;
+import dev.omnigraph.manifest.ManifestState;
+import dev.omnigraph.manifest.TablePin;
+import dev.omnigraph.manifest.TableVersionUpdate;
+import dev.omnigraph.recovery.OptimizeRecovery;
+import dev.omnigraph.recovery.Recovery;
+import dev.omnigraph.recovery.RecoverySidecar;
+import dev.omnigraph.recovery.SidecarStore;
+import dev.omnigraph.table.CompactionOutcome;
+import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.TableHeadMoved;
+import dev.omnigraph.table.TableStats;
+import dev.omnigraph.util.Failpoints;
+import dev.omnigraph.util.Ulid;
+import dev.omnigraph.write.UncoveredDrift;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import org.jboss.logging.Logger;
+
+/**
+ * The Optimize writer, compaction half (seed: "Recovery protocol", Optimize's bounded maintenance
+ * payload inside an identity-bearing v9 envelope): compacts the data tables of one graph branch
+ * whose fragment or deletion-file counts passed the {@link OptimizeSettings} thresholds and
+ * publishes the compacted versions as one maintenance commit (actor {@value #ACTOR}).
+ *
+ * <p>Per run: roll-forward-only recovery barrier; schema → branch → sorted-table gates; re-list
+ * sidecars under the gates (a pending one on this branch or these tables is
+ * {@link RecoveryRequired}); one fresh manifest snapshot (authority and pins); per candidate table
+ * whose pin lives on the branch's own Lance ref (main's tables for {@code main}; a pin a branch still
+ * inherits is never forked by maintenance), the fragment statistics of the pinned version and live
+ * HEAD == pin ({@link UncoveredDrift} otherwise); arm one v9 sidecar of writer kind
+ * {@value OptimizeRecovery#WRITER_KIND} naming every productive table; compact each; confirm the
+ * achieved versions; publish once through {@link ManifestBatchPublisher#publish} with the exact
+ * captured head; delete the sidecar.
+ *
+ * <p>Outcomes: before the arm, typed and effect-free ({@link UncoveredDrift},
+ * {@link RecoveryRequired} for a pending sidecar); after it, every failure is
+ * {@link RecoveryRequired} with the sidecar kept — recovery then rolls the compactions forward (a
+ * compaction never changes content) or discards an effect-free intent ({@link OptimizeRecovery}).
+ */
+public final class Optimize {
+
+  /** The actor of the maintenance commits Optimize publishes. */
+  public static final String ACTOR = "omnigraph:optimize";
+
+  private static final Logger LOG = Logger.getLogger(Optimize.class);
+
+  private final GateManager gates;
+  private final GraphManifest manifest;
+  private final DataTables tables;
+  private final SidecarStore sidecars;
+  private final ManifestBatchPublisher publisher;
+  private final Recovery recovery;
+  private final Supplier<String> schemaIdentity;
+
+  public Optimize(GateManager gates, GraphManifest manifest, DataTables tables, SidecarStore sidecars,
+      ManifestBatchPublisher publisher, Recovery recovery, Supplier<String> schemaIdentity) {
+    this.gates = Objects.requireNonNull(gates);
+    this.manifest = Objects.requireNonNull(manifest);
+    this.tables = Objects.requireNonNull(tables);
+    this.sidecars = Objects.requireNonNull(sidecars);
+    this.publisher = Objects.requireNonNull(publisher);
+    this.recovery = Objects.requireNonNull(recovery);
+    this.schemaIdentity = Objects.requireNonNull(schemaIdentity);
+  }
+
+  /**
+   * Compacts the tables of {@code branch} that are due under {@code settings}' thresholds.
+   *
+   * @param candidates table keys to consider; empty: every table of the branch
+   * @param force compact every candidate with more than one fragment or any deletion file,
+   *     regardless of the thresholds (the explicit {@code omnigraph optimize})
+   * @return what was compacted and the maintenance commit, if one was published
+   * @throws UncoveredDrift when a due table's live HEAD is not its manifest pin (nothing written)
+   * @throws RecoveryRequired for a pending sidecar on this branch or these tables, or any failure
+   *     after the sidecar was armed (kept for recovery)
+   */
+  public OptimizeReport run(String branch, Collection<String> candidates, OptimizeSettings settings, boolean force) {
+    // Take a turn in the branch's writer queue like an appender: queued appenders then do not have
+    // to reprepare around the maintenance commit (the queue is taken before the gates, as they do).
+    try (GateManager.Held queued = gates.queue(branch)) {
+      return runQueued(branch, candidates, settings, force);
+    }
+  }
+
+  private OptimizeReport runQueued(String branch, Collection<String> candidates, OptimizeSettings settings,
+      boolean force) {
+    // Entry barrier: settle what needs no restore; a rollback-class sidecar here refuses.
+    recovery.heal(branch);
+    Set<String> keys = new TreeSet<>(candidates.isEmpty() ? manifest.state(branch).tables().keySet() : candidates);
+    List<String> tableGates = keys.stream().map(k -> GateManager.tableGate(k, branch)).toList();
+    try (GateManager.Held held = gates.acquire(List.of(branch), tableGates)) {
+      BranchAuthority authority = manifest.capture(branch);
+      ManifestState state = authority.state();
+      List<TablePin> pins = new ArrayList<>();
+      for (String key : keys) {
+        TablePin pin = state.tables().get(key);
+        if (pin != null) {
+          pins.add(pin);
+        }
+      }
+      barrier(branch, pins);
+      Optional<String> identity = authority.nativeIdentity();
+      Optional<String> head = authority.head();
+      Optional<String> own = branch.equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(branch);
+
+      List<Planned> planned = new ArrayList<>();
+      List<String> skipped = new ArrayList<>();
+      for (TablePin pin : pins) {
+        if (!pin.nativeBranch().equals(own)) {
+          skipped.add(pin.tableKey() + ": inherited from " + pin.nativeBranch().orElse("main"));
+          continue;
+        }
+        TableStats stats = tables.stats(pin.location(), pin.nativeBranch(), OptionalLong.of(pin.version()));
+        boolean due = force ? stats.fragments() > 1 || stats.fragmentsWithDeletions() > 0 : settings.due(stats);
+        if (!due) {
+          skipped.add(pin.tableKey() + ": " + stats.fragments() + " fragments, " + stats.fragmentsWithDeletions()
+              + " with deletions");
+          continue;
+        }
+        long live = tables.head(pin.location(), pin.nativeBranch());
+        if (live != pin.version()) {
+          throw new UncoveredDrift(pin.tableKey(), "live HEAD is version " + live + " but the manifest pins "
+              + pin.version());
+        }
+        planned.add(new Planned(pin, stats));
+      }
+      if (planned.isEmpty()) {
+        return new OptimizeReport(branch, Optional.empty(), List.of(), skipped);
+      }
+      return compactAndPublish(branch, identity, head, planned, skipped);
+    }
+  }
+
+  private record Planned(TablePin pin, TableStats stats) {}
+
+  private OptimizeReport compactAndPublish(String branch, Optional<String> identity, Optional<String> head,
+      List<Planned> planned, List<String> skipped) {
+    String operationId = Ulid.next();
+    long createdAt = micros();
+    RecoverySidecar sidecar = new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, OptimizeRecovery.WRITER_KIND,
+        operationId, ACTOR,
+        new RecoverySidecar.Authority(branch, identity.orElse(null), head.orElse(null), schemaIdentity.get()),
+        planned.stream().map(p -> intent(p.pin, p.pin.version())).toList(),
+        RecoverySidecar.State.ARMED,
+        new RecoverySidecar.Lineage(Ulid.next(), head.orElse(null), createdAt, Ulid.next()),
+        createdAt);
+    // A failed arm is an abort with no effect.
+    sidecars.arm(sidecar);
+    List<OptimizeReport.Table> done = new ArrayList<>();
+    boolean effected = false;
+    try {
+      Failpoints.hit("optimize.after_arm");
+      for (Planned p : planned) {
+        TablePin pin = p.pin;
+        CompactionOutcome out;
+        try {
+          out = tables.compact(pin.location(), pin.nativeBranch(), pin.version());
+        } catch (TableHeadMoved moved) {
+          if (!effected) {
+            deleteSidecar(operationId);
+            throw new UncoveredDrift(pin.tableKey(), moved.getMessage());
+          }
+          throw new RecoveryRequired(operationId, "optimize of " + branch + ": " + moved.getMessage(), moved);
+        }
+        effected |= out.moved();
+        if (!out.contentPreserving()) {
+          throw new RecoveryRequired(operationId, "optimize of " + branch + " found a foreign commit on "
+              + pin.tableKey() + ": " + out.detail());
+        }
+        done.add(new OptimizeReport.Table(pin.tableKey(), pin.location(), pin.nativeBranch().orElse(null),
+            pin.version(), out.version(), out.before().fragments(), out.after().fragments(),
+            out.before().fragmentsWithDeletions(), out.after().fragmentsWithDeletions()));
+        Failpoints.hit("optimize.after_compact");
+      }
+    } catch (UncoveredDrift | RecoveryRequired typed) {
+      throw typed;
+    } catch (RuntimeException failure) {
+      if (!effected) {
+        // Nothing landed (every HEAD read back at its pin): finalize as effect-free.
+        boolean moved = false;
+        try {
+          for (Planned p : planned) {
+            moved |= tables.head(p.pin.location(), p.pin.nativeBranch()) != p.pin.version();
+          }
+        } catch (RuntimeException unreadable) {
+          moved = true;
+        }
+        if (!moved) {
+          deleteSidecar(operationId);
+          throw failure;
+        }
+      }
+      throw new RecoveryRequired(operationId, "optimize of " + branch + " failed after its sidecar was armed",
+          failure);
+    }
+
+    List<OptimizeReport.Table> moved = done.stream().filter(t -> t.toVersion() > t.fromVersion()).toList();
+    if (moved.isEmpty()) {
+      deleteSidecar(operationId);
+      return new OptimizeReport(branch, Optional.empty(), done, skipped);
+    }
+    RecoverySidecar confirmed = sidecar.withTables(sidecar.tables().stream().map(t -> {
+      long achieved = done.stream().filter(d -> d.tableKey().equals(t.tableKey())).findFirst()
+          .map(OptimizeReport.Table::toVersion).orElse(t.expectedVersion());
+      return withPostCommitVersion(t, achieved);
+    }).toList()).withState(RecoverySidecar.State.EFFECTS_CONFIRMED);
+    try {
+      sidecars.update(confirmed);
+    } catch (RuntimeException failure) {
+      throw new RecoveryRequired(operationId, "could not record the confirmed compactions", failure);
+    }
+    List<TableVersionUpdate> updates = new ArrayList<>();
+    for (Planned p : planned) {
+      moved.stream().filter(t -> t.tableKey().equals(p.pin.tableKey())).findFirst().ifPresent(t ->
+          updates.add(new TableVersionUpdate(p.pin.tableKey(), p.pin.identity(), p.pin.location(), t.toVersion(),
+              p.pin.nativeBranch(), p.pin.rowCount())));
+    }
+    ManifestBatchPublisher.Published published;
+    try {
+      Failpoints.hit("optimize.before_publish");
+      published = publisher.publish(new ManifestBatchPublisher.Intent(branch, identity, head, List.of(), updates,
+          sidecar.lineage().commitId(), Optional.of(ACTOR), Optional.empty(), createdAt));
+    } catch (RuntimeException failure) {
+      throw new RecoveryRequired(operationId, "publish of the compacted versions of " + branch + " failed", failure);
+    }
+    try {
+      Failpoints.hit("optimize.after_publish");
+      deleteSidecar(operationId);
+    } catch (RuntimeException failure) {
+      LOG.warnf(failure, "sidecar %s kept after a published optimize; recovery will retire it", operationId);
+    }
+    LOG.infof("optimize of %s: compacted %s, maintenance commit %s", branch,
+        moved.stream().map(t -> t.tableKey() + " v" + t.fromVersion() + "->v" + t.toVersion() + " ("
+            + t.fragmentsBefore() + "->" + t.fragmentsAfter() + " fragments)").toList(), published.commitId());
+    return new OptimizeReport(branch, Optional.of(published.commitId()), done, skipped);
+  }
+
+  /** Any unresolved sidecar on this branch or these tables blocks maintenance (seed: relist under the gates). */
+  private void barrier(String branch, List<TablePin> pins) {
+    Set<String> locations = new TreeSet<>();
+    pins.forEach(p -> locations.add(p.location()));
+    for (String key : sidecars.list()) {
+      Optional<RecoverySidecar> s = sidecars.read(key);
+      if (s.isEmpty()) {
+        continue;
+      }
+      RecoverySidecar pending = s.get();
+      if (pending.authority().branch().equals(branch)
+          || pending.tables().stream().anyMatch(t -> locations.contains(t.location()))) {
+        throw new RecoveryRequired(pending.operationId(), "a pending recovery sidecar (" + pending.writerKind()
+            + " on " + pending.authority().branch() + ") must be resolved before optimizing; reopen the graph "
+            + "read-write");
+      }
+    }
+  }
+
+  private static RecoverySidecar.TableIntent intent(TablePin pin, long postCommitVersion) {
+    // No caller-minted transaction: Lance mints the compaction's uuid (bounded maintenance
+    // payload). read_version = the pin; post_commit_version is the pin until confirmed.
+    return new RecoverySidecar.TableIntent(pin.tableKey(), pin.identity().stableTableId(),
+        pin.identity().incarnationId(), pin.location(), pin.nativeBranch().orElse(null), pin.version(), pin.version(),
+        null, postCommitVersion, pin.rowCount(), false, null, null);
+  }
+
+  private static RecoverySidecar.TableIntent withPostCommitVersion(RecoverySidecar.TableIntent t, long v) {
+    return new RecoverySidecar.TableIntent(t.tableKey(), t.stableTableId(), t.incarnationId(), t.location(),
+        t.nativeBranch(), t.expectedVersion(), t.readVersion(), t.uuid(), v, t.rowCount(), t.firstTouch(),
+        t.firstTouchFrom(), t.firstTouchRefIdentity());
+  }
+
+  private void deleteSidecar(String operationId) {
+    try {
+      sidecars.delete(operationId);
+    } catch (RuntimeException e) {
+      LOG.warnf(e, "could not delete optimize sidecar %s; recovery will retire it", operationId);
+    }
+  }
+
+  private static long micros() {
+    Instant now = Instant.now();
+    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+  }
+}

@@ -1,0 +1,183 @@
+package dev.omnigraph.table;
+
+import dev.omnigraph.storage.StorageConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.lance.Dataset;
+import org.lance.Fragment;
+import org.lance.FragmentMetadata;
+import org.lance.compaction.CompactionOptions;
+
+/**
+ * Physical compaction of one data table's Lance branch (the Optimize writer's compaction half) and
+ * the cheap fragment statistics that decide when it is due. Reached through
+ * {@link DataTables#compact} and {@link DataTables#stats}; nothing else in the code base calls
+ * Lance's {@code compact}.
+ *
+ * <p>Lance's compaction commits by itself with a Lance-minted transaction uuid (lance-java 7.0.0
+ * exposes no staged compaction whose transaction a caller could pre-mint), so its outcome is
+ * settled exactly like {@link DataTables#commit}: from the transactions re-read at every version
+ * after the expected one, never from the type of an exception (docs/lance-write-layer.md,
+ * "Compaction").
+ */
+final class TableCompaction {
+
+  /**
+   * Lance operation names a compaction writes: {@code ReserveFragments} (fragment ids for the
+   * rewritten files) and {@code Rewrite} (old fragments replaced by new ones holding the same rows,
+   * same stable row ids). Neither changes a table's logical content.
+   */
+  static final Set<String> COMPACTION_OPERATIONS = Set.of("Rewrite", "ReserveFragments", "CreateIndex");
+
+  /** The most versions one compaction call is allowed to add (ReserveFragments + Rewrite). */
+  static final int MAX_COMPACTION_VERSIONS = 2 + KeyIndexes.MAX_INDEX_COMMITS;
+
+  private final StorageConfig config;
+  private final DataTables tables;
+
+  TableCompaction(StorageConfig config, DataTables tables) {
+    this.config = Objects.requireNonNull(config);
+    this.tables = Objects.requireNonNull(tables);
+  }
+
+  TableStats stats(String location, Optional<String> nativeBranch, OptionalLong version) {
+    return lance(() -> {
+      try (BufferAllocator allocator = new RootAllocator();
+          Dataset main = LanceSupport.open(config, location, OptionalLong.empty(), allocator);
+          Dataset at = nativeBranch.isEmpty() && version.isEmpty() ? null
+              : main.checkout(LanceSupport.ref(nativeBranch, version))) {
+        Dataset d = at == null ? main : at;
+        int fragments = 0;
+        int withDeletions = 0;
+        long physical = 0;
+        long deleted = 0;
+        // Fragment metadata comes from the version's manifest: no data file is read.
+        for (Fragment f : d.getFragments()) {
+          FragmentMetadata m = f.metadata();
+          fragments++;
+          physical += m.getPhysicalRows();
+          if (m.getDeletionFile() != null) {
+            withDeletions++;
+            deleted += m.getNumDeletions();
+          }
+        }
+        return new TableStats(d.version(), fragments, withDeletions, physical, deleted,
+            DataTables.unindexedFragments(d));
+      }
+    });
+  }
+
+  CompactionOutcome compact(String location, Optional<String> nativeBranch, long expectedVersion) {
+    long live = tables.head(location, nativeBranch);
+    if (live != expectedVersion) {
+      throw new TableHeadMoved(location, nativeBranch, expectedVersion, live);
+    }
+    TableStats before = stats(location, nativeBranch, OptionalLong.of(expectedVersion));
+    Exception failure = null;
+    try {
+      lance(() -> {
+        try (BufferAllocator allocator = new RootAllocator();
+            Dataset main = LanceSupport.open(config, location, OptionalLong.empty(), allocator);
+            Dataset at = nativeBranch.isEmpty() ? null
+                : main.checkout(LanceSupport.ref(nativeBranch, OptionalLong.empty()))) {
+          Dataset d = at == null ? main : at;
+          // Deletion files are folded into the rewritten fragments (materialized), so the
+          // deletion-file count drops along with the fragment count.
+          d.compact(CompactionOptions.builder().withMaterializeDeletions(true).build());
+        }
+        return null;
+      });
+    } catch (RuntimeException e) {
+      // Not inspected: what landed is decided below from the table's history.
+      failure = e;
+    }
+    if (failure == null) {
+      // Fold the fragments the key indexes do not cover (the compacted ones included) into them:
+      // derived, content-preserving state on the same maintenance chain.
+      try {
+        tables.optimizeIndices(location, nativeBranch, tables.head(location, nativeBranch));
+      } catch (RuntimeException e) {
+        failure = e;
+      }
+    }
+    try {
+      return classify(location, nativeBranch, expectedVersion, before, failure);
+    } catch (RuntimeException e) {
+      if (failure != null) {
+        e.addSuppressed(failure);
+      }
+      throw new TableCommitUnknownException(location, nativeBranch, expectedVersion, "(lance-minted compaction)", e);
+    }
+  }
+
+  /** Reads HEAD and every transaction after {@code expectedVersion}, and classifies them. */
+  CompactionOutcome classify(String location, Optional<String> nativeBranch, long expectedVersion, TableStats before,
+      Exception failure) {
+    long head = tables.head(location, nativeBranch);
+    List<CompactionOutcome.Step> steps = new ArrayList<>();
+    for (long v = expectedVersion + 1; v <= head; v++) {
+      Optional<TxInfo> tx = tables.transactionAt(location, nativeBranch, v);
+      steps.add(new CompactionOutcome.Step(v, tx.map(TxInfo::operation).orElse("none"),
+          tx.map(TxInfo::readVersion).orElse(-1L), tx.map(TxInfo::uuid).orElse(null)));
+    }
+    String cause = failure == null ? "the compact call returned normally"
+        : "the compact call failed (" + failure.getClass().getName() + ": " + failure.getMessage() + ")";
+    TableStats after = stats(location, nativeBranch, OptionalLong.of(head));
+    CompactionOutcome.Kind kind = classify(expectedVersion, head, steps);
+    return new CompactionOutcome(kind, expectedVersion, head, steps, before, after,
+        kind + " " + location + nativeBranch.map(b -> "@" + b).orElse("") + " " + expectedVersion + " -> " + head
+            + " " + steps + "; " + cause);
+  }
+
+  /** The bounded maintenance classification (shared with recovery, which has no sidecar uuid). */
+  static CompactionOutcome.Kind classify(long expectedVersion, long head, List<CompactionOutcome.Step> steps) {
+    if (head < expectedVersion) {
+      return CompactionOutcome.Kind.BEHIND;
+    }
+    if (head == expectedVersion) {
+      return CompactionOutcome.Kind.NOT_COMPACTED;
+    }
+    if (steps.size() > MAX_COMPACTION_VERSIONS) {
+      return CompactionOutcome.Kind.FOREIGN;
+    }
+    for (CompactionOutcome.Step s : steps) {
+      // Every version is a compaction transaction planned on a version of this chain (the pin or a
+      // later compaction step), never on something older than the pin.
+      if (!COMPACTION_OPERATIONS.contains(s.operation()) || s.readVersion() < expectedVersion
+          || s.readVersion() >= s.version()) {
+        return CompactionOutcome.Kind.FOREIGN;
+      }
+    }
+    if (steps.stream().allMatch(s -> s.operation().equals("ReserveFragments"))) {
+      // Fragment ids reserved but no rewrite committed: content unchanged, nothing to publish
+      // except that HEAD moved. Still content-preserving.
+      return CompactionOutcome.Kind.RESERVED_ONLY;
+    }
+    return CompactionOutcome.Kind.COMPACTED;
+  }
+
+  @FunctionalInterface
+  private interface LanceCall<T> {
+    T call() throws Exception;
+  }
+
+  private static <T> T lance(LanceCall<T> call) {
+    try {
+      return call.call();
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e.getMessage(), e);
+    } catch (Exception e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,23 @@
+package dev.omnigraph.table;
+
+/**
+ * Fragment statistics of one version of a data table's Lance branch, read from that version's
+ * manifest alone (no data file is opened): what decides whether a compaction is due.
+ *
+ * @param version the version they describe
+ * @param fragments fragments in the version
+ * @param fragmentsWithDeletions fragments carrying a deletion file (deleted or replaced rows that
+ *     every scan must still skip)
+ * @param physicalRows rows stored, deleted ones included
+ * @param deletedRows rows marked deleted by the deletion files
+ * @param unindexedFragments the most fragments any key index ({@code id}, {@code src},
+ *     {@code dst}) does not cover yet: each one is read by every key probe
+ */
+public record TableStats(long version, int fragments, int fragmentsWithDeletions, long physicalRows,
+    long deletedRows, int unindexedFragments) {
+
+  /** Statistics of a table whose key indexes cover every fragment. */
+  public TableStats(long version, int fragments, int fragmentsWithDeletions, long physicalRows, long deletedRows) {
+    this(version, fragments, fragmentsWithDeletions, physicalRows, deletedRows, 0);
+  }
+}
