@@ -66,7 +66,9 @@ final class AutoOptimizer implements AutoCloseable {
 
   /** How many writes to a table pass between two statistics reads: a quarter of the smaller threshold. */
   int checkEvery() {
-    return Math.max(1, Math.min(settings.fragmentThreshold(), settings.deletionThreshold() + 1) / 4);
+    int smallest = Math.min(settings.fragmentThreshold(),
+        Math.min(settings.deletionThreshold() + 1, settings.indexThreshold() + 1));
+    return Math.max(1, smallest / 4);
   }
 
   OptimizeSettings settings() {

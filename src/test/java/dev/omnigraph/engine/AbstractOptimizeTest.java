@@ -97,7 +97,9 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
     assertThat(report.tables()).extracting(OptimizeReport.Table::tableKey).containsExactly("node:Person");
     OptimizeReport.Table t = report.tables().get(0);
     assertThat(t.fromVersion()).isEqualTo(pinBefore.publishedDatasetVersion());
-    assertThat(t.toVersion()).isEqualTo(pinBefore.publishedDatasetVersion() + 2); // ReserveFragments + Rewrite
+    // ReserveFragments + Rewrite, then one CreateIndex folding the compacted fragment into id_idx.
+    assertThat(t.toVersion()).isEqualTo(pinBefore.publishedDatasetVersion() + 3);
+    assertThat(stats("main", "Person").unindexedFragments()).as("key index covers every fragment").isZero();
     assertThat(t.fragmentsBefore()).isEqualTo(6);
     assertThat(t.fragmentsAfter()).isEqualTo(1);
     assertThat(report.compactedFragments()).isEqualTo(5);
@@ -148,7 +150,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
 
   @Test
   void theAutomaticPassFiresPastTheThresholdAndNotBelow() {
-    reopen(new OptimizeSettings(true, 4, 16, false));
+    reopen(new OptimizeSettings(true, 4, 16, false, 1000));
     List<OptimizeRun> runs = new CopyOnWriteArrayList<>();
     graph.onOptimize(runs::add);
     for (String n : List.of("a1", "a2", "a3", "a4")) {
@@ -179,7 +181,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
   @Test
   void theCheckIsSampledEveryKthWriteToATable() {
     // k = min(9, 16 + 1) / 4 = 2: statistics are read at the 1st, 3rd, 5th, … write to Person.
-    reopen(new OptimizeSettings(true, 9, 16, false));
+    reopen(new OptimizeSettings(true, 9, 16, false, 1000));
     List<OptimizeRun> runs = new CopyOnWriteArrayList<>();
     graph.onOptimize(runs::add);
     for (int i = 1; i <= 10; i++) {
@@ -193,9 +195,31 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
     assertThat(rows("main", "Person")).hasSize(11);
   }
 
+  /**
+   * Every write adds a fragment the key index does not cover, and every key probe reads those: past
+   * the unindexed-fragment threshold the automatic pass folds them into the index (and compacts).
+   */
+  @Test
+  void theAutomaticPassKeepsKeyIndexesCurrentPastTheUnindexedThreshold() {
+    reopen(new OptimizeSettings(true, 1000, 1000, false, 3));
+    List<OptimizeRun> runs = new CopyOnWriteArrayList<>();
+    graph.onOptimize(runs::add);
+    for (int i = 1; i <= 3; i++) {
+      addPerson("u" + i);
+    }
+    assertThat(stats("main", "Person").unindexedFragments()).isEqualTo(3);
+    assertThat(runs).isEmpty();
+    addPerson("u4");
+    assertThat(runs).singleElement().extracting(OptimizeRun::outcome).isEqualTo("compacted");
+    assertThat(stats("main", "Person").unindexedFragments()).isZero();
+    assertThat(rows("main", "Person")).hasSize(4);
+    assertThat(graph.snapshot("main").datasets().stream().filter(d -> d.typeName().equals("Person")).findFirst()
+        .orElseThrow().publishedDatasetVersion()).isEqualTo(stats("main", "Person").version());
+  }
+
   @Test
   void theBackgroundPassRunsAfterTheWriteReturned() throws Exception {
-    reopen(new OptimizeSettings(true, 2, 16, true));
+    reopen(new OptimizeSettings(true, 2, 16, true, 1000));
     List<OptimizeRun> runs = new CopyOnWriteArrayList<>();
     graph.onOptimize(runs::add);
     for (String n : List.of("b1", "b2", "b3")) {
@@ -217,7 +241,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
 
   @Test
   void theAutomaticPassCountsDeletionFiles() {
-    reopen(new OptimizeSettings(true, 1000, 1, false));
+    reopen(new OptimizeSettings(true, 1000, 1, false, 1000));
     List<OptimizeRun> runs = new CopyOnWriteArrayList<>();
     graph.onOptimize(runs::add);
     load("main", LoadMode.APPEND, person("a", 1), person("b", 2), person("c", 3));
