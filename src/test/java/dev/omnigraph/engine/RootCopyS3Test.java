@@ -8,4 +8,9 @@ class RootCopyS3Test extends AbstractRootCopyTest {
   protected StorageConfig newRoot() {
     return S3TestServer.get().freshRoot("copy");
   }
+
+  @Override
+  protected boolean thorough() {
+    return false;
+  }
 }
