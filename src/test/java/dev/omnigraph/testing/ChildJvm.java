@@ -38,11 +38,6 @@ public final class ChildJvm {
     return Optional.of(new Preload(c, n));
   }
 
-  /** True when children load the library Maven unpacked instead of unpacking their own. */
-  public static boolean preloaded() {
-    return preload().isPresent();
-  }
-
   /** The test class path, with the loader stand-in first when the unpacked library is there. */
   public static String classPath() {
     String cp = System.getProperty("java.class.path");
