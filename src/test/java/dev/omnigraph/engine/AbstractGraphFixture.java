@@ -11,6 +11,7 @@ import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
+import dev.omnigraph.testing.RootTemplates;
 import dev.omnigraph.write.LoadInputError;
 import dev.omnigraph.write.LoadMode;
 import dev.omnigraph.write.WriteResult;
@@ -29,7 +30,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** A fresh graph per test on one backend, with helpers to load and inspect it. */
+/**
+ * A fresh graph per test on one backend, with helpers to load and inspect it. The graph is a copy of
+ * a per-class template ({@link RootTemplates}): {@code init} (plus {@link #buildTemplate}) runs once
+ * per test class, each test gets its own copy.
+ */
 abstract class AbstractGraphFixture {
 
   protected abstract StorageConfig newRoot() throws Exception;
@@ -37,10 +42,20 @@ abstract class AbstractGraphFixture {
   protected StorageConfig config;
   protected Omnigraph graph;
 
+  /**
+   * What every test of the class starts from, after {@code init}, built once on the template. Main
+   * only: a template must not hold Lance branches (see {@link RootTemplates}).
+   */
+  protected void buildTemplate(Omnigraph template) throws Exception {}
+
   @BeforeEach
   void init() throws Exception {
-    config = newRoot();
-    graph = Omnigraph.init(config, AbstractGraphEngineTest.schemaText(), Optional.of("act-test"));
+    config = RootTemplates.copyOf(getClass(), "init", this::newRoot, root -> {
+      try (Omnigraph g = Omnigraph.init(root, AbstractGraphEngineTest.schemaText(), Optional.of("act-test"))) {
+        buildTemplate(g);
+      }
+    });
+    graph = Omnigraph.open(config, OpenMode.READ_WRITE);
   }
 
   @AfterEach

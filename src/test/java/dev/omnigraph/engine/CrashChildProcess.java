@@ -1,6 +1,7 @@
 package dev.omnigraph.engine;
 
 import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.testing.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -57,13 +58,15 @@ final class CrashChildProcess implements AutoCloseable {
         "--add-opens=java.base/java.nio=ALL-UNNAMED",
         "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
         "-Djava.util.logging.manager=org.jboss.logmanager.LogManager"));
-    // Lance unpacks its ~180 MB native library into java.io.tmpdir and deletes it only on a normal
-    // exit; a halted or killed child would leave it behind. Each child gets a private directory
-    // that close() removes.
+    // Lance's native library: loaded in place from where Maven unpacked it once per build
+    // (ChildJvm). Without that, Lance unpacks its ~180 MB into java.io.tmpdir and deletes it only
+    // on a normal exit, so a halted or killed child would leave it behind: each child gets a
+    // private directory that close() removes.
+    cmd.addAll(ChildJvm.nativeOptions());
     Path tmp = Files.createTempDirectory("crash-child-");
     cmd.add("-Djava.io.tmpdir=" + tmp);
     failpoint.ifPresent(fp -> cmd.add("-Domnigraph.failpoints=" + fp + "=exit"));
-    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), CrashChild.class.getName(), config.rootUri(), op));
+    cmd.addAll(List.of("-cp", ChildJvm.classPath(), CrashChild.class.getName(), config.rootUri(), op));
     cmd.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true);
     Map<String, String> env = builder.environment();

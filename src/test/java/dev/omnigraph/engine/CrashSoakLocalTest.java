@@ -44,7 +44,11 @@ import org.junit.jupiter.api.Test;
  */
 class CrashSoakLocalTest {
 
-  static final int KILLS = 20;
+  /**
+   * Kills per run: 20 by default, more with {@code -Domnigraph.soak.kills=<n>} (the {@code long}
+   * profile, {@code ./mvnw -B -Plong verify}, runs 100).
+   */
+  static final int KILLS = Integer.getInteger("omnigraph.soak.kills", 20);
 
   /**
    * Kills land this long after the child opened the graph: a cold child's first write takes about

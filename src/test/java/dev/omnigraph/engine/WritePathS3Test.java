@@ -9,7 +9,7 @@ class WritePathS3Test extends AbstractWritePathTest {
     return S3TestServer.get().freshRoot("write");
   }
 
-  /** Every S3Mock round trip is slow; the full 8 × 50 runs on the local backend. */
+  /** Every S3Mock round trip is slow; 8 threads run on the local backend. */
   @Override
   protected int[] concurrency() {
     return new int[] {4, 5};

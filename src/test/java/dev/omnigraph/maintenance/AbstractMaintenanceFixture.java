@@ -3,6 +3,7 @@ package dev.omnigraph.maintenance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.engine.Omnigraph;
@@ -13,6 +14,7 @@ import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
+import dev.omnigraph.testing.RootTemplates;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.write.LoadMode;
 import dev.omnigraph.write.WriteResult;
@@ -28,7 +30,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
-/** A fresh graph per test on one backend, with the helpers that make drift and inspect versions. */
+/** A fresh graph per test (a copy of a per-class template) on one backend, with the helpers that make drift and inspect versions. */
 abstract class AbstractMaintenanceFixture {
 
   protected abstract StorageConfig newRoot() throws Exception;
@@ -45,10 +47,12 @@ abstract class AbstractMaintenanceFixture {
     }
   }
 
+  /** A copy of the class's {@code init}-ed template root ({@link RootTemplates}). */
   @BeforeEach
   void init() throws Exception {
-    config = newRoot();
-    graph = Omnigraph.init(config, schemaText(), Optional.of("act-test"));
+    config = RootTemplates.copyOf(getClass(), "init", this::newRoot,
+        root -> Omnigraph.init(root, schemaText(), Optional.of("act-test")).close());
+    graph = Omnigraph.open(config, OpenMode.READ_WRITE);
     tables = new DataTables(config);
   }
 

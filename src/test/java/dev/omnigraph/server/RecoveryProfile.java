@@ -5,6 +5,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -37,9 +38,11 @@ public class RecoveryProfile implements QuarkusTestProfile {
         Path root = Files.createTempDirectory("omnigraph-recovery-");
         Path dir = root.resolve("x");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(java, "--add-opens=java.base/java.nio=ALL-UNNAMED",
-            "-cp", System.getProperty("java.class.path"), RecoveryScenarioMain.class.getName(), dir.toString())
-            .redirectErrorStream(true).start();
+        List<String> cmd = new ArrayList<>(List.of(java, "--add-opens=java.base/java.nio=ALL-UNNAMED"));
+        cmd.addAll(dev.omnigraph.testing.ChildJvm.nativeOptions());
+        cmd.addAll(List.of("-cp", dev.omnigraph.testing.ChildJvm.classPath(), RecoveryScenarioMain.class.getName(),
+            dir.toString()));
+        Process child = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!child.waitFor(180, TimeUnit.SECONDS) || child.exitValue() != 0) {
           throw new IllegalStateException("recovery scenario failed:\n" + out);

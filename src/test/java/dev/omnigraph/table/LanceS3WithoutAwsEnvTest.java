@@ -24,12 +24,11 @@ class LanceS3WithoutAwsEnvTest {
     S3TestServer s3 = S3TestServer.get();
     String root = "s3://" + S3TestServer.BUCKET + "/no-env-" + UUID.randomUUID();
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder builder = new ProcessBuilder(List.of(
-        java,
-        "--add-opens=java.base/java.nio=ALL-UNNAMED",
-        "-cp", System.getProperty("java.class.path"),
-        ProbeWithoutAwsEnvMain.class.getName(),
+    List<String> cmd = new java.util.ArrayList<>(List.of(java, "--add-opens=java.base/java.nio=ALL-UNNAMED"));
+    cmd.addAll(dev.omnigraph.testing.ChildJvm.nativeOptions());
+    cmd.addAll(List.of("-cp", dev.omnigraph.testing.ChildJvm.classPath(), ProbeWithoutAwsEnvMain.class.getName(),
         s3.endpoint(), root, S3TestServer.REGION, S3TestServer.ACCESS_KEY, S3TestServer.SECRET_KEY));
+    ProcessBuilder builder = new ProcessBuilder(cmd);
     builder.environment().clear();
     builder.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
     builder.redirectErrorStream(true);

@@ -143,14 +143,15 @@ public final class ConditionalWriteSerializer implements AutoCloseable {
     return null;
   }
 
-  ConditionalWriteSerializer(int port, int upstreamPort) throws IOException {
+  /** Listens on {@code host:port} (a loopback address) and forwards to S3Mock on {@code 127.0.0.1:upstreamPort}. */
+  ConditionalWriteSerializer(String host, int port, int upstreamPort) throws IOException {
     this.upstream = "http://127.0.0.1:" + upstreamPort;
     this.client = HttpClient.newBuilder()
         .version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5))
         .followRedirects(HttpClient.Redirect.NEVER)
         .build();
-    this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 256);
+    this.server = HttpServer.create(new InetSocketAddress(host, port), 256);
     this.executor = Executors.newCachedThreadPool(r -> {
       Thread t = new Thread(r, "s3-conditional-proxy");
       t.setDaemon(true);

@@ -25,6 +25,11 @@ import java.util.UUID;
  *
  * <p>S3Mock itself listens on a private port behind {@link ConditionalWriteSerializer}, which
  * restores S3's atomic conditional writes (S3Mock's are racy under concurrency); see there.
+ *
+ * <p>With parallel surefire forks each fork has its own server: the same reserved port on its own
+ * loopback address, {@code 127.0.0.<fork number>} ({@code omnigraph.test.s3.host}), which surefire
+ * also substitutes into that fork's {@code AWS_ENDPOINT}; Linux routes all of 127.0.0.0/8 to the
+ * loopback interface.
  */
 public final class S3TestServer {
 
@@ -37,11 +42,13 @@ public final class S3TestServer {
 
   private static S3TestServer instance;
 
+  private final String host;
   private final int port;
   private final Process process;
   private final ConditionalWriteSerializer front;
 
-  private S3TestServer(int port, Process process, ConditionalWriteSerializer front) {
+  private S3TestServer(String host, int port, Process process, ConditionalWriteSerializer front) {
+    this.host = host;
     this.port = port;
     this.process = process;
     this.front = front;
@@ -127,9 +134,9 @@ public final class S3TestServer {
     return instance;
   }
 
-  /** {@code http://127.0.0.1:<port>}. */
+  /** {@code http://<loopback host>:<port>}. */
   public String endpoint() {
-    return "http://127.0.0.1:" + port;
+    return "http://" + host + ":" + port;
   }
 
   /** A fresh, empty graph root {@code s3://omnigraph-test/<label>-<uuid>} with this server's settings. */
@@ -160,16 +167,19 @@ public final class S3TestServer {
         .filter(s -> !s.isBlank() && !s.startsWith("$"))
         .map(Integer::parseInt)
         .orElseGet(S3TestServer::freePort);
+    String host = Optional.ofNullable(System.getProperty("omnigraph.test.s3.host"))
+        .filter(h -> h.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}"))
+        .orElse("127.0.0.1");
     String envEndpoint = System.getenv("AWS_ENDPOINT");
-    if (envEndpoint != null && !envEndpoint.endsWith(":" + port)) {
+    if (envEndpoint != null && !envEndpoint.equals("http://" + host + ":" + port)) {
       System.err.println("[S3TestServer] warning: AWS_ENDPOINT=" + envEndpoint
           + " differs from the S3Mock port " + port + "; Lance branch creation on S3 will miss it");
     }
     try {
       Path store = Files.createTempDirectory("s3mock-store");
-      Path log = Path.of(jar).toAbsolutePath().getParent().resolve("s3mock-" + port + ".log");
       // S3Mock listens on a private port; the advertised port is the atomic-conditional-write front.
       int upstreamPort = freePort();
+      Path log = Path.of(jar).toAbsolutePath().getParent().resolve("s3mock-" + host + "-" + port + ".log");
       String java = ProcessHandle.current().info().command().orElse("java");
       List<String> cmd = new ArrayList<>(List.of(
           java,
@@ -195,17 +205,17 @@ public final class S3TestServer {
         }
         deleteTree(store);
       }, "s3mock-stop"));
-      waitUntilUp(process, upstreamPort, log, Duration.ofSeconds(90));
-      ConditionalWriteSerializer front = new ConditionalWriteSerializer(port, upstreamPort);
+      waitUntilUp(process, "127.0.0.1", upstreamPort, log, Duration.ofSeconds(90));
+      ConditionalWriteSerializer front = new ConditionalWriteSerializer(host, port, upstreamPort);
       Runtime.getRuntime().addShutdownHook(new Thread(front::close, "s3-front-stop"));
-      waitUntilUp(process, port, log, Duration.ofSeconds(10));
-      return new S3TestServer(port, process, front);
+      waitUntilUp(process, host, port, log, Duration.ofSeconds(10));
+      return new S3TestServer(host, port, process, front);
     } catch (IOException e) {
       throw new IllegalStateException("could not start S3Mock", e);
     }
   }
 
-  private static void waitUntilUp(Process process, int port, Path log, Duration timeout) {
+  private static void waitUntilUp(Process process, String host, int port, Path log, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
@@ -213,7 +223,7 @@ public final class S3TestServer {
       }
       try {
         HttpURLConnection c =
-            (HttpURLConnection) URI.create("http://127.0.0.1:" + port + "/").toURL().openConnection();
+            (HttpURLConnection) URI.create("http://" + host + ":" + port + "/").toURL().openConnection();
         c.setConnectTimeout(500);
         c.setReadTimeout(2000);
         if (c.getResponseCode() == 200) {
@@ -231,7 +241,7 @@ public final class S3TestServer {
       }
     }
     process.destroyForcibly();
-    throw new IllegalStateException("S3Mock did not answer on port " + port + " within " + timeout
+    throw new IllegalStateException("S3Mock did not answer on " + host + ":" + port + " within " + timeout
         + "; see " + log);
   }
 
