@@ -3,6 +3,7 @@ package dev.omnigraph.server;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.engine.ErrorKind;
 import dev.omnigraph.recovery.Recovery;
+import dev.omnigraph.storage.StoreRequests;
 import dev.omnigraph.write.WriteResult;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -23,7 +24,9 @@ import java.util.function.Supplier;
  *   <li>{@code omnigraph.write.reprepares} (graph, writer): effect-free reprepares of landed writes;
  *   <li>{@code omnigraph.publish.retries} (graph, writer): manifest CAS retries of landed writes;
  *   <li>{@code omnigraph.recovery.pending.sidecars} (graph): sidecars at the last listing;
- *   <li>{@code omnigraph.recovery.outcomes} (graph, verdict, action): every settled or refused sidecar.
+ *   <li>{@code omnigraph.recovery.outcomes} (graph, verdict, action): every settled or refused sidecar;
+ *   <li>{@code omnigraph.store.requests} and {@code omnigraph.store.bytes} (op, kind): object-store
+ *       requests of the storage adapter and Lance operations, process-wide ({@link StoreRequests}).
  * </ul>
  * A write answered {@link RecoveryRequired} also marks its sidecar write-blocking for readiness.
  */
@@ -31,6 +34,22 @@ import java.util.function.Supplier;
 class ServiceMetrics {
 
   @Inject MeterRegistry registry;
+
+  /** Binds the process-wide store counters once, at startup. */
+  void onStart(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent start) {
+    for (StoreRequests.Op op : StoreRequests.Op.values()) {
+      for (StoreRequests.Kind kind : StoreRequests.Kind.values()) {
+        io.micrometer.core.instrument.FunctionCounter.builder("omnigraph.store.requests", op,
+                o -> StoreRequests.count(o, kind))
+            .description("Object-store requests (adapter) and Lance operations (lance_*), by what they addressed")
+            .tag("op", op.label()).tag("kind", kind.label()).register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("omnigraph.store.bytes", op,
+                o -> StoreRequests.bytes(o, kind))
+            .description("Bytes moved by object-store requests").baseUnit("bytes")
+            .tag("op", op.label()).tag("kind", kind.label()).register(registry);
+      }
+    }
+  }
 
   /** Runs one write, timing it and counting its outcome. */
   <T> T write(ServedGraph graph, String writer, Supplier<T> write, Function<T, WriteResult> result) {

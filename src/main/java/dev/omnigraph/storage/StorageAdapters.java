@@ -7,9 +7,9 @@ public final class StorageAdapters {
 
   /** A new adapter over {@code config.rootUri()}; the caller closes it. */
   public static StorageAdapter open(StorageConfig config) {
-    return switch (config.backend()) {
+    return new CountingStorageAdapter(switch (config.backend()) {
       case LOCAL -> new LocalStorageAdapter(config);
       case S3 -> new S3StorageAdapter(config);
-    };
+    });
   }
 }

@@ -1083,6 +1083,8 @@ public final class DataTables {
 
   private void scanInto(Handle h, Filter filter, List<String> columns, boolean withRowAddress,
       Consumer<VectorSchemaRoot> batches) {
+    dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
+        dev.omnigraph.storage.StoreRequests.Kind.TABLE, 0);
     ScanOptions.Builder options = new ScanOptions.Builder().batchSize(SCAN_BATCH_ROWS);
     if (!filter.isTrue()) {
       options.filter(filter.toSql());

@@ -1,5 +1,7 @@
 package dev.omnigraph.table;
 
+import dev.omnigraph.storage.StoreRequests;
+
 import dev.omnigraph.storage.StorageConfig;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -64,6 +66,7 @@ final class LanceSupport {
 
   /** Opens main of the dataset at {@code key} at {@code version} (empty: latest). */
   static Dataset open(StorageConfig config, String key, OptionalLong version, BufferAllocator allocator) {
+    StoreRequests.record(StoreRequests.Op.LANCE_OPEN, StoreRequests.Kind.ofKey(key), 0);
     ReadOptions.Builder options = new ReadOptions.Builder().setStorageOptions(config.lanceStorageOptions())
         .setSession(LanceSessions.of(config));
     version.ifPresent(options::setVersion);
@@ -166,6 +169,8 @@ final class LanceSupport {
       long readVersion,
       String uuid,
       Map<String, String> transactionProperties) {
+    StoreRequests.record(StoreRequests.Op.LANCE_COMMIT,
+        base.uri().contains("/" + ManifestDataset.KEY) ? StoreRequests.Kind.MANIFEST : StoreRequests.Kind.TABLE, 0);
     try (Transaction tx = new Transaction.Builder()
         .readVersion(readVersion)
         .uuid(uuid)

@@ -59,6 +59,8 @@ public final class ManifestDataset implements AutoCloseable {
    * @throws RuntimeException from Lance when the dataset, branch or version does not exist
    */
   public static ManifestDataset open(StorageConfig config, Optional<String> branch, OptionalLong version) {
+    dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_OPEN,
+        dev.omnigraph.storage.StoreRequests.Kind.MANIFEST, 0);
     BufferAllocator allocator = new RootAllocator();
     Dataset ds = null;
     try {

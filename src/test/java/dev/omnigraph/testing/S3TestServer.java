@@ -35,6 +35,11 @@ public final class S3TestServer {
 
   /** The bucket every S3 test uses; each test takes a unique prefix inside it. */
   public static final String BUCKET = "omnigraph-test";
+  /**
+   * A second bucket for bulk fixtures (the deep-history cost test uploads thousands of objects):
+   * S3Mock's requests slow down with the objects in a bucket, which must not tax every other test.
+   */
+  public static final String BULK_BUCKET = "omnigraph-bulk";
 
   public static final String ACCESS_KEY = "omnigraph-test";
   public static final String SECRET_KEY = "omnigraph-test-secret";
@@ -91,15 +96,8 @@ public final class S3TestServer {
     try (var walk = Files.walk(localRoot)) {
       files = walk.filter(Files::isRegularFile).filter(f -> !f.getFileName().toString().contains("#")).toList();
     }
-    var client = software.amazon.awssdk.services.s3.S3Client.builder()
-        .httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create())
-        .region(software.amazon.awssdk.regions.Region.of(REGION))
-        .forcePathStyle(true)
-        .endpointOverride(URI.create(endpoint()))
-        .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
-            software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
-        .build();
-    var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+    var client = client();
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(16);
     try (client) {
       List<java.util.concurrent.Future<?>> puts = new ArrayList<>();
       for (Path f : files) {
@@ -152,6 +150,49 @@ public final class S3TestServer {
             "AWS_ALLOW_HTTP", "true"));
   }
 
+  /** As {@link #freshRoot(String)}, in {@link #BULK_BUCKET}. */
+  public StorageConfig freshBulkRoot(String label) {
+    return freshRoot(label).withRoot("s3://" + BULK_BUCKET + "/" + label + "-" + UUID.randomUUID());
+  }
+
+  /** Deletes every object under {@code root} (batched), so a bulk fixture does not outlive its test. */
+  public void deleteAll(StorageConfig root) {
+    try (var client = client()) {
+      String prefix = root.prefix().isEmpty() ? "" : root.prefix() + "/";
+      var pages = client.listObjectsV2Paginator(b -> b.bucket(root.bucket()).prefix(prefix));
+      List<software.amazon.awssdk.services.s3.model.ObjectIdentifier> batch = new ArrayList<>();
+      for (var page : pages) {
+        for (var o : page.contents()) {
+          batch.add(software.amazon.awssdk.services.s3.model.ObjectIdentifier.builder().key(o.key()).build());
+          if (batch.size() == 1000) {
+            deleteBatch(client, root.bucket(), batch);
+          }
+        }
+      }
+      deleteBatch(client, root.bucket(), batch);
+    }
+  }
+
+  private static void deleteBatch(software.amazon.awssdk.services.s3.S3Client client, String bucket,
+      List<software.amazon.awssdk.services.s3.model.ObjectIdentifier> batch) {
+    if (!batch.isEmpty()) {
+      List<software.amazon.awssdk.services.s3.model.ObjectIdentifier> keys = List.copyOf(batch);
+      client.deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(keys)));
+      batch.clear();
+    }
+  }
+
+  private software.amazon.awssdk.services.s3.S3Client client() {
+    return software.amazon.awssdk.services.s3.S3Client.builder()
+        .httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create())
+        .region(software.amazon.awssdk.regions.Region.of(REGION))
+        .forcePathStyle(true)
+        .endpointOverride(URI.create(endpoint()))
+        .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+            software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
+        .build();
+  }
+
   /** The same settings but a bucket that does not exist. */
   public StorageConfig missingBucketRoot() {
     return freshRoot("x").withRoot("s3://no-such-bucket-" + UUID.randomUUID() + "/g");
@@ -190,7 +231,7 @@ public final class S3TestServer {
           "--server.port=" + freePort(),
           "--server.address=127.0.0.1",
           "--com.adobe.testing.s3mock.store.root=" + store,
-          "--com.adobe.testing.s3mock.store.initial-buckets=" + BUCKET,
+          "--com.adobe.testing.s3mock.store.initial-buckets=" + BUCKET + "," + BULK_BUCKET,
           "--com.adobe.testing.s3mock.max-payload-size=256MB"));
       Process process = new ProcessBuilder(cmd)
           .redirectErrorStream(true)
