@@ -21,20 +21,20 @@ final class CountingStorageAdapter implements StorageAdapter {
 
   @Override
   public void put(String key, byte[] data) {
-    StoreRequests.record(Op.PUT, Kind.ofKey(key), data.length);
+    StoreRequests.record(Op.PUT, Kind.ofKey(key), data == null ? 0 : data.length);
     inner.put(key, data);
   }
 
   @Override
   public void putIfAbsent(String key, byte[] data) {
-    StoreRequests.record(Op.PUT, Kind.ofKey(key), data.length);
+    StoreRequests.record(Op.PUT, Kind.ofKey(key), data == null ? 0 : data.length);
     inner.putIfAbsent(key, data);
   }
 
   @Override
   public byte[] read(String key) {
     byte[] out = inner.read(key);
-    StoreRequests.record(Op.GET, Kind.ofKey(key), out.length);
+    StoreRequests.record(Op.GET, Kind.ofKey(key), out == null ? 0 : out.length);
     return out;
   }
 

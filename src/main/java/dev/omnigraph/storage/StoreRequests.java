@@ -36,6 +36,9 @@ public final class StoreRequests {
 
     /** The kind of a key under the graph root. */
     public static Kind ofKey(String key) {
+      if (key == null) {
+        return OTHER; // the adapter refuses it with its own typed error
+      }
       String k = key.startsWith("/") ? key.substring(1) : key;
       if (k.startsWith("__recovery")) {
         return SIDECAR;
