@@ -123,9 +123,10 @@ final class AutoOptimizer implements AutoCloseable {
     }
   }
 
-  /** The touched tables whose pinned version is past a threshold (one manifest scan, one manifest read per table). */
+  /** The touched tables whose pinned version is past a threshold (from the known state and pinned handles: no I/O after a local publish). */
   private List<String> due(String branch, Collection<String> touched) {
-    ManifestState state = manifest.state(branch);
+    // What this process just published is enough to decide: Optimize re-captures under its gates.
+    ManifestState state = manifest.knownState(branch).orElseGet(() -> manifest.state(branch));
     Optional<String> own = branch.equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(branch);
     List<String> out = new ArrayList<>();
     for (String key : touched) {

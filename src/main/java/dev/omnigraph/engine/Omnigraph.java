@@ -62,6 +62,7 @@ public final class Omnigraph implements AutoCloseable {
   private final SchemaContract schema;
   private final WritePath writePath;
   private final Recovery recovery;
+  private final SidecarStore sidecars;
   private final RecoveryAuditTable audit;
   private final Maintenance maintenance;
   /** Compaction: the Optimize writer and the automatic pass after writes (issue 11). */
@@ -76,7 +77,7 @@ public final class Omnigraph implements AutoCloseable {
     this.manifest = new GraphManifest(config, storage);
     this.schema = schema;
     DataTables tables = new DataTables(config);
-    SidecarStore sidecars = new SidecarStore(storage);
+    this.sidecars = new SidecarStore(storage);
     ManifestBatchPublisher publisher = new ManifestBatchPublisher(config);
     this.audit = new RecoveryAuditTable(config, storage);
     this.recovery = new Recovery(gates, manifest, tables, sidecars, publisher, audit,
@@ -405,6 +406,7 @@ public final class Omnigraph implements AutoCloseable {
   @Override
   public void close() {
     optimizer.close(); // a background pass finishes before the storage it uses closes
+    sidecars.awaitRetirements(); // finished writes' sidecar deletes, before the storage closes
     storage.close();
   }
 

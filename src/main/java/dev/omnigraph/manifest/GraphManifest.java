@@ -92,6 +92,15 @@ public final class GraphManifest {
     return capture(branch).state();
   }
 
+  /**
+   * The latest state of {@code branch} this process knows (read or published here), without any
+   * storage request; empty when none is cached. For advisory decisions only (e.g. whether a
+   * table is due for compaction): it may be behind another process's publishes.
+   */
+  public Optional<ManifestState> knownState(String branch) {
+    return states.known(branch);
+  }
+
   /** The state of {@code branch} at an exact manifest version (time travel). */
   public ManifestState stateAt(String branch, long manifestVersion) {
     try (ManifestDataset m = open(branch, OptionalLong.of(manifestVersion))) {

@@ -89,12 +89,29 @@ public final class ManifestBatchPublisher {
    * @throws UnsupportedStorageVersion when the branch's stamp is not the served one
    */
   public Published publish(Intent intent) {
+    return publish(intent, Optional.empty());
+  }
+
+  /**
+   * As {@link #publish(Intent)}, for a writer that revalidated {@code verified} under the branch
+   * gate it still holds: the first CAS attempt commits from that version without probing again
+   * (Lance's commit rejects it if the branch moved since, and the rejection is settled as usual).
+   */
+  public Published publish(Intent intent, BranchAuthority verified) {
+    if (!verified.branch().equals(intent.branch())) {
+      throw new IllegalArgumentException("authority of " + verified.branch() + " for a publish on " + intent.branch());
+    }
+    return publish(intent, Optional.of(verified.stamp()));
+  }
+
+  private Published publish(Intent intent, Optional<String> verifiedStamp) {
     RuntimeException last = null;
     for (int attempt = 1; attempt <= MAX_CONTENTION_RETRIES + 1; attempt++) {
       int n = attempt;
       Optional<Published> done;
       try {
-        done = states.withLatest(config, intent.branch(), manifest -> attempt(manifest, intent, n));
+        done = states.withLatest(config, intent.branch(), attempt == 1 ? verifiedStamp : Optional.empty(),
+            manifest -> attempt(manifest, intent, n));
       } catch (Rejected rejected) {
         last = rejected.cause;
         Optional<Published> settled = settle(intent, attempt);

@@ -73,6 +73,18 @@ final class ManifestStates {
    */
   <T> T withLatest(dev.omnigraph.storage.StorageConfig config, String branch,
       java.util.function.Function<ManifestDataset, T> body) {
+    return withLatest(config, branch, Optional.empty(), body);
+  }
+
+  /**
+   * As {@link #withLatest(dev.omnigraph.storage.StorageConfig, String, java.util.function.Function)},
+   * but when the held handle is at {@code verifiedStamp} (a stamp the caller proved latest under
+   * its branch gate moments ago) the latest-version probe is skipped: the Lance commit that
+   * follows lists the versions itself and rejects a stale read version, so nothing is lost but a
+   * round trip.
+   */
+  <T> T withLatest(dev.omnigraph.storage.StorageConfig config, String branch, Optional<String> verifiedStamp,
+      java.util.function.Function<ManifestDataset, T> body) {
     Held h;
     synchronized (HELD) {
       h = HELD.computeIfAbsent(config.rootUri() + "|" + branch, k -> new Held());
@@ -80,7 +92,7 @@ final class ManifestStates {
     }
     h.lock.lock();
     try {
-      if (h.handle != null) {
+      if (h.handle != null && !(verifiedStamp.isPresent() && verifiedStamp.get().equals(h.handle.stamp()))) {
         try {
           if (h.handle.latestVersion() != h.handle.version()) {
             h.handle.refreshLatest();
@@ -158,6 +170,11 @@ final class ManifestStates {
       chain = ManifestReader.parentChain(live, branch);
     }
     return new BranchAuthority(branch, identity, chain, read(m, branch), m.stamp());
+  }
+
+  /** The latest state of {@code branch} known to this process, with no storage request. */
+  Optional<ManifestState> known(String branch) {
+    return Optional.ofNullable(latest.get(branch)).map(Entry::state);
   }
 
   /** The state of the handle's checked-out version of {@code branch}: cached, or one full scan. */

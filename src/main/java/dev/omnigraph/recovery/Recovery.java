@@ -151,10 +151,12 @@ public final class Recovery {
    * The write-entry heal: settles what needs no restore, then refuses if a sidecar still pending
    * concerns {@code branch}.
    *
+   * @return whether any sidecar was listed (false: the steady state, nothing was touched)
    * @throws RecoveryRequired with {@link #ROLLBACK_REQUIRED} when a relevant sidecar needs a rollback
    */
-  public void heal(String branch) {
-    for (String key : sidecars.list()) {
+  public boolean heal(String branch) {
+    List<String> listed = sidecars.list();
+    for (String key : listed) {
       Outcome o;
       try {
         o = settle(key, Mode.ROLL_FORWARD_ONLY);
@@ -170,6 +172,7 @@ public final class Recovery {
             + ": " + o.verdict() + ")");
       }
     }
+    return !listed.isEmpty();
   }
 
   /** Settles the sidecar at {@code key}; null when it was gone (its writer finished). */

@@ -4,9 +4,13 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omnigraph.storage.StorageAdapter;
+import dev.omnigraph.util.Background;
 import dev.omnigraph.util.Failpoints;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The only reader and writer of {@code __recovery/<operation id>.json}. All I/O goes through the
@@ -52,6 +56,7 @@ public final class SidecarStore {
    * skipping recovery would tolerate drift.
    */
   public List<String> list() {
+    awaitRetirements();
     Failpoints.hit("recovery.sidecar_list");
     return storage.list(PREFIX).stream().filter(k -> k.endsWith(".json")).sorted().toList();
   }
@@ -71,6 +76,50 @@ public final class SidecarStore {
     Failpoints.hit("recovery.sidecar_delete");
     storage.delete(keyOf(operationId));
   }
+
+  /**
+   * Phase D off the acknowledgement path (seed: a failed delete is swallowed and healed): the
+   * delete of a published write's sidecar runs in the background. Every later listing of this
+   * root in this process, and {@link #awaitRetirements()}, first waits for it, so no reader here
+   * ever mistakes a finished write's sidecar for a pending one. A process that dies first leaves
+   * the sidecar for the next recovery, which finds its publish landed and retires it.
+   */
+  public void retire(String operationId) {
+    try {
+      // On the caller's thread, so a test's failpoint is seen by exactly the write it wraps.
+      Failpoints.hit("recovery.sidecar_delete");
+    } catch (RuntimeException e) {
+      LOG.warnf(e, "could not delete recovery sidecar %s; recovery will retire it", operationId);
+      return;
+    }
+    CompletableFuture<Void> done = Background.run(() -> {
+      try {
+        storage.delete(keyOf(operationId));
+      } catch (RuntimeException e) {
+        LOG.warnf(e, "could not delete recovery sidecar %s; recovery will retire it", operationId);
+      }
+    });
+    Set<CompletableFuture<Void>> pending = RETIRING.computeIfAbsent(storage.rootUri(),
+        k -> ConcurrentHashMap.newKeySet());
+    pending.add(done);
+    done.whenComplete((v, e) -> pending.remove(done));
+  }
+
+  /** Waits until every background sidecar delete of this root in this process has finished. */
+  public void awaitRetirements() {
+    Set<CompletableFuture<Void>> pending = RETIRING.get(storage.rootUri());
+    if (pending == null) {
+      return;
+    }
+    for (CompletableFuture<Void> f : List.copyOf(pending)) {
+      f.join(); // never fails: retire() logs its own failure
+    }
+  }
+
+  /** Background sidecar deletes in flight, per graph root. */
+  private static final ConcurrentHashMap<String, Set<CompletableFuture<Void>>> RETIRING = new ConcurrentHashMap<>();
+
+  private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(SidecarStore.class);
 
   static byte[] encode(RecoverySidecar sidecar) {
     try {

@@ -743,7 +743,6 @@ public final class DataTables {
     Exception failure = null;
     Dataset committed = null;
     try (Handle h = open(staged.location(), staged.nativeBranch(), OptionalLong.of(staged.readVersion()))) {
-      // The returned handle's version is not trusted as evidence; the re-read below is.
       committed = LanceSupport.commit(
           h.table, staged.operation(), staged.readVersion(), staged.uuid(), staged.properties());
     } catch (Exception e) {
@@ -752,7 +751,12 @@ public final class DataTables {
       failure = e;
     }
     try {
-      CommitOutcome outcome = classify(staged, failure);
+      // A normal return at exactly readVersion + 1 is Lance's own proof: with zero retries, a
+      // foreign commit after the read version would have taken readVersion + 1 (or rebased us past
+      // it), so this version is ours, with our uuid. Anything else is settled by re-reading.
+      CommitOutcome outcome = failure == null && committed != null && committed.version() == staged.readVersion() + 1
+          ? CommitOutcome.landed(committed.version())
+          : classify(staged, failure);
       if (committed != null && staged.nativeBranch().isEmpty() && outcome.kind() == CommitOutcome.Kind.LANDED
           && committed.version() == outcome.version()) {
         // Confirmed from evidence to be exactly our version: the next write plans against it.
@@ -1002,6 +1006,16 @@ public final class DataTables {
   }
 
   // ---------------------------------------------------------------------------------------------
+
+  /** Runs {@code read} on the shared handle of exactly {@code version} (see {@link PinnedHandles}). */
+  <T> T atVersion(String location, Optional<String> nativeBranch, long version,
+      java.util.function.Function<Dataset, T> read) {
+    return lance(() -> {
+      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+        return read.apply(h.table);
+      }
+    });
+  }
 
   /** A Lance call that may throw anything, checked exceptions included. */
   @FunctionalInterface

@@ -49,30 +49,37 @@ final class TableCompaction {
   }
 
   TableStats stats(String location, Optional<String> nativeBranch, OptionalLong version) {
+    if (version.isPresent()) {
+      // An exact version: the shared pinned handle (a write's committed version is already held).
+      return tables.atVersion(location, nativeBranch, version.getAsLong(), TableCompaction::stats);
+    }
     return lance(() -> {
       try (BufferAllocator allocator = new RootAllocator();
           Dataset main = LanceSupport.open(config, location, OptionalLong.empty(), allocator);
           Dataset at = nativeBranch.isEmpty() && version.isEmpty() ? null
               : main.checkout(LanceSupport.ref(nativeBranch, version))) {
-        Dataset d = at == null ? main : at;
-        int fragments = 0;
-        int withDeletions = 0;
-        long physical = 0;
-        long deleted = 0;
-        // Fragment metadata comes from the version's manifest: no data file is read.
-        for (Fragment f : d.getFragments()) {
-          FragmentMetadata m = f.metadata();
-          fragments++;
-          physical += m.getPhysicalRows();
-          if (m.getDeletionFile() != null) {
-            withDeletions++;
-            deleted += m.getNumDeletions();
-          }
-        }
-        return new TableStats(d.version(), fragments, withDeletions, physical, deleted,
-            DataTables.unindexedFragments(d));
+        return stats(at == null ? main : at);
       }
     });
+  }
+
+  private static TableStats stats(Dataset d) {
+    int fragments = 0;
+    int withDeletions = 0;
+    long physical = 0;
+    long deleted = 0;
+    // Fragment metadata comes from the version's manifest: no data file is read.
+    for (Fragment f : d.getFragments()) {
+      FragmentMetadata m = f.metadata();
+      fragments++;
+      physical += m.getPhysicalRows();
+      if (m.getDeletionFile() != null) {
+        withDeletions++;
+        deleted += m.getNumDeletions();
+      }
+    }
+    return new TableStats(d.version(), fragments, withDeletions, physical, deleted,
+        DataTables.unindexedFragments(d));
   }
 
   CompactionOutcome compact(String location, Optional<String> nativeBranch, long expectedVersion) {

@@ -18,6 +18,7 @@ import dev.omnigraph.schema.SchemaIr;
 import dev.omnigraph.table.CommitOutcome;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.StagedWrite;
+import dev.omnigraph.util.Background;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
 import java.time.Instant;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
@@ -103,8 +105,27 @@ public final class WriteAttempt {
       int attempt) {
     // Step 1: heal what needs no restore (refusing on a relevant rollback-class sidecar), then
     // capture the token and the table snapshot from one manifest scan.
-    recovery.heal(branch);
-    BranchAuthority authority = manifest.capture(branch);
+    // The capture runs beside the heal's listing; it is kept only when the heal found nothing to
+    // settle (the steady state), since settling may publish on this branch.
+    CompletableFuture<BranchAuthority> speculative = Background.start(() -> manifest.capture(branch));
+    boolean healed;
+    try {
+      healed = recovery.heal(branch);
+    } catch (RuntimeException refused) {
+      speculative.whenComplete((a, e) -> { }); // its outcome no longer matters
+      throw refused;
+    }
+    BranchAuthority authority;
+    if (healed) {
+      try {
+        Background.join(speculative);
+      } catch (RuntimeException stale) {
+        // superseded by the capture below
+      }
+      authority = manifest.capture(branch);
+    } else {
+      authority = Background.join(speculative);
+    }
     ManifestState state = authority.state();
     AuthorityToken token = authority.token(schema.identity());
     Optional<String> identity = token.branchIdentity();
@@ -125,8 +146,7 @@ public final class WriteAttempt {
 
     // Step 3: gates, re-list, revalidate.
     try (GateManager.Held held = gates.acquire(List.of(branch), tableKeys)) {
-      barrier(branch, effects.stream().map(TableEffect::location).collect(java.util.stream.Collectors.toSet()));
-      revalidate(authority, token, ifCommit, effects);
+      BranchAuthority verified = recheck(branch, authority, token, ifCommit, effects);
 
       // Step 5: arm, effect, confirm, publish.
       String operationId = Ulid.next();
@@ -147,12 +167,12 @@ public final class WriteAttempt {
         deleteSidecar(operationId); // nothing landed: finalize as effect-free
         throw failure;
       }
-      return effectAndPublish(writer, token, effects, sidecar, actor, attempt);
+      return effectAndPublish(writer, verified, token, effects, sidecar, actor, attempt);
     }
   }
 
-  private WriteResult effectAndPublish(PreparedWrite writer, AuthorityToken token, List<TableEffect> effects,
-      RecoverySidecar sidecar, Optional<String> actor, int attempt) {
+  private WriteResult effectAndPublish(PreparedWrite writer, BranchAuthority verified, AuthorityToken token,
+      List<TableEffect> effects, RecoverySidecar sidecar, Optional<String> actor, int attempt) {
     String op = sidecar.operationId();
     boolean effected = false;
     Map<String, Long> versions = new LinkedHashMap<>();
@@ -228,13 +248,14 @@ public final class WriteAttempt {
       Failpoints.hit("write.before_publish");
       published = publisher.publish(new ManifestBatchPublisher.Intent(token.branch(), token.branchIdentity(),
           token.graphHead(), List.of(), updates, sidecar.lineage().commitId(), actor, Optional.empty(),
-          sidecar.lineage().createdAtMicros()));
+          sidecar.lineage().createdAtMicros()), verified);
     } catch (RuntimeException failure) {
       throw new RecoveryRequired(op, "publish failed after the table effects landed", failure);
     }
     try {
       Failpoints.hit("write.after_publish");
-      deleteSidecar(op);
+      // Phase D leaves the acknowledgement path: the write is durable now.
+      sidecars.retire(op);
     } catch (RuntimeException failure) {
       // Same as a failed delete: the write is durable, so it is reported as done.
       LOG.warnf(failure, "sidecar %s kept after a published write; recovery will retire it", op);
@@ -262,6 +283,34 @@ public final class WriteAttempt {
         Optional.of(outcome.detail()));
   }
 
+  /**
+   * Step 3 under the gates: the recovery re-list, the token's revalidation (the latest-version
+   * probe of the manifest), the accepted schema and every target's live HEAD are independent
+   * reads, so they run side by side (one round trip on object storage, not four); their verdicts
+   * are then applied in the seed's order.
+   *
+   * @return the revalidated authority (what the publish commits from)
+   */
+  private BranchAuthority recheck(String branch, BranchAuthority captured, AuthorityToken token,
+      Optional<String> ifCommit, List<TableEffect> effects) {
+    Set<String> locations = effects.stream().map(TableEffect::location).collect(java.util.stream.Collectors.toSet());
+    CompletableFuture<Void> barrier = Background.run(() -> barrier(branch, locations));
+    CompletableFuture<BranchAuthority> now = Background.start(() -> manifest.recapture(captured));
+    CompletableFuture<String> liveSchema = Background.start(liveSchemaIdentity);
+    List<CompletableFuture<Optional<UncoveredDrift>>> drift = effects.stream()
+        .map(e -> Background.start(() -> drift(e))).toList();
+    Background.join(barrier);
+    BranchAuthority verified = Background.join(now);
+    revalidate(verified, token, ifCommit, Background.join(liveSchema));
+    for (CompletableFuture<Optional<UncoveredDrift>> d : drift) {
+      Optional<UncoveredDrift> found = Background.join(d);
+      if (found.isPresent()) {
+        throw found.get();
+      }
+    }
+    return verified;
+  }
+
   /** Any unresolved sidecar on this branch or these tables blocks the write. */
   private void barrier(String branch, Set<String> locations) {
     for (String key : sidecars.list()) {
@@ -279,10 +328,9 @@ public final class WriteAttempt {
     }
   }
 
-  private void revalidate(BranchAuthority captured, AuthorityToken token, Optional<String> ifCommit,
-      List<TableEffect> effects) {
-    // The cheapest exact check: an unchanged manifest version stamp and identity is the same token.
-    BranchAuthority now = manifest.recapture(captured);
+  /** The cheapest exact check: an unchanged manifest version stamp and identity is the same token. */
+  private static void revalidate(BranchAuthority now, AuthorityToken token, Optional<String> ifCommit,
+      String liveSchema) {
     Optional<String> identity = now.nativeIdentity();
     if (!identity.equals(token.branchIdentity())) {
       throw new Reprepare("branch_identity:" + token.branch(), token.branchIdentity(), identity);
@@ -294,24 +342,26 @@ public final class WriteAttempt {
     if (!head.equals(token.graphHead())) {
       throw new Reprepare("graph_head:" + token.branch(), token.graphHead(), head);
     }
-    String liveSchema = liveSchemaIdentity.get();
     if (!liveSchema.equals(token.schemaIdentity())) {
       throw new Reprepare("schema", Optional.of(token.schemaIdentity()), Optional.of(liveSchema));
     }
-    for (TableEffect e : effects) {
-      if (e.firstTouch()) {
-        if (tables.branchExists(e.location(), e.target().orElseThrow())) {
-          throw new UncoveredDrift(e.tableKey(), "native branch " + e.target().get()
-              + " exists but the manifest does not reference it");
-        }
-      } else {
-        long live = tables.head(e.location(), e.target(), e.pinnedVersion());
-        if (live != e.pinnedVersion()) {
-          throw new UncoveredDrift(e.tableKey(), "live HEAD is version " + live + " but the manifest pins "
-              + e.pinnedVersion());
-        }
+  }
+
+  /** A target whose live HEAD is not its manifest pin (or a first-touch ref that already exists). */
+  private Optional<UncoveredDrift> drift(TableEffect e) {
+    if (e.firstTouch()) {
+      if (tables.branchExists(e.location(), e.target().orElseThrow())) {
+        return Optional.of(new UncoveredDrift(e.tableKey(), "native branch " + e.target().get()
+            + " exists but the manifest does not reference it"));
       }
+      return Optional.empty();
     }
+    long live = tables.head(e.location(), e.target(), e.pinnedVersion());
+    if (live != e.pinnedVersion()) {
+      return Optional.of(new UncoveredDrift(e.tableKey(), "live HEAD is version " + live + " but the manifest pins "
+          + e.pinnedVersion()));
+    }
+    return Optional.empty();
   }
 
   private RecoveryRequired afterArm(String op, boolean effected, String what, RuntimeException failure) {

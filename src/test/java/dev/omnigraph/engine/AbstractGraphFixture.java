@@ -86,6 +86,8 @@ abstract class AbstractGraphFixture {
 
   protected List<String> sidecars() {
     try (StorageAdapter s = StorageAdapters.open(config)) {
+      // A published write deletes its sidecar in the background (Phase D off the ack path).
+      new dev.omnigraph.recovery.SidecarStore(s).awaitRetirements();
       return s.list("__recovery");
     }
   }
