@@ -522,6 +522,26 @@ public final class DataTables {
   }
 
   /**
+   * As {@link #scan}, handing each row's {@code _rowaddr} beside it (the row map holds the table's
+   * columns only): what a writer keeps as {@link KnownRows} for the stage that follows.
+   */
+  public void scanAddressed(String location, Optional<String> nativeBranch, long version, Filter filter,
+      List<String> columns, java.util.function.BiConsumer<Map<String, Object>, Long> rowSink) {
+    lance(() -> {
+      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+        scanInto(h, filter, columns, true, batch -> {
+          for (int i = 0; i < batch.getRowCount(); i++) {
+            Map<String, Object> row = RowCodec.decode(batch, i);
+            Object address = row.remove(MetadataColumns.ROWADDR);
+            rowSink.accept(row, (Long) address);
+          }
+        });
+      }
+      return null;
+    });
+  }
+
+  /**
    * Stages an insertion-only {@code Update} of {@code rows} on the branch, planned against
    * {@code readVersion}: data files are written under the branch's tree, nothing is committed.
    *
@@ -554,6 +574,7 @@ public final class DataTables {
         requireTableSchema(schema, h.table);
         LanceSchema lanceSchema = h.table.getLanceSchema();
         List<FragmentMetadata> fragments = LanceSupport.stage(config, h.table, batch, h.allocator);
+        StagedKeys.record(fragments, distinctIds(rows));
         Update update = LanceSupport.insertOnlyUpdate(fragments, lanceSchema);
         Map<String, String> properties = Map.of();
         if (certifyAbsence) {
@@ -605,6 +626,15 @@ public final class DataTables {
   /** As above, with a pre-minted transaction uuid (a first-touch table's, recorded in the sidecar before staging). */
   public StagedWrite stageUpsert(String location, Optional<String> nativeBranch, long readVersion,
       Schema schema, List<Map<String, Object>> rows, String uuid) {
+    return stageUpsert(location, nativeBranch, readVersion, schema, rows, uuid, KnownRows.NONE);
+  }
+
+  /**
+   * As above; {@code known} rows of exactly {@code readVersion} on this branch spare the probe for
+   * the existing rows when they cover every id.
+   */
+  public StagedWrite stageUpsert(String location, Optional<String> nativeBranch, long readVersion,
+      Schema schema, List<Map<String, Object>> rows, String uuid, KnownRows known) {
     return lance(() -> {
       if (rows.isEmpty()) {
         return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.UPSERT).empty().build();
@@ -617,9 +647,21 @@ public final class DataTables {
           VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
         requireTableSchema(schema, h.table);
         LanceSchema lanceSchema = h.table.getLanceSchema();
-        Existing existing = findExisting(h, ids);
-        DeletionVectors deletions = stageDeletions(h.table, existing);
-        List<FragmentMetadata> fragments = LanceSupport.stage(config, h.table, batch, h.allocator);
+        Existing existing = locate(h, ids, known);
+        // The new rows' data file and the replaced rows' deletion files are independent writes:
+        // side by side. Writing the fragment needs only the table's URI, not the handle.
+        String uri = h.table.uri();
+        java.util.concurrent.CompletableFuture<List<FragmentMetadata>> staging =
+            dev.omnigraph.util.Background.start(() -> LanceSupport.stage(config, uri, batch, h.allocator));
+        DeletionVectors deletions;
+        List<FragmentMetadata> fragments;
+        try {
+          deletions = stageDeletions(h.table, existing);
+        } finally {
+          // Never leave the staging write running over a batch about to be closed.
+          fragments = dev.omnigraph.util.Background.join(staging);
+        }
+        StagedKeys.record(fragments, ids);
         Update update = LanceSupport.rewriteRowsUpdate(
             fragments, deletions.updated, deletions.removed, lanceSchema);
         long updated = existing.ids.size();
@@ -656,6 +698,12 @@ public final class DataTables {
   /** As above, with a pre-minted transaction uuid (a first-touch table's, recorded in the sidecar before staging). */
   public StagedWrite stageDeleteIds(String location, Optional<String> nativeBranch, long readVersion,
       Collection<String> ids, String uuid) {
+    return stageDeleteIds(location, nativeBranch, readVersion, ids, uuid, KnownRows.NONE);
+  }
+
+  /** As above, with {@code known} rows of exactly {@code readVersion} (see {@link #stageUpsert}). */
+  public StagedWrite stageDeleteIds(String location, Optional<String> nativeBranch, long readVersion,
+      Collection<String> ids, String uuid, KnownRows known) {
     return lance(() -> {
       StagedWrite.Builder staged =
           StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.DELETE);
@@ -663,7 +711,7 @@ public final class DataTables {
         return staged.empty().build();
       }
       try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion))) {
-        Existing existing = findExisting(h, new LinkedHashSet<>(ids));
+        Existing existing = locate(h, new LinkedHashSet<>(ids), known);
         if (existing.addresses.isEmpty()) {
           return staged.empty().build();
         }
@@ -1058,6 +1106,23 @@ public final class DataTables {
     final List<Long> removed = new ArrayList<>();
   }
 
+  /** The rows of {@code ids}: from {@code known} when it covers them all, else probed. */
+  private Existing locate(Handle h, Collection<String> ids, KnownRows known) {
+    if (known.addresses().isEmpty() || !known.covers(ids)) {
+      return findExisting(h, ids);
+    }
+    Existing existing = new Existing();
+    for (String id : ids) {
+      Long rowAddress = known.addresses().get(id);
+      if (rowAddress != null) {
+        existing.ids.add(id);
+        existing.addresses.computeIfAbsent((int) (rowAddress >>> 32), k -> new ArrayList<>())
+            .add(RowAddress.rowIndex(rowAddress));
+      }
+    }
+    return existing;
+  }
+
   private Existing findExisting(Handle h, Collection<String> ids) {
     Existing existing = new Existing();
     for (List<String> chunk : chunks(ids)) {
@@ -1113,6 +1178,13 @@ public final class DataTables {
     // (id, src, dst) reads the index and only the fragments it names plus the fragments the index
     // does not cover yet, not every fragment (issue 11).
     options.useScalarIndex(true);
+    Optional<List<Integer>> fragments = filter.exactStrings(ID).flatMap(ids -> probedFragments(h.table, ids));
+    if (fragments.isPresent()) {
+      if (fragments.get().isEmpty()) {
+        return; // every fragment provably holds none of the probed ids
+      }
+      options.fragmentIds(fragments.get());
+    }
     try {
       LanceSupport.scanBatches(h.table, options.build(), h.allocator, batches);
     } catch (RuntimeException e) {
@@ -1122,6 +1194,35 @@ public final class DataTables {
     } catch (Exception e) {
       throw new IllegalStateException("scan of " + h.table.uri() + " failed: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The fragments an exact id probe must read: every fragment the id index covers (the index
+   * answers for them; a restricted scan still uses it), and every uncovered fragment unless this
+   * process staged it and none of {@code ids} was written into it ({@link StagedKeys}). Empty when
+   * nothing can be skipped (scan as usual).
+   */
+  private static Optional<List<Integer>> probedFragments(Dataset table, Set<String> ids) {
+    Set<Integer> covered = new HashSet<>();
+    for (org.lance.index.Index index : table.getIndexes()) {
+      if (index.name().equals(KeyIndexes.indexName(ID))) {
+        covered.addAll(index.fragments().orElse(List.of()));
+      }
+    }
+    List<Integer> read = new ArrayList<>();
+    boolean skipped = false;
+    for (org.lance.Fragment fragment : table.getFragments()) {
+      FragmentMetadata m = fragment.metadata();
+      if (!covered.contains(m.getId())) {
+        Optional<Set<String>> written = StagedKeys.written(m);
+        if (written.isPresent() && java.util.Collections.disjoint(written.get(), ids)) {
+          skipped = true;
+          continue;
+        }
+      }
+      read.add(m.getId());
+    }
+    return skipped ? Optional.of(read) : Optional.empty();
   }
 
   private static List<List<String>> chunks(Collection<String> ids) {

@@ -7,6 +7,8 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -67,6 +69,28 @@ public final class Filter {
     this.value = value;
     this.values = values;
     this.children = children;
+  }
+
+  /**
+   * The exact values this filter restricts {@code column} to, when it is {@code column = v} or
+   * {@code column IN (…)} of Strings (an exact key probe); empty for any other shape.
+   */
+  Optional<Set<String>> exactStrings(String column) {
+    if (!column.equals(this.column)) {
+      return Optional.empty();
+    }
+    List<Object> probed = op == Op.EQ ? java.util.Collections.singletonList(value) : op == Op.IN ? values : null;
+    if (probed == null) {
+      return Optional.empty();
+    }
+    Set<String> out = new java.util.HashSet<>();
+    for (Object v : probed) {
+      if (!(v instanceof String s)) {
+        return Optional.empty();
+      }
+      out.add(s);
+    }
+    return Optional.of(out);
   }
 
   /** {@code column = value}. @throws IllegalArgumentException for a bad column name or value */

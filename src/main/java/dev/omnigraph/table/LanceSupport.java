@@ -101,8 +101,14 @@ final class LanceSupport {
    */
   static List<FragmentMetadata> stage(
       StorageConfig config, Dataset target, VectorSchemaRoot rows, BufferAllocator allocator) {
+    return stage(config, target.uri(), rows, allocator);
+  }
+
+  /** As above, by the dataset's URI: touches no open handle, so it may run beside one in use. */
+  static List<FragmentMetadata> stage(
+      StorageConfig config, String targetUri, VectorSchemaRoot rows, BufferAllocator allocator) {
     return Fragment.write()
-        .datasetUri(target.uri())
+        .datasetUri(targetUri)
         .allocator(allocator)
         .data(rows)
         .storageOptions(config.lanceStorageOptions())

@@ -216,17 +216,28 @@ public final class ManifestDataset implements AutoCloseable {
     }
     try (VectorSchemaRoot rows = encode.apply(allocator)) {
       int count = rows.getRowCount();
-      List<org.lance.FragmentMetadata> written = LanceSupport.stage(config, dataset, rows, allocator);
+      // The new rows' file and the head row's deletion file are independent writes: side by side
+      // (one round trip, not two). Writing the fragment needs only the dataset's URI, not this
+      // handle, so the handle is still used by one thread at a time.
+      String uri = dataset.uri();
+      java.util.concurrent.CompletableFuture<List<org.lance.FragmentMetadata>> staging =
+          dev.omnigraph.util.Background.start(() -> LanceSupport.stage(config, uri, rows, allocator));
       List<org.lance.FragmentMetadata> updated = new java.util.ArrayList<>();
       List<Long> removed = new java.util.ArrayList<>();
-      byFragment.forEach((fragmentId, offsets) -> {
-        org.lance.FragmentMetadata after = dataset.getFragment(fragmentId).deleteRows(offsets.stream().sorted().toList());
-        if (after == null) {
-          removed.add((long) fragmentId);
-        } else {
-          updated.add(after);
-        }
-      });
+      List<org.lance.FragmentMetadata> written;
+      try {
+        byFragment.forEach((fragmentId, offsets) -> {
+          org.lance.FragmentMetadata after = dataset.getFragment(fragmentId).deleteRows(offsets.stream().sorted().toList());
+          if (after == null) {
+            removed.add((long) fragmentId);
+          } else {
+            updated.add(after);
+          }
+        });
+      } finally {
+        // Never leave the staging write running over rows about to be closed.
+        written = dev.omnigraph.util.Background.join(staging);
+      }
       org.lance.operation.Update update = LanceSupport.rewriteRowsUpdate(written, updated, removed,
           dataset.getLanceSchema());
       int maxBefore = dataset.getFragments().stream().mapToInt(f -> f.getId()).max().orElse(-1);

@@ -28,6 +28,24 @@ final class MutationStaging {
     /** Ids of committed rows this mutation rewrites. */
     final Set<String> updated = new LinkedHashSet<>();
     final Set<String> deleted = new LinkedHashSet<>();
+    /** Where each committed row a statement matched is, at the pin ({@code _rowaddr}). */
+    final Map<String, Long> addresses = new java.util.HashMap<>();
+
+    /**
+     * What the stage of this table may reuse instead of probing again: the matched rows' addresses
+     * and the inserted ids the strict preflight proved absent, all at {@code pin}. Only a stage at
+     * that exact version of that branch may use them.
+     */
+    dev.omnigraph.table.KnownRows known(Set<String> ids) {
+      Map<String, Long> located = new java.util.HashMap<>();
+      for (String id : ids) {
+        Long a = addresses.get(id);
+        if (a != null) {
+          located.put(id, a);
+        }
+      }
+      return new dev.omnigraph.table.KnownRows(located, inserted);
+    }
   }
 
   private final PrepareContext ctx;
@@ -50,10 +68,11 @@ final class MutationStaging {
     Pending p = tables.get(tableKey);
     TablePin pin = ctx.pin(tableKey);
     List<Map<String, Object>> out = new ArrayList<>();
-    ctx.tables().scan(pin.location(), pin.nativeBranch(), pin.version(), filter, columns, row -> {
+    ctx.tables().scanAddressed(pin.location(), pin.nativeBranch(), pin.version(), filter, columns, (row, address) -> {
       String id = String.valueOf(row.get("id"));
       if (p == null || (!p.rows.containsKey(id) && !p.deleted.contains(id))) {
         out.add(row);
+        table(tableKey).addresses.put(id, address);
         WriteLimits.checkMatches(tableKey, out.size(), limit);
       }
     });

@@ -14,6 +14,7 @@ import dev.omnigraph.schema.KeyIds;
 import dev.omnigraph.schema.NodeType;
 import dev.omnigraph.schema.Property;
 import dev.omnigraph.table.Filter;
+import dev.omnigraph.table.KnownRows;
 import dev.omnigraph.util.Ulid;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -92,7 +93,8 @@ final class MutationWriter implements PreparedWrite {
       if (!p.deleted.isEmpty()) {
         Set<String> ids = p.deleted;
         TableEffect.Stager stager = (readVersion, uuid) ->
-            ctx.tables().stageDeleteIds(pin.location(), ctx.targetBranch(), readVersion, ids, uuid);
+            ctx.tables().stageDeleteIds(pin.location(), ctx.targetBranch(), readVersion, ids, uuid,
+                atPin(ctx, pin, readVersion) ? p.known(ids) : KnownRows.NONE);
         effects.add(Effects.of(ctx, pin, stager, pin.rowCount() - ids.size(), ids.size(), false));
         continue;
       }
@@ -114,11 +116,16 @@ final class MutationWriter implements PreparedWrite {
           ? (readVersion, uuid) -> ctx.tables().stageInsert(pin.location(), ctx.targetBranch(), readVersion, schema,
               rows, true, uuid)
           : (readVersion, uuid) -> ctx.tables().stageUpsert(pin.location(), ctx.targetBranch(), readVersion, schema,
-              rows, uuid);
+              rows, uuid, atPin(ctx, pin, readVersion) ? p.known(p.rows.keySet()) : KnownRows.NONE);
       effects.add(Effects.of(ctx, pin, stager, pin.rowCount() + p.inserted.size(), p.rows.size(), true));
     }
     strictIds = strict;
     return effects;
+  }
+
+  /** Whether a stage at {@code readVersion} reads exactly what the statements scanned at the pin. */
+  private static boolean atPin(PrepareContext ctx, TablePin pin, long readVersion) {
+    return readVersion == pin.version() && ctx.targetBranch().equals(pin.nativeBranch());
   }
 
   /** Constraints over the table's final pending state, before anything is staged. */
@@ -193,7 +200,7 @@ final class MutationWriter implements PreparedWrite {
     NodeType type = upd.type();
     List<String> columns = columns(type.tableKey());
     List<Map<String, Object>> matches =
-        staging.scan(type.tableKey(), filter(upd.where()), columns, WriteLimits.MAX_KEYED_ROWS);
+        staging.scan(type.tableKey(), filter(type, upd.where()), columns, WriteLimits.MAX_KEYED_ROWS);
     MutationStaging.Pending p = staging.table(type.tableKey());
     for (Map<String, Object> match : matches) {
       Map<String, Object> row = new LinkedHashMap<>(match);
@@ -207,7 +214,7 @@ final class MutationWriter implements PreparedWrite {
   }
 
   private void deleteNode(MutationStaging staging, Statement.DeleteNode del) {
-    Set<String> ids = deleteIds(staging, del.tableKey(), filter(del.where()));
+    Set<String> ids = deleteIds(staging, del.tableKey(), filter(del.type(), del.where()));
     if (ids.isEmpty()) {
       return;
     }
@@ -232,6 +239,23 @@ final class MutationWriter implements PreparedWrite {
       staging.table(tableKey).deleted.addAll(ids);
     }
     return ids;
+  }
+
+  /**
+   * {@code key = value} on a node type keyed by that one String (or enum) property is {@code id =
+   * value}: a keyed node's id is its key's spelling, and for these kinds the spelling is the value
+   * itself (see {@link dev.omnigraph.schema.KeyIds}). The id form reads the {@code id} index and
+   * the rows it names, not the key column of every fragment (issue 11).
+   */
+  private Filter filter(NodeType type, Predicate where) {
+    if (where.op() == dev.omnigraph.query.CompareOp.EQ && type.key().equals(List.of(where.column()))
+        && !where.type().list()
+        && (where.type().kind() == dev.omnigraph.schema.ScalarKind.STRING
+            || where.type().kind() == dev.omnigraph.schema.ScalarKind.ENUM)
+        && eval(where.value()) instanceof String key) {
+      return Filter.eq("id", key);
+    }
+    return filter(where);
   }
 
   private Filter filter(Predicate where) {

@@ -56,10 +56,11 @@ class WriteCostS3Test {
   /** Flatness: every depth's mean within this fraction of the shallowest depth's mean. */
   static final double FLAT = 0.10;
   /**
-   * A ceiling the write path meets today, so a regression fails loudly. Issue 11 asks for 24; what
-   * the remaining requests are is in the closing note and docs/write-path.md ("Request budget").
+   * Issue 11's budget for a one-row write, the median over the window (a write that also runs the
+   * automatic optimize pass is the mean's concern). What the requests are: docs/write-path.md,
+   * "Request budget".
    */
-  static final double CEILING = 45;
+  static final double CEILING = 24;
 
   static final String SCHEMA = read("/graphs/people.pg");
   static final String GQ = read("/graphs/people.gq");
@@ -83,6 +84,9 @@ class WriteCostS3Test {
           g.load("main", new StringReader(person("h" + written)), LoadMode.APPEND, Optional.of("fixture"));
         }
         long t1 = System.nanoTime();
+        try (dev.omnigraph.storage.StorageAdapter a = dev.omnigraph.storage.StorageAdapters.open(localRoot)) {
+          new dev.omnigraph.recovery.SidecarStore(a).awaitRetirements(); // a quiescent tree to copy
+        }
         StorageConfig remote = s3.freshBulkRoot("cost-" + depth);
         s3.upload(local.resolve("g"), remote);
         long t2 = System.nanoTime();

@@ -95,6 +95,47 @@ class KeyProbeRequestCountS3Test {
   }
 
   @Test
+  void unindexedFragmentsThisProcessStagedAreSkippedByAProbeForOtherKeys() throws Exception {
+    fresh();
+    new TableStore(config).createWithKeyIndexes(LOC, schema);
+    long v = addOneRowFragments(0, 4);
+    v = tables.optimizeIndices(LOC, MAIN, v).version();
+    for (int i = 4; i < 9; i++) { // k4..k8: five fragments the index does not cover, staged here
+      v = tables.commit(tables.stageInsert(LOC, MAIN, v, schema, List.of(person("k" + i, "n" + i, (long) i)), false))
+          .version();
+    }
+    long head = v;
+    assertThat(tables.fragmentStats(LOC, MAIN, head).unindexedFragments()).isEqualTo(Map.of("id_idx", 5));
+
+    // Staged here: a miss reads no data file, a hit in an unindexed fragment reads only that one.
+    assertThat(dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, List.of("absent"), List.of("id")))
+        .isEmpty())).isZero();
+    assertThat(dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, List.of("k6"), List.of("id")))
+        .containsExactly(Map.of("id", "k6")))).isEqualTo(1);
+    assertThat(dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, List.of("k1", "k7", "absent"),
+        List.of("id"))).extracting(r -> r.get("id")).containsExactlyInAnyOrder("k1", "k7"))).isLessThanOrEqualTo(2);
+
+    // Another process (nothing staged here): every unindexed fragment is read again, answers equal.
+    StagedKeys.forgetAll();
+    assertThat(dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, List.of("absent"), List.of("id")))
+        .isEmpty())).isEqualTo(5);
+    assertThat(tables.rowsById(LOC, MAIN, head, List.of("k6"), List.of("id"))).containsExactly(Map.of("id", "k6"));
+  }
+
+  @Test
+  void aDeletedRowInAStagedFragmentIsNotFoundAndAReinsertedOneIs() throws Exception {
+    fresh();
+    long v = new TableStore(config).createWithKeyIndexes(LOC, schema);
+    v = tables.commit(tables.stageInsert(LOC, MAIN, v, schema, List.of(person("a", "A", 1L)), false)).version();
+    v = tables.commit(tables.stageDeleteIds(LOC, MAIN, v, List.of("a"))).version();
+    long afterDelete = v;
+    assertThat(tables.rowsById(LOC, MAIN, afterDelete, List.of("a"), List.of("id"))).isEmpty();
+    v = tables.commit(tables.stageInsert(LOC, MAIN, v, schema, List.of(person("a", "A2", 2L)), false)).version();
+    assertThat(tables.rowsById(LOC, MAIN, v, List.of("a"), List.of("id", "name")))
+        .containsExactly(Map.of("id", "a", "name", "A2"));
+  }
+
+  @Test
   void fragmentStatsReadsNoDataOrIndexFile() throws Exception {
     long v = new TableStore(config).createWithKeyIndexes(LOC, schema);
     v = tables.commit(tables.stageInsert(LOC, MAIN, v, schema, List.of(person("a", "A", 1L)), false)).version();

@@ -45,7 +45,8 @@ public final class ConditionalWriteSerializer implements AutoCloseable {
   private volatile long delayMillis;
 
   /** One forwarded request as a recorder sees it: method, bucket-relative key or listing prefix, bytes. */
-  public record Request(String method, String key, boolean listing, long requestBytes, long responseBytes, int status) {}
+  public record Request(String method, String key, boolean listing, long requestBytes, long responseBytes, int status,
+      long receivedNanos) {}
 
   /** Collects the requests addressing one bucket/prefix until closed. */
   public final class RequestLog implements AutoCloseable {
@@ -163,6 +164,7 @@ public final class ConditionalWriteSerializer implements AutoCloseable {
   }
 
   private void handle(HttpExchange exchange) throws IOException {
+    long received = System.nanoTime();
     try (exchange) {
       byte[] body;
       try (InputStream in = exchange.getRequestBody()) {
@@ -219,7 +221,7 @@ public final class ConditionalWriteSerializer implements AutoCloseable {
         for (RequestLog log : recorders) {
           if (addressed.startsWith(log.prefix)) {
             log.requests.add(new Request(method, addressed.substring(log.prefix.length()), listing, body.length,
-                response.body().length, response.statusCode()));
+                response.body().length, response.statusCode(), received));
           }
         }
       }
