@@ -64,6 +64,7 @@ class GraphApiTest {
       """;
 
   @Inject GraphRegistry registry;
+  @io.quarkus.test.common.http.TestHTTPResource("/") java.net.URL server;
 
   @BeforeAll
   static void initGraphs() {
@@ -338,6 +339,48 @@ class GraphApiTest {
         .body("code", equalTo("bad_request"));
     api().contentType("application/json").body("{}").post("/graphs/g/load/ndjson").then().statusCode(415)
         .body("code", equalTo("bad_request"));
+  }
+
+  @Test
+  @Order(19)
+  void ndjsonLinesAreStrictAndARefusedLoadCommitsNothing() throws Exception {
+    String head = head("g", "main");
+    load("g", "merge", "", """
+        {"type":"Person","data":{"name":"strict1"}}
+        {"type":"Person","data":{"name":"strict2"}} {"type":"Person","data":{"name":"dropped"}}
+        """).then().statusCode(400)
+        .body("code", equalTo("bad_request"))
+        .body("error", equalTo("line 2: unexpected content after the JSON object at column 45 (exactly one object per line)"));
+    load("g", "merge", "", "{\"type\":\"Person\",\"data\":{\"name\":\"strict3\"}} ]]] garbage\n").then().statusCode(400)
+        .body("error", equalTo("line 1: unexpected content after the JSON object at column 45 (exactly one object per line)"));
+    assertThat(head("g", "main")).isEqualTo(head);
+
+    // Invalid UTF-8 far enough in that a buffering reader has decoded ahead of the lines it returned.
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    for (int i = 0; i < 400; i++) {
+      bytes.write(("{\"type\":\"Person\",\"data\":{\"name\":\"utf" + i + "\"}}\n").getBytes(StandardCharsets.UTF_8));
+    }
+    bytes.write("{\"type\":\"Person\",\"data\":{\"name\":\"bad".getBytes(StandardCharsets.UTF_8));
+    bytes.write(new byte[] {(byte) 0xff, (byte) 0xfe});
+    bytes.write("\"}}\n".getBytes(StandardCharsets.UTF_8));
+    api().contentType("application/x-ndjson").body(bytes.toByteArray()).post("/graphs/g/load/ndjson?mode=merge")
+        .then().statusCode(400)
+        .body("code", equalTo("bad_request"))
+        .body("error", equalTo("line 401: invalid UTF-8 at column 37 (1 malformed byte); NDJSON input must be UTF-8"));
+    assertThat(head("g", "main")).isEqualTo(head);
+
+    // No Content-Type is refused exactly like a wrong one (415), before the body is read.
+    java.net.http.HttpResponse<String> untyped = java.net.http.HttpClient.newHttpClient().send(
+        java.net.http.HttpRequest.newBuilder(server.toURI().resolve("/graphs/g/load/ndjson?mode=merge"))
+            .header("Authorization", "Bearer " + GraphsTestResource.ALICE_TOKEN)
+            .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"type\":\"Person\",\"data\":{\"name\":\"untyped\"}}\n"))
+            .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(untyped.statusCode()).isEqualTo(415);
+    assertThat(JsonPath.from(untyped.body()).getString("code")).isEqualTo("bad_request");
+    assertThat(JsonPath.from(untyped.body()).getString("error")).isEqualTo("Content-Type application/x-ndjson is required");
+    api().contentType("text/plain").body("{\"type\":\"Person\",\"data\":{\"name\":\"texty\"}}\n")
+        .post("/graphs/g/load/ndjson?mode=merge").then().statusCode(415).body("code", equalTo("bad_request"));
+    assertThat(head("g", "main")).isEqualTo(head);
   }
 
   @Test
