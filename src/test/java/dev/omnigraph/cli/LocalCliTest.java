@@ -122,6 +122,25 @@ class LocalCliTest {
     assertThat(tree()).isEqualTo(before);
   }
 
+  @Test
+  void branchNamesTheStoreCannotHoldAreRefusedBeforeAnyEffect() throws Exception {
+    List<String> before = tree();
+    Run main = run("branch", "create", "main", "--store", root.toString());
+    assertThat(main.exit()).isEqualTo(1);
+    assertThat(main.err()).isEqualTo("error: branch name 'main' is reserved: the main branch always exists\n");
+
+    String deep = "a" + "/a".repeat(99); // 199 characters, 99 '/'
+    Run tooLong = run("branch", "create", deep, "--store", root.toString());
+    assertThat(tooLong.exit()).isEqualTo(1);
+    assertThat(tooLong.err()).startsWith("error: branch name is too long for the store: ")
+        .contains("397 of at most 250");
+    assertThat(tree()).isEqualTo(before);
+    assertThat(Files.exists(root.resolve("__manifest/tree"))).isFalse();
+
+    Run list = run("branch", "list", "--store", root.toString());
+    assertThat(list.out()).isEqualTo("main\n");
+  }
+
   private static String resource(String name) throws Exception {
     try (InputStream in = LocalCliTest.class.getClassLoader().getResourceAsStream(name)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);

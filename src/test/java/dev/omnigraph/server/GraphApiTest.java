@@ -414,6 +414,49 @@ class GraphApiTest {
   }
 
   @Test
+  @Order(23)
+  void branchNamesTheStoreCannotHoldAre400BeforeAnyEffect() throws Exception {
+    Path root = Path.of(ConfigProvider.getConfig().getValue("omnigraph.graphs.g.uri", String.class));
+    List<String> before = paths(root);
+    api().contentType("application/json").body(Map.of("name", "main")).post("/graphs/g/branches")
+        .then().statusCode(400)
+        .body("code", equalTo("bad_request"))
+        .body("error", equalTo("branch name 'main' is reserved: the main branch always exists"));
+    // Lance reserves the name in any case.
+    api().contentType("application/json").body(Map.of("name", "Main")).post("/graphs/g/branches")
+        .then().statusCode(400).body("error", equalTo("branch name 'Main' is reserved: the main branch always exists"));
+    String deep = "a" + "/a".repeat(99); // 199 characters, 99 '/': a 397-character ref file name
+    api().contentType("application/json").body(Map.of("name", deep)).post("/graphs/g/branches")
+        .then().statusCode(400)
+        .body("code", equalTo("bad_request"))
+        .body("error", equalTo("branch name is too long for the store: its ref file name spells each '/' as %2F, "
+            + "which makes it 397 of at most 250 characters"));
+    // At the limit exactly (250 once encoded) it is created; one more is refused.
+    String atLimit = "b".repeat(150) + "/b".repeat(25);
+    String overLimit = "b".repeat(147) + "/b".repeat(26);
+    assertThat(atLimit.length() + 2 * 25).isEqualTo(250);
+    assertThat(overLimit.length()).isEqualTo(199);
+    load("g", "merge", "branch=" + deep + "&from=main", "{\"type\":\"Person\",\"data\":{\"name\":\"x\"}}\n")
+        .then().statusCode(400).body("error", startsWith("branch name is too long for the store"));
+    assertThat(paths(root)).isEqualTo(before);
+    api().get("/graphs/g/branches").then().body("branches", equalTo(List.of("main")));
+
+    api().contentType("application/json").body(Map.of("name", atLimit)).post("/graphs/g/branches")
+        .then().statusCode(200).body("name", equalTo(atLimit));
+    api().contentType("application/json").body(Map.of("name", overLimit))
+        .post("/graphs/g/branches").then().statusCode(400).body("error", containsString("251 of at most 250"));
+    api().delete("/graphs/g/branches/" + atLimit).then().statusCode(200);
+    api().get("/graphs/g/branches").then().body("branches", equalTo(List.of("main")));
+  }
+
+  /** Every path under {@code root}, directories included (an orphan empty directory shows too). */
+  private static List<String> paths(Path root) throws java.io.IOException {
+    try (java.util.stream.Stream<Path> walk = Files.walk(root)) {
+      return walk.map(p -> root.relativize(p).toString()).sorted().toList();
+    }
+  }
+
+  @Test
   @Order(21)
   void commitsSnapshotsAndSchemaHaveTheReferenceShapes() {
     JsonPath commits = api().get("/graphs/g/commits").then().statusCode(200).extract().jsonPath();
