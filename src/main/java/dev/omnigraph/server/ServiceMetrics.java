@@ -4,6 +4,7 @@ import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.engine.ErrorKind;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.storage.StoreRequests;
+import dev.omnigraph.write.UncoveredDrift;
 import dev.omnigraph.write.WriteResult;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -31,7 +32,8 @@ import java.util.function.Supplier;
  *   <li>{@code omnigraph.store.requests} and {@code omnigraph.store.bytes} (op, kind): object-store
  *       requests of the storage adapter and Lance operations, process-wide ({@link StoreRequests}).
  * </ul>
- * A write answered {@link RecoveryRequired} also marks its sidecar write-blocking for readiness.
+ * A write answered {@link RecoveryRequired} also marks its sidecar write-blocking for readiness,
+ * and one answered {@link UncoveredDrift} marks the graph drifted.
  *
  * <p>Quarkus's {@code http.server.requests} labels a request by its route template once JAX-RS
  * matched a method, but by the raw path when matching failed after the path (wrong method 405,
@@ -125,6 +127,9 @@ class ServiceMetrics {
       outcome = ErrorKind.of(e).label();
       if (e instanceof RecoveryRequired rr) {
         graph.markBlocking(rr.operationId());
+      } else if (e instanceof UncoveredDrift) {
+        // Every later write fails the same way until an operator repairs: readiness says so.
+        graph.markDrift();
       }
       throw e;
     } finally {

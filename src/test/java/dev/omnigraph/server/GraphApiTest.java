@@ -543,8 +543,8 @@ class GraphApiTest {
       ready = given().get("/q/health/ready");
     } while (ready.statusCode() != 200 && System.currentTimeMillis() < deadline);
     ready.then().statusCode(200)
-        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'r.pending_recovery'", equalTo(""))
-        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'r.write_blocking'", equalTo(""));
+        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'r.state'", equalTo("up"))
+        .body("checks.find { it.name == 'omnigraph-graphs' }.data", not(hasKey("r.reason")));
     assertThat(Files.exists(Path.of(ConfigProvider.getConfig().getValue("omnigraph.graphs.r.uri", String.class),
         "__recovery", operation + ".json"))).isFalse();
     read("r", Map.of("query", READS, "name", "everyone")).then().statusCode(200)
@@ -571,6 +571,63 @@ class GraphApiTest {
         .contains("omnigraph_publish_retries_total{graph=\"g\",writer=\"mutate\"} 0.0")
         .contains("omnigraph_recovery_pending_sidecars{graph=\"r\"} 0.0")
         .contains("omnigraph_recovery_outcomes_total{action=\"completed\",graph=\"r\",verdict=\"incomplete_phase_b\"} 1.0");
+  }
+
+  @Test
+  @Order(32)
+  void readinessIsDownWhileWritesAreBlockedAndShowsOnlyTheReasonCode() throws Exception {
+    String check = "checks.find { it.name == 'omnigraph-graphs' }.data.";
+    // __recovery replaced by a file: the listing is empty, but every write's sidecar arm would fail.
+    Path copy = Path.of(ConfigProvider.getConfig().getValue("omnigraph.graphs.copy.uri", String.class));
+    Path recoveryDir = copy.resolve("__recovery");
+    if (Files.isDirectory(recoveryDir)) {
+      Files.delete(recoveryDir); // empty: no write is pending
+    }
+    Files.writeString(recoveryDir, "not a directory");
+    String down = given().get("/q/health/ready").then().statusCode(503)
+        .body("status", equalTo("DOWN"))
+        .body(check + "'copy.state'", equalTo("down"))
+        .body(check + "'copy.reason'", equalTo("recovery_unreadable"))
+        .body(check + "'g.state'", equalTo("up"))
+        .extract().asString();
+    assertThat(down).doesNotContain(copy.getParent().toString()).doesNotContain("__recovery");
+    Files.delete(recoveryDir);
+    given().get("/q/health/ready").then().statusCode(200).body(check + "'copy.state'", equalTo("up"));
+
+    // Uncovered drift: a load's effect landed and its sidecar was deleted before anything settled it.
+    Path r = Path.of(ConfigProvider.getConfig().getValue("omnigraph.graphs.r.uri", String.class));
+    try (AutoCloseable fp = Failpoints.enable("write.before_publish", () -> {
+      try (java.util.stream.Stream<Path> sidecars = Files.list(r.resolve("__recovery"))) {
+        for (Path p : sidecars.toList()) {
+          Files.delete(p);
+        }
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      throw new Failpoints.Injected("write.before_publish");
+    })) {
+      load("r", "append", "", "{\"type\":\"Person\",\"data\":{\"name\":\"orphan\"}}\n").then().statusCode(503);
+    }
+    // Readiness cannot see drift cheaply; the first write refused with it is what tells.
+    given().get("/q/health/ready").then().statusCode(200).body(check + "'r.state'", equalTo("up"));
+    load("r", "append", "", "{\"type\":\"Person\",\"data\":{\"name\":\"cy\"}}\n").then().statusCode(409)
+        .body("error", containsString("uncovered drift"));
+    down = given().get("/q/health/ready").then().statusCode(503)
+        .body(check + "'r.state'", equalTo("down"))
+        .body(check + "'r.reason'", equalTo("uncovered_drift"))
+        .extract().asString();
+    assertThat(down).doesNotContain(r.toString()).doesNotContain("node:Person");
+    // An operator repairs (here through the served handle); the reconciler's dry run then clears it.
+    assertThat(registry.get("r").handle().repair(true).drift()).hasSize(1);
+    long deadline = System.currentTimeMillis() + 60_000;
+    Response ready;
+    do {
+      Thread.sleep(200);
+      ready = given().get("/q/health/ready");
+    } while (ready.statusCode() != 200 && System.currentTimeMillis() < deadline);
+    ready.then().statusCode(200).body(check + "'r.state'", equalTo("up")).body(check.substring(0, check.length() - 1),
+        not(hasKey("r.reason")));
+    load("r", "append", "", "{\"type\":\"Person\",\"data\":{\"name\":\"cy\"}}\n").then().statusCode(200);
   }
 
   /** The canonical root URI the server reports for a configured graph directory. */
