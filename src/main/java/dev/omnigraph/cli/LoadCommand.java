@@ -5,9 +5,9 @@ import dev.omnigraph.api.GraphBatchLoadOutput;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.engine.WriteOutputs;
 import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.write.NdjsonInput;
 import dev.omnigraph.write.WriteResult;
 import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -26,8 +26,9 @@ public class LoadCommand implements Callable<Integer> {
   @Option(names = "--data", required = true, paramLabel = "FILE", description = "NDJSON input ('-' for stdin).")
   String data;
 
-  @Option(names = "--mode", defaultValue = "append", description = "append (strict insert), merge (upsert) or overwrite.")
-  String mode;
+  @Option(names = "--mode", defaultValue = "append", converter = ModeConverter.class,
+      description = "append (strict insert), merge (upsert) or overwrite.")
+  LoadMode loadMode;
 
   @Option(names = "--branch", defaultValue = "main") String branch;
 
@@ -42,7 +43,6 @@ public class LoadCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    LoadMode loadMode = LoadMode.parse(mode);
     var remote = graph.remote();
     if (remote.isPresent()) {
       if (positional != null) {
@@ -64,8 +64,7 @@ public class LoadCommand implements Callable<Integer> {
     Progress p = Progress.start(Progress.wanted(progress), "read", size());
     WriteResult r;
     try (Omnigraph g = Omnigraph.open(graph.config(positional), OpenMode.READ_WRITE);
-        Reader in = new java.io.BufferedReader(new java.io.InputStreamReader(Progress.counting(p, open()),
-            StandardCharsets.UTF_8))) {
+        Reader in = new java.io.BufferedReader(NdjsonInput.strictUtf8(Progress.counting(p, open())))) {
       try {
         r = g.load(branch, in, loadMode, graph.actor());
       } finally {
@@ -74,6 +73,18 @@ public class LoadCommand implements Callable<Integer> {
       print(WriteOutputs.load(g, branch, false, loadMode, Optional.empty(), graph.actor(), r));
     }
     return ExitCodes.OK;
+  }
+
+  /** {@code --mode} is parsed with the arguments, so a wrong one is a usage error (exit 2) before any I/O. */
+  static final class ModeConverter implements picocli.CommandLine.ITypeConverter<LoadMode> {
+    @Override
+    public LoadMode convert(String value) {
+      try {
+        return LoadMode.parse(value);
+      } catch (dev.omnigraph.api.InvalidRequest e) {
+        throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
   }
 
   private java.io.InputStream open() {

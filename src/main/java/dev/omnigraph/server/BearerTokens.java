@@ -23,11 +23,26 @@ import org.eclipse.microprofile.config.Config;
  * the file named by {@code omnigraph.auth.tokens-file} (env {@code OMNIGRAPH_AUTH_TOKENS_FILE}, a
  * mounted Secret). Only hashes are held; a presented token is hashed and compared with every
  * configured hash in constant time.
+ *
+ * <p>Auth configuration fails closed: a key under {@code omnigraph.auth.} (or its environment
+ * spelling {@code OMNIGRAPH_AUTH_}) that is not one of the settings above, or that names an actor
+ * outside {@code [A-Za-z0-9_-]+}, is a startup error naming the key. Skipping it would serve with
+ * fewer tokens than the operator configured, down to none: auth off.
  */
 @ApplicationScoped
 class BearerTokens {
 
   private static final Pattern HEX64 = Pattern.compile("[0-9a-fA-F]{64}");
+  private static final Pattern ACTOR = Pattern.compile("[A-Za-z0-9_-]+");
+  static final String TOKENS = "omnigraph.auth.tokens";
+  static final String TOKENS_FILE = "omnigraph.auth.tokens-file";
+  static final String ALLOW_UNAUTHENTICATED = "omnigraph.auth.allow-unauthenticated";
+  /** The fixed auth keys in both spellings; everything else under the prefix must be a token key. */
+  private static final java.util.Set<String> FIXED_KEYS = java.util.Set.of(TOKENS_FILE, "OMNIGRAPH_AUTH_TOKENS_FILE",
+      ALLOW_UNAUTHENTICATED, "OMNIGRAPH_AUTH_ALLOW_UNAUTHENTICATED");
+  /** What SmallRye reads as a boolean (anything else it silently reads as false). */
+  private static final java.util.Set<String> BOOLEANS = java.util.Set.of("true", "false", "yes", "no", "on", "off",
+      "y", "n", "1", "0");
 
   /** One configured token. */
   record Entry(String actor, byte[] sha256) {}
@@ -36,9 +51,11 @@ class BearerTokens {
 
   @jakarta.inject.Inject
   BearerTokens(Config config) {
-    TreeMap<String, String> hashes = new TreeMap<>(KeyedConfig.read(config.getPropertyNames(),
-        n -> config.getValue(n, String.class), "omnigraph.auth.tokens", "", java.util.Set.of("file")));
-    Optional<String> file = config.getOptionalValue("omnigraph.auth.tokens-file", String.class);
+    java.util.function.Function<String, String> value = n -> config.getOptionalValue(n, String.class).orElse("");
+    requireParsable(config.getPropertyNames(), value);
+    TreeMap<String, String> hashes = new TreeMap<>(KeyedConfig.read(config.getPropertyNames(), value, TOKENS, "",
+        java.util.Set.of("file")));
+    Optional<String> file = config.getOptionalValue(TOKENS_FILE, String.class);
     if (file.isPresent()) {
       hashes.putAll(readFile(Path.of(file.get())));
     }
@@ -47,6 +64,33 @@ class BearerTokens {
 
   BearerTokens(List<Entry> entries) {
     this.entries = List.copyOf(entries);
+  }
+
+  /**
+   * Refuses every auth key this class would not read as configured.
+   *
+   * @throws IllegalStateException naming the first such key (never its value: it may be a secret)
+   */
+  static void requireParsable(Iterable<String> names, java.util.function.Function<String, String> value) {
+    for (String name : names) {
+      if (!(name.startsWith("omnigraph.auth.") || name.startsWith("OMNIGRAPH_AUTH_"))) {
+        continue;
+      }
+      if (FIXED_KEYS.contains(name)) {
+        if (name.equals(ALLOW_UNAUTHENTICATED) || name.equals("OMNIGRAPH_AUTH_ALLOW_UNAUTHENTICATED")) {
+          String v = value.apply(name).strip().toLowerCase(Locale.ROOT);
+          if (!BOOLEANS.contains(v)) {
+            throw new IllegalStateException("configuration key " + name + " must be true or false");
+          }
+        }
+        continue;
+      }
+      if (!KeyedConfig.member(name, TOKENS, "")) {
+        throw new IllegalStateException("configuration key " + name + " is not an auth setting: tokens are "
+            + TOKENS + ".<actor>=<sha256 hex> with <actor> of letters, digits, '_' and '-' only (no '.'), or lines of "
+            + TOKENS_FILE + "; refusing to start rather than serve without that token");
+      }
+    }
   }
 
   static List<Entry> parse(java.util.Map<String, String> hashes) {
@@ -80,9 +124,19 @@ class BearerTokens {
         throw new IllegalStateException("omnigraph.auth.tokens-file " + file + ": expected actor=sha256hex, got a line "
             + "without '='");
       }
-      out.put(l.substring(0, eq).strip(), l.substring(eq + 1).strip());
+      String actor = l.substring(0, eq).strip();
+      if (!ACTOR.matcher(actor).matches()) {
+        throw new IllegalStateException(TOKENS_FILE + " " + file + ": actor '" + actor
+            + "' must be letters, digits, '_' and '-' only");
+      }
+      out.put(actor, l.substring(eq + 1).strip());
     }
     return out;
+  }
+
+  /** The token actors, sorted: what the startup log may show (never a hash). */
+  List<String> actors() {
+    return entries.stream().map(Entry::actor).sorted().toList();
   }
 
   /** Whether any token is configured (then every {@code /graphs} route needs one). */

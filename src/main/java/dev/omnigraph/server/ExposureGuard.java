@@ -13,9 +13,13 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * configured, {@code quarkus.http.host} must be a loopback address unless
  * {@code omnigraph.auth.allow-unauthenticated=true} says the exposure is intended. Checked once at
  * startup (which fails fast) and only when HTTP is enabled, so CLI commands are never affected.
+ * It also logs the one line that says which auth mode the server runs in and for which token
+ * actors, so "auth off" is never silent (the hashes are never logged).
  */
 @ApplicationScoped
 class ExposureGuard {
+
+  private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(ExposureGuard.class);
 
   @Inject BearerTokens tokens;
 
@@ -25,8 +29,19 @@ class ExposureGuard {
 
   void onStart(@Observes StartupEvent event) {
     if (httpEnabled) {
+      LOG.info(describe(tokens.actors(), host, allowUnauthenticated));
       check(host, tokens.enabled(), allowUnauthenticated);
     }
+  }
+
+  /** The startup line: the auth mode and the token actors, never a hash. */
+  static String describe(java.util.List<String> actors, String host, boolean allowUnauthenticated) {
+    if (!actors.isEmpty()) {
+      return "auth: bearer tokens required on /graphs; token actors: " + String.join(", ", actors);
+    }
+    return "auth: off, no bearer token configured (" + (allowUnauthenticated
+        ? "omnigraph.auth.allow-unauthenticated=true"
+        : "loopback only") + ", host " + host + ")";
   }
 
   /**

@@ -18,24 +18,25 @@ import dev.omnigraph.engine.WriteOutputs;
 import dev.omnigraph.query.QueryParser;
 import dev.omnigraph.read.GraphExport;
 import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.write.NdjsonInput;
 import dev.omnigraph.write.WriteResult;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -119,7 +120,13 @@ class GraphResource {
   @Consumes(NDJSON)
   @Operation(operationId = "loadNdjson", summary = "Load NDJSON nodes and edges as one graph commit.")
   public GraphBatchLoadOutput load(@PathParam("graph_id") String graphId, @QueryParam("branch") String branchParam,
-      @QueryParam("from") String from, @QueryParam("mode") String modeParam, InputStream body) {
+      @QueryParam("from") String from, @QueryParam("mode") String modeParam,
+      @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, InputStream body) {
+    if (contentType == null || contentType.isBlank()) {
+      // @Consumes matches a request without Content-Type too: refuse it exactly like a wrong one (415),
+      // so a client cannot send a body of unknown type and have it read as NDJSON.
+      throw new NotSupportedException("Content-Type " + NDJSON + " is required");
+    }
     ServedGraph served = graphs.get(graphId);
     Omnigraph g = served.handle();
     String branch = orMain(branchParam);
@@ -133,7 +140,8 @@ class GraphResource {
         // Created by someone else since the listing: load into it as it is now.
       }
     }
-    Reader in = new InputStreamReader(body, StandardCharsets.UTF_8);
+    // Strict UTF-8: a malformed byte is a 400 naming its line, never a stored U+FFFD.
+    Reader in = NdjsonInput.strictUtf8(body);
     WriteResult result = metrics.write(served, "load", () -> g.load(branch, in, mode, actor.get()), w -> w);
     return WriteOutputs.load(g, branch, created, mode, Optional.ofNullable(from), actor.get(), result);
   }

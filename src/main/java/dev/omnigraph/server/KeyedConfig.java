@@ -29,11 +29,8 @@ final class KeyedConfig {
    */
   static SortedMap<String, String> read(Iterable<String> names, Function<String, String> value, String prefix,
       String suffix, java.util.Set<String> reserved) {
-    String tail = suffix.isEmpty() ? "" : "\\." + Pattern.quote(suffix);
-    Pattern dotted = Pattern.compile(Pattern.quote(prefix) + "\\.([A-Za-z0-9_-]+)" + tail);
-    String envPrefix = prefix.toUpperCase(Locale.ROOT).replace('.', '_');
-    String envTail = suffix.isEmpty() ? "" : "_" + Pattern.quote(suffix.toUpperCase(Locale.ROOT));
-    Pattern env = Pattern.compile(Pattern.quote(envPrefix) + "_([A-Z0-9_]+?)" + envTail);
+    Pattern dotted = dotted(prefix, suffix);
+    Pattern env = env(prefix, suffix);
     SortedMap<String, String> fromEnv = new TreeMap<>();
     SortedMap<String, String> out = new TreeMap<>();
     for (String name : names) {
@@ -52,5 +49,25 @@ final class KeyedConfig {
     }
     fromEnv.forEach(out::putIfAbsent);
     return out;
+  }
+
+  /**
+   * Whether {@code name} is a key of the family in either spelling ({@link #read} would take it,
+   * or it is a reserved id's environment spelling). A caller that must fail closed uses it to find
+   * keys that look like the family but that {@code read} silently skips, e.g. an id with a dot.
+   */
+  static boolean member(String name, String prefix, String suffix) {
+    return dotted(prefix, suffix).matcher(name).matches() || env(prefix, suffix).matcher(name).matches();
+  }
+
+  private static Pattern dotted(String prefix, String suffix) {
+    String tail = suffix.isEmpty() ? "" : "\\." + Pattern.quote(suffix);
+    return Pattern.compile(Pattern.quote(prefix) + "\\.([A-Za-z0-9_-]+)" + tail);
+  }
+
+  private static Pattern env(String prefix, String suffix) {
+    String envPrefix = prefix.toUpperCase(Locale.ROOT).replace('.', '_');
+    String envTail = suffix.isEmpty() ? "" : "_" + Pattern.quote(suffix.toUpperCase(Locale.ROOT));
+    return Pattern.compile(Pattern.quote(envPrefix) + "_([A-Z0-9_]+?)" + envTail);
   }
 }

@@ -30,7 +30,8 @@ import org.jboss.logging.Logger;
  *       before and after it are write-blocking, so then a quiesced full {@link Omnigraph#recover()}.
  * </ol>
  * What was listed before and is still listed after is recorded as write-blocking for readiness (a
- * sidecar recovery refuses stays there for an operator). A single daemon thread; started only when
+ * sidecar recovery refuses stays there for an operator). A graph marked drifted by a refused write
+ * is re-checked with a dry-run repair and unmarked once clean. A single daemon thread; started only when
  * HTTP is enabled, so CLI commands never run it.
  */
 @ApplicationScoped
@@ -75,6 +76,7 @@ class RecoveryReconciler {
     for (ServedGraph g : graphs.all()) {
       try {
         reconcile(g);
+        recheckDrift(g);
       } catch (RuntimeException e) {
         // Never let one graph's failure stop the schedule; readiness reports what is still pending.
         LOG.warnf("recovery reconcile of graph %s failed: %s", g.id(), e.getMessage());
@@ -102,6 +104,22 @@ class RecoveryReconciler {
     g.settleBlocking(Set.copyOf(before), blocking);
     if (!blocking.isEmpty()) {
       LOG.warnf("graph %s: recovery sidecars still pending after reconcile: %s", g.id(), blocking);
+    }
+  }
+
+  /**
+   * Clears a graph's drift mark once a dry-run repair finds nothing to repair (an operator ran
+   * {@code omnigraph repair --apply}). Runs only for a marked graph, so the full pin scan is paid
+   * only while readiness is already DOWN for it.
+   */
+  void recheckDrift(ServedGraph g) {
+    Optional<Omnigraph> open = g.openHandle();
+    if (!g.drifted() || open.isEmpty()) {
+      return;
+    }
+    if (open.get().repair(false).clean()) {
+      g.clearDrift();
+      LOG.infof("graph %s: no uncovered drift left", g.id());
     }
   }
 

@@ -47,6 +47,28 @@ final class ServedGraph implements AutoCloseable {
   private volatile int lastPendingCount;
   /** Operation ids known to block writes (they survived a heal or were left by a failed write). */
   private final Set<String> blocking = ConcurrentHashMap.newKeySet();
+  /** A write was refused with uncovered drift; cleared when a dry-run repair finds the graph clean. */
+  private volatile boolean drifted;
+  /** The last reason readiness reported, so the log gets one line per change, not one per probe. */
+  private Optional<WriteBlock> lastBlock = Optional.empty();
+  private final Object lastBlockLock = new Object();
+
+  /**
+   * Why writes to a graph are blocked, as the short code readiness shows without authentication.
+   * The detail (operation ids, storage locations, storage error text) goes to the log only.
+   */
+  enum WriteBlock {
+    /** {@code __recovery/} cannot be listed, or is a file where the directory must be. */
+    RECOVERY_UNREADABLE,
+    /** A write-blocking recovery sidecar is pending (see {@link #writeBlocking}). */
+    PENDING_SIDECAR,
+    /** A write was refused with {@code UncoveredDrift} and no repair has cleared it yet. */
+    UNCOVERED_DRIFT;
+
+    String code() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
 
   /** Compaction settings of the handle (issue 11; the service runs the automatic pass in the background). */
   private final OptimizeSettings optimize;
@@ -191,6 +213,68 @@ final class ServedGraph implements AutoCloseable {
       out.retainAll(blocking);
     }
     return out;
+  }
+
+  /**
+   * Why writes are blocked now, from cheap checks only: one listing of {@code __recovery/} (plus, on
+   * a local root whose listing is empty, one stat of it) and the in-memory marks. Never opens the
+   * graph. Logs the detail once per change of the answer.
+   */
+  Optional<WriteBlock> writeBlock() {
+    Optional<WriteBlock> block;
+    String detail;
+    try {
+      List<String> pending = pendingOperations();
+      Set<String> blockingNow = new java.util.TreeSet<>(writeBlocking(pending));
+      if (pending.isEmpty() && recoveryDirIsAFile()) {
+        // An object store lists a file as an empty prefix; every write's sidecar arm would fail.
+        block = Optional.of(WriteBlock.RECOVERY_UNREADABLE);
+        detail = SidecarStore.PREFIX + " under " + uri() + " is a file, not a directory";
+      } else if (!blockingNow.isEmpty()) {
+        block = Optional.of(WriteBlock.PENDING_SIDECAR);
+        detail = "recovery sidecars block writes: " + String.join(", ", blockingNow);
+      } else if (drifted) {
+        block = Optional.of(WriteBlock.UNCOVERED_DRIFT);
+        detail = "a write was refused with uncovered drift; run omnigraph repair";
+      } else {
+        block = Optional.empty();
+        detail = "";
+      }
+    } catch (dev.omnigraph.storage.StorageException e) {
+      block = Optional.of(WriteBlock.RECOVERY_UNREADABLE);
+      detail = "cannot list " + SidecarStore.PREFIX + " under " + uri() + ": " + e.kind() + ": " + e.getMessage();
+    }
+    synchronized (lastBlockLock) {
+      if (!block.equals(lastBlock)) {
+        lastBlock = block;
+        if (block.isPresent()) {
+          LOG.warnf("graph %s: writes blocked (%s): %s", id, block.get().code(), detail);
+        } else {
+          LOG.infof("graph %s: writes no longer blocked", id);
+        }
+      }
+    }
+    return block;
+  }
+
+  private boolean recoveryDirIsAFile() {
+    return config.backend() == StorageConfig.Backend.LOCAL
+        && Files.isRegularFile(config.localRoot().resolve(SidecarStore.PREFIX), java.nio.file.LinkOption.NOFOLLOW_LINKS);
+  }
+
+  /** Records that a write on this graph was refused with uncovered drift. */
+  void markDrift() {
+    drifted = true;
+  }
+
+  /** Whether a drift mark is waiting for a clean dry-run repair ({@link RecoveryReconciler}). */
+  boolean drifted() {
+    return drifted;
+  }
+
+  /** Clears the drift mark: a dry-run repair found nothing to repair. */
+  void clearDrift() {
+    drifted = false;
   }
 
   /** Records that {@code operationId}'s sidecar blocks writes (a write answered RecoveryRequired). */

@@ -4,10 +4,14 @@ import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.engine.ErrorKind;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.storage.StoreRequests;
+import dev.omnigraph.write.UncoveredDrift;
 import dev.omnigraph.write.WriteResult;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -28,12 +32,68 @@ import java.util.function.Supplier;
  *   <li>{@code omnigraph.store.requests} and {@code omnigraph.store.bytes} (op, kind): object-store
  *       requests of the storage adapter and Lance operations, process-wide ({@link StoreRequests}).
  * </ul>
- * A write answered {@link RecoveryRequired} also marks its sidecar write-blocking for readiness.
+ * A write answered {@link RecoveryRequired} also marks its sidecar write-blocking for readiness,
+ * and one answered {@link UncoveredDrift} marks the graph drifted.
+ *
+ * <p>Quarkus's {@code http.server.requests} labels a request by its route template once JAX-RS
+ * matched a method, but by the raw path when matching failed after the path (wrong method 405,
+ * wrong media type 415): anyone could mint labels, and once the 100-label cap filled, real routes
+ * stopped being recorded. {@link #routeTemplatesOnly} keeps a {@code uri} only if it is a route
+ * template of this service (or one of Quarkus's own buckets, such as {@code NOT_FOUND}) and
+ * counts everything else under {@value #UNMATCHED}.
  */
 @ApplicationScoped
 class ServiceMetrics {
 
+  static final String UNMATCHED = "UNMATCHED";
+  /** The JAX-RS resources whose templates may be {@code uri} labels. */
+  private static final List<Class<?>> RESOURCES = List.of(GraphResource.class, HealthzResource.class);
+  private static final java.util.Set<String> TEMPLATES = templates(RESOURCES);
+
   @Inject MeterRegistry registry;
+
+  /** Applied by Quarkus to the registry before any HTTP meter exists (see the class comment). */
+  @jakarta.enterprise.inject.Produces
+  @jakarta.inject.Singleton
+  MeterFilter routeTemplatesOnly() {
+    return new MeterFilter() {
+      @Override
+      public Meter.Id map(Meter.Id id) {
+        String uri = id.getTag("uri");
+        if (!id.getName().equals("http.server.requests") || uri == null || labelable(uri)) {
+          return id;
+        }
+        return id.replaceTags(Tags.of(id.getTags()).and("uri", UNMATCHED));
+      }
+    };
+  }
+
+  /** Whether {@code uri} may be a label: a route template, or not a path at all (a Quarkus bucket). */
+  static boolean labelable(String uri) {
+    return !uri.startsWith("/") || TEMPLATES.contains(uri);
+  }
+
+  /** Every route template of {@code resources}, spelled as Quarkus labels it (class path + method path). */
+  static java.util.Set<String> templates(List<Class<?>> resources) {
+    java.util.Set<String> out = new java.util.TreeSet<>();
+    for (Class<?> resource : resources) {
+      String base = trim(resource.getAnnotation(jakarta.ws.rs.Path.class).value());
+      for (java.lang.reflect.Method m : resource.getDeclaredMethods()) {
+        boolean route = java.util.Arrays.stream(m.getAnnotations())
+            .anyMatch(a -> a.annotationType().isAnnotationPresent(jakarta.ws.rs.HttpMethod.class));
+        if (route) {
+          jakarta.ws.rs.Path sub = m.getAnnotation(jakarta.ws.rs.Path.class);
+          out.add(sub == null ? base : base + trim(sub.value()));
+        }
+      }
+    }
+    return java.util.Set.copyOf(out);
+  }
+
+  private static String trim(String path) {
+    String p = path.startsWith("/") ? path : "/" + path;
+    return p.endsWith("/") && p.length() > 1 ? p.substring(0, p.length() - 1) : p;
+  }
 
   /** Binds the process-wide store counters once, at startup. */
   void onStart(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent start) {
@@ -67,6 +127,9 @@ class ServiceMetrics {
       outcome = ErrorKind.of(e).label();
       if (e instanceof RecoveryRequired rr) {
         graph.markBlocking(rr.operationId());
+      } else if (e instanceof UncoveredDrift) {
+        // Every later write fails the same way until an operator repairs: readiness says so.
+        graph.markDrift();
       }
       throw e;
     } finally {

@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -24,7 +25,9 @@ import java.util.Set;
  * Parses NDJSON load input into typed rows, one line at a time: {@code {"type":"T","data":{…}}} for
  * nodes and {@code {"edge":"E","from":"id","to":"id","data":{…}}} for edges ({@code data} defaults
  * to {@code {}}; {@code from}/{@code to} are endpoint node ids, i.e. key values for keyed nodes).
- * Every error names its line; nothing is written until the whole input parsed.
+ * Every error names its line; nothing is written until the whole input parsed. A line holds exactly
+ * one JSON value: anything but whitespace after it is refused, because a lenient reader would keep
+ * the first object of {@code {…} {…}} and silently drop the rest.
  */
 final class NdjsonReader {
 
@@ -47,12 +50,7 @@ final class NdjsonReader {
       if (text.isBlank()) {
         continue;
       }
-      JsonNode node;
-      try {
-        node = JSON.readTree(text);
-      } catch (JsonProcessingException e) {
-        throw new LoadInputError(line, "not JSON: " + e.getOriginalMessage());
-      }
+      JsonNode node = parseLine(text, line);
       if (node == null || !node.isObject()) {
         throw new LoadInputError(line, "expected a JSON object");
       }
@@ -65,6 +63,33 @@ final class NdjsonReader {
       }
     }
     return batch;
+  }
+
+  /** The one JSON value of a line; anything but JSON whitespace after it is a {@link LoadInputError}. */
+  private static JsonNode parseLine(String text, long line) throws IOException {
+    try (JsonParser parser = JSON.createParser(text)) {
+      JsonNode node;
+      try {
+        node = JSON.readTree(parser);
+      } catch (JsonProcessingException e) {
+        throw new LoadInputError(line, "not JSON: " + e.getOriginalMessage());
+      }
+      // Scanned by hand rather than with nextToken(): "garbage" is not a token, and a second object
+      // would parse fine; both must be refused, and the column is the same either way.
+      int at = (int) parser.currentLocation().getCharOffset();
+      while (at < text.length() && isJsonWhitespace(text.charAt(at))) {
+        at++;
+      }
+      if (at < text.length()) {
+        throw new LoadInputError(line, "unexpected content after the JSON object at column " + (at + 1)
+            + " (exactly one object per line)");
+      }
+      return node;
+    }
+  }
+
+  private static boolean isJsonWhitespace(char c) {
+    return c == ' ' || c == '\t' || c == '\r';
   }
 
   private static void readNode(LoadBatch batch, Catalog catalog, JsonNode node, long line, LoadMode mode) {

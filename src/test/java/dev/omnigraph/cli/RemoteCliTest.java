@@ -137,6 +137,21 @@ class RemoteCliTest {
     assertThat(unknown.exit()).isEqualTo(1);
     assertThat(unknown.err()).contains("graph not found: nope").contains("HTTP 404");
     assertThat(run("schema", "show").out()).isEqualTo(resource("graphs/people.pg"));
+    // Strict input and branch names, refused by the server exactly as locally (exit 1, the line named).
+    Path twoObjects = Files.writeString(dir.resolve("two.ndjson"),
+        "{\"type\":\"Person\",\"data\":{\"name\":\"x1\"}} {\"type\":\"Person\",\"data\":{\"name\":\"x2\"}}\n");
+    Run strict = run("load", "--data", twoObjects.toString(), "--mode", "merge");
+    assertThat(strict.exit()).isEqualTo(1);
+    assertThat(strict.err()).isEqualTo(
+        "error: line 1: unexpected content after the JSON object at column 40 (exactly one object per line)\n");
+    Run bogusMode = run("load", "--data", twoObjects.toString(), "--mode", "bogus");
+    assertThat(bogusMode.exit()).isEqualTo(2);
+    assertThat(bogusMode.err()).contains("unknown load mode 'bogus'");
+    Run mainBranch = run("branch", "create", "main");
+    assertThat(mainBranch.exit()).isEqualTo(1);
+    assertThat(mainBranch.err()).isEqualTo("error: branch name 'main' is reserved: the main branch always exists\n");
+    assertThat(run("commit", "list", "--json").json().get("commits")).hasSize(3);
+
     Run noRemoteForm = run("init", "--schema", gq.toString());
     assertThat(noRemoteForm.exit()).isEqualTo(2);
     assertThat(noRemoteForm.err()).contains("no --server form");

@@ -189,6 +189,24 @@ abstract class AbstractGraphEngineTest {
   }
 
   @Test
+  void branchNamesLanceOrTheStoreWouldRefuseAreInvalidBeforeAnyEffect() throws Exception {
+    try (Omnigraph g = Omnigraph.init(config, schemaText(), Optional.empty())) {
+      List<String> before = fingerprint(config);
+      for (String name : List.of("main", "MAIN", "a" + "/a".repeat(99), "b".repeat(147) + "/b".repeat(26))) {
+        assertThatThrownBy(() -> g.branchCreate(name, "main", Optional.empty())).as(name)
+            .isInstanceOf(InvalidRequest.class);
+      }
+      assertThat(fingerprint(config)).isEqualTo(before);
+      assertThat(g.branchList().branches()).containsExactly("main");
+      // 250 once encoded ('/' is %2F in Lance's ref file name): the longest the store holds.
+      String atLimit = "b".repeat(150) + "/b".repeat(25);
+      g.branchCreate(atLimit, "main", Optional.empty());
+      assertThat(g.snapshot(atLimit).datasets()).hasSize(4);
+      g.branchDelete(atLimit, Optional.empty());
+    }
+  }
+
+  @Test
   void createReclaimsAnAbsentRefTreeLeftByAnInterruptedCreate() {
     try (Omnigraph g = Omnigraph.init(config, schemaText(), Optional.empty());
         StorageAdapter storage = StorageAdapters.open(config)) {

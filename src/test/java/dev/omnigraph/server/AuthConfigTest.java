@@ -58,6 +58,58 @@ class AuthConfigTest {
     assertThat(tokens.actorOf("dev-token")).contains("dev");
   }
 
+  private static org.eclipse.microprofile.config.Config config(Map<String, String> values) {
+    return new io.smallrye.config.SmallRyeConfigBuilder().withDefaultValues(values).build();
+  }
+
+  @Test
+  void anAuthKeyThatDoesNotParseIsAStartupErrorNamingItNeverAuthOff() {
+    // The only token names an actor with a dot: skipped, it left the server with no token, i.e. auth off.
+    assertThatThrownBy(() -> new BearerTokens(config(Map.of("omnigraph.auth.tokens.alice.smith", hex("t")))))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("configuration key omnigraph.auth.tokens.alice.smith is not an auth setting: tokens are "
+            + "omnigraph.auth.tokens.<actor>=<sha256 hex> with <actor> of letters, digits, '_' and '-' only (no '.'), "
+            + "or lines of omnigraph.auth.tokens-file; refusing to start rather than serve without that token");
+    for (String key : List.of("omnigraph.auth.tokens", "omnigraph.auth.token.alice", "omnigraph.auth.tokens-fil",
+        "omnigraph.auth.tokens.", "omnigraph.auth.tokens.al ice", "OMNIGRAPH_AUTH_TOKENS_alice", "OMNIGRAPH_AUTH_TOKEN_ALICE")) {
+      Map<String, String> values = new TreeMap<>(Map.of(key, hex("t"), "omnigraph.auth.tokens.bob", hex("b")));
+      assertThatThrownBy(() -> new BearerTokens(config(values))).as(key)
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageStartingWith("configuration key " + key + " is not an auth setting")
+          .hasMessageNotContaining(hex("t"));
+    }
+    assertThatThrownBy(() -> new BearerTokens(config(Map.of("omnigraph.auth.allow-unauthenticated", "sure"))))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("configuration key omnigraph.auth.allow-unauthenticated must be true or false");
+    // What does parse still starts, in both spellings.
+    BearerTokens ok = new BearerTokens(config(Map.of("omnigraph.auth.tokens.alice_1", hex("a"),
+        "OMNIGRAPH_AUTH_TOKENS_BOB", hex("b"), "omnigraph.auth.allow-unauthenticated", "false",
+        "OMNIGRAPH_AUTH_ALLOW_UNAUTHENTICATED", "TRUE")));
+    assertThat(ok.actors()).containsExactly("alice_1", "bob");
+  }
+
+  @Test
+  void aTokensFileLineWithAnActorThatDoesNotParseIsAStartupError(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("tokens");
+    Files.writeString(file, "ops=" + hex("ops-token") + "\nalice.smith=" + hex("a-token") + "\n");
+    assertThatThrownBy(() -> new BearerTokens(config(Map.of("omnigraph.auth.tokens-file", file.toString()))))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("omnigraph.auth.tokens-file " + file + ": actor 'alice.smith' must be letters, digits, '_' and '-' only");
+  }
+
+  @Test
+  void theStartupLineStatesTheAuthModeAndTheActorsNeverTheHashes() {
+    BearerTokens tokens = new BearerTokens(config(Map.of("omnigraph.auth.tokens.bob", hex("b"),
+        "omnigraph.auth.tokens.alice", hex("a"))));
+    String line = ExposureGuard.describe(tokens.actors(), "0.0.0.0", false);
+    assertThat(line).isEqualTo("auth: bearer tokens required on /graphs; token actors: alice, bob");
+    assertThat(line).doesNotContain(hex("a")).doesNotContain(hex("b"));
+    assertThat(ExposureGuard.describe(List.of(), "127.0.0.1", false))
+        .isEqualTo("auth: off, no bearer token configured (loopback only, host 127.0.0.1)");
+    assertThat(ExposureGuard.describe(List.of(), "0.0.0.0", true))
+        .isEqualTo("auth: off, no bearer token configured (omnigraph.auth.allow-unauthenticated=true, host 0.0.0.0)");
+  }
+
   @Test
   void withoutTokensOnlyLoopbackIsServedUnlessExplicitlyAllowed() {
     ExposureGuard.check("127.0.0.1", false, false);

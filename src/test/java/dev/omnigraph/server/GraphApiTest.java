@@ -64,6 +64,7 @@ class GraphApiTest {
       """;
 
   @Inject GraphRegistry registry;
+  @io.quarkus.test.common.http.TestHTTPResource("/") java.net.URL server;
 
   @BeforeAll
   static void initGraphs() {
@@ -341,6 +342,48 @@ class GraphApiTest {
   }
 
   @Test
+  @Order(19)
+  void ndjsonLinesAreStrictAndARefusedLoadCommitsNothing() throws Exception {
+    String head = head("g", "main");
+    load("g", "merge", "", """
+        {"type":"Person","data":{"name":"strict1"}}
+        {"type":"Person","data":{"name":"strict2"}} {"type":"Person","data":{"name":"dropped"}}
+        """).then().statusCode(400)
+        .body("code", equalTo("bad_request"))
+        .body("error", equalTo("line 2: unexpected content after the JSON object at column 45 (exactly one object per line)"));
+    load("g", "merge", "", "{\"type\":\"Person\",\"data\":{\"name\":\"strict3\"}} ]]] garbage\n").then().statusCode(400)
+        .body("error", equalTo("line 1: unexpected content after the JSON object at column 45 (exactly one object per line)"));
+    assertThat(head("g", "main")).isEqualTo(head);
+
+    // Invalid UTF-8 far enough in that a buffering reader has decoded ahead of the lines it returned.
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    for (int i = 0; i < 400; i++) {
+      bytes.write(("{\"type\":\"Person\",\"data\":{\"name\":\"utf" + i + "\"}}\n").getBytes(StandardCharsets.UTF_8));
+    }
+    bytes.write("{\"type\":\"Person\",\"data\":{\"name\":\"bad".getBytes(StandardCharsets.UTF_8));
+    bytes.write(new byte[] {(byte) 0xff, (byte) 0xfe});
+    bytes.write("\"}}\n".getBytes(StandardCharsets.UTF_8));
+    api().contentType("application/x-ndjson").body(bytes.toByteArray()).post("/graphs/g/load/ndjson?mode=merge")
+        .then().statusCode(400)
+        .body("code", equalTo("bad_request"))
+        .body("error", equalTo("line 401: invalid UTF-8 at column 37 (1 malformed byte); NDJSON input must be UTF-8"));
+    assertThat(head("g", "main")).isEqualTo(head);
+
+    // No Content-Type is refused exactly like a wrong one (415), before the body is read.
+    java.net.http.HttpResponse<String> untyped = java.net.http.HttpClient.newHttpClient().send(
+        java.net.http.HttpRequest.newBuilder(server.toURI().resolve("/graphs/g/load/ndjson?mode=merge"))
+            .header("Authorization", "Bearer " + GraphsTestResource.ALICE_TOKEN)
+            .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"type\":\"Person\",\"data\":{\"name\":\"untyped\"}}\n"))
+            .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(untyped.statusCode()).isEqualTo(415);
+    assertThat(JsonPath.from(untyped.body()).getString("code")).isEqualTo("bad_request");
+    assertThat(JsonPath.from(untyped.body()).getString("error")).isEqualTo("Content-Type application/x-ndjson is required");
+    api().contentType("text/plain").body("{\"type\":\"Person\",\"data\":{\"name\":\"texty\"}}\n")
+        .post("/graphs/g/load/ndjson?mode=merge").then().statusCode(415).body("code", equalTo("bad_request"));
+    assertThat(head("g", "main")).isEqualTo(head);
+  }
+
+  @Test
   @Order(20)
   void branchesAreCreatedListedLoadedAndDeleted() {
     api().contentType("application/json").body(Map.of("name", "feature")).post("/graphs/g/branches")
@@ -368,6 +411,49 @@ class GraphApiTest {
     api().delete("/graphs/g/branches/feature").then().statusCode(200);
     api().delete("/graphs/g/branches/feature").then().statusCode(404).body("code", equalTo("not_found"));
     api().get("/graphs/g/branches").then().body("branches", equalTo(List.of("main")));
+  }
+
+  @Test
+  @Order(23)
+  void branchNamesTheStoreCannotHoldAre400BeforeAnyEffect() throws Exception {
+    Path root = Path.of(ConfigProvider.getConfig().getValue("omnigraph.graphs.g.uri", String.class));
+    List<String> before = paths(root);
+    api().contentType("application/json").body(Map.of("name", "main")).post("/graphs/g/branches")
+        .then().statusCode(400)
+        .body("code", equalTo("bad_request"))
+        .body("error", equalTo("branch name 'main' is reserved: the main branch always exists"));
+    // Lance reserves the name in any case.
+    api().contentType("application/json").body(Map.of("name", "Main")).post("/graphs/g/branches")
+        .then().statusCode(400).body("error", equalTo("branch name 'Main' is reserved: the main branch always exists"));
+    String deep = "a" + "/a".repeat(99); // 199 characters, 99 '/': a 397-character ref file name
+    api().contentType("application/json").body(Map.of("name", deep)).post("/graphs/g/branches")
+        .then().statusCode(400)
+        .body("code", equalTo("bad_request"))
+        .body("error", equalTo("branch name is too long for the store: its ref file name spells each '/' as %2F, "
+            + "which makes it 397 of at most 250 characters"));
+    // At the limit exactly (250 once encoded) it is created; one more is refused.
+    String atLimit = "b".repeat(150) + "/b".repeat(25);
+    String overLimit = "b".repeat(147) + "/b".repeat(26);
+    assertThat(atLimit.length() + 2 * 25).isEqualTo(250);
+    assertThat(overLimit.length()).isEqualTo(199);
+    load("g", "merge", "branch=" + deep + "&from=main", "{\"type\":\"Person\",\"data\":{\"name\":\"x\"}}\n")
+        .then().statusCode(400).body("error", startsWith("branch name is too long for the store"));
+    assertThat(paths(root)).isEqualTo(before);
+    api().get("/graphs/g/branches").then().body("branches", equalTo(List.of("main")));
+
+    api().contentType("application/json").body(Map.of("name", atLimit)).post("/graphs/g/branches")
+        .then().statusCode(200).body("name", equalTo(atLimit));
+    api().contentType("application/json").body(Map.of("name", overLimit))
+        .post("/graphs/g/branches").then().statusCode(400).body("error", containsString("251 of at most 250"));
+    api().delete("/graphs/g/branches/" + atLimit).then().statusCode(200);
+    api().get("/graphs/g/branches").then().body("branches", equalTo(List.of("main")));
+  }
+
+  /** Every path under {@code root}, directories included (an orphan empty directory shows too). */
+  private static List<String> paths(Path root) throws java.io.IOException {
+    try (java.util.stream.Stream<Path> walk = Files.walk(root)) {
+      return walk.map(p -> root.relativize(p).toString()).sorted().toList();
+    }
   }
 
   @Test
@@ -457,8 +543,8 @@ class GraphApiTest {
       ready = given().get("/q/health/ready");
     } while (ready.statusCode() != 200 && System.currentTimeMillis() < deadline);
     ready.then().statusCode(200)
-        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'r.pending_recovery'", equalTo(""))
-        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'r.write_blocking'", equalTo(""));
+        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'r.state'", equalTo("up"))
+        .body("checks.find { it.name == 'omnigraph-graphs' }.data", not(hasKey("r.reason")));
     assertThat(Files.exists(Path.of(ConfigProvider.getConfig().getValue("omnigraph.graphs.r.uri", String.class),
         "__recovery", operation + ".json"))).isFalse();
     read("r", Map.of("query", READS, "name", "everyone")).then().statusCode(200)
@@ -485,6 +571,63 @@ class GraphApiTest {
         .contains("omnigraph_publish_retries_total{graph=\"g\",writer=\"mutate\"} 0.0")
         .contains("omnigraph_recovery_pending_sidecars{graph=\"r\"} 0.0")
         .contains("omnigraph_recovery_outcomes_total{action=\"completed\",graph=\"r\",verdict=\"incomplete_phase_b\"} 1.0");
+  }
+
+  @Test
+  @Order(32)
+  void readinessIsDownWhileWritesAreBlockedAndShowsOnlyTheReasonCode() throws Exception {
+    String check = "checks.find { it.name == 'omnigraph-graphs' }.data.";
+    // __recovery replaced by a file: the listing is empty, but every write's sidecar arm would fail.
+    Path copy = Path.of(ConfigProvider.getConfig().getValue("omnigraph.graphs.copy.uri", String.class));
+    Path recoveryDir = copy.resolve("__recovery");
+    if (Files.isDirectory(recoveryDir)) {
+      Files.delete(recoveryDir); // empty: no write is pending
+    }
+    Files.writeString(recoveryDir, "not a directory");
+    String down = given().get("/q/health/ready").then().statusCode(503)
+        .body("status", equalTo("DOWN"))
+        .body(check + "'copy.state'", equalTo("down"))
+        .body(check + "'copy.reason'", equalTo("recovery_unreadable"))
+        .body(check + "'g.state'", equalTo("up"))
+        .extract().asString();
+    assertThat(down).doesNotContain(copy.getParent().toString()).doesNotContain("__recovery");
+    Files.delete(recoveryDir);
+    given().get("/q/health/ready").then().statusCode(200).body(check + "'copy.state'", equalTo("up"));
+
+    // Uncovered drift: a load's effect landed and its sidecar was deleted before anything settled it.
+    Path r = Path.of(ConfigProvider.getConfig().getValue("omnigraph.graphs.r.uri", String.class));
+    try (AutoCloseable fp = Failpoints.enable("write.before_publish", () -> {
+      try (java.util.stream.Stream<Path> sidecars = Files.list(r.resolve("__recovery"))) {
+        for (Path p : sidecars.toList()) {
+          Files.delete(p);
+        }
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      throw new Failpoints.Injected("write.before_publish");
+    })) {
+      load("r", "append", "", "{\"type\":\"Person\",\"data\":{\"name\":\"orphan\"}}\n").then().statusCode(503);
+    }
+    // Readiness cannot see drift cheaply; the first write refused with it is what tells.
+    given().get("/q/health/ready").then().statusCode(200).body(check + "'r.state'", equalTo("up"));
+    load("r", "append", "", "{\"type\":\"Person\",\"data\":{\"name\":\"cy\"}}\n").then().statusCode(409)
+        .body("error", containsString("uncovered drift"));
+    down = given().get("/q/health/ready").then().statusCode(503)
+        .body(check + "'r.state'", equalTo("down"))
+        .body(check + "'r.reason'", equalTo("uncovered_drift"))
+        .extract().asString();
+    assertThat(down).doesNotContain(r.toString()).doesNotContain("node:Person");
+    // An operator repairs (here through the served handle); the reconciler's dry run then clears it.
+    assertThat(registry.get("r").handle().repair(true).drift()).hasSize(1);
+    long deadline = System.currentTimeMillis() + 60_000;
+    Response ready;
+    do {
+      Thread.sleep(200);
+      ready = given().get("/q/health/ready");
+    } while (ready.statusCode() != 200 && System.currentTimeMillis() < deadline);
+    ready.then().statusCode(200).body(check + "'r.state'", equalTo("up")).body(check.substring(0, check.length() - 1),
+        not(hasKey("r.reason")));
+    load("r", "append", "", "{\"type\":\"Person\",\"data\":{\"name\":\"cy\"}}\n").then().statusCode(200);
   }
 
   /** The canonical root URI the server reports for a configured graph directory. */

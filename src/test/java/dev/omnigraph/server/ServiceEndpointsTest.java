@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omnigraph.Versions;
 import io.quarkus.test.junit.QuarkusTest;
@@ -28,14 +29,19 @@ class ServiceEndpointsTest {
   }
 
   @Test
-  void readinessReportsEveryGraphAndItsPendingSidecars() {
-    given().when().get("/q/health/ready").then()
-        .statusCode(200)
-        .body("status", equalTo("UP"))
+  void readinessCarriesGraphIdsAndStatesOnly() {
+    io.restassured.response.Response ready = given().when().get("/q/health/ready");
+    ready.then()
         .body("checks.name", hasItem("omnigraph-graphs"))
-        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'g.pending_recovery_sidecars'", equalTo(0))
-        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'g.write_blocking'", equalTo(""))
-        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'empty.uri'", containsString("empty"));
+        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'g.state'", equalTo("up"))
+        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'empty.state'", equalTo("up"))
+        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'empty.open'", equalTo(false));
+    java.util.Map<String, Object> data = ready.jsonPath().getMap("checks.find { it.name == 'omnigraph-graphs' }.data");
+    // No storage location, operation id or error text: only these keys, with short values.
+    assertThat(data.keySet()).allMatch(k -> k.matches("[A-Za-z0-9_-]+\\.(state|open|reason)"));
+    assertThat(data.values()).allMatch(v -> String.valueOf(v).matches("up|down|true|false|[a-z_]+"));
+    given().when().get("/healthz").then().body("keySet()", org.hamcrest.Matchers.containsInAnyOrder(
+        "status", "version", "internal_schema_version"));
   }
 
   @Test
@@ -46,6 +52,48 @@ class ServiceEndpointsTest {
         .statusCode(200)
         .body(containsString("# TYPE"))
         .body(containsString("http_server_requests_seconds_count"));
+  }
+
+  @Test
+  void metricsLabelRouteTemplatesNeverRawPaths() {
+    String auth = "Bearer " + GraphsTestResource.ALICE_TOKEN;
+    for (int i = 0; i < 100; i++) {
+      // Matching fails after the path (405, 415): Quarkus would label these by their raw path.
+      given().put("/graphs/junk" + i + "/snapshot").then().statusCode(405);
+      given().post("/graphs/junk" + i + "/query").then().statusCode(415);
+      given().get("/graphs/junk" + i + "/snapshot").then().statusCode(401);
+      given().get("/graphs/junk" + i + "/x/y").then().statusCode(404);
+      given().delete("/graphs/junk" + i + "/branches/b" + i).then().statusCode(401);
+    }
+    // Real routes after the junk: each still appears, by its template.
+    given().header("Authorization", auth).get("/graphs").then().statusCode(200);
+    given().header("Authorization", auth).get("/graphs/nope/snapshot").then().statusCode(404);
+    given().get("/healthz").then().statusCode(200);
+    String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+    java.util.Set<String> uris = new java.util.TreeSet<>();
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("http_server_requests_seconds_count\\{[^}]*uri=\"([^\"]*)\"")
+        .matcher(metrics);
+    while (m.find()) {
+      uris.add(m.group(1));
+    }
+    assertThat(uris).noneMatch(u -> u.contains("junk"))
+        .contains("/graphs", "/graphs/{graph_id}/snapshot", "/healthz", "/graphs/{graph_id}/branches/{branch: .+}",
+            "NOT_FOUND", ServiceMetrics.UNMATCHED)
+        .allMatch(u -> !u.startsWith("/") || ServiceMetrics.templates(
+            java.util.List.of(GraphResource.class, HealthzResource.class)).contains(u));
+    assertThat(metrics).contains("http_server_requests_seconds_count{method=\"PUT\",outcome=\"CLIENT_ERROR\","
+        + "status=\"405\",uri=\"UNMATCHED\"} 100.0");
+  }
+
+  @Test
+  void everyRouteTemplateIsALabel() {
+    assertThat(ServiceMetrics.templates(java.util.List.of(GraphResource.class, HealthzResource.class))).contains(
+        "/graphs", "/graphs/{graph_id}/query", "/graphs/{graph_id}/mutate/if-graph-commit",
+        "/graphs/{graph_id}/load/ndjson", "/graphs/{graph_id}/commits/{commit_id}", "/healthz");
+    assertThat(ServiceMetrics.labelable("/graphs/{graph_id}/snapshot")).isTrue();
+    assertThat(ServiceMetrics.labelable("NOT_FOUND")).isTrue();
+    assertThat(ServiceMetrics.labelable("/graphs/g/snapshot")).isFalse();
+    assertThat(ServiceMetrics.labelable("/graphs/{x}/junk")).isFalse();
   }
 
   @Test

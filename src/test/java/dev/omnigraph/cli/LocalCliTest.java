@@ -1,0 +1,149 @@
+package dev.omnigraph.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.storage.StorageConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The CLI on a local graph ({@code --store DIR}) for input it must refuse: the exit code, the one
+ * {@code error:} line, and that the graph root is exactly as before (no commit, no file, no
+ * directory).
+ */
+class LocalCliTest {
+
+  @TempDir Path dir;
+  private Path root;
+
+  record Run(int exit, String out, String err) {}
+
+  @BeforeEach
+  void initGraph() throws Exception {
+    root = dir.resolve("g");
+    Omnigraph.init(StorageConfig.local(root), resource("graphs/people.pg"), Optional.of("setup")).close();
+  }
+
+  private static Run run(String... args) {
+    PrintStream stdout = System.out;
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int exit;
+    try {
+      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+      CommandLine cli = new CommandLine(RootCommand.class);
+      cli.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
+      cli.setExecutionExceptionHandler(new ExitCodes.ExceptionHandler());
+      exit = cli.execute(args);
+    } finally {
+      System.setOut(stdout);
+      System.setErr(stderr);
+    }
+    return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  /** Every path under the root, directories included, so an empty orphan directory shows too. */
+  private List<String> tree() throws Exception {
+    try (Stream<Path> walk = Files.walk(root)) {
+      return walk.map(p -> root.relativize(p).toString()).sorted().toList();
+    }
+  }
+
+  private int commits() {
+    try (Omnigraph g = Omnigraph.open(StorageConfig.local(root), OpenMode.READ_ONLY)) {
+      return g.commits("main").commits().size();
+    }
+  }
+
+  @Test
+  void loadRefusesTrailingContentAndInvalidUtf8NamingTheLineAndCommitsNothing() throws Exception {
+    List<String> before = tree();
+    Path twoObjects = Files.writeString(dir.resolve("two.ndjson"), """
+        {"type":"Person","data":{"name":"ann"}}
+        {"type":"Person","data":{"name":"ben"}}{"type":"Person","data":{"name":"dropped"}}
+        """);
+    Run two = run("load", "--data", twoObjects.toString(), "--mode", "append", "--store", root.toString());
+    assertThat(two.exit()).as(two.err()).isEqualTo(1);
+    assertThat(two.err()).isEqualTo(
+        "error: line 2: unexpected content after the JSON object at column 40 (exactly one object per line)\n");
+
+    Path garbage = Files.writeString(dir.resolve("garbage.ndjson"),
+        "{\"type\":\"Person\",\"data\":{\"name\":\"ann\"}} ]]] garbage\n");
+    Run trailing = run("load", "--data", garbage.toString(), "--store", root.toString());
+    assertThat(trailing.exit()).isEqualTo(1);
+    assertThat(trailing.err()).startsWith("error: line 1: unexpected content after the JSON object at column 41");
+
+    ByteArrayOutputStream latin1 = new ByteArrayOutputStream();
+    latin1.write("{\"type\":\"Person\",\"data\":{\"name\":\"ann\"}}\n\n".getBytes(StandardCharsets.UTF_8));
+    latin1.write("{\"type\":\"Person\",\"data\":{\"name\":\"Jos".getBytes(StandardCharsets.UTF_8));
+    latin1.write(0xe9); // é in ISO-8859-1: not UTF-8
+    latin1.write("\"}}\n".getBytes(StandardCharsets.UTF_8));
+    Path bad = Files.write(dir.resolve("latin1.ndjson"), latin1.toByteArray());
+    Run utf8 = run("load", "--data", bad.toString(), "--store", root.toString());
+    assertThat(utf8.exit()).isEqualTo(1);
+    assertThat(utf8.err()).isEqualTo(
+        "error: line 3: invalid UTF-8 at column 37 (1 malformed byte); NDJSON input must be UTF-8\n");
+
+    assertThat(tree()).isEqualTo(before);
+    assertThat(commits()).isEqualTo(1);
+
+    // Whitespace after the object is not content; a real UTF-8 é is fine.
+    Path ok = Files.writeString(dir.resolve("ok.ndjson"),
+        "{\"type\":\"Person\",\"data\":{\"name\":\"ann\"}}  \t\n{\"type\":\"Person\",\"data\":{\"name\":\"José\"}}\n");
+    Run loaded = run("load", "--data", ok.toString(), "--store", root.toString());
+    assertThat(loaded.exit()).as(loaded.err()).isZero();
+    assertThat(commits()).isEqualTo(2);
+  }
+
+  @Test
+  void anUnknownLoadModeIsAUsageErrorBeforeAnyIo() throws Exception {
+    List<String> before = tree();
+    Run bogus = run("load", "--data", dir.resolve("absent.ndjson").toString(), "--mode", "bogus",
+        "--store", root.toString());
+    assertThat(bogus.exit()).isEqualTo(2);
+    assertThat(bogus.err()).contains("Invalid value for option '--mode': unknown load mode 'bogus' "
+        + "(append, merge, overwrite)");
+    assertThat(tree()).isEqualTo(before);
+  }
+
+  @Test
+  void branchNamesTheStoreCannotHoldAreRefusedBeforeAnyEffect() throws Exception {
+    List<String> before = tree();
+    Run main = run("branch", "create", "main", "--store", root.toString());
+    assertThat(main.exit()).isEqualTo(1);
+    assertThat(main.err()).isEqualTo("error: branch name 'main' is reserved: the main branch always exists\n");
+
+    String deep = "a" + "/a".repeat(99); // 199 characters, 99 '/'
+    Run tooLong = run("branch", "create", deep, "--store", root.toString());
+    assertThat(tooLong.exit()).isEqualTo(1);
+    assertThat(tooLong.err()).startsWith("error: branch name is too long for the store: ")
+        .contains("397 of at most 250");
+    assertThat(tree()).isEqualTo(before);
+    assertThat(Files.exists(root.resolve("__manifest/tree"))).isFalse();
+
+    Run list = run("branch", "list", "--store", root.toString());
+    assertThat(list.out()).isEqualTo("main\n");
+  }
+
+  private static String resource(String name) throws Exception {
+    try (InputStream in = LocalCliTest.class.getClassLoader().getResourceAsStream(name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+}
