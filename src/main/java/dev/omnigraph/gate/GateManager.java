@@ -71,7 +71,23 @@ public final class GateManager {
     return acquire(schema.writeLock(), branchNames, tableKeys);
   }
 
-  private Held acquire(Lock schemaMode, Collection<String> branchNames, Collection<String> tableKeys) {
+  /**
+   * As {@link #acquire}, but only if every gate is free now: empty (holding nothing) when any is
+   * held. For work that is a courtesy to another branch and must not queue behind its live writer.
+   */
+  public java.util.Optional<Held> tryAcquire(Collection<String> branchNames, Collection<String> tableKeys) {
+    List<Lock> held = new ArrayList<>();
+    for (Lock lock : order(schema.readLock(), branchNames, tableKeys)) {
+      if (!lock.tryLock()) {
+        release(held);
+        return java.util.Optional.empty();
+      }
+      held.add(lock);
+    }
+    return java.util.Optional.of(new Held(held));
+  }
+
+  private List<Lock> order(Lock schemaMode, Collection<String> branchNames, Collection<String> tableKeys) {
     List<Lock> order = new ArrayList<>();
     order.add(schemaMode);
     for (String b : new TreeSet<>(branchNames)) {
@@ -80,6 +96,11 @@ public final class GateManager {
     for (String t : new TreeSet<>(tableKeys)) {
       order.add(tables.computeIfAbsent(t, k -> new ReentrantLock(true)));
     }
+    return order;
+  }
+
+  private Held acquire(Lock schemaMode, Collection<String> branchNames, Collection<String> tableKeys) {
+    List<Lock> order = order(schemaMode, branchNames, tableKeys);
     List<Lock> held = new ArrayList<>(order.size());
     try {
       for (Lock lock : order) {

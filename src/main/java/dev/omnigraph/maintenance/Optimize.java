@@ -252,16 +252,15 @@ public final class Optimize {
 
   /** Any unresolved sidecar on this branch or these tables blocks maintenance (seed: relist under the gates). */
   private void barrier(String branch, List<TablePin> pins) {
-    Set<String> locations = new TreeSet<>();
-    pins.forEach(p -> locations.add(p.location()));
+    Set<String> refs = new TreeSet<>();
+    pins.forEach(p -> refs.add(RecoverySidecar.ref(p.location(), p.nativeBranch())));
     for (String key : sidecars.list()) {
       Optional<RecoverySidecar> s = sidecars.read(key);
       if (s.isEmpty()) {
         continue;
       }
       RecoverySidecar pending = s.get();
-      if (pending.authority().branch().equals(branch)
-          || pending.tables().stream().anyMatch(t -> locations.contains(t.location()))) {
+      if (pending.concerns(branch, refs)) {
         throw new RecoveryRequired(pending.operationId(), "a pending recovery sidecar (" + pending.writerKind()
             + " on " + pending.authority().branch() + ") must be resolved before optimizing; reopen the graph "
             + "read-write");

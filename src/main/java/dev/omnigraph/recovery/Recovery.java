@@ -159,7 +159,7 @@ public final class Recovery {
     for (String key : listed) {
       Outcome o;
       try {
-        o = settle(key, Mode.ROLL_FORWARD_ONLY);
+        o = settle(key, Mode.ROLL_FORWARD_ONLY, branch);
       } catch (RecoveryRequired refused) {
         Optional<RecoverySidecar> s = sidecars.read(key);
         if (s.isPresent() && !s.get().authority().branch().equals(branch)) {
@@ -177,6 +177,16 @@ public final class Recovery {
 
   /** Settles the sidecar at {@code key}; null when it was gone (its writer finished). */
   private Outcome settle(String key, Mode mode) {
+    return settle(key, mode, null);
+  }
+
+  /**
+   * As {@link #settle(String, Mode)}; with {@code onlyWaitFor} set, a sidecar of another branch
+   * whose gates are held right now is skipped (null) instead of waited for: its writer is live
+   * in this process, and that branch's own writers heal whatever it leaves, so a write never
+   * queues behind another branch's.
+   */
+  private Outcome settle(String key, Mode mode, String onlyWaitFor) {
     Optional<RecoverySidecar> listed = sidecars.read(key);
     if (listed.isEmpty()) {
       return null;
@@ -184,7 +194,14 @@ public final class Recovery {
     RecoverySidecar first = listed.get();
     List<String> tableKeys = first.tables().stream()
         .map(t -> GateManager.tableGate(t.tableKey(), first.authority().branch())).toList();
-    try (GateManager.Held held = gates.acquire(List.of(first.authority().branch()), tableKeys)) {
+    List<String> branchGates = List.of(first.authority().branch());
+    Optional<GateManager.Held> free = onlyWaitFor == null || first.authority().branch().equals(onlyWaitFor)
+        ? Optional.of(gates.acquire(branchGates, tableKeys))
+        : gates.tryAcquire(branchGates, tableKeys);
+    if (free.isEmpty()) {
+      return null;
+    }
+    try (GateManager.Held held = free.get()) {
       Optional<RecoverySidecar> reread = sidecars.read(key);
       if (reread.isEmpty()) {
         return null; // its writer was live and finished while we waited for the gates

@@ -67,6 +67,20 @@ public record RecoverySidecar(
       @JsonProperty("schema_identity") String schemaIdentity) {}
 
   /**
+   * A Lance ref as recovery relevance sees it: a table location on one native branch (main: none).
+   * Branches of one table share its location but never each other's versions, so a pending intent
+   * on one branch's ref does not block writes to another's.
+   */
+  public static String ref(String location, java.util.Optional<String> nativeBranch) {
+    return location + "#" + nativeBranch.orElse("");
+  }
+
+  /** Whether this intent is on {@code branch} or commits to any of {@code refs} (see {@link #ref}). */
+  public boolean concerns(String branch, java.util.Set<String> refs) {
+    return authority().branch().equals(branch) || tables().stream().anyMatch(t -> refs.contains(t.ref()));
+  }
+
+  /**
    * One table effect.
    *
    * @param tableKey {@code node:Type}
@@ -101,6 +115,11 @@ public record RecoverySidecar(
       @JsonProperty("first_touch_ref_identity") String firstTouchRefIdentity) {
 
     /** This intent with the created ref's identity bound. */
+    /** The Lance ref this intent commits to: its table location on its native branch. */
+    public String ref() {
+      return RecoverySidecar.ref(location, java.util.Optional.ofNullable(nativeBranch));
+    }
+
     public TableIntent withRefIdentity(String identity) {
       return new TableIntent(tableKey, stableTableId, incarnationId, location, nativeBranch, expectedVersion,
           readVersion, uuid, postCommitVersion, rowCount, firstTouch, firstTouchFrom, identity);

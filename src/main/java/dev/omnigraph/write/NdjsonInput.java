@@ -53,6 +53,9 @@ public final class NdjsonInput {
       if (len == 0) {
         return 0;
       }
+      if (flushed) {
+        return -1; // a caller may read again after the end (the decoder refuses use after flush)
+      }
       CharBuffer out = CharBuffer.wrap(buf, off, len);
       while (true) {
         CoderResult r = decoder.decode(bytes, out, eof);

@@ -174,51 +174,62 @@ public final class WriteAttempt {
   private WriteResult effectAndPublish(PreparedWrite writer, BranchAuthority verified, AuthorityToken token,
       List<TableEffect> effects, RecoverySidecar sidecar, Optional<String> actor, int attempt) {
     String op = sidecar.operationId();
-    boolean effected = false;
-    Map<String, Long> versions = new LinkedHashMap<>();
+    // First-touch refs and their branch-local stages, in table order, before any commit.
+    boolean refs = false;
+    List<StagedWrite> staged = new ArrayList<>();
     for (TableEffect e : effects) {
-      StagedWrite staged;
       try {
         if (e.firstTouch()) {
           // A failed ref creation may still have cloned part of a tree: count it as an effect so
           // the sidecar stays and recovery reclaims it.
-          effected = true;
+          refs = true;
           tables.createBranch(e.location(), e.target().orElseThrow(), e.pinnedBranch(), e.pinnedVersion());
           Failpoints.hit("write.after_ref_create");
-          staged = e.stager().stage(e.pinnedVersion(), e.uuid());
+          staged.add(e.stager().stage(e.pinnedVersion(), e.uuid()));
         } else {
-          staged = e.staged().orElseThrow();
+          staged.add(e.staged().orElseThrow());
         }
       } catch (RuntimeException failure) {
-        throw afterArm(op, effected, "could not prepare " + e.tableKey() + " on its new branch", failure);
+        throw afterArm(op, refs, "could not prepare " + e.tableKey() + " on its new branch", failure);
       }
-      CommitOutcome outcome;
-      try {
-        outcome = tables.commit(staged);
-      } catch (RuntimeException failure) {
-        throw new RecoveryRequired(op, "commit of " + e.tableKey() + " ended in an unknown state", failure);
+    }
+    // Every table's commit at once: separate datasets, so one commit's round trips, not one per
+    // table. Outcomes are then judged together, in table order; any subset of landed commits is
+    // what the armed sidecar already covers.
+    List<CompletableFuture<Committed>> commits = new ArrayList<>();
+    for (int i = 0; i < effects.size(); i++) {
+      TableEffect e = effects.get(i);
+      StagedWrite write = staged.get(i);
+      commits.add(Background.start(() -> commitOne(e, write)));
+    }
+    List<Committed> results = commits.stream().map(Background::join).toList();
+    // Effect-free only when no ref was made and every commit provably did not land.
+    boolean landedAny = refs || results.stream().anyMatch(c -> c.outcome() == null
+        || c.outcome().kind() != CommitOutcome.Kind.NOT_LANDED);
+    Map<String, Long> versions = new LinkedHashMap<>();
+    for (Committed c : results) {
+      TableEffect e = c.effect();
+      if (c.outcome() == null) {
+        throw new RecoveryRequired(op, "commit of " + e.tableKey() + " ended in an unknown state", c.failure());
       }
-      switch (outcome.kind()) {
+      switch (c.outcome().kind()) {
         case LANDED -> {
-          effected = true;
-          versions.put(e.tableKey(), outcome.version());
-          try {
-            Failpoints.hit("write.after_table_commit");
-          } catch (RuntimeException injected) {
-            throw new RecoveryRequired(op, "failed after the commit of " + e.tableKey(), injected);
+          if (c.failure() != null) {
+            throw new RecoveryRequired(op, "failed after the commit of " + e.tableKey(), c.failure());
           }
+          versions.put(e.tableKey(), c.outcome().version());
         }
         case NOT_LANDED -> {
-          if (effected) {
-            throw new RecoveryRequired(op, "commit of " + e.tableKey() + " lost to a concurrent writer after "
-                + "earlier effects of this write landed");
+          if (landedAny) {
+            throw new RecoveryRequired(op, "commit of " + e.tableKey() + " lost to a concurrent writer while "
+                + "other effects of this write landed");
           }
           // Effect-free: finalize the attempt as if it never armed.
           deleteSidecar(op);
-          throw effectFreeConflict(writer, token, e, outcome);
+          throw effectFreeConflict(writer, token, e, c.outcome());
         }
         case REBASED -> throw new RecoveryRequired(op, "Lance rebased the commit of " + e.tableKey()
-            + " over a foreign commit (" + outcome.detail() + "); not adopting it");
+            + " over a foreign commit (" + c.outcome().detail() + "); not adopting it");
       }
     }
     RecoverySidecar confirmed;
@@ -264,6 +275,29 @@ public final class WriteAttempt {
         affected, published.attempts(), Optional.of(published.commit()));
   }
 
+  /**
+   * One table's commit as run beside the others: its outcome (null when the call ended in an
+   * unknown state) and the failure that ended it, or that followed a landed commit.
+   */
+  private record Committed(TableEffect effect, CommitOutcome outcome, RuntimeException failure) {}
+
+  private Committed commitOne(TableEffect e, StagedWrite write) {
+    CommitOutcome outcome;
+    try {
+      outcome = tables.commit(write);
+    } catch (RuntimeException failure) {
+      return new Committed(e, null, failure);
+    }
+    if (outcome.kind() == CommitOutcome.Kind.LANDED) {
+      try {
+        Failpoints.hit("write.after_table_commit");
+      } catch (RuntimeException injected) {
+        return new Committed(e, outcome, injected);
+      }
+    }
+    return new Committed(e, outcome, null);
+  }
+
   /** An effect-free Lance rejection: an exact strict duplicate, or an authority change to replan. */
   private RuntimeException effectFreeConflict(PreparedWrite writer, AuthorityToken token, TableEffect e,
       CommitOutcome outcome) {
@@ -293,8 +327,9 @@ public final class WriteAttempt {
    */
   private BranchAuthority recheck(String branch, BranchAuthority captured, AuthorityToken token,
       Optional<String> ifCommit, List<TableEffect> effects) {
-    Set<String> locations = effects.stream().map(TableEffect::location).collect(java.util.stream.Collectors.toSet());
-    CompletableFuture<Void> barrier = Background.run(() -> barrier(branch, locations));
+    Set<String> refs = effects.stream().map(e -> RecoverySidecar.ref(e.location(), e.target()))
+        .collect(java.util.stream.Collectors.toSet());
+    CompletableFuture<Void> barrier = Background.run(() -> barrier(branch, refs));
     CompletableFuture<BranchAuthority> now = Background.start(() -> manifest.recapture(captured));
     CompletableFuture<String> liveSchema = Background.start(liveSchemaIdentity);
     List<CompletableFuture<Optional<UncoveredDrift>>> drift = effects.stream()
@@ -311,17 +346,18 @@ public final class WriteAttempt {
     return verified;
   }
 
-  /** Any unresolved sidecar on this branch or these tables blocks the write. */
-  private void barrier(String branch, Set<String> locations) {
+  /**
+   * Any unresolved sidecar on this branch or on the Lance refs this write commits to blocks it; a
+   * live writer's intent on another branch of the same table does not.
+   */
+  private void barrier(String branch, Set<String> refs) {
     for (String key : sidecars.list()) {
       Optional<RecoverySidecar> s = sidecars.read(key);
       if (s.isEmpty()) {
         continue; // finished between list and read
       }
       RecoverySidecar pending = s.get();
-      boolean relevant = pending.authority().branch().equals(branch)
-          || pending.tables().stream().anyMatch(t -> locations.contains(t.location()));
-      if (relevant) {
+      if (pending.concerns(branch, refs)) {
         throw new RecoveryRequired(pending.operationId(), "a pending recovery sidecar (" + pending.writerKind()
             + " on " + pending.authority().branch() + ") must be resolved before writing; reopen the graph read-write");
       }

@@ -93,7 +93,13 @@ class WriteCostS3Test {
         try {
           measure(s3, remote, depth);
         } finally {
-          s3.deleteAll(remote);
+          try {
+            s3.deleteAll(remote);
+          } catch (RuntimeException slow) {
+            // Best effort: S3Mock can time out deleting a 1,000-deep history on a busy machine;
+            // the bucket is the test's own and the figures are already taken.
+            System.out.printf("cleanup of %s left behind: %s%n", remote.rootUri(), slow.getMessage());
+          }
         }
         System.out.printf("depth %d: grown in %d ms, uploaded in %d ms, measured in %d ms%n", depth,
             (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000);

@@ -262,6 +262,51 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
   }
 
   @Test
+  void aWriteOnOneBranchNeitherWaitsForNorIsRefusedByALiveWriteOfTheSameTableOnAnother() throws Exception {
+    load("main", LoadMode.APPEND, person("alice", 30));
+    graph.branchCreate("left", "main", Optional.empty());
+    graph.branchCreate("right", "main", Optional.empty());
+    load("left", LoadMode.APPEND, person("l0", 1));
+    load("right", LoadMode.APPEND, person("r0", 1));
+    CountDownLatch armed = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Throwable[] outcome = new Throwable[1];
+    Thread left;
+    // The left write holds its gates with its sidecar armed (naming Person's location) until the
+    // right write, on the same table's other ref, has landed.
+    try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enable("write.after_arm", () -> {
+      if (Thread.currentThread().getName().equals("left-writer")) {
+        armed.countDown();
+        try {
+          release.await(60, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    })) {
+      left = new Thread(() -> {
+        try {
+          load("left", LoadMode.APPEND, person("l1", 2));
+        } catch (Throwable t) {
+          outcome[0] = t;
+        }
+      }, "left-writer");
+      left.start();
+      assertThat(armed.await(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      assertThat(sidecars()).hasSize(1);
+      WriteResult right = load("right", LoadMode.APPEND, person("r1", 2));
+      assertThat(right.commitId()).isPresent();
+      release.countDown();
+      left.join(60_000);
+    }
+    assertThat(outcome[0]).isNull();
+    assertThat(rows("left", "Person")).containsOnlyKeys("alice", "l0", "l1");
+    assertThat(rows("right", "Person")).containsOnlyKeys("alice", "r0", "r1");
+    assertThat(rows("main", "Person")).containsOnlyKeys("alice");
+    assertThat(sidecars()).isEmpty();
+  }
+
+  @Test
   void aWriteCancelledBeforeItsEffectsLeavesNothingVisible() throws Exception {
     CountDownLatch prepared = new CountDownLatch(1);
     dev.omnigraph.gate.GateManager gates = dev.omnigraph.gate.GateManager.forRoot(config.rootUri());
