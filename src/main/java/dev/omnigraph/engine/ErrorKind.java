@@ -5,6 +5,7 @@ import dev.omnigraph.api.InvalidRequest;
 import dev.omnigraph.api.KeyConflict;
 import dev.omnigraph.api.NotFound;
 import dev.omnigraph.api.PreconditionFailed;
+import dev.omnigraph.api.ReadBudgetExceeded;
 import dev.omnigraph.api.ReadSetChanged;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.api.ResourceLimitExceeded;
@@ -19,7 +20,7 @@ import dev.omnigraph.storage.StorageException;
  * The one table from a typed failure to what every surface reports: HTTP status, wire error code
  * (reference {@code ErrorCode}), CLI exit code, and the label metrics count it under. The server's
  * exception mapper and the CLI's exit codes both read it; nothing else classifies failures.
- * Classification is by type (and {@link StorageException#kind()}) only, never by message text;
+ * Classification is by type (and {@link StorageException#kind()}, {@link ReadBudgetExceeded#budget()}) only, never by message text;
  * anything not listed is {@link #INTERNAL}.
  */
 public enum ErrorKind {
@@ -31,6 +32,10 @@ public enum ErrorKind {
   PRECONDITION_FAILED(412, "conflict", ErrorKind.EXIT_PRECONDITION),
   /** {@link ResourceLimitExceeded}: split the write. */
   RESOURCE_LIMIT(413, "bad_request", ErrorKind.EXIT_ERROR),
+  /** {@link ReadBudgetExceeded} of rows or bytes: the read would build more than it may hold. */
+  READ_BUDGET(413, "bad_request", ErrorKind.EXIT_ERROR),
+  /** {@link ReadBudgetExceeded} of time: the read ran past its timeout. */
+  READ_TIMEOUT(408, "bad_request", ErrorKind.EXIT_ERROR),
   /** {@link RecoveryRequired}: a sidecar must be settled before a retry. */
   RECOVERY_REQUIRED(503, "conflict", ErrorKind.EXIT_CONFLICT),
   /** {@link UnreadableSidecar}: a corrupt sidecar blocks writes until an operator acts. */
@@ -102,6 +107,8 @@ public enum ErrorKind {
       return PRECONDITION_FAILED;
     } else if (failure instanceof ResourceLimitExceeded) {
       return RESOURCE_LIMIT;
+    } else if (failure instanceof ReadBudgetExceeded r) {
+      return r.budget() == ReadBudgetExceeded.Budget.TIMEOUT_MS ? READ_TIMEOUT : READ_BUDGET;
     } else if (failure instanceof RecoveryRequired) {
       return RECOVERY_REQUIRED;
     } else if (failure instanceof UnreadableSidecar) {

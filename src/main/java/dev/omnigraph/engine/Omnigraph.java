@@ -33,6 +33,7 @@ import dev.omnigraph.api.ReadOutput;
 import dev.omnigraph.read.AdjacencyCache;
 import dev.omnigraph.read.GraphExport;
 import dev.omnigraph.read.ReadRunner;
+import dev.omnigraph.read.ReadSettings;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.table.RecoveryAuditTable;
@@ -353,9 +354,22 @@ public final class Omnigraph implements AutoCloseable {
    * @throws NotFound for an unknown branch or commit
    * @throws dev.omnigraph.api.InvalidRequest when both a branch and a commit are given, or the
    *     query is a mutation
+   * @throws dev.omnigraph.api.ReadBudgetExceeded when the read exceeds a budget of the
+   *     {@code omnigraph.read.*} system properties ({@link ReadSettings#fromSystemProperties()})
    */
   public ReadOutput query(Optional<String> branch, Optional<String> commitId, String source, String name,
       com.fasterxml.jackson.databind.JsonNode params) {
+    return query(branch, commitId, source, name, params, ReadSettings.fromSystemProperties());
+  }
+
+  /**
+   * As {@link #query(Optional, Optional, String, String, com.fasterxml.jackson.databind.JsonNode)},
+   * with explicit budgets (the service passes its {@code omnigraph.read.*} configuration).
+   *
+   * @throws dev.omnigraph.api.ReadBudgetExceeded when the read exceeds one of {@code budgets}
+   */
+  public ReadOutput query(Optional<String> branch, Optional<String> commitId, String source, String name,
+      com.fasterxml.jackson.databind.JsonNode params, ReadSettings budgets) {
     if (branch.isPresent() && commitId.isPresent()) {
       throw new dev.omnigraph.api.InvalidRequest("give a branch or a commit, not both");
     }
@@ -375,7 +389,7 @@ public final class Omnigraph implements AutoCloseable {
       head = authority.head();
     }
     return new ReadRunner(config.rootUri(), new DataTables(config), ADJACENCY)
-        .run(schema.ir().catalog(), state, target, head, source, name, params);
+        .run(schema.ir().catalog(), state, target, head, source, name, params, budgets);
   }
 
   /**

@@ -53,7 +53,7 @@ final class AstBuilder {
   static List<Ast.Decl> read(String source) {
     // A UTF-8 BOM is invisible in editors; counting it as a column would shift every position on line 1.
     String text = source.startsWith("\uFEFF") ? source.substring(1) : source;
-    OmniQueryLexer lexer = new OmniQueryLexer(CharStreams.fromString(text));
+    OmniQueryLexer lexer = new NestingLimit(CharStreams.fromString(text));
     lexer.removeErrorListeners();
     lexer.addErrorListener(SyntaxErrors.INSTANCE);
     OmniQueryParser parser = new OmniQueryParser(new CommonTokenStream(lexer));

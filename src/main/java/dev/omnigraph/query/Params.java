@@ -32,7 +32,8 @@ public final class Params {
    * @param params a JSON object; null, JSON null or a missing node count as {@code {}}
    * @return every declared parameter's value, null for an optional one left out or given as null
    * @throws QueryParamException for a missing required parameter, an undeclared one, or a value that
-   *     does not fit its declared type
+   *     does not fit its declared type (a string holding an unpaired surrogate, such as JSON's
+   *     {@code "\ud800"}, fits no type: it has no UTF-8 form)
    */
   public static BoundParams bind(CheckedQuery query, JsonNode params) {
     Objects.requireNonNull(query, "query");
@@ -111,7 +112,7 @@ public final class Params {
     switch (type.kind()) {
       case STRING, ENUM -> {
         if (v.isTextual()) {
-          return v.textValue();
+          return Values.text(v.textValue());
         }
       }
       case BOOL -> {

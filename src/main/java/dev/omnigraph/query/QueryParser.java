@@ -9,6 +9,14 @@ import java.util.Objects;
  */
 public final class QueryParser {
 
+  /**
+   * The deepest bracket nesting (braces, square brackets and parentheses counted together) a
+   * {@code .gq} text may have. Real queries need about five (declaration, match, a {@code not} block, a
+   * binding's property braces, a list literal); the limit keeps the recursive descent of parser,
+   * checker and executor far from the thread stack's end.
+   */
+  public static final int MAX_NESTING = 64;
+
   private QueryParser() {}
 
   /**
@@ -16,7 +24,7 @@ public final class QueryParser {
    *
    * <p>Besides syntax this rejects what is wrong whatever the schema: duplicate query or parameter
    * names, unknown parameter types, bad string escapes, and a mutation that mixes insert/update with
-   * delete (the D₂ rule).
+   * delete (the D₂ rule), and brackets nested deeper than {@link #MAX_NESTING}.
    *
    * @param source the {@code .gq} text
    * @return the declarations, in file order

@@ -93,6 +93,24 @@ final class Values {
     return floating(v, kind);
   }
 
+  /**
+   * A string as it may be stored and compared: every String column is UTF-8 in Arrow, so a lone
+   * surrogate (JSON allows {@code "\ud800"}) has no value there, and refusing it here names the
+   * parameter instead of failing deep in the filter or the scan.
+   */
+  static String text(String v) throws Misfit {
+    for (int i = 0; i < v.length(); i++) {
+      char c = v.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < v.length() && Character.isLowSurrogate(v.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        throw new Misfit(String.format("unpaired surrogate U+%04X at character %d; strings must be valid Unicode",
+            (int) c, i));
+      }
+    }
+    return v;
+  }
+
   /** {@code YYYY-MM-DD}, nothing else: an epoch-day count or a timestamp would be silently truncated. */
   static LocalDate date(String text) throws Misfit {
     try {

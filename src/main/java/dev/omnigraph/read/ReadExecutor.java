@@ -14,6 +14,7 @@ import dev.omnigraph.query.Value;
 import dev.omnigraph.schema.NodeType;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
+import dev.omnigraph.table.TableSchemas;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Runs one checked read over one pinned manifest state. Bindings are rows of node ids, one slot per
@@ -33,8 +35,20 @@ import java.util.TreeMap;
  * literal-escaping path) and only the columns the query reads; traversals expand through an
  * {@link AdjacencyCache} entry for the edge table's exact version; {@code not} is an anti-join
  * evaluated per row of its enclosing scope.
+ *
+ * <p>At most {@link #MAX_PUSHED_CONDITIONS} of a variable's filters go into the Lance scan; the rest
+ * are evaluated on the scanned rows with {@link Filter#test(Map, org.apache.arrow.vector.types.pojo.Schema)},
+ * the same semantics. Every row produced is charged to the read's {@link ReadBudget}.
  */
 final class ReadExecutor {
+
+  /**
+   * Conditions one Lance scan filter may carry. Lance parses a filter recursively on the calling
+   * thread's native stack and caps it at 500 conditions; a conjunction of 400 comparisons (~7 KB of
+   * SQL) overflowed the stack and killed the JVM with SIGSEGV. 64 is far inside both bounds and
+   * still pushes every filter of any hand-written query.
+   */
+  static final int MAX_PUSHED_CONDITIONS = 64;
 
   private final String root;
   private final DataTables tables;
@@ -42,6 +56,7 @@ final class ReadExecutor {
   private final AdjacencyCache adjacency;
   private final BoundParams params;
   private final Instant now;
+  private final ReadBudget budget;
 
   private final Map<String, Integer> slots = new LinkedHashMap<>();
   private final Map<Integer, NodeType> slotTypes = new HashMap<>();
@@ -51,13 +66,14 @@ final class ReadExecutor {
   private final Map<Integer, Map<String, Map<String, Object>>> candidates = new HashMap<>();
 
   ReadExecutor(String root, DataTables tables, ManifestState state, AdjacencyCache adjacency, BoundParams params,
-      Instant now) {
+      Instant now, ReadBudget budget) {
     this.root = root;
     this.tables = tables;
     this.state = state;
     this.adjacency = adjacency;
     this.params = params;
     this.now = now;
+    this.budget = budget;
   }
 
   /** A scope: the top-level match or one {@code not} block. */
@@ -220,6 +236,7 @@ final class ReadExecutor {
     List<String[]> rows = input;
     List<Clause.Filter> waiting = new ArrayList<>(scope.residual);
     for (Clause c : scope.clauses) {
+      budget.checkTime();
       if (c instanceof Clause.Bind b) {
         int slot = scope.visible.get(b.variable());
         rows = bind(rows, slot, bound);
@@ -320,6 +337,7 @@ final class ReadExecutor {
     }
     for (String[] r : rows) {
       for (String id : cand.keySet()) {
+        budget.row(r.length);
         String[] next = r.clone();
         next[slot] = id;
         out.add(next);
@@ -348,6 +366,7 @@ final class ReadExecutor {
       }
       for (String id : reached) {
         if (allowed == null || allowed.containsKey(id)) {
+          budget.row(r.length);
           String[] next = r.clone();
           next[to] = id;
           out.add(next);
@@ -422,9 +441,19 @@ final class ReadExecutor {
           }
         }
       }
-      Filter filter = parts.isEmpty() ? Filter.TRUE : Filter.and(parts.toArray(Filter[]::new));
-      tables.scan(pin.location(), pin.nativeBranch(), pin.version(), filter, List.copyOf(slotColumns.get(slot)),
-          row -> out.put((String) row.get("id"), row));
+      int pushedCount = Math.min(parts.size(), MAX_PUSHED_CONDITIONS);
+      Filter pushed = Filter.and(parts.subList(0, pushedCount).toArray(Filter[]::new));
+      Filter rest = Filter.and(parts.subList(pushedCount, parts.size()).toArray(Filter[]::new));
+      Schema schema = TableSchemas.node(type);
+      int width = slotColumns.get(slot).size();
+      tables.scan(pin.location(), pin.nativeBranch(), pin.version(), pushed, List.copyOf(slotColumns.get(slot)),
+          row -> {
+            budget.row(width);
+            if (rest.isTrue() || rest.test(row, schema)) {
+              out.put((String) row.get("id"), row);
+            }
+          });
+      budget.checkTime();
     }
     candidates.put(slot, out);
     return out;

@@ -38,17 +38,20 @@ public final class ReadRunner {
    *
    * @param target what the caller asked for, echoed in the output
    * @param headCommit the effective head of {@code state} (from the same scan as its pins)
+   * @param budgets the read's row, byte and time budgets; the clock starts before parsing
    * @throws InvalidRequest when {@code name} is a mutation
+   * @throws dev.omnigraph.api.ReadBudgetExceeded when a budget runs out
    */
   public ReadOutput run(Catalog catalog, ManifestState state, ReadOutput.Target target, Optional<String> headCommit,
-      String source, String name, com.fasterxml.jackson.databind.JsonNode params) {
+      String source, String name, com.fasterxml.jackson.databind.JsonNode params, ReadSettings budgets) {
+    ReadBudget budget = new ReadBudget(budgets, System::nanoTime);
     QueryFile file = QueryParser.parse(source);
     CheckedQuery checked = QueryChecker.check(file.declaration(name), catalog);
     if (!(checked instanceof CheckedRead read)) {
       throw new InvalidRequest("'" + name + "' is a mutation; run it with mutate, not query");
     }
     BoundParams bound = Params.bind(checked, params);
-    ReadExecutor.Result result = new ReadExecutor(root, tables, state, adjacency, bound, Instant.now())
+    ReadExecutor.Result result = new ReadExecutor(root, tables, state, adjacency, bound, Instant.now(), budget)
         .run(read, catalog.nodes());
     List<Map<String, Object>> rows = new ArrayList<>(result.rows().size());
     for (List<Object> r : result.rows()) {

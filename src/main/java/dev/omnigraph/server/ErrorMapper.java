@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import dev.omnigraph.api.KeyConflict;
 import dev.omnigraph.api.PreconditionFailed;
+import dev.omnigraph.api.ReadBudgetExceeded;
 import dev.omnigraph.api.ReadSetChanged;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.api.ResourceLimitExceeded;
@@ -81,6 +82,11 @@ class ErrorMapper {
         ResourceLimitExceeded r = (ResourceLimitExceeded) failure;
         yield new ErrorOutput(message, kind.code(), null, null, null,
             new ErrorOutput.ResourceLimitOutput(r.resource(), r.limit(), r.actual()), null);
+      }
+      case READ_BUDGET, READ_TIMEOUT -> {
+        ReadBudgetExceeded r = (ReadBudgetExceeded) failure;
+        yield new ErrorOutput(message, kind.code(), null, null, null,
+            new ErrorOutput.ResourceLimitOutput(r.budget().wireName(), r.limit(), r.actual()), null);
       }
       case RECOVERY_REQUIRED -> new ErrorOutput(message, kind.code(), null, null, null, null,
           new ErrorOutput.RecoveryRequiredOutput(((RecoveryRequired) failure).operationId()));

@@ -2,6 +2,7 @@ package dev.omnigraph.server;
 
 import dev.omnigraph.api.NotFound;
 import dev.omnigraph.maintenance.OptimizeSettings;
+import dev.omnigraph.read.ReadSettings;
 import dev.omnigraph.storage.StorageConfig;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -26,9 +27,12 @@ class GraphRegistry {
   private static final Logger LOG = Logger.getLogger(GraphRegistry.class);
 
   private final SortedMap<String, ServedGraph> graphs = new TreeMap<>();
+  /** Every read's budgets (omnigraph.read.*, docs/query-language.md); a bad value fails startup naming its key. */
+  private final ReadSettings readSettings;
 
   GraphRegistry(Config config) {
     boolean example = config.getOptionalValue("omnigraph.storage.example", Boolean.class).orElse(false);
+    readSettings = ReadSettings.from(name -> config.getOptionalValue(name, String.class).orElse(null));
     // Compaction settings (docs/maintenance.md): the service runs the automatic pass in the background.
     OptimizeSettings optimize = OptimizeSettings.from(name -> config.getOptionalValue(name, String.class)
         .orElse(name.equals(OptimizeSettings.BACKGROUND) ? "true" : null));
@@ -54,6 +58,11 @@ class GraphRegistry {
       throw new NotFound("graph", id, "this server serves " + String.join(", ", graphs.keySet()));
     }
     return g;
+  }
+
+  /** The budgets of every read this service runs. */
+  ReadSettings readSettings() {
+    return readSettings;
   }
 
   /** Every served graph, sorted by id. */

@@ -75,7 +75,7 @@ class GraphResource {
     Requests.QueryRequest r = required(request);
     Omnigraph g = graphs.get(graphId).handle();
     return g.query(Optional.ofNullable(r.branch()), Optional.ofNullable(r.snapshot()), r.query(),
-        declaration(r.query(), r.name()), r.params());
+        declaration(r.query(), r.name()), r.params(), graphs.readSettings());
   }
 
   @POST

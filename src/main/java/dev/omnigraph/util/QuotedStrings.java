@@ -39,6 +39,19 @@ public final class QuotedStrings {
         column += 2;
         continue;
       }
+      if (Character.isSurrogate(ch)) {
+        // A lone surrogate has no UTF-8 form: Lance and Arrow cannot hold it, and it would surface
+        // later as an internal error far from the text that carried it.
+        boolean paired = Character.isHighSurrogate(ch) && i + 1 < raw.length() - 1
+            && Character.isLowSurrogate(raw.charAt(i + 1));
+        if (!paired) {
+          throw error.at(line, column, String.format("unpaired surrogate U+%04X in string", (int) ch));
+        }
+        out.append(ch).append(raw.charAt(i + 1));
+        i++;
+        column++; // one character, one column
+        continue;
+      }
       out.append(ch);
       if (ch == '\n') {
         line++;

@@ -141,6 +141,46 @@ class LocalCliTest {
     assertThat(list.out()).isEqualTo("main\n");
   }
 
+  @Test
+  void hostileQueriesExitOneWithATypedMessageAndNothingCrashes() throws Exception {
+    Path people = Files.writeString(dir.resolve("people.ndjson"), """
+        {"type":"Person","data":{"name":"ann","age":30}}
+        {"type":"Person","data":{"name":"ben","age":40}}
+        {"type":"Person","data":{"name":"cat"}}
+        """);
+    assertThat(run("load", "--data", people.toString(), "--store", root.toString()).exit()).isZero();
+
+    // Before: StackOverflowError out of the parser.
+    Path nots = Files.writeString(dir.resolve("nots.gq"), "query q() { match { $p: Person "
+        + "not { $p.age > 1 ".repeat(3_000) + "}".repeat(3_000) + " } return { $p.name } }");
+    int column = ("query q() { match { $p: Person " + "not { $p.age > 1 ".repeat(62) + "not ").length() + 1;
+    Run deep = run("query", "q", "--query", nots.toString(), "--store", root.toString());
+    assertThat(deep.exit()).isEqualTo(1);
+    assertThat(deep.err()).isEqualTo("error: 1:" + column + ": '{' nests deeper than 64 levels of brackets"
+        + " ({ [ ( together), the query language's limit\n");
+
+    // Before: the lone surrogate reached the Lance filter (an internal error).
+    Path friends = Files.writeString(dir.resolve("named.gq"),
+        "query named($name: String) { match { $p: Person { name: $name } } return { $p.name } }");
+    Run surrogate = run("query", "named", "--query", friends.toString(), "--params", "{\"name\": \"\\ud800\"}",
+        "--store", root.toString());
+    assertThat(surrogate.exit()).isEqualTo(1);
+    assertThat(surrogate.err()).isEqualTo("error: query 'named': parameter $name: unpaired surrogate U+D800 at"
+        + " character 0; strings must be valid Unicode\n");
+
+    // Before: 14 unconstrained variables over 3 people (4.8M bindings) → OutOfMemoryError.
+    StringBuilder product = new StringBuilder("query product() { match {");
+    for (int i = 0; i < 14; i++) {
+      product.append(" $v").append(i).append(": Person");
+    }
+    Path wide = Files.writeString(dir.resolve("product.gq"), product.append(" } return { count($v0) as n } }"));
+    Run budget = run("query", "product", "--query", wide.toString(), "--store", root.toString());
+    assertThat(budget.exit()).isEqualTo(1);
+    assertThat(budget.err()).isEqualTo("error: read budget exceeded: intermediate_rows reached 1000001, limit 1000000"
+        + " (omnigraph.read.max-intermediate-rows); narrow the query or raise the limit\n");
+    assertThat(commits()).isEqualTo(2);
+  }
+
   private static String resource(String name) throws Exception {
     try (InputStream in = LocalCliTest.class.getClassLoader().getResourceAsStream(name)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);

@@ -8,6 +8,7 @@ import dev.omnigraph.api.KeyConflict;
 import dev.omnigraph.api.NotFound;
 import dev.omnigraph.api.OmnigraphException;
 import dev.omnigraph.api.PreconditionFailed;
+import dev.omnigraph.api.ReadBudgetExceeded;
 import dev.omnigraph.api.ReadSetChanged;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.api.ResourceLimitExceeded;
@@ -30,6 +31,13 @@ class ErrorKindTest {
         ErrorKind.READ_SET_CHANGED, 409, "conflict", 3);
     assertKind(new PreconditionFailed("a", Optional.empty()), ErrorKind.PRECONDITION_FAILED, 412, "conflict", 4);
     assertKind(new ResourceLimitExceeded("rows:node:P", 8192, 8193), ErrorKind.RESOURCE_LIMIT, 413, "bad_request", 1);
+    assertKind(new ReadBudgetExceeded(ReadBudgetExceeded.Budget.INTERMEDIATE_ROWS, 10, 11), ErrorKind.READ_BUDGET,
+        413, "bad_request", 1);
+    assertKind(new ReadBudgetExceeded(ReadBudgetExceeded.Budget.INTERMEDIATE_BYTES, 10, 11), ErrorKind.READ_BUDGET,
+        413, "bad_request", 1);
+    assertKind(new ReadBudgetExceeded(ReadBudgetExceeded.Budget.TIMEOUT_MS, 10, 11), ErrorKind.READ_TIMEOUT,
+        408, "bad_request", 1);
+    assertThat(ErrorKind.READ_TIMEOUT.label()).isEqualTo("read_timeout");
     assertKind(new RecoveryRequired("op", "x"), ErrorKind.RECOVERY_REQUIRED, 503, "conflict", 3);
     assertKind(new Conflict("taken"), ErrorKind.CONFLICT, 409, "conflict", 3);
     assertKind(new UncoveredDrift("node:P", "moved"), ErrorKind.CONFLICT, 409, "conflict", 3);
@@ -52,7 +60,8 @@ class ErrorKindTest {
     for (OmnigraphException e : List.of(new KeyConflict("node:P", "a"), new Conflict("c"), new NotFound("k", "n"),
         new InvalidRequest("i"), new ResourceLimitExceeded("r", 1, 2), new RecoveryRequired("o", "m"),
         new PreconditionFailed("e", Optional.empty()), new UnsupportedStorageVersion("r", 7, 6),
-        new ReadSetChanged("m", Optional.empty(), Optional.empty()))) {
+        new ReadSetChanged("m", Optional.empty(), Optional.empty()),
+        new ReadBudgetExceeded(ReadBudgetExceeded.Budget.TIMEOUT_MS, 1, 2))) {
       assertThat(ErrorKind.of(e).code()).as(e.getClass().getSimpleName()).isEqualTo(e.code());
     }
   }

@@ -2,10 +2,12 @@ package dev.omnigraph.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.omnigraph.api.InvalidRequest;
+import dev.omnigraph.api.ReadBudgetExceeded;
 import dev.omnigraph.api.ReadOutput;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.storage.StorageConfig;
@@ -229,6 +231,89 @@ abstract class AbstractReadQueryTest {
     assertThat(names(run(b, Optional.empty(), "name_starts", "prefix", "a_"))).containsExactly("a_b");
     assertThat(names(run(b, Optional.empty(), "name_has", "part", "'"))).containsExactly("'; DROP TABLE nodes; --",
         "o'brien", "x' OR '1'='1");
+  }
+
+  /** The fixture's root (the local variant runs a child JVM on it). */
+  protected StorageConfig config() {
+    return config;
+  }
+
+  private ReadOutput query(String source, String name, ReadSettings budgets) {
+    return graph.query(Optional.empty(), Optional.empty(), source, name, null, budgets);
+  }
+
+  @Test
+  void filtersBeyondWhatIsPushedToLanceAreEvaluatedInTheJvmWithTheSameSemantics() {
+    // 100 filters: 64 go into the scan, the rest (among them age < 41, where dave's null age is
+    // unknown and so not a match) are tested on the scanned rows.
+    assertThat(ReadExecutor.MAX_PUSHED_CONDITIONS).isEqualTo(64);
+    assertThat(names(graph.query(Optional.empty(), Optional.empty(), ManyFilters.query(100), "many", null)))
+        .containsExactly("bob", "carol");
+    // The same filters with the decisive one among the pushed: the same rows.
+    assertThat(names(graph.query(Optional.empty(), Optional.empty(), ManyFilters.query(10), "many", null)))
+        .containsExactly("bob", "carol");
+  }
+
+  /** {@code n} unconstrained Person variables: a 5^n-row cartesian product over the fixture. */
+  private static String product(int n) {
+    StringBuilder q = new StringBuilder("query product() { match {");
+    for (int i = 0; i < n; i++) {
+      q.append(" $v").append(i).append(": Person");
+    }
+    return q.append(" } return { count($v0) as n } }").toString();
+  }
+
+  @Test
+  void twelveUnconstrainedVariablesStopAtTheRowBudgetInsteadOfExhaustingTheHeap() {
+    // Before: 244M bindings, OutOfMemoryError. Rows are charged as produced: 5 + 25 + … + 5^8
+    // (488,280) plus the candidate scans fit; the step making 5^9 crosses 1,000,000.
+    ReadBudgetExceeded e = catchThrowableOfType(ReadBudgetExceeded.class,
+        () -> query(product(12), "product", ReadSettings.defaults()));
+    assertThat(e).isNotNull();
+    assertThat(e.budget()).isEqualTo(ReadBudgetExceeded.Budget.INTERMEDIATE_ROWS);
+    assertThat(e.limit()).isEqualTo(1_000_000);
+    assertThat(e.actual()).isEqualTo(1_000_001);
+    assertThat(e.getMessage()).isEqualTo("read budget exceeded: intermediate_rows reached 1000001, limit 1000000"
+        + " (omnigraph.read.max-intermediate-rows); narrow the query or raise the limit");
+    // The handle is unharmed and reads on.
+    assertThat(names(q("everyone"))).hasSize(5);
+  }
+
+  @Test
+  void theRowBudgetCountsScannedCandidatesAndProducedBindingsExactly() {
+    // everyone: 5 candidate rows scanned, 5 bindings made.
+    assertThat(query(resourceQueries(), "everyone", new ReadSettings(10, Long.MAX_VALUE, 30_000)).rowCount())
+        .isEqualTo(5);
+    ReadBudgetExceeded e = catchThrowableOfType(ReadBudgetExceeded.class,
+        () -> query(resourceQueries(), "everyone", new ReadSettings(9, Long.MAX_VALUE, 30_000)));
+    assertThat(e.budget()).isEqualTo(ReadBudgetExceeded.Budget.INTERMEDIATE_ROWS);
+    assertThat(e.limit()).isEqualTo(9);
+    assertThat(e.actual()).isEqualTo(10);
+  }
+
+  @Test
+  void theByteBudgetBoundsWideBindings() {
+    // Three variables: a binding row is 16 + 8·3 = 40 bytes; 5 candidate rows of 2 columns are 32 each.
+    ReadBudgetExceeded e = catchThrowableOfType(ReadBudgetExceeded.class,
+        () -> query(product(3), "product", new ReadSettings(Long.MAX_VALUE, 1_000, 30_000)));
+    assertThat(e.budget()).isEqualTo(ReadBudgetExceeded.Budget.INTERMEDIATE_BYTES);
+    assertThat(e.limit()).isEqualTo(1_000);
+    assertThat(e.actual()).isGreaterThan(1_000).isLessThanOrEqualTo(1_040);
+  }
+
+  @Test
+  void aReadPastItsTimeoutStopsWithTheTimeoutNamed() {
+    // Eight variables: eight candidate scans and 488,280 bindings, far beyond 1 ms.
+    ReadBudgetExceeded e = catchThrowableOfType(ReadBudgetExceeded.class,
+        () -> query(product(8), "product", new ReadSettings(Long.MAX_VALUE, Long.MAX_VALUE, 1)));
+    assertThat(e.budget()).isEqualTo(ReadBudgetExceeded.Budget.TIMEOUT_MS);
+    assertThat(e.limit()).isEqualTo(1);
+    assertThat(e.actual()).isGreaterThan(1);
+    assertThat(e.getMessage()).startsWith("read budget exceeded: timeout_ms reached ");
+  }
+
+  private String resourceQueries() {
+    return queries;
   }
 
   private static List<String> concat(List<String> a, List<String> b) {

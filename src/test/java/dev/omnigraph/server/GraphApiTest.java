@@ -341,6 +341,59 @@ class GraphApiTest {
         .body("code", equalTo("bad_request"));
   }
 
+  /** {@code n} unconstrained Person variables: a 3^n-row cartesian product over the example graph. */
+  private static String product(int n) {
+    StringBuilder q = new StringBuilder("query product() { match {");
+    for (int i = 0; i < n; i++) {
+      q.append(" $v").append(i).append(": Person");
+    }
+    return q.append(" } return { count($v0) as n } }").toString();
+  }
+
+  @Test
+  @Order(24)
+  void hostileReadsAreTypedErrorsAndTheServiceStaysHealthy() throws Exception {
+    // Before: StackOverflowError → 500.
+    String nots = "query q() { match { $p: Person " + "not { $p.age > 1 ".repeat(3_000) + "}".repeat(3_000)
+        + " } return { $p.name } }";
+    int column = ("query q() { match { $p: Person " + "not { $p.age > 1 ".repeat(62) + "not ").length() + 1;
+    read("g", Map.of("query", nots)).then().statusCode(400).body("code", equalTo("bad_request"))
+        .body("error", equalTo("1:" + column + ": '{' nests deeper than 64 levels of brackets ({ [ ( together),"
+            + " the query language's limit"));
+    String lists = "query q() {\n  match { $p: Person  $p.name = " + "[".repeat(20_000) + "]".repeat(20_000)
+        + " } return { $p.name } }";
+    read("g", Map.of("query", lists)).then().statusCode(400)
+        .body("error", startsWith("2:" + ("  match { $p: Person  $p.name = ".length() + 63) + ": '[' nests deeper"));
+    // Deeply nested JSON parameters stop at the JSON reader's own depth limit: a 400, not a stack overflow.
+    api().contentType("application/json")
+        .body("{\"query\": \"query q() { match { $p: Person } return { $p.name } }\", \"params\": "
+            + "[".repeat(20_000) + "]".repeat(20_000) + "}")
+        .post("/graphs/g/query").then().statusCode(400).body("code", equalTo("bad_request"));
+    // Before: the lone surrogate reached the Lance filter → 500.
+    api().contentType("application/json")
+        .body("{\"query\": " + new ObjectMapper().writeValueAsString(READS)
+            + ", \"name\": \"friends\", \"params\": {\"name\": \"\\ud800\"}}")
+        .post("/graphs/g/query").then().statusCode(400).body("code", equalTo("bad_request"))
+        .body("error", equalTo("query 'friends': parameter $name: unpaired surrogate U+D800 at character 0;"
+            + " strings must be valid Unicode"));
+
+    // Before: 14 unconstrained variables (4.8M bindings over 3 people) → OutOfMemoryError → 500.
+    // A write while the read runs is not held up: reads take no gate.
+    java.util.concurrent.CompletableFuture<Response> heavy = java.util.concurrent.CompletableFuture.supplyAsync(
+        () -> read("default", Map.of("query", product(14))));
+    mutate("add_person", "{\"name\": \"during-heavy-read\"}").then().statusCode(200);
+    heavy.get(120, java.util.concurrent.TimeUnit.SECONDS).then().statusCode(413)
+        .body("code", equalTo("bad_request"))
+        .body("error", equalTo("read budget exceeded: intermediate_rows reached 1000001, limit 1000000"
+            + " (omnigraph.read.max-intermediate-rows); narrow the query or raise the limit"))
+        .body("resource_limit.resource", equalTo("intermediate_rows"))
+        .body("resource_limit.limit", equalTo(1_000_000))
+        .body("resource_limit.actual", equalTo(1_000_001));
+    given().get("/healthz").then().statusCode(200);
+    read("default", Map.of("query", product(2))).then().statusCode(200).body("rows[0].n", equalTo(9));
+    assertThat(registry.readSettings()).isEqualTo(dev.omnigraph.read.ReadSettings.defaults());
+  }
+
   @Test
   @Order(19)
   void ndjsonLinesAreStrictAndARefusedLoadCommitsNothing() throws Exception {
