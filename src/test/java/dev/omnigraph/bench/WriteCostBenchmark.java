@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.maintenance.OptimizeSettings;
 import dev.omnigraph.schema.NodeType;
 import dev.omnigraph.schema.SchemaParser;
 import dev.omnigraph.storage.StorageConfig;
@@ -72,12 +73,15 @@ public final class WriteCostBenchmark {
   static final int CLIENTS = Integer.getInteger("omnigraph.bench.clients", 8);
   static final int CONCURRENT_SECONDS = Integer.getInteger("omnigraph.bench.concurrentSeconds", 15);
   /** Depths of the S3 table; empty skips the S3 part. */
-  static final String DEPTHS = System.getProperty("omnigraph.bench.depths", "1,100,1000");
+  static final String DEPTHS = System.getProperty("omnigraph.bench.depths", "1,100,300");
   /** One-row writes of each kind counted per depth (no injected latency). */
   static final int S3_WRITES = Integer.getInteger("omnigraph.bench.s3Writes", 5);
   /** One-row writes of each kind timed per depth with {@link #DELAY_MS} injected. */
   static final int S3_DELAYED_WRITES = Integer.getInteger("omnigraph.bench.s3DelayedWrites", 3);
   static final long DELAY_MS = 50;
+  /** Which parts run (comma-separated subset of local,bulk,concurrency,s3), for profiling one. */
+  static final List<String> PARTS = Arrays.stream(
+      System.getProperty("omnigraph.bench.parts", "local,bulk,concurrency,s3").split(",")).map(String::trim).toList();
 
   static final String ACTOR = "bench";
   static final String SCHEMA = resource("/graphs/people.pg");
@@ -100,10 +104,16 @@ public final class WriteCostBenchmark {
         Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
     long t0 = System.nanoTime();
     try {
-      bench.oneRowLocal();
-      bench.bulkAppendLocal();
-      bench.concurrency();
-      if (!DEPTHS.isBlank()) {
+      if (PARTS.contains("local")) {
+        bench.oneRowLocal();
+      }
+      if (PARTS.contains("bulk")) {
+        bench.bulkAppendLocal();
+      }
+      if (PARTS.contains("concurrency")) {
+        bench.concurrency();
+      }
+      if (PARTS.contains("s3") && !DEPTHS.isBlank()) {
         bench.s3Depths();
       }
     } finally {
@@ -269,35 +279,53 @@ public final class WriteCostBenchmark {
 
   private void concurrency() throws Exception {
     section(String.format(Locale.ROOT, "Local FS: %d concurrent clients, one handle", CLIENTS));
+    line(String.format(Locale.ROOT,
+        "Each client loops one-row `load`s (distinct keys) for %d s; throughput = successful writes ÷ wall time "
+            + "until the last client finished. Every run starts on a fresh graph, so a failure in one cannot "
+            + "poison the next. Run with automatic optimize off (the write path alone) and with the defaults "
+            + "(what a service does).", CONCURRENT_SECONDS));
+    line("");
+    line("| automatic optimize | clients | writes | writes/s | median ms | p90 ms | failures |");
+    line("|---|---|---|---|---|---|---|");
+    List<String> notes = new ArrayList<>();
+    for (boolean auto : new boolean[] {false, true}) {
+      OptimizeSettings settings = auto ? OptimizeSettings.defaults() : OptimizeSettings.disabled();
+      String label = auto ? "on (defaults)" : "off";
+      Throughput disjoint = concurrentRun(settings, true);
+      Throughput shared = concurrentRun(settings, false);
+      line("| " + label + " " + disjoint.row(CLIENTS + " on " + CLIENTS + " different branches"));
+      line("| " + label + " " + shared.row(CLIENTS + " on one branch (main)"));
+      notes.add(String.format(Locale.ROOT, "Automatic optimize %s: ratio %.2f× (target ≥ 4×).", label,
+          disjoint.perSecond() / shared.perSecond()));
+      disjoint.firstMessages().forEach((kind, m) ->
+          notes.add("- first " + kind + " on different branches (optimize " + label + "): " + m));
+      shared.firstMessages().forEach((kind, m) ->
+          notes.add("- first " + kind + " on one branch (optimize " + label + "): " + m));
+    }
+    line("");
+    notes.forEach(this::line);
+  }
+
+  /** One timed run on a fresh graph: each client on its own branch, or all on main. */
+  private Throughput concurrentRun(OptimizeSettings settings, boolean ownBranch) throws Exception {
     Path dir = Files.createTempDirectory("bench11-concurrent");
-    try (Omnigraph graph = Omnigraph.init(StorageConfig.local(dir.resolve("g")), SCHEMA, Optional.of(ACTOR))) {
+    StorageConfig root = StorageConfig.local(dir.resolve("g"));
+    Omnigraph.init(root, SCHEMA, Optional.of(ACTOR)).close();
+    try (Omnigraph graph = Omnigraph.open(root, OpenMode.READ_WRITE, settings)) {
       List<String> branches = new ArrayList<>();
       for (int c = 0; c < CLIENTS; c++) {
-        String b = "client-" + c;
-        graph.branchCreate(b, "main", Optional.of(ACTOR));
+        String b = ownBranch ? "client-" + c : "main";
+        if (ownBranch) {
+          graph.branchCreate(b, "main", Optional.of(ACTOR));
+        }
         branches.add(b);
       }
-      // The first writes on a branch fork its tables; warm every branch (and main) before timing.
-      for (String b : branches) {
+      // The first writes on a branch fork its tables; warm every branch written before timing.
+      for (String b : new java.util.LinkedHashSet<>(branches)) {
         load(graph, b, person("warm-" + b + "-0"));
         load(graph, b, person("warm-" + b + "-1"));
       }
-      load(graph, "main", person("warm-main-0"));
-      load(graph, "main", person("warm-main-1"));
-      Throughput disjoint = run(graph, branches, "d");
-      Throughput shared = run(graph, branches.stream().map(b -> "main").toList(), "s");
-      line(String.format(Locale.ROOT,
-          "Each client loops one-row `load`s (distinct keys) for %d s; throughput = successful writes ÷ wall time "
-              + "until the last client finished.", CONCURRENT_SECONDS));
-      line("");
-      line("| clients | writes | writes/s | median ms | p90 ms | failures |");
-      line("|---|---|---|---|---|---|");
-      line(disjoint.row(CLIENTS + " on " + CLIENTS + " different branches"));
-      line(shared.row(CLIENTS + " on one branch (main)"));
-      line("");
-      line(String.format(Locale.ROOT, "Ratio %.2f× (target ≥ 4×).", disjoint.perSecond() / shared.perSecond()));
-      disjoint.firstMessages().forEach((kind, m) -> line("- first " + kind + " on different branches: " + m));
-      shared.firstMessages().forEach((kind, m) -> line("- first " + kind + " on one branch: " + m));
+      return run(graph, branches, ownBranch ? "d" : "s");
     } finally {
       deleteTree(dir);
     }
