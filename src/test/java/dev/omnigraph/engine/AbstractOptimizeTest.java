@@ -217,6 +217,34 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
         .orElseThrow().publishedDatasetVersion()).isEqualTo(stats("main", "Person").version());
   }
 
+  /**
+   * Repeated automatic passes on one table, on main and on a branch: once the key index covers a
+   * compacted fragment, the next compaction rewrites indexed fragments. Lance then records the
+   * rewritten index in the Rewrite transaction, which lance-java 7.0.0 cannot decode (a JNI
+   * constructor mismatch on {@code RewrittenIndex}), so classifying the pass failed, left its
+   * sidecar and refused every later write. Compaction defers the index remap instead (the index
+   * optimization right after folds the new fragments in).
+   */
+  @Test
+  void repeatedAutomaticPassesKeepEveryLaterWriteWorking() {
+    reopen(new OptimizeSettings(true, 1000, 1000, false, 3));
+    List<OptimizeRun> runs = new CopyOnWriteArrayList<>();
+    graph.onOptimize(runs::add);
+    graph.branchCreate("b", "main", Optional.of("t"));
+    for (int i = 0; i < 16; i++) {
+      addPerson("m" + i);
+      load("b", LoadMode.APPEND, "{\"type\":\"Person\",\"data\":{\"name\":\"b" + i + "\"}}");
+    }
+    assertThat(runs).extracting(OptimizeRun::outcome).doesNotContain("recovery_required").contains("compacted");
+    assertThat(runs.stream().filter(r -> r.branch().equals("b") && r.outcome().equals("compacted")).count())
+        .isGreaterThanOrEqualTo(3);
+    assertThat(runs.stream().filter(r -> r.branch().equals("main") && r.outcome().equals("compacted")).count())
+        .isGreaterThanOrEqualTo(3);
+    assertThat(rows("main", "Person")).hasSize(16);
+    assertThat(rows("b", "Person")).hasSize(16);
+    assertThat(sidecars()).isEmpty();
+  }
+
   @Test
   void theBackgroundPassRunsAfterTheWriteReturned() throws Exception {
     reopen(new OptimizeSettings(true, 2, 16, true, 1000));
