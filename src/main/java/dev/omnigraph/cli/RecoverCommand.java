@@ -3,6 +3,10 @@ package dev.omnigraph.cli;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.recovery.Recovery;
+import dev.omnigraph.recovery.SidecarStore;
+import dev.omnigraph.recovery.UnreadableSidecar;
+import dev.omnigraph.storage.StorageConfig;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,10 +20,16 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code omnigraph recover}: settles every pending recovery sidecar now — the read-write open runs
  * the full sweep, then a quiesced {@link Omnigraph#recover()} settles anything left — and prints what
- * was settled. Exit 0 when nothing is left pending, 3 when recovery refuses a sidecar (it is kept).
+ * was settled. Exit 0 when nothing is left pending, 3 when recovery refuses a sidecar (it is kept),
+ * 1 when a sidecar cannot be read (each one is named with the quarantine command for it).
+ *
+ * <p>{@code omnigraph recover --quarantine OPERATION_ID}: the exit for an unreadable sidecar (corrupt,
+ * empty, another format version). Prints what it holds, then moves it to
+ * {@code __recovery_quarantine/<id>.json}; refuses with exit 1, changing nothing, when the sidecar is
+ * readable (recovery settles that one). Does not run recovery.
  */
 @Command(name = "recover", description = "Settle pending recovery sidecars (roll forward or roll back) and"
-    + " print what was settled.")
+    + " print what was settled; --quarantine moves an unreadable sidecar aside.")
 public class RecoverCommand implements Callable<Integer> {
 
   @Mixin GraphOptions graph;
@@ -27,12 +37,101 @@ public class RecoverCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the outcomes as JSON.")
   boolean json;
 
+  @Option(names = "--quarantine", paramLabel = "OPERATION_ID",
+      description = "Print what the unreadable sidecar __recovery/OPERATION_ID.json holds and move it to"
+          + " __recovery_quarantine/; refused when the sidecar is readable. Runs no recovery.")
+  String quarantine;
+
   @Parameters(index = "0", arity = "0..1", paramLabel = "URI", description = "Graph root (or --store).")
   String positional;
 
+  /** Content shown of a quarantined sidecar; the whole file stays in the quarantine copy. */
+  static final int SHOWN_CHARS = 4000;
+
   @Override
   public Integer call() {
-    try (Omnigraph g = Omnigraph.open(graph.config(positional), OpenMode.READ_WRITE)) {
+    StorageConfig config = graph.config(positional);
+    if (quarantine != null) {
+      return quarantine(config);
+    }
+    try {
+      return recover(config);
+    } catch (UnreadableSidecar e) {
+      return unreadable(config, e);
+    }
+  }
+
+  private int quarantine(StorageConfig config) {
+    SidecarStore.Quarantined moved = Omnigraph.quarantineSidecar(config, quarantine, q -> {
+      if (!json) {
+        System.out.println("unreadable recovery sidecar " + q.key() + ": " + q.reason());
+        System.out.println("content (" + q.content().length + " bytes):");
+        String text = new String(q.content(), StandardCharsets.UTF_8);
+        System.out.println(shown(text));
+        if (text.length() > SHOWN_CHARS) {
+          System.out.println("... (" + (text.length() - SHOWN_CHARS) + " more characters; the whole file is kept)");
+        }
+      }
+    });
+    if (json) {
+      String text = new String(moved.content(), StandardCharsets.UTF_8);
+      Map<String, Object> out = new LinkedHashMap<>();
+      out.put("store", config.rootUri());
+      out.put("sidecar", moved.key());
+      out.put("quarantined_to", moved.quarantineKey());
+      out.put("reason", moved.reason());
+      out.put("bytes", moved.content().length);
+      out.put("content", text.length() > SHOWN_CHARS ? text.substring(0, SHOWN_CHARS) : text);
+      out.put("content_truncated", text.length() > SHOWN_CHARS);
+      Output.json(out);
+    } else {
+      System.out.println("quarantined: moved " + moved.key() + " to " + moved.quarantineKey()
+          + "; it no longer blocks writes. Check the graph with omnigraph repair.");
+    }
+    return ExitCodes.OK;
+  }
+
+  /** The first {@link #SHOWN_CHARS} characters, control characters other than newline and tab escaped. */
+  static String shown(String text) {
+    String head = text.length() > SHOWN_CHARS ? text.substring(0, SHOWN_CHARS) : text;
+    if (head.isEmpty()) {
+      return "(empty file)";
+    }
+    StringBuilder b = new StringBuilder(head.length());
+    head.codePoints().forEach(c -> {
+      if ((Character.isISOControl(c) && c != '\n' && c != '\t') || c == 0xFFFD) {
+        b.append(c == 0xFFFD ? "\\ufffd" : String.format("\\u%04x", c));
+      } else {
+        b.appendCodePoint(c);
+      }
+    });
+    return b.toString();
+  }
+
+  /** An unreadable sidecar blocks recovery: name every one, each with its quarantine command. */
+  private static int unreadable(StorageConfig config, UnreadableSidecar first) {
+    List<UnreadableSidecar> all;
+    try (Omnigraph g = Omnigraph.open(config, OpenMode.READ_ONLY)) {
+      all = g.unreadableSidecars();
+    } catch (RuntimeException e) {
+      all = List.of(first);
+    }
+    if (all.isEmpty()) {
+      all = List.of(first);
+    }
+    for (UnreadableSidecar u : all) {
+      System.err.println("error: recovery sidecar " + u.key() + " cannot be read: " + u.reason());
+    }
+    System.err.println("recovery cannot settle an unreadable sidecar and writes stay blocked while it exists;"
+        + " inspect each and move it aside with:");
+    for (UnreadableSidecar u : all) {
+      System.err.println("  omnigraph recover --quarantine " + u.operationId() + " --store " + config.rootUri());
+    }
+    return ExitCodes.ERROR;
+  }
+
+  private int recover(StorageConfig config) {
+    try (Omnigraph g = Omnigraph.open(config, OpenMode.READ_WRITE)) {
       List<Recovery.Outcome> atOpen = g.openRecovery();
       List<Recovery.Outcome> now = g.recover();
       List<String> pending = g.pendingRecovery();

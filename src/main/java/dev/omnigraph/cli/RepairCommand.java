@@ -1,8 +1,12 @@
 package dev.omnigraph.cli;
 
 import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.api.RecoveryPending;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.maintenance.RepairReport;
+import dev.omnigraph.recovery.UnreadableSidecar;
+import dev.omnigraph.storage.StorageConfig;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -13,7 +17,9 @@ import picocli.CommandLine.Parameters;
  * {@code omnigraph repair [--apply]}: explains uncovered HEAD drift; {@code --apply} restores each
  * drifted table to its pinned version and publishes the restored heads. Without {@code --apply} the
  * graph is opened read-only and nothing is written. Exit 0 when the report holds no invariant
- * violation, 1 when it does, 3 while a recovery sidecar is pending.
+ * violation, 1 when it does, 3 while a recovery sidecar is pending. A pending sidecar recovery cannot
+ * read is named with its {@code omnigraph recover --quarantine} command (exit 3 on a dry run, 1 with
+ * {@code --apply}, whose read-write open it fails), since {@code recover} cannot settle it.
  */
 @Command(name = "repair", description = "Explain uncovered drift (live Lance HEAD ahead of the manifest pin);"
     + " --apply restores drifted tables to their pins. Commits are recorded as omnigraph:repair.")
@@ -32,8 +38,19 @@ public class RepairCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Omnigraph g = Omnigraph.open(graph.config(positional), apply ? OpenMode.READ_WRITE : OpenMode.READ_ONLY)) {
-      RepairReport r = g.repair(apply);
+    StorageConfig config = graph.config(positional);
+    try (Omnigraph g = Omnigraph.open(config, apply ? OpenMode.READ_WRITE : OpenMode.READ_ONLY)) {
+      RepairReport r;
+      try {
+        r = g.repair(apply);
+      } catch (RecoveryPending e) {
+        List<UnreadableSidecar> unreadable = g.unreadableSidecars();
+        if (unreadable.isEmpty()) {
+          throw e;
+        }
+        System.err.println("error: " + e.getMessage());
+        return unreadable(config, unreadable, ExitCodes.CONFLICT);
+      }
       if (json) {
         Output.json(r);
       } else {
@@ -44,8 +61,21 @@ public class RepairCommand implements Callable<Integer> {
             + " table pin(s) have a live HEAD behind the manifest pin; repair never changes them");
         return ExitCodes.ERROR;
       }
+    } catch (UnreadableSidecar e) {
+      System.err.println("error: " + e.getMessage());
+      return unreadable(config, List.of(e), ExitCodes.ERROR);
     }
     return ExitCodes.OK;
+  }
+
+  /** Recover cannot settle these: point at the quarantine command for each. */
+  private static int unreadable(StorageConfig config, List<UnreadableSidecar> unreadable, int exit) {
+    for (UnreadableSidecar u : unreadable) {
+      System.err.println("recovery sidecar " + u.key() + " cannot be read (" + u.reason() + "); omnigraph recover"
+          + " cannot settle it. Inspect it and move it aside with: omnigraph recover --quarantine "
+          + u.operationId() + " --store " + config.rootUri());
+    }
+    return exit;
   }
 
   private static void print(RepairReport r) {

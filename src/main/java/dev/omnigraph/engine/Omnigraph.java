@@ -151,6 +151,47 @@ public final class Omnigraph implements AutoCloseable {
     }
   }
 
+  /**
+   * The operator's exit for a recovery sidecar that recovery cannot read (corrupt, empty, of
+   * another format version): moves {@code __recovery/<id>.json} aside to
+   * {@code __recovery_quarantine/<id>.json}, where no listing of pending sidecars sees it, and
+   * returns what it held. Works without opening the graph read-write (that open is what the
+   * sidecar blocks); takes the root's schema gate exclusively, so no writer of this process is
+   * live. Refuses, changing nothing, when the sidecar is readable: recovery must settle that one.
+   *
+   * @param operationId the operation id, or the sidecar's key {@code __recovery/<id>.json}
+   * @param beforeMove sees what the sidecar holds before anything is written
+   * @throws NotFound when the root holds no graph or no such sidecar
+   * @throws dev.omnigraph.api.InvalidRequest when the id is malformed or the sidecar is readable
+   */
+  public static SidecarStore.Quarantined quarantineSidecar(StorageConfig config, String operationId,
+      java.util.function.Consumer<SidecarStore.Quarantined> beforeMove) {
+    try (StorageAdapter storage = StorageAdapters.open(config)) {
+      if (!storage.exists(ManifestBootstrap.MANIFEST_KEY)) {
+        throw new NotFound("graph", config.rootUri(), "no __manifest; create one with omnigraph init");
+      }
+      try (GateManager.Held held = GateManager.forRoot(config.rootUri()).acquireExclusive(List.of(), List.of())) {
+        return new SidecarStore(storage).quarantine(operationId, beforeMove);
+      }
+    }
+  }
+
+  /**
+   * The pending sidecars recovery cannot read, each as the refusal recovery would raise for it;
+   * reads only, so it works on a read-only handle (the operator's view before a quarantine).
+   */
+  public List<dev.omnigraph.recovery.UnreadableSidecar> unreadableSidecars() {
+    List<dev.omnigraph.recovery.UnreadableSidecar> out = new ArrayList<>();
+    for (String key : sidecars.list()) {
+      try {
+        sidecars.read(key);
+      } catch (dev.omnigraph.recovery.UnreadableSidecar e) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
   private volatile List<Recovery.Outcome> lastRecovery = List.of();
 
   /** What the read-write open's recovery sweep settled (empty for read-only, or nothing pending). */

@@ -130,24 +130,145 @@ public final class SidecarStore {
   }
 
   static RecoverySidecar decode(String key, String text) {
+    if (text.isBlank()) {
+      throw new UnreadableSidecar(key, text.isEmpty() ? "empty file" : "empty file (whitespace only)", null);
+    }
     JsonNode tree;
     try {
       tree = JSON.readTree(text);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new UnreadableSidecar(key, "not JSON (" + e.getOriginalMessage() + ")", e);
     }
-    JsonNode version = tree == null ? null : tree.get("format_version");
-    if (version == null || !version.canConvertToInt()) {
+    if (tree == null || tree.isMissingNode()) {
+      throw new UnreadableSidecar(key, "empty file", null);
+    }
+    if (!tree.isObject()) {
+      throw new UnreadableSidecar(key, "not a JSON object (a JSON " + tree.getNodeType().name().toLowerCase(
+          java.util.Locale.ROOT) + ")", null);
+    }
+    JsonNode version = tree.get("format_version");
+    if (version == null || version.isNull()) {
       throw new UnreadableSidecar(key, "no format_version: a pre-v9 identity-less intent", null);
     }
-    if (version.asInt() != RecoverySidecar.FORMAT_VERSION) {
-      throw new UnreadableSidecar(key, "format_version " + version.asInt() + " is not "
-          + RecoverySidecar.FORMAT_VERSION, null);
+    if (!version.isIntegralNumber()) {
+      throw new UnreadableSidecar(key, "format_version " + version + " is not an integer", null);
+    }
+    java.math.BigInteger v = version.bigIntegerValue();
+    int cmp = v.compareTo(java.math.BigInteger.valueOf(RecoverySidecar.FORMAT_VERSION));
+    if (cmp > 0) {
+      // Written by a newer build: this one must not guess at fields it does not know.
+      throw new UnreadableSidecar(key, "format_version " + v + " is newer than this build supports ("
+          + RecoverySidecar.FORMAT_VERSION + ")", null);
+    }
+    if (cmp < 0) {
+      throw new UnreadableSidecar(key, "format_version " + v + " is older than this build supports ("
+          + RecoverySidecar.FORMAT_VERSION + "): a pre-v9 intent", null);
     }
     try {
       return JSON.treeToValue(tree, RecoverySidecar.class);
     } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException | NullPointerException e) {
       throw new UnreadableSidecar(key, "malformed v9 document (" + e.getMessage() + ")", e);
     }
+  }
+
+  // --- Quarantine: the operator's exit for a sidecar recovery cannot read ---
+
+  /**
+   * Where {@link #quarantine} moves unreadable sidecars: a sibling of {@link #PREFIX}, never under
+   * it, so no listing of pending sidecars sees them again.
+   */
+  public static final String QUARANTINE_PREFIX = "__recovery_quarantine";
+
+  /**
+   * What {@link #quarantine} moved: the sidecar's key, where its bytes now live, why recovery could
+   * not read it, and its raw content (bytes as stored, for the operator to inspect).
+   */
+  public record Quarantined(String key, String quarantineKey, String reason, byte[] content) {}
+
+  /**
+   * The operation id of a sidecar named either by its id or by its key
+   * ({@code __recovery/<id>.json}).
+   *
+   * @throws dev.omnigraph.api.InvalidRequest when it is not a single plain key segment
+   */
+  public static String operationIdOf(String idOrKey) {
+    String id = idOrKey.strip();
+    if (id.startsWith(PREFIX + "/")) {
+      id = id.substring(PREFIX.length() + 1);
+    }
+    if (id.endsWith(".json")) {
+      id = id.substring(0, id.length() - ".json".length());
+    }
+    if (!id.matches("[0-9A-Za-z_-]{1,128}")) {
+      throw new dev.omnigraph.api.InvalidRequest("not a recovery operation id: '" + idOrKey
+          + "' (expected the id of a sidecar under " + PREFIX + "/, e.g. 01J…)");
+    }
+    return id;
+  }
+
+  /**
+   * Moves the sidecar of {@code operationId} out of {@code __recovery/} to
+   * {@code __recovery_quarantine/<id>.json} — only when recovery cannot read it. A copy is created
+   * first (create-if-absent; an identical copy from an interrupted earlier attempt is reused, a
+   * different one is kept and this copy gets a fresh name) and the sidecar is deleted last, so a
+   * failure at any step leaves the sidecar in place or both copies, never neither; a repeat
+   * finishes the move.
+   *
+   * <p>The caller must hold the root exclusively (no writer of this process live): a writer's own
+   * sidecar is always readable, so only this process's writers could race the delete.
+   *
+   * @throws dev.omnigraph.api.NotFound when no such sidecar exists
+   * @throws dev.omnigraph.api.InvalidRequest when the sidecar is readable: recovery must settle it,
+   *     and nothing is changed
+   * @throws dev.omnigraph.storage.StorageException when a read, the copy or the delete fails
+   */
+  public Quarantined quarantine(String operationId) {
+    return quarantine(operationId, q -> { });
+  }
+
+  /**
+   * As {@link #quarantine(String)}, handing {@code beforeMove} what the sidecar holds (with the
+   * intended quarantine key) once it is known to be unreadable and before anything is written, so
+   * an operator sees the content even if the move then fails.
+   */
+  public Quarantined quarantine(String operationId, java.util.function.Consumer<Quarantined> beforeMove) {
+    String id = operationIdOf(operationId);
+    String key = keyOf(id);
+    awaitRetirements();
+    byte[] content;
+    try {
+      content = storage.read(key);
+    } catch (dev.omnigraph.storage.StorageException e) {
+      if (e.kind() == dev.omnigraph.storage.StorageException.Kind.NOT_FOUND) {
+        throw new dev.omnigraph.api.NotFound("recovery sidecar", key, "nothing pending under that operation id");
+      }
+      throw e;
+    }
+    String reason;
+    try {
+      RecoverySidecar readable = decode(key, new String(content, java.nio.charset.StandardCharsets.UTF_8));
+      throw new dev.omnigraph.api.InvalidRequest("recovery sidecar " + key + " is readable (" + readable.writerKind()
+          + " on branch " + (readable.authority() == null ? "?" : readable.authority().branch()) + ", state "
+          + readable.state() + "): recovery settles it, quarantine refuses; run omnigraph recover");
+    } catch (UnreadableSidecar e) {
+      reason = e.reason();
+    }
+    String target = QUARANTINE_PREFIX + "/" + id + ".json";
+    beforeMove.accept(new Quarantined(key, target, reason, content));
+    try {
+      storage.putIfAbsent(target, content);
+    } catch (dev.omnigraph.storage.StorageException e) {
+      if (e.kind() != dev.omnigraph.storage.StorageException.Kind.PRECONDITION) {
+        throw e;
+      }
+      if (!java.util.Arrays.equals(storage.read(target), content)) {
+        // An earlier quarantine of the same id with other bytes: keep both.
+        target = QUARANTINE_PREFIX + "/" + id + "." + dev.omnigraph.util.Ulid.next() + ".json";
+        storage.putIfAbsent(target, content);
+      }
+    }
+    storage.delete(key);
+    LOG.warnf("quarantined unreadable recovery sidecar %s to %s (%s)", key, target, reason);
+    return new Quarantined(key, target, reason, content);
   }
 }

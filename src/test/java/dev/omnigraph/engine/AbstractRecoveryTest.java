@@ -288,6 +288,57 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
   }
 
   @Test
+  void emptyFutureAndCorruptSidecarsAreQuarantinedThroughTheAdapterAndWritesWorkAgain() {
+    Map<String, String> cases = new java.util.LinkedHashMap<>();
+    cases.put("", "empty file");
+    cases.put("{\"format_version\": 10, \"writer_kind\": \"load\"}",
+        "format_version 10 is newer than this build supports (9)");
+    cases.put("{\"format_version\": 9, \"writer_kind\": ", "not JSON");
+    int n = 0;
+    try (StorageAdapter s = StorageAdapters.open(config)) {
+      for (Map.Entry<String, String> c : cases.entrySet()) {
+        String id = "01QUARANTINE000000000000" + (10 + n++);
+        byte[] bytes = c.getKey().getBytes(StandardCharsets.UTF_8);
+        s.put(SidecarStore.keyOf(id), bytes);
+        assertThatThrownBy(() -> load("main", LoadMode.APPEND, BOB)).isInstanceOfSatisfying(UnreadableSidecar.class,
+            e -> {
+              assertThat(e.reason()).startsWith(c.getValue());
+              assertThat(e.getMessage()).doesNotContain("pre-v9").contains("omnigraph recover --quarantine " + id);
+            });
+        assertThat(graph.unreadableSidecars()).singleElement().satisfies(u -> assertThat(u.operationId()).isEqualTo(id));
+        List<SidecarStore.Quarantined> seen = new java.util.ArrayList<>();
+        SidecarStore.Quarantined q = Omnigraph.quarantineSidecar(config, id, seen::add);
+        assertThat(seen).singleElement().satisfies(b -> assertThat(b.content()).isEqualTo(bytes));
+        assertThat(q.quarantineKey()).isEqualTo(SidecarStore.QUARANTINE_PREFIX + "/" + id + ".json");
+        assertThat(q.reason()).startsWith(c.getValue());
+        assertThat(s.exists(SidecarStore.keyOf(id))).isFalse();
+        assertThat(s.read(q.quarantineKey())).isEqualTo(bytes);
+        assertThat(graph.pendingRecovery()).isEmpty();
+      }
+      load("main", LoadMode.APPEND, BOB);
+      assertThat(rows("main", "Person")).containsOnlyKeys("bob");
+      reopen(OpenMode.READ_WRITE);
+      assertThat(graph.openRecovery()).isEmpty();
+      assertThat(s.list(SidecarStore.QUARANTINE_PREFIX)).hasSize(3);
+    }
+  }
+
+  @Test
+  void quarantineRefusesAReadableSidecarAndChangesNothing() throws Exception {
+    RecoveryRequired failure = armedWithEffect("main");
+    graph.close();
+    Map<String, Long> files = fingerprint();
+    assertThatThrownBy(() -> Omnigraph.quarantineSidecar(config, failure.operationId(), q -> { }))
+        .isInstanceOf(dev.omnigraph.api.InvalidRequest.class)
+        .hasMessageContaining("is readable").hasMessageContaining("run omnigraph recover");
+    assertThat(fingerprint()).isEqualTo(files);
+    graph = Omnigraph.open(config, OpenMode.READ_WRITE);
+    assertThat(graph.openRecovery()).singleElement()
+        .satisfies(o -> assertThat(o.operationId()).isEqualTo(failure.operationId()));
+    assertThat(sidecars()).isEmpty();
+  }
+
+  @Test
   void aListedSidecarGoneBeforeItsReadIsAbsentNotAnError() {
     try (StorageAdapter s = StorageAdapters.open(config)) {
       assertThat(new SidecarStore(s).read(SidecarStore.keyOf("01GONEGONEGONEGONEGONEGONE"))).isEmpty();

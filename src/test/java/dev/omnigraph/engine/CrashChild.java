@@ -28,7 +28,12 @@ import java.util.Optional;
  *   <li>{@code optimize <branch>}: one explicit {@code Omnigraph.optimize} of the branch;
  *   <li>{@code soak <branch> <prefix> <first>}: {@code add_person} in a loop with the names
  *       {@code <prefix><n>}, {@code n = first, first+1, …}, printing {@code ACK <name>} (flushed)
- *       after each returned write.
+ *       after each returned write;
+ *   <li>{@code soak2 <branch> <prefix>}: two writer threads at once until killed: one runs
+ *       {@code add_person} with the names {@code <prefix>m<n>} and prints {@code ACK m <name>}, the
+ *       other appends 20-row loads {@code <prefix>l<batch>-<i>} and prints {@code ACK l <batch>};
+ *       a write refused with a conflict (no effect) is retried with the same names, so each
+ *       writer's visible writes stay a prefix of its order.
  * </ul>
  * The graph's connection settings come from the environment ({@link StorageConfig#fromEnvironment}:
  * {@code AWS_ENDPOINT}, {@code AWS_REGION}, {@code AWS_ACCESS_KEY_ID}, {@code AWS_SECRET_ACCESS_KEY},
@@ -101,9 +106,91 @@ public final class CrashChild {
             out.flush();
           }
         }
+        case "soak2" -> {
+          return soak2(out, graph, a[0], a[1]);
+        }
         default -> {
           out.println("unknown op " + op);
           return 2;
+        }
+      }
+    }
+  }
+
+  /** Rows per load of the two-writer soak. */
+  static final int SOAK2_LOAD_ROWS = 20;
+
+  /** The two-writer soak's {@code n}-th mutation name. */
+  static String soak2MutationName(String prefix, long n) {
+    return prefix + "m" + String.format("%06d", n);
+  }
+
+  /** The {@code i}-th row name of the two-writer soak's {@code batch}-th load. */
+  static String soak2LoadName(String prefix, long batch, int i) {
+    return prefix + "l" + String.format("%06d-%02d", batch, i);
+  }
+
+  private static int soak2(PrintStream out, Omnigraph graph, String branch, String prefix) throws IOException {
+    String source = gq();
+    ObjectMapper json = new ObjectMapper();
+    java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+    Thread mutations = new Thread(() -> {
+      for (long n = 0; failed.get() == null; n++) {
+        String name = soak2MutationName(prefix, n);
+        retryConflicts(out, () -> graph.mutate(branch, source, "add_person", json.createObjectNode().put("name", name),
+            Optional.of(ACTOR), Optional.empty()));
+        synchronized (out) {
+          out.println("ACK m " + name);
+          out.flush();
+        }
+      }
+    }, "soak2-mutations");
+    Thread loads = new Thread(() -> {
+      for (long batch = 0; failed.get() == null; batch++) {
+        StringBuilder ndjson = new StringBuilder();
+        for (int i = 0; i < SOAK2_LOAD_ROWS; i++) {
+          ndjson.append("{\"type\":\"Person\",\"data\":{\"name\":\"").append(soak2LoadName(prefix, batch, i))
+              .append("\"}}\n");
+        }
+        long b = batch;
+        retryConflicts(out, () -> graph.load(branch, new StringReader(ndjson.toString()), LoadMode.APPEND,
+            Optional.of(ACTOR)));
+        synchronized (out) {
+          out.println("ACK l " + b);
+          out.flush();
+        }
+      }
+    }, "soak2-loads");
+    Thread.UncaughtExceptionHandler onFailure = (t, e) -> {
+      failed.compareAndSet(null, e);
+      synchronized (out) {
+        out.println("FAILED " + t.getName() + " " + e);
+        e.printStackTrace(out);
+        out.flush();
+      }
+    };
+    mutations.setUncaughtExceptionHandler(onFailure);
+    loads.setUncaughtExceptionHandler(onFailure);
+    mutations.start();
+    loads.start();
+    try {
+      mutations.join();
+      loads.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return 3;
+  }
+
+  /** Repeats a write refused with a conflict (nothing landed); anything else propagates. */
+  private static void retryConflicts(PrintStream out, java.util.function.Supplier<?> write) {
+    while (true) {
+      try {
+        write.get();
+        return;
+      } catch (dev.omnigraph.api.ReadSetChanged | dev.omnigraph.api.Conflict e) {
+        synchronized (out) {
+          out.println("RETRY " + Thread.currentThread().getName() + " " + e.getClass().getSimpleName());
         }
       }
     }

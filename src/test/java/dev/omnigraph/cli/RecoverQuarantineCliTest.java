@@ -1,0 +1,204 @@
+package dev.omnigraph.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.api.RecoveryRequired;
+import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.util.Failpoints;
+import dev.omnigraph.write.LoadMode;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+/**
+ * The operator's exit for a recovery sidecar recovery cannot read: {@code recover} and
+ * {@code repair} name it with its quarantine command, {@code recover --quarantine ID} prints what
+ * it held and moves it to {@code __recovery_quarantine/}, after which writes work; a readable
+ * sidecar is refused and nothing changes.
+ */
+class RecoverQuarantineCliTest {
+
+  private static final String ID = "01JBADBADBADBADBADBADBADBA";
+  private static final String ANN = "{\"type\":\"Person\",\"data\":{\"name\":\"ann\"}}\n";
+
+  @TempDir Path dir;
+  private Path root;
+  private Path data;
+
+  record Run(int exit, String out, String err) {}
+
+  @BeforeEach
+  void initGraph() throws Exception {
+    root = dir.resolve("g");
+    Omnigraph.init(StorageConfig.local(root), resource("graphs/people.pg"), Optional.of("setup")).close();
+    data = Files.writeString(dir.resolve("ann.ndjson"), ANN);
+  }
+
+  private static Run run(String... args) {
+    PrintStream stdout = System.out;
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int exit;
+    try {
+      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+      CommandLine cli = new CommandLine(RootCommand.class);
+      cli.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
+      cli.setExecutionExceptionHandler(new ExitCodes.ExceptionHandler());
+      exit = cli.execute(args);
+    } finally {
+      System.setOut(stdout);
+      System.setErr(stderr);
+    }
+    return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  /** Every file under the root with its content, so any change shows. */
+  private Map<String, String> files() throws Exception {
+    Map<String, String> out = new TreeMap<>();
+    try (Stream<Path> walk = Files.walk(root)) {
+      for (Path p : walk.filter(Files::isRegularFile).toList()) {
+        out.put(root.relativize(p).toString(), java.util.HexFormat.of().formatHex(Files.readAllBytes(p)));
+      }
+    }
+    return out;
+  }
+
+  private int persons() {
+    try (Omnigraph g = Omnigraph.open(StorageConfig.local(root), OpenMode.READ_ONLY)) {
+      return (int) g.snapshot("main").datasets().stream().filter(d -> d.typeName().equals("Person"))
+          .mapToLong(d -> d.entityCount()).sum();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', quoteCharacter = '\'', value = {
+      "corrupt | {not json                                      | not JSON",
+      "empty   | ''                                             | empty file",
+      "future  | '{\"format_version\": 10, \"writer_kind\": \"load\"}' | format_version 10 is newer than this build supports (9)",
+  })
+  void anUnreadableSidecarIsNamedByRecoverAndRepairThenQuarantinedAndWritesWorkAgain(String name, String content,
+      String reason) throws Exception {
+    Path sidecar = root.resolve("__recovery/" + ID + ".json");
+    Files.createDirectories(sidecar.getParent());
+    Files.writeString(sidecar, content == null ? "" : content);
+
+    Run load = run("load", "--data", data.toString(), "--store", root.toString());
+    assertThat(load.exit()).as(load.err()).isEqualTo(1);
+    assertThat(load.err()).contains(reason).contains("omnigraph recover --quarantine " + ID)
+        .doesNotContain("pre-v9");
+
+    Run recover = run("recover", "--store", root.toString());
+    assertThat(recover.exit()).isEqualTo(1);
+    assertThat(recover.err()).contains("recovery sidecar __recovery/" + ID + ".json cannot be read: " + reason)
+        .contains("omnigraph recover --quarantine " + ID + " --store ");
+
+    Run repair = run("repair", "--store", root.toString());
+    assertThat(repair.exit()).isEqualTo(3);
+    assertThat(repair.err()).contains(reason).contains("omnigraph recover --quarantine " + ID)
+        .doesNotContain("pre-v9");
+    Run repairApply = run("repair", "--apply", "--store", root.toString());
+    assertThat(repairApply.exit()).isEqualTo(1);
+    assertThat(repairApply.err()).contains("omnigraph recover --quarantine " + ID);
+
+    Run q = run("recover", "--quarantine", ID, "--store", root.toString());
+    assertThat(q.exit()).as(q.err()).isZero();
+    assertThat(q.out()).startsWith("unreadable recovery sidecar __recovery/" + ID + ".json: " + reason)
+        .contains(content == null || content.isEmpty() ? "(empty file)" : content)
+        .contains("moved __recovery/" + ID + ".json to __recovery_quarantine/" + ID + ".json");
+    assertThat(sidecar).doesNotExist();
+    assertThat(Files.readString(root.resolve("__recovery_quarantine/" + ID + ".json")))
+        .isEqualTo(content == null ? "" : content);
+
+    assertThat(run("recover", "--store", root.toString()).out()).isEqualTo("nothing to recover\n");
+    Run again = run("load", "--data", data.toString(), "--store", root.toString());
+    assertThat(again.exit()).as(again.err()).isZero();
+    assertThat(persons()).isEqualTo(1);
+    assertThat(run("repair", "--store", root.toString()).exit()).isZero();
+  }
+
+  @Test
+  void aReadableSidecarIsRefusedAndNothingChangesThenRecoverSettlesIt() throws Exception {
+    RecoveryRequired failure;
+    try (Omnigraph g = Omnigraph.open(StorageConfig.local(root), OpenMode.READ_WRITE);
+        AutoCloseable fp = Failpoints.enableError("write.after_commits")) {
+      failure = catchThrowableOfType(RecoveryRequired.class,
+          () -> g.load("main", new StringReader(ANN), LoadMode.APPEND, Optional.of("t")));
+    }
+    assertThat(failure).isNotNull();
+    Map<String, String> before = files();
+
+    Run q = run("recover", "--quarantine", failure.operationId(), "--store", root.toString());
+    assertThat(q.exit()).isEqualTo(1);
+    assertThat(q.err()).startsWith("error: recovery sidecar __recovery/" + failure.operationId() + ".json is readable"
+        + " (load on branch main, state ARMED): recovery settles it, quarantine refuses; run omnigraph recover");
+    assertThat(q.out()).isEmpty();
+    assertThat(files()).isEqualTo(before);
+
+    Run recover = run("recover", "--store", root.toString());
+    assertThat(recover.exit()).as(recover.err()).isZero();
+    assertThat(recover.out()).contains(failure.operationId()).contains("RolledBack");
+    assertThat(Files.exists(root.resolve("__recovery_quarantine"))).isFalse();
+  }
+
+  @Test
+  void anUnknownOrMalformedIdIsAnErrorAndChangesNothing() throws Exception {
+    Map<String, String> before = files();
+    Run absent = run("recover", "--quarantine", ID, "--store", root.toString());
+    assertThat(absent.exit()).isEqualTo(1);
+    assertThat(absent.err()).isEqualTo("error: recovery sidecar not found: __recovery/" + ID
+        + ".json (nothing pending under that operation id)\n");
+    Run traversal = run("recover", "--quarantine", "../__manifest/x", "--store", root.toString());
+    assertThat(traversal.exit()).isEqualTo(1);
+    assertThat(traversal.err()).startsWith("error: not a recovery operation id: '../__manifest/x'");
+    assertThat(files()).isEqualTo(before);
+  }
+
+  @Test
+  void theSidecarKeyIsAcceptedAndLongContentIsTruncatedButKeptWhole() throws Exception {
+    String big = "x".repeat(RecoverCommand.SHOWN_CHARS + 500) + "\u0001";
+    Path sidecar = root.resolve("__recovery/" + ID + ".json");
+    Files.createDirectories(sidecar.getParent());
+    Files.writeString(sidecar, big);
+    Run q = run("recover", "--quarantine", "__recovery/" + ID + ".json", "--store", root.toString());
+    assertThat(q.exit()).as(q.err()).isZero();
+    assertThat(q.out()).contains("... (501 more characters; the whole file is kept)");
+    assertThat(Files.readString(root.resolve("__recovery_quarantine/" + ID + ".json"))).isEqualTo(big);
+
+    // A second unreadable sidecar under the same id later: both copies are kept.
+    Files.createDirectories(sidecar.getParent());
+    Files.writeString(sidecar, "\u0000garbage");
+    Run json = run("recover", "--quarantine", ID, "--json", "--store", root.toString());
+    assertThat(json.exit()).as(json.err()).isZero();
+    assertThat(json.out()).contains("\"reason\" : \"not JSON").contains("\"content_truncated\" : false");
+    try (Stream<Path> l = Files.list(root.resolve("__recovery_quarantine"))) {
+      assertThat(l.toList()).hasSize(2);
+    }
+    assertThat(List.of(sidecar)).allSatisfy(p -> assertThat(p).doesNotExist());
+  }
+
+  private static String resource(String name) throws Exception {
+    try (InputStream in = RecoverQuarantineCliTest.class.getClassLoader().getResourceAsStream(name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+}
