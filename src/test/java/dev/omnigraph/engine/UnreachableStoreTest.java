@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
  * An S3 endpoint nobody listens on (a loopback port just closed): opening a graph there is the
  * store being unavailable (503, retryable), not an internal failure (500).
  */
-class UnreachableStoreTest {
+public class UnreachableStoreTest {
 
-  static StorageConfig closedEndpoint() throws Exception {
+  public static StorageConfig closedEndpoint() throws Exception {
     int port;
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
