@@ -51,7 +51,18 @@ public class GraphOptions {
     if (uri == null || uri.isBlank()) {
       throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "missing --store URI");
     }
-    return StorageConfig.fromEnvironment(uri);
+    return StorageConfig.fromEnvironment(uri, new java.util.AbstractMap<String, String>() {
+      // A view of {@link #env}: StorageConfig only looks names up, so tests can point it at a store.
+      @Override
+      public String get(Object name) {
+        return name instanceof String n ? env.apply(n) : null;
+      }
+
+      @Override
+      public java.util.Set<Entry<String, String>> entrySet() {
+        return java.util.Set.of();
+      }
+    });
   }
 
   Omnigraph open(OpenMode mode) {

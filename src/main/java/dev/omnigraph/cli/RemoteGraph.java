@@ -36,7 +36,9 @@ final class RemoteGraph {
 
   private final String base;
   private final Optional<String> token;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
 
   RemoteGraph(String server, String graphId, Optional<String> token) {
     String root = server.endsWith("/") ? server.substring(0, server.length() - 1) : server;
@@ -80,7 +82,7 @@ final class RemoteGraph {
         in.transferTo(out);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot reach " + base + ": " + e.getMessage(), e);
+      throw unreachable(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
@@ -102,7 +104,7 @@ final class RemoteGraph {
     try {
       response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot reach " + base + ": " + e.getMessage(), e);
+      throw unreachable(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
@@ -116,6 +118,43 @@ final class RemoteGraph {
       throw new IllegalStateException("unexpected answer from " + base + " (HTTP " + response.statusCode() + "): "
           + new String(response.body(), StandardCharsets.UTF_8), e);
     }
+  }
+
+  /**
+   * The server did not answer: the message names the URL and why (the JDK client's
+   * {@code ConnectException} carries no message of its own, which printed "cannot reach …: null").
+   * Exit code 1 ({@link ExitCodes#ERROR}), as for any failed command.
+   */
+  private UncheckedIOException unreachable(IOException e) {
+    return new UncheckedIOException("cannot reach " + base + ": " + reason(e), e);
+  }
+
+  /** Why a connection failed, in words, from the exception types in the chain. */
+  static String reason(IOException e) {
+    int depth = 0;
+    for (Throwable c = e; c != null && depth < 16; c = c.getCause(), depth++) {
+      if (c instanceof java.net.http.HttpConnectTimeoutException) {
+        return "connection timed out (no answer within " + CONNECT_TIMEOUT.toSeconds() + " s)";
+      }
+      if (c instanceof java.net.http.HttpTimeoutException) {
+        return "the server did not answer in time";
+      }
+      if (c instanceof java.nio.channels.UnresolvedAddressException || c instanceof java.net.UnknownHostException) {
+        return "unknown host";
+      }
+      if (c instanceof java.net.NoRouteToHostException) {
+        return "no route to host";
+      }
+      if (c instanceof java.net.ConnectException) {
+        return "connection refused (is the server running?)";
+      }
+    }
+    for (Throwable c = e; c != null && depth < 32; c = c.getCause(), depth++) {
+      if (c.getMessage() != null && !c.getMessage().isBlank()) {
+        return c.getMessage();
+      }
+    }
+    return "the connection failed";
   }
 
   /** The engine outcome an {@code ErrorOutput} body reports. */

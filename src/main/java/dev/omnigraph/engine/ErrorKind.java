@@ -46,7 +46,10 @@ public enum ErrorKind {
   NOT_FOUND(404, "not_found", ErrorKind.EXIT_ERROR),
   /** The request is wrong: {@link InvalidRequest} (load input, constraints), query and schema errors. */
   BAD_REQUEST(400, "bad_request", ErrorKind.EXIT_ERROR),
-  /** A {@link StorageException.Kind#TRANSIENT} storage failure: retry later. */
+  /**
+   * A {@link StorageException.Kind#TRANSIENT} storage failure, or a store nobody answered at
+   * ({@link StorageException#unreachable()}: connection refused, no route): retry later.
+   */
   STORAGE_UNAVAILABLE(503, "internal", ErrorKind.EXIT_ERROR),
   /** Any other storage failure. */
   STORAGE_FAILURE(500, "internal", ErrorKind.EXIT_ERROR),
@@ -125,7 +128,7 @@ public enum ErrorKind {
         || failure instanceof InvalidKeyException) {
       return BAD_REQUEST;
     } else if (failure instanceof StorageException s) {
-      return s.kind() == StorageException.Kind.TRANSIENT ? STORAGE_UNAVAILABLE : STORAGE_FAILURE;
+      return s.kind() == StorageException.Kind.TRANSIENT || s.unreachable() ? STORAGE_UNAVAILABLE : STORAGE_FAILURE;
     }
     return INTERNAL;
   }

@@ -31,7 +31,7 @@ final class SyntaxReader {
   static Raw.Schema read(String source) {
     // A UTF-8 BOM is invisible in editors; counting it as a column would shift every position on line 1.
     String text = source.startsWith("\uFEFF") ? source.substring(1) : source;
-    OmniSchemaLexer lexer = new OmniSchemaLexer(CharStreams.fromString(text));
+    OmniSchemaLexer lexer = new NestingLimit(CharStreams.fromString(text));
     lexer.removeErrorListeners();
     lexer.addErrorListener(SyntaxErrors.INSTANCE);
     OmniSchemaParser parser = new OmniSchemaParser(new CommonTokenStream(lexer));

@@ -33,14 +33,21 @@ class ErrorMapper {
   /** JAX-RS's own outcomes (unknown route, wrong method or media type) in the same body shape. */
   @ServerExceptionMapper
   Response jaxrs(WebApplicationException failure) {
+    // The JSON reader wraps a syntax error (and a nesting or size limit) in a bare 400: say what it was.
+    if (failure.getCause() instanceof JsonProcessingException json) {
+      return json(json);
+    }
     int status = failure.getResponse().getStatus();
     return build(status, ErrorOutput.plain(failure.getMessage(), codeOf(status)));
   }
 
-  /** A request body that is not the JSON the route takes. */
+  /**
+   * A request body that is not the JSON the route takes: 400 {@code bad_request} naming line and
+   * column, and the field and its JSON type for a wrong shape ({@link JsonBodyErrors}).
+   */
   @ServerExceptionMapper
   Response json(JsonProcessingException failure) {
-    return build(400, ErrorOutput.plain("malformed request body: " + failure.getOriginalMessage(), "bad_request"));
+    return build(400, ErrorOutput.plain(JsonBodyErrors.describe(failure), "bad_request"));
   }
 
   @ServerExceptionMapper

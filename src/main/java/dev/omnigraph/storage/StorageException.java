@@ -55,6 +55,23 @@ public final class StorageException extends RuntimeException {
     return key;
   }
 
+  /**
+   * Whether no server accepted the connection (refused, no route): the store is down or the endpoint
+   * is wrong, and nothing reached it. {@link S3Errors} classifies that {@link Kind#CONFIGURATION} so
+   * the write retry loop does not wait on it; a client is still told the service is unavailable
+   * (503), because the same answer comes from a store that is briefly down. Typed evidence only: the
+   * {@code java.net} type in the cause chain.
+   */
+  public boolean unreachable() {
+    int depth = 0;
+    for (Throwable c = getCause(); c != null && depth < 16; c = c.getCause(), depth++) {
+      if (c instanceof java.net.ConnectException || c instanceof java.net.NoRouteToHostException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** True for {@link Kind#NOT_FOUND}. */
   public boolean isNotFound() {
     return kind == Kind.NOT_FOUND;

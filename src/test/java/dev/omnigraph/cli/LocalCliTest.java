@@ -71,6 +71,49 @@ class LocalCliTest {
     }
   }
 
+  /** Before: 20,000 nested '[' in a .pg file overflowed the parser's stack and crashed the command. */
+  @Test
+  void initRefusesASchemaNestedPastTheLimitAtItsPosition() throws Exception {
+    Path schema = Files.writeString(dir.resolve("deep.pg"),
+        "node P {\n  tags: " + "[".repeat(20_000) + "String" + "]".repeat(20_000) + "\n}\n");
+    Run init = run("init", "--schema", schema.toString(), "--store", dir.resolve("deep").toString());
+    assertThat(init.exit()).as(init.err()).isEqualTo(1);
+    assertThat(init.err()).isEqualTo("error: 2:" + ("  tags: ".length() + 64)
+        + ": '[' nests deeper than 64 levels of brackets ({ [ ( together), the schema language's limit\n");
+  }
+
+  /** Before: a --server nobody listens on printed "cannot reach …: null". */
+  @Test
+  void aServerThatIsDownIsNamedWithTheCause() throws Exception {
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Run down = run("snapshot", "--server", "http://127.0.0.1:" + port, "--graph", "g");
+    assertThat(down.exit()).as(down.err()).isEqualTo(ExitCodes.ERROR);
+    assertThat(down.err()).isEqualTo("error: cannot reach http://127.0.0.1:" + port
+        + "/graphs/g: connection refused (is the server running?)\n");
+  }
+
+  /** Before: an S3 endpoint nobody listens on was an internal failure; now it is the store unavailable. */
+  @Test
+  void anUnreachableS3EndpointIsAStorageErrorWithItsExitCode() throws Exception {
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    java.util.Map<String, String> env = java.util.Map.of("AWS_ENDPOINT", "http://127.0.0.1:" + port,
+        "AWS_ACCESS_KEY_ID", "k", "AWS_SECRET_ACCESS_KEY", "s", "AWS_ALLOW_HTTP", "true");
+    GraphOptions.env = env::get;
+    try {
+      Run snapshot = run("snapshot", "--store", "s3://bucket/graph");
+      assertThat(snapshot.exit()).as(snapshot.err()).isEqualTo(dev.omnigraph.engine.ErrorKind.STORAGE_UNAVAILABLE.exitCode());
+      assertThat(snapshot.err()).startsWith("error: ").contains("CONFIGURATION").doesNotContain("internal error");
+    } finally {
+      GraphOptions.env = System::getenv;
+    }
+  }
+
   @Test
   void loadRefusesTrailingContentAndInvalidUtf8NamingTheLineAndCommitsNothing() throws Exception {
     List<String> before = tree();

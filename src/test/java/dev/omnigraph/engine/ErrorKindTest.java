@@ -50,6 +50,13 @@ class ErrorKindTest {
         ErrorKind.STORAGE_UNAVAILABLE, 503, "internal", 1);
     assertKind(new StorageException(StorageException.Kind.CONFIGURATION, "get", "k", "denied"),
         ErrorKind.STORAGE_FAILURE, 500, "internal", 1);
+    // A store nobody answered at (refused, no route) is unavailable, not broken: 503.
+    assertKind(new StorageException(StorageException.Kind.CONFIGURATION, "get", "k", "refused",
+            new RuntimeException(new java.net.ConnectException("Connection refused"))),
+        ErrorKind.STORAGE_UNAVAILABLE, 503, "internal", 1);
+    assertKind(new StorageException(StorageException.Kind.CONFIGURATION, "get", "k", "no route",
+            new java.net.NoRouteToHostException()),
+        ErrorKind.STORAGE_UNAVAILABLE, 503, "internal", 1);
     assertKind(new IllegalStateException("conflict: key"), ErrorKind.INTERNAL, 500, "internal", 1);
     assertThat(ErrorKind.INTERNAL.exposesMessage()).isFalse();
     assertThat(ErrorKind.KEY_CONFLICT.label()).isEqualTo("key_conflict");

@@ -219,6 +219,28 @@ class SchemaErrorsTest {
     assertThat(captured.toString()).isEmpty();
   }
 
+  /** Before: about 3,000 nested '[' overflowed the parser's stack (StackOverflowError, a 500 over HTTP). */
+  @Test
+  void bracketsNestDeeperThanTheLimitAreATypedErrorAtTheirPosition() {
+    String prefix = "node P {\n  tags: ";
+    String deep = prefix + "[".repeat(20_000) + "String" + "]".repeat(20_000) + "\n}";
+    SchemaParseException e = catchThrowableOfType(SchemaParseException.class, () -> SchemaParser.parse(deep));
+    assertThat(e).isNotNull();
+    // The body's '{' is level 1, so the 64th '[' is level 65.
+    assertThat(e.line()).isEqualTo(2);
+    assertThat(e.column()).isEqualTo("  tags: ".length() + 64);
+    assertThat(e.getMessage()).isEqualTo("2:" + ("  tags: ".length() + 64)
+        + ": '[' nests deeper than 64 levels of brackets ({ [ ( together), the schema language's limit");
+    // Exactly at the limit still parses (and then fails only as a type check would, never on depth).
+    String atLimit = prefix + "[".repeat(63) + "String" + "]".repeat(63) + "\n}";
+    SchemaParseException ok = catchThrowableOfType(SchemaParseException.class, () -> SchemaParser.parse(atLimit));
+    assertThat(ok == null ? "" : ok.reason()).doesNotContain("nests deeper");
+    // An earlier syntax error is still the one reported.
+    SchemaParseException first = catchThrowableOfType(SchemaParseException.class,
+        () -> SchemaParser.parse("nod P {\n  tags: " + "[".repeat(5_000) + "\n}"));
+    assertThat(first.getMessage()).startsWith("1:1: unexpected 'nod'");
+  }
+
   private static Arguments err(String name, String schema, int line, int column, String reason) {
     return Arguments.of(name, schema, line, column, reason);
   }

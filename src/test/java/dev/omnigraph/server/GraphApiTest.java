@@ -341,6 +341,45 @@ class GraphApiTest {
         .body("code", equalTo("bad_request"));
   }
 
+  /**
+   * Before: malformed JSON was a bare "HTTP 400 Bad Request", and a wrong-shape body named Java classes
+   * ({@code java.lang.String}, {@code Requests$QueryRequest}). Now: the normal error body, the position,
+   * and the field with the JSON type it takes.
+   */
+  @Test
+  @Order(18)
+  void unreadableJsonBodiesAre400InTheClientsTerms() {
+    for (String route : List.of("/graphs/g/query", "/graphs/g/mutate", "/graphs/g/branches", "/graphs/g/export")) {
+      String error = api().contentType("application/json").body("{\n  \"query\": \"x\",\n  oops }")
+          .post(route).then().statusCode(400).contentType("application/json")
+          .body("code", equalTo("bad_request"))
+          .extract().path("error");
+      assertThat(error).as(route).isEqualTo("malformed JSON in request body at line 3, column 3:"
+          + " Unexpected character ('o' (code 111)): was expecting double-quote to start field name");
+    }
+    api().contentType("application/json").body("{\"query\": ").post("/graphs/g/query").then().statusCode(400)
+        .body("code", equalTo("bad_request"))
+        .body("error", startsWith("malformed JSON in request body at line 1, column 11: Unexpected end-of-input"));
+    api().contentType("application/json").body("{\"query\": {\"a\": 1}}").post("/graphs/g/query")
+        .then().statusCode(400).body("code", equalTo("bad_request"))
+        .body("error", equalTo("invalid request body at line 1, column 11: field 'query' must be a string"));
+    api().contentType("application/json").body("[1, 2]").post("/graphs/g/mutate")
+        .then().statusCode(400).body("code", equalTo("bad_request"))
+        .body("error", equalTo("invalid request body at line 1, column 1: the body must be an object"));
+    api().contentType("application/json").body("{\"type_names\": {\"x\": 1}}").post("/graphs/g/export")
+        .then().statusCode(400).body("code", equalTo("bad_request"))
+        .body("error", equalTo("invalid request body at line 1, column 16: field 'type_names' must be an array"));
+    api().contentType("application/json").body("{\"name\": [\"b\"]}").post("/graphs/g/branches")
+        .then().statusCode(400).body("code", equalTo("bad_request"))
+        .body("error", equalTo("invalid request body at line 1, column 10: field 'name' must be a string"));
+    // Nesting past the JSON reader's limit: a 400 naming the limit, not Jackson's setting.
+    api().contentType("application/json").body("{\"params\": " + "[".repeat(2_000) + "]".repeat(2_000) + "}")
+        .post("/graphs/g/query").then().statusCode(400).body("code", equalTo("bad_request"))
+        .body("error", startsWith("malformed JSON in request body"))
+        .body("error", not(containsString("StreamReadConstraints")))
+        .body("error", not(containsString("`")));
+  }
+
   /** {@code n} unconstrained Person variables: a 3^n-row cartesian product over the example graph. */
   private static String product(int n) {
     StringBuilder q = new StringBuilder("query product() { match {");
