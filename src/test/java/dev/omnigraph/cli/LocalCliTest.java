@@ -1,5 +1,6 @@
 package dev.omnigraph.cli;
 
+import dev.omnigraph.cli.CliHarness.Run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omnigraph.api.OpenMode;
@@ -30,8 +31,6 @@ class LocalCliTest {
   @TempDir Path dir;
   private Path root;
 
-  record Run(int exit, String out, String err) {}
-
   @BeforeEach
   void initGraph() throws Exception {
     root = dir.resolve("g");
@@ -39,23 +38,7 @@ class LocalCliTest {
   }
 
   private static Run run(String... args) {
-    PrintStream stdout = System.out;
-    PrintStream stderr = System.err;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int exit;
-    try {
-      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-      CommandLine cli = new CommandLine(RootCommand.class);
-      cli.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
-      cli.setExecutionExceptionHandler(new ExitCodes.ExceptionHandler());
-      exit = cli.execute(args);
-    } finally {
-      System.setOut(stdout);
-      System.setErr(stderr);
-    }
-    return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    return CliHarness.run(args);
   }
 
   /** Every path under the root, directories included, so an empty orphan directory shows too. */

@@ -1,5 +1,6 @@
 package dev.omnigraph.cli;
 
+import dev.omnigraph.cli.CliHarness.Run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -37,12 +38,6 @@ class RemoteCliTest {
 
   @TestHTTPResource("/") URL server;
 
-  record Run(int exit, String out, String err) {
-    JsonNode json() throws Exception {
-      return new ObjectMapper().readTree(out);
-    }
-  }
-
   @AfterEach
   void restoreEnvironment() {
     GraphOptions.env = System::getenv;
@@ -55,24 +50,7 @@ class RemoteCliTest {
   private Run runOn(String graph, String... args) {
     List<String> all = new ArrayList<>(List.of(args));
     all.addAll(List.of("--server", server.toString(), "--graph", graph));
-    PrintStream stdout = System.out;
-    PrintStream stderr = System.err;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int exit;
-    try {
-      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      // Usage errors raised while a command runs print through picocli's own System.err writer.
-      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-      CommandLine cli = new CommandLine(RootCommand.class);
-      cli.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
-      cli.setExecutionExceptionHandler(new ExitCodes.ExceptionHandler());
-      exit = cli.execute(all.toArray(String[]::new));
-    } finally {
-      System.setOut(stdout);
-      System.setErr(stderr);
-    }
-    return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    return CliHarness.run(all.toArray(String[]::new));
   }
 
   @Test
