@@ -449,7 +449,7 @@ public final class Omnigraph implements AutoCloseable {
   /** Commits reachable from {@code branch}'s head, most recent first. */
   public CommitListOutput commits(String branch) {
     BranchAuthority authority = manifest.capture(branch);
-    return new CommitListOutput(authority.state().history(authority.head()).stream().map(Omnigraph::toOutput).toList());
+    return new CommitListOutput(manifest.history(authority).stream().map(Omnigraph::toOutput).toList());
   }
 
   /** One commit by id. */

@@ -146,7 +146,7 @@ final class Cleanup {
       // lags its owner's HEAD by design and is kept by its tag like any historical pin.
       Optional<String> own = Maintenance.ownTableBranch(branch);
       state.tables().values().forEach(p -> pins.add(p, p.nativeBranch().equals(own)));
-      for (GraphCommit c : state.history(authority.head())) {
+      for (GraphCommit c : m.manifest.history(authority)) {
         if (!seen.add(c.id())) {
           continue;
         }

@@ -7,7 +7,10 @@ import dev.omnigraph.storage.StorageConfig;
 import dev.omnigraph.table.ManifestDataset;
 import dev.omnigraph.table.NativeBranch;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
 import java.util.Optional;
 import java.util.OptionalLong;
 import dev.omnigraph.util.Failpoints;
@@ -134,15 +137,56 @@ public final class GraphManifest {
         });
   }
 
-  /** Finds a commit by id on any branch. */
+  /**
+   * Offers the commits of {@code authority}'s manifest version to {@code visitor} newest first
+   * (manifest version, created-at, commit id, descending) until it returns false: a caller that
+   * needs a page or the commits since a known one reads only those lineage fragments.
+   */
+  public void lineage(BranchAuthority authority, Predicate<GraphCommit> visitor) {
+    try (ManifestDataset m = open(authority.branch(), OptionalLong.of(authority.manifestVersion()))) {
+      Lineage.newestFirst(m, states.entry(m, authority.branch()).read().stateFragment(), visitor);
+    }
+  }
+
+  /** Every commit reachable from {@code authority}'s head, newest first (reads the whole lineage). */
+  public List<GraphCommit> history(BranchAuthority authority) {
+    List<GraphCommit> out = new ArrayList<>();
+    lineage(authority, c -> out.add(c) || true);
+    return out;
+  }
+
+  /**
+   * Which of {@code commitIds} are in {@code authority}'s lineage newer than {@code since} (a commit
+   * known to be in it, e.g. the head a writer prepared against): reads back only to {@code since};
+   * the whole lineage when {@code since} is empty.
+   */
+  public Set<String> landedSince(BranchAuthority authority, Set<String> commitIds, Optional<String> since) {
+    Set<String> found = new HashSet<>();
+    lineage(authority, c -> {
+      if (commitIds.contains(c.id())) {
+        found.add(c.id());
+      }
+      return found.size() < commitIds.size() && !since.equals(Optional.of(c.id()));
+    });
+    return found;
+  }
+
+  /** Finds a commit by id on any branch (reads each branch's lineage until found). */
   public Optional<GraphCommit> findCommit(String commitId) {
     List<String> names = new ArrayList<>();
     names.add(MAIN);
     branches().forEach(b -> names.add(b.name()));
     for (String b : names) {
-      GraphCommit c = state(b).commits().get(commitId);
-      if (c != null) {
-        return Optional.of(c);
+      GraphCommit[] hit = new GraphCommit[1];
+      lineage(capture(b), c -> {
+        if (c.id().equals(commitId)) {
+          hit[0] = c;
+          return false;
+        }
+        return true;
+      });
+      if (hit[0] != null) {
+        return Optional.of(hit[0]);
       }
     }
     return Optional.empty();

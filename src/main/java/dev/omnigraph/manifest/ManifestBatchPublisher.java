@@ -16,22 +16,21 @@ import java.util.OptionalLong;
  *
  * <p>Contract of {@link #publish}: each attempt opens the branch's latest manifest, re-checks the
  * storage stamp, the exact native branch identity and the exact effective graph head against the
- * intent, then upserts the new table pins, the pre-minted {@code graph_commit} row and the
- * {@code graph_head:<branch>} row in one Lance commit with zero Lance retries. Because every publish
- * on a branch rewrites that branch's head row, two publishers from the same manifest version cannot
- * both land. A rejected attempt is settled by re-reading: the intent's commit row present means it
+ * intent, then, in one Lance commit with zero Lance retries, appends the pre-minted
+ * {@code graph_commit} row as lineage and replaces the state fragment it read with the new state
+ * (table pins, registrations, the {@code graph_head:<branch>} row); see {@link ManifestLayout}.
+ * Because every publish on a branch removes the state fragment it read, two publishers from the
+ * same manifest version cannot both land. A rejected attempt is settled by re-reading: the intent's commit row present means it
  * landed; a moved head or identity is a {@link HeadMismatch} (never re-parented); otherwise the
  * rejection was unrelated contention and is retried at most {@link #MAX_CONTENTION_RETRIES} times.
- * After a successful publish nothing logical is written: only a physical-only compaction of the
- * manifest (same rows, new version) and then the writer deleting its sidecar.
+ * After a successful publish nothing logical is written: only, when due, a physical-only merge of
+ * the newest lineage fragments (same commits and state, new version) and then the writer deleting
+ * its sidecar.
  */
 public final class ManifestBatchPublisher {
 
   /** Bounded retries for row-level contention that left the head unchanged. */
   public static final int MAX_CONTENTION_RETRIES = 5;
-
-  /** Manifest fragments beyond which a publish compacts the branch's manifest. */
-  static final int COMPACT_AT_FRAGMENTS = 32;
 
   private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(ManifestBatchPublisher.class);
 
@@ -137,34 +136,69 @@ public final class ManifestBatchPublisher {
   }
 
   private Optional<Published> attempt(ManifestDataset manifest, Intent intent, int attempt) {
-    String readStamp = manifest.stamp();
     BranchAuthority now = checkAuthority(manifest, intent);
+    ManifestStates.Entry read = states.entry(manifest, intent.branch());
     long next = now.manifestVersion() + 1;
-    List<ManifestRow> rows = new ArrayList<>(rowsFor(intent, next));
-    // The CAS: delete the head row this branch resolves through and append the new rows in one
-    // zero-retry Update. A first publish on a branch re-adds the inherited head row it deleted.
-    Optional<ManifestStates.HeadRow> replaced = states.headRow(manifest, now);
-    replaced.filter(h -> !h.own()).ifPresent(h -> rows.add(h.row()));
-    ManifestDataset.Replaced done;
+    List<ManifestRow> changes = new ArrayList<>();
+    for (TableRegistration r : intent.registrations()) {
+      changes.add(ManifestRows.table(r.tableKey(), r.identity(), r.location(), intent.createdAtMicros()));
+    }
+    for (TableVersionUpdate u : intent.updates()) {
+      changes.add(ManifestRows.tableVersion(u, next, intent.commitId()));
+    }
+    changes.add(ManifestRows.head(intent.branch(), intent.commitId(), next));
+    ManifestRow commit = ManifestRows.commit(intent.commitId(), intent.expectedHead(), intent.mergedParent(),
+        intent.actor(), intent.createdAtMicros(), intent.branch(), next);
+    List<ManifestRow> state = ManifestLayout.apply(read.read().rows(), changes);
+    // The CAS: remove the state fragment this publish read (a legacy manifest: delete the head row
+    // the branch resolves through) and append the commit row and the new state in one zero-retry
+    // Update. Two publishes from one version both remove it, so at most one lands.
+    List<Integer> remove = read.read().stateFragment().map(List::of).orElse(List.of());
+    List<Long> delete = read.read().stateFragment().isPresent() ? List.of() : legacyHead(read.read(), now);
+    ManifestDataset.Landed landed;
     try {
-      done = manifest.replace(allocator -> ManifestColumns.encode(rows, allocator),
-          replaced.map(h -> List.of(h.address())).orElse(List.of()));
+      landed = manifest.rewrite(remove, delete, List.of(
+          allocator -> ManifestColumns.encode(List.of(commit), allocator),
+          allocator -> ManifestColumns.encode(withMarker(state, next), allocator)));
     } catch (RuntimeException rejected) {
       throw new Rejected(rejected);
     }
-    ManifestDataset.Landed landed = done.landed();
     if (landed.version() != next) {
-      // Our commit rewrote the head row, so no commit can interleave on this branch; a
+      // Our commit removed the state fragment, so no commit can interleave on this branch; a
       // different version means the manifest was written outside the publisher.
       states.forget(intent.branch());
       throw new ManifestCorrupt(ManifestRows.commitObjectId(intent.commitId()),
           "landed at manifest version " + landed.version() + ", expected " + next);
     }
-    states.published(intent.branch(), readStamp, rows, landed.version(), landed.stamp(), done.addresses());
-    if (landed.fragments() > COMPACT_AT_FRAGMENTS) {
-      compact(manifest, intent.branch());
-    }
+    states.published(intent.branch(), landed.version(), landed.stamp(), state, lastFragment(manifest));
+    mergeLineage(manifest, intent.branch(), state);
     return Optional.of(new Published(commitOf(intent, landed.version()), landed.version(), attempt));
+  }
+
+  private static List<ManifestRow> withMarker(List<ManifestRow> state, long manifestVersion) {
+    List<ManifestRow> rows = new ArrayList<>(state.size() + 1);
+    rows.add(ManifestRows.stateMarker(manifestVersion));
+    rows.addAll(state);
+    return rows;
+  }
+
+  private static int lastFragment(ManifestDataset manifest) {
+    List<ManifestDataset.FragmentRef> fragments = manifest.fragments();
+    return fragments.get(fragments.size() - 1).id();
+  }
+
+  /** Legacy layout: the address of the head row the branch resolves through (none at genesis). */
+  private static List<Long> legacyHead(ManifestLayout.Read read, BranchAuthority now) {
+    List<String> candidates = new ArrayList<>();
+    candidates.add(now.branch());
+    candidates.addAll(now.parentChain());
+    for (String b : candidates) {
+      Long address = read.legacyHeads().get(ManifestRows.headId(b));
+      if (address != null) {
+        return List.of(address);
+      }
+    }
+    return List.of();
   }
 
   private static GraphCommit commitOf(Intent intent, long manifestVersion) {
@@ -173,19 +207,37 @@ public final class ManifestBatchPublisher {
   }
 
   /**
-   * Every publish adds a fragment (and a deletion vector for the rewritten head row), and every
-   * state scan and CAS join reads all of them, so an uncompacted manifest makes each write cost
-   * grow with history. Compacting past {@link #COMPACT_AT_FRAGMENTS} keeps it flat. Runs after the
-   * publish landed, under the caller's gates; a failure only costs speed, never correctness.
+   * Every publish appends a one-row lineage fragment; when the newest ones are due (see
+   * {@link ManifestLayout#mergePlan}) they are rewritten into one, with the state fragment copied
+   * after it so it stays last. Physical only: the same commits and state at a new version. Runs
+   * after the publish landed, under the caller's gates; the rows it rewrites are bounded by the
+   * merge tier (amortised, each commit row is rewritten once per tier). A failure (a concurrent
+   * publish of another process, say) only postpones it to a later publish.
    */
-  private void compact(ManifestDataset manifest, String branch) {
+  private void mergeLineage(ManifestDataset manifest, String branch, List<ManifestRow> state) {
+    List<ManifestDataset.FragmentRef> fragments = manifest.fragments();
+    int stateFragment = fragments.get(fragments.size() - 1).id();
+    List<ManifestDataset.FragmentRef> plan =
+        ManifestLayout.mergePlan(fragments.subList(0, fragments.size() - 1));
+    if (plan.isEmpty()) {
+      return;
+    }
     try {
-      manifest.compact();
-      manifest.refreshLatest();
-      states.compacted(manifest, branch);
+      List<ManifestRow> commits = new ArrayList<>();
+      for (ManifestDataset.FragmentRef f : plan) {
+        manifest.scanFragment(f.id(), List.of(), java.util.Optional.of(ManifestLayout.COMMITS_ONLY),
+            batch -> commits.addAll(ManifestColumns.decode(batch)));
+      }
+      List<Integer> remove = new ArrayList<>(plan.stream().map(ManifestDataset.FragmentRef::id).toList());
+      remove.add(stateFragment);
+      long version = manifest.version() + 1;
+      ManifestDataset.Landed landed = manifest.rewrite(remove, List.of(), List.of(
+          allocator -> ManifestColumns.encode(commits, allocator),
+          allocator -> ManifestColumns.encode(withMarker(state, version), allocator)));
+      states.published(branch, landed.version(), landed.stamp(), state, lastFragment(manifest));
     } catch (RuntimeException e) {
       states.forget(branch);
-      LOG.warnf("manifest compaction of %s failed; it will be retried after a later publish: %s", branch, e.getMessage());
+      LOG.warnf("manifest lineage merge of %s failed; it will be retried after a later publish: %s", branch, e.getMessage());
     }
   }
 
@@ -207,13 +259,23 @@ public final class ManifestBatchPublisher {
     return now;
   }
 
-  /** After a rejected upsert: landed anyway, moved, or plain contention (empty). */
+  /**
+   * After a rejected commit: landed anyway, moved, or plain contention (empty). Whether the intent's
+   * commit landed is read from the newest lineage only, back to the head the intent expected.
+   */
   private Optional<Published> settle(Intent intent, int attempt) {
     try (ManifestDataset manifest = openBranch(intent.branch())) {
       BranchAuthority now = states.capture(manifest, intent.branch());
-      GraphCommit mine = now.state().commits().get(intent.commitId());
-      if (mine != null) {
-        return Optional.of(new Published(mine, mine.manifestVersion(), attempt));
+      GraphCommit[] mine = new GraphCommit[1];
+      Lineage.newestFirst(manifest, states.entry(manifest, intent.branch()).read().stateFragment(), c -> {
+        if (c.id().equals(intent.commitId())) {
+          mine[0] = c;
+          return false;
+        }
+        return intent.expectedHead().map(h -> !c.id().equals(h)).orElse(true);
+      });
+      if (mine[0] != null) {
+        return Optional.of(new Published(mine[0], mine[0].manifestVersion(), attempt));
       }
       Optional<String> head = now.head();
       if (!head.equals(intent.expectedHead())) {
@@ -226,20 +288,6 @@ public final class ManifestBatchPublisher {
   private ManifestDataset openBranch(String branch) {
     return ManifestDataset.open(config,
         branch.equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(branch), OptionalLong.empty());
-  }
-
-  private static List<ManifestRow> rowsFor(Intent intent, long manifestVersion) {
-    List<ManifestRow> rows = new ArrayList<>();
-    for (TableRegistration r : intent.registrations()) {
-      rows.add(ManifestRows.table(r.tableKey(), r.identity(), r.location(), intent.createdAtMicros()));
-    }
-    for (TableVersionUpdate u : intent.updates()) {
-      rows.add(ManifestRows.tableVersion(u, manifestVersion, intent.commitId()));
-    }
-    rows.add(ManifestRows.commit(intent.commitId(), intent.expectedHead(), intent.mergedParent(),
-        intent.actor(), intent.createdAtMicros(), intent.branch(), manifestVersion));
-    rows.add(ManifestRows.head(intent.branch(), intent.commitId(), manifestVersion));
-    return rows;
   }
 
   private static void backoff(int attempt) {

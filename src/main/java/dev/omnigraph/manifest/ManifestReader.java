@@ -34,11 +34,9 @@ public final class ManifestReader {
     return stamp;
   }
 
-  /** Decodes every row of the handle's checked-out version. */
+  /** Decodes the state of the handle's checked-out version (its state fragment; legacy: every row). */
   public static ManifestState read(ManifestDataset manifest, String branch) {
-    List<ManifestRow> rows = new ArrayList<>();
-    manifest.scan(batch -> rows.addAll(ManifestColumns.decode(batch)));
-    return ManifestState.decode(branch, manifest.version(), rows);
+    return ManifestState.decode(branch, manifest.version(), ManifestLayout.read(manifest).rows());
   }
 
   /** Ancestor branches of {@code branch}, nearest first, ending with main. */

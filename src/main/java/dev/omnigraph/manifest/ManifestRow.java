@@ -17,6 +17,8 @@ import java.util.Objects;
  *   <li>{@code graph_head} ({@code graph_head:<branch>}): the one mutable row per branch; metadata
  *       {@code {"commit_id":...,"manifest_version":N}}. Every publish on a branch rewrites it, which
  *       is what makes two publishers on one branch conflict row-for-row in Lance.
+ *   <li>{@code graph_state} ({@code graph_state}): the first row of a state fragment (see
+ *       {@link ManifestLayout}); metadata {@code {"format":1,"manifest_version":N}}.
  * </ul>
  */
 record ManifestRow(
@@ -37,6 +39,7 @@ record ManifestRow(
   static final String TABLE_TOMBSTONE = "table_tombstone";
   static final String GRAPH_COMMIT = "graph_commit";
   static final String GRAPH_HEAD = "graph_head";
+  static final String GRAPH_STATE = "graph_state";
 
   ManifestRow {
     Objects.requireNonNull(objectId, "objectId");

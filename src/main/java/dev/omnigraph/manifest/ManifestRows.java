@@ -52,4 +52,11 @@ final class ManifestRows {
     return new ManifestRow(headId(branch), ManifestRow.GRAPH_HEAD, null, ManifestJson.write(m),
         null, null, null, null, null, null, null);
   }
+
+  /** The marker that opens a state fragment written at {@code manifestVersion}. */
+  static ManifestRow stateMarker(long manifestVersion) {
+    ObjectNode m = ManifestJson.object().put("format", ManifestLayout.FORMAT).put("manifest_version", manifestVersion);
+    return new ManifestRow(ManifestRow.GRAPH_STATE, ManifestRow.GRAPH_STATE, null, ManifestJson.write(m),
+        null, null, null, null, null, null, null);
+  }
 }

@@ -12,15 +12,15 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * What one coherent scan of {@code __manifest} at one (branch, version) says: the visible table
- * pins and the lineage, decoded together so table state and commit history can never come from
- * two different manifest versions.
+ * What {@code __manifest} at one (branch, version) says the graph is: the visible table pins,
+ * registrations and graph heads, read from that version's state rows (see {@link ManifestLayout}).
+ * The commits themselves are lineage, read on demand and paged ({@link Lineage}), so the cost of a
+ * state does not grow with history.
  *
  * @param branch graph branch ({@code main} or a branch name)
  * @param manifestVersion the manifest version scanned
  * @param tables visible table pins by table key (latest pin per identity, tombstones removed)
  * @param registered every registered identity by table key, pinned or not, tombstoned excluded
- * @param commits every graph commit visible at this version, by id
  * @param heads every {@code graph_head} row visible here (own and inherited), branch → commit id
  */
 public record ManifestState(
@@ -28,7 +28,6 @@ public record ManifestState(
     long manifestVersion,
     Map<String, TablePin> tables,
     Map<String, TableIdentity> registered,
-    Map<String, GraphCommit> commits,
     Map<String, String> heads) {
 
   public static final String MAIN = "main";
@@ -55,40 +54,12 @@ public record ManifestState(
     return Optional.empty();
   }
 
-  /** Commits reachable from {@code head} through parent and merged-parent links, newest first. */
-  public List<GraphCommit> history(Optional<String> head) {
-    List<GraphCommit> out = new ArrayList<>();
-    Set<String> seen = new HashSet<>();
-    List<String> frontier = new ArrayList<>();
-    head.ifPresent(frontier::add);
-    while (!frontier.isEmpty()) {
-      String id = frontier.remove(frontier.size() - 1);
-      if (!seen.add(id)) {
-        continue;
-      }
-      GraphCommit c = commits.get(id);
-      if (c == null) {
-        throw new ManifestCorrupt("graph_commit:" + id, "referenced as a parent but absent");
-      }
-      out.add(c);
-      c.parent().ifPresent(frontier::add);
-      c.mergedParent().ifPresent(frontier::add);
-    }
-    // ULIDs minted by one process sort by creation; created_at orders across processes.
-    out.sort((a, b) -> {
-      int t = Long.compare(b.createdAtMicros(), a.createdAtMicros());
-      return t != 0 ? t : b.id().compareTo(a.id());
-    });
-    return out;
-  }
-
-  /** Decodes the rows of one scan. */
+  /** Decodes state rows (commit rows, if any, are lineage and ignored here). */
   static ManifestState decode(String branch, long manifestVersion, List<ManifestRow> rows) {
     Map<TableIdentity, ManifestRow> registrations = new HashMap<>();
     Map<TableIdentity, ManifestRow> latest = new HashMap<>();
     Map<TableIdentity, Long> latestMv = new HashMap<>();
     Set<TableIdentity> tombstones = new HashSet<>();
-    Map<String, GraphCommit> commits = new HashMap<>();
     Map<String, String> heads = new TreeMap<>();
     for (ManifestRow r : rows) {
       switch (r.objectType()) {
@@ -108,9 +79,8 @@ public record ManifestState(
           }
         }
         case ManifestRow.TABLE_TOMBSTONE -> tombstones.add(identity(r));
-        case ManifestRow.GRAPH_COMMIT -> {
-          GraphCommit c = commit(r);
-          commits.put(c.id(), c);
+        case ManifestRow.GRAPH_COMMIT, ManifestRow.GRAPH_STATE -> {
+          // lineage, and the state fragment's marker: not state
         }
         case ManifestRow.GRAPH_HEAD -> {
           JsonNode m = ManifestJson.read(r.objectId(), r.metadata());
@@ -145,25 +115,12 @@ public record ManifestState(
       }
     }
     return new ManifestState(branch, manifestVersion, Collections.unmodifiableMap(tables),
-        Collections.unmodifiableMap(registered), Collections.unmodifiableMap(commits),
-        Collections.unmodifiableMap(heads));
+        Collections.unmodifiableMap(registered), Collections.unmodifiableMap(heads));
   }
 
   private static TableIdentity identity(ManifestRow r) {
     return new TableIdentity(required(r, r.stableTableId(), "stable_table_id"),
         required(r, r.tableIncarnationId(), "table_incarnation_id"));
-  }
-
-  private static GraphCommit commit(ManifestRow r) {
-    JsonNode m = ManifestJson.read(r.objectId(), r.metadata());
-    return new GraphCommit(
-        r.objectId().substring(ManifestRow.GRAPH_COMMIT.length() + 1),
-        ManifestJson.optionalText(m, "parent"),
-        ManifestJson.optionalText(m, "merged_parent"),
-        ManifestJson.optionalText(m, "actor"),
-        ManifestJson.requiredLong(r.objectId(), m, "created_at"),
-        ManifestJson.requiredText(r.objectId(), m, "branch"),
-        ManifestJson.requiredLong(r.objectId(), m, "manifest_version"));
   }
 
   private static long required(ManifestRow r, Long v, String column) {

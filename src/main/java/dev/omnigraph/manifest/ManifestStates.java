@@ -4,8 +4,6 @@ import dev.omnigraph.api.NotFound;
 import dev.omnigraph.table.ManifestDataset;
 import dev.omnigraph.table.NativeBranch;
 import java.util.Optional;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,10 +13,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * root in this process. An entry is keyed by the exact manifest version stamp it was read at
  * (version number and commit time), and a manifest version is immutable, so a hit is always
  * exact: the only object-store cost of reading an unchanged branch is learning its latest version.
- * The publisher feeds the state it produced (previous rows with its upserted rows applied) so the
- * next write on the branch does not rescan what this process just wrote (issue 11).
+ * The publisher feeds the state it produced so the next write on the branch does not re-read what
+ * this process just wrote (issue 11).
  *
- * <p>Foreign writers (another process) are seen as a new stamp and cost one full scan, as before.
+ * <p>Foreign writers (another process) are seen as a new stamp and cost one read of the state
+ * fragment ({@link ManifestLayout}): bounded by tables and branches, not by history (issue 20).
  */
 final class ManifestStates {
 
@@ -27,11 +26,8 @@ final class ManifestStates {
   /** The latest entry per branch: bounded by the number of branches. */
   private final ConcurrentHashMap<String, Entry> latest = new ConcurrentHashMap<>();
 
-  /**
-   * @param heads physical address of every {@code graph_head} row at this version, by object id:
-   *     what the next publish deletes (see {@link ManifestDataset#replace})
-   */
-  private record Entry(String stamp, List<ManifestRow> rows, ManifestState state, Map<String, Long> heads) {}
+  /** One read version: its stamp, what {@link ManifestLayout#read} found there, and the decoded state. */
+  record Entry(String stamp, ManifestLayout.Read read, ManifestState state) {}
 
   private final String rootUri;
 
@@ -177,101 +173,39 @@ final class ManifestStates {
     return Optional.ofNullable(latest.get(branch)).map(Entry::state);
   }
 
-  /** The state of the handle's checked-out version of {@code branch}: cached, or one full scan. */
+  /** The state of the handle's checked-out version of {@code branch}: cached, or one read. */
   ManifestState read(ManifestDataset manifest, String branch) {
+    return entry(manifest, branch).state();
+  }
+
+  /**
+   * The entry of the handle's checked-out version: cached when this process read or wrote exactly
+   * that version, else one read of its state fragment (a legacy manifest: one full scan).
+   */
+  Entry entry(ManifestDataset manifest, String branch) {
     String stamp = manifest.stamp();
     Entry e = latest.get(branch);
     if (e != null && e.stamp.equals(stamp)) {
-      return e.state;
+      return e;
     }
-    return scan(manifest, branch).state;
-  }
-
-  private Entry scan(ManifestDataset manifest, String branch) {
-    List<ManifestRow> rows = new ArrayList<>();
-    Map<String, Long> heads = new java.util.HashMap<>();
-    manifest.scanWithAddresses(batch -> {
-      List<ManifestRow> decoded = ManifestColumns.decode(batch);
-      org.apache.arrow.vector.UInt8Vector address =
-          (org.apache.arrow.vector.UInt8Vector) batch.getVector(ManifestDataset.ROW_ADDRESS);
-      for (int i = 0; i < decoded.size(); i++) {
-        ManifestRow r = decoded.get(i);
-        if (r.objectType().equals(ManifestRow.GRAPH_HEAD)) {
-          heads.put(r.objectId(), address.getObjectNoOverflow(i).longValueExact());
-        }
-      }
-      rows.addAll(decoded);
-    });
-    ManifestState state = ManifestState.decode(branch, manifest.version(), rows);
-    Entry e = new Entry(manifest.stamp(), List.copyOf(rows), state, Map.copyOf(heads));
-    latest.put(branch, e);
+    ManifestLayout.Read read = ManifestLayout.read(manifest);
+    e = new Entry(stamp, read, ManifestState.decode(branch, manifest.version(), read.rows()));
+    // Only a newer version replaces the latest entry (a time-travel read must not evict it).
+    Entry prev = latest.get(branch);
+    if (prev == null || prev.state.manifestVersion() <= manifest.version()) {
+      latest.put(branch, e);
+    }
     return e;
   }
 
   /**
-   * What a publish on {@code branch} at exactly the handle's version replaces: the branch's own
-   * head row, or (on a branch that has not published yet) the nearest inherited head row, which is
-   * rewritten unchanged so that two first publishers on one branch still contend for one row. Empty
-   * when the branch sees no head row at all (genesis).
+   * Records the state a commit by this process produced, so the next capture of the branch reads
+   * nothing: {@code rows} are the state rows of the version {@code stamp} whose state fragment is
+   * {@code stateFragment}.
    */
-  Optional<HeadRow> headRow(ManifestDataset manifest, BranchAuthority authority) {
-    Entry e = latest.get(authority.branch());
-    if (e == null || !e.stamp.equals(manifest.stamp())) {
-      e = scan(manifest, authority.branch());
-    }
-    List<String> candidates = new ArrayList<>();
-    candidates.add(authority.branch());
-    candidates.addAll(authority.parentChain());
-    for (String b : candidates) {
-      String id = ManifestRows.headId(b);
-      Long address = e.heads.get(id);
-      if (address != null) {
-        for (ManifestRow r : e.rows) {
-          if (r.objectId().equals(id)) {
-            return Optional.of(new HeadRow(r, address, b.equals(authority.branch())));
-          }
-        }
-      }
-    }
-    return Optional.empty();
-  }
-
-  /** A head row a publish deletes; {@code own}: the branch's own (else inherited, re-added unchanged). */
-  record HeadRow(ManifestRow row, long address, boolean own) {}
-
-  /**
-   * Records the state a publish produced: the rows of {@code previousStamp} with {@code upserted}
-   * applied by object id, at {@code version}/{@code stamp}. Does nothing when the previous rows
-   * are not cached (the next read scans instead).
-   */
-  void published(String branch, String previousStamp, List<ManifestRow> upserted, long version, String stamp,
-      List<Long> addresses) {
-    Entry e = latest.get(branch);
-    if (e == null || !e.stamp.equals(previousStamp) || addresses.size() != upserted.size()) {
-      latest.remove(branch);
-      return;
-    }
-    Map<String, Long> heads = new java.util.HashMap<>(e.heads);
-    for (int i = 0; i < upserted.size(); i++) {
-      if (upserted.get(i).objectType().equals(ManifestRow.GRAPH_HEAD)) {
-        heads.put(upserted.get(i).objectId(), addresses.get(i));
-      }
-    }
-    Map<String, ManifestRow> byId = new LinkedHashMap<>();
-    for (ManifestRow r : e.rows) {
-      byId.put(r.objectId(), r);
-    }
-    for (ManifestRow r : upserted) {
-      byId.put(r.objectId(), r);
-    }
-    List<ManifestRow> rows = List.copyOf(byId.values());
-    latest.put(branch, new Entry(stamp, rows, ManifestState.decode(branch, version, rows), Map.copyOf(heads)));
-  }
-
-  /** Re-reads {@code branch} after a physical-only compaction of the handle's manifest. */
-  void compacted(ManifestDataset manifest, String branch) {
-    // Compaction moves every row to new addresses: one scan of the few compacted fragments.
-    scan(manifest, branch);
+  void published(String branch, long version, String stamp, List<ManifestRow> rows, int stateFragment) {
+    ManifestLayout.Read read = new ManifestLayout.Read(List.copyOf(rows), Optional.of(stateFragment), Map.of());
+    latest.put(branch, new Entry(stamp, read, ManifestState.decode(branch, version, read.rows())));
   }
 
   /** Forgets {@code branch} (deleted, or its state is no longer known), and its held handle. */

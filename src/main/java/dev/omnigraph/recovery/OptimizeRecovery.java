@@ -86,7 +86,8 @@ public final class OptimizeRecovery {
     }
     BranchAuthority authority = manifest.capture(branch);
     ManifestState state = authority.state();
-    if (state.commits().containsKey(s.lineage().commitId())) {
+    if (manifest.landedSince(authority, java.util.Set.of(s.lineage().commitId()),
+        Optional.ofNullable(s.authority().graphHead())).contains(s.lineage().commitId())) {
       return record(s, Recovery.Verdict.ALREADY_PUBLISHED, "RolledForward", s.lineage().commitId(),
           s.tables().stream().map(t -> new Recovery.TableOutcome(t.tableKey(), null, "published",
               t.expectedVersion(), t.postCommitVersion())).toList());

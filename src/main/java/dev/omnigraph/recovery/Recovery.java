@@ -259,10 +259,14 @@ public final class Recovery {
     BranchAuthority authority = manifest.capture(branch);
     ManifestState state = authority.state();
     Optional<String> head = authority.head();
-    if (state.commits().containsKey(s.lineage().commitId())) {
+    // Either commit, if published, is newer than the head the writer prepared against.
+    java.util.Set<String> landed = manifest.landedSince(authority,
+        java.util.Set.of(s.lineage().commitId(), s.lineage().rollbackCommitId()),
+        Optional.ofNullable(s.authority().graphHead()));
+    if (landed.contains(s.lineage().commitId())) {
       return new Assessment(Verdict.ALREADY_PUBLISHED, Map.of(), state, identity, head);
     }
-    if (state.commits().containsKey(s.lineage().rollbackCommitId())) {
+    if (landed.contains(s.lineage().rollbackCommitId())) {
       return new Assessment(Verdict.ROLLBACK_PUBLISHED, Map.of(), state, identity, head);
     }
     Map<String, TableClass> classes = classify(s, state);

@@ -7,8 +7,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import org.apache.arrow.c.ArrowArrayStream;
-import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -20,8 +18,6 @@ import org.lance.ReadOptions;
 import org.lance.Ref;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
-import org.lance.merge.MergeInsertParams;
-import org.lance.merge.MergeInsertResult;
 
 /**
  * Lance access to the {@code __manifest} dataset. Only the manifest package (the publisher, init and
@@ -142,35 +138,6 @@ public final class ManifestDataset implements AutoCloseable {
   }
 
   /**
-   * Upserts the rows {@code encode} builds (in the given allocator) by {@code object_id} against exactly the checked-out version with zero
-   * Lance conflict retries. Two such calls from the same read version that touch a common object id
-   * cannot both land: the second is rejected. The caller (the publisher) decides from a fresh read
-   * what a rejection meant.
-   *
-   * @return the new manifest version, its stamp and fragment count
-   * @throws RuntimeException when Lance rejects the commit (contention or any other failure)
-   */
-  public Landed upsert(Function<BufferAllocator, VectorSchemaRoot> encode) {
-    MergeInsertParams params = new MergeInsertParams(List.of("object_id"))
-        .withMatchedUpdateAll()
-        .withConflictRetries(0);
-    // The batch must live in this handle's allocator tree for Arrow's C export.
-    try (VectorSchemaRoot rows = encode.apply(allocator);
-        ArrowReader reader = new RootReader(allocator, rows);
-        ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
-      Data.exportArrayStream(allocator, reader, stream);
-      MergeInsertResult result = dataset.mergeInsert(params, stream);
-      try (Dataset next = result.dataset()) {
-        return new Landed(next.version(), stamp(next), next.getFragments().size());
-      }
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException("manifest upsert failed: " + e.getMessage(), e);
-    }
-  }
-
-  /**
    * Streams every row of the checked-out version with its {@code _rowaddr} column (the physical
    * address a later {@link #replace} deletes by).
    */
@@ -281,13 +248,120 @@ public final class ManifestDataset implements AutoCloseable {
   }
 
   /**
-   * Rewrites the checked-out branch's small fragments (one per publish) into few large ones and
-   * drops deleted rows. Physical only: rows, row ids and earlier versions are unchanged, so state
-   * scans and time travel read the same content. The caller holds the branch gate, so no publisher
-   * of this process races it; a cross-process publisher would see ordinary contention.
+   * The checked-out version's fragments in manifest order, as (id, physical rows) pairs; read from
+   * the open manifest, no storage request. Every commit this binary makes appends its new fragments
+   * at the end, so the order is the order the rows were written in.
    */
-  public void compact() {
-    dataset.compact(org.lance.compaction.CompactionOptions.builder().build());
+  public List<FragmentRef> fragments() {
+    return dataset.getFragments().stream()
+        .map(f -> new FragmentRef(f.getId(), f.metadata().getPhysicalRows(), f.metadata().getDeletionFile() != null))
+        .toList();
+  }
+
+  /** One fragment of the checked-out version: its id, physical row count, and whether rows of it are deleted. */
+  public record FragmentRef(int id, long physicalRows, boolean hasDeletions) {}
+
+  /**
+   * Streams the rows of one fragment of the checked-out version (deleted rows excluded), in
+   * physical order, projected to {@code columns} (empty: all) and filtered by {@code filter}
+   * (a Lance SQL predicate built from constants only, never from user input; empty: none).
+   */
+  public void scanFragment(int fragmentId, List<String> columns, Optional<String> filter,
+      Consumer<VectorSchemaRoot> batches) {
+    dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
+        dev.omnigraph.storage.StoreRequests.Kind.MANIFEST, 0);
+    ScanOptions.Builder options = new ScanOptions.Builder().batchSize(8192).fragmentIds(List.of(fragmentId));
+    if (!columns.isEmpty()) {
+      options.columns(columns);
+    }
+    filter.ifPresent(options::filter);
+    try (LanceScanner scanner = dataset.newScan(options.build());
+        ArrowReader reader = scanner.scanBatches()) {
+      VectorSchemaRoot root = reader.getVectorSchemaRoot();
+      while (reader.loadNextBatch()) {
+        batches.accept(root);
+      }
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("manifest scan of fragment " + fragmentId + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Commits, against exactly the checked-out version and with zero Lance conflict retries, one
+   * {@code Update} that removes the fragments {@code removeFragments} whole, deletes the rows at
+   * {@code deleteAddresses}, and appends one new fragment per entry of {@code newFragments}, in
+   * that order (so the last entry becomes the version's last fragment). Two such commits from the
+   * same read version that remove a common fragment or delete a common row cannot both land: Lance
+   * rejects the second as a conflict, which is the publisher's compare-and-swap. It reads no
+   * existing data file. The handle moves to the committed version.
+   *
+   * @throws RuntimeException when Lance rejects the commit (contention or any other failure)
+   */
+  public Landed rewrite(List<Integer> removeFragments, List<Long> deleteAddresses,
+      List<Function<BufferAllocator, VectorSchemaRoot>> newFragments) {
+    java.util.TreeMap<Integer, List<Integer>> byFragment = new java.util.TreeMap<>();
+    for (long address : deleteAddresses) {
+      byFragment.computeIfAbsent((int) (address >>> 32), k -> new java.util.ArrayList<>())
+          .add((int) (address & 0xffffffffL));
+    }
+    String uri = dataset.uri();
+    List<VectorSchemaRoot> roots = new java.util.ArrayList<>();
+    try {
+      for (Function<BufferAllocator, VectorSchemaRoot> encode : newFragments) {
+        roots.add(encode.apply(allocator));
+      }
+      // The new fragments' files and any deletion file are independent writes: side by side (one
+      // round trip, not several). Writing a fragment needs only the dataset's URI, not this handle,
+      // so the handle is still used by one thread at a time.
+      List<java.util.concurrent.CompletableFuture<List<org.lance.FragmentMetadata>>> staging = new java.util.ArrayList<>();
+      for (VectorSchemaRoot rows : roots) {
+        staging.add(dev.omnigraph.util.Background.start(() -> LanceSupport.stage(config, uri, rows, allocator)));
+      }
+      List<org.lance.FragmentMetadata> updated = new java.util.ArrayList<>();
+      List<Long> removed = new java.util.ArrayList<>();
+      removeFragments.forEach(id -> removed.add((long) id));
+      List<org.lance.FragmentMetadata> written = new java.util.ArrayList<>();
+      try {
+        byFragment.forEach((fragmentId, offsets) -> {
+          if (removeFragments.contains(fragmentId)) {
+            return;
+          }
+          org.lance.FragmentMetadata after = dataset.getFragment(fragmentId).deleteRows(offsets.stream().sorted().toList());
+          if (after == null) {
+            removed.add((long) fragmentId);
+          } else {
+            updated.add(after);
+          }
+        });
+      } finally {
+        // Never leave a staging write running over rows about to be closed; join all, in order.
+        RuntimeException first = null;
+        for (var f : staging) {
+          try {
+            written.addAll(dev.omnigraph.util.Background.join(f));
+          } catch (RuntimeException e) {
+            first = first == null ? e : first;
+          }
+        }
+        if (first != null) {
+          throw first;
+        }
+      }
+      org.lance.operation.Update update = LanceSupport.rewriteRowsUpdate(written, updated, removed,
+          dataset.getLanceSchema());
+      Dataset next = LanceSupport.commit(dataset, update, dataset.version(),
+          java.util.UUID.randomUUID().toString(), Map.of());
+      Landed landed = new Landed(next.version(), stamp(next), next.getFragments().size());
+      // This handle now reads the version it just wrote: a held handle never re-reads it.
+      Dataset old = dataset;
+      dataset = next;
+      old.close();
+      return landed;
+    } finally {
+      roots.forEach(VectorSchemaRoot::close);
+    }
   }
 
   /** Re-reads the checked-out branch's latest version (after {@link #compact()}); returns its stamp. */

@@ -1,0 +1,69 @@
+package dev.omnigraph.manifest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.omnigraph.table.ManifestDataset;
+import dev.omnigraph.table.ManifestDataset.FragmentRef;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * Reads the graph commits of one manifest version newest first, one lineage fragment at a time, and
+ * stops as soon as the caller has what it needs: a page of the commit list, or the commits since a
+ * known one. What it reads is bounded by what the caller asks for, not by the history.
+ *
+ * <p>The lineage visible on a branch is exactly the history reachable from its head: the commits
+ * its ancestors published up to the fork, then its own (a merge must bring the source's missing
+ * lineage rows along in its publish to keep this so). Newest first is the contract's order:
+ * manifest version, then created-at, then commit id, all descending.
+ */
+final class Lineage {
+
+  /** The commit-list order: newest first by (manifest version, created-at, commit id). */
+  static final Comparator<GraphCommit> NEWEST_FIRST = Comparator
+      .comparingLong(GraphCommit::manifestVersion)
+      .thenComparingLong(GraphCommit::createdAtMicros)
+      .thenComparing(GraphCommit::id)
+      .reversed();
+
+  private Lineage() {}
+
+  /**
+   * Offers the commits of {@code manifest}'s checked-out version to {@code visitor} newest first,
+   * until it returns false or the lineage ends.
+   *
+   * @param stateFragment the version's state fragment, excluded (empty for a legacy layout)
+   */
+  static void newestFirst(ManifestDataset manifest, Optional<Integer> stateFragment, Predicate<GraphCommit> visitor) {
+    List<FragmentRef> fragments = ManifestLayout.lineageFragments(manifest, stateFragment);
+    for (int i = fragments.size() - 1; i >= 0; i--) {
+      List<GraphCommit> commits = new ArrayList<>();
+      manifest.scanFragment(fragments.get(i).id(), ManifestLayout.LINEAGE_COLUMNS,
+          Optional.of(ManifestLayout.COMMITS_ONLY), batch -> {
+            for (ManifestRow r : ManifestColumns.decode(batch)) {
+              commits.add(decode(r));
+            }
+          });
+      commits.sort(NEWEST_FIRST);
+      for (GraphCommit c : commits) {
+        if (!visitor.test(c)) {
+          return;
+        }
+      }
+    }
+  }
+
+  static GraphCommit decode(ManifestRow r) {
+    JsonNode m = ManifestJson.read(r.objectId(), r.metadata());
+    return new GraphCommit(
+        r.objectId().substring(ManifestRow.GRAPH_COMMIT.length() + 1),
+        ManifestJson.optionalText(m, "parent"),
+        ManifestJson.optionalText(m, "merged_parent"),
+        ManifestJson.optionalText(m, "actor"),
+        ManifestJson.requiredLong(r.objectId(), m, "created_at"),
+        ManifestJson.requiredText(r.objectId(), m, "branch"),
+        ManifestJson.requiredLong(r.objectId(), m, "manifest_version"));
+  }
+}
