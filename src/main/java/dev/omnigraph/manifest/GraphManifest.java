@@ -39,9 +39,9 @@ public final class GraphManifest {
 
   /** Checks main's stamp before any branch state is read. */
   public int checkStamp() {
-    try (ManifestDataset m = open(MAIN, OptionalLong.empty())) {
-      return ManifestReader.checkStamp(config, m);
-    }
+    // On the held handle: the capture that follows an open reuses it instead of fetching the
+    // same Lance manifest again.
+    return states.withLatest(config, MAIN, m -> ManifestReader.checkStamp(config, m));
   }
 
   /**

@@ -38,22 +38,41 @@ final class Lineage {
    */
   static void newestFirst(ManifestDataset manifest, Optional<Integer> stateFragment, Predicate<GraphCommit> visitor) {
     List<FragmentRef> fragments = ManifestLayout.lineageFragments(manifest, stateFragment);
-    for (int i = fragments.size() - 1; i >= 0; i--) {
-      List<GraphCommit> commits = new ArrayList<>();
-      manifest.scanFragment(fragments.get(i).id(), ManifestLayout.LINEAGE_COLUMNS,
-          Optional.of(ManifestLayout.COMMITS_ONLY), batch -> {
-            for (ManifestRow r : ManifestColumns.decode(batch)) {
-              commits.add(decode(r));
-            }
-          });
-      commits.sort(NEWEST_FIRST);
-      for (GraphCommit c : commits) {
-        if (!visitor.test(c)) {
-          return;
+    boolean[] going = {true};
+    for (int i = fragments.size() - 1; i >= 0 && going[0]; i--) {
+      if (stateFragment.isEmpty()) {
+        // Legacy layout: commit rows among state rows, oldest first within a fragment.
+        List<GraphCommit> commits = new ArrayList<>();
+        manifest.scanFragment(fragments.get(i).id(), ManifestLayout.LINEAGE_COLUMNS,
+            Optional.of(ManifestLayout.COMMITS_ONLY), batch -> {
+              for (ManifestRow r : ManifestColumns.decode(batch)) {
+                commits.add(decode(r));
+              }
+            });
+        commits.sort(NEWEST_FIRST);
+        for (GraphCommit c : commits) {
+          if (!visitor.test(c)) {
+            return;
+          }
         }
+        continue;
       }
+      // A lineage fragment holds commit rows only, newest first: read only as far as needed.
+      manifest.scanFragment(fragments.get(i).id(), ManifestLayout.LINEAGE_COLUMNS, Optional.empty(), BATCH_ROWS,
+          batch -> {
+            for (ManifestRow r : ManifestColumns.decode(batch)) {
+              if (!visitor.test(decode(r))) {
+                going[0] = false;
+                return false;
+              }
+            }
+            return true;
+          });
     }
   }
+
+  /** Lineage rows read per batch: a page of the commit list rarely needs more than one batch. */
+  static final int BATCH_ROWS = 256;
 
   static GraphCommit decode(ManifestRow r) {
     JsonNode m = ManifestJson.read(r.objectId(), r.metadata());

@@ -150,16 +150,28 @@ public final class ManifestBatchPublisher {
     ManifestRow commit = ManifestRows.commit(intent.commitId(), intent.expectedHead(), intent.mergedParent(),
         intent.actor(), intent.createdAtMicros(), intent.branch(), next);
     List<ManifestRow> state = ManifestLayout.apply(read.read().rows(), changes);
-    // The CAS: remove the state fragment this publish read (a legacy manifest: delete the head row
-    // the branch resolves through) and append the commit row and the new state in one zero-retry
-    // Update. Two publishes from one version both remove it, so at most one lands.
-    List<Integer> remove = read.read().stateFragment().map(List::of).orElse(List.of());
-    List<Long> delete = read.read().stateFragment().isPresent() ? List.of() : legacyHead(read.read(), now);
+    // The CAS: remove the state fragment this publish read and append the commit row and the new
+    // state in one zero-retry Update. Two publishes from one version both remove it, so at most one
+    // lands. A legacy manifest (no state fragment) is converted by its first publish here: every
+    // fragment is removed (so this conflicts with any other publish from the same version) and its
+    // commits are rewritten, newest first, as one lineage fragment.
+    List<Integer> remove = new ArrayList<>();
+    List<java.util.function.Function<org.apache.arrow.memory.BufferAllocator, org.apache.arrow.vector.VectorSchemaRoot>> fragments =
+        new ArrayList<>();
+    if (read.read().stateFragment().isPresent()) {
+      remove.add(read.read().stateFragment().get());
+    } else if (!manifest.fragments().isEmpty()) {
+      List<ManifestRow> legacyLineage = new ArrayList<>();
+      Lineage.newestFirst(manifest, Optional.empty(), c -> legacyLineage.add(ManifestRows.commit(c.id(), c.parent(),
+          c.mergedParent(), c.actor(), c.createdAtMicros(), c.branch(), c.manifestVersion())));
+      manifest.fragments().forEach(f -> remove.add(f.id()));
+      fragments.add(allocator -> ManifestColumns.encode(legacyLineage, allocator));
+    }
+    fragments.add(allocator -> ManifestColumns.encode(List.of(commit), allocator));
+    fragments.add(allocator -> ManifestColumns.encode(withMarker(state, next), allocator));
     ManifestDataset.Landed landed;
     try {
-      landed = manifest.rewrite(remove, delete, List.of(
-          allocator -> ManifestColumns.encode(List.of(commit), allocator),
-          allocator -> ManifestColumns.encode(withMarker(state, next), allocator)));
+      landed = manifest.rewrite(remove, List.of(), fragments);
     } catch (RuntimeException rejected) {
       throw new Rejected(rejected);
     }
@@ -187,20 +199,6 @@ public final class ManifestBatchPublisher {
     return fragments.get(fragments.size() - 1).id();
   }
 
-  /** Legacy layout: the address of the head row the branch resolves through (none at genesis). */
-  private static List<Long> legacyHead(ManifestLayout.Read read, BranchAuthority now) {
-    List<String> candidates = new ArrayList<>();
-    candidates.add(now.branch());
-    candidates.addAll(now.parentChain());
-    for (String b : candidates) {
-      Long address = read.legacyHeads().get(ManifestRows.headId(b));
-      if (address != null) {
-        return List.of(address);
-      }
-    }
-    return List.of();
-  }
-
   private static GraphCommit commitOf(Intent intent, long manifestVersion) {
     return new GraphCommit(intent.commitId(), intent.expectedHead(), intent.mergedParent(), intent.actor(),
         intent.createdAtMicros(), intent.branch(), manifestVersion);
@@ -223,9 +221,10 @@ public final class ManifestBatchPublisher {
       return;
     }
     try {
+      // Newest first, as every lineage fragment stores its rows (see Lineage).
       List<ManifestRow> commits = new ArrayList<>();
-      for (ManifestDataset.FragmentRef f : plan) {
-        manifest.scanFragment(f.id(), List.of(), java.util.Optional.of(ManifestLayout.COMMITS_ONLY),
+      for (int i = plan.size() - 1; i >= 0; i--) {
+        manifest.scanFragment(plan.get(i).id(), List.of(), java.util.Optional.empty(),
             batch -> commits.addAll(ManifestColumns.decode(batch)));
       }
       List<Integer> remove = new ArrayList<>(plan.stream().map(ManifestDataset.FragmentRef::id).toList());

@@ -24,8 +24,8 @@ import java.util.Optional;
  * is bounded by the tables and branches, never by the commits.
  *
  * <p>A manifest written before this layout (no state fragment at the end) is read by the full fold
- * it was designed for; its first publish here writes the first state fragment, deleting the head
- * row it resolved through as the compare-and-swap, as before.
+ * it was designed for; its first publish here converts it once: it removes every fragment (which is
+ * its compare-and-swap) and writes the lineage, the commit and the first state fragment.
  */
 final class ManifestLayout {
 
@@ -33,11 +33,11 @@ final class ManifestLayout {
   static final int FORMAT = 1;
 
   /**
-   * Lineage fragments of one size tier merged at once: with one-row publishes the lineage stays at
-   * most {@code MERGE_FAN_IN - 1} fragments per power of {@code MERGE_FAN_IN} rows (about 40 at
-   * 100,000 commits) and each commit row is rewritten once per tier.
+   * The most lineage fragments a version keeps: past it, the newest are merged (see
+   * {@link #mergePlan}). A constant count keeps the Lance manifest, which every open reads and which
+   * grows by about 300 bytes per fragment, the same size at 100 commits as at 100,000.
    */
-  static final int MERGE_FAN_IN = 8;
+  static final int MAX_LINEAGE_FRAGMENTS = 10;
 
   /** Columns a lineage read needs. */
   static final List<String> LINEAGE_COLUMNS =
@@ -53,43 +53,34 @@ final class ManifestLayout {
    *
    * @param rows the state rows (marker excluded): what the next publish rewrites
    * @param stateFragment the state fragment's id; empty for a legacy layout (or an empty manifest)
-   * @param legacyHeads legacy layout only: the physical address of every {@code graph_head} row
    */
-  record Read(List<ManifestRow> rows, Optional<Integer> stateFragment, Map<String, Long> legacyHeads) {}
+  record Read(List<ManifestRow> rows, Optional<Integer> stateFragment) {}
 
   /** Reads the state rows of the handle's checked-out version: its last fragment, or the legacy fold. */
   static Read read(ManifestDataset manifest) {
     List<FragmentRef> fragments = manifest.fragments();
     if (fragments.isEmpty()) {
-      return new Read(List.of(), Optional.empty(), Map.of());
+      return new Read(List.of(), Optional.empty());
     }
     FragmentRef last = fragments.get(fragments.size() - 1);
     List<ManifestRow> rows = new ArrayList<>();
     manifest.scanFragment(last.id(), List.of(), Optional.empty(), batch -> rows.addAll(ManifestColumns.decode(batch)));
     if (!rows.isEmpty() && rows.get(0).objectType().equals(ManifestRow.GRAPH_STATE)) {
-      return new Read(List.copyOf(rows.subList(1, rows.size())), Optional.of(last.id()), Map.of());
+      return new Read(List.copyOf(rows.subList(1, rows.size())), Optional.of(last.id()));
     }
     return legacy(manifest);
   }
 
   private static Read legacy(ManifestDataset manifest) {
-    List<ManifestRow> all = new ArrayList<>();
-    Map<String, Long> heads = new HashMap<>();
-    manifest.scanWithAddresses(batch -> {
-      List<ManifestRow> decoded = ManifestColumns.decode(batch);
-      org.apache.arrow.vector.UInt8Vector address =
-          (org.apache.arrow.vector.UInt8Vector) batch.getVector(ManifestDataset.ROW_ADDRESS);
-      for (int i = 0; i < decoded.size(); i++) {
-        ManifestRow r = decoded.get(i);
-        if (r.objectType().equals(ManifestRow.GRAPH_HEAD)) {
-          heads.put(r.objectId(), address.getObjectNoOverflow(i).longValueExact());
-        }
+    List<ManifestRow> state = new ArrayList<>();
+    manifest.scan(batch -> {
+      for (ManifestRow r : ManifestColumns.decode(batch)) {
         if (!r.objectType().equals(ManifestRow.GRAPH_COMMIT)) {
-          all.add(r);
+          state.add(r);
         }
       }
     });
-    return new Read(apply(List.of(), all), Optional.empty(), Map.copyOf(heads));
+    return new Read(apply(List.of(), state), Optional.empty());
   }
 
   /**
@@ -136,45 +127,48 @@ final class ManifestLayout {
 
   /**
    * The suffix of {@code lineage} (oldest first) a merge should rewrite into one fragment, or empty
-   * when none is due. Fragments are sized in tiers of powers of {@link #MERGE_FAN_IN}; whenever the
-   * newest {@code MERGE_FAN_IN} fragments share a tier they merge into one of the next tier, and the
-   * cascade is planned at once. Only a suffix is ever merged, so the fragment order stays the publish
+   * when none is due: once the lineage has more than {@link #MAX_LINEAGE_FRAGMENTS} fragments, the
+   * shortest suffix (at least two) whose merged size does not exceed the fragment before it, or all
+   * of them. Sizes so stay non-increasing from oldest to newest, each commit row is rewritten a
+   * handful of times on average (about 7 at 10,000 commits, 12 at 100,000), and the whole lineage
+   * is rewritten only rarely. Only a suffix is ever merged, so the fragment order stays the publish
    * order that {@link Lineage} reads newest first.
    */
   static List<FragmentRef> mergePlan(List<FragmentRef> lineage) {
-    List<Integer> tiers = new ArrayList<>();
-    List<Integer> firstIndex = new ArrayList<>();
-    int start = -1;
-    for (int i = 0; i < lineage.size(); i++) {
-      tiers.add(tier(lineage.get(i).physicalRows()));
-      firstIndex.add(i);
+    int n = lineage.size();
+    if (n <= MAX_LINEAGE_FRAGMENTS) {
+      return List.of();
     }
-    // Simulate the counter: merging the newest MERGE_FAN_IN of one tier yields one of the next.
-    while (tiers.size() >= MERGE_FAN_IN) {
-      int n = tiers.size();
-      int t = tiers.get(n - 1);
-      boolean same = true;
-      for (int k = n - MERGE_FAN_IN; k < n; k++) {
-        same &= tiers.get(k) == t;
+    long merged = lineage.get(n - 1).physicalRows();
+    for (int j = 2; j <= n; j++) {
+      merged += lineage.get(n - j).physicalRows();
+      if (j == n || merged <= lineage.get(n - j - 1).physicalRows()) {
+        return List.copyOf(lineage.subList(n - j, n));
       }
-      if (!same) {
-        break;
-      }
-      int from = firstIndex.get(n - MERGE_FAN_IN);
-      tiers.subList(n - MERGE_FAN_IN, n).clear();
-      firstIndex.subList(n - MERGE_FAN_IN, n).clear();
-      tiers.add(t + 1);
-      firstIndex.add(from);
-      start = from;
     }
-    return start < 0 ? List.of() : List.copyOf(lineage.subList(start, lineage.size()));
+    return List.copyOf(lineage);
   }
 
-  private static int tier(long rows) {
-    int t = 0;
-    for (long r = rows; r >= MERGE_FAN_IN; r /= MERGE_FAN_IN) {
-      t++;
+  /** The fragment sizes, oldest first, that {@code n} one-row publishes leave under {@link #mergePlan}. */
+  static List<Long> sizesAfter(long n) {
+    List<Long> sizes = new ArrayList<>();
+    for (long i = 0; i < n; i++) {
+      sizes.add(1L);
+      if (sizes.size() > MAX_LINEAGE_FRAGMENTS) {
+        int k = sizes.size();
+        long merged = sizes.get(k - 1);
+        int j = 2;
+        for (; j <= k; j++) {
+          merged += sizes.get(k - j);
+          if (j == k || merged <= sizes.get(k - j - 1)) {
+            break;
+          }
+        }
+        sizes.subList(k - j, k).clear();
+        sizes.add(merged);
+      }
     }
-    return t;
+    return sizes;
   }
+
 }

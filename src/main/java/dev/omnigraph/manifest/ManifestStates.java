@@ -204,8 +204,22 @@ final class ManifestStates {
    * {@code stateFragment}.
    */
   void published(String branch, long version, String stamp, List<ManifestRow> rows, int stateFragment) {
-    ManifestLayout.Read read = new ManifestLayout.Read(List.copyOf(rows), Optional.of(stateFragment), Map.of());
+    ManifestLayout.Read read = new ManifestLayout.Read(List.copyOf(rows), Optional.of(stateFragment));
     latest.put(branch, new Entry(stamp, read, ManifestState.decode(branch, version, read.rows())));
+  }
+
+  /** Forgets everything this process knows of {@code rootUri}'s manifest (tests: a cold process). */
+  static void forgetRoot(String rootUri) {
+    ManifestStates s = ROOTS.remove(rootUri);
+    if (s != null) {
+      List<String> branches = List.copyOf(s.latest.keySet());
+      branches.forEach(s::forget);
+    }
+    List<String> held;
+    synchronized (HELD) {
+      held = HELD.keySet().stream().filter(k -> k.startsWith(rootUri + "|")).toList();
+    }
+    held.forEach(k -> dropHeld(rootUri, k.substring(rootUri.length() + 1)));
   }
 
   /** Forgets {@code branch} (deleted, or its state is no longer known), and its held handle. */

@@ -264,13 +264,15 @@ public final class ManifestDataset implements AutoCloseable {
   /**
    * Streams the rows of one fragment of the checked-out version (deleted rows excluded), in
    * physical order, projected to {@code columns} (empty: all) and filtered by {@code filter}
-   * (a Lance SQL predicate built from constants only, never from user input; empty: none).
+   * (a Lance SQL predicate built from constants only, never from user input; empty: none), in
+   * batches of at most {@code batchRows}, until {@code batches} returns false: a reader that needs
+   * only a fragment's first rows stops there.
    */
-  public void scanFragment(int fragmentId, List<String> columns, Optional<String> filter,
-      Consumer<VectorSchemaRoot> batches) {
+  public void scanFragment(int fragmentId, List<String> columns, Optional<String> filter, int batchRows,
+      java.util.function.Predicate<VectorSchemaRoot> batches) {
     dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
         dev.omnigraph.storage.StoreRequests.Kind.MANIFEST, 0);
-    ScanOptions.Builder options = new ScanOptions.Builder().batchSize(8192).fragmentIds(List.of(fragmentId));
+    ScanOptions.Builder options = new ScanOptions.Builder().batchSize(batchRows).fragmentIds(List.of(fragmentId));
     if (!columns.isEmpty()) {
       options.columns(columns);
     }
@@ -279,13 +281,24 @@ public final class ManifestDataset implements AutoCloseable {
         ArrowReader reader = scanner.scanBatches()) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       while (reader.loadNextBatch()) {
-        batches.accept(root);
+        if (!batches.test(root)) {
+          return;
+        }
       }
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {
       throw new IllegalStateException("manifest scan of fragment " + fragmentId + " failed: " + e.getMessage(), e);
     }
+  }
+
+  /** As above, every row, in batches of 8,192. */
+  public void scanFragment(int fragmentId, List<String> columns, Optional<String> filter,
+      Consumer<VectorSchemaRoot> batches) {
+    scanFragment(fragmentId, columns, filter, 8192, batch -> {
+      batches.accept(batch);
+      return true;
+    });
   }
 
   /**
