@@ -1,5 +1,6 @@
 package dev.omnigraph.cli;
 
+import dev.omnigraph.api.CommitPage;
 import dev.omnigraph.cli.CliHarness.Run;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -50,7 +51,7 @@ class LocalCliTest {
 
   private int commits() {
     try (Omnigraph g = Omnigraph.open(StorageConfig.local(root), OpenMode.READ_ONLY)) {
-      return g.commits("main").commits().size();
+      return g.commits("main", CommitPage.FIRST).commits().size();
     }
   }
 
