@@ -51,7 +51,7 @@ class LocalCliTest {
 
   private int commits() {
     try (Omnigraph g = Omnigraph.open(StorageConfig.local(root), OpenMode.READ_ONLY)) {
-      return g.commits("main", CommitPage.FIRST).commits().size();
+      return g.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().size();
     }
   }
 

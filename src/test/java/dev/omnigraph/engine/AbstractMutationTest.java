@@ -60,7 +60,7 @@ abstract class AbstractMutationTest extends AbstractGraphFixture {
     assertThat(r.commitId()).isPresent();
     assertThat(rows("main", "Person")).containsOnlyKeys("ann", "ben");
     assertThat(dataset("main", "Knows").entityCount()).isEqualTo(1);
-    assertThat(graph.commits("main", CommitPage.FIRST).commits()).hasSize(2);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(2);
     assertThat(certificate("Person")).contains("v1");
   }
 
@@ -103,7 +103,7 @@ abstract class AbstractMutationTest extends AbstractGraphFixture {
   @Test
   void commitsArePagedNewestFirstWithoutGapsOrRepeats() {
     java.util.List<String> written = new java.util.ArrayList<>();
-    written.add(graph.commits("main", CommitPage.FIRST).commits().get(0).graphCommitId()); // genesis
+    written.add(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().get(0).graphCommitId()); // genesis
     for (int i = 1; i <= 6; i++) {
       written.add(mutate("add_person", "{\"name\":\"p" + i + "\"}").commitId().orElseThrow());
     }
@@ -162,7 +162,7 @@ abstract class AbstractMutationTest extends AbstractGraphFixture {
     mutate("forget", "{\"name\":\"ben\"}");
     assertThat(rows("main", "Person")).containsOnlyKeys("ann");
     assertThat(dataset("main", "Knows").entityCount()).isZero();
-    assertThat(graph.commits("main", CommitPage.FIRST).commits()).hasSize(3);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(3);
   }
 
   @Test
@@ -175,21 +175,21 @@ abstract class AbstractMutationTest extends AbstractGraphFixture {
 
   @Test
   void aStaleIfCommitIsPreconditionFailedWithNoNewCommit() {
-    String genesis = graph.commits("main", CommitPage.FIRST).commits().get(0).graphCommitId();
+    String genesis = graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().get(0).graphCommitId();
     WriteResult first = mutate("main", "add_person", "{\"name\":\"ann\"}", Optional.of(genesis));
     assertThatThrownBy(() -> mutate("main", "add_person", "{\"name\":\"bob\"}", Optional.of(genesis)))
         .isInstanceOfSatisfying(PreconditionFailed.class, e -> {
           assertThat(e.expected()).isEqualTo(genesis);
           assertThat(e.actual()).isEqualTo(first.commitId());
         });
-    assertThat(graph.commits("main", CommitPage.FIRST).commits()).hasSize(2);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(2);
     assertThat(rows("main", "Person")).containsOnlyKeys("ann");
   }
 
   @Test
   void anInsertLandingBetweenPrepareAndGateIsReadSetChangedForAnUpdate() throws Exception {
     mutate("add_person", "{\"name\":\"ann\",\"age\":30}");
-    String before = graph.commits("main", CommitPage.FIRST).commits().get(0).graphCommitId();
+    String before = graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().get(0).graphCommitId();
     java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
     WriteResult[] concurrent = new WriteResult[1];
     try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enable("write.after_prepare", () -> {
@@ -215,6 +215,6 @@ abstract class AbstractMutationTest extends AbstractGraphFixture {
     assertThatThrownBy(() -> graph.mutate("main", mixed, "mixed", new ObjectMapper().createObjectNode().put("n", "a"),
         Optional.empty(), Optional.empty()))
         .isInstanceOf(QueryParseException.class).hasMessageContaining("split");
-    assertThat(graph.commits("main", CommitPage.FIRST).commits()).hasSize(1);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(1);
   }
 }

@@ -59,7 +59,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
   }
 
   List<CommitOutput> commits(String branch) {
-    return graph.commits(branch, CommitPage.FIRST).commits();
+    return graph.commits(branch, CommitPage.first(CommitPage.MAX_LIMIT)).commits();
   }
 
   void assertPinsEqualHeads(String branch) {

@@ -81,7 +81,7 @@ abstract class AbstractRootCopyTest {
       SnapshotOutput s = g.snapshot(b);
       out.put(b + " snapshot", s);
       out.put(b + " content", content(g.config(), s));
-      List<String> commits = g.commits(b, CommitPage.FIRST).commits().stream().map(CommitOutput::graphCommitId).toList();
+      List<String> commits = g.commits(b, CommitPage.first(CommitPage.MAX_LIMIT)).commits().stream().map(CommitOutput::graphCommitId).toList();
       out.put(b + " commits", commits);
       for (String c : commits) {
         out.put("commit " + c, content(g.config(), g.snapshotAtCommit(c)));
