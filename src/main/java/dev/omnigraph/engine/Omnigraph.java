@@ -8,12 +8,14 @@ import dev.omnigraph.api.BranchDeleteOutput;
 import dev.omnigraph.api.BranchListOutput;
 import dev.omnigraph.api.CommitListOutput;
 import dev.omnigraph.api.CommitOutput;
+import dev.omnigraph.api.CommitPage;
 import dev.omnigraph.api.Conflict;
 import dev.omnigraph.api.NotFound;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.api.SchemaOutput;
 import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.manifest.BranchAuthority;
+import dev.omnigraph.manifest.CommitCursor;
 import dev.omnigraph.manifest.GraphCommit;
 import dev.omnigraph.manifest.GraphManifest;
 import dev.omnigraph.manifest.ManifestBootstrap;
@@ -446,10 +448,30 @@ public final class Omnigraph implements AutoCloseable {
     return new GraphExport(new DataTables(config), schema.ir().catalog(), state, typeNames);
   }
 
-  /** Commits reachable from {@code branch}'s head, most recent first. */
-  public CommitListOutput commits(String branch) {
+  /**
+   * One page of the commits reachable from {@code branch}'s head, newest first by (graph-manifest
+   * version, created-at, commit id): at most {@code page.limit()} commits strictly after the page's
+   * cursor, with the next page's cursor when more follow.
+   *
+   * @throws NotFound for an unknown branch
+   * @throws dev.omnigraph.api.InvalidRequest for a cursor this method did not issue
+   */
+  public CommitListOutput commits(String branch, CommitPage page) {
+    Optional<CommitCursor> after = page.cursor().map(CommitCursor::decode);
     BranchAuthority authority = manifest.capture(branch);
-    return new CommitListOutput(manifest.history(authority).stream().map(Omnigraph::toOutput).toList());
+    // The lineage is read newest first and only as far as this page (and the commits before
+    // the cursor) need: a page costs what it shows, not what the history holds.
+    List<GraphCommit> rows = new ArrayList<>();
+    manifest.lineage(authority, c -> {
+      if (after.isEmpty() || after.get().isAfter(c)) {
+        rows.add(c);
+      }
+      return rows.size() <= page.limit();
+    });
+    boolean more = rows.size() > page.limit();
+    List<GraphCommit> shown = more ? rows.subList(0, page.limit()) : rows;
+    String next = more ? CommitCursor.of(shown.get(shown.size() - 1)).encode() : null;
+    return new CommitListOutput(shown.stream().map(Omnigraph::toOutput).toList(), next);
   }
 
   /** One commit by id. */

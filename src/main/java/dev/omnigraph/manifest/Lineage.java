@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.omnigraph.table.ManifestDataset;
 import dev.omnigraph.table.ManifestDataset.FragmentRef;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -20,13 +19,6 @@ import java.util.function.Predicate;
  * manifest version, then created-at, then commit id, all descending.
  */
 final class Lineage {
-
-  /** The commit-list order: newest first by (manifest version, created-at, commit id). */
-  static final Comparator<GraphCommit> NEWEST_FIRST = Comparator
-      .comparingLong(GraphCommit::manifestVersion)
-      .thenComparingLong(GraphCommit::createdAtMicros)
-      .thenComparing(GraphCommit::id)
-      .reversed();
 
   private Lineage() {}
 
@@ -49,7 +41,7 @@ final class Lineage {
                 commits.add(decode(r));
               }
             });
-        commits.sort(NEWEST_FIRST);
+        commits.sort(CommitCursor.NEWEST_FIRST);
         for (GraphCommit c : commits) {
           if (!visitor.test(c)) {
             return;

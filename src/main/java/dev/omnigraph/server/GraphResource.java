@@ -6,6 +6,7 @@ import dev.omnigraph.api.BranchListOutput;
 import dev.omnigraph.api.ChangeOutput;
 import dev.omnigraph.api.CommitListOutput;
 import dev.omnigraph.api.CommitOutput;
+import dev.omnigraph.api.CommitPage;
 import dev.omnigraph.api.Conflict;
 import dev.omnigraph.api.GraphBatchLoadOutput;
 import dev.omnigraph.api.GraphListResponse;
@@ -41,6 +42,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -180,9 +182,18 @@ class GraphResource {
 
   @GET
   @Path("{graph_id}/commits")
-  @Operation(operationId = "listCommits", summary = "Commits reachable from a branch head, newest first.")
-  public CommitListOutput commits(@PathParam("graph_id") String graphId, @QueryParam("branch") String branch) {
-    return graphs.get(graphId).handle().commits(orMain(branch));
+  @Operation(operationId = "listCommits", summary = "Commits reachable from a branch head, newest first, one page.",
+      description = "Newest first by (graph-manifest version, created-at, commit id). At most `limit` commits"
+          + " (default " + CommitPage.DEFAULT_LIMIT + ", at most " + CommitPage.MAX_LIMIT + "); when more follow,"
+          + " `next_cursor` is set: pass it back as `cursor` for the next page.")
+  public CommitListOutput commits(@PathParam("graph_id") String graphId, @QueryParam("branch") String branch,
+      @Parameter(description = "Page size, 1 to " + CommitPage.MAX_LIMIT + " (default " + CommitPage.DEFAULT_LIMIT + ")")
+      @QueryParam("limit") String limit,
+      @Parameter(description = "The previous page's next_cursor; omit for the first page")
+      @QueryParam("cursor") String cursor) {
+    // Parsed here, not by JAX-RS, so a bad value is our 400 bad_request rather than a bare 404.
+    CommitPage page = CommitPage.parse(limit, cursor);
+    return graphs.get(graphId).handle().commits(orMain(branch), page);
   }
 
   @GET

@@ -1,5 +1,6 @@
 package dev.omnigraph.cli;
 
+import dev.omnigraph.api.CommitPage;
 import dev.omnigraph.cli.CliHarness.Run;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -50,7 +51,7 @@ class LocalCliTest {
 
   private int commits() {
     try (Omnigraph g = Omnigraph.open(StorageConfig.local(root), OpenMode.READ_ONLY)) {
-      return g.commits("main").commits().size();
+      return g.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().size();
     }
   }
 
@@ -165,6 +166,48 @@ class LocalCliTest {
 
     Run list = run("branch", "list", "--store", root.toString());
     assertThat(list.out()).isEqualTo("main\n");
+  }
+
+  @Test
+  void commitListIsPagedAndNamesTheCommandForTheNextPage() throws Exception {
+    for (String name : List.of("ann", "ben", "cat")) {
+      Path one = Files.writeString(dir.resolve(name + ".ndjson"), "{\"type\":\"Person\",\"data\":{\"name\":\"" + name + "\"}}\n");
+      assertThat(run("load", "--data", one.toString(), "--mode", "append", "--store", root.toString()).exit()).isZero();
+    }
+    Run all = run("commit", "list", "--json", "--store", root.toString());
+    assertThat(all.exit()).as(all.err()).isZero();
+    assertThat(all.json().has("next_cursor")).isFalse();
+    List<String> ids = new ArrayList<>();
+    all.json().get("commits").forEach(c -> ids.add(c.get("graph_commit_id").asText()));
+    assertThat(ids).hasSize(4).doesNotHaveDuplicates();
+
+    Run first = run("commit", "list", "--limit", "3", "--store", root.toString());
+    assertThat(first.exit()).as(first.err()).isZero();
+    assertThat(first.out().lines().map(l -> l.substring(0, l.indexOf(' ')))).containsExactlyElementsOf(ids.subList(0, 3));
+    String prefix = "more: omnigraph commit list --store " + root + " --branch main --limit 3 --cursor ";
+    assertThat(first.err()).startsWith(prefix).endsWith("\n");
+    String cursor = first.err().strip().substring(prefix.length());
+
+    Run second = run("commit", "list", "--limit", "3", "--cursor", cursor, "--store", root.toString());
+    assertThat(second.exit()).as(second.err()).isZero();
+    assertThat(second.out().lines().map(l -> l.substring(0, l.indexOf(' ')))).containsExactly(ids.get(3));
+    assertThat(second.out()).contains("(genesis)");
+    assertThat(second.err()).isEmpty();
+
+    Run json = run("commit", "list", "--json", "--limit", "2", "--store", root.toString());
+    assertThat(json.json().get("commits")).hasSize(2);
+    Run jsonNext = run("commit", "list", "--json", "--limit", "2", "--cursor",
+        json.json().get("next_cursor").asText(), "--store", root.toString());
+    assertThat(jsonNext.json().get("commits").get(0).get("graph_commit_id").asText()).isEqualTo(ids.get(2));
+    assertThat(jsonNext.json().has("next_cursor")).isFalse();
+
+    Run zero = run("commit", "list", "--limit", "0", "--store", root.toString());
+    assertThat(zero.exit()).isEqualTo(1);
+    assertThat(zero.err()).isEqualTo("error: 'limit' must be between 1 and 1000, got 0\n");
+    Run junk = run("commit", "list", "--cursor", "junk!", "--store", root.toString());
+    assertThat(junk.exit()).isEqualTo(1);
+    assertThat(junk.err()).startsWith("error: 'cursor' is not a commit-list cursor");
+    assertThat(run("commit", "list", "--limit", "ten", "--store", root.toString()).exit()).isEqualTo(2);
   }
 
   @Test

@@ -106,6 +106,25 @@ class RemoteCliTest {
     assertThat(commits).hasSize(3);
     assertThat(commits.get(0).get("graph_commit_id").asText()).isEqualTo(head);
     assertThat(run("commit", "show", head, "--json").json().get("actor_id").asText()).isEqualTo("alice");
+    // Paged: the query string carries limit and cursor; the hint names this server and graph.
+    Run firstPage = run("commit", "list", "--limit", "2");
+    assertThat(firstPage.exit()).as(firstPage.err()).isZero();
+    assertThat(firstPage.out().lines().map(l -> l.substring(0, l.indexOf(' '))))
+        .containsExactly(commits.get(0).get("graph_commit_id").asText(), commits.get(1).get("graph_commit_id").asText());
+    String more = "more: omnigraph commit list --server " + server + " --graph cli --branch main --limit 2 --cursor ";
+    assertThat(firstPage.err()).startsWith(more);
+    JsonNode lastPage = run("commit", "list", "--json", "--limit", "2", "--cursor",
+        firstPage.err().strip().substring(more.length())).json();
+    assertThat(lastPage.get("commits")).hasSize(1);
+    assertThat(lastPage.get("commits").get(0).get("graph_commit_id").asText())
+        .isEqualTo(commits.get(2).get("graph_commit_id").asText());
+    assertThat(lastPage.has("next_cursor")).isFalse();
+    assertThat(run("commit", "list", "--json", "--limit", "2").json().get("next_cursor").asText()).isNotBlank();
+    Run badCursor = run("commit", "list", "--cursor", "a b&c=d");
+    assertThat(badCursor.exit()).isEqualTo(1);
+    // The server's 400 in full: the cursor arrived as one parameter, its space, '&' and '=' encoded.
+    assertThat(badCursor.err()).isEqualTo("error: 'cursor' is not a commit-list cursor: pass the next_cursor of the"
+        + " previous page unchanged, or omit it for the first page\n");
 
     JsonNode snapshot = run("snapshot", "--json").json();
     assertThat(snapshot.get("graph_branch").asText()).isEqualTo("main");

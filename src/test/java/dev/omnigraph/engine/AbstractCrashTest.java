@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.CommitPage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -231,7 +232,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
   }
 
   private List<String> commitIds(String branch) {
-    return graph.commits(branch).commits().stream().map(CommitOutput::graphCommitId).toList();
+    return graph.commits(branch, CommitPage.first(CommitPage.MAX_LIMIT)).commits().stream().map(CommitOutput::graphCommitId).toList();
   }
 
   private List<String> sidecarKeys() {
@@ -372,7 +373,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     }
 
     // Rows and commits.
-    List<String> commits = graph.commits(branch).commits().stream().map(CommitOutput::graphCommitId).toList();
+    List<String> commits = graph.commits(branch, CommitPage.first(CommitPage.MAX_LIMIT)).commits().stream().map(CommitOutput::graphCommitId).toList();
     SnapshotOutput after = graph.snapshot(branch);
     switch (expect) {
       case NOTHING, DISCARDED -> {

@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.CommitPage;
 import dev.omnigraph.gate.GateManager;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -69,7 +70,7 @@ abstract class AbstractGraphEngineTest {
         assertThat(d.datasetPath()).matches("(nodes|edges)/[0-9a-f]{16}-[0-9a-f]{16}");
       });
 
-      List<CommitOutput> commits = g.commits("main").commits();
+      List<CommitOutput> commits = g.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits();
       assertThat(commits).hasSize(1);
       assertThat(commits.get(0).actorId()).isEqualTo("act-init");
       assertThat(commits.get(0).parentCommitId()).isNull();
@@ -140,7 +141,7 @@ abstract class AbstractGraphEngineTest {
     List<String> before = fingerprint(config);
     try (Omnigraph g = Omnigraph.open(config, OpenMode.READ_ONLY)) {
       g.snapshot("main");
-      g.commits("main");
+      g.commits("main", CommitPage.first(CommitPage.MAX_LIMIT));
       g.branchList();
       assertThatThrownBy(() -> g.branchCreate("x", "main", Optional.empty())).isInstanceOf(InvalidRequest.class);
     }
@@ -150,7 +151,7 @@ abstract class AbstractGraphEngineTest {
   @Test
   void branchesForkTheManifestWithoutCopyingDataAndInheritLineage() {
     try (Omnigraph g = Omnigraph.init(config, schemaText(), Optional.empty())) {
-      String genesis = g.commits("main").commits().get(0).graphCommitId();
+      String genesis = g.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().get(0).graphCommitId();
       var created = g.branchCreate("feature", null, Optional.of("act-b"));
       assertThat(created.name()).isEqualTo("feature");
       assertThat(created.from()).isEqualTo("main");
@@ -160,7 +161,7 @@ abstract class AbstractGraphEngineTest {
       SnapshotOutput s = g.snapshot("feature");
       assertThat(s.graphBranch()).isEqualTo("feature");
       assertThat(s.datasets()).hasSize(4).allSatisfy(d -> assertThat(d.nativeDatasetBranch()).isNull());
-      assertThat(g.commits("feature").commits()).extracting(CommitOutput::graphCommitId).containsExactly(genesis);
+      assertThat(g.commits("feature", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).extracting(CommitOutput::graphCommitId).containsExactly(genesis);
 
       assertThatThrownBy(() -> g.branchCreate("feature/nested", "main", Optional.empty()))
           .isInstanceOf(Conflict.class).hasMessageContaining("overlaps live branch 'feature'");

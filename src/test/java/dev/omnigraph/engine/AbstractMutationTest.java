@@ -1,10 +1,13 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.CommitPage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omnigraph.api.CommitListOutput;
+import dev.omnigraph.api.CommitOutput;
 import dev.omnigraph.api.InvalidRequest;
 import dev.omnigraph.api.KeyConflict;
 import dev.omnigraph.api.PreconditionFailed;
@@ -57,7 +60,7 @@ abstract class AbstractMutationTest extends AbstractGraphFixture {
     assertThat(r.commitId()).isPresent();
     assertThat(rows("main", "Person")).containsOnlyKeys("ann", "ben");
     assertThat(dataset("main", "Knows").entityCount()).isEqualTo(1);
-    assertThat(graph.commits("main").commits()).hasSize(2);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(2);
     assertThat(certificate("Person")).contains("v1");
   }
 
@@ -98,12 +101,68 @@ abstract class AbstractMutationTest extends AbstractGraphFixture {
   }
 
   @Test
+  void commitsArePagedNewestFirstWithoutGapsOrRepeats() {
+    java.util.List<String> written = new java.util.ArrayList<>();
+    written.add(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().get(0).graphCommitId()); // genesis
+    for (int i = 1; i <= 6; i++) {
+      written.add(mutate("add_person", "{\"name\":\"p" + i + "\"}").commitId().orElseThrow());
+    }
+    java.util.List<String> newestFirst = new java.util.ArrayList<>(written);
+    java.util.Collections.reverse(newestFirst);
+
+    CommitListOutput all = graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT));
+    assertThat(all.commits()).extracting(CommitOutput::graphCommitId).containsExactlyElementsOf(newestFirst);
+    assertThat(all.commits()).extracting(CommitOutput::graphManifestVersion).isSortedAccordingTo(
+        java.util.Comparator.reverseOrder());
+    assertThat(all.nextCursor()).isNull();
+
+    java.util.List<Integer> sizes = new java.util.ArrayList<>();
+    java.util.List<String> paged = new java.util.ArrayList<>();
+    Optional<String> cursor = Optional.empty();
+    do {
+      CommitListOutput page = graph.commits("main", new CommitPage(3, cursor));
+      sizes.add(page.commits().size());
+      page.commits().forEach(c -> paged.add(c.graphCommitId()));
+      cursor = Optional.ofNullable(page.nextCursor());
+    } while (cursor.isPresent());
+    assertThat(sizes).containsExactly(3, 3, 1);
+    assertThat(paged).containsExactlyElementsOf(newestFirst);
+
+    // Exactly one page's worth: no next page is announced.
+    CommitListOutput exact = graph.commits("main", CommitPage.first(7));
+    assertThat(exact.commits()).hasSize(7);
+    assertThat(exact.nextCursor()).isNull();
+
+    // A page starts strictly after the cursor's commit, also when that commit was not the page end.
+    CommitListOutput firstTwo = graph.commits("main", CommitPage.first(2));
+    CommitListOutput rest = graph.commits("main", new CommitPage(CommitPage.MAX_LIMIT,
+        Optional.of(firstTwo.nextCursor())));
+    assertThat(rest.commits()).extracting(CommitOutput::graphCommitId)
+        .containsExactlyElementsOf(newestFirst.subList(2, 7));
+    assertThat(rest.nextCursor()).isNull();
+  }
+
+  @Test
+  void aBadLimitOrCursorIsInvalidRequest() {
+    for (int limit : new int[] {0, -1, CommitPage.MAX_LIMIT + 1}) {
+      assertThatThrownBy(() -> graph.commits("main", CommitPage.first(limit))).isInstanceOf(InvalidRequest.class)
+          .hasMessageContaining("'limit'").hasMessageContaining(String.valueOf(limit));
+    }
+    assertThatThrownBy(() -> CommitPage.parse("ten", null)).isInstanceOf(InvalidRequest.class)
+        .hasMessageContaining("'limit'").hasMessageContaining("ten");
+    for (String cursor : new String[] {"not a cursor", "bm9wZQ", "%%%"}) {
+      assertThatThrownBy(() -> graph.commits("main", new CommitPage(3, Optional.of(cursor))))
+          .as(cursor).isInstanceOf(InvalidRequest.class).hasMessageContaining("'cursor'");
+    }
+  }
+
+  @Test
   void deletingANodeDeletesItsEdges() {
     mutate("add_pair", "{\"a\":\"ann\",\"b\":\"ben\"}");
     mutate("forget", "{\"name\":\"ben\"}");
     assertThat(rows("main", "Person")).containsOnlyKeys("ann");
     assertThat(dataset("main", "Knows").entityCount()).isZero();
-    assertThat(graph.commits("main").commits()).hasSize(3);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(3);
   }
 
   @Test
@@ -116,21 +175,21 @@ abstract class AbstractMutationTest extends AbstractGraphFixture {
 
   @Test
   void aStaleIfCommitIsPreconditionFailedWithNoNewCommit() {
-    String genesis = graph.commits("main").commits().get(0).graphCommitId();
+    String genesis = graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().get(0).graphCommitId();
     WriteResult first = mutate("main", "add_person", "{\"name\":\"ann\"}", Optional.of(genesis));
     assertThatThrownBy(() -> mutate("main", "add_person", "{\"name\":\"bob\"}", Optional.of(genesis)))
         .isInstanceOfSatisfying(PreconditionFailed.class, e -> {
           assertThat(e.expected()).isEqualTo(genesis);
           assertThat(e.actual()).isEqualTo(first.commitId());
         });
-    assertThat(graph.commits("main").commits()).hasSize(2);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(2);
     assertThat(rows("main", "Person")).containsOnlyKeys("ann");
   }
 
   @Test
   void anInsertLandingBetweenPrepareAndGateIsReadSetChangedForAnUpdate() throws Exception {
     mutate("add_person", "{\"name\":\"ann\",\"age\":30}");
-    String before = graph.commits("main").commits().get(0).graphCommitId();
+    String before = graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().get(0).graphCommitId();
     java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
     WriteResult[] concurrent = new WriteResult[1];
     try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enable("write.after_prepare", () -> {
@@ -156,6 +215,6 @@ abstract class AbstractMutationTest extends AbstractGraphFixture {
     assertThatThrownBy(() -> graph.mutate("main", mixed, "mixed", new ObjectMapper().createObjectNode().put("n", "a"),
         Optional.empty(), Optional.empty()))
         .isInstanceOf(QueryParseException.class).hasMessageContaining("split");
-    assertThat(graph.commits("main").commits()).hasSize(1);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(1);
   }
 }

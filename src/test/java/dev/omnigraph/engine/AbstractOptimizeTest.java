@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.CommitPage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -58,7 +59,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
   }
 
   List<CommitOutput> commits(String branch) {
-    return graph.commits(branch).commits();
+    return graph.commits(branch, CommitPage.first(CommitPage.MAX_LIMIT)).commits();
   }
 
   void assertPinsEqualHeads(String branch) {

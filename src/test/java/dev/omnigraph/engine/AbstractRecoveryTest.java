@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.CommitPage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -76,7 +77,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
   void readOnlyOpenRepairsNothingThenReadWriteOpenRollsBackWithOneAuditRow() throws Exception {
     load("main", LoadMode.APPEND, person("ann", 1));
     SnapshotOutput before = graph.snapshot("main");
-    int commitsBefore = graph.commits("main").commits().size();
+    int commitsBefore = graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().size();
     RecoveryRequired failure = armedWithEffect("main");
     assertThat(sidecars()).containsExactly(SidecarStore.keyOf(failure.operationId()));
 
@@ -97,8 +98,8 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
     assertThat(sidecars()).isEmpty();
     assertPinsEqualHeads("main");
     // The rollback publishes the restored head (same content) under the recovery actor.
-    assertThat(graph.commits("main").commits()).hasSize(commitsBefore + 1);
-    assertThat(graph.commits("main").commits().get(0).actorId()).isEqualTo(Recovery.RECOVERY_ACTOR);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(commitsBefore + 1);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().get(0).actorId()).isEqualTo(Recovery.RECOVERY_ACTOR);
     assertThat(dataset("main", "Person").entityCount()).isEqualTo(1);
     List<RecoveryAuditTable.Entry> audit = graph.recoveryAudit();
     assertThat(audit).singleElement().satisfies(e -> {
@@ -349,14 +350,14 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
   void aFirstTouchRollbackRemovesTheOwnedRefWithoutPublishing() throws Exception {
     load("main", LoadMode.APPEND, person("ann", 1));
     graph.branchCreate("feature", "main", Optional.of("act-test"));
-    int featureCommits = graph.commits("feature").commits().size();
+    int featureCommits = graph.commits("feature", CommitPage.first(CommitPage.MAX_LIMIT)).commits().size();
     SnapshotOutput.Dataset people = dataset("main", "Person");
     armedWithEffect("feature");
     DataTables tables = new DataTables(config);
     assertThat(tables.branchExists(people.datasetPath(), "feature")).isTrue();
     reopen(OpenMode.READ_WRITE);
     assertThat(tables.branchExists(people.datasetPath(), "feature")).isFalse();
-    assertThat(graph.commits("feature").commits()).hasSize(featureCommits);
+    assertThat(graph.commits("feature", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(featureCommits);
     assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> {
       assertThat(e.kind()).isEqualTo("RolledBack");
       assertThat(e.commitId()).isNull();
@@ -411,7 +412,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
         .satisfies(o -> assertThat(o.verdict()).isEqualTo(Recovery.Verdict.ROLLBACK_PUBLISHED));
     assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> assertThat(e.kind()).isEqualTo("RolledBack"));
     assertThat(rows("main", "Person")).containsOnlyKeys("ann");
-    assertThat(graph.commits("main").commits().stream().filter(c -> Recovery.RECOVERY_ACTOR.equals(c.actorId())))
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().stream().filter(c -> Recovery.RECOVERY_ACTOR.equals(c.actorId())))
         .hasSize(1);
     assertPinsEqualHeads("main");
   }

@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.CommitPage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -80,7 +81,7 @@ abstract class AbstractRootCopyTest {
       SnapshotOutput s = g.snapshot(b);
       out.put(b + " snapshot", s);
       out.put(b + " content", content(g.config(), s));
-      List<String> commits = g.commits(b).commits().stream().map(CommitOutput::graphCommitId).toList();
+      List<String> commits = g.commits(b, CommitPage.first(CommitPage.MAX_LIMIT)).commits().stream().map(CommitOutput::graphCommitId).toList();
       out.put(b + " commits", commits);
       for (String c : commits) {
         out.put("commit " + c, content(g.config(), g.snapshotAtCommit(c)));

@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.CommitPage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -49,8 +50,8 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     assertThat(dataset("main", "Knows").publishedDatasetVersion()).isEqualTo(4);
     assertThat(rows("main", "Person")).containsOnlyKeys("alice", "bob");
     assertThat(rows("main", "Person").get("alice").get("age")).isEqualTo(30);
-    assertThat(graph.commits("main").commits()).hasSize(2);
-    assertThat(graph.commits("main").commits().get(0).actorId()).isEqualTo("act-test");
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(2);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().get(0).actorId()).isEqualTo("act-test");
     assertThat(sidecars()).isEmpty();
   }
 
@@ -87,7 +88,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     load("main", LoadMode.OVERWRITE, person("dave", 1));
     assertThat(rows("main", "Person")).containsOnlyKeys("dave");
     assertThat(dataset("main", "Person").entityCount()).isEqualTo(1);
-    assertThat(graph.commits("main").commits()).hasSize(4);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(4);
   }
 
   @Test
@@ -100,7 +101,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
           assertThat(e.resource()).isEqualTo("rows:node:Person");
         });
     assertThat(sidecars()).isEmpty();
-    assertThat(graph.commits("main").commits()).hasSize(1);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(1);
   }
 
   @Test
@@ -115,7 +116,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
         });
     assertThatThrownBy(() -> load("main", LoadMode.APPEND, "{\"type\":\"Nope\",\"data\":{}}"))
         .isInstanceOf(LoadInputError.class).hasMessageContaining("line 1");
-    assertThat(graph.commits("main").commits()).hasSize(1);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(1);
     assertThat(rows("main", "Person")).isEmpty();
   }
 
@@ -125,7 +126,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
         "{\"type\":\"Company\",\"data\":{\"name\":\"acme\"}}",
         "{\"type\":\"Company\",\"data\":{\"name\":\"bigco\"}}",
         "{\"edge\":\"WorksAt\",\"from\":\"ann\",\"to\":\"acme\"}");
-    long commits = graph.commits("main").commits().size();
+    long commits = graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().size();
     assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("old", 151)))
         .isInstanceOfSatisfying(dev.omnigraph.write.ConstraintViolation.class, e -> {
           assertThat(e.constraint()).isEqualTo("@range(age, 0..150)");
@@ -147,7 +148,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
             e -> assertThat(e.constraint()).isEqualTo("@card(0..1)"));
     // Rewriting ann's own email in a merge is not a collision with herself.
     load("main", LoadMode.MERGE, "{\"type\":\"Person\",\"data\":{\"name\":\"ann\",\"email\":\"a@x.io\",\"age\":3}}");
-    assertThat(graph.commits("main").commits()).hasSize((int) commits + 1);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize((int) commits + 1);
     assertThat(sidecars()).isEmpty();
   }
 
@@ -165,8 +166,8 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     assertThat(dataset("feature", "Person").nativeDatasetBranch()).isEqualTo("feature");
     assertThat(dataset("feature", "Company").nativeDatasetBranch()).isNull();
     assertThat(dataset("main", "Person").nativeDatasetBranch()).isNull();
-    assertThat(graph.commits("feature").commits()).hasSize(4);
-    assertThat(graph.commits("main").commits()).hasSize(2);
+    assertThat(graph.commits("feature", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(4);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(2);
     assertThat(sidecars()).isEmpty();
   }
 
@@ -196,7 +197,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     assertThat(rows("main", "Person")).hasSize(total);
     assertThat(dataset("main", "Person").entityCount()).isEqualTo(total);
     // One commit per append (plus init); automatic compaction may add maintenance commits.
-    assertThat(graph.commits("main").commits())
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits())
         .filteredOn(c -> !dev.omnigraph.maintenance.Optimize.ACTOR.equals(c.actorId())).hasSize(total + 1);
     assertThat(sidecars()).isEmpty();
   }
@@ -230,7 +231,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     assertThat(wins).isEqualTo(1);
     assertThat(conflicts).hasSize(threads - 1).containsOnly("same");
     assertThat(rows("main", "Person")).containsOnlyKeys("same");
-    assertThat(graph.commits("main").commits()).hasSize(2);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(2);
     assertThat(sidecars()).isEmpty();
   }
 
@@ -258,7 +259,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
       assertThat(e.operationId()).isEqualTo(failure.operationId());
       assertThat(e.kind()).isEqualTo("RolledForward");
     });
-    assertThat(graph.commits("main").commits()).hasSize(4);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(4);
   }
 
   @Test
@@ -329,7 +330,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     }
     assertThat(outcome[0]).isNotNull().hasMessageContaining("interrupted");
     assertThat(rows("main", "Person")).isEmpty();
-    assertThat(graph.commits("main").commits()).hasSize(1);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(1);
     assertThat(sidecars()).isEmpty();
     SnapshotOutput.Dataset people = dataset("main", "Person");
     assertThat(new DataTables(config).head(people.datasetPath(), Optional.empty()))
@@ -357,7 +358,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
           assertThat(e.getMessage()).contains("omnigraph repair");
         });
     assertThat(sidecars()).isEmpty();
-    assertThat(graph.commits("main").commits()).hasSize(2);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(2);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.CommitPage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omnigraph.api.CommitOutput;
@@ -112,7 +113,7 @@ class CrashSoakLocalTest {
             .isBetween(ackedNow.size(), ackedNow.size() + 1);
 
         // Commits: oldest first; each writer commit adds exactly one row, a recovery commit none.
-        List<CommitOutput> commits = new ArrayList<>(graph.commits("main").commits());
+        List<CommitOutput> commits = new ArrayList<>(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits());
         java.util.Collections.reverse(commits);
         long writerCommits = commits.stream().filter(c -> CrashChild.ACTOR.equals(c.actorId())).count();
         long recoveryCommits = commits.stream().filter(c -> Recovery.RECOVERY_ACTOR.equals(c.actorId())).count();

@@ -1,5 +1,6 @@
 package dev.omnigraph.maintenance;
 
+import dev.omnigraph.api.CommitPage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -101,7 +102,7 @@ abstract class AbstractMaintenanceFixture {
   protected Map<String, Map<String, TreeSet<String>>> everyCommit(String... branches) {
     Map<String, Map<String, TreeSet<String>>> out = new TreeMap<>();
     for (String b : branches) {
-      graph.commits(b).commits().forEach(c -> out.computeIfAbsent(c.graphCommitId(),
+      graph.commits(b, CommitPage.first(CommitPage.MAX_LIMIT)).commits().forEach(c -> out.computeIfAbsent(c.graphCommitId(),
           id -> content(graph.snapshotAtCommit(id))));
     }
     return out;

@@ -1,5 +1,6 @@
 package dev.omnigraph.maintenance;
 
+import dev.omnigraph.api.CommitPage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -35,7 +36,7 @@ abstract class AbstractRepairTest extends AbstractMaintenanceFixture {
     RepairReport applied = graph.repair(true);
     assertThat(applied.clean()).isTrue();
     assertThat(applied.commits()).isEmpty();
-    assertThat(graph.commits("main").commits()).hasSize(2);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(2);
   }
 
   @Test
@@ -43,7 +44,7 @@ abstract class AbstractRepairTest extends AbstractMaintenanceFixture {
     load("main", person("ann"));
     SnapshotOutput.Dataset pinned = dataset("main", "Person");
     TreeSet<String> before = ids(pinned);
-    int commitsBefore = graph.commits("main").commits().size();
+    int commitsBefore = graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().size();
 
     RecoverySidecar orphan = drift("main", person("bob"));
     assertThat(head(pinned)).isEqualTo(pinned.publishedDatasetVersion() + 1);
@@ -74,7 +75,7 @@ abstract class AbstractRepairTest extends AbstractMaintenanceFixture {
     });
     // A dry run writes nothing.
     assertThat(head(pinned)).isEqualTo(pinned.publishedDatasetVersion() + 1);
-    assertThat(graph.commits("main").commits()).hasSize(commitsBefore);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(commitsBefore);
 
     RepairReport applied = graph.repair(true);
     assertThat(applied.applied()).isTrue();
@@ -93,7 +94,7 @@ abstract class AbstractRepairTest extends AbstractMaintenanceFixture {
     assertThat(head(repaired)).isEqualTo(repaired.publishedDatasetVersion());
     assertThat(ids(repaired)).isEqualTo(before);
     assertThat(repaired.entityCount()).isEqualTo(pinned.entityCount());
-    assertThat(graph.commits("main").commits()).hasSize(commitsBefore + 1);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(commitsBefore + 1);
     assertThat(graph.repair(false).clean()).isTrue();
 
     // Writes work again, on top of the pinned content.
@@ -135,7 +136,7 @@ abstract class AbstractRepairTest extends AbstractMaintenanceFixture {
     SnapshotOutput.Dataset pinned = dataset("feature", "Person");
     assertThat(pinned.nativeDatasetBranch()).isEqualTo("feature");
     RecoverySidecar orphan = drift("feature", person("dan"));
-    int mainCommits = graph.commits("main").commits().size();
+    int mainCommits = graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().size();
 
     RepairReport dry = graph.repair(false);
     assertThat(dry.drift()).singleElement().satisfies(d -> {
@@ -149,7 +150,7 @@ abstract class AbstractRepairTest extends AbstractMaintenanceFixture {
 
     RepairReport applied = graph.repair(true);
     assertThat(applied.commits()).singleElement().satisfies(c -> assertThat(c.branch()).isEqualTo("feature"));
-    assertThat(graph.commits("main").commits()).hasSize(mainCommits);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(mainCommits);
     assertThat(ids(dataset("feature", "Person"))).containsExactly("ann", "bob");
     assertThat(ids(dataset("main", "Person"))).containsExactly("ann", "cy");
     load("feature", person("dan"));
@@ -221,7 +222,7 @@ abstract class AbstractRepairTest extends AbstractMaintenanceFixture {
               pin.location(), pin.version() + 5, Optional.empty(), pin.rowCount())), Ulid.next(),
           Optional.of("act-test"), Optional.empty(), System.currentTimeMillis() * 1000));
     }
-    int commits = graph.commits("main").commits().size();
+    int commits = graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().size();
     RepairReport dry = graph.repair(false);
     assertThat(dry.drift()).isEmpty();
     assertThat(dry.invariantViolations()).singleElement().satisfies(v -> {
@@ -232,7 +233,7 @@ abstract class AbstractRepairTest extends AbstractMaintenanceFixture {
     assertThatThrownBy(() -> graph.repair(true)).isInstanceOfSatisfying(InvariantViolation.class,
         e -> assertThat(e.members()).singleElement().asString().contains("node:Person"));
     assertThatThrownBy(() -> graph.cleanup(false)).isInstanceOf(InvariantViolation.class);
-    assertThat(graph.commits("main").commits()).hasSize(commits);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(commits);
     assertThat(tables.head(pin.location(), Optional.empty())).isEqualTo(pin.version());
   }
 }

@@ -587,6 +587,43 @@ class GraphApiTest {
   }
 
   @Test
+  @Order(25)
+  void commitListsArePagedByLimitAndCursorNewestFirst() {
+    JsonPath all = api().get("/graphs/g/commits?limit=1000").then().statusCode(200)
+        .body("$", not(hasKey("next_cursor"))).extract().jsonPath();
+    List<String> ids = all.getList("commits.graph_commit_id");
+    assertThat(ids).hasSizeGreaterThan(5);
+    List<Long> versions = all.getList("commits.graph_manifest_version", Long.class);
+    assertThat(versions).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+    // The default page (100) holds this whole history: no continuation.
+    api().get("/graphs/g/commits").then().statusCode(200).body("$", not(hasKey("next_cursor")))
+        .body("commits.graph_commit_id", equalTo(ids));
+
+    List<String> paged = new java.util.ArrayList<>();
+    String cursor = null;
+    int pages = 0;
+    do {
+      JsonPath page = api().queryParam("branch", "main").queryParam("limit", 2)
+          .queryParams(cursor == null ? Map.of() : Map.of("cursor", cursor))
+          .get("/graphs/g/commits").then().statusCode(200).extract().jsonPath();
+      List<String> pageIds = page.getList("commits.graph_commit_id");
+      assertThat(pageIds).hasSizeBetween(1, 2);
+      paged.addAll(pageIds);
+      cursor = page.getString("next_cursor");
+      pages++;
+    } while (cursor != null);
+    assertThat(paged).isEqualTo(ids);
+    assertThat(pages).isEqualTo((ids.size() + 1) / 2);
+
+    for (String limit : List.of("0", "-3", "1001", "ten")) {
+      api().get("/graphs/g/commits?limit=" + limit).then().statusCode(400)
+          .body("code", equalTo("bad_request")).body("error", containsString("'limit'"));
+    }
+    api().queryParam("cursor", "not-a-cursor!").get("/graphs/g/commits").then().statusCode(400)
+        .body("code", equalTo("bad_request")).body("error", containsString("'cursor'"));
+  }
+
+  @Test
   @Order(22)
   void anExportStreamsWhatALoadAcceptsBack() {
     String all = api().contentType("application/json").body(Map.of()).post("/graphs/g/export").then()
