@@ -80,15 +80,15 @@ final class LanceSupport {
   }
 
   /**
-   * Creates an empty dataset at {@code key}, with stable row ids unless it is the graph manifest
-   * ({@link #stableRowIds(String)}). Fails if a dataset already exists.
+   * Creates an empty data table at {@code key} with stable row ids: row ids must survive compaction
+   * because the write path and recovery address rows by them. Fails if a dataset already exists.
    */
   static Dataset createEmpty(
       StorageConfig config, String key, Schema schema, BufferAllocator allocator) {
-    return createEmpty(config, key, schema, allocator, stableRowIds(key));
+    return createEmpty(config, key, schema, allocator, true);
   }
 
-  /** As above, with stable row ids on or off as given (a dataset keeps the choice for life). */
+  /** Creates an empty dataset with stable row ids on or off as given (a dataset keeps the choice for life). */
   static Dataset createEmpty(
       StorageConfig config, String key, Schema schema, BufferAllocator allocator, boolean stableRowIds) {
     return Dataset.write()
@@ -99,19 +99,6 @@ final class LanceSupport {
         .enableStableRowIds(stableRowIds)
         .storageOptions(config.lanceStorageOptions())
         .execute();
-  }
-
-  /**
-   * Whether the dataset at {@code key} is created with stable row ids. Data tables need them: row
-   * ids must survive compaction because the write path and recovery address rows by them. The
-   * {@code __manifest} does not (the publisher deletes by physical row address and re-scans after
-   * compacting), and with them Lance keeps, inline in every manifest, a row-id segment and two
-   * row-version runs per publish that ever landed in a compacted fragment: ~33 bytes per publish of
-   * history, so after 1,000 publishes each publish wrote a ~35 KB manifest (docs/lance-write-layer.md,
-   * "Why a publish writes ~N KB").
-   */
-  static boolean stableRowIds(String key) {
-    return !key.equals(ManifestDataset.KEY);
   }
 
   /**

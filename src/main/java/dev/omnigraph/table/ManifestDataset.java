@@ -41,11 +41,16 @@ public final class ManifestDataset implements AutoCloseable {
     this.branch = branch;
   }
 
-  /** Creates an empty {@code __manifest} with stable row ids and the given (stamped) schema. */
+  /**
+   * Creates an empty {@code __manifest} with the given (stamped) schema, without stable row ids:
+   * nothing addresses its rows by id, and with them Lance keeps per-row id and version runs inline
+   * in every manifest and transaction, ~33 bytes per publish of history (issue 20;
+   * docs/lance-write-layer.md, "Why a publish writes ~N KB").
+   */
   public static void create(StorageConfig config, Schema schema) {
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset ds = LanceSupport.createEmpty(config, KEY, schema, allocator)) {
-      // created with stable row ids; nothing else to do
+        Dataset ds = LanceSupport.createEmpty(config, KEY, schema, allocator, false)) {
+      // nothing else to do
     }
   }
 
