@@ -198,4 +198,123 @@ abstract class AbstractManifestPublisherTest {
     assertThat(main.tables().get("node:Person").rowCount()).isZero();
     assertThat(main.manifestVersion()).isEqualTo(2);
   }
+
+  private ManifestDataset openMain() {
+    return ManifestDataset.open(config, Optional.empty(), OptionalLong.empty());
+  }
+
+  /**
+   * Issue 20: every version ends with the state fragment, the lineage never holds more than
+   * {@link ManifestLayout#MAX_LINEAGE_FRAGMENTS} fragments however many commits land, commits read
+   * back newest first exactly, and a version written by a lineage merge reads the same state.
+   */
+  @Test
+  void lineageStaysWithinItsFragmentBoundAndReadsBackNewestFirst() {
+    List<String> published = new ArrayList<>();
+    List<Long> versions = new ArrayList<>();
+    Optional<String> head = Optional.empty();
+    for (int i = 0; i < 37; i++) {
+      ManifestBatchPublisher.Published p = publisher.publish(intent("main", Optional.empty(), head, i + 1, i));
+      head = Optional.of(p.commitId());
+      published.add(0, p.commitId());
+      versions.add(p.manifestVersion());
+      try (ManifestDataset m = openMain()) {
+        ManifestLayout.Read read = ManifestLayout.read(m);
+        assertThat(read.stateFragment()).as("state fragment after publish %d", i).isPresent();
+        assertThat(ManifestLayout.lineageFragments(m, read.stateFragment()).size())
+            .as("lineage fragments after publish %d", i).isLessThanOrEqualTo(ManifestLayout.MAX_LINEAGE_FRAGMENTS);
+        assertThat(read.rows()).as("state rows: registration, one pin, one head").hasSize(3);
+      }
+    }
+    assertThat(commits("main")).extracting(GraphCommit::id).containsExactlyElementsOf(published);
+    ManifestState latest = state("main");
+    assertThat(latest.ownHead()).contains(published.get(0));
+    assertThat(latest.tables().get("node:Person").version()).isEqualTo(37);
+    // A merge commits one more version; it reads exactly the state of the publish before it.
+    for (int i = 1; i < versions.size(); i++) {
+      for (long v = versions.get(i - 1) + 1; v < versions.get(i); v++) {
+        try (ManifestDataset m = ManifestDataset.open(config, Optional.empty(), OptionalLong.of(v))) {
+          ManifestState at = ManifestReader.read(m, "main");
+          assertThat(at.tables().get("node:Person").version()).as("merge version %d", v).isEqualTo(i);
+          assertThat(at.ownHead()).contains(published.get(published.size() - i));
+        }
+      }
+    }
+    assertThat(versions.get(versions.size() - 1)).as("some publishes were followed by a lineage merge")
+        .isGreaterThan(versions.size() + 1L);
+  }
+
+  /**
+   * A manifest written before issue 20 (state rows and commits appended together, no state
+   * fragment) is read by the full fold, and its first publish here converts it: every old fragment
+   * goes, the lineage is rewritten newest first, and the state fragment comes last. Two publishers
+   * racing on the unconverted manifest still land exactly once.
+   */
+  @Test
+  void aLegacyManifestIsReadByTheFoldAndConvertedOnceByItsFirstPublish() throws Exception {
+    String g = Ulid.next();
+    String c2 = Ulid.next();
+    long t = System.currentTimeMillis() * 1000;
+    TableVersionUpdate v1 = new TableVersionUpdate("node:Person", PERSON, PERSON.path(false), 1, Optional.empty(), 0);
+    TableVersionUpdate v2 = new TableVersionUpdate("node:Person", PERSON, PERSON.path(false), 2, Optional.empty(), 4);
+    try (ManifestDataset m = openMain()) {
+      List<ManifestRow> first = List.of(
+          ManifestRows.table("node:Person", PERSON, PERSON.path(false), t),
+          ManifestRows.tableVersion(v1, 2, g),
+          ManifestRows.commit(g, Optional.empty(), Optional.empty(), Optional.of("old"), t, "main", 2),
+          ManifestRows.head("main", g, 2));
+      m.rewrite(List.of(), List.of(), List.of(a -> ManifestColumns.encode(first, a)));
+      int firstFragment = m.fragments().get(0).id();
+      List<ManifestRow> second = List.of(
+          ManifestRows.tableVersion(v2, 3, c2),
+          ManifestRows.commit(c2, Optional.of(g), Optional.empty(), Optional.of("old"), t + 1, "main", 3),
+          ManifestRows.head("main", c2, 3));
+      // The old publisher's CAS deleted the head row it replaced.
+      m.rewrite(List.of(), List.of(((long) firstFragment << 32) | 3), List.of(a -> ManifestColumns.encode(second, a)));
+    }
+    ManifestState legacy = state("main");
+    assertThat(legacy.manifestVersion()).isEqualTo(3);
+    assertThat(legacy.ownHead()).contains(c2);
+    assertThat(legacy.tables().get("node:Person").version()).isEqualTo(2);
+    assertThat(legacy.tables().get("node:Person").rowCount()).isEqualTo(4);
+    assertThat(commits("main")).extracting(GraphCommit::id).containsExactly(c2, g);
+
+    int n = 3;
+    ExecutorService pool = Executors.newFixedThreadPool(n);
+    CountDownLatch go = new CountDownLatch(1);
+    List<Future<ManifestBatchPublisher.Published>> futures = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      long v = 10 + i;
+      ManifestBatchPublisher own = new ManifestBatchPublisher(config);
+      futures.add(pool.submit(() -> {
+        go.await();
+        return own.publish(intent("main", Optional.empty(), Optional.of(c2), v, v));
+      }));
+    }
+    go.countDown();
+    List<ManifestBatchPublisher.Published> landed = new ArrayList<>();
+    for (Future<ManifestBatchPublisher.Published> f : futures) {
+      try {
+        landed.add(f.get());
+      } catch (java.util.concurrent.ExecutionException e) {
+        assertThat(e.getCause()).isInstanceOf(HeadMismatch.class);
+      }
+    }
+    pool.shutdown();
+    assertThat(landed).hasSize(1);
+    String c3 = landed.get(0).commitId();
+    assertThat(landed.get(0).manifestVersion()).isEqualTo(4);
+    try (ManifestDataset m = openMain()) {
+      ManifestLayout.Read read = ManifestLayout.read(m);
+      assertThat(read.stateFragment()).isPresent();
+      List<ManifestDataset.FragmentRef> lineage = ManifestLayout.lineageFragments(m, read.stateFragment());
+      assertThat(lineage).extracting(ManifestDataset.FragmentRef::physicalRows).containsExactly(2L, 1L);
+      assertThat(m.fragments()).hasSize(3);
+    }
+    ManifestState converted = state("main");
+    assertThat(converted.ownHead()).contains(c3);
+    assertThat(converted.tables().get("node:Person").version()).isBetween(10L, 12L);
+    assertThat(commits("main")).extracting(GraphCommit::id).containsExactly(c3, c2, g);
+    assertThat(commits("main").get(1).parent()).contains(g);
+  }
 }
