@@ -171,22 +171,22 @@ public final class GraphManifest {
     return found;
   }
 
-  /** Finds a commit by id on any branch (reads each branch's lineage until found). */
+  /**
+   * Finds a commit by id on any branch: main first, then every branch, each by an id match over
+   * its lineage (see {@link Lineage#find}).
+   */
   public Optional<GraphCommit> findCommit(String commitId) {
     List<String> names = new ArrayList<>();
     names.add(MAIN);
     branches().forEach(b -> names.add(b.name()));
     for (String b : names) {
-      GraphCommit[] hit = new GraphCommit[1];
-      lineage(capture(b), c -> {
-        if (c.id().equals(commitId)) {
-          hit[0] = c;
-          return false;
-        }
-        return true;
-      });
-      if (hit[0] != null) {
-        return Optional.of(hit[0]);
+      BranchAuthority authority = capture(b);
+      Optional<GraphCommit> hit;
+      try (ManifestDataset m = open(b, OptionalLong.of(authority.manifestVersion()))) {
+        hit = Lineage.find(m, states.entry(m, b).read().stateFragment(), commitId);
+      }
+      if (hit.isPresent()) {
+        return hit;
       }
     }
     return Optional.empty();

@@ -63,6 +63,29 @@ final class Lineage {
     }
   }
 
+  /**
+   * The commit {@code commitId} in {@code manifest}'s checked-out version, if its lineage holds it.
+   * The id is matched by Lance (the {@code object_id} column only, through the audited literal
+   * helper), fragment by fragment from the newest, so the rows read are the ids, not the commits.
+   */
+  static Optional<GraphCommit> find(ManifestDataset manifest, Optional<Integer> stateFragment, String commitId) {
+    String filter = ManifestColumns.OBJECT_ID + " = "
+        + dev.omnigraph.table.SqlLiteral.quote(ManifestRows.commitObjectId(commitId));
+    List<FragmentRef> fragments = ManifestLayout.lineageFragments(manifest, stateFragment);
+    for (int i = fragments.size() - 1; i >= 0; i--) {
+      List<GraphCommit> hit = new ArrayList<>();
+      manifest.scanFragment(fragments.get(i).id(), ManifestLayout.LINEAGE_COLUMNS, Optional.of(filter), batch -> {
+        for (ManifestRow r : ManifestColumns.decode(batch)) {
+          hit.add(decode(r));
+        }
+      });
+      if (!hit.isEmpty()) {
+        return Optional.of(hit.get(0));
+      }
+    }
+    return Optional.empty();
+  }
+
   /** Lineage rows read per batch: a page of the commit list rarely needs more than one batch. */
   static final int BATCH_ROWS = 256;
 

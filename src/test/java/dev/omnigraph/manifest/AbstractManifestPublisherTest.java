@@ -227,6 +227,16 @@ abstract class AbstractManifestPublisherTest {
       }
     }
     assertThat(commits("main")).extracting(GraphCommit::id).containsExactlyElementsOf(published);
+    try (ManifestDataset m = openMain()) {
+      Optional<Integer> stateFragment = ManifestLayout.read(m).stateFragment();
+      for (String id : List.of(published.get(0), published.get(17), published.get(36))) {
+        assertThat(Lineage.find(m, stateFragment, id)).map(GraphCommit::id).contains(id);
+      }
+      // Ids are matched literally: quotes and SQL never widen the match.
+      for (String hostile : List.of("x' OR '1'='1", published.get(3) + "' OR object_id LIKE '%", "\\'", "%", "")) {
+        assertThat(Lineage.find(m, stateFragment, hostile)).as(hostile).isEmpty();
+      }
+    }
     ManifestState latest = state("main");
     assertThat(latest.ownHead()).contains(published.get(0));
     assertThat(latest.tables().get("node:Person").version()).isEqualTo(37);
