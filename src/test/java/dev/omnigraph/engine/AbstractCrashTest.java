@@ -88,7 +88,8 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
       case "write.after_prepare", "recovery.sidecar_write", "recovery.sidecar_list" -> Expect.NOTHING;
       case "write.after_arm", "write.after_ref_create" -> Expect.DISCARDED;
       case "write.after_table_commit", "write.after_commits", "recovery.sidecar_confirm" -> Expect.ROLLED_BACK;
-      case "write.after_confirm", "write.before_publish", "write.after_publish", "recovery.sidecar_delete" ->
+      case "write.after_confirm", "write.before_publish", "manifest.after_publish_commit", "write.after_publish",
+          "recovery.sidecar_delete" ->
           Expect.ROLLED_FORWARD;
       default -> throw new IllegalArgumentException(failpoint);
     };
@@ -97,8 +98,8 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
   /** Every write failpoint a mutation or load on {@code main} passes through, in order. */
   static final List<String> MAIN_POINTS = List.of("recovery.sidecar_list", "write.after_prepare",
       "recovery.sidecar_write", "write.after_arm", "write.after_table_commit", "write.after_commits",
-      "recovery.sidecar_confirm", "write.after_confirm", "write.before_publish", "write.after_publish",
-      "recovery.sidecar_delete");
+      "recovery.sidecar_confirm", "write.after_confirm", "write.before_publish", "manifest.after_publish_commit",
+      "write.after_publish", "recovery.sidecar_delete");
 
   /**
    * On a fresh graph branch every table is first-touch: the points where that changes what a halt
