@@ -33,11 +33,16 @@ final class ManifestLayout {
   static final int FORMAT = 1;
 
   /**
-   * The most lineage fragments a version keeps: past it, the newest are merged (see
-   * {@link #mergePlan}). A constant count keeps the Lance manifest, which every open reads and which
-   * grows by about 300 bytes per fragment, the same size at 100 commits as at 100,000.
+   * The most lineage fragments a version keeps: past it, the newest are merged down to
+   * {@link #MERGE_DOWN_TO} (see {@link #mergePlan}). A bounded count keeps the Lance manifest, which
+   * every open reads and which grows by ~150 bytes per fragment, about the same size at 100 commits
+   * as at 100,000; merging down to well below the bound makes a merge commit follow only about one
+   * publish in eleven.
    */
-  static final int MAX_LINEAGE_FRAGMENTS = 10;
+  static final int MAX_LINEAGE_FRAGMENTS = 18;
+
+  /** How many lineage fragments a merge leaves at most. */
+  static final int MERGE_DOWN_TO = 10;
 
   /** Columns a lineage read needs. */
   static final List<String> LINEAGE_COLUMNS =
@@ -128,25 +133,33 @@ final class ManifestLayout {
   /**
    * The suffix of {@code lineage} (oldest first) a merge should rewrite into one fragment, or empty
    * when none is due: once the lineage has more than {@link #MAX_LINEAGE_FRAGMENTS} fragments, the
-   * shortest suffix (at least two) whose merged size does not exceed the fragment before it, or all
-   * of them. Sizes so stay non-increasing from oldest to newest, each commit row is rewritten a
-   * handful of times on average (about 7 at 10,000 commits, 12 at 100,000), and the whole lineage
-   * is rewritten only rarely. Only a suffix is ever merged, so the fragment order stays the publish
+   * shortest suffix that leaves at most {@link #MERGE_DOWN_TO} and whose merged size does not exceed
+   * the fragment before it, or all of them. Sizes so stay non-increasing from oldest to newest, and
+   * (simulated over one-row publishes) a merge follows about one publish in eleven and rewrites on
+   * average about 4 commit rows per publish at 10,000 commits and 6 at 100,000; the whole lineage is
+   * rewritten only rarely. Only a suffix is ever merged, so the fragment order stays the publish
    * order that {@link Lineage} reads newest first.
    */
   static List<FragmentRef> mergePlan(List<FragmentRef> lineage) {
-    int n = lineage.size();
+    List<Long> sizes = lineage.stream().map(FragmentRef::physicalRows).toList();
+    int j = mergeLength(sizes);
+    return j == 0 ? List.of() : List.copyOf(lineage.subList(lineage.size() - j, lineage.size()));
+  }
+
+  /** How many of the newest fragments {@link #mergePlan} merges (0: none). */
+  private static int mergeLength(List<Long> sizes) {
+    int n = sizes.size();
     if (n <= MAX_LINEAGE_FRAGMENTS) {
-      return List.of();
+      return 0;
     }
-    long merged = lineage.get(n - 1).physicalRows();
-    for (int j = 2; j <= n; j++) {
-      merged += lineage.get(n - j).physicalRows();
-      if (j == n || merged <= lineage.get(n - j - 1).physicalRows()) {
-        return List.copyOf(lineage.subList(n - j, n));
+    long merged = 0;
+    for (int j = 1; j <= n; j++) {
+      merged += sizes.get(n - j);
+      if (j >= n - MERGE_DOWN_TO + 1 && (j == n || merged <= sizes.get(n - j - 1))) {
+        return j;
       }
     }
-    return List.copyOf(lineage);
+    return n;
   }
 
   /** The fragment sizes, oldest first, that {@code n} one-row publishes leave under {@link #mergePlan}. */
@@ -154,21 +167,15 @@ final class ManifestLayout {
     List<Long> sizes = new ArrayList<>();
     for (long i = 0; i < n; i++) {
       sizes.add(1L);
-      if (sizes.size() > MAX_LINEAGE_FRAGMENTS) {
-        int k = sizes.size();
-        long merged = sizes.get(k - 1);
-        int j = 2;
-        for (; j <= k; j++) {
-          merged += sizes.get(k - j);
-          if (j == k || merged <= sizes.get(k - j - 1)) {
-            break;
-          }
+      int j = mergeLength(sizes);
+      if (j > 0) {
+        long merged = 0;
+        for (int k = 0; k < j; k++) {
+          merged += sizes.remove(sizes.size() - 1);
         }
-        sizes.subList(k - j, k).clear();
         sizes.add(merged);
       }
     }
     return sizes;
   }
-
 }

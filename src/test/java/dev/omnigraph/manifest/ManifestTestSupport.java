@@ -20,6 +20,11 @@ public final class ManifestTestSupport {
     ManifestDataset.create(config, ManifestColumns.schema(stamp));
   }
 
+  /** Lineage rows the lineage reader decodes per batch. */
+  public static int lineageBatchRows() {
+    return Lineage.BATCH_ROWS;
+  }
+
   /** Manifest rows decoded by this process so far. */
   public static long decodedRows() {
     return ManifestColumns.DECODED.sum();
