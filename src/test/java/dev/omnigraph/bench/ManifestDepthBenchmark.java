@@ -63,12 +63,15 @@ import java.util.stream.Stream;
  *
  * <p>A plain {@code main} (reported, never gated) run by the {@code bench} Maven profile. Usage:
  * {@code ManifestDepthBenchmark [outputDir]} (default {@code target/bench}); writes
- * {@code manifest-depth.md} there. {@code -Domnigraph.bench.manifestS3=false} skips S3Mock.
+ * {@code manifest-depth.md} there. {@code -Domnigraph.bench.manifestS3=false} skips S3Mock;
+ * {@code -Domnigraph.bench.verbose=true} prints every S3 request of every repetition.
  */
 public final class ManifestDepthBenchmark {
 
   static final String DEPTHS = System.getProperty("omnigraph.bench.manifestDepths", "100,10000,100000");
   static final boolean S3 = Boolean.parseBoolean(System.getProperty("omnigraph.bench.manifestS3", "true"));
+  /** Prints every request of every S3 repetition (method, key, response bytes). */
+  static final boolean VERBOSE = Boolean.getBoolean("omnigraph.bench.verbose");
   static final int SEED_LOADS = 20;
   static final int WARMUP = 1;
   static final int REPS = 5;
@@ -277,12 +280,19 @@ public final class ManifestDepthBenchmark {
       long bytes = 0;
       if (log != null) {
         for (ConditionalWriteSerializer.Request r : log.drain()) {
+          if (VERBOSE) {
+            System.out.printf(Locale.ROOT, "[bench]   %s %s %d B%n", r.listing() ? "LIST" : r.method(), r.key(),
+                r.responseBytes());
+          }
           requests++;
           if (r.method().equals("GET") && !r.listing() && r.key().contains("__manifest/")) {
             gets++;
             bytes += r.responseBytes();
           }
         }
+      }
+      if (VERBOSE && log != null) {
+        System.out.printf(Locale.ROOT, "[bench]  repetition %d: %.0f ms%n", i, ms);
       }
       if (i >= 0) {
         samples.add(new Sample(ms, requests, gets, bytes));
