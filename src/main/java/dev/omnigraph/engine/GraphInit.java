@@ -70,7 +70,7 @@ final class GraphInit {
       pins.add(new TableVersionUpdate(entry.tableKey(), identity, location, version, Optional.empty(), 0));
     }
     schema.write(storage, now);
-    new ManifestBatchPublisher(config).publish(new ManifestBatchPublisher.Intent(
+    new ManifestBatchPublisher(config, storage).publish(new ManifestBatchPublisher.Intent(
         BranchNames.MAIN, Optional.empty(), Optional.empty(), registrations, pins, Ulid.next(), actor,
         Optional.empty(), now));
     storage.delete(CLAIM_KEY);

@@ -81,7 +81,7 @@ public final class Omnigraph implements AutoCloseable {
     this.schema = schema;
     DataTables tables = new DataTables(config);
     this.sidecars = new SidecarStore(storage);
-    ManifestBatchPublisher publisher = new ManifestBatchPublisher(config);
+    ManifestBatchPublisher publisher = new ManifestBatchPublisher(config, storage);
     this.audit = new RecoveryAuditTable(config, storage);
     this.recovery = new Recovery(gates, manifest, tables, sidecars, publisher, audit,
         () -> SchemaContract.liveIdentity(storage));

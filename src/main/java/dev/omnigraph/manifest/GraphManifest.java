@@ -30,11 +30,13 @@ public final class GraphManifest {
   private final StorageConfig config;
   private final StorageAdapter storage;
   private final ManifestStates states;
+  private final BranchRefs refs;
 
   public GraphManifest(StorageConfig config, StorageAdapter storage) {
     this.config = config;
     this.storage = storage;
     this.states = ManifestStates.forRoot(config.rootUri());
+    this.refs = BranchRefs.direct(storage);
   }
 
   /** Checks main's stamp before any branch state is read. */
@@ -53,7 +55,7 @@ public final class GraphManifest {
    */
   public BranchAuthority capture(String branch) {
     try {
-      return states.withLatest(config, branch, m -> states.capture(m, branch));
+      return states.withLatest(config, branch, m -> states.capture(m, branch, refs));
     } catch (NotFound e) {
       throw e;
     } catch (Exception e) { // lance-java also throws undeclared IOExceptions (a missing branch tree)
@@ -66,7 +68,7 @@ public final class GraphManifest {
 
   /** As {@link #capture(String)}, from an open handle of the branch's manifest. */
   BranchAuthority capture(ManifestDataset m, String branch) {
-    return states.capture(m, branch);
+    return states.capture(m, branch, refs);
   }
 
   /**
@@ -80,8 +82,7 @@ public final class GraphManifest {
         if (captured.branch().equals(MAIN)) {
           return captured;
         }
-        Optional<String> identity = m.branches().stream().filter(b -> b.name().equals(captured.branch()))
-            .map(NativeBranch::identifier).findFirst();
+        Optional<String> identity = refs.resolve(m, captured.branch()).map(r -> r.branch().identifier());
         if (identity.equals(captured.nativeIdentity())) {
           return captured;
         }

@@ -37,9 +37,25 @@ public final class ManifestBatchPublisher {
   private final StorageConfig config;
   private final ManifestStates states;
 
+  private final BranchRefs refs;
+
+  /** A publisher that learns branch identities from Lance's branch listing. */
   public ManifestBatchPublisher(StorageConfig config) {
+    this(config, BranchRefs.listing());
+  }
+
+  /**
+   * A publisher that reads a branch's identity from its own ref through {@code storage} (one GET,
+   * not a listing of every branch; see {@link BranchRefs}).
+   */
+  public ManifestBatchPublisher(StorageConfig config, dev.omnigraph.storage.StorageAdapter storage) {
+    this(config, BranchRefs.direct(storage));
+  }
+
+  private ManifestBatchPublisher(StorageConfig config, BranchRefs refs) {
     this.config = Objects.requireNonNull(config);
     this.states = ManifestStates.forRoot(config.rootUri());
+    this.refs = refs;
   }
 
   /**
@@ -246,7 +262,7 @@ public final class ManifestBatchPublisher {
     ManifestReader.checkStamp(config, manifest);
     BranchAuthority now;
     try {
-      now = states.capture(manifest, intent.branch());
+      now = states.capture(manifest, intent.branch(), refs);
     } catch (dev.omnigraph.api.NotFound gone) {
       throw new HeadMismatch("branch_identity:" + intent.branch(), intent.expectedIdentity(), Optional.empty());
     }
@@ -265,7 +281,7 @@ public final class ManifestBatchPublisher {
    */
   private Optional<Published> settle(Intent intent, int attempt) {
     try (ManifestDataset manifest = openBranch(intent.branch())) {
-      BranchAuthority now = states.capture(manifest, intent.branch());
+      BranchAuthority now = states.capture(manifest, intent.branch(), refs);
       GraphCommit[] mine = new GraphCommit[1];
       Lineage.newestFirst(manifest, states.entry(manifest, intent.branch()).read().stateFragment(), c -> {
         if (c.id().equals(intent.commitId())) {

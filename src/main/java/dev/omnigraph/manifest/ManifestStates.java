@@ -2,7 +2,6 @@ package dev.omnigraph.manifest;
 
 import dev.omnigraph.api.NotFound;
 import dev.omnigraph.table.ManifestDataset;
-import dev.omnigraph.table.NativeBranch;
 import java.util.Optional;
 import java.util.List;
 import java.util.Map;
@@ -149,21 +148,18 @@ final class ManifestStates {
 
   /**
    * The authority of {@code branch} as the open handle {@code m} of its manifest shows it: native
-   * identity and parent chain from the handle's branch listing (off main), state from the same
-   * version.
+   * identity and parent chain from the branch's refs (off main; {@link BranchRefs}), state from the
+   * handle's version.
    *
    * @throws NotFound when the branch is not in the listing
    */
-  BranchAuthority capture(ManifestDataset m, String branch) {
+  BranchAuthority capture(ManifestDataset m, String branch, BranchRefs refs) {
     Optional<String> identity = Optional.empty();
     List<String> chain = List.of();
     if (!branch.equals(ManifestState.MAIN)) {
-      List<NativeBranch> live = m.branches();
-      identity = live.stream().filter(b -> b.name().equals(branch)).map(NativeBranch::identifier).findFirst();
-      if (identity.isEmpty()) {
-        throw new NotFound("branch", branch);
-      }
-      chain = ManifestReader.parentChain(live, branch);
+      BranchRefs.Resolved resolved = refs.resolve(m, branch).orElseThrow(() -> new NotFound("branch", branch));
+      identity = Optional.of(resolved.branch().identifier());
+      chain = resolved.parentChain();
     }
     return new BranchAuthority(branch, identity, chain, read(m, branch), m.stamp());
   }

@@ -172,6 +172,52 @@ abstract class AbstractManifestPublisherTest {
     assertThat(commits("main")).hasSize(1);
   }
 
+  /**
+   * A capture reads a named branch's own ref (one GET) instead of listing every branch: the direct
+   * reading must match Lance's listing exactly (identity, parent, chain), for nested names with
+   * {@code /}, after a delete and recreate, and for an absent branch.
+   */
+  @Test
+  void branchRefsReadOneBranchExactlyAsTheListingShowsIt() throws Exception {
+    publisher.publish(intent("main", Optional.empty(), Optional.empty(), 1, 0));
+    try (dev.omnigraph.storage.StorageAdapter storage = dev.omnigraph.storage.StorageAdapters.open(config);
+        ManifestDataset m = ManifestDataset.open(config, Optional.empty(), OptionalLong.empty())) {
+      long fork = m.version(); // a child branch starts at the version it forked from
+      m.createBranch("feature", Optional.empty(), fork);
+      m.createBranch("agent/one", Optional.of("feature"), fork);
+      m.createBranch("agent/one/deep", Optional.of("agent/one"), fork);
+      BranchRefs direct = BranchRefs.direct(storage);
+      BranchRefs listing = BranchRefs.listing();
+      for (String name : List.of("feature", "agent/one", "agent/one/deep")) {
+        assertThat(direct.read(name)).as("ref of %s at %s", name, BranchRefs.key(name)).isPresent();
+        assertThat(direct.resolve(m, name)).as(name).isEqualTo(listing.resolve(m, name));
+      }
+      assertThat(direct.resolve(m, "agent/one/deep").orElseThrow().parentChain())
+          .containsExactly("agent/one", "feature", "main");
+      assertThat(direct.read("absent")).isEmpty();
+      assertThat(direct.resolve(m, "absent")).isEmpty();
+
+      String before = direct.read("agent/one/deep").orElseThrow().identifier();
+      m.deleteBranch("agent/one/deep");
+      assertThat(direct.resolve(m, "agent/one/deep")).isEmpty();
+      m.createBranch("agent/one/deep", Optional.of("feature"), fork);
+      BranchRefs.Resolved again = direct.resolve(m, "agent/one/deep").orElseThrow();
+      assertThat(again).isEqualTo(listing.resolve(m, "agent/one/deep").orElseThrow());
+      assertThat(again.branch().identifier()).isNotEqualTo(before);
+      assertThat(again.parentChain()).containsExactly("feature", "main");
+
+      // A publisher reading refs directly enforces the identity it reads.
+      ManifestBatchPublisher own = new ManifestBatchPublisher(config, storage);
+      String head = state("main").ownHead().orElseThrow();
+      assertThatThrownBy(() -> own.publish(intent("agent/one/deep", Optional.of(before), Optional.of(head), 2, 1)))
+          .isInstanceOfSatisfying(HeadMismatch.class,
+              e -> assertThat(e.member()).isEqualTo("branch_identity:agent/one/deep"));
+      ManifestBatchPublisher.Published landed =
+          own.publish(intent("agent/one/deep", Optional.of(again.branch().identifier()), Optional.of(head), 2, 1));
+      assertThat(state("agent/one/deep").ownHead()).contains(landed.commitId());
+    }
+  }
+
   @Test
   void aBranchInheritsItsParentsHeadAndPublishesIndependently() {
     ManifestBatchPublisher.Published genesis = publisher.publish(intent("main", Optional.empty(), Optional.empty(), 1, 0));
