@@ -148,9 +148,16 @@ class ServiceMetrics {
 
   /** Registers the pending-sidecar gauge of {@code graph} (read from its last listing). */
   void pendingGauge(ServedGraph graph) {
-    Gauge.builder("omnigraph.recovery.pending.sidecars", graph, ServedGraph::lastPendingCount)
+    // A registry can outlive one application start (Quarkus tests restart the application in one
+    // JVM): registering an id that is already there returns the old gauge, which reads the old
+    // start's graph, held weakly and soon collected, so the series vanished. Replace it, and hold
+    // this start's graph strongly: the registry's lifetime is the application's.
+    registry.find(PENDING_SIDECARS).tag("graph", graph.id()).meters().forEach(registry::remove);
+    Gauge.builder(PENDING_SIDECARS, graph, ServedGraph::lastPendingCount).strongReference(true)
         .description("Recovery sidecars pending at the last listing").tag("graph", graph.id()).register(registry);
   }
+
+  private static final String PENDING_SIDECARS = "omnigraph.recovery.pending.sidecars";
 
   /** Counts settled sidecars. */
   void recovered(ServedGraph graph, List<Recovery.Outcome> outcomes) {
