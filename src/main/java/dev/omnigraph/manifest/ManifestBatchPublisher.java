@@ -116,17 +116,18 @@ public final class ManifestBatchPublisher {
     if (!verified.branch().equals(intent.branch())) {
       throw new IllegalArgumentException("authority of " + verified.branch() + " for a publish on " + intent.branch());
     }
-    return publish(intent, Optional.of(verified.stamp()));
+    return publish(intent, Optional.of(verified));
   }
 
-  private Published publish(Intent intent, Optional<String> verifiedStamp) {
+  private Published publish(Intent intent, Optional<BranchAuthority> verified) {
+    Optional<String> verifiedStamp = verified.map(BranchAuthority::stamp);
     RuntimeException last = null;
     for (int attempt = 1; attempt <= MAX_CONTENTION_RETRIES + 1; attempt++) {
       int n = attempt;
       Optional<Published> done;
       try {
         done = states.withLatest(config, intent.branch(), attempt == 1 ? verifiedStamp : Optional.empty(),
-            manifest -> attempt(manifest, intent, n));
+            manifest -> attempt(manifest, intent, n, n == 1 ? verified : Optional.empty()));
       } catch (Rejected rejected) {
         last = rejected.cause;
         Optional<Published> settled = settle(intent, attempt);
@@ -151,8 +152,9 @@ public final class ManifestBatchPublisher {
     }
   }
 
-  private Optional<Published> attempt(ManifestDataset manifest, Intent intent, int attempt) {
-    BranchAuthority now = checkAuthority(manifest, intent);
+  private Optional<Published> attempt(ManifestDataset manifest, Intent intent, int attempt,
+      Optional<BranchAuthority> verified) {
+    BranchAuthority now = checkAuthority(manifest, intent, verified);
     ManifestStates.Entry read = states.entry(manifest, intent.branch());
     long next = now.manifestVersion() + 1;
     List<ManifestRow> changes = new ArrayList<>();
@@ -257,12 +259,19 @@ public final class ManifestBatchPublisher {
     }
   }
 
-  /** Reads the branch's latest authority and applies the intent's checks. */
-  private BranchAuthority checkAuthority(ManifestDataset manifest, Intent intent) {
+  /**
+   * Reads the branch's latest authority and applies the intent's checks. A writer's authority
+   * revalidated under the branch gate it still holds, at exactly the handle's version, is that
+   * reading already (its identity was read from the branch's ref under the gate; only a branch
+   * control holding the same gate can change it), so it is not read a third time.
+   */
+  private BranchAuthority checkAuthority(ManifestDataset manifest, Intent intent, Optional<BranchAuthority> verified) {
     ManifestReader.checkStamp(config, manifest);
     BranchAuthority now;
     try {
-      now = states.capture(manifest, intent.branch(), refs);
+      now = verified.isPresent() && verified.get().stamp().equals(manifest.stamp())
+          ? verified.get()
+          : states.capture(manifest, intent.branch(), refs);
     } catch (dev.omnigraph.api.NotFound gone) {
       throw new HeadMismatch("branch_identity:" + intent.branch(), intent.expectedIdentity(), Optional.empty());
     }

@@ -161,7 +161,7 @@ public final class Recovery {
       try {
         o = settle(key, Mode.ROLL_FORWARD_ONLY, branch);
       } catch (RecoveryRequired refused) {
-        Optional<RecoverySidecar> s = sidecars.read(key);
+        Optional<RecoverySidecar> s = sidecars.readIdentity(key);
         if (s.isPresent() && !s.get().authority().branch().equals(branch)) {
           continue; // another branch's problem: its own writes and the next open report it
         }
@@ -187,7 +187,8 @@ public final class Recovery {
    * queues behind another branch's.
    */
   private Outcome settle(String key, Mode mode, String onlyWaitFor) {
-    Optional<RecoverySidecar> listed = sidecars.read(key);
+    // Only to choose gates; the body that recovery acts on is re-read under them.
+    Optional<RecoverySidecar> listed = sidecars.readIdentity(key);
     if (listed.isEmpty()) {
       return null;
     }

@@ -7,6 +7,7 @@ import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.util.Background;
 import dev.omnigraph.util.Failpoints;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -43,12 +44,15 @@ public final class SidecarStore {
   public void arm(RecoverySidecar sidecar) {
     Failpoints.hit("recovery.sidecar_write");
     storage.putIfAbsent(keyOf(sidecar.operationId()), encode(sidecar));
+    written.put(keyOf(sidecar.operationId()), sidecar);
   }
 
   /** Overwrites the sidecar with its advanced state. */
   public void update(RecoverySidecar sidecar) {
     Failpoints.hit("recovery.sidecar_confirm");
+    // The copy held so far stays meanwhile: what readIdentity answers is the same in both versions.
     storage.put(keyOf(sidecar.operationId()), encode(sidecar));
+    written.put(keyOf(sidecar.operationId()), sidecar);
   }
 
   /**
@@ -56,9 +60,26 @@ public final class SidecarStore {
    * skipping recovery would tolerate drift.
    */
   public List<String> list() {
-    awaitRetirements();
     Failpoints.hit("recovery.sidecar_list");
-    return storage.list(PREFIX).stream().filter(k -> k.endsWith(".json")).sorted().toList();
+    // A sidecar whose delete is in flight belongs to a write that published: it is not pending,
+    // so it is left out rather than waited for (a listing used to wait one delete round trip
+    // behind every other branch's finished write). If its delete fails it is listed again later.
+    Map<String, CompletableFuture<Void>> retiring = RETIRING.getOrDefault(storage.rootUri(), Map.of());
+    return storage.list(PREFIX).stream().filter(k -> k.endsWith(".json")).filter(k -> !retiring.containsKey(k))
+        .sorted().toList();
+  }
+
+  /**
+   * The parts of a listed sidecar that never change over its life (writer kind, operation id,
+   * authority branch, the table intents' keys and refs): this store's own copy when it armed or
+   * updated the sidecar itself, else one GET. For choosing gates and for the barrier's "does it
+   * concern this write" only; recovery re-reads the stored body under the gates before it acts.
+   *
+   * @throws UnreadableSidecar when it is corrupt or not v9
+   */
+  public Optional<RecoverySidecar> readIdentity(String key) {
+    RecoverySidecar own = written.get(key);
+    return own != null ? Optional.of(own) : read(key);
   }
 
   /**
@@ -75,6 +96,7 @@ public final class SidecarStore {
   public void delete(String operationId) {
     Failpoints.hit("recovery.sidecar_delete");
     storage.delete(keyOf(operationId));
+    written.remove(keyOf(operationId));
   }
 
   /**
@@ -92,32 +114,45 @@ public final class SidecarStore {
       LOG.warnf(e, "could not delete recovery sidecar %s; recovery will retire it", operationId);
       return;
     }
-    CompletableFuture<Void> done = Background.run(() -> {
+    String key = keyOf(operationId);
+    Map<String, CompletableFuture<Void>> pending = RETIRING.computeIfAbsent(storage.rootUri(),
+        k -> new ConcurrentHashMap<>());
+    CompletableFuture<Void> gate = new CompletableFuture<>();
+    // Registered before the delete starts, so no listing can see the key unmarked mid-delete.
+    pending.put(key, gate);
+    Background.run(() -> {
       try {
-        storage.delete(keyOf(operationId));
+        storage.delete(key);
+        written.remove(key);
       } catch (RuntimeException e) {
         LOG.warnf(e, "could not delete recovery sidecar %s; recovery will retire it", operationId);
+      } finally {
+        pending.remove(key, gate);
+        gate.complete(null);
       }
     });
-    Set<CompletableFuture<Void>> pending = RETIRING.computeIfAbsent(storage.rootUri(),
-        k -> ConcurrentHashMap.newKeySet());
-    pending.add(done);
-    done.whenComplete((v, e) -> pending.remove(done));
   }
 
   /** Waits until every background sidecar delete of this root in this process has finished. */
   public void awaitRetirements() {
-    Set<CompletableFuture<Void>> pending = RETIRING.get(storage.rootUri());
+    Map<String, CompletableFuture<Void>> pending = RETIRING.get(storage.rootUri());
     if (pending == null) {
       return;
     }
-    for (CompletableFuture<Void> f : List.copyOf(pending)) {
+    for (CompletableFuture<Void> f : List.copyOf(pending.values())) {
       f.join(); // never fails: retire() logs its own failure
     }
   }
 
-  /** Background sidecar deletes in flight, per graph root. */
-  private static final ConcurrentHashMap<String, Set<CompletableFuture<Void>>> RETIRING = new ConcurrentHashMap<>();
+  /** Background sidecar deletes in flight, per graph root, by sidecar key. */
+  private static final ConcurrentHashMap<String, Map<String, CompletableFuture<Void>>> RETIRING =
+      new ConcurrentHashMap<>();
+
+  /**
+   * Sidecars this store armed or updated and has not deleted, by key: what this process wrote is
+   * not read back to learn its identity (bounded by this handle's writes in flight or failed).
+   */
+  private final ConcurrentHashMap<String, RecoverySidecar> written = new ConcurrentHashMap<>();
 
   private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(SidecarStore.class);
 

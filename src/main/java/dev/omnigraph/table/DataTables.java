@@ -101,13 +101,12 @@ public final class DataTables {
 
   /**
    * As {@link #head}, asked through the open handle of {@code knownVersion} (a version the caller
-   * holds, e.g. its pin): one listing of the table's versions instead of a full open. Off main the
-   * full open is used, since a checked-out branch handle answers for its own branch only through it.
+   * holds, e.g. its pin): one listing of the table's versions instead of a full open. On a branch
+   * too: a handle checked out at a branch version lists that branch's own {@code _versions/} (checked
+   * against lance-java 7.0.0: it sees a later branch commit and ignores main's), which is what the
+   * full open (two listings and two manifest reads) would have concluded.
    */
   public long head(String location, Optional<String> nativeBranch, long knownVersion) {
-    if (nativeBranch.isPresent()) {
-      return head(location, nativeBranch);
-    }
     return lance(() -> {
       try (Handle h = open(location, nativeBranch, OptionalLong.of(knownVersion))) {
         return h.table.latestVersion();
@@ -139,6 +138,8 @@ public final class DataTables {
    * @throws RuntimeException from Lance, e.g. when the branch already exists or the version does not
    */
   public void createBranch(String location, String branch, Optional<String> fromBranch, long fromVersion) {
+    // Handles of an earlier branch of this name (see PinnedHandles.forgetBranch) must not serve it.
+    PinnedHandles.forgetBranch(config, location, branch);
     lance(() -> {
       try (Handle h = open(location, fromBranch, OptionalLong.empty());
           Dataset created = LanceSupport.createBranch(
@@ -156,8 +157,11 @@ public final class DataTables {
    */
   public void deleteBranch(String location, String branch) {
     lance(() -> {
+      PinnedHandles.forgetBranch(config, location, branch);
       try (Handle h = open(location, Optional.empty(), OptionalLong.empty())) {
         h.main.branches().delete(branch);
+      } finally {
+        PinnedHandles.forgetBranch(config, location, branch);
       }
       return null;
     });
@@ -805,9 +809,11 @@ public final class DataTables {
       CommitOutcome outcome = failure == null && committed != null && committed.version() == staged.readVersion() + 1
           ? CommitOutcome.landed(committed.version())
           : classify(staged, failure);
-      if (committed != null && staged.nativeBranch().isEmpty() && outcome.kind() == CommitOutcome.Kind.LANDED
+      if (committed != null && outcome.kind() == CommitOutcome.Kind.LANDED
           && committed.version() == outcome.version()) {
-        // Confirmed from evidence to be exactly our version: the next write plans against it.
+        // Confirmed from evidence to be exactly our version: the next write plans against it. On a
+        // branch the committed handle is the branch's; pinned handles serve reads, stages, commits
+        // and version listings of their own ref only, never a checkout from their main.
         PinnedHandles.adopt(config, staged.location(), staged.nativeBranch(), outcome.version(), committed, committed);
         committed = null;
       }

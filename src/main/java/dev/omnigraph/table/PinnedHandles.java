@@ -103,6 +103,28 @@ final class PinnedHandles {
     }
   }
 
+  /**
+   * Forgets every handle of {@code branch} of the table: called when that Lance branch is created
+   * or deleted, because a deleted and re-created branch reuses its name and version numbers for
+   * other contents, and a handle is keyed by name and version, not by branch identity.
+   */
+  static void forgetBranch(StorageConfig config, String location, String branch) {
+    String prefix = config.rootUri() + "|" + location + "|" + branch + "|";
+    synchronized (ENTRIES) {
+      Iterator<Map.Entry<String, Entry>> it = ENTRIES.entrySet().iterator();
+      while (it.hasNext()) {
+        Map.Entry<String, Entry> e = it.next();
+        if (e.getKey().startsWith(prefix)) {
+          it.remove();
+          e.getValue().evicted = true;
+          if (e.getValue().leases == 0) {
+            e.getValue().closeNow();
+          }
+        }
+      }
+    }
+  }
+
   static void release(Entry e) {
     synchronized (ENTRIES) {
       e.leases--;

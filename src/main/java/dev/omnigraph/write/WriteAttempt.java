@@ -352,7 +352,7 @@ public final class WriteAttempt {
    */
   private void barrier(String branch, Set<String> refs) {
     for (String key : sidecars.list()) {
-      Optional<RecoverySidecar> s = sidecars.read(key);
+      Optional<RecoverySidecar> s = sidecars.readIdentity(key); // branch and refs only: never change
       if (s.isEmpty()) {
         continue; // finished between list and read
       }
