@@ -234,6 +234,18 @@ public final class Omnigraph implements AutoCloseable {
   }
 
   /**
+   * Whether writes would meet uncovered drift, as cheaply as {@link #repair repair(false)} can tell:
+   * the same dry run, but each drifted pin's {@code transactions} is left empty, so the cost is one
+   * Lance HEAD probe per table pin (bounded by tables and branches, not by history). Takes every
+   * gate of the root for the probes, like repair. Writes nothing; works on a read-only handle.
+   *
+   * @throws dev.omnigraph.api.RecoveryPending while a recovery sidecar is pending
+   */
+  public RepairReport driftCheck() {
+    return maintenance.driftCheck();
+  }
+
+  /**
    * Garbage-collects data-table versions that no commit reachable from a live branch pins (time
    * travel to every such commit keeps working). A dry run writes nothing and works on a read-only
    * handle.
