@@ -23,7 +23,8 @@ final class ExitCodes {
   static final class ExceptionHandler implements IExecutionExceptionHandler {
     @Override
     public int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parseResult) {
-      cmd.getErr().println("error: " + (ex.getMessage() == null ? ex.toString() : ex.getMessage()));
+      String message = ErrorKind.of(ex).message(ex);
+      cmd.getErr().println("error: " + (message == null ? ex.toString() : message));
       if (System.getenv("OMNIGRAPH_DEBUG") != null) {
         ex.printStackTrace(cmd.getErr());
       }

@@ -95,6 +95,19 @@ public enum ErrorKind {
     return name().toLowerCase(java.util.Locale.ROOT);
   }
 
+  /**
+   * The message a client (HTTP body, CLI error line) is shown for {@code failure} of this kind: for
+   * {@link #STORAGE_UNAVAILABLE} which store did not answer and why, in words
+   * ({@link StorageException#clientMessage()}), never the storage layer's evidence text with its
+   * class names (that and the cause go to the log); otherwise the failure's own message.
+   */
+  public String message(Throwable failure) {
+    if (this == STORAGE_UNAVAILABLE && failure instanceof StorageException s) {
+      return s.clientMessage();
+    }
+    return failure.getMessage();
+  }
+
   /** Whether the message may be shown to a client as is (everything but {@link #INTERNAL}). */
   public boolean exposesMessage() {
     return this != INTERNAL;

@@ -70,6 +70,8 @@ public final class Omnigraph implements AutoCloseable {
   private final Maintenance maintenance;
   /** Compaction: the Optimize writer and the automatic pass after writes (issue 11). */
   private final AutoOptimizer optimizer;
+  /** Settles a failure no type explains (Lance's store failures) by asking the store (see there). */
+  private final StoreEvidence evidence;
 
   private Omnigraph(StorageConfig config, StorageAdapter storage, OpenMode mode, SchemaContract schema,
       OptimizeSettings optimizeSettings) {
@@ -78,6 +80,7 @@ public final class Omnigraph implements AutoCloseable {
     this.mode = mode;
     this.gates = GateManager.forRoot(config.rootUri());
     this.manifest = new GraphManifest(config, storage);
+    this.evidence = new StoreEvidence(storage);
     this.schema = schema;
     DataTables tables = new DataTables(config);
     this.sidecars = new SidecarStore(storage);
@@ -148,8 +151,9 @@ public final class Omnigraph implements AutoCloseable {
       }
       return graph;
     } catch (RuntimeException e) {
+      RuntimeException settled = new StoreEvidence(storage).settle(e);
       storage.close();
-      throw e;
+      throw settled;
     }
   }
 
@@ -209,12 +213,14 @@ public final class Omnigraph implements AutoCloseable {
    */
   public List<Recovery.Outcome> recover() {
     requireWritable();
-    List<String> branches = new ArrayList<>();
-    branches.add(BranchNames.MAIN);
-    manifest.branches().forEach(b -> branches.add(b.name()));
-    try (GateManager.Held held = gates.acquireExclusive(branches, List.of())) {
-      return recovery.sweep(Recovery.Mode.FULL);
-    }
+    return evidence.call(() -> {
+      List<String> branches = new ArrayList<>();
+      branches.add(BranchNames.MAIN);
+      manifest.branches().forEach(b -> branches.add(b.name()));
+      try (GateManager.Held held = gates.acquireExclusive(branches, List.of())) {
+        return recovery.sweep(Recovery.Mode.FULL);
+      }
+    });
   }
 
   /**
@@ -230,7 +236,19 @@ public final class Omnigraph implements AutoCloseable {
     if (apply) {
       requireWritable();
     }
-    return maintenance.repair(apply);
+    return evidence.call(() -> maintenance.repair(apply));
+  }
+
+  /**
+   * Whether writes would meet uncovered drift, as cheaply as {@link #repair repair(false)} can tell:
+   * the same dry run, but each drifted pin's {@code transactions} is left empty, so the cost is one
+   * Lance HEAD probe per table pin (bounded by tables and branches, not by history). Takes every
+   * gate of the root for the probes, like repair. Writes nothing; works on a read-only handle.
+   *
+   * @throws dev.omnigraph.api.RecoveryPending while a recovery sidecar is pending
+   */
+  public RepairReport driftCheck() {
+    return evidence.call(maintenance::driftCheck);
   }
 
   /**
@@ -245,7 +263,7 @@ public final class Omnigraph implements AutoCloseable {
     if (!dryRun) {
       requireWritable();
     }
-    return maintenance.cleanup(dryRun);
+    return evidence.call(() -> maintenance.cleanup(dryRun));
   }
 
   /**
@@ -259,7 +277,7 @@ public final class Omnigraph implements AutoCloseable {
    */
   public List<Recovery.Outcome> heal() {
     requireWritable();
-    return recovery.sweep(Recovery.Mode.ROLL_FORWARD_ONLY);
+    return evidence.call(() -> recovery.sweep(Recovery.Mode.ROLL_FORWARD_ONLY));
   }
 
   /** The pending recovery sidecars' keys (a listing failure is thrown). */
@@ -269,7 +287,7 @@ public final class Omnigraph implements AutoCloseable {
 
   /** Every recorded recovery ({@code _graph_commit_recoveries.lance}), oldest first. */
   public List<RecoveryAuditTable.Entry> recoveryAudit() {
-    return audit.entries();
+    return evidence.call(audit::entries);
   }
 
   public StorageConfig config() {
@@ -294,19 +312,21 @@ public final class Omnigraph implements AutoCloseable {
   public BranchListOutput branchList() {
     List<String> names = new ArrayList<>();
     names.add(BranchNames.MAIN);
-    manifest.branches().stream().map(NativeBranch::name).sorted().forEach(names::add);
+    evidence.call(manifest::branches).stream().map(NativeBranch::name).sorted().forEach(names::add);
     return new BranchListOutput(names);
   }
 
   /** The published state of {@code branch}. */
   public SnapshotOutput snapshot(String branch) {
-    return toSnapshot(manifest.state(branch));
+    return toSnapshot(evidence.call(() -> manifest.state(branch)));
   }
 
   /** The state a commit published (time travel). */
   public SnapshotOutput snapshotAtCommit(String commitId) {
-    GraphCommit c = manifest.findCommit(commitId).orElseThrow(() -> new NotFound("commit", commitId));
-    return toSnapshot(manifest.stateAt(c.branch(), c.manifestVersion()));
+    return evidence.call(() -> {
+      GraphCommit c = manifest.findCommit(commitId).orElseThrow(() -> new NotFound("commit", commitId));
+      return toSnapshot(manifest.stateAt(c.branch(), c.manifestVersion()));
+    });
   }
 
   /** Creates graph branch {@code name} from {@code from} (default main). Data tables are not copied. */
@@ -315,7 +335,10 @@ public final class Omnigraph implements AutoCloseable {
     BranchNames.validate(name);
     String source = from == null || from.isBlank() ? BranchNames.MAIN : from;
     try (GateManager.Held held = gates.acquireExclusive(List.of(name, source), List.of())) {
-      manifest.createBranch(name, source, live -> BranchNames.requireDisjoint(name, live));
+      evidence.call(() -> {
+        manifest.createBranch(name, source, live -> BranchNames.requireDisjoint(name, live));
+        return null;
+      });
     }
     return new BranchCreateOutput(config.rootUri(), source, name, actor.orElse(null));
   }
@@ -324,7 +347,10 @@ public final class Omnigraph implements AutoCloseable {
   public BranchDeleteOutput branchDelete(String name, Optional<String> actor) {
     requireWritable();
     try (GateManager.Held held = gates.acquireExclusive(List.of(name), List.of())) {
-      manifest.deleteBranch(name);
+      evidence.call(() -> {
+        manifest.deleteBranch(name);
+        return null;
+      });
     }
     return new BranchDeleteOutput(config.rootUri(), name, actor.orElse(null));
   }
@@ -338,7 +364,7 @@ public final class Omnigraph implements AutoCloseable {
    */
   public WriteResult load(String branch, Reader ndjson, LoadMode mode, Optional<String> actor) {
     requireWritable();
-    WriteResult result = writePath.load(branch, ndjson, mode, actor);
+    WriteResult result = evidence.call(() -> writePath.load(branch, ndjson, mode, actor));
     optimizer.afterWrite(branch, result);
     return result;
   }
@@ -352,7 +378,7 @@ public final class Omnigraph implements AutoCloseable {
   public WriteResult mutate(String branch, String source, String name, com.fasterxml.jackson.databind.JsonNode params,
       Optional<String> actor, Optional<String> ifCommit) {
     requireWritable();
-    WriteResult result = writePath.mutate(branch, source, name, params, actor, ifCommit);
+    WriteResult result = evidence.call(() -> writePath.mutate(branch, source, name, params, actor, ifCommit));
     optimizer.afterWrite(branch, result);
     return result;
   }
@@ -371,7 +397,8 @@ public final class Omnigraph implements AutoCloseable {
    */
   public OptimizeReport optimize(String branch) {
     requireWritable();
-    return optimizer.run(branch == null || branch.isBlank() ? BranchNames.MAIN : branch, List.of(), true, false);
+    return evidence.call(() -> optimizer.run(branch == null || branch.isBlank() ? BranchNames.MAIN : branch, List.of(),
+        true, false));
   }
 
   /** The compaction settings of this handle. */
@@ -416,6 +443,11 @@ public final class Omnigraph implements AutoCloseable {
     if (branch.isPresent() && commitId.isPresent()) {
       throw new dev.omnigraph.api.InvalidRequest("give a branch or a commit, not both");
     }
+    return evidence.call(() -> read(branch, commitId, source, name, params, budgets));
+  }
+
+  private ReadOutput read(Optional<String> branch, Optional<String> commitId, String source, String name,
+      com.fasterxml.jackson.databind.JsonNode params, ReadSettings budgets) {
     ManifestState state;
     ReadOutput.Target target;
     Optional<String> head;
@@ -444,7 +476,7 @@ public final class Omnigraph implements AutoCloseable {
    * @throws dev.omnigraph.api.InvalidRequest for an unknown type name
    */
   public GraphExport export(Optional<String> branch, List<String> typeNames) {
-    ManifestState state = manifest.state(branch.orElse(BranchNames.MAIN));
+    ManifestState state = evidence.call(() -> manifest.state(branch.orElse(BranchNames.MAIN)));
     return new GraphExport(new DataTables(config), schema.ir().catalog(), state, typeNames);
   }
 
@@ -458,6 +490,10 @@ public final class Omnigraph implements AutoCloseable {
    */
   public CommitListOutput commits(String branch, CommitPage page) {
     Optional<CommitCursor> after = page.cursor().map(CommitCursor::decode);
+    return evidence.call(() -> commitPage(branch, page, after));
+  }
+
+  private CommitListOutput commitPage(String branch, CommitPage page, Optional<CommitCursor> after) {
     BranchAuthority authority = manifest.capture(branch);
     // The lineage is read newest first and only as far as this page (and the commits before
     // the cursor) need: a page costs what it shows, not what the history holds.
@@ -476,7 +512,7 @@ public final class Omnigraph implements AutoCloseable {
 
   /** One commit by id. */
   public CommitOutput commit(String commitId) {
-    return manifest.findCommit(commitId).map(Omnigraph::toOutput)
+    return evidence.call(() -> manifest.findCommit(commitId)).map(Omnigraph::toOutput)
         .orElseThrow(() -> new NotFound("commit", commitId));
   }
 

@@ -65,6 +65,17 @@ public final class Maintenance {
   }
 
   /**
+   * {@link #repair repair}'s dry run without the history: the same inspection under the same gates,
+   * but no drifted version's transaction is read (every {@code transactions} list is empty), so it
+   * costs one HEAD probe per table pin, however long the drift. What the service's readiness uses.
+   *
+   * @throws RecoveryPending when a recovery sidecar is pending (nothing is read)
+   */
+  public RepairReport driftCheck() {
+    return new Repair(this).run(false, false);
+  }
+
+  /**
    * Removes every data-table version that no commit reachable from a live branch pins, below the
    * oldest version a live branch head pins; with {@code dryRun} only reports what it would remove.
    *

@@ -52,11 +52,20 @@ final class Repair {
       List<RepairReport.HeadBehindPin> violations) {}
 
   RepairReport run(boolean apply) {
+    return run(apply, true);
+  }
+
+  /**
+   * @param explain whether to read each drifted version's Lance transaction; without it the
+   *     inspection costs one HEAD probe per table pin (plus, on a named branch, one branch listing
+   *     per inherited pin), whatever the length of the drift or the history
+   */
+  RepairReport run(boolean apply, boolean explain) {
     m.requireNoPendingRecovery("repair");
     try (GateManager.Held held = m.acquireAll()) {
       // A writer may have armed a sidecar while this waited for the gates.
       m.requireNoPendingRecovery("repair");
-      Inspection found = inspect();
+      Inspection found = inspect(explain);
       if (!found.violations().isEmpty()) {
         LOG.errorf("repair: invariant violation, live HEAD behind the manifest pin: %s", found.violations());
       }
@@ -72,7 +81,7 @@ final class Repair {
     }
   }
 
-  private Inspection inspect() {
+  private Inspection inspect(boolean explain) {
     int checked = 0;
     List<Drift> drift = new ArrayList<>();
     List<Unreferenced> refs = new ArrayList<>();
@@ -100,10 +109,11 @@ final class Repair {
         if (head < pin.version()) {
           violations.add(violation(branch, pin, head, "live HEAD " + head + " is behind the pin " + pin.version()));
         } else if (head > pin.version() && pin.nativeBranch().equals(own)) {
-          drift.add(new Drift(branch, pin, head, transactions(pin.location(), pin.nativeBranch(), pin.version() + 1,
-              head)));
+          drift.add(new Drift(branch, pin, head, explain
+              ? transactions(pin.location(), pin.nativeBranch(), pin.version() + 1, head)
+              : List.of()));
         } else if (own.isPresent() && !pin.nativeBranch().equals(own)) {
-          unreferenced(branch, pin, livePinned).ifPresent(refs::add);
+          unreferenced(branch, pin, livePinned, explain).ifPresent(refs::add);
         }
       }
     }
@@ -114,7 +124,8 @@ final class Repair {
    * A table's Lance branch named after graph branch {@code branch}, which the branch's pin does not
    * reference: the write path refuses the branch's first write to that table while it exists.
    */
-  private Optional<Unreferenced> unreferenced(String branch, TablePin pin, Set<Maintenance.TableBranch> livePinned) {
+  private Optional<Unreferenced> unreferenced(String branch, TablePin pin, Set<Maintenance.TableBranch> livePinned,
+      boolean explain) {
     List<NativeBranch> all = m.tables.branches(pin.location());
     Optional<NativeBranch> ref = all.stream().filter(b -> b.name().equals(branch)).findFirst();
     if (ref.isEmpty()) {
@@ -132,7 +143,7 @@ final class Repair {
       }
     }
     return Optional.of(new Unreferenced(branch, pin, ref.get(), head,
-        transactions(pin.location(), name, ref.get().parentVersion() + 1, head), kept));
+        explain ? transactions(pin.location(), name, ref.get().parentVersion() + 1, head) : List.of(), kept));
   }
 
   private RepairReport apply(Inspection found) {

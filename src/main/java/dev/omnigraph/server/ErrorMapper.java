@@ -65,10 +65,13 @@ class ErrorMapper {
       LOG.error("unhandled failure answered 500", failure);
       return ErrorOutput.plain("internal error; see the server log", kind.code());
     }
-    if (kind.httpStatus() >= 500) {
+    if (kind == ErrorKind.STORAGE_UNAVAILABLE || kind == ErrorKind.STORAGE_FAILURE) {
+      // The client gets the store and the cause in words; the evidence and the cause chain are here.
+      LOG.warnf(failure, "%s: %s", kind.label(), failure.getMessage());
+    } else if (kind.httpStatus() >= 500) {
       LOG.warnf("%s: %s", kind.label(), failure.getMessage());
     }
-    String message = failure.getMessage();
+    String message = kind.message(failure);
     return switch (kind) {
       case KEY_CONFLICT -> {
         KeyConflict k = (KeyConflict) failure;

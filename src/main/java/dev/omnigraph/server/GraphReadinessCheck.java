@@ -15,7 +15,8 @@ import org.eclipse.microprofile.health.Readiness;
  * only: {@code <id>.state} ({@code up} or {@code down}), {@code <id>.open} (handle opened) and, when
  * down, {@code <id>.reason} (a {@link ServedGraph.WriteBlock} code such as {@code pending_sidecar}).
  * Storage locations, operation ids and storage error text go to the log, never into the body.
- * Probing never opens a graph.
+ * Probing never opens a graph and reads no table: drift is what the last drift check found
+ * ({@link RecoveryReconciler}, {@link ServedGraph#checkDrift}), not probed per request.
  */
 @Readiness
 @ApplicationScoped

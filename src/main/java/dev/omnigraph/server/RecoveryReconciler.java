@@ -30,9 +30,12 @@ import org.jboss.logging.Logger;
  *       before and after it are write-blocking, so then a quiesced full {@link Omnigraph#recover()}.
  * </ol>
  * What was listed before and is still listed after is recorded as write-blocking for readiness (a
- * sidecar recovery refuses stays there for an operator). A graph marked drifted by a refused write
- * is re-checked with a dry-run repair and unmarked once clean. A single daemon thread; started only when
- * HTTP is enabled, so CLI commands never run it.
+ * sidecar recovery refuses stays there for an operator). Then every graph with a drift check due
+ * ({@link ServedGraph#driftCheckDue}: not checked since start or open, a write's outcome unknown, or
+ * marked drifted) gets the drift check, which sets or clears readiness's {@code uncovered_drift}; a
+ * drift check also runs once right at start, so a graph that drifted while the service was stopped
+ * reads DOWN before any write meets the drift. A single daemon thread; started only when HTTP is
+ * enabled, so CLI commands never run it.
  */
 @ApplicationScoped
 class RecoveryReconciler {
@@ -57,6 +60,8 @@ class RecoveryReconciler {
       t.setDaemon(true);
       return t;
     });
+    // Drift only, and at once: recovery of pending sidecars keeps its first-interval delay.
+    executor.execute(() -> graphs.all().forEach(this::checkDriftLogged));
     long millis = Math.max(100, interval.toMillis());
     executor.scheduleWithFixedDelay(this::reconcileAll, millis, millis, TimeUnit.MILLISECONDS);
   }
@@ -76,11 +81,11 @@ class RecoveryReconciler {
     for (ServedGraph g : graphs.all()) {
       try {
         reconcile(g);
-        recheckDrift(g);
       } catch (RuntimeException e) {
         // Never let one graph's failure stop the schedule; readiness reports what is still pending.
         LOG.warnf("recovery reconcile of graph %s failed: %s", g.id(), e.getMessage());
       }
+      checkDriftLogged(g);
     }
   }
 
@@ -108,17 +113,23 @@ class RecoveryReconciler {
   }
 
   /**
-   * Clears a graph's drift mark once a dry-run repair finds nothing to repair (an operator ran
-   * {@code omnigraph repair --apply}). Runs only for a marked graph, so the full pin scan is paid
-   * only while readiness is already DOWN for it.
+   * The drift check of one graph when one is due (see the class comment), so its cost (one HEAD probe
+   * per table pin, under every gate) is paid at start, after an open or an unknown write outcome, and
+   * while the graph is already DOWN for drift, never on every pass or request. A marked graph is
+   * unmarked once an operator's {@code omnigraph repair --apply} leaves nothing to repair.
    */
-  void recheckDrift(ServedGraph g) {
-    Optional<Omnigraph> open = g.openHandle();
-    if (!g.drifted() || open.isEmpty()) {
+  void checkDriftLogged(ServedGraph g) {
+    if (!g.driftCheckDue()) {
       return;
     }
-    if (open.get().repair(false).clean()) {
-      g.clearDrift();
+    boolean before = g.drifted();
+    try {
+      g.checkDrift();
+    } catch (RuntimeException e) {
+      LOG.warnf("graph %s: drift check failed, retried next pass: %s", g.id(), e.getMessage());
+      return;
+    }
+    if (before && !g.drifted()) {
       LOG.infof("graph %s: no uncovered drift left", g.id());
     }
   }

@@ -2,8 +2,10 @@ package dev.omnigraph.server;
 
 import dev.omnigraph.api.NotFound;
 import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.api.RecoveryPending;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.engine.OptimizeRun;
+import dev.omnigraph.maintenance.RepairReport;
 import dev.omnigraph.maintenance.OptimizeSettings;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -25,6 +27,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.jboss.logging.Logger;
 
@@ -47,8 +50,23 @@ final class ServedGraph implements AutoCloseable {
   private volatile int lastPendingCount;
   /** Operation ids known to block writes (they survived a heal or were left by a failed write). */
   private final Set<String> blocking = ConcurrentHashMap.newKeySet();
-  /** A write was refused with uncovered drift; cleared when a dry-run repair finds the graph clean. */
+  /**
+   * Uncovered drift was found, by a refused write or a drift check; cleared when a drift check
+   * finds the graph clean.
+   */
   private volatile boolean drifted;
+  /** Bumped by every {@link #markDrift}, so a check that started before a refusal cannot clear it. */
+  private final AtomicLong driftMarks = new AtomicLong();
+  /**
+   * Drift checks asked for, and the last request a completed check answered; a check is due while
+   * they differ. Starts due: what a root holds when the service starts is not known yet (a sidecar
+   * deleted while it was stopped leaves drift that no write has met).
+   */
+  private final AtomicLong driftRequests = new AtomicLong(1);
+  private volatile long driftAnswered;
+  /** The drifted table keys the last check found, for the log line (never the probe body). */
+  private volatile String driftDetail = "";
+  private final Object driftCheckLock = new Object();
   /** The last reason readiness reported, so the log gets one line per change, not one per probe. */
   private Optional<WriteBlock> lastBlock = Optional.empty();
   private final Object lastBlockLock = new Object();
@@ -62,7 +80,11 @@ final class ServedGraph implements AutoCloseable {
     RECOVERY_UNREADABLE,
     /** A write-blocking recovery sidecar is pending (see {@link #writeBlocking}). */
     PENDING_SIDECAR,
-    /** A write was refused with {@code UncoveredDrift} and no repair has cleared it yet. */
+    /**
+     * A table's live HEAD is past its pin with no sidecar covering it: found by a drift check (at
+     * open, by the reconciler) or by a write refused with {@code UncoveredDrift}; cleared by a drift
+     * check that finds the graph clean.
+     */
     UNCOVERED_DRIFT;
 
     String code() {
@@ -106,14 +128,27 @@ final class ServedGraph implements AutoCloseable {
     if (h != null) {
       return h;
     }
+    boolean openedHere = false;
     synchronized (this) {
       if (handle == null) {
         Omnigraph opened = open();
         optimizeListeners.forEach(opened::onOptimize);
         handle = opened;
+        openedHere = true;
       }
-      return handle;
+      h = handle;
     }
+    if (openedHere) {
+      // The open's recovery settled what it could; drift it cannot see (no sidecar covers it) must
+      // show in readiness before the first write meets it.
+      requestDriftCheck();
+      try {
+        checkDrift();
+      } catch (RuntimeException e) {
+        LOG.warnf("graph %s: drift check after open failed, the reconciler retries it: %s", id, e.getMessage());
+      }
+    }
+    return h;
   }
 
   /** Registers {@code listener} for every Optimize run of the handle, now or once it opens. */
@@ -235,7 +270,7 @@ final class ServedGraph implements AutoCloseable {
         detail = "recovery sidecars block writes: " + String.join(", ", blockingNow);
       } else if (drifted) {
         block = Optional.of(WriteBlock.UNCOVERED_DRIFT);
-        detail = "a write was refused with uncovered drift; run omnigraph repair";
+        detail = "uncovered drift" + driftDetail + "; run omnigraph repair";
       } else {
         block = Optional.empty();
         detail = "";
@@ -264,17 +299,90 @@ final class ServedGraph implements AutoCloseable {
 
   /** Records that a write on this graph was refused with uncovered drift. */
   void markDrift() {
+    driftMarks.incrementAndGet();
+    driftDetail = " (a write was refused with it)";
     drifted = true;
   }
 
-  /** Whether a drift mark is waiting for a clean dry-run repair ({@link RecoveryReconciler}). */
+  /** Whether the graph is marked drifted (readiness DOWN {@code uncovered_drift}). */
   boolean drifted() {
     return drifted;
   }
 
-  /** Clears the drift mark: a dry-run repair found nothing to repair. */
-  void clearDrift() {
-    drifted = false;
+  /**
+   * Asks for a drift check: the graph was opened, or a write's outcome is unknown (its effect may
+   * have landed, and its sidecar may yet be lost).
+   */
+  void requestDriftCheck() {
+    driftRequests.incrementAndGet();
+  }
+
+  /** Whether {@link #checkDrift} has something to answer: a request, or a mark to re-check. */
+  boolean driftCheckDue() {
+    return drifted || driftRequests.get() != driftAnswered;
+  }
+
+  /**
+   * Runs the drift check ({@link Omnigraph#driftCheck}: one HEAD probe per table pin, under every
+   * gate) and sets or clears the mark. On the open handle, or, before the graph is open, on a
+   * short-lived read-only handle, so a check never runs an open's recovery, never seeds the example
+   * graph and never blocks on anything but the open. While a sidecar is pending the check is left
+   * due: recovery settles the sidecar first (readiness already says {@code pending_sidecar}). A
+   * root with no graph has no drift.
+   *
+   * @throws RuntimeException when the check cannot run (e.g. storage); it stays due
+   */
+  void checkDrift() {
+    synchronized (driftCheckLock) {
+      long request = driftRequests.get();
+      long marks = driftMarks.get();
+      Optional<RepairReport> report;
+      try {
+        report = Optional.of(openHandle().map(Omnigraph::driftCheck).orElseGet(this::driftCheckUnopened));
+      } catch (RecoveryPending pending) {
+        return;
+      } catch (NotFound noGraph) {
+        if (!"graph".equals(noGraph.kind())) {
+          throw noGraph;
+        }
+        report = Optional.empty();
+      }
+      if (report.isPresent() && report.get().invariantViolations().stream().anyMatch(v -> v.liveHead() == null)) {
+        // A pinned table could not be read (the store may be down): the answer is unknown, and an
+        // unknown answer must neither clear a mark nor set one. The check stays due.
+        LOG.warnf("graph %s: drift check inconclusive, a pinned table could not be read: %s", id,
+            report.get().invariantViolations());
+        return;
+      }
+      // What makes writes refuse with UncoveredDrift: drifted pins and unreferenced first-touch refs.
+      // A HEAD behind its pin is an invariant violation repair only reports; it is logged, not marked.
+      List<String> found = report.stream().flatMap(r -> java.util.stream.Stream.concat(
+          r.drift().stream().map(d -> d.branch() + " " + d.tableKey()),
+          r.unreferencedRefs().stream().map(u -> u.branch() + " " + u.tableKey() + " (unreferenced ref)")))
+          .sorted().toList();
+      report.filter(r -> !r.invariantViolations().isEmpty()).ifPresent(r -> LOG.warnf(
+          "graph %s: live HEAD behind the manifest pin: %s", id, r.invariantViolations()));
+      if (!found.isEmpty()) {
+        driftDetail = " on " + String.join(", ", found);
+        drifted = true;
+      } else if (driftMarks.get() == marks) {
+        // A write refused after the check began may have met drift that appeared since: keep its mark.
+        drifted = false;
+      }
+      driftAnswered = request;
+    }
+  }
+
+  /** The drift check on a read-only handle, under this graph's lock so no open races it. */
+  private RepairReport driftCheckUnopened() {
+    synchronized (this) {
+      if (handle != null) {
+        return handle.driftCheck();
+      }
+      try (Omnigraph readOnly = Omnigraph.open(config, OpenMode.READ_ONLY, optimize)) {
+        return readOnly.driftCheck();
+      }
+    }
   }
 
   /** Records that {@code operationId}'s sidecar blocks writes (a write answered RecoveryRequired). */

@@ -32,8 +32,8 @@ import java.util.function.Supplier;
  *   <li>{@code omnigraph.store.requests} and {@code omnigraph.store.bytes} (op, kind): object-store
  *       requests of the storage adapter and Lance operations, process-wide ({@link StoreRequests}).
  * </ul>
- * A write answered {@link RecoveryRequired} also marks its sidecar write-blocking for readiness,
- * and one answered {@link UncoveredDrift} marks the graph drifted.
+ * A write answered {@link RecoveryRequired} also marks its sidecar write-blocking for readiness
+ * and asks for a drift check; one answered {@link UncoveredDrift} marks the graph drifted.
  *
  * <p>Quarkus's {@code http.server.requests} labels a request by its route template once JAX-RS
  * matched a method, but by the raw path when matching failed after the path (wrong method 405,
@@ -127,6 +127,9 @@ class ServiceMetrics {
       outcome = ErrorKind.of(e).label();
       if (e instanceof RecoveryRequired rr) {
         graph.markBlocking(rr.operationId());
+        // The effect may have landed; should its sidecar be lost before recovery settles it, that is
+        // uncovered drift, which the reconciler's next drift check then shows.
+        graph.requestDriftCheck();
       } else if (e instanceof UncoveredDrift) {
         // Every later write fails the same way until an operator repairs: readiness says so.
         graph.markDrift();

@@ -104,6 +104,14 @@ final class S3Errors {
    *     when it already is a {@link StorageException})
    */
   static StorageException classify(String operation, String key, Throwable failure) {
+    return classify(null, operation, key, failure);
+  }
+
+  /**
+   * As {@link #classify(String, String, Throwable)}, naming the store ({@link StorageException#store()})
+   * for the client's message.
+   */
+  static StorageException classify(String store, String operation, String key, Throwable failure) {
     if (failure instanceof StorageException se) {
       return se;
     }
@@ -112,7 +120,43 @@ final class S3Errors {
       // The SDK clears the interrupt when it aborts; keep it visible to the caller's thread.
       Thread.currentThread().interrupt();
     }
-    return new StorageException(kind, operation, key, evidence(failure), failure);
+    return new StorageException(kind, operation, key, evidence(failure), failure, store, reason(failure));
+  }
+
+  /**
+   * What went wrong in a client's words, from the same typed evidence as the kind (never the SDK's
+   * message, never a class name); null when nothing typed tells.
+   */
+  static String reason(Throwable failure) {
+    if (failure instanceof SdkServiceException s) {
+      String code = errorCode(s);
+      return "the store answered HTTP " + s.statusCode() + (code == null || code.isEmpty() ? "" : " " + code);
+    }
+    if (failure instanceof AbortedException) {
+      return "interrupted";
+    }
+    // The most specific first: a refused connection is also an IOException.
+    if (hasCause(failure, ConnectException.class)) {
+      return "connection refused";
+    }
+    if (hasCause(failure, NoRouteToHostException.class)) {
+      return "no route to host";
+    }
+    if (hasCause(failure, UnknownHostException.class)) {
+      return "unknown host";
+    }
+    if (failure instanceof ApiCallTimeoutException || failure instanceof ApiCallAttemptTimeoutException
+        || hasCause(failure, java.net.SocketTimeoutException.class)
+        || hasCause(failure, java.net.http.HttpTimeoutException.class)) {
+      return "timed out";
+    }
+    if (failure instanceof Crc32MismatchException) {
+      return "checksum mismatch";
+    }
+    if (hasCause(failure, IOException.class) || hasCause(failure, UncheckedIOException.class)) {
+      return "connection failed";
+    }
+    return null;
   }
 
   /**

@@ -69,6 +69,8 @@ final class S3StorageAdapter implements StorageAdapter {
   private final S3Client s3NoRetry;
   /** Keys per listing page and per {@code DeleteObjects} batch. */
   private final int pageSize;
+  /** This store in a client's terms, for the message of a failure ({@link StorageException#store()}). */
+  private final String store;
 
   S3StorageAdapter(StorageConfig config) {
     this(config, MAX_PAGE);
@@ -84,6 +86,10 @@ final class S3StorageAdapter implements StorageAdapter {
     this.bucket = config.bucket();
     this.base = config.prefix().isEmpty() ? "" : config.prefix() + "/";
     Optional<URI> endpoint = config.endpoint().map(S3StorageAdapter::endpointUri);
+    // Scheme, host and port only: whatever else an endpoint URL carries stays out of client messages.
+    this.store = endpoint.map(e -> "endpoint " + e.getScheme() + "://" + e.getHost()
+            + (e.getPort() == -1 ? "" : ":" + e.getPort()) + ", ")
+        .orElse("AWS S3 in " + config.region() + ", ") + "graph root " + rootUri;
     if (endpoint.isPresent()
         && "http".equals(endpoint.get().getScheme().toLowerCase(Locale.ROOT))
         && !config.allowHttp()) {
@@ -122,7 +128,7 @@ final class S3StorageAdapter implements StorageAdapter {
         plain.close();
       }
       http.close();
-      throw S3Errors.classify("open", rootUri, e);
+      throw S3Errors.classify(store, "open", rootUri, e);
     }
     this.s3 = plain;
   }
@@ -167,7 +173,7 @@ final class S3StorageAdapter implements StorageAdapter {
     try {
       s3.putObject(r -> r.bucket(bucket).key(base + k), RequestBody.fromBytes(data));
     } catch (RuntimeException e) {
-      throw S3Errors.classify("put", key, e);
+      throw S3Errors.classify(store, "put", key, e);
     }
   }
 
@@ -187,7 +193,7 @@ final class S3StorageAdapter implements StorageAdapter {
       s3NoRetry.putObject(
           r -> r.bucket(bucket).key(base + k).ifNoneMatch("*"), RequestBody.fromBytes(data));
     } catch (RuntimeException e) {
-      throw S3Errors.classify("putIfAbsent", key, e);
+      throw S3Errors.classify(store, "putIfAbsent", key, e);
     }
   }
 
@@ -197,7 +203,7 @@ final class S3StorageAdapter implements StorageAdapter {
     try {
       return s3.getObjectAsBytes(r -> r.bucket(bucket).key(base + k)).asByteArrayUnsafe();
     } catch (RuntimeException e) {
-      throw S3Errors.classify("read", key, e);
+      throw S3Errors.classify(store, "read", key, e);
     }
   }
 
@@ -209,7 +215,7 @@ final class S3StorageAdapter implements StorageAdapter {
       // One GET and nothing else: a HEAD first would open the very race this method exists to close.
       body = s3.getObjectAsBytes(r -> r.bucket(bucket).key(base + k)).asByteArrayUnsafe();
     } catch (RuntimeException e) {
-      StorageException failure = S3Errors.classify("readTextIfExists", key, e);
+      StorageException failure = S3Errors.classify(store, "readTextIfExists", key, e);
       // Only the object's own 404 is absence; NoSuchBucket is CONFIGURATION and stays loud.
       if (failure.kind() == Kind.NOT_FOUND) {
         return Optional.empty();
@@ -231,7 +237,7 @@ final class S3StorageAdapter implements StorageAdapter {
         return true;
       });
     } catch (RuntimeException e) {
-      throw S3Errors.classify("list", p, e);
+      throw S3Errors.classify(store, "list", p, e);
     }
     // S3 lists in UTF-8 byte order; the contract is String order, which differs above U+FFFF.
     keys.sort(Comparator.naturalOrder());
@@ -244,7 +250,7 @@ final class S3StorageAdapter implements StorageAdapter {
     try {
       s3.deleteObject(r -> r.bucket(bucket).key(base + k));
     } catch (RuntimeException e) {
-      StorageException failure = S3Errors.classify("delete", key, e);
+      StorageException failure = S3Errors.classify(store, "delete", key, e);
       // S3 answers 204 for an absent key; a store that answers the object's 404 means the same.
       if (failure.kind() != Kind.NOT_FOUND) {
         throw failure;
@@ -261,7 +267,7 @@ final class S3StorageAdapter implements StorageAdapter {
       // continuation token (an offset-based one would skip keys).
       scan(directory(p), pageSize, relative -> all.add(base + relative));
     } catch (RuntimeException e) {
-      throw S3Errors.classify("deletePrefix", p, e);
+      throw S3Errors.classify(store, "deletePrefix", p, e);
     }
     for (int from = 0; from < all.size(); from += pageSize) {
       List<ObjectIdentifier> batch = all.subList(from, Math.min(all.size(), from + pageSize))
@@ -273,7 +279,7 @@ final class S3StorageAdapter implements StorageAdapter {
         response = s3.deleteObjects(r -> r.bucket(bucket)
             .delete(Delete.builder().objects(batch).quiet(true).build()));
       } catch (RuntimeException e) {
-        throw S3Errors.classify("deletePrefix", p, e);
+        throw S3Errors.classify(store, "deletePrefix", p, e);
       }
       failOnErrors(p, response);
     }
@@ -302,7 +308,7 @@ final class S3StorageAdapter implements StorageAdapter {
       s3.headObject(r -> r.bucket(bucket).key(base + k));
       return true;
     } catch (RuntimeException e) {
-      StorageException failure = S3Errors.classify("exists", key, e);
+      StorageException failure = S3Errors.classify(store, "exists", key, e);
       // A HEAD 404 has no body, so a missing bucket looks like a missing object here; the listing
       // below tells them apart (NoSuchBucket). 403 and everything else stay loud.
       if (failure.kind() != Kind.NOT_FOUND) {
@@ -317,7 +323,7 @@ final class S3StorageAdapter implements StorageAdapter {
         return !found[0];
       });
     } catch (RuntimeException e) {
-      throw S3Errors.classify("exists", key, e);
+      throw S3Errors.classify(store, "exists", key, e);
     }
     return found[0];
   }

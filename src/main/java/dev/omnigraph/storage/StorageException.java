@@ -28,12 +28,30 @@ public final class StorageException extends RuntimeException {
   private final Kind kind;
   private final String operation;
   private final String key;
+  /** Which store, in a client's terms (endpoint and graph root); null when the backend did not say. */
+  private final String store;
+  /** What went wrong in words ("connection refused", "timed out", "HTTP 503 SlowDown"); may be null. */
+  private final String reason;
 
   public StorageException(Kind kind, String operation, String key, String message, Throwable cause) {
+    this(kind, operation, key, message, cause, null, null);
+  }
+
+  /**
+   * @param store which store failed, in a client's terms (e.g. {@code endpoint http://s3:9000, graph
+   *     root s3://bucket/g}); never credentials
+   * @param reason what went wrong in words, from typed evidence ({@code connection refused},
+   *     {@code timed out}, {@code unknown host}, {@code the store answered HTTP 503 SlowDown}); never
+   *     a class name or the SDK's message
+   */
+  public StorageException(Kind kind, String operation, String key, String message, Throwable cause, String store,
+      String reason) {
     super(operation + " " + key + ": " + kind + (message == null ? "" : " (" + message + ")"), cause);
     this.kind = Objects.requireNonNull(kind, "kind");
     this.operation = Objects.requireNonNull(operation, "operation");
     this.key = key;
+    this.store = store;
+    this.reason = reason;
   }
 
   public StorageException(Kind kind, String operation, String key, String message) {
@@ -70,6 +88,30 @@ public final class StorageException extends RuntimeException {
       }
     }
     return false;
+  }
+
+  /**
+   * What a client is told when the store is unavailable: which store, and why in words, e.g.
+   * {@code the object store did not answer (connection refused): endpoint http://127.0.0.1:9000,
+   * graph root s3://bucket/g; retry later}. Never a Java class name, the SDK's message or a trace:
+   * {@link #getMessage()} (with the classification evidence) and the cause chain are for the log.
+   */
+  public String clientMessage() {
+    String where = store != null ? store : (key == null ? operation : operation + " " + key);
+    String why = reason != null ? reason : kind.name().toLowerCase(java.util.Locale.ROOT) + " failure";
+    boolean answered = why.startsWith("the store answered");
+    return (answered ? "the object store is unavailable (" : "the object store did not answer (") + why + "): "
+        + where + "; retry later";
+  }
+
+  /** Which store failed, in a client's terms, when the backend said. */
+  public java.util.Optional<String> store() {
+    return java.util.Optional.ofNullable(store);
+  }
+
+  /** What went wrong in words, when typed evidence told. */
+  public java.util.Optional<String> reason() {
+    return java.util.Optional.ofNullable(reason);
   }
 
   /** True for {@link Kind#NOT_FOUND}. */

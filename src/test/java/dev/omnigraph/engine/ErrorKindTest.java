@@ -63,6 +63,24 @@ class ErrorKindTest {
   }
 
   @Test
+  void aStoreThatDidNotAnswerIsToldInWordsAndEverythingElseByItsOwnMessage() {
+    StorageException refused = new StorageException(StorageException.Kind.CONFIGURATION, "read", "k",
+        "SdkClientException, cause ConnectException", new RuntimeException(new java.net.ConnectException()),
+        "endpoint http://s3:9000, graph root s3://b/g", "connection refused");
+    assertThat(ErrorKind.of(refused).message(refused)).isEqualTo(
+        "the object store did not answer (connection refused): endpoint http://s3:9000, graph root s3://b/g; retry later");
+    assertThat(refused.getMessage()).as("the log keeps the evidence").contains("SdkClientException");
+    StorageException slow = new StorageException(StorageException.Kind.TRANSIENT, "read", "k", "S3Exception",
+        null, "endpoint http://s3:9000, graph root s3://b/g", "the store answered HTTP 503 SlowDown");
+    assertThat(ErrorKind.of(slow).message(slow)).isEqualTo("the object store is unavailable (the store answered "
+        + "HTTP 503 SlowDown): endpoint http://s3:9000, graph root s3://b/g; retry later");
+    StorageException denied = new StorageException(StorageException.Kind.CONFIGURATION, "get", "k", "denied");
+    assertThat(ErrorKind.of(denied).message(denied)).isEqualTo(denied.getMessage());
+    Conflict taken = new Conflict("taken");
+    assertThat(ErrorKind.of(taken).message(taken)).isEqualTo("taken");
+  }
+
+  @Test
   void theTableAgreesWithTheCodeEveryEngineOutcomeCarries() {
     for (OmnigraphException e : List.of(new KeyConflict("node:P", "a"), new Conflict("c"), new NotFound("k", "n"),
         new InvalidRequest("i"), new ResourceLimitExceeded("r", 1, 2), new RecoveryRequired("o", "m"),

@@ -754,8 +754,14 @@ class GraphApiTest {
     })) {
       load("r", "append", "", "{\"type\":\"Person\",\"data\":{\"name\":\"orphan\"}}\n").then().statusCode(503);
     }
-    // Readiness cannot see drift cheaply; the first write refused with it is what tells.
-    given().get("/q/health/ready").then().statusCode(200).body(check + "'r.state'", equalTo("up"));
+    // Before: readiness stayed UP here until a write was refused with the drift. The 503 asked for
+    // a drift check, which the reconciler's next pass runs: DOWN before any further write.
+    long driftDeadline = System.currentTimeMillis() + 30_000;
+    while (!"uncovered_drift".equals(given().get("/q/health/ready").jsonPath().get(check + "'r.reason'"))
+        && System.currentTimeMillis() < driftDeadline) {
+      Thread.sleep(100);
+    }
+    given().get("/q/health/ready").then().statusCode(503).body(check + "'r.reason'", equalTo("uncovered_drift"));
     load("r", "append", "", "{\"type\":\"Person\",\"data\":{\"name\":\"cy\"}}\n").then().statusCode(409)
         .body("error", containsString("uncovered drift"));
     down = given().get("/q/health/ready").then().statusCode(503)

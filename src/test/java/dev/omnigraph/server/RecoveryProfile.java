@@ -11,9 +11,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Serves graph {@code x}, created before the service starts with a rollback-class sidecar pending
- * ({@link RecoveryScenarioMain}, in a child JVM). The reconciler's first pass runs 4 s after start,
- * so a test sees the DOWN readiness first. The operation id left pending is published as the system
+ * Serves graph {@code x}, created before the service starts with a rollback-class sidecar pending,
+ * and graph {@code d}, with uncovered drift and no sidecar ({@link RecoveryScenarioMain}, in a child
+ * JVM). The reconciler's first pass runs 4 s after start, so a test sees the DOWN readiness first. The operation id left pending is published as the system
  * property {@code omnigraph.test.recovery.operation} (the resource and the test run in different
  * class loaders).
  */
@@ -40,8 +40,9 @@ public class RecoveryProfile implements QuarkusTestProfile {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java, "--add-opens=java.base/java.nio=ALL-UNNAMED"));
         cmd.addAll(dev.omnigraph.testing.ChildJvm.nativeOptions());
+        Path drifted = root.resolve("d");
         cmd.addAll(List.of("-cp", dev.omnigraph.testing.ChildJvm.classPath(), RecoveryScenarioMain.class.getName(),
-            dir.toString()));
+            dir.toString(), drifted.toString()));
         Process child = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!child.waitFor(180, TimeUnit.SECONDS) || child.exitValue() != 0) {
@@ -50,7 +51,7 @@ public class RecoveryProfile implements QuarkusTestProfile {
         String op = out.lines().filter(l -> l.startsWith("operation ")).findFirst()
             .orElseThrow(() -> new IllegalStateException("no operation id in:\n" + out)).substring(10).trim();
         System.setProperty("omnigraph.test.recovery.operation", op);
-        return Map.of("omnigraph.graphs.x.uri", dir.toString());
+        return Map.of("omnigraph.graphs.x.uri", dir.toString(), "omnigraph.graphs.d.uri", drifted.toString());
       } catch (Exception e) {
         throw new IllegalStateException(e);
       }

@@ -2,28 +2,41 @@ package dev.omnigraph.server;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
+import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * A graph whose last write left a rollback-class sidecar (its table commit landed, the sidecar stayed
- * ARMED) is served: readiness is DOWN with reason {@code pending_sidecar} (and no operation id)
- * until the background reconciler's first pass (4 s after start) rolls it back, then UP, with no
- * restart; the rolled-back row is gone.
+ * Readiness for what blocks writes before any write was tried. Graph {@code x}, whose last write
+ * left a rollback-class sidecar (its table commit landed, the sidecar stayed ARMED), is DOWN with
+ * reason {@code pending_sidecar} (and no operation id) until the background reconciler's first pass
+ * (4 s after start) rolls it back, then UP, with no restart; the rolled-back row is gone. Graph
+ * {@code d}, whose sidecar was deleted while no service ran (uncovered drift), is DOWN with reason
+ * {@code uncovered_drift} from the start-up drift check, before any request opened it, until an
+ * operator's repair, then UP.
  */
 @QuarkusTest
 @TestProfile(RecoveryProfile.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RecoveryReadinessTest {
 
   private static final String CHECK = "checks.find { it.name == 'omnigraph-graphs' }.data.";
+  private static final String AUTH = "Bearer " + GraphsTestResource.ALICE_TOKEN;
+
+  @Inject GraphRegistry registry;
 
   @Test
+  @Order(1)
   void readinessIsDownUntilTheReconcilerRollsTheSidecarBack() throws Exception {
     String operation = System.getProperty("omnigraph.test.recovery.operation");
     assertThat(operation).isNotBlank();
@@ -45,15 +58,16 @@ class RecoveryReadinessTest {
       ready = given().get("/q/health/ready");
       // UP comes when the sidecar is gone; the reconciler's open returns a moment later (the open's
       // own recovery deletes the sidecar as its last step, before the handle is published).
-    } while ((ready.statusCode() != 200 || !Boolean.TRUE.equals(ready.jsonPath().get(CHECK + "'x.open'")))
+      // Graph d stays DOWN for drift (the next test), so this waits on x's own state.
+    } while ((!"up".equals(ready.jsonPath().get(CHECK + "'x.state'"))
+        || !Boolean.TRUE.equals(ready.jsonPath().get(CHECK + "'x.open'")))
         && System.currentTimeMillis() < deadline);
-    ready.then().statusCode(200)
-        .body("status", equalTo("UP"))
+    ready.then()
         .body(CHECK + "'x.state'", equalTo("up"))
         .body(CHECK + "'x.open'", equalTo(true));
     assertThat(ready.jsonPath().getMap(CHECK.substring(0, CHECK.length() - 1))).doesNotContainKey("x.reason");
 
-    String auth = "Bearer " + GraphsTestResource.ALICE_TOKEN;
+    String auth = AUTH;
     given().header("Authorization", auth).contentType("application/json")
         .body(Map.of("query", "query q() { match { $p: Person } return { $p.name } order { $p.name } }"))
         .post("/graphs/x/query").then().statusCode(200)
@@ -68,5 +82,62 @@ class RecoveryReadinessTest {
     assertThat(given().get("/q/metrics").then().extract().asString())
         .contains("omnigraph_recovery_outcomes_total{action=\"completed\",graph=\"x\",verdict=\"incomplete_phase_b\"} 1.0")
         .contains("omnigraph_recovery_pending_sidecars{graph=\"x\"} 0.0");
+  }
+
+  /**
+   * Before: readiness was UP for a drifted graph until a write was refused with the drift (every
+   * write fails while the probe says ready). The drift check runs at start (and at open, and on the
+   * reconciler's passes while due), so readiness tells before the first write.
+   */
+  @Test
+  @Order(2)
+  void readinessIsDownForUncoveredDriftBeforeAnyWriteUntilRepair() throws Exception {
+    Response down = awaitReady(r -> "uncovered_drift".equals(r.jsonPath().get(CHECK + "'d.reason'")));
+    down.then().statusCode(503)
+        .body("status", equalTo("DOWN"))
+        .body(CHECK + "'d.state'", equalTo("down"))
+        .body(CHECK + "'d.reason'", equalTo("uncovered_drift"))
+        // Found before any request to d: the start-up check read it through a read-only handle.
+        .body(CHECK + "'d.open'", equalTo(false));
+    String d = org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("omnigraph.graphs.d.uri",
+        String.class);
+    assertThat(down.asString()).doesNotContain(d).doesNotContain("node:Person");
+
+    // Opening d (a read) runs the open's own drift check: still drifted; the read itself works.
+    given().header("Authorization", AUTH).contentType("application/json")
+        .body(Map.of("query", "query q() { match { $p: Person } return { $p.name } order { $p.name } }"))
+        .post("/graphs/d/query").then().statusCode(200)
+        .body("rows.'p.name'", equalTo(List.of("ann")));
+    given().get("/q/health/ready").then().statusCode(503)
+        .body(CHECK + "'d.reason'", equalTo("uncovered_drift"))
+        .body(CHECK + "'d.open'", equalTo(true));
+    // What readiness announced: the write is refused with the drift.
+    load("d", "cy").then().statusCode(409).body("error", containsString("uncovered drift"));
+
+    // An operator repairs (here through the served handle); the reconciler's next drift check clears it.
+    assertThat(registry.get("d").handle().repair(true).drift()).hasSize(1);
+    Response up = awaitReady(r -> "up".equals(r.jsonPath().get(CHECK + "'d.state'")));
+    up.then().body(CHECK + "'d.state'", equalTo("up"));
+    assertThat(up.jsonPath().getMap(CHECK.substring(0, CHECK.length() - 1))).doesNotContainKey("d.reason");
+    load("d", "cy").then().statusCode(200).body("total_entities", equalTo(1));
+    given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+  }
+
+  private static Response load(String graph, String name) {
+    return given().header("Authorization", AUTH).contentType("application/x-ndjson")
+        .body(("{\"type\":\"Person\",\"data\":{\"name\":\"" + name + "\"}}\n")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        .post("/graphs/" + graph + "/load/ndjson?mode=append");
+  }
+
+  /** Polls readiness until {@code done} holds (at most 30 s) and returns the last answer. */
+  private static Response awaitReady(java.util.function.Predicate<Response> done) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 30_000;
+    Response ready = given().get("/q/health/ready");
+    while (!done.test(ready) && System.currentTimeMillis() < deadline) {
+      Thread.sleep(200);
+      ready = given().get("/q/health/ready");
+    }
+    return ready;
   }
 }

@@ -2,6 +2,9 @@ package dev.omnigraph.server;
 
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.recovery.SidecarStore;
+import dev.omnigraph.storage.StorageAdapter;
+import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.storage.StorageConfig;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.write.LoadMode;
@@ -14,7 +17,9 @@ import java.util.Optional;
  * Leaves a graph with a rollback-class recovery sidecar, in a JVM of its own (the Quarkus test JVM
  * must load Lance in one class loader only): init from {@code graphs/people.pg}, load ann, then a
  * load of bob that fails at {@code write.after_commits} (its table commit landed, the sidecar stays
- * ARMED). Prints {@code operation <id>} and exits 0.
+ * ARMED). Prints {@code operation <id>}. With a second root, also leaves a graph with uncovered
+ * drift there, as a sidecar deleted while no service ran: load ann, then a load of bob that fails at
+ * {@code write.before_publish} (its table commit landed), and its sidecar deleted. Exits 0.
  */
 public final class RecoveryScenarioMain {
 
@@ -23,6 +28,9 @@ public final class RecoveryScenarioMain {
     String schema;
     try (var in = RecoveryScenarioMain.class.getClassLoader().getResourceAsStream("graphs/people.pg")) {
       schema = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    if (args.length > 1) {
+      drifted(StorageConfig.local(Path.of(args[1])), schema);
     }
     try (Omnigraph g = Omnigraph.init(config, schema, Optional.of("setup"))) {
       g.load("main", new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"ann\"}}\n"), LoadMode.APPEND,
@@ -36,5 +44,24 @@ public final class RecoveryScenarioMain {
       }
     }
     System.exit(0);
+  }
+
+  private static void drifted(StorageConfig config, String schema) throws Exception {
+    try (Omnigraph g = Omnigraph.init(config, schema, Optional.of("setup"))) {
+      g.load("main", new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"ann\"}}\n"), LoadMode.APPEND,
+          Optional.of("setup"));
+      try (AutoCloseable fp = Failpoints.enableError("write.before_publish")) {
+        g.load("main", new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"bob\"}}\n"), LoadMode.APPEND,
+            Optional.of("setup"));
+        throw new IllegalStateException("the failpoint did not fire");
+      } catch (RecoveryRequired expected) {
+        // The table commit landed and the sidecar that covers it is all recovery would go by.
+      }
+    }
+    try (StorageAdapter s = StorageAdapters.open(config)) {
+      for (String key : s.list(SidecarStore.PREFIX)) {
+        s.delete(key);
+      }
+    }
   }
 }

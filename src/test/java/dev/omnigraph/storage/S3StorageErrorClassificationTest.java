@@ -144,6 +144,35 @@ class S3StorageErrorClassificationTest {
     assertThat(kind(failure)).isEqualTo(expected);
   }
 
+  static Stream<Arguments> reasons() {
+    return Stream.of(
+        Arguments.of(sdkClient(new ConnectException(SAME_TEXT)), "connection refused"),
+        Arguments.of(sdkClient(new UncheckedIOException(new ConnectException(SAME_TEXT))), "connection refused"),
+        Arguments.of(sdkClient(new java.net.NoRouteToHostException(SAME_TEXT)), "no route to host"),
+        Arguments.of(sdkClient(new UnknownHostException(SAME_TEXT)), "unknown host"),
+        Arguments.of(sdkClient(new SocketTimeoutException(SAME_TEXT)), "timed out"),
+        Arguments.of(ApiCallTimeoutException.create(1000), "timed out"),
+        Arguments.of(ApiCallAttemptTimeoutException.create(1000), "timed out"),
+        Arguments.of(sdkClient(new IOException(SAME_TEXT)), "connection failed"),
+        Arguments.of(s3(503, "SlowDown"), "the store answered HTTP 503 SlowDown"),
+        Arguments.of(s3(502, null), "the store answered HTTP 502"),
+        Arguments.of(SdkClientException.builder().message(SAME_TEXT).build(), null));
+  }
+
+  /**
+   * The words a client is told come from the same typed evidence as the kind, never from the text:
+   * every failure here carries the same message, and none of them names a class.
+   */
+  @ParameterizedTest(name = "{0} -> {1}")
+  @MethodSource("reasons")
+  void theReasonInWordsComesFromTheTypes(Throwable failure, String expected) {
+    StorageException e = S3Errors.classify("endpoint http://s3:9000, graph root s3://b/g", "read", "k", failure);
+    assertThat(e.reason().orElse(null)).isEqualTo(expected);
+    assertThat(e.store()).contains("endpoint http://s3:9000, graph root s3://b/g");
+    assertThat(e.clientMessage()).contains("endpoint http://s3:9000, graph root s3://b/g")
+        .doesNotContain("Exception").doesNotContain(SAME_TEXT).endsWith("; retry later");
+  }
+
   @Test
   void anInterruptedCallIsUnknownAndKeepsTheInterrupt() {
     try {

@@ -51,12 +51,62 @@ public final class S3TestServer {
   private final int port;
   private final Process process;
   private final ConditionalWriteSerializer front;
+  /** S3Mock's own (private) port, behind the fronts. */
+  private final int upstreamPort;
 
-  private S3TestServer(String host, int port, Process process, ConditionalWriteSerializer front) {
+  private S3TestServer(String host, int port, Process process, ConditionalWriteSerializer front, int upstreamPort) {
     this.host = host;
     this.port = port;
     this.process = process;
     this.front = front;
+    this.upstreamPort = upstreamPort;
+  }
+
+  /**
+   * A second front to the same S3Mock store on its own loopback port, for a test that needs the
+   * store to stop answering: {@link Front#close} closes the port and every connection through it, so
+   * later requests to {@link Front#endpoint} are refused, while the shared server keeps serving
+   * everyone else. Roots made by {@link Front#root} address the same bucket and objects.
+   */
+  public Front openFront() {
+    try {
+      int p = freePort();
+      return new Front("http://127.0.0.1:" + p, new ConditionalWriteSerializer("127.0.0.1", p, upstreamPort));
+    } catch (IOException e) {
+      throw new IllegalStateException("could not open a second S3 front", e);
+    }
+  }
+
+  /** A closable front to the test S3 store ({@link #openFront}). */
+  public static final class Front implements AutoCloseable {
+    private final String endpoint;
+    private final ConditionalWriteSerializer server;
+
+    private Front(String endpoint, ConditionalWriteSerializer server) {
+      this.endpoint = endpoint;
+      this.server = server;
+    }
+
+    /** {@code http://127.0.0.1:<port>}. */
+    public String endpoint() {
+      return endpoint;
+    }
+
+    /** {@code config}'s root and credentials, through this front. */
+    public StorageConfig root(StorageConfig config) {
+      return StorageConfig.fromEnvironment(config.rootUri(), Map.of(
+          "AWS_ENDPOINT", endpoint,
+          "AWS_REGION", REGION,
+          "AWS_ACCESS_KEY_ID", ACCESS_KEY,
+          "AWS_SECRET_ACCESS_KEY", SECRET_KEY,
+          "AWS_ALLOW_HTTP", "true"));
+    }
+
+    /** Closes the port and every open connection: from now on nothing answers at the endpoint. */
+    @Override
+    public void close() {
+      server.close();
+    }
   }
 
   /**
@@ -250,7 +300,7 @@ public final class S3TestServer {
       ConditionalWriteSerializer front = new ConditionalWriteSerializer(host, port, upstreamPort);
       Runtime.getRuntime().addShutdownHook(new Thread(front::close, "s3-front-stop"));
       waitUntilUp(process, host, port, log, Duration.ofSeconds(10));
-      return new S3TestServer(host, port, process, front);
+      return new S3TestServer(host, port, process, front, upstreamPort);
     } catch (IOException e) {
       throw new IllegalStateException("could not start S3Mock", e);
     }
