@@ -4,19 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omnigraph.schema.Catalog;
 import dev.omnigraph.schema.SchemaParser;
+import dev.omnigraph.testing.Fuzz;
 import dev.omnigraph.testing.FuzzInputs;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
 
 /**
  * Fuzzes the {@code .gq} front end: {@link QueryParser#parse} and, for what parses,
  * {@link QueryChecker#check} against the sample schemas. Every input yields a result or a
- * {@link QueryException} (parse, parameter or unknown-query error); no other exception, no crash.
+ * {@link QueryException} (parse, parameter or unknown-query error; a {@link QueryParseException}
+ * positioned inside the input); no other exception, no crash. Seeded case loops ({@link Fuzz});
+ * {@code -Domnigraph.fuzz.seed} and {@code -Domnigraph.fuzz.cases} vary them.
  */
 class QueryParserFuzzTest {
 
@@ -27,16 +25,21 @@ class QueryParserFuzzTest {
       "1.5", "1e309", "99999999999999999999", "true", "false", "null", "String", "I32", "I64", "F64", "Bool",
       "Date", "?", "count", "sum", "avg", "min", "max", "$p.name", "$p.age", "->", "<-", "-[", "]->");
 
+  private static final List<String> SAMPLES = FuzzInputs.samples(".gq");
+
   private static final List<Catalog> CATALOGS = List.of(
       SchemaParser.parse(FuzzInputs.resource("graphs/people.pg")),
       SchemaParser.parse(FuzzInputs.resource("graphs/social.pg")));
+
+  /** Nesting depth explored: far past {@link QueryParser#MAX_NESTING} (2,000 nested {@code [} overflowed before it). */
+  static final int NEST_MAX = 20_000;
 
   static void parsesOrRefuses(String source) {
     QueryFile file;
     try {
       file = QueryParser.parse(source);
     } catch (QueryException e) {
-      assertThat(e.getMessage()).isNotBlank();
+      typed(e, source);
       return;
     }
     for (String name : file.names()) {
@@ -44,65 +47,83 @@ class QueryParserFuzzTest {
         try {
           assertThat(QueryChecker.check(file.declaration(name), catalog)).isNotNull();
         } catch (QueryException e) {
-          assertThat(e.getMessage()).isNotBlank();
+          typed(e, source);
         }
       }
     }
   }
 
-  @Provide
-  Arbitrary<String> mutatedSamples() {
-    return FuzzInputs.mutated(FuzzInputs.samples(".gq"), TOKENS, 4);
+  /** A refusal has a message, and a parse or type error points at a line and column of the source. */
+  private static void typed(QueryException e, String source) {
+    assertThat(e.getMessage()).isNotBlank();
+    if (e instanceof QueryParseException p) {
+      assertThat(p.line()).as("line of %s", e.getMessage()).isBetween(1, lines(source));
+      assertThat(p.column()).as("column of %s", e.getMessage()).isPositive();
+      assertThat(e.getMessage()).startsWith(p.line() + ":" + p.column() + ": ");
+    }
   }
 
-  @Provide
-  Arbitrary<String> soups() {
-    return FuzzInputs.tokenSoup(TOKENS, 60).map(body -> "query q($name: String) { " + body + " }");
+  /** Lines as the lexer counts them: one more than the line feeds. */
+  static int lines(String source) {
+    return (int) source.chars().filter(c -> c == '\n').count() + 1;
   }
 
-  @Property(tries = 1500)
-  void mutatedSampleQueriesParseAndCheckOrFailTyped(@ForAll("mutatedSamples") String source) {
-    parsesOrRefuses(source);
+  @Test
+  void mutatedSampleQueriesParseAndCheckOrFailTyped() {
+    Fuzz.forAll("gq.mutated", 1500, r -> FuzzInputs.mutated(r, SAMPLES, TOKENS, 4), Fuzz::literal,
+        QueryParserFuzzTest::parsesOrRefuses);
   }
 
-  @Property(tries = 1000)
-  void tokenSoupsParseOrFailTyped(@ForAll("soups") String source) {
-    parsesOrRefuses(source);
+  @Test
+  void tokenSoupsParseOrFailTyped() {
+    Fuzz.forAll("gq.soup", 1000, r -> "query q($name: String) { " + FuzzInputs.tokenSoup(r, TOKENS, 60) + " }",
+        Fuzz::literal, QueryParserFuzzTest::parsesOrRefuses);
   }
 
-  @Property(tries = 300)
-  void arbitraryTextParsesOrFailsTyped(@ForAll String source) {
-    parsesOrRefuses(source);
-  }
-
-  @Property(tries = 30)
-  void deepNestingParsesOrFailsTyped(@ForAll @IntRange(min = 1, max = NEST_MAX) int depth) {
-    parsesOrRefuses("query q() { match { $p: Person " + FuzzInputs.nested("not { ", "$p.age > 1", " }", depth)
-        + " } return { $p.name } }");
-    parsesOrRefuses("query q() { match { $p: Person " + FuzzInputs.nested("[", "\"a\"", "]", depth)
-        + " contains $p.name } return { $p.name } }");
-    parsesOrRefuses("query q() { match { $p: Person " + FuzzInputs.nested("(", "$p.age", ")", depth)
-        + " > 1 } return { $p.name } }");
+  @Test
+  void arbitraryTextParsesOrFailsTyped() {
+    Fuzz.forAll("gq.text", 300, r -> FuzzInputs.text(r, 256), Fuzz::literal, QueryParserFuzzTest::parsesOrRefuses);
   }
 
   /**
-   * Nesting depth explored here. Bounded below what the parser survives today: deeper input is a
-   * known, open crash (issue 12, item 1: no nesting limit yet). On a 1 MB thread stack ~2,000 nested
-   * {@code [} make {@link QueryParser#parse} throw {@link StackOverflowError}, and ~2,500 nested
-   * {@code not {} parse but overflow {@link QueryChecker#check}. Raise this once the limit exists.
+   * Depths up to {@link #NEST_MAX}, the limit's neighbourhood always among them. Past
+   * {@link QueryParser#MAX_NESTING} brackets (the query's and the match's braces count) nothing
+   * parses; none of it is a {@link StackOverflowError} in the parser or the checker.
    */
-  static final int NEST_MAX = 1000;
-
-  @Property(tries = 200)
-  void oddCharactersInStringsAndNamesParseOrFailTyped(@ForAll("odd") String odd) {
-    parsesOrRefuses("query q() { match { $p: Person { name: \"" + odd + "\" } } return { $p.name } }");
-    parsesOrRefuses("query q" + odd + "() { match { $p: Person } return { $p.name } }");
-    parsesOrRefuses("query q() { insert Person { name: \"" + odd + "\" } }");
+  @Test
+  void deepNestingParsesOrFailsTyped() {
+    Fuzz.forAll("gq.nested", 30, r -> FuzzInputs.depth(r, QueryParser.MAX_NESTING, NEST_MAX), d -> "depth " + d,
+        depth -> {
+          for (String source : List.of(
+              "query q() { match { $p: Person " + FuzzInputs.nested("not { ", "$p.age > 1", " }", depth)
+                  + " } return { $p.name } }",
+              "query q() { match { $p: Person " + FuzzInputs.nested("[", "\"a\"", "]", depth)
+                  + " contains $p.name } return { $p.name } }",
+              "query q() { match { $p: Person " + FuzzInputs.nested("(", "$p.age", ")", depth)
+                  + " > 1 } return { $p.name } }")) {
+            parsesOrRefuses(source);
+            if (depth + 2 > QueryParser.MAX_NESTING) {
+              assertThat(parses(source)).as("parses at depth %d: %s", depth, source.substring(0, 40)).isFalse();
+            }
+          }
+        });
   }
 
-  @Provide
-  Arbitrary<String> odd() {
-    return Arbitraries.oneOf(Arbitraries.of(FuzzInputs.ODD),
-        Arbitraries.of(FuzzInputs.ODD).list().ofMaxSize(6).map(l -> String.join("", l)));
+  private static boolean parses(String source) {
+    try {
+      QueryParser.parse(source);
+      return true;
+    } catch (QueryException e) {
+      return false;
+    }
+  }
+
+  @Test
+  void oddCharactersInStringsAndNamesParseOrFailTyped() {
+    Fuzz.forAll("gq.odd", 200, FuzzInputs::odd, Fuzz::literal, odd -> {
+      parsesOrRefuses("query q() { match { $p: Person { name: \"" + odd + "\" } } return { $p.name } }");
+      parsesOrRefuses("query q" + odd + "() { match { $p: Person } return { $p.name } }");
+      parsesOrRefuses("query q() { insert Person { name: \"" + odd + "\" } }");
+    });
   }
 }

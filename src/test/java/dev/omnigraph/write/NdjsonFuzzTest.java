@@ -2,9 +2,9 @@ package dev.omnigraph.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.omnigraph.api.InvalidRequest;
 import dev.omnigraph.schema.Catalog;
 import dev.omnigraph.schema.SchemaParser;
+import dev.omnigraph.testing.Fuzz;
 import dev.omnigraph.testing.FuzzInputs;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -12,135 +12,135 @@ import java.io.Reader;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 
 /**
  * Fuzzes the NDJSON load front end ({@link NdjsonInput#strictUtf8} then {@link NdjsonReader#read})
- * against the sample schemas: every input yields a batch or an {@link InvalidRequest} (a
- * {@link LoadInputError} naming its line); no other exception, no crash. Inputs are the sample loads
- * with JSON-token edits, byte-level edits (invalid UTF-8), random lines and deep nesting.
+ * against the sample schemas: every input yields a batch or a {@link LoadInputError} naming a line
+ * of the input; no other exception, no crash. Text read as a string and as its UTF-8 bytes has the
+ * same outcome. Inputs are the sample loads with JSON-token edits, byte-level edits (invalid UTF-8),
+ * random lines, arbitrary bytes and deep nesting. Seeded case loops ({@link Fuzz});
+ * {@code -Domnigraph.fuzz.seed} and {@code -Domnigraph.fuzz.cases} vary them.
  */
 class NdjsonFuzzTest {
 
-  static final List<String> TOKENS = List.of("{", "}", "[", "]", ":", ",", "\"", "null", "true", "false", "0", "-0",
-      "1e309", "-1e309", "1.5", "9223372036854775808", "-9223372036854775809", "99999999999999999999999999",
-      "2147483648", "\"type\"", "\"edge\"", "\"data\"", "\"from\"", "\"to\"", "\"Person\"", "\"Company\"",
-      "\"Knows\"", "\"WorksAt\"", "\"name\"", "\"age\"", "\"score\"", "\"tags\"", "\"since\"", "\"founded\"",
-      "\"2024-02-30\"", "\"1999-12-31\"", "\"\\ud800\"", "\"\\u0000\"", "\"\\uDFFF\\uD800\"", "\"x\"", "\"\"",
-      "NaN", "Infinity", "'x'", "/* */", "{}", "[]", "\n", "\r\n");
+  static final List<String> TOKENS = FuzzInputs.NDJSON_TOKENS;
 
   private static final List<Catalog> CATALOGS = List.of(
       SchemaParser.parse(FuzzInputs.resource("graphs/social.pg")),
       SchemaParser.parse(FuzzInputs.resource("graphs/people.pg")));
 
-  static void readsOrRefuses(Reader input, int catalog, LoadMode mode) {
+  private static final List<String> SAMPLES = List.of(FuzzInputs.resource("graphs/social.ndjson"),
+      "{\"type\":\"Person\",\"data\":{\"name\":\"ann\",\"age\":1,\"email\":\"a@b\"}}\n"
+          + "{\"type\":\"Company\",\"data\":{\"name\":\"acme\",\"founded\":\"2001-02-03\"}}\n"
+          + "{\"edge\":\"WorksAt\",\"from\":\"ann\",\"to\":\"acme\",\"data\":{\"role\":\"x\"}}\n"
+          + "{\"edge\":\"Knows\",\"from\":\"ann\",\"to\":\"ann\",\"data\":{\"since\":1}}\n");
+
+  private static final byte[] SOCIAL = SAMPLES.get(0).getBytes(StandardCharsets.UTF_8);
+
+  /** One load: its text or bytes, the catalog it is read against, the mode. */
+  record Load(String text, byte[] bytes, int catalog, LoadMode mode) {
+    static Load text(String text, int catalog, LoadMode mode) {
+      return new Load(text, null, catalog, mode);
+    }
+
+    static Load bytes(byte[] bytes, int catalog, LoadMode mode) {
+      return new Load(null, bytes, catalog, mode);
+    }
+
+    @Override
+    public String toString() {
+      return (text != null ? Fuzz.literal(text) : Fuzz.literal(bytes)) + " against catalog " + catalog + " in "
+          + mode;
+    }
+  }
+
+  /**
+   * Reads {@code input}: a batch, or a {@link LoadInputError} whose line is one of the input's
+   * ({@code lines} at most). Returns the error's message, or null for a batch.
+   */
+  static String readsOrRefuses(Reader input, long lines, int catalog, LoadMode mode) {
     try {
       assertThat(NdjsonReader.read(input, CATALOGS.get(catalog), mode)).isNotNull();
-    } catch (InvalidRequest e) {
-      assertThat(e.getMessage()).isNotBlank();
+      return null;
+    } catch (LoadInputError e) {
+      assertThat(e.line()).as("line of %s", e.getMessage()).isBetween(1L, lines);
+      assertThat(e.getMessage()).startsWith("line " + e.line() + ": ").hasSizeGreaterThan(("line " + e.line()
+          + ": ").length());
+      return e.getMessage();
     } catch (IOException e) {
       throw new AssertionError("an in-memory read cannot fail with I/O", e);
     }
   }
 
-  /**
-   * Through the strict UTF-8 decoder, as the HTTP route and the CLI read a load. Bounded to input
-   * that ends in a line feed: today a last line without one makes the second read past the end
-   * throw {@code IllegalStateException: Current state = FLUSHED, new state = CODING_END} from
-   * {@link NdjsonInput}'s decoder (minimal input: one space, no newline) — an open finding, reported,
-   * not fixed here. Drop the appended line feed once it is fixed.
-   */
-  static void readsOrRefuses(byte[] bytes, int catalog, LoadMode mode) {
-    byte[] terminated = java.util.Arrays.copyOf(bytes, bytes.length + 1);
-    terminated[bytes.length] = '\n';
-    readsOrRefuses(NdjsonInput.strictUtf8(new ByteArrayInputStream(terminated)), catalog, mode);
+  /** Through the strict UTF-8 decoder, as the HTTP route and the CLI read a load. */
+  static String readsOrRefuses(byte[] bytes, int catalog, LoadMode mode) {
+    return readsOrRefuses(NdjsonInput.strictUtf8(new ByteArrayInputStream(bytes)), lines(bytes), catalog, mode);
   }
 
-  @Provide
-  Arbitrary<String> mutatedSamples() {
-    return FuzzInputs.mutated(List.of(FuzzInputs.resource("graphs/social.ndjson"),
-        "{\"type\":\"Person\",\"data\":{\"name\":\"ann\",\"age\":1,\"email\":\"a@b\"}}\n"
-            + "{\"type\":\"Company\",\"data\":{\"name\":\"acme\",\"founded\":\"2001-02-03\"}}\n"
-            + "{\"edge\":\"WorksAt\",\"from\":\"ann\",\"to\":\"acme\",\"data\":{\"role\":\"x\"}}\n"
-            + "{\"edge\":\"Knows\",\"from\":\"ann\",\"to\":\"ann\",\"data\":{\"since\":1}}\n"), TOKENS, 5);
-  }
-
-  @Property(tries = 1500)
-  void mutatedSampleLoadsReadOrFailTyped(@ForAll("mutatedSamples") String ndjson,
-      @ForAll @IntRange(min = 0, max = 1) int catalog, @ForAll LoadMode mode) {
-    readsOrRefuses(new StringReader(ndjson), catalog, mode);
-    readsOrRefuses(ndjson.getBytes(StandardCharsets.UTF_8), catalog, mode);
-  }
-
-  @Provide
-  Arbitrary<byte[]> mutatedBytes() {
-    byte[] base = FuzzInputs.resource("graphs/social.ndjson").getBytes(StandardCharsets.UTF_8);
-    Arbitrary<int[]> edit = Combinators.combine(Arbitraries.integers().between(0, base.length),
-        Arbitraries.integers().between(0, 255), Arbitraries.integers().between(0, 2))
-        .as((at, b, kind) -> new int[] {at, b, kind});
-    return edit.list().ofMinSize(1).ofMaxSize(6).map(edits -> {
-      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-      byte[] cur = base;
-      for (int[] e : edits) {
-        int at = Math.min(e[0], cur.length);
-        out.reset();
-        out.write(cur, 0, at);
-        if (e[2] == 0) {
-          out.write(e[1]); // insert a byte
-          out.write(cur, at, cur.length - at);
-        } else if (e[2] == 1) {
-          out.write(e[1]); // replace a byte
-          if (at < cur.length) {
-            out.write(cur, at + 1, cur.length - at - 1);
-          }
-        } else {
-          out.write(new byte[] {(byte) 0xF0, (byte) 0x9F}, 0, 1 + (e[1] & 1)); // a truncated sequence
-          out.write(cur, at, cur.length - at);
-        }
-        cur = out.toByteArray();
+  /** The line count by any reader's terminators ({@code \n}, {@code \r}, {@code \r\n}), plus one. */
+  static long lines(byte[] bytes) {
+    long n = 1;
+    for (int i = 0; i < bytes.length; i++) {
+      if (bytes[i] == '\n' || (bytes[i] == '\r' && (i + 1 == bytes.length || bytes[i + 1] != '\n'))) {
+        n++;
       }
-      return cur;
+    }
+    return n;
+  }
+
+  /**
+   * The text as a string, and as its UTF-8 bytes through the strict decoder: the same outcome,
+   * word for word, whenever the text has a UTF-8 spelling (no unpaired surrogate, which
+   * {@link String#getBytes} would replace by {@code ?}).
+   */
+  static void readsOrRefusesAlike(Load load) {
+    byte[] utf8 = load.text().getBytes(StandardCharsets.UTF_8);
+    String asText = readsOrRefuses(new StringReader(load.text()), lines(utf8), load.catalog(), load.mode());
+    String asBytes = readsOrRefuses(utf8, load.catalog(), load.mode());
+    if (new String(utf8, StandardCharsets.UTF_8).equals(load.text())) {
+      assertThat(asBytes).as("decoded from UTF-8").isEqualTo(asText);
+    }
+  }
+
+  static LoadMode mode(SplittableRandom r) {
+    return FuzzInputs.pick(r, List.of(LoadMode.values()));
+  }
+
+  @Test
+  void mutatedSampleLoadsReadOrFailTyped() {
+    Fuzz.forAll("ndjson.mutated", 1500,
+        r -> Load.text(FuzzInputs.mutated(r, SAMPLES, TOKENS, 5), r.nextInt(CATALOGS.size()), mode(r)),
+        Load::toString, NdjsonFuzzTest::readsOrRefusesAlike);
+  }
+
+  @Test
+  void byteEditedLoadsReadOrFailTyped() {
+    Fuzz.forAll("ndjson.bytes-edited", 800, r -> Load.bytes(FuzzInputs.byteEdited(r, SOCIAL), 0, mode(r)), Load::toString,
+        load -> readsOrRefuses(load.bytes(), load.catalog(), load.mode()));
+  }
+
+  @Test
+  void randomLinesReadOrFailTyped() {
+    Fuzz.forAll("ndjson.lines", 1000, r -> Load.text(FuzzInputs.ndjsonLines(r), 0, mode(r)), Load::toString,
+        NdjsonFuzzTest::readsOrRefusesAlike);
+  }
+
+  @Test
+  void arbitraryBytesReadOrFailTyped() {
+    Fuzz.forAll("ndjson.arbitrary-bytes", 300, r -> Load.bytes(FuzzInputs.bytes(r, 256), 0, LoadMode.APPEND),
+        Load::toString, load -> readsOrRefuses(load.bytes(), load.catalog(), load.mode()));
+  }
+
+  /** Past the JSON reader's depth limit (1,000) a line is refused as not JSON, never a stack overflow. */
+  @Test
+  void deepNestingReadsOrFailsTyped() {
+    Fuzz.forAll("ndjson.nested", 30, r -> FuzzInputs.depth(r, 1000, 20_000), d -> "depth " + d, depth -> {
+      readsOrRefusesAlike(Load.text("{\"type\":\"Person\",\"data\":{\"name\":\"a\",\"tags\":"
+          + FuzzInputs.nested("[", "\"x\"", "]", depth) + "}}", 0, LoadMode.APPEND));
+      readsOrRefusesAlike(Load.text("{\"type\":\"Person\",\"data\":{\"name\":"
+          + FuzzInputs.nested("{\"a\":", "1", "}", depth) + "}}", 0, LoadMode.MERGE));
     });
-  }
-
-  @Property(tries = 800)
-  void byteEditedLoadsReadOrFailTyped(@ForAll("mutatedBytes") byte[] ndjson, @ForAll LoadMode mode) {
-    readsOrRefuses(ndjson, 0, mode);
-  }
-
-  @Provide
-  Arbitrary<String> randomLines() {
-    Arbitrary<String> line = Arbitraries.oneOf(FuzzInputs.tokenSoup(TOKENS, 20),
-        Combinators.combine(Arbitraries.of("Person", "Company", "person", "Nope", "", "\u00e9", "\ud800"),
-            FuzzInputs.tokenSoup(TOKENS, 12))
-            .as((t, data) -> "{\"type\":\"" + t + "\",\"data\":{\"name\":" + data + "}}"),
-        Combinators.combine(Arbitraries.of("Knows", "knows", "WorksAt", "Nope"), Arbitraries.of(TOKENS),
-            Arbitraries.of(TOKENS))
-            .as((e, f, t) -> "{\"edge\":\"" + e + "\",\"from\":" + f + ",\"to\":" + t + "}"));
-    return line.list().ofMaxSize(8).map(l -> String.join("\n", l));
-  }
-
-  @Property(tries = 1000)
-  void randomLinesReadOrFailTyped(@ForAll("randomLines") String ndjson, @ForAll LoadMode mode) {
-    readsOrRefuses(new StringReader(ndjson), 0, mode);
-  }
-
-  @Property(tries = 300)
-  void arbitraryBytesReadOrFailTyped(@ForAll byte[] ndjson) {
-    readsOrRefuses(ndjson, 0, LoadMode.APPEND);
-  }
-
-  @Property(tries = 30)
-  void deepNestingReadsOrFailsTyped(@ForAll @IntRange(min = 1, max = 20_000) int depth) {
-    readsOrRefuses(new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"a\",\"tags\":"
-        + FuzzInputs.nested("[", "\"x\"", "]", depth) + "}}"), 0, LoadMode.APPEND);
-    readsOrRefuses(new StringReader("{\"type\":\"Person\",\"data\":{\"name\":"
-        + FuzzInputs.nested("{\"a\":", "1", "}", depth) + "}}"), 0, LoadMode.MERGE);
   }
 }
