@@ -41,12 +41,19 @@ final class StoreEvidence {
 
   /** What to throw for {@code failure}: itself, or the store's typed answer when it did not answer. */
   RuntimeException settle(RuntimeException failure) {
-    if (ErrorKind.of(failure) != ErrorKind.INTERNAL) {
+    // An interrupted caller is not asking about the store: a probe now would itself be aborted by
+    // the interrupt and would hide the real outcome.
+    if (ErrorKind.of(failure) != ErrorKind.INTERNAL || Thread.currentThread().isInterrupted()) {
       return failure;
     }
     try {
       storage.exists(ManifestBootstrap.MANIFEST_KEY);
     } catch (StorageException unanswered) {
+      if (ErrorKind.of(unanswered) != ErrorKind.STORAGE_UNAVAILABLE) {
+        // Only "the store did not answer" is evidence about the original failure.
+        failure.addSuppressed(unanswered);
+        return failure;
+      }
       unanswered.addSuppressed(failure);
       return unanswered;
     } catch (RuntimeException other) {
