@@ -238,21 +238,40 @@ final class LocalStorageAdapter implements StorageAdapter {
 
   /** Writes {@code data} to a fresh temp sibling of {@code target}, forced to disk. */
   private Path stage(String operation, String key, Path target, byte[] data) throws IOException {
-    try {
-      Files.createDirectories(target.getParent());
-    } catch (FileAlreadyExistsException e) {
-      // A parent segment is an object: the key cannot name an object (and this is no precondition).
-      throw new StorageException(Kind.PERMANENT, operation, key, "a parent of the key is an object", e);
-    }
     Path temp = target.resolveSibling(Keys.tempFor(target.getFileName().toString()));
-    try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        OutputStream out = java.nio.channels.Channels.newOutputStream(ch)) {
-      out.write(data);
-      out.flush();
-      ch.force(true);
+    // A concurrent delete of the last object under the same prefix prunes the empty directory
+    // (pruneEmptyParents) between our createDirectories and the open; on an object store a put
+    // never races a delete of another key, so the directory is made again. Once the temp file
+    // exists the directory is not empty and cannot be pruned.
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Files.createDirectories(target.getParent());
+      } catch (FileAlreadyExistsException e) {
+        if (throughObject(target)) {
+          // A parent segment is an object: the key cannot name an object (and this is no precondition).
+          throw new StorageException(Kind.PERMANENT, operation, key, "a parent of the key is an object", e);
+        }
+        if (attempt >= MAX_PRUNE_RACES) {
+          throw e;
+        }
+        continue; // the directory was pruned while createDirectories checked it
+      }
+      try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+          OutputStream out = java.nio.channels.Channels.newOutputStream(ch)) {
+        out.write(data);
+        out.flush();
+        ch.force(true);
+        return temp;
+      } catch (java.nio.file.NoSuchFileException pruned) {
+        if (attempt >= MAX_PRUNE_RACES) {
+          throw pruned;
+        }
+      }
     }
-    return temp;
   }
+
+  /** Directory prunes a put tolerates in a row (each needs another writer's delete to land just then). */
+  private static final int MAX_PRUNE_RACES = 8;
 
   /** Removes directories left empty by a delete, up to the root, as an object store has none. */
   private void pruneEmptyParents(Path dir) {
