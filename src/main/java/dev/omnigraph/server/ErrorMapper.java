@@ -1,6 +1,7 @@
 package dev.omnigraph.server;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import dev.omnigraph.api.KeyConflict;
 import dev.omnigraph.api.PreconditionFailed;
@@ -53,6 +54,16 @@ class ErrorMapper {
   @ServerExceptionMapper
   Response jsonShape(MismatchedInputException failure) {
     return json(failure);
+  }
+
+  /**
+   * A request type Jackson cannot bind is our bug, not the client's: 500 {@code internal}, logged,
+   * in the normal body. Mapped here because Quarkus maps this exact type itself (a bare 500, empty
+   * body), ahead of {@link #engine}.
+   */
+  @ServerExceptionMapper
+  Response jsonDefinition(InvalidDefinitionException failure) {
+    return response(failure);
   }
 
   static Response response(Throwable failure) {

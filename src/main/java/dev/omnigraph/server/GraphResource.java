@@ -76,7 +76,7 @@ class GraphResource {
   public ReadOutput query(@PathParam("graph_id") String graphId, Requests.QueryRequest request) {
     Requests.QueryRequest r = required(request);
     Omnigraph g = graphs.get(graphId).handle();
-    return g.query(Optional.ofNullable(r.branch()), Optional.ofNullable(r.snapshot()), r.query(),
+    return g.query(Optional.ofNullable(r.branch()), Optional.ofNullable(commitId("snapshot", r.snapshot())), r.query(),
         declaration(r.query(), r.name()), r.params(), graphs.readSettings());
   }
 
@@ -236,6 +236,26 @@ class GraphResource {
       throw new InvalidRequest("a JSON request body is required");
     }
     return body;
+  }
+
+  /**
+   * A commit id from a request body, which JSON escapes can make any UTF-16 string. One holding an
+   * unpaired surrogate names no commit (ids are ASCII) and has no UTF-8 spelling to look up: refused
+   * here, as a parameter with one is, instead of failing in the store's filter (a 500 before).
+   */
+  private static String commitId(String field, String id) {
+    if (id != null) {
+      for (int i = 0; i < id.length(); i++) {
+        char c = id.charAt(i);
+        if (Character.isHighSurrogate(c) && i + 1 < id.length() && Character.isLowSurrogate(id.charAt(i + 1))) {
+          i++;
+        } else if (Character.isSurrogate(c)) {
+          throw new InvalidRequest(String.format("'%s' is not a commit id: unpaired surrogate U+%04X at character %d",
+              field, (int) c, i));
+        }
+      }
+    }
+    return id;
   }
 
   private static String orMain(String branch) {

@@ -27,6 +27,9 @@ final class JsonBodyErrors {
   /** Anything left in backticks names a Java type or member; a client cannot use it. */
   private static final Pattern BACKTICKED = Pattern.compile("`[^`]*`");
 
+  /** How Jackson's message for content after the root value begins (its only spelling since 2.9). */
+  private static final String TRAILING = "Trailing token";
+
   private JsonBodyErrors() {}
 
   /** The message of a 400 for {@code failure}. */
@@ -34,6 +37,12 @@ final class JsonBodyErrors {
     String at = position(failure.getLocation());
     if (failure instanceof UnrecognizedPropertyException u) {
       return "invalid request body" + at + ": unknown field '" + path(u.getPath()) + "'";
+    }
+    if (failure instanceof MismatchedInputException m && m.getPath().isEmpty()
+        && String.valueOf(m.getOriginalMessage()).startsWith(TRAILING)) {
+      // FAIL_ON_TRAILING_TOKENS (StrictJsonBodies): a second value after the body's object.
+      return "malformed JSON in request body" + at + ": unexpected content after the JSON object"
+          + " (the body is exactly one object)";
     }
     if (failure instanceof MismatchedInputException m) {
       String field = path(m.getPath());

@@ -108,7 +108,7 @@ class GraphApiTest {
   @Order(1)
   void graphsAreListedSortedWithTheirUris() {
     api().get("/graphs").then().statusCode(200)
-        .body("graphs.graph_id", equalTo(List.of("cli", "copy", "default", "empty", "g", "r")))
+        .body("graphs.graph_id", equalTo(List.of("cli", "copy", "default", "empty", "fuzz", "g", "r")))
         .body("graphs.find { it.graph_id == 'g' }.uri", equalTo(uriOf("g")));
   }
 
@@ -379,6 +379,61 @@ class GraphApiTest {
         .body("error", startsWith("malformed JSON in request body"))
         .body("error", not(containsString("StreamReadConstraints")))
         .body("error", not(containsString("`")));
+  }
+
+  /**
+   * Found by HttpRequestFuzzTest: a key repeated after every field of the request record had been
+   * read ({@code {"branch":"main","type_names":[],"branch":""}}) made Jackson throw
+   * InvalidDefinitionException, which Quarkus's own mapper answered 500 with an empty body; before
+   * that point the last value silently won. Now a repeated key is a 400 naming it and its position,
+   * and a value after the body's object is refused rather than ignored.
+   */
+  @Test
+  @Order(18)
+  void repeatedKeysAndTrailingContentAre400() {
+    String head = head("g", "main");
+    api().contentType("application/json").body("{\"branch\":\"main\",\"type_names\":[],\"branch\":\"\"}")
+        .post("/graphs/g/export").then().statusCode(400).contentType("application/json")
+        .body("code", equalTo("bad_request"))
+        .body("error", equalTo("malformed JSON in request body at line 1, column 42: Duplicate field 'branch'"));
+    api().contentType("application/json").body("{\"name\":\"dup1\",\"from\":\"main\",\"name\":\"dup2\"}")
+        .post("/graphs/g/branches").then().statusCode(400).body("error", containsString("Duplicate field 'name'"));
+    // Before the creator had all its fields: the last value used to win, unnoticed.
+    api().contentType("application/json")
+        .body("{\"name\":\"friends\",\"name\":\"everyone\",\"query\":" + quoted(READS) + "}")
+        .post("/graphs/g/query").then().statusCode(400).body("error", containsString("Duplicate field 'name'"));
+    api().contentType("application/json").body("{\"query\":" + quoted(PEOPLE_GQ)
+            + ",\"name\":\"add_person\",\"params\":{\"name\":\"trailing\"}} {\"name\":\"forget\"}")
+        .post("/graphs/g/mutate").then().statusCode(400).body("code", equalTo("bad_request"))
+        .body("error", matchesPattern("malformed JSON in request body at line 1, column \\d+: unexpected content"
+            + " after the JSON object \\(the body is exactly one object\\)"));
+    api().contentType("application/json").body("{\"query\":" + quoted(PEOPLE_GQ)
+            + ",\"name\":\"add_person\",\"params\":{\"name\":\"p\",\"name\":\"q\"}}")
+        .post("/graphs/g/mutate").then().statusCode(400).body("error", containsString("Duplicate field 'name'"));
+    api().get("/graphs/g/branches").then().body("branches", equalTo(List.of("main")));
+    assertThat(head("g", "main")).isEqualTo(head);
+  }
+
+  /** Found by HttpRequestFuzzTest: the lone surrogate reached the commit lookup's Lance filter, a 500. */
+  @Test
+  @Order(18)
+  void aSnapshotThatCannotBeACommitIdIs400() {
+    api().contentType("application/json")
+        .body("{\"query\":" + quoted(READS) + ",\"name\":\"everyone\",\"snapshot\":\"01J\\udfff\"}")
+        .post("/graphs/g/query").then().statusCode(400).body("code", equalTo("bad_request"))
+        .body("error", equalTo("'snapshot' is not a commit id: unpaired surrogate U+DFFF at character 3"));
+    // A paired one is merely not a commit.
+    api().contentType("application/json")
+        .body("{\"query\":" + quoted(READS) + ",\"name\":\"everyone\",\"snapshot\":\"\\ud83d\\ude00\"}")
+        .post("/graphs/g/query").then().statusCode(404).body("code", equalTo("not_found"));
+  }
+
+  private static String quoted(String s) {
+    try {
+      return new ObjectMapper().writeValueAsString(s);
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** {@code n} unconstrained Person variables: a 3^n-row cartesian product over the example graph. */

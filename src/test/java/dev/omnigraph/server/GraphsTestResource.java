@@ -8,8 +8,9 @@ import java.util.Map;
 
 /**
  * The graphs every {@code @QuarkusTest} serves, each in a fresh temp directory: {@code g},
- * {@code copy}, {@code r} and {@code cli} (initialized by the tests), {@code empty} (never initialized) and
- * {@code default} (the embedded example, created on first use); and two bearer tokens.
+ * {@code copy}, {@code r}, {@code cli} and {@code fuzz} (initialized by the tests; {@code fuzz} is
+ * {@link HttpRequestFuzzTest}'s alone), {@code empty} (never initialized) and {@code default} (the
+ * embedded example, created on first use); and two bearer tokens.
  */
 public class GraphsTestResource implements QuarkusTestResourceLifecycleManager {
 
@@ -25,6 +26,7 @@ public class GraphsTestResource implements QuarkusTestResourceLifecycleManager {
           "omnigraph.graphs.copy.uri", root.resolve("copy").toString(),
           "omnigraph.graphs.r.uri", root.resolve("r").toString(),
           "omnigraph.graphs.cli.uri", root.resolve("cli").toString(),
+          "omnigraph.graphs.fuzz.uri", root.resolve("fuzz").toString(),
           "omnigraph.graphs.empty.uri", root.resolve("empty").toString(),
           "omnigraph.graphs.default.uri", root.resolve("default").toString(),
           "omnigraph.storage.example", "true",

@@ -117,8 +117,8 @@ class NdjsonFuzzTest {
 
   @Test
   void byteEditedLoadsReadOrFailTyped() {
-    Fuzz.forAll("ndjson.bytes-edited", 800, r -> Load.bytes(FuzzInputs.byteEdited(r, SOCIAL), 0, mode(r)), Load::toString,
-        load -> readsOrRefuses(load.bytes(), load.catalog(), load.mode()));
+    Fuzz.forAll("ndjson.bytes-edited", 800, r -> Load.bytes(FuzzInputs.byteEdited(r, SOCIAL), 0, mode(r)),
+        Load::toString, load -> readsOrRefuses(load.bytes(), load.catalog(), load.mode()));
   }
 
   @Test

@@ -1,0 +1,24 @@
+package dev.omnigraph.server;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.jackson.ObjectMapperCustomizer;
+import jakarta.inject.Singleton;
+
+/**
+ * Request bodies are read strictly: a key given twice, or anything but whitespace after the body's
+ * object, is a 400 ({@link JsonBodyErrors}) instead of a body that means two things. Left lenient,
+ * a repeated key took the last value while the request record was still collecting its fields and
+ * threw InvalidDefinitionException (a 500) once it had them all, and {@code {…} {…}} ran the first
+ * object and dropped the rest, the same silent loss the NDJSON reader refuses per line.
+ */
+@Singleton
+class StrictJsonBodies implements ObjectMapperCustomizer {
+
+  @Override
+  public void customize(ObjectMapper mapper) {
+    mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    mapper.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  }
+}
