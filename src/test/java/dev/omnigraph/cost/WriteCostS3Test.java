@@ -28,10 +28,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 11's cost gate: the object-store requests of a one-row write (a load append, a mutation
- * insert, a mutation update) on S3 stay flat as the graph's history deepens. Each depth's graph is
- * grown on local disk through the engine's own write path (fast), then uploaded to a fresh S3Mock
- * prefix and opened there, so the S3 writes measured run against exactly the history a long-lived
- * service would have made, maintenance included. Requests are counted by the test S3 front.
+ * insert, a mutation update) on S3 stay flat as the graph's history deepens, and so do its serial
+ * round trips. Each depth's graph is grown on local disk through the engine's own write path (fast),
+ * automatic maintenance included, and snapshotted; the snapshots are then written straight into a
+ * private S3Mock's store ({@link S3TestServer#seeded}, seconds where uploading 1,000 writes' ~9,000
+ * objects through the API took S3Mock over ten minutes), so the S3 writes measured run against
+ * exactly the history a long-lived service would have made. Requests are counted by the test S3
+ * front; round trips are the latency the front's injected per-request delay adds, in units of it.
  *
  * <p>Fails on a write path whose cost grows with history: before issue 11, a one-row write read
  * every fragment of its table and every manifest fragment (59 requests at depth 1, 172 at depth 100
@@ -40,20 +43,16 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class WriteCostS3Test {
 
-  /**
-   * History depths measured. The default suite runs 10, 100 and 300: uploading a 1,000-deep history
-   * (about 10,000 objects) to S3Mock alone takes minutes there, because S3Mock slows down with the
-   * objects in a bucket. {@code -Domnigraph.cost.depths=10,100,1000} runs the issue's full set.
-   */
+  /** History depths measured (issue 11: 10, 100 and 1,000; depth 1 for the round trips). */
   static final int[] DEPTHS = java.util.Arrays.stream(
-      System.getProperty("omnigraph.cost.depths", "10,100,300").split(",")).mapToInt(d -> Integer.parseInt(d.trim()))
+      System.getProperty("omnigraph.cost.depths", "1,10,100,1000").split(",")).mapToInt(d -> Integer.parseInt(d.trim()))
       .toArray();
   /**
    * Writes of each kind measured per depth. The median is gated: the automatic optimize pass runs
    * inline every several writes and makes that one write costlier (reported apart, as the mean).
    */
   static final int WINDOW = 5;
-  /** Flatness: every depth's mean within this fraction of the shallowest depth's mean. */
+  /** Flatness: every depth's median within this fraction of the shallowest depth's. */
   static final double FLAT = 0.10;
   /**
    * Issue 11's budget for a one-row write, the median over the window (a write that also runs the
@@ -61,6 +60,11 @@ class WriteCostS3Test {
    * "Request budget".
    */
   static final double CEILING = 24;
+  /** The delay injected per request to count serial round trips, and issue 11's budget of them. */
+  static final long DELAY_MS = 50;
+  static final double ROUND_TRIPS = 14;
+  /** One-row inserts timed per depth with and without the delay (interleaved pairs). */
+  static final int TIMED = 3;
 
   static final String SCHEMA = read("/graphs/people.pg");
   static final String GQ = read("/graphs/people.gq");
@@ -71,38 +75,36 @@ class WriteCostS3Test {
 
   private final Map<Integer, Map<String, Double>> means = new TreeMap<>();
   private final Map<Integer, Map<String, Double>> medians = new TreeMap<>();
+  private final Map<Integer, double[]> trips = new TreeMap<>();
 
   @Test
   void oneRowWritesCostTheSameAtDepth10_100And1000() throws Exception {
-    S3TestServer s3 = S3TestServer.get();
     StorageConfig localRoot = StorageConfig.fromEnvironment(local.resolve("g").toUri().toString(), Map.of());
+    Map<String, Path> snapshots = new LinkedHashMap<>();
     int written = 0;
+    long t0 = System.nanoTime();
     try (Omnigraph g = Omnigraph.init(localRoot, SCHEMA, Optional.of("fixture"))) {
       for (int depth : DEPTHS) {
-        long t0 = System.nanoTime();
         for (; written < depth; written++) {
           g.load("main", new StringReader(person("h" + written)), LoadMode.APPEND, Optional.of("fixture"));
         }
-        long t1 = System.nanoTime();
         try (dev.omnigraph.storage.StorageAdapter a = dev.omnigraph.storage.StorageAdapters.open(localRoot)) {
           new dev.omnigraph.recovery.SidecarStore(a).awaitRetirements(); // a quiescent tree to copy
         }
-        StorageConfig remote = s3.freshBulkRoot("cost-" + depth);
-        s3.upload(local.resolve("g"), remote);
-        long t2 = System.nanoTime();
-        try {
-          measure(s3, remote, depth);
-        } finally {
-          try {
-            s3.deleteAll(remote);
-          } catch (RuntimeException slow) {
-            // Best effort: S3Mock can time out deleting a 1,000-deep history on a busy machine;
-            // the bucket is the test's own and the figures are already taken.
-            System.out.printf("cleanup of %s left behind: %s%n", remote.rootUri(), slow.getMessage());
-          }
-        }
-        System.out.printf("depth %d: grown in %d ms, uploaded in %d ms, measured in %d ms%n", depth,
-            (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000);
+        Path snapshot = local.resolve("depth-" + depth);
+        copyTree(local.resolve("g"), snapshot);
+        snapshots.put("cost-" + depth, snapshot);
+      }
+    }
+    long t1 = System.nanoTime();
+    try (S3TestServer s3 = S3TestServer.seeded(snapshots)) {
+      long t2 = System.nanoTime();
+      System.out.printf("fixtures grown in %d ms, seeded and S3Mock started in %d ms%n", (t1 - t0) / 1_000_000,
+          (t2 - t1) / 1_000_000);
+      for (int depth : DEPTHS) {
+        long s = System.nanoTime();
+        measure(s3, s3.seededRoot("cost-" + depth), depth);
+        System.out.printf("depth %d measured in %d ms%n", depth, (System.nanoTime() - s) / 1_000_000);
       }
     }
     report();
@@ -114,6 +116,8 @@ class WriteCostS3Test {
         assertThat(m).as("%s requests per write at depth %d vs depth %d (%.1f)", kind, depth, DEPTHS[0],
             base.get(kind)).isBetween(base.get(kind) * (1 - FLAT), base.get(kind) * (1 + FLAT));
       }
+      assertThat(trips.get(depth)[0]).as("serial round trips of a one-row insert at depth %d", depth)
+          .isLessThanOrEqualTo(ROUND_TRIPS);
     }
   }
 
@@ -137,6 +141,7 @@ class WriteCostS3Test {
             Optional.of("cost"), Optional.empty());
         counts.computeIfAbsent("update", k -> new ArrayList<>()).add(log.drain().size());
       }
+      trips.put(depth, roundTrips(s3, log, g, json, depth));
     }
     Map<String, Double> mean = new LinkedHashMap<>();
     Map<String, Double> median = new LinkedHashMap<>();
@@ -150,6 +155,64 @@ class WriteCostS3Test {
     System.out.printf("write cost at depth %d: %s%n", depth, counts);
   }
 
+  /**
+   * Serial round trips of a one-row insert with {@link #DELAY_MS} injected per request: the most
+   * requests of the write that ran one after another ({@link ConditionalWriteSerializer.Request#serialRoundTrips}),
+   * the median over {@link #TIMED} writes, beside the medians of its latency with the delay and of
+   * an interleaved insert's without. A write that also ran the inline optimize pass (more requests
+   * than {@link #CEILING}) is left out and replaced. Returns {round trips, ms with, ms without}.
+   */
+  private static double[] roundTrips(S3TestServer s3, ConditionalWriteSerializer.RequestLog log, Omnigraph g,
+      ObjectMapper json, int depth) throws Exception {
+    List<Double> trips = new ArrayList<>();
+    List<Double> with = new ArrayList<>();
+    List<Double> without = new ArrayList<>();
+    for (int i = 0; trips.size() < TIMED && i < 3 * TIMED; i++) {
+      double plain = timedInsert(g, json, "t" + depth + "-" + i);
+      boolean plainOptimized = log.drain().size() > CEILING;
+      s3.delay(DELAY_MS);
+      double delayed;
+      List<ConditionalWriteSerializer.Request> requests;
+      try {
+        delayed = timedInsert(g, json, "d" + depth + "-" + i);
+        requests = log.drain();
+      } finally {
+        s3.delay(0);
+      }
+      if (!plainOptimized && requests.size() <= CEILING) {
+        trips.add((double) ConditionalWriteSerializer.Request.serialRoundTrips(requests));
+        with.add(delayed);
+        without.add(plain);
+      }
+    }
+    assertThat(trips).as("one-row inserts at depth %d that did not run the optimize pass", depth).hasSize(TIMED);
+    return new double[] {median(trips), median(with), median(without)};
+  }
+
+  private static double timedInsert(Omnigraph g, ObjectMapper json, String name) throws Exception {
+    long s = System.nanoTime();
+    g.mutate("main", GQ, "add_person", json.readTree("{\"name\":\"" + name + "\"}"), Optional.of("cost"),
+        Optional.empty());
+    return (System.nanoTime() - s) / 1e6;
+  }
+
+  private static double median(List<Double> values) {
+    return values.stream().sorted().toList().get(values.size() / 2);
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (var walk = Files.walk(from)) {
+      for (Path p : (Iterable<Path>) walk::iterator) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else if (!p.getFileName().toString().contains("#")) {
+          Files.copy(p, target);
+        }
+      }
+    }
+  }
+
   private void report() {
     StringBuilder table = new StringBuilder(
         "requests per one-row write on S3Mock: median (mean, incl. inline automatic optimize)\n\n"
@@ -159,9 +222,13 @@ class WriteCostS3Test {
       table.append(String.format("| %d | %.0f (%.1f) | %.0f (%.1f) | %.0f (%.1f) |%n", depth,
           m.get("load"), avg.get("load"), m.get("insert"), avg.get("insert"), m.get("update"), avg.get("update")));
     });
+    table.append(String.format("%nserial round trips of a one-row insert, %d ms injected per request (median of %d;"
+        + " latency on S3Mock, whose every request re-reads its bucket's key map)"
+        + "%n%n| depth | round trips | latency with delay ms | without ms |%n|---|---|---|---|%n", DELAY_MS, TIMED));
+    trips.forEach((depth, t) -> table.append(String.format("| %d | %.1f | %.0f | %.0f |%n", depth, t[0], t[1], t[2])));
     System.out.print(table);
     try {
-      Path out = Path.of("target", "cost", "write-requests-" + DEPTHS[DEPTHS.length - 1] + ".md");
+      Path out = Path.of("target", "cost", "write-requests.md");
       Files.createDirectories(out.getParent());
       Files.writeString(out, table.toString());
     } catch (IOException e) {

@@ -29,6 +29,11 @@ import java.util.concurrent.Executors;
  * through it; branch creation (which reads the endpoint from the process environment) does not.
  */
 final class CountingS3Front implements AutoCloseable {
+  static {
+    // As in ConditionalWriteSerializer: without it every response waits out a delayed ACK.
+    System.setProperty("sun.net.httpserver.nodelay", "true");
+  }
+
 
   /** One forwarded request: HTTP method and the path below the bucket (URL-decoded, no query). */
   record Request(String method, String key, String query) {}

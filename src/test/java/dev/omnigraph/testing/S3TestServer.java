@@ -31,7 +31,7 @@ import java.util.UUID;
  * also substitutes into that fork's {@code AWS_ENDPOINT}; Linux routes all of 127.0.0.0/8 to the
  * loopback interface.
  */
-public final class S3TestServer {
+public final class S3TestServer implements AutoCloseable {
 
   /** The bucket every S3 test uses; each test takes a unique prefix inside it. */
   public static final String BUCKET = "omnigraph-test";
@@ -53,8 +53,11 @@ public final class S3TestServer {
   private final ConditionalWriteSerializer front;
   /** S3Mock's own (private) port, behind the fronts. */
   private final int upstreamPort;
+  private final Path store;
 
-  private S3TestServer(String host, int port, Process process, ConditionalWriteSerializer front, int upstreamPort) {
+  private S3TestServer(String host, int port, Process process, ConditionalWriteSerializer front, int upstreamPort,
+      Path store) {
+    this.store = store;
     this.host = host;
     this.port = port;
     this.process = process;
@@ -249,11 +252,6 @@ public final class S3TestServer {
   }
 
   private static S3TestServer start() {
-    String jar = System.getProperty("omnigraph.test.s3mock.jar", "target/s3mock/s3mock.jar");
-    if (!Files.isRegularFile(Path.of(jar))) {
-      throw new IllegalStateException(
-          "S3Mock jar not found at " + jar + "; run the tests through Maven (./mvnw verify)");
-    }
     int port = Optional.ofNullable(System.getProperty("omnigraph.test.s3.port"))
         .filter(s -> !s.isBlank() && !s.startsWith("$"))
         .map(Integer::parseInt)
@@ -267,43 +265,103 @@ public final class S3TestServer {
           + " differs from the S3Mock port " + port + "; Lance branch creation on S3 will miss it");
     }
     try {
-      Path store = Files.createTempDirectory("s3mock-store");
-      // S3Mock listens on a private port; the advertised port is the atomic-conditional-write front.
-      int upstreamPort = freePort();
-      Path log = Path.of(jar).toAbsolutePath().getParent().resolve("s3mock-" + host + "-" + port + ".log");
-      String java = ProcessHandle.current().info().command().orElse("java");
-      List<String> cmd = new ArrayList<>(List.of(
-          java,
-          "-Xmx512m",
-          "-XX:TieredStopAtLevel=1",
-          "-jar", jar,
-          "--http.port=" + upstreamPort,
-          "--server.port=" + freePort(),
-          "--server.address=127.0.0.1",
-          "--com.adobe.testing.s3mock.store.root=" + store,
-          "--com.adobe.testing.s3mock.store.initial-buckets=" + BUCKET + "," + BULK_BUCKET,
-          "--com.adobe.testing.s3mock.max-payload-size=256MB"));
-      Process process = new ProcessBuilder(cmd)
-          .redirectErrorStream(true)
-          .redirectOutput(log.toFile())
-          .start();
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        process.destroy();
-        try {
-          process.waitFor();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        deleteTree(store);
-      }, "s3mock-stop"));
-      waitUntilUp(process, "127.0.0.1", upstreamPort, log, Duration.ofSeconds(90));
-      ConditionalWriteSerializer front = new ConditionalWriteSerializer(host, port, upstreamPort);
-      Runtime.getRuntime().addShutdownHook(new Thread(front::close, "s3-front-stop"));
-      waitUntilUp(process, host, port, log, Duration.ofSeconds(10));
-      return new S3TestServer(host, port, process, front, upstreamPort);
+      return start(Files.createTempDirectory("s3mock-store"), host, port, true);
     } catch (IOException e) {
       throw new IllegalStateException("could not start S3Mock", e);
     }
+  }
+
+  /**
+   * A private S3Mock, stopped by {@link #close}, whose store already holds the given local graph
+   * roots, each in a bucket of its own (a bucket's size taxes every request to it, since S3Mock
+   * re-reads the bucket's whole key map per request) as {@link #seededRoot}. The store is written
+   * straight in S3Mock 5.2.0's on-disk layout (a folder per object with its bytes and metadata, and
+   * the bucket's key map) before the server starts and loads it: uploading the ~9,000 objects of a
+   * 1,000-deep history through the API took S3Mock over ten minutes, because every put rewrites the
+   * bucket's whole key map. What the server then answers is decided by S3Mock itself, exactly as
+   * for uploaded objects. Roots with Lance branches record absolute parent URIs and are not
+   * portable this way. The local roots' files may be hard-linked, so they must not change after.
+   *
+   * @param roots bucket name (3-63 lowercase letters, digits and hyphens) to local graph root
+   */
+  public static S3TestServer seeded(Map<String, Path> roots) {
+    try {
+      Path store = Files.createTempDirectory("s3mock-seeded");
+      SeededStore.write(store, roots, SEEDED_PREFIX);
+      return start(store, "127.0.0.1", freePort(), false);
+    } catch (IOException e) {
+      throw new IllegalStateException("could not seed an S3Mock store", e);
+    }
+  }
+
+  private static final String SEEDED_PREFIX = "g";
+
+  /** The graph root {@link #seeded} wrote into {@code bucket}, with this server's settings. */
+  public StorageConfig seededRoot(String bucket) {
+    return freshRoot("x").withRoot("s3://" + bucket + "/" + SEEDED_PREFIX);
+  }
+
+  /** Stops a server made by {@link #seeded} and deletes its store; the shared one stops on exit. */
+  @Override
+  public void close() {
+    if (this == instance) {
+      return;
+    }
+    front.close();
+    process.destroy();
+    try {
+      process.waitFor();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    deleteTree(store);
+  }
+
+  /**
+   * @param quickStart JIT for start-up (the shared server, whose buckets stay small) rather than for
+   *     throughput (a seeded store, whose big key maps S3Mock parses on every request)
+   */
+  private static S3TestServer start(Path store, String host, int port, boolean quickStart) throws IOException {
+    String jar = System.getProperty("omnigraph.test.s3mock.jar", "target/s3mock/s3mock.jar");
+    if (!Files.isRegularFile(Path.of(jar))) {
+      throw new IllegalStateException(
+          "S3Mock jar not found at " + jar + "; run the tests through Maven (./mvnw verify)");
+    }
+    // S3Mock listens on a private port; the advertised port is the atomic-conditional-write front.
+    int upstreamPort = freePort();
+    Path log = Path.of(jar).toAbsolutePath().getParent().resolve("s3mock-" + host + "-" + port + ".log");
+    String java = ProcessHandle.current().info().command().orElse("java");
+    List<String> cmd = new ArrayList<>(List.of(
+        java,
+        quickStart ? "-Xmx512m" : "-Xmx1g",
+        quickStart ? "-XX:TieredStopAtLevel=1" : "-XX:+UseParallelGC",
+        "-jar", jar,
+        "--http.port=" + upstreamPort,
+        "--server.port=" + freePort(),
+        "--server.address=127.0.0.1",
+        "--com.adobe.testing.s3mock.store.root=" + store,
+        "--com.adobe.testing.s3mock.store.initial-buckets=" + BUCKET + "," + BULK_BUCKET,
+        "--com.adobe.testing.s3mock.max-payload-size=256MB",
+        // S3Mock logs a line per key of a bucket it loads at start (a seeded store's thousands).
+        "--logging.level.com.adobe.testing.s3mock.store=WARN"));
+    Process process = new ProcessBuilder(cmd)
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      process.destroy();
+      try {
+        process.waitFor();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      deleteTree(store);
+    }, "s3mock-stop"));
+    waitUntilUp(process, "127.0.0.1", upstreamPort, log, Duration.ofSeconds(90));
+    ConditionalWriteSerializer front = new ConditionalWriteSerializer(host, port, upstreamPort);
+    Runtime.getRuntime().addShutdownHook(new Thread(front::close, "s3-front-stop"));
+    waitUntilUp(process, host, port, log, Duration.ofSeconds(10));
+    return new S3TestServer(host, port, process, front, upstreamPort, store);
   }
 
   private static void waitUntilUp(Process process, String host, int port, Path log, Duration timeout) {
