@@ -174,6 +174,15 @@ final class RemoteGraph {
     if ((d = error.get("resource_limit")) != null && !d.isNull()) {
       return new ResourceLimitExceeded(d.path("resource").asText(), d.path("limit").asLong(), d.path("actual").asLong());
     }
+    if ((d = error.get("merge_conflicts")) != null && d.isArray() && !d.isEmpty()) {
+      java.util.List<dev.omnigraph.api.MergeConflict> conflicts = new java.util.ArrayList<>();
+      for (JsonNode c : d) {
+        conflicts.add(new dev.omnigraph.api.MergeConflict(mergeKind(c.path("kind").asText()),
+            c.path("entity_kind").asText(), c.path("type_name").asText(), text(c, "entity_id").orElse(null),
+            c.path("message").asText()));
+      }
+      return new dev.omnigraph.api.MergeConflicts(conflicts);
+    }
     if ((d = error.get("recovery_required")) != null && !d.isNull()) {
       // The server's message already ends with the operation id the exception appends again.
       String op = d.path("operation_id").asText();
@@ -193,6 +202,15 @@ final class RemoteGraph {
     RemoteError(int status, String message) {
       super(message + " (HTTP " + status + ")");
     }
+  }
+
+  private static dev.omnigraph.api.MergeConflict.Kind mergeKind(String wire) {
+    for (dev.omnigraph.api.MergeConflict.Kind k : dev.omnigraph.api.MergeConflict.Kind.values()) {
+      if (k.wire().equals(wire)) {
+        return k;
+      }
+    }
+    throw new IllegalStateException("the server answered an unknown merge conflict kind '" + wire + "'");
   }
 
   private static Optional<String> text(JsonNode node, String field) {

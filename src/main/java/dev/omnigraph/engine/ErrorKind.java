@@ -40,6 +40,8 @@ public enum ErrorKind {
   RECOVERY_REQUIRED(503, "conflict", ErrorKind.EXIT_CONFLICT),
   /** {@link UnreadableSidecar}: a corrupt sidecar blocks writes until an operator acts. */
   UNREADABLE_SIDECAR(503, "internal", ErrorKind.EXIT_ERROR),
+  /** {@link dev.omnigraph.api.MergeConflicts}: a branch merge found conflicts; nothing was written. */
+  MERGE_CONFLICTS(409, "conflict", ErrorKind.EXIT_CONFLICT),
   /** Any other {@link Conflict}: name taken, uncovered drift, an init claim. */
   CONFLICT(409, "conflict", ErrorKind.EXIT_CONFLICT),
   /** {@link NotFound}: graph, branch or commit. */
@@ -129,6 +131,8 @@ public enum ErrorKind {
       return RECOVERY_REQUIRED;
     } else if (failure instanceof UnreadableSidecar) {
       return UNREADABLE_SIDECAR;
+    } else if (failure instanceof dev.omnigraph.api.MergeConflicts) {
+      return MERGE_CONFLICTS;
     } else if (failure instanceof Conflict) {
       return CONFLICT;
     } else if (failure instanceof NotFound) {

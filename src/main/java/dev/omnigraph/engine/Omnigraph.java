@@ -64,6 +64,7 @@ public final class Omnigraph implements AutoCloseable {
   private final GraphManifest manifest;
   private final SchemaContract schema;
   private final WritePath writePath;
+  private final dev.omnigraph.write.MergeAttempt merges;
   private final Recovery recovery;
   private final SidecarStore sidecars;
   private final RecoveryAuditTable audit;
@@ -91,6 +92,8 @@ public final class Omnigraph implements AutoCloseable {
     WriteAttempt attempt = new WriteAttempt(gates, manifest, schema.ir(), () -> SchemaContract.liveIdentity(storage),
         tables, sidecars, publisher, recovery);
     this.writePath = new WritePath(attempt, schema.ir());
+    this.merges = new dev.omnigraph.write.MergeAttempt(gates, manifest, schema.ir(),
+        () -> SchemaContract.liveIdentity(storage), tables, sidecars, publisher, recovery);
     this.maintenance = new Maintenance(gates, manifest, tables, publisher, recovery,
         () -> schema.ir().catalog().tableKeys());
     this.optimizer = new AutoOptimizer(optimizeSettings, new Optimize(gates, manifest, tables, sidecars, publisher,
@@ -381,6 +384,42 @@ public final class Omnigraph implements AutoCloseable {
     WriteResult result = evidence.call(() -> writePath.mutate(branch, source, name, params, actor, ifCommit));
     optimizer.afterWrite(branch, result);
     return result;
+  }
+
+  /**
+   * Merges the head of {@code source} into {@code target} (default main): three-way, entity by
+   * entity, published as one commit whose parents are the target head and the captured source head
+   * ({@code docs/merge.md}). With {@code deleteBranch}, the source is deleted afterwards on every
+   * successful outcome; a failed deletion is reported in the output and never fails the merge.
+   *
+   * @throws dev.omnigraph.api.MergeConflicts for conflicts (nothing written)
+   * @throws dev.omnigraph.api.ReadSetChanged when the target moved before any effect
+   * @throws dev.omnigraph.api.RecoveryRequired for a relevant pending sidecar, or a failure after
+   *     the merge's sidecar armed
+   * @throws dev.omnigraph.api.ResourceLimitExceeded for a row or a chain past the bounds (nothing written)
+   * @throws NotFound for an unknown branch
+   */
+  public dev.omnigraph.api.BranchMergeOutput branchMerge(String source, String target, boolean deleteBranch,
+      Optional<String> actor) {
+    requireWritable();
+    String into = target == null || target.isBlank() ? BranchNames.MAIN : target;
+    dev.omnigraph.write.MergeAttempt.MergeResult result = evidence.call(() -> merges.run(source, into, actor));
+    result.commit().ifPresent(c -> optimizer.afterWrite(into, new WriteResult(Optional.of(c.id()),
+        c.manifestVersion(), result.rowCounts(), 1, result.rowCounts(), 1, Optional.of(c))));
+    Boolean deleted = null;
+    String deleteError = null;
+    if (deleteBranch) {
+      try {
+        branchDelete(source, actor);
+        deleted = true;
+      } catch (RuntimeException e) {
+        // The merge is durable by now: the deletion's failure is reported, never raised.
+        deleted = false;
+        deleteError = ErrorKind.of(e).exposesMessage() ? e.getMessage() : "internal error; see the server log";
+      }
+    }
+    return new dev.omnigraph.api.BranchMergeOutput(source, into, result.outcome(), actor.orElse(null), deleted,
+        deleteError, result.commit().map(GraphCommit::id).orElse(null));
   }
 
   // --- Optimize (compaction half) -------------------------------------------------------------

@@ -86,7 +86,12 @@ public final class Recovery {
     /** HEAD is behind the manifest pin: should be impossible. */
     INVARIANT_VIOLATION,
     /** Our effect followed by a Restore to the pin: a rollback that stopped before its publish. */
-    COMPENSATED
+    COMPENSATED,
+    /**
+     * A branch merge's chain landed only as a contiguous prefix of its pre-minted transactions (seed:
+     * "Armed recovery accepts only a contiguous prefix"): ours, incomplete, so rollback-only.
+     */
+    PARTIAL_CHAIN
   }
 
   /** The sidecar-level verdict. */
@@ -316,9 +321,74 @@ public final class Recovery {
   private Map<String, TableClass> classify(RecoverySidecar s, ManifestState state) {
     Map<String, TableClass> out = new LinkedHashMap<>();
     for (RecoverySidecar.TableIntent t : s.tables()) {
-      out.put(t.tableKey(), classify(t, state));
+      out.put(t.tableKey(), s.protocolV4() == null ? classify(t, state)
+          : classifyChain(t, s.protocolV4().chains().getOrDefault(t.tableKey(), List.of()), state));
     }
     return out;
+  }
+
+  /**
+   * A branch merge table (protocol_v4): the live history after the pin must be exactly a
+   * contiguous prefix of the pre-minted chain — each version {@code expected + i + 1} our
+   * transaction {@code i}, read at {@code expected + i} — optionally followed by our own
+   * compensating Restore to the pin. Anything else (a foreign, unreadable or out-of-order
+   * transaction) is foreign, and recovery fails closed instead of restoring through it. A ref-only
+   * fork (an empty chain) is ours once its created ref's identity was bound at confirmation.
+   */
+  private TableClass classifyChain(RecoverySidecar.TableIntent t, List<RecoverySidecar.ChainStep> chain,
+      ManifestState state) {
+    Optional<String> nb = Optional.ofNullable(t.nativeBranch());
+    if (t.firstTouch()) {
+      Optional<String> ref = tables.branchIdentity(t.location(), t.nativeBranch());
+      if (ref.isEmpty()) {
+        return TableClass.NO_MOVEMENT;
+      }
+      if (t.firstTouchRefIdentity() != null && !ref.get().equals(t.firstTouchRefIdentity())) {
+        return TableClass.UNEXPECTED_MULTISTEP;
+      }
+    }
+    long head = tables.head(t.location(), nb);
+    if (state != null && !t.firstTouch()) {
+      TablePin pin = state.tables().get(t.tableKey());
+      if (pin != null && pin.location().equals(t.location()) && pin.nativeBranch().equals(nb)
+          && head < pin.version()) {
+        return TableClass.INVARIANT_VIOLATION;
+      }
+    }
+    long expected = t.expectedVersion();
+    if (head < expected) {
+      return TableClass.INVARIANT_VIOLATION;
+    }
+    if (chain.isEmpty()) {
+      if (head != expected) {
+        return TableClass.UNEXPECTED_MULTISTEP;
+      }
+      return t.firstTouch() && t.firstTouchRefIdentity() != null ? TableClass.ROLLED_PAST_EXPECTED
+          : TableClass.NO_MOVEMENT;
+    }
+    if (head == expected) {
+      return TableClass.NO_MOVEMENT;
+    }
+    int prefix = 0;
+    for (long v = expected + 1; v <= Math.min(head, expected + chain.size()); v++) {
+      RecoverySidecar.ChainStep step = chain.get((int) (v - expected - 1));
+      Optional<TxInfo> tx = tables.transactionAt(t.location(), nb, v);
+      if (tx.isEmpty() || !tx.get().uuid().equals(step.uuid()) || tx.get().readVersion() != step.readVersion()) {
+        break;
+      }
+      prefix++;
+    }
+    if (prefix == head - expected) {
+      return prefix == chain.size() ? TableClass.ROLLED_PAST_EXPECTED : TableClass.PARTIAL_CHAIN;
+    }
+    if (prefix >= 1 && prefix == head - expected - 1) {
+      Optional<TxInfo> last = tables.transactionAt(t.location(), nb, head);
+      if (last.isPresent() && last.get().operation().equals("Restore")
+          && last.get().restoredVersion().equals(java.util.OptionalLong.of(expected))) {
+        return TableClass.COMPENSATED;
+      }
+    }
+    return TableClass.UNEXPECTED_MULTISTEP;
   }
 
   private TableClass classify(RecoverySidecar.TableIntent t, ManifestState state) {
@@ -370,9 +440,19 @@ public final class Recovery {
       outcomes.add(new TableOutcome(t.tableKey(), a.classes.get(t.tableKey()), "published", t.expectedVersion(),
           t.postCommitVersion()));
     }
+    Optional<String> mergedParent = Optional.empty();
+    if (s.protocolV4() != null) {
+      // The merge lands whole: its pointer-only pins publish with its physical ones.
+      for (RecoverySidecar.PointerPin p : s.protocolV4().pointers()) {
+        updates.add(new TableVersionUpdate(p.tableKey(), new TableIdentity(p.stableTableId(), p.incarnationId()),
+            p.location(), p.version(), Optional.ofNullable(p.nativeBranch()), p.rowCount()));
+        outcomes.add(new TableOutcome(p.tableKey(), null, "published_pointer", p.version(), p.version()));
+      }
+      mergedParent = Optional.of(s.protocolV4().mergedParent());
+    }
     publisher.publish(new ManifestBatchPublisher.Intent(s.authority().branch(),
         Optional.ofNullable(s.authority().branchIdentity()), Optional.ofNullable(s.authority().graphHead()),
-        List.of(), updates, s.lineage().commitId(), Optional.ofNullable(s.actor()), Optional.empty(),
+        List.of(), updates, s.lineage().commitId(), Optional.ofNullable(s.actor()), mergedParent,
         s.lineage().createdAtMicros()));
     Failpoints.hit("recovery.after_publish");
     return record(s, a.verdict, "RolledForward", s.lineage().commitId(), outcomes);
@@ -396,7 +476,7 @@ public final class Recovery {
         // The manifest never referenced this ref: removing our ref is the whole rollback. A foreign
         // ref (or foreign commits on ours) is left untouched and never adopted.
         String action = "none";
-        if (c == TableClass.ROLLED_PAST_EXPECTED || c == TableClass.COMPENSATED
+        if (c == TableClass.ROLLED_PAST_EXPECTED || c == TableClass.COMPENSATED || c == TableClass.PARTIAL_CHAIN
             || (c == TableClass.NO_MOVEMENT && tables.branchExists(t.location(), t.nativeBranch()))) {
           tables.deleteBranch(t.location(), t.nativeBranch());
           action = "ref_removed";
@@ -408,7 +488,7 @@ public final class Recovery {
       }
       TablePin pin = a.state.tables().get(t.tableKey());
       switch (c) {
-        case ROLLED_PAST_EXPECTED -> {
+        case ROLLED_PAST_EXPECTED, PARTIAL_CHAIN -> {
           requirePinnedAtExpected(s, t, pin);
           long v = tables.restore(t.location(), nb, t.expectedVersion());
           Failpoints.hit("recovery.after_restore");
@@ -417,7 +497,9 @@ public final class Recovery {
         }
         case COMPENSATED -> {
           requirePinnedAtExpected(s, t, pin);
-          restored.add(new TableVersionUpdate(t.tableKey(), identityOf(t), t.location(), t.postCommitVersion() + 1,
+          // The restore is the live head: after a single commit (postCommit + 1) or after a merge
+          // chain's prefix, wherever that prefix ended.
+          restored.add(new TableVersionUpdate(t.tableKey(), identityOf(t), t.location(), tables.head(t.location(), nb),
               nb, pin.rowCount()));
           outcomes.add(new TableOutcome(t.tableKey(), c, "restored", t.postCommitVersion(), t.expectedVersion()));
         }

@@ -21,6 +21,8 @@ import java.util.Objects;
  *     {@code rolling_back} once full recovery has started to roll it back
  * @param lineage the fixed graph commit the write publishes
  * @param createdAtMicros when it was armed
+ * @param protocolV4 the BranchMerge payload (writer kind {@value #BRANCH_MERGE}); null for every
+ *     other writer (seed: the payload keeps its historical name inside the v9 envelope)
  */
 public record RecoverySidecar(
     @JsonProperty("format_version") int formatVersion,
@@ -31,10 +33,22 @@ public record RecoverySidecar(
     @JsonProperty("tables") List<TableIntent> tables,
     @JsonProperty("state") State state,
     @JsonProperty("lineage") Lineage lineage,
-    @JsonProperty("created_at") long createdAtMicros) {
+    @JsonProperty("created_at") long createdAtMicros,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    @JsonProperty("protocol_v4") MergePayload protocolV4) {
 
   public static final int FORMAT_VERSION = 9;
 
+  /** The writer kind of a branch merge. */
+  public static final String BRANCH_MERGE = "branch_merge";
+
+  /** A sidecar of a writer other than branch merge. */
+  public RecoverySidecar(int formatVersion, String writerKind, String operationId, String actor, Authority authority,
+      List<TableIntent> tables, State state, Lineage lineage, long createdAtMicros) {
+    this(formatVersion, writerKind, operationId, actor, authority, tables, state, lineage, createdAtMicros, null);
+  }
+
+  @com.fasterxml.jackson.annotation.JsonCreator
   public RecoverySidecar {
     Objects.requireNonNull(writerKind, "writer_kind");
     Objects.requireNonNull(operationId, "operation_id");
@@ -42,7 +56,65 @@ public record RecoverySidecar(
     Objects.requireNonNull(state, "state");
     Objects.requireNonNull(lineage, "lineage");
     tables = List.copyOf(tables);
+    if (BRANCH_MERGE.equals(writerKind) != (protocolV4 != null)) {
+      throw new IllegalArgumentException("protocol_v4 is present exactly on a " + BRANCH_MERGE + " sidecar");
+    }
   }
+
+  /**
+   * The BranchMerge payload (seed, "Branch-merge authority and recovery adapter"): which source
+   * commit is merged, each physical table's exact ordered transaction chain, and the pointer-only
+   * pins that recovery must publish with the physical ones so the merge lands whole.
+   *
+   * @param sourceBranch the merged branch
+   * @param sourceIdentity its native identity at capture (null for main)
+   * @param mergedParent the captured source head: the commit's second parent
+   * @param chains per physical table key, the pre-minted transactions in commit order (empty for a
+   *     ref-only fork); transaction {@code i} reads {@code expected_version + i}
+   * @param pointers pins published without a physical effect
+   */
+  public record MergePayload(
+      @JsonProperty("source_branch") String sourceBranch,
+      @JsonProperty("source_identity") String sourceIdentity,
+      @JsonProperty("merged_parent") String mergedParent,
+      @JsonProperty("chains") java.util.Map<String, List<ChainStep>> chains,
+      @JsonProperty("pointers") List<PointerPin> pointers) {
+
+    public MergePayload {
+      Objects.requireNonNull(sourceBranch, "source_branch");
+      Objects.requireNonNull(mergedParent, "merged_parent");
+      chains = java.util.Map.copyOf(chains);
+      pointers = List.copyOf(pointers);
+    }
+  }
+
+  /**
+   * One pre-minted data transaction of a merge chain.
+   *
+   * @param kind {@code strict_insert}, {@code upsert} or {@code delete}
+   * @param readVersion the version it is planned on (the previous step's, or the pin)
+   * @param uuid its pre-minted Lance transaction uuid
+   * @param rows the rows (or ids) it writes
+   */
+  public record ChainStep(
+      @JsonProperty("kind") String kind,
+      @JsonProperty("read_version") long readVersion,
+      @JsonProperty("uuid") String uuid,
+      @JsonProperty("rows") long rows) {}
+
+  /**
+   * A pin a merge publishes with no physical effect.
+   *
+   * @param nativeBranch the data table's Lance branch the pin names (null: its main)
+   */
+  public record PointerPin(
+      @JsonProperty("table_key") String tableKey,
+      @JsonProperty("stable_table_id") long stableTableId,
+      @JsonProperty("incarnation_id") long incarnationId,
+      @JsonProperty("location") String location,
+      @JsonProperty("native_branch") String nativeBranch,
+      @JsonProperty("version") long version,
+      @JsonProperty("row_count") long rowCount) {}
 
   /** Where the sidecar is progressing. */
   public enum State {
@@ -150,12 +222,12 @@ public record RecoverySidecar(
   /** This sidecar with its table intents replaced (to bind confirmed identities). */
   public RecoverySidecar withTables(List<TableIntent> next) {
     return new RecoverySidecar(formatVersion, writerKind, operationId, actor, authority, next, state, lineage,
-        createdAtMicros);
+        createdAtMicros, protocolV4);
   }
 
   /** This sidecar with its state advanced. */
   public RecoverySidecar withState(State next) {
     return new RecoverySidecar(formatVersion, writerKind, operationId, actor, authority, tables, next, lineage,
-        createdAtMicros);
+        createdAtMicros, protocolV4);
   }
 }

@@ -199,6 +199,11 @@ public final class SidecarStore {
       throw new UnreadableSidecar(key, "format_version " + v + " is older than this build supports ("
           + RecoverySidecar.FORMAT_VERSION + "): a pre-v9 intent", null);
     }
+    if (!tree.has("protocol_v4") && !RecoverySidecar.BRANCH_MERGE.equals(tree.path("writer_kind").asText(null))) {
+      // Only a branch merge carries the protocol_v4 payload, and only its absence there is malformed:
+      // every other writer's v9 document is read exactly as before the payload existed.
+      ((com.fasterxml.jackson.databind.node.ObjectNode) tree).putNull("protocol_v4");
+    }
     try {
       return JSON.treeToValue(tree, RecoverySidecar.class);
     } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException | NullPointerException e) {

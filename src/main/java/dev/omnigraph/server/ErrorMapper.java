@@ -109,6 +109,8 @@ class ErrorMapper {
         yield new ErrorOutput(message, kind.code(), null, null, null,
             new ErrorOutput.ResourceLimitOutput(r.budget().wireName(), r.limit(), r.actual()), null);
       }
+      case MERGE_CONFLICTS -> new ErrorOutput(message, kind.code(), null, null, null, null, null,
+          ((dev.omnigraph.api.MergeConflicts) failure).conflicts());
       case RECOVERY_REQUIRED -> new ErrorOutput(message, kind.code(), null, null, null, null,
           new ErrorOutput.RecoveryRequiredOutput(((RecoveryRequired) failure).operationId()));
       default -> ErrorOutput.plain(message, kind.code());

@@ -15,7 +15,14 @@ record ErrorOutput(
     @JsonProperty("read_set_conflict") ReadSetConflictOutput readSetConflict,
     @JsonProperty("precondition_failure") PreconditionFailureOutput preconditionFailure,
     @JsonProperty("resource_limit") ResourceLimitOutput resourceLimit,
-    @JsonProperty("recovery_required") RecoveryRequiredOutput recoveryRequired) {
+    @JsonProperty("recovery_required") RecoveryRequiredOutput recoveryRequired,
+    @JsonProperty("merge_conflicts") java.util.List<dev.omnigraph.api.MergeConflict> mergeConflicts) {
+
+  ErrorOutput(String error, String code, KeyConflictOutput keyConflict, ReadSetConflictOutput readSetConflict,
+      PreconditionFailureOutput preconditionFailure, ResourceLimitOutput resourceLimit,
+      RecoveryRequiredOutput recoveryRequired) {
+    this(error, code, keyConflict, readSetConflict, preconditionFailure, resourceLimit, recoveryRequired, null);
+  }
 
   static ErrorOutput plain(String error, String code) {
     return new ErrorOutput(error, code, null, null, null, null, null);

@@ -171,6 +171,26 @@ class GraphResource {
     return metrics.write(served, "branch_create", () -> g.branchCreate(r.name(), r.from(), actor.get()), b -> null);
   }
 
+  @POST
+  @Path("{graph_id}/branches/merge")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Operation(operationId = "mergeBranches", summary = "Merge one branch into another.",
+      description = "Merges `source` into `target` (default `main`): `already_up_to_date`, `fast_forward` or"
+          + " `merged`. 409 with `merge_conflicts[]` when it cannot land (the target is unchanged). With"
+          + " `delete_branch: true` the source is deleted after a successful merge; a failed deletion is reported"
+          + " in `branch_deleted` / `branch_delete_error` and never fails the merge.")
+  public dev.omnigraph.api.BranchMergeOutput mergeBranches(@PathParam("graph_id") String graphId,
+      Requests.BranchMergeRequest request) {
+    Requests.BranchMergeRequest r = required(request);
+    if (r.source() == null || r.source().isBlank()) {
+      throw new InvalidRequest("'source' is required");
+    }
+    ServedGraph served = graphs.get(graphId);
+    Omnigraph g = served.handle();
+    return metrics.write(served, "branch_merge",
+        () -> g.branchMerge(r.source(), r.target(), Boolean.TRUE.equals(r.deleteBranch()), actor.get()), b -> null);
+  }
+
   @DELETE
   @Path("{graph_id}/branches/{branch: .+}")
   @Operation(operationId = "deleteBranch", summary = "Delete a branch.")

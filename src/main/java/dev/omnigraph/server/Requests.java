@@ -28,6 +28,10 @@ final class Requests {
   /** Reference {@code BranchCreateRequest}. */
   record BranchCreateRequest(@JsonProperty("name") String name, @JsonProperty("from") String from) {}
 
+  /** Reference {@code BranchMergeRequest}. */
+  record BranchMergeRequest(@JsonProperty("source") String source, @JsonProperty("target") String target,
+      @JsonProperty("delete_branch") Boolean deleteBranch) {}
+
   /** Reference {@code ExportRequest}. */
   record ExportRequest(@JsonProperty("branch") String branch, @JsonProperty("type_names") List<String> typeNames) {}
 }

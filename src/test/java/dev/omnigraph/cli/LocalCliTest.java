@@ -257,4 +257,31 @@ class LocalCliTest {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
   }
+
+  @Test
+  void branchMergeFastForwardsAndExitsThreeListingEveryConflict() throws Exception {
+    String store = root.toString();
+    assertThat(run("branch", "create", "feature", "--store", store).exit()).isZero();
+    Path one = Files.writeString(dir.resolve("one.ndjson"), "{\"type\":\"Person\",\"data\":{\"name\":\"ann\",\"age\":1}}\n");
+    Path two = Files.writeString(dir.resolve("two.ndjson"), "{\"type\":\"Person\",\"data\":{\"name\":\"ann\",\"age\":2}}\n");
+    assertThat(run("load", "--data", one.toString(), "--branch", "feature", "--store", store).exit()).isZero();
+    Run merged = run("branch", "merge", "feature", "--json", "--store", store);
+    assertThat(merged.exit()).as(merged.err()).isZero();
+    assertThat(merged.out()).contains("\"outcome\" : \"fast_forward\"").contains("\"target\" : \"main\"");
+
+    assertThat(run("branch", "create", "other", "--store", store).exit()).isZero();
+    assertThat(run("load", "--data", two.toString(), "--mode", "merge", "--branch", "other", "--store", store).exit())
+        .isZero();
+    Path three = Files.writeString(dir.resolve("three.ndjson"), "{\"type\":\"Person\",\"data\":{\"name\":\"ann\",\"age\":3}}\n");
+    assertThat(run("load", "--data", three.toString(), "--mode", "merge", "--store", store).exit()).isZero();
+    int before = commits();
+    Run conflict = run("branch", "merge", "other", "--into", "main", "--store", store);
+    assertThat(conflict.exit()).isEqualTo(3);
+    assertThat(conflict.err()).contains("1 conflict(s)").contains("divergent_update node:Person ann");
+    assertThat(commits()).isEqualTo(before);
+
+    Run deleted = run("branch", "merge", "feature", "--delete-branch", "--store", store);
+    assertThat(deleted.exit()).as(deleted.err()).isZero();
+    assertThat(deleted.out()).contains("up to date").contains("deleted branch feature");
+  }
 }

@@ -703,4 +703,86 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     assertThat(sidecarKeys()).isEmpty();
     assertPinsEqualHeads("main");
   }
+
+  // ---------------------------------------------------------------------------------------------
+  // 5. Branch merge (issue 14) halts at each of its phase boundaries; a read-write reopen converges
+  //    to exactly before or after on the target: rows, commit list, pins == HEADs, __recovery/
+  //    empty, one audit row (none where nothing was armed), and the next merge agrees.
+
+  /** Every merge failpoint with its target branch and whether the merge survives the halt. */
+  Stream<Arguments> mergeCrashCases() {
+    return Stream.of(
+        Arguments.of("merge.after_capture", "main", "none"),
+        Arguments.of("merge.after_arm", "main", "Discarded"),
+        Arguments.of("merge.after_chunk_commit", "main", "RolledBack"),
+        Arguments.of("merge.after_commits", "main", "RolledBack"),
+        Arguments.of("merge.after_confirm", "main", "RolledForward"),
+        Arguments.of("merge.before_publish", "main", "RolledForward"),
+        Arguments.of("merge.after_publish", "main", "RolledForward"),
+        Arguments.of("merge.after_ref_create", "second", "Discarded"),
+        Arguments.of("merge.after_confirm", "second", "RolledForward"));
+  }
+
+  @ParameterizedTest(name = "merge into {1} halts at {0}")
+  @MethodSource("mergeCrashCases")
+  void aHaltInsideABranchMergeConvergesOnReadWriteReopen(String failpoint, String target, String audit)
+      throws Exception {
+    graph.branchCreate("second", "main", Optional.of("act-test"));
+    graph.branchCreate("src", "main", Optional.of("act-test"));
+    load("src", LoadMode.APPEND, person("cat", 41), "{\"type\":\"Company\",\"data\":{\"name\":\"initech\"}}",
+        "{\"edge\":\"WorksAt\",\"from\":\"cat\",\"to\":\"initech\"}");
+    if (target.equals("main")) {
+      load("main", LoadMode.APPEND, person("dan", 50)); // Person diverges: a three-way table
+    }
+    Before before = capture(target);
+    String sourceHead = commitIds("src").get(0);
+    graph.close();
+    CrashChildProcess.Result r = CrashChildProcess.run(config, Optional.of(failpoint), CHILD_TIMEOUT_SECONDS,
+        "merge", "src", target);
+    assertThat(r.exitCode()).as("merge child halted at %s:\n%s", failpoint, r.output()).isEqualTo(137);
+    graph = Omnigraph.open(config, OpenMode.READ_ONLY);
+    assertThat(sidecarKeys()).as("sidecars after a halt at %s", failpoint).hasSize(audit.equals("none") ? 0 : 1);
+    Optional<RecoverySidecar> s = sidecarKeys().isEmpty() ? Optional.empty()
+        : Optional.of(readSidecar(sidecarKeys().get(0)));
+    s.ifPresent(sc -> {
+      assertThat(sc.writerKind()).isEqualTo("branch_merge");
+      assertThat(sc.protocolV4().mergedParent()).isEqualTo(sourceHead);
+    });
+    reopen();
+
+    assertThat(sidecarKeys()).as("__recovery/ after recovery").isEmpty();
+    boolean landed = audit.equals("RolledForward");
+    if (s.isPresent()) {
+      assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> {
+        assertThat(e.operationId()).isEqualTo(s.get().operationId());
+        assertThat(e.kind()).isEqualTo(audit);
+        assertThat(e.writerKind()).isEqualTo("branch_merge");
+      });
+    } else {
+      assertThat(graph.recoveryAudit()).isEmpty();
+    }
+    Map<String, Set<String>> delta = Map.of("Person", Set.of("cat"), "Company", Set.of("initech"),
+        "WorksAt", Set.of("cat->initech"));
+    List<String> commits = commitIds(target);
+    if (landed) {
+      assertThat(content(target)).isEqualTo(plus(before.content(), delta));
+      assertThat(commits.subList(1, commits.size())).isEqualTo(before.commits());
+      assertThat(commits.get(0)).isEqualTo(s.get().lineage().commitId());
+      assertThat(graph.commit(commits.get(0)).mergedParentCommitId()).isEqualTo(sourceHead);
+    } else {
+      assertThat(content(target)).isEqualTo(before.content());
+      // A rollback that restored a table publishes the restored pins as one commit; else nothing.
+      assertThat(commits.subList(commits.size() - before.commits().size(), commits.size()))
+          .isEqualTo(before.commits());
+      assertThat(commits.size() - before.commits().size()).isLessThanOrEqualTo(1);
+    }
+    assertPinsEqualHeads(target);
+    assertNoStrayRefs(target);
+    // The next merge agrees with the outcome: up to date after a landed merge, else it lands now.
+    dev.omnigraph.api.BranchMergeOutput again = graph.branchMerge("src", target, false, Optional.of("act-test"));
+    assertThat(again.outcome() == dev.omnigraph.api.MergeOutcome.ALREADY_UP_TO_DATE).isEqualTo(landed);
+    assertThat(content(target)).isEqualTo(plus(before.content(), delta));
+    assertPinsEqualHeads(target);
+    assertThat(sidecarKeys()).isEmpty();
+  }
 }

@@ -89,6 +89,11 @@ public final class CrashChild {
           out.println("DONE " + r.commitId().orElse("-"));
           return 0;
         }
+        case "merge" -> {
+          dev.omnigraph.api.BranchMergeOutput r = graph.branchMerge(a[0], a[1], false, Optional.of(ACTOR));
+          out.println("DONE " + r.outcome().wire() + " " + r.commitId());
+          return 0;
+        }
         case "optimize" -> {
           dev.omnigraph.maintenance.OptimizeReport r = graph.optimize(a[0]);
           out.println("DONE " + r.commitId().orElse("-"));

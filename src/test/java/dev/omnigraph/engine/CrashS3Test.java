@@ -55,4 +55,11 @@ class CrashS3Test extends AbstractCrashTest {
   Stream<Arguments> optimizeCrashCases() {
     return Stream.of(Arguments.of("optimize.after_compact", null));
   }
+
+  /** Branch merge on S3: a halt inside its chain (rolled back) and after confirm (rolled forward). */
+  @Override
+  Stream<Arguments> mergeCrashCases() {
+    return Stream.of(Arguments.of("merge.after_chunk_commit", "main", "RolledBack"),
+        Arguments.of("merge.after_confirm", "second", "RolledForward"));
+  }
 }

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.not;
@@ -100,6 +101,45 @@ class GraphApiTest {
   private static String head(String graph, String branch) {
     return api().get("/graphs/" + graph + "/commits?branch=" + branch).then().statusCode(200)
         .extract().path("commits[0].graph_commit_id");
+  }
+
+  @Test
+  @Order(40)
+  void aBranchMergeAnswersTheReferenceShapesAndConflictsAre409WithTheirList() {
+    load("g", "append", "branch=merge-a&from=main", "{\"type\":\"Person\",\"data\":{\"name\":\"zz_merge\",\"age\":1}}\n")
+        .then().statusCode(200);
+    load("g", "append", "branch=merge-b&from=main", "{\"type\":\"Person\",\"data\":{\"name\":\"zz_merge\",\"age\":2}}\n")
+        .then().statusCode(200);
+    String before = head("g", "merge-b");
+    api().contentType("application/json").body(Map.of("source", "merge-a", "target", "merge-b"))
+        .post("/graphs/g/branches/merge").then().statusCode(409)
+        .body("code", equalTo("conflict"))
+        .body("merge_conflicts", hasSize(1))
+        .body("merge_conflicts[0].kind", equalTo("divergent_insert"))
+        .body("merge_conflicts[0].entity_kind", equalTo("node"))
+        .body("merge_conflicts[0].type_name", equalTo("Person"))
+        .body("merge_conflicts[0].entity_id", equalTo("zz_merge"))
+        .body("merge_conflicts[0].message", notNullValue());
+    assertThat(head("g", "merge-b")).isEqualTo(before);
+
+    load("g", "append", "branch=merge-c&from=main", "{\"type\":\"Person\",\"data\":{\"name\":\"zz_c\"}}\n")
+        .then().statusCode(200);
+    api().contentType("application/json").body(Map.of("source", "merge-c", "target", "merge-a", "delete_branch", true))
+        .post("/graphs/g/branches/merge").then().statusCode(200)
+        .body("source", equalTo("merge-c"))
+        .body("target", equalTo("merge-a"))
+        .body("outcome", equalTo("merged"))
+        .body("actor_id", equalTo("alice"))
+        .body("branch_deleted", equalTo(true))
+        .body("$", not(hasKey("branch_delete_error")));
+    assertThat(api().get("/graphs/g/commits?branch=merge-a").then().extract()
+        .<String>path("commits[0].merged_parent_commit_id")).isNotNull();
+    assertThat(api().get("/graphs/g/branches").then().extract().<List<String>>path("branches"))
+        .doesNotContain("merge-c");
+    api().contentType("application/json").body(Map.of("source", "merge-a", "target", "merge-a"))
+        .post("/graphs/g/branches/merge").then().statusCode(400);
+    api().contentType("application/json").body(Map.of("target", "main"))
+        .post("/graphs/g/branches/merge").then().statusCode(400);
   }
 
   // --- registry, auth, embedded example -------------------------------------------------------

@@ -1,0 +1,45 @@
+package dev.omnigraph.merge;
+
+import java.util.Map;
+import java.util.Objects;
+
+/** Row equality as the merge judges it: same columns, each value deeply equal (vectors are arrays). */
+public final class Rows {
+
+  private Rows() {}
+
+  static boolean same(Map<String, Object> a, Map<String, Object> b) {
+    if (a == null || b == null) {
+      return a == b;
+    }
+    if (!a.keySet().equals(b.keySet())) {
+      return false;
+    }
+    for (Map.Entry<String, Object> e : a.entrySet()) {
+      if (!Objects.deepEquals(e.getValue(), b.get(e.getKey()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A conservative estimate of a row's Arrow size, for chunk boundaries fixed before any stage:
+   * strings and vectors by content, every other value at 8 bytes, plus per-column validity and
+   * offsets.
+   */
+  public static long estimatedBytes(Map<String, Object> row) {
+    long bytes = 0;
+    for (Object v : row.values()) {
+      bytes += 9;
+      if (v instanceof String s) {
+        bytes += 4L + 3L * s.length(); // UTF-8 worst case, offset
+      } else if (v instanceof float[] f) {
+        bytes += 4L * f.length;
+      } else if (v instanceof java.util.List<?> l) {
+        bytes += 4L + 16L * l.size();
+      }
+    }
+    return bytes;
+  }
+}

@@ -1,0 +1,465 @@
+package dev.omnigraph.write;
+
+import dev.omnigraph.api.Conflict;
+import dev.omnigraph.api.InvalidRequest;
+import dev.omnigraph.api.MergeConflict;
+import dev.omnigraph.api.MergeConflicts;
+import dev.omnigraph.api.MergeOutcome;
+import dev.omnigraph.api.ReadSetChanged;
+import dev.omnigraph.api.RecoveryRequired;
+import dev.omnigraph.api.ResourceLimitExceeded;
+import dev.omnigraph.gate.GateManager;
+import dev.omnigraph.manifest.BranchAuthority;
+import dev.omnigraph.manifest.GraphCommit;
+import dev.omnigraph.manifest.GraphManifest;
+import dev.omnigraph.manifest.HeadMismatch;
+import dev.omnigraph.manifest.ManifestBatchPublisher;
+import dev.omnigraph.manifest.ManifestState;
+import dev.omnigraph.manifest.TablePin;
+import dev.omnigraph.manifest.TableVersionUpdate;
+import dev.omnigraph.merge.MergeBase;
+import dev.omnigraph.merge.MergePlan;
+import dev.omnigraph.merge.MergePlanner;
+import dev.omnigraph.merge.TablePlan;
+import dev.omnigraph.recovery.Recovery;
+import dev.omnigraph.recovery.RecoverySidecar;
+import dev.omnigraph.recovery.SidecarStore;
+import dev.omnigraph.schema.SchemaIr;
+import dev.omnigraph.table.CommitOutcome;
+import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.StagedWrite;
+import dev.omnigraph.util.Failpoints;
+import dev.omnigraph.util.Ulid;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.jboss.logging.Logger;
+
+/**
+ * The branch-merge attempt (seed, "Branch-merge authority and recovery adapter (RFC-022, v9
+ * envelope)", steps 1–5), on the same boundaries as {@link WriteAttempt}: the recovery barrier;
+ * source and target captured once each (state and lineage from one capture); merge base and
+ * classification outside the gates ({@link MergePlanner}); the merged result validated like any
+ * write; then schema → both branch gates → every catalog table gate of both branches, a re-list of
+ * recovery intent, the target token revalidated (any change: {@link ReadSetChanged}, never a
+ * re-plan) and live HEAD == pin on every existing ref that receives an effect; the v9 BranchMerge
+ * sidecar armed with every chain's pre-minted identities before the first ref or commit; the
+ * chains committed with zero transparent retries; confirmed; one publish with both parents.
+ *
+ * <p>Stricter than mutation/load after arm (seed): any failure once the sidecar is durable is
+ * {@link RecoveryRequired}, even a first-chunk rejection before any owned effect — the merge never
+ * retries around its armed chain. A merge whose every table is pointer-only has no physical effect
+ * and so arms nothing: its publish is its only effect.
+ */
+public final class MergeAttempt {
+
+  private static final Logger LOG = Logger.getLogger(MergeAttempt.class);
+
+  /** Rows per chunk transaction (seed step 4). */
+  public static final int MAX_CHUNK_ROWS = WriteLimits.MAX_KEYED_ROWS;
+  /** Estimated Arrow bytes per chunk transaction, and the most one row may hold. */
+  public static final long MAX_CHUNK_BYTES = WriteLimits.MAX_KEYED_BYTES;
+  /** Data transactions per table chain (seed step 4). */
+  public static final int MAX_CHAIN = 1_024;
+
+  private final GateManager gates;
+  private final GraphManifest manifest;
+  private final SchemaIr schema;
+  private final Supplier<String> liveSchemaIdentity;
+  private final DataTables tables;
+  private final SidecarStore sidecars;
+  private final ManifestBatchPublisher publisher;
+  private final Recovery recovery;
+
+  public MergeAttempt(GateManager gates, GraphManifest manifest, SchemaIr schema, Supplier<String> liveSchemaIdentity,
+      DataTables tables, SidecarStore sidecars, ManifestBatchPublisher publisher, Recovery recovery) {
+    this.gates = gates;
+    this.manifest = manifest;
+    this.schema = schema;
+    this.liveSchemaIdentity = liveSchemaIdentity;
+    this.tables = tables;
+    this.sidecars = sidecars;
+    this.publisher = publisher;
+    this.recovery = recovery;
+  }
+
+  /**
+   * What a merge did.
+   *
+   * @param commit the published commit (absent for {@code already_up_to_date})
+   * @param rowCounts rows each table the merge changed holds afterwards
+   * @param chains data transactions committed per table (0 for a pointer or a ref-only fork)
+   */
+  public record MergeResult(MergeOutcome outcome, Optional<GraphCommit> commit, Map<String, Long> rowCounts,
+      Map<String, Integer> chains) {}
+
+  /**
+   * Merges the current head of {@code source} into {@code target}.
+   *
+   * @throws MergeConflicts for conflicts (nothing written)
+   * @throws ReadSetChanged when the target (or the source's identity) changed before any effect
+   * @throws RecoveryRequired for a relevant pending sidecar, or any failure after the sidecar armed
+   * @throws ResourceLimitExceeded for a row or a chain past the seed's bounds (before arm)
+   */
+  public MergeResult run(String source, String target, Optional<String> actor) {
+    if (source.equals(target)) {
+      throw new InvalidRequest("a branch merge needs distinct source and target branches (both '" + source + "')");
+    }
+    // Step 1: converge or refuse relevant recovery intent, then one coherent capture per side.
+    recovery.heal(target);
+    recovery.heal(source);
+    BranchAuthority sourceAuth = manifest.capture(source);
+    BranchAuthority targetAuth = manifest.capture(target);
+    String sourceHead = sourceAuth.head().orElseThrow(() -> new Conflict("source branch '" + source
+        + "' has no commit"));
+    String targetHead = targetAuth.head().orElseThrow(() -> new Conflict("target branch '" + target
+        + "' has no commit"));
+    if (sourceHead.equals(targetHead)) {
+      return upToDate();
+    }
+    GraphCommit base = MergeBase.find(manifest.history(sourceAuth), manifest.history(targetAuth), sourceHead,
+        targetHead).orElseThrow(() -> new Conflict("branches '" + source + "' and '" + target
+            + "' share no commit: nothing to merge against"));
+    if (base.id().equals(sourceHead)) {
+      return upToDate();
+    }
+    boolean fastForward = base.id().equals(targetHead);
+    // A fast-forward's base is the captured target itself: re-reading history could only give the
+    // same state, possibly at an older physical version.
+    ManifestState baseState = fastForward ? targetAuth.state() : manifest.stateAt(base.branch(), base.manifestVersion());
+    Failpoints.hit("merge.after_capture");
+
+    // Step 2: classify and validate outside the gates.
+    MergePlan plan = new MergePlanner(tables).plan(baseState, sourceAuth.state(), targetAuth.state(), target,
+        fastForward);
+    List<MergeConflict> conflicts = new ArrayList<>(plan.conflicts());
+    if (conflicts.isEmpty()) {
+      conflicts.addAll(new MergeValidator(schema, tables, targetAuth.state()).validate(plan));
+    }
+    if (!conflicts.isEmpty()) {
+      throw new MergeConflicts(conflicts);
+    }
+    Map<String, List<Chunk>> chains = new LinkedHashMap<>();
+    for (TablePlan t : plan.tables()) {
+      chains.put(t.tableKey(), t.action() == TablePlan.Action.APPLY ? chunks(t) : List.of());
+    }
+
+    // Step 3: the all-catalog envelope of both branches, then re-list, revalidate, HEAD == pin.
+    List<String> tableGates = new ArrayList<>();
+    for (String key : schema.catalog().tableKeys()) {
+      tableGates.add(GateManager.tableGate(key, source));
+      tableGates.add(GateManager.tableGate(key, target));
+    }
+    Optional<String> targetNative = target.equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(target);
+    try (GateManager.Held held = gates.acquire(List.of(source, target), tableGates)) {
+      Set<String> refs = plan.tables().stream().filter(TablePlan::physical)
+          .map(t -> RecoverySidecar.ref(t.target().location(), t.publishedBranch(targetNative)))
+          .collect(Collectors.toSet());
+      barrier(source, target, refs);
+      BranchAuthority verified = revalidate(sourceAuth, targetAuth);
+      for (TablePlan t : plan.tables()) {
+        drift(t, target);
+      }
+      return effectAndPublish(plan, chains, verified, targetAuth, sourceAuth, sourceHead, targetNative, actor);
+    }
+  }
+
+  private MergeResult effectAndPublish(MergePlan plan, Map<String, List<Chunk>> chains, BranchAuthority verified,
+      BranchAuthority targetAuth, BranchAuthority sourceAuth, String sourceHead, Optional<String> targetNative,
+      Optional<String> actor) {
+    String target = targetAuth.branch();
+    String targetHead = targetAuth.head().orElseThrow();
+    String commitId = Ulid.next();
+    long createdAt = micros();
+    List<TablePlan> physical = plan.tables().stream().filter(TablePlan::physical).toList();
+    RecoverySidecar sidecar = null;
+    if (!physical.isEmpty()) {
+      sidecar = sidecar(plan, chains, targetAuth, sourceAuth, sourceHead, targetNative, actor, commitId, createdAt);
+      sidecars.arm(sidecar); // a failed arm aborts with no effect
+    }
+    String op = sidecar == null ? null : sidecar.operationId();
+    Map<String, Long> finalVersions = new LinkedHashMap<>();
+    try {
+      Failpoints.hit("merge.after_arm");
+      for (TablePlan t : physical) {
+        finalVersions.put(t.tableKey(), effect(t, chains.get(t.tableKey()), target, targetNative));
+      }
+      Failpoints.hit("merge.after_commits");
+      if (sidecar != null) {
+        sidecar = sidecar.withTables(sidecar.tables().stream().map(i -> i.firstTouch()
+            ? i.withRefIdentity(tables.branchIdentity(i.location(), i.nativeBranch()).orElseThrow(
+                () -> new IllegalStateException("first-touch ref " + i.nativeBranch() + " of " + i.tableKey()
+                    + " vanished after its effect")))
+            : i).toList()).withState(RecoverySidecar.State.EFFECTS_CONFIRMED);
+        sidecars.update(sidecar);
+      }
+      Failpoints.hit("merge.after_confirm");
+    } catch (RuntimeException failure) {
+      // Seed: after arm, every failure is RecoveryRequired (no effect-free finalizer for merge).
+      throw new RecoveryRequired(op, "branch merge into " + target + " failed after its recovery sidecar armed",
+          failure);
+    }
+    List<TableVersionUpdate> updates = new ArrayList<>();
+    Map<String, Long> rowCounts = new LinkedHashMap<>();
+    Map<String, Integer> chainLengths = new LinkedHashMap<>();
+    for (TablePlan t : plan.tables()) {
+      long version = switch (t.action()) {
+        case POINTER -> t.source().version();
+        case FORK -> t.source().version();
+        case APPLY -> finalVersions.get(t.tableKey());
+      };
+      updates.add(new TableVersionUpdate(t.tableKey(), t.target().identity(), t.target().location(), version,
+          t.publishedBranch(targetNative), t.rowCountAfter()));
+      rowCounts.put(t.tableKey(), t.rowCountAfter());
+      chainLengths.put(t.tableKey(), chains.get(t.tableKey()).size());
+    }
+    ManifestBatchPublisher.Published published;
+    try {
+      Failpoints.hit("merge.before_publish");
+      published = publisher.publish(new ManifestBatchPublisher.Intent(target, targetAuth.nativeIdentity(),
+          Optional.of(targetHead), List.of(), updates, commitId, actor, Optional.of(sourceHead), createdAt), verified);
+    } catch (HeadMismatch moved) {
+      if (op == null) {
+        throw new ReadSetChanged(moved.member(), moved.expected(), moved.actual());
+      }
+      throw new RecoveryRequired(op, "the target moved before the merge's publish", moved);
+    } catch (RuntimeException failure) {
+      if (op == null) {
+        throw failure;
+      }
+      throw new RecoveryRequired(op, "publish failed after the merge's table effects landed", failure);
+    }
+    if (op != null) {
+      try {
+        Failpoints.hit("merge.after_publish");
+        sidecars.retire(op);
+      } catch (RuntimeException failure) {
+        LOG.warnf(failure, "sidecar %s kept after a published merge; recovery will retire it", op);
+      }
+    }
+    return new MergeResult(plan.outcome(), Optional.of(published.commit()), rowCounts, chainLengths);
+  }
+
+  /** One table's physical effect; returns the version its pin publishes. */
+  private long effect(TablePlan t, List<Chunk> chain, String target, Optional<String> targetNative) {
+    String location = t.target().location();
+    if (t.action() == TablePlan.Action.FORK) {
+      tables.createBranch(location, target, t.source().nativeBranch(), t.source().version());
+      Failpoints.hit("merge.after_ref_create");
+      return t.source().version();
+    }
+    Optional<String> ref = t.publishedBranch(targetNative);
+    long version = t.target().version();
+    if (t.firstTouch()) {
+      tables.createBranch(location, target, t.target().nativeBranch(), version);
+      Failpoints.hit("merge.after_ref_create");
+    }
+    Schema arrow = Effects.schemaOf(schema.catalog(), t.tableKey());
+    boolean certify = t.tableKey().startsWith("node:");
+    for (Chunk c : chain) {
+      StagedWrite staged = switch (c.kind) {
+        case INSERT -> tables.stageInsert(location, ref, version, arrow, c.rows, certify, c.uuid);
+        case UPSERT -> tables.stageUpsert(location, ref, version, arrow, c.rows, c.uuid);
+        case DELETE -> tables.stageDeleteIds(location, ref, version, c.ids, c.uuid);
+      };
+      if (staged.isEmpty()) {
+        throw new IllegalStateException("chunk " + c.uuid + " of " + t.tableKey() + " staged nothing at version "
+            + version + ": the table is not what the merge planned on");
+      }
+      CommitOutcome outcome = tables.commit(staged);
+      if (outcome.kind() != CommitOutcome.Kind.LANDED || outcome.version() != version + 1) {
+        throw new IllegalStateException("chunk " + c.uuid + " of " + t.tableKey() + " did not land at version "
+            + (version + 1) + ": " + outcome.detail());
+      }
+      version++;
+      Failpoints.hit("merge.after_chunk_commit");
+    }
+    return version;
+  }
+
+  /** A pre-minted chunk transaction. */
+  private enum Kind { INSERT, UPSERT, DELETE }
+
+  private record Chunk(Kind kind, List<Map<String, Object>> rows, List<String> ids, String uuid) {
+    long size() {
+      return kind == Kind.DELETE ? ids.size() : rows.size();
+    }
+
+    String wire() {
+      return switch (kind) {
+        case INSERT -> "strict_insert";
+        case UPSERT -> "upsert";
+        case DELETE -> "delete";
+      };
+    }
+  }
+
+  /**
+   * The table's ordered chain: new rows as strict-insert chunks, changed rows as upsert chunks,
+   * deleted ids as exact-id delete chunks, each at most {@value #MAX_CHUNK_ROWS} rows and
+   * {@link #MAX_CHUNK_BYTES} estimated bytes, every identity pre-minted here, before the sidecar.
+   */
+  private static List<Chunk> chunks(TablePlan t) {
+    List<Chunk> out = new ArrayList<>();
+    rowChunks(t.tableKey(), Kind.INSERT, t.delta().inserts(), out);
+    rowChunks(t.tableKey(), Kind.UPSERT, t.delta().updates(), out);
+    List<String> ids = t.delta().deletes().stream().sorted().toList();
+    List<String> current = new ArrayList<>();
+    long bytes = 0;
+    for (String id : ids) {
+      long b = id.length() * 2L + 4;
+      if (!current.isEmpty() && (current.size() == MAX_CHUNK_ROWS || bytes + b > MAX_CHUNK_BYTES)) {
+        out.add(new Chunk(Kind.DELETE, List.of(), List.copyOf(current), UUID.randomUUID().toString()));
+        current.clear();
+        bytes = 0;
+      }
+      current.add(id);
+      bytes += b;
+    }
+    if (!current.isEmpty()) {
+      out.add(new Chunk(Kind.DELETE, List.of(), List.copyOf(current), UUID.randomUUID().toString()));
+    }
+    if (out.size() > MAX_CHAIN) {
+      throw new ResourceLimitExceeded("merge_chain:" + t.tableKey(), MAX_CHAIN, out.size());
+    }
+    return out;
+  }
+
+  private static void rowChunks(String tableKey, Kind kind, List<Map<String, Object>> rows, List<Chunk> out) {
+    List<Map<String, Object>> current = new ArrayList<>();
+    long bytes = 0;
+    for (Map<String, Object> row : rows) {
+      long b = dev.omnigraph.merge.Rows.estimatedBytes(row);
+      if (b > MAX_CHUNK_BYTES) {
+        throw new ResourceLimitExceeded("merge_row_bytes:" + tableKey, MAX_CHUNK_BYTES, b);
+      }
+      if (!current.isEmpty() && (current.size() == MAX_CHUNK_ROWS || bytes + b > MAX_CHUNK_BYTES)) {
+        out.add(new Chunk(kind, List.copyOf(current), List.of(), UUID.randomUUID().toString()));
+        current.clear();
+        bytes = 0;
+      }
+      current.add(row);
+      bytes += b;
+    }
+    if (!current.isEmpty()) {
+      out.add(new Chunk(kind, List.copyOf(current), List.of(), UUID.randomUUID().toString()));
+    }
+  }
+
+  private RecoverySidecar sidecar(MergePlan plan, Map<String, List<Chunk>> chains, BranchAuthority targetAuth,
+      BranchAuthority sourceAuth, String sourceHead, Optional<String> targetNative, Optional<String> actor,
+      String commitId, long createdAt) {
+    List<RecoverySidecar.TableIntent> intents = new ArrayList<>();
+    Map<String, List<RecoverySidecar.ChainStep>> steps = new LinkedHashMap<>();
+    List<RecoverySidecar.PointerPin> pointers = new ArrayList<>();
+    for (TablePlan t : plan.tables()) {
+      TablePin pin = t.target();
+      Optional<String> ref = t.publishedBranch(targetNative);
+      if (t.action() == TablePlan.Action.POINTER) {
+        pointers.add(new RecoverySidecar.PointerPin(t.tableKey(), pin.identity().stableTableId(),
+            pin.identity().incarnationId(), pin.location(), ref.orElse(null), t.source().version(), t.rowCountAfter()));
+        continue;
+      }
+      List<Chunk> chain = chains.get(t.tableKey());
+      long expected = t.action() == TablePlan.Action.FORK ? t.source().version() : pin.version();
+      List<RecoverySidecar.ChainStep> tableSteps = new ArrayList<>();
+      for (int i = 0; i < chain.size(); i++) {
+        tableSteps.add(new RecoverySidecar.ChainStep(chain.get(i).wire(), expected + i, chain.get(i).uuid,
+            chain.get(i).size()));
+      }
+      steps.put(t.tableKey(), tableSteps);
+      boolean firstTouch = t.action() == TablePlan.Action.FORK || t.firstTouch();
+      Optional<String> from = t.action() == TablePlan.Action.FORK ? t.source().nativeBranch() : pin.nativeBranch();
+      intents.add(new RecoverySidecar.TableIntent(t.tableKey(), pin.identity().stableTableId(),
+          pin.identity().incarnationId(), pin.location(), ref.orElse(null), expected, expected,
+          chain.isEmpty() ? "" : chain.get(0).uuid, expected + chain.size(), t.rowCountAfter(), firstTouch,
+          firstTouch ? from.orElse(null) : null, null));
+    }
+    Optional<String> head = targetAuth.head();
+    return new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, RecoverySidecar.BRANCH_MERGE, Ulid.next(),
+        actor.orElse(null),
+        new RecoverySidecar.Authority(targetAuth.branch(), targetAuth.nativeIdentity().orElse(null), head.orElse(null),
+            schema.identity()),
+        intents, RecoverySidecar.State.ARMED,
+        new RecoverySidecar.Lineage(commitId, head.orElse(null), createdAt, Ulid.next()), createdAt,
+        new RecoverySidecar.MergePayload(sourceAuth.branch(), sourceAuth.nativeIdentity().orElse(null), sourceHead,
+            steps, pointers));
+  }
+
+  /** Any unresolved sidecar on either branch, or on a ref this merge writes, blocks it. */
+  private void barrier(String source, String target, Set<String> refs) {
+    for (String key : sidecars.list()) {
+      Optional<RecoverySidecar> s = sidecars.readIdentity(key);
+      if (s.isEmpty()) {
+        continue;
+      }
+      RecoverySidecar pending = s.get();
+      if (pending.concerns(target, refs) || pending.authority().branch().equals(source)) {
+        throw new RecoveryRequired(pending.operationId(), "a pending recovery sidecar (" + pending.writerKind()
+            + " on " + pending.authority().branch() + ") must be resolved before merging; reopen the graph read-write");
+      }
+    }
+  }
+
+  /**
+   * The target token must be exactly as captured (seed step 3: a target change is ReadSetChanged
+   * before effects, never a re-plan); the source may have advanced (the captured commit is merged),
+   * but its ref must be the captured incarnation, since the plan reads its pinned versions.
+   */
+  private BranchAuthority revalidate(BranchAuthority sourceAuth, BranchAuthority targetAuth) {
+    BranchAuthority now = manifest.recapture(targetAuth);
+    if (!now.nativeIdentity().equals(targetAuth.nativeIdentity())) {
+      throw new ReadSetChanged("branch_identity:" + targetAuth.branch(), targetAuth.nativeIdentity(),
+          now.nativeIdentity());
+    }
+    if (!now.head().equals(targetAuth.head())) {
+      throw new ReadSetChanged("graph_head:" + targetAuth.branch(), targetAuth.head(), now.head());
+    }
+    String live = liveSchemaIdentity.get();
+    if (!live.equals(schema.identity())) {
+      throw new ReadSetChanged("schema", Optional.of(schema.identity()), Optional.of(live));
+    }
+    BranchAuthority source = manifest.recapture(sourceAuth);
+    if (!source.nativeIdentity().equals(sourceAuth.nativeIdentity())) {
+      throw new ReadSetChanged("branch_identity:" + sourceAuth.branch(), sourceAuth.nativeIdentity(),
+          source.nativeIdentity());
+    }
+    return now;
+  }
+
+  /** Live HEAD == pin on every existing ref that receives a commit; a ref to create must not exist. */
+  private void drift(TablePlan t, String target) {
+    if (t.action() == TablePlan.Action.POINTER) {
+      return;
+    }
+    if (t.action() == TablePlan.Action.FORK || t.firstTouch()) {
+      if (tables.branchExists(t.target().location(), target)) {
+        throw new UncoveredDrift(t.tableKey(), "native branch " + target
+            + " exists but the manifest does not reference it");
+      }
+      return;
+    }
+    long live = tables.head(t.target().location(), t.target().nativeBranch(), t.target().version());
+    if (live != t.target().version()) {
+      throw new UncoveredDrift(t.tableKey(), "live HEAD is version " + live + " but the manifest pins "
+          + t.target().version());
+    }
+  }
+
+  private static MergeResult upToDate() {
+    return new MergeResult(MergeOutcome.ALREADY_UP_TO_DATE, Optional.empty(), Map.of(), Map.of());
+  }
+
+  private static long micros() {
+    Instant now = Instant.now();
+    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+  }
+}

@@ -1,0 +1,164 @@
+package dev.omnigraph.write;
+
+import dev.omnigraph.api.MergeConflict;
+import dev.omnigraph.manifest.AuthorityToken;
+import dev.omnigraph.manifest.ManifestState;
+import dev.omnigraph.manifest.TablePin;
+import dev.omnigraph.merge.MergePlan;
+import dev.omnigraph.merge.TableDelta;
+import dev.omnigraph.merge.TablePlan;
+import dev.omnigraph.schema.EdgeType;
+import dev.omnigraph.schema.NodeType;
+import dev.omnigraph.schema.SchemaIr;
+import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.Filter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Validates a merge's result like any write, before any effect (issue 14: "validated like any write
+ * (constraints, referential integrity, cardinality)"): the merged result is the target snapshot plus
+ * each table's delta, judged with the same {@link RowValidator} the other writers use, and every
+ * violation becomes a typed {@link MergeConflict} instead of aborting at the first — a merge reports
+ * all it found. Referential integrity is the merge's own check: an edge of the result must name
+ * nodes the result holds ({@link MergeConflict.Kind#ORPHAN_EDGE}).
+ */
+final class MergeValidator {
+
+  private final SchemaIr schema;
+  private final DataTables tables;
+  private final ManifestState target;
+  private final PrepareContext ctx;
+
+  MergeValidator(SchemaIr schema, DataTables tables, ManifestState target) {
+    this.schema = schema;
+    this.tables = tables;
+    this.target = target;
+    // RowValidator reads the committed side through the target's pins: exactly the result's base.
+    this.ctx = new PrepareContext(new AuthorityToken(target.branch(), Optional.empty(), Optional.empty(),
+        schema.identity()), target, schema, tables);
+  }
+
+  List<MergeConflict> validate(MergePlan plan) {
+    Map<String, TableDelta> deltas = new LinkedHashMap<>();
+    plan.tables().forEach(t -> deltas.put(t.tableKey(), t.delta()));
+    List<MergeConflict> out = new ArrayList<>();
+    for (TablePlan t : plan.tables()) {
+      TableDelta d = t.delta();
+      if (d.isEmpty()) {
+        continue;
+      }
+      List<Map<String, Object>> written = new ArrayList<>(d.inserts());
+      written.addAll(d.updates());
+      String name = t.tableKey().substring(t.tableKey().indexOf(':') + 1);
+      if (t.tableKey().startsWith("node:")) {
+        NodeType type = schema.catalog().node(name).orElseThrow();
+        for (Map<String, Object> row : written) {
+          guard(out, MergeConflict.Kind.VALUE_CONSTRAINT_VIOLATION, () -> RowValidator.checkRow(type, row));
+        }
+        guard(out, MergeConflict.Kind.UNIQUE_VIOLATION,
+            () -> RowValidator.checkUnique(ctx, t.tableKey(), type.uniques(), written, d.deletes(), false));
+      } else {
+        EdgeType type = schema.catalog().edge(name).orElseThrow();
+        guard(out, MergeConflict.Kind.UNIQUE_VIOLATION,
+            () -> RowValidator.checkUnique(ctx, t.tableKey(), type.uniques(), written, d.deletes(), false));
+        // An updated edge's committed version gives way to its merged one: count it once.
+        Set<String> replaced = new HashSet<>(d.deletes());
+        d.updates().forEach(r -> replaced.add(String.valueOf(r.get("id"))));
+        guard(out, MergeConflict.Kind.CARDINALITY_VIOLATION,
+            () -> RowValidator.checkCardinality(ctx, type, written, replaced, false));
+      }
+    }
+    orphans(deltas, out);
+    return out;
+  }
+
+  private static void guard(List<MergeConflict> out, MergeConflict.Kind kind, Runnable check) {
+    try {
+      check.run();
+    } catch (ConstraintViolation v) {
+      out.add(MergeConflict.of(kind, v.tableKey(), v.entityId(), v.getMessage()));
+    }
+  }
+
+  /** Every edge of the result names nodes the result holds. */
+  private void orphans(Map<String, TableDelta> deltas, List<MergeConflict> out) {
+    TableDelta none = new TableDelta(List.of(), List.of(), Set.of());
+    for (EdgeType edge : schema.catalog().edges().values()) {
+      TableDelta ed = deltas.getOrDefault(edge.tableKey(), none);
+      String fromKey = "node:" + edge.from();
+      String toKey = "node:" + edge.to();
+      // Edges the merge writes: both endpoints must be in the result.
+      List<Map<String, Object>> written = new ArrayList<>(ed.inserts());
+      written.addAll(ed.updates());
+      if (!written.isEmpty()) {
+        Set<String> fromIds = new LinkedHashSet<>();
+        Set<String> toIds = new LinkedHashSet<>();
+        written.forEach(r -> {
+          fromIds.add(String.valueOf(r.get("src")));
+          toIds.add(String.valueOf(r.get("dst")));
+        });
+        Set<String> fromPresent = present(fromKey, fromIds, deltas.getOrDefault(fromKey, none));
+        Set<String> toPresent = fromKey.equals(toKey) && fromIds.containsAll(toIds) ? fromPresent
+            : present(toKey, toIds, deltas.getOrDefault(toKey, none));
+        for (Map<String, Object> r : written) {
+          String src = String.valueOf(r.get("src"));
+          String dst = String.valueOf(r.get("dst"));
+          if (!fromPresent.contains(src) || !toPresent.contains(dst)) {
+            boolean srcMissing = !fromPresent.contains(src);
+            out.add(MergeConflict.of(MergeConflict.Kind.ORPHAN_EDGE, edge.tableKey(), String.valueOf(r.get("id")),
+                "edge names " + (srcMissing ? edge.from() + " '" + src : edge.to() + " '" + dst)
+                    + "', which the merged result does not hold"));
+          }
+        }
+      }
+      // Edges the merge keeps: none may name a node the merge deletes.
+      Set<String> rewritten = new HashSet<>(ed.deletes());
+      written.forEach(r -> rewritten.add(String.valueOf(r.get("id"))));
+      TablePin pin = target.tables().get(edge.tableKey());
+      for (String column : List.of("src", "dst")) {
+        String nodeKey = column.equals("src") ? fromKey : toKey;
+        Set<String> deleted = deltas.getOrDefault(nodeKey, none).deletes();
+        if (deleted.isEmpty() || pin == null) {
+          continue;
+        }
+        tables.scan(pin.location(), pin.nativeBranch(), pin.version(), Filter.in(column, deleted),
+            List.of("id", "src", "dst"), r -> {
+              String id = String.valueOf(r.get("id"));
+              if (!rewritten.contains(id)) {
+                out.add(MergeConflict.of(MergeConflict.Kind.ORPHAN_EDGE, edge.tableKey(), id, "edge names "
+                    + nodeKey.substring(5) + " '" + r.get(column) + "', which the merge deletes"));
+              }
+            });
+      }
+    }
+  }
+
+  /** Which of {@code ids} the merged result holds in node table {@code nodeKey}. */
+  private Set<String> present(String nodeKey, Set<String> ids, TableDelta delta) {
+    Set<String> found = new HashSet<>();
+    Set<String> probe = new LinkedHashSet<>();
+    Set<String> written = new HashSet<>();
+    delta.inserts().forEach(r -> written.add(String.valueOf(r.get("id"))));
+    delta.updates().forEach(r -> written.add(String.valueOf(r.get("id"))));
+    for (String id : ids) {
+      if (written.contains(id)) {
+        found.add(id);
+      } else if (!delta.deletes().contains(id)) {
+        probe.add(id);
+      }
+    }
+    TablePin pin = target.tables().get(nodeKey);
+    if (!probe.isEmpty() && pin != null) {
+      tables.rowsById(pin.location(), pin.nativeBranch(), pin.version(), probe, List.of("id"))
+          .forEach(r -> found.add(String.valueOf(r.get("id"))));
+    }
+    return found;
+  }
+}

@@ -1,0 +1,387 @@
+package dev.omnigraph.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omnigraph.api.BranchMergeOutput;
+import dev.omnigraph.api.CommitOutput;
+import dev.omnigraph.api.CommitPage;
+import dev.omnigraph.api.MergeConflict;
+import dev.omnigraph.api.MergeConflicts;
+import dev.omnigraph.api.MergeOutcome;
+import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.api.ReadSetChanged;
+import dev.omnigraph.api.RecoveryRequired;
+import dev.omnigraph.api.SnapshotOutput;
+import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.Filter;
+import dev.omnigraph.util.Failpoints;
+import dev.omnigraph.write.LoadMode;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Branch merge (issue 14) through the engine, against real Lance, once per backend: each outcome,
+ * each conflict kind produced by real writes on two branches (exact ids), the authority rules
+ * between capture and arm, the chunked chain, and recovery of a merge interrupted after its
+ * sidecar armed.
+ */
+abstract class AbstractMergeTest extends AbstractGraphFixture {
+
+  private static final String GQ = resource("/graphs/people.gq");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static String resource(String name) {
+    try (var in = AbstractMergeTest.class.getResourceAsStream(name)) {
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private void mutate(String branch, String name, String params) {
+    try {
+      graph.mutate(branch, GQ, name, JSON.readTree(params), Optional.of("act-test"), Optional.empty());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private BranchMergeOutput merge(String source, String target) {
+    return graph.branchMerge(source, target, false, Optional.of("act-merge"));
+  }
+
+  private String head(String branch) {
+    return graph.commits(branch, CommitPage.first(1)).commits().get(0).graphCommitId();
+  }
+
+  private Map<String, Map<String, Object>> edges(String branch, String type) {
+    SnapshotOutput.Dataset d = dataset(branch, type);
+    Map<String, Map<String, Object>> out = new TreeMap<>();
+    new DataTables(config).scan(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
+        d.publishedDatasetVersion(), Filter.TRUE, List.of("id", "src", "dst"),
+        r -> out.put(String.valueOf(r.get("id")), r));
+    return out;
+  }
+
+  /** Every table's pin on {@code branch} equals its live Lance HEAD. */
+  private void assertPinsAreHeads(String branch) {
+    DataTables tables = new DataTables(config);
+    for (SnapshotOutput.Dataset d : graph.snapshot(branch).datasets()) {
+      assertThat(tables.head(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch())))
+          .as("HEAD of %s on %s", d.typeName(), branch).isEqualTo(d.publishedDatasetVersion());
+    }
+  }
+
+  private void branch(String name) {
+    graph.branchCreate(name, "main", Optional.of("act-test"));
+  }
+
+  @Test
+  void aFastForwardAdoptsTheSourceInOneCommitWithBothParents() {
+    load("main", LoadMode.APPEND, person("alice", 30));
+    branch("feature");
+    load("feature", LoadMode.APPEND, person("bob", 40), person("carol", 50));
+    String mainHead = head("main");
+    String featureHead = head("feature");
+
+    BranchMergeOutput out = merge("feature", "main");
+
+    assertThat(out.outcome()).isEqualTo(MergeOutcome.FAST_FORWARD);
+    assertThat(out.source()).isEqualTo("feature");
+    assertThat(out.target()).isEqualTo("main");
+    assertThat(out.branchDeleted()).isNull();
+    assertThat(rows("main", "Person")).containsOnlyKeys("alice", "bob", "carol");
+    assertThat(dataset("main", "Person").entityCount()).isEqualTo(3);
+    assertThat(dataset("main", "Person").nativeDatasetBranch()).as("main keeps its own lineage").isNull();
+    CommitOutput c = graph.commits("main", CommitPage.first(1)).commits().get(0);
+    assertThat(c.graphCommitId()).isEqualTo(out.commitId());
+    assertThat(c.parentCommitId()).isEqualTo(mainHead);
+    assertThat(c.mergedParentCommitId()).isEqualTo(featureHead);
+    assertThat(c.actorId()).isEqualTo("act-merge");
+    assertPinsAreHeads("main");
+    assertThat(sidecars()).isEmpty();
+    // The source is untouched.
+    assertThat(rows("feature", "Person")).containsOnlyKeys("alice", "bob", "carol");
+    assertThat(head("feature")).isEqualTo(featureHead);
+  }
+
+  @Test
+  void aMergedSourceIsAlreadyUpToDateAndWritesNothing() {
+    branch("feature");
+    load("feature", LoadMode.APPEND, person("bob", 40));
+    merge("feature", "main");
+    long version = graph.snapshot("main").graphManifestVersion();
+
+    BranchMergeOutput again = merge("feature", "main");
+
+    assertThat(again.outcome()).isEqualTo(MergeOutcome.ALREADY_UP_TO_DATE);
+    assertThat(again.commitId()).isNull();
+    assertThat(graph.snapshot("main").graphManifestVersion()).isEqualTo(version);
+    // A branch created from the target's head is up to date with it.
+    branch("late");
+    assertThat(merge("late", "main").outcome()).isEqualTo(MergeOutcome.ALREADY_UP_TO_DATE);
+  }
+
+  @Test
+  void divergedBranchesMergeThreeWayIntoOneCommitWithTwoParents() {
+    load("main", LoadMode.APPEND, person("alice", 30), person("bob", 40));
+    branch("feature");
+    load("main", LoadMode.APPEND, person("carol", 50));
+    mutate("main", "set_age", "{\"name\":\"alice\",\"age\":31}");
+    load("feature", LoadMode.APPEND, person("dave", 60));
+    mutate("feature", "forget", "{\"name\":\"bob\"}");
+    String mainHead = head("main");
+    String featureHead = head("feature");
+
+    BranchMergeOutput out = merge("feature", "main");
+
+    assertThat(out.outcome()).isEqualTo(MergeOutcome.MERGED);
+    Map<String, Map<String, Object>> after = rows("main", "Person");
+    assertThat(after).containsOnlyKeys("alice", "carol", "dave");
+    assertThat(after.get("alice").get("age")).isEqualTo(31);
+    assertThat(dataset("main", "Person").entityCount()).isEqualTo(3);
+    CommitOutput c = graph.commits("main", CommitPage.first(1)).commits().get(0);
+    assertThat(c.parentCommitId()).isEqualTo(mainHead);
+    assertThat(c.mergedParentCommitId()).isEqualTo(featureHead);
+    assertPinsAreHeads("main");
+    assertThat(sidecars()).isEmpty();
+
+    // The merge base moves to the merged source head: a later source change merges alone.
+    load("feature", LoadMode.APPEND, person("erin", 70));
+    assertThat(merge("feature", "main").outcome()).isEqualTo(MergeOutcome.MERGED);
+    assertThat(rows("main", "Person")).containsOnlyKeys("alice", "carol", "dave", "erin");
+  }
+
+  @Test
+  void aBranchMergesFromMainByPointerAndIntoABranchByRefOnlyFork() {
+    branch("reader");
+    branch("writer");
+    branch("second");
+    load("writer", LoadMode.APPEND, person("bob", 40));
+    SnapshotOutput.Dataset writerPerson = dataset("writer", "Person");
+
+    // second still inherits main's Person: it adopts writer's by forking its own ref, no data copied.
+    assertThat(merge("writer", "second").outcome()).isEqualTo(MergeOutcome.FAST_FORWARD);
+    SnapshotOutput.Dataset forked = dataset("second", "Person");
+    assertThat(forked.nativeDatasetBranch()).as("a ref of its own, forked from writer's version").isEqualTo("second");
+    assertThat(forked.publishedDatasetVersion()).isEqualTo(writerPerson.publishedDatasetVersion());
+    assertThat(rows("second", "Person")).containsOnlyKeys("bob");
+    assertPinsAreHeads("second");
+
+    load("main", LoadMode.APPEND, person("alice", 30));
+    SnapshotOutput.Dataset mainPerson = dataset("main", "Person");
+    // reader changed nothing: it adopts main's pin (main's lineage, which every branch reads).
+    assertThat(merge("main", "reader").outcome()).isEqualTo(MergeOutcome.FAST_FORWARD);
+    SnapshotOutput.Dataset adopted = dataset("reader", "Person");
+    assertThat(adopted.nativeDatasetBranch()).as("pointer-only: main's lineage").isNull();
+    assertThat(adopted.publishedDatasetVersion()).isEqualTo(mainPerson.publishedDatasetVersion());
+    assertThat(rows("reader", "Person")).containsOnlyKeys("alice");
+
+    // Both changed Person: three-way, committed on second's own ref.
+    assertThat(merge("main", "second").outcome()).isEqualTo(MergeOutcome.MERGED);
+    assertThat(rows("second", "Person")).containsOnlyKeys("alice", "bob");
+    assertThat(dataset("second", "Person").nativeDatasetBranch()).isEqualTo("second");
+    assertThat(dataset("second", "Person").publishedDatasetVersion())
+        .isEqualTo(forked.publishedDatasetVersion() + 1);
+    assertPinsAreHeads("second");
+    load("second", LoadMode.APPEND, person("carol", 50));
+    assertThat(rows("second", "Person")).containsOnlyKeys("alice", "bob", "carol");
+    assertThat(rows("main", "Person")).containsOnlyKeys("alice");
+    assertThat(sidecars()).isEmpty();
+  }
+
+  @Test
+  void twentyThousandNewRowsLandAsOneCommitThroughAThreeChunkChain() {
+    branch("bulk");
+    for (int part = 0; part < 3; part++) {
+      int from = part * 7_000;
+      int to = Math.min(20_000, from + 7_000);
+      load("bulk", LoadMode.APPEND, IntStream.range(from, to).mapToObj(i -> person("p" + i, i % 150))
+          .toArray(String[]::new));
+    }
+    long pinBefore = dataset("main", "Person").publishedDatasetVersion();
+    int commitsBefore = graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().size();
+
+    BranchMergeOutput out = merge("bulk", "main");
+
+    assertThat(out.outcome()).isEqualTo(MergeOutcome.FAST_FORWARD);
+    assertThat(dataset("main", "Person").entityCount()).isEqualTo(20_000);
+    assertThat(rows("main", "Person")).hasSize(20_000).containsKeys("p0", "p8191", "p8192", "p19999");
+    assertThat(dataset("main", "Person").publishedDatasetVersion()).as("8,192 + 8,192 + 3,616 rows")
+        .isEqualTo(pinBefore + 3);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(commitsBefore + 1);
+    assertPinsAreHeads("main");
+    assertThat(sidecars()).isEmpty();
+  }
+
+  @Test
+  void everyConflictKindIsReportedWithItsExactIdAndNothingIsWritten() {
+    load("main", LoadMode.APPEND, person("alice", 30), person("bob", 40), person("carol", 50), person("dave", 60),
+        "{\"type\":\"Company\",\"data\":{\"name\":\"acme\"}}", "{\"type\":\"Company\",\"data\":{\"name\":\"globex\"}}",
+        "{\"type\":\"Person\",\"data\":{\"name\":\"mallory\"}}");
+    branch("feature");
+    // DivergentInsert: erin inserted on both with different ages.
+    load("main", LoadMode.APPEND, person("erin", 1));
+    load("feature", LoadMode.APPEND, person("erin", 2));
+    // DivergentUpdate: alice aged differently.
+    mutate("main", "set_age", "{\"name\":\"alice\",\"age\":31}");
+    mutate("feature", "set_age", "{\"name\":\"alice\",\"age\":32}");
+    // DeleteVsUpdate: bob deleted on main, aged on feature.
+    mutate("main", "forget", "{\"name\":\"bob\"}");
+    mutate("feature", "set_age", "{\"name\":\"bob\",\"age\":41}");
+    // OrphanEdge: feature links mallory, whom main deletes.
+    mutate("main", "forget", "{\"name\":\"mallory\"}");
+    load("feature", LoadMode.APPEND, "{\"edge\":\"Knows\",\"from\":\"mallory\",\"to\":\"dave\"}");
+    // UniqueViolation: one email given to carol on main and to dave on feature.
+    load("main", LoadMode.MERGE, "{\"type\":\"Person\",\"data\":{\"name\":\"carol\",\"age\":50,\"email\":\"x@y\"}}");
+    load("feature", LoadMode.MERGE, "{\"type\":\"Person\",\"data\":{\"name\":\"dave\",\"age\":60,\"email\":\"x@y\"}}");
+    // CardinalityViolation: WorksAt @card(0..1), carol works at acme on main and globex on feature.
+    load("main", LoadMode.APPEND, "{\"edge\":\"WorksAt\",\"from\":\"carol\",\"to\":\"acme\"}");
+    load("feature", LoadMode.APPEND, "{\"edge\":\"WorksAt\",\"from\":\"carol\",\"to\":\"globex\"}");
+    long version = graph.snapshot("main").graphManifestVersion();
+    String orphan = edges("feature", "Knows").keySet().iterator().next();
+
+    // The row-level three-way conflicts are reported first, all of them.
+    assertThatThrownBy(() -> merge("feature", "main")).isInstanceOfSatisfying(MergeConflicts.class, e ->
+        assertThat(e.conflicts()).extracting(MergeConflict::kind, MergeConflict::entityKind, MergeConflict::typeName,
+            MergeConflict::entityId).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(MergeConflict.Kind.DIVERGENT_UPDATE, "node", "Person", "alice"),
+                org.assertj.core.groups.Tuple.tuple(MergeConflict.Kind.DELETE_VS_UPDATE, "node", "Person", "bob"),
+                org.assertj.core.groups.Tuple.tuple(MergeConflict.Kind.DIVERGENT_INSERT, "node", "Person", "erin")));
+    assertThat(graph.snapshot("main").graphManifestVersion()).isEqualTo(version);
+
+    // Resolve them on the source; the merged result's own violations are reported next.
+    mutate("feature", "set_age", "{\"name\":\"alice\",\"age\":31}");
+    mutate("feature", "forget", "{\"name\":\"bob\"}");
+    mutate("feature", "forget", "{\"name\":\"erin\"}");
+    load("feature", LoadMode.APPEND, person("erin", 1));
+    assertThatThrownBy(() -> merge("feature", "main")).isInstanceOfSatisfying(MergeConflicts.class, e ->
+        assertThat(e.conflicts()).extracting(MergeConflict::kind, MergeConflict::entityKind, MergeConflict::typeName,
+            MergeConflict::entityId).containsExactlyInAnyOrder(
+                org.assertj.core.groups.Tuple.tuple(MergeConflict.Kind.UNIQUE_VIOLATION, "node", "Person", "dave"),
+                org.assertj.core.groups.Tuple.tuple(MergeConflict.Kind.CARDINALITY_VIOLATION, "edge", "WorksAt",
+                    "carol"),
+                org.assertj.core.groups.Tuple.tuple(MergeConflict.Kind.ORPHAN_EDGE, "edge", "Knows", orphan)));
+    assertThat(graph.snapshot("main").graphManifestVersion()).isEqualTo(version);
+    assertThat(rows("main", "Person")).doesNotContainKey("mallory");
+    assertPinsAreHeads("main");
+    assertThat(sidecars()).isEmpty();
+  }
+
+  @Test
+  void aTargetChangeBetweenCaptureAndArmIsReadSetChangedWithNoEffect() throws Exception {
+    branch("feature");
+    load("feature", LoadMode.APPEND, person("bob", 40));
+    try (AutoCloseable fp = Failpoints.enable("merge.after_capture", () -> {
+      Failpoints.disable("merge.after_capture");
+      load("main", LoadMode.APPEND, person("zed", 1));
+    })) {
+      assertThatThrownBy(() -> merge("feature", "main")).isInstanceOfSatisfying(ReadSetChanged.class,
+          e -> assertThat(e.member()).isEqualTo("graph_head:main"));
+    }
+    assertThat(rows("main", "Person")).containsOnlyKeys("zed");
+    assertPinsAreHeads("main");
+    assertThat(sidecars()).isEmpty();
+    // Nothing stale is left behind: the retry merges against the new head.
+    assertThat(merge("feature", "main").outcome()).isEqualTo(MergeOutcome.MERGED);
+    assertThat(rows("main", "Person")).containsOnlyKeys("bob", "zed");
+  }
+
+  @Test
+  void aSourceAdvanceAfterCaptureMergesTheCapturedCommitOnly() throws Exception {
+    branch("feature");
+    load("feature", LoadMode.APPEND, person("bob", 40));
+    String captured = head("feature");
+    try (AutoCloseable fp = Failpoints.enable("merge.after_capture", () -> {
+      Failpoints.disable("merge.after_capture");
+      load("feature", LoadMode.APPEND, person("late", 1));
+    })) {
+      BranchMergeOutput out = merge("feature", "main");
+      assertThat(out.outcome()).isEqualTo(MergeOutcome.FAST_FORWARD);
+    }
+    assertThat(rows("main", "Person")).containsOnlyKeys("bob");
+    assertThat(graph.commits("main", CommitPage.first(1)).commits().get(0).mergedParentCommitId()).isEqualTo(captured);
+    // The target now holds a merge commit the source lacks: the next merge is three-way.
+    assertThat(merge("feature", "main").outcome()).isEqualTo(MergeOutcome.MERGED);
+    assertThat(rows("main", "Person")).containsOnlyKeys("bob", "late");
+  }
+
+  @Test
+  void aFailureAfterTheFirstChunkIsRecoveryRequiredAndReopenRollsTheChainBack() throws Exception {
+    branch("bulk");
+    load("bulk", LoadMode.APPEND, IntStream.range(0, 8_000).mapToObj(i -> person("p" + i, 1)).toArray(String[]::new));
+    load("bulk", LoadMode.APPEND, IntStream.range(8_000, 9_000).mapToObj(i -> person("p" + i, 1))
+        .toArray(String[]::new));
+    SnapshotOutput.Dataset before = dataset("main", "Person");
+    long manifestBefore = graph.snapshot("main").graphManifestVersion();
+    try (AutoCloseable fp = Failpoints.enableError("merge.after_chunk_commit")) {
+      assertThatThrownBy(() -> merge("bulk", "main")).isInstanceOf(RecoveryRequired.class)
+          .hasRootCauseInstanceOf(Failpoints.Injected.class);
+    }
+    assertThat(sidecars()).hasSize(1);
+    assertThat(new DataTables(config).head(before.datasetPath(), Optional.empty()))
+        .as("the first chunk landed").isEqualTo(before.publishedDatasetVersion() + 1);
+    assertThatThrownBy(() -> merge("bulk", "main")).as("the pending merge blocks the target")
+        .isInstanceOf(RecoveryRequired.class);
+
+    graph.close();
+    graph = Omnigraph.open(config, OpenMode.READ_WRITE);
+
+    assertThat(rows("main", "Person")).isEmpty();
+    assertThat(sidecars()).isEmpty();
+    assertPinsAreHeads("main");
+    assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> {
+      assertThat(e.kind()).isEqualTo("RolledBack");
+      assertThat(e.writerKind()).isEqualTo("branch_merge");
+    });
+    assertThat(graph.snapshot("main").graphManifestVersion()).isGreaterThan(manifestBefore);
+    // The rollback is a commit of main's: the retry is three-way against it.
+    assertThat(merge("bulk", "main").outcome()).isEqualTo(MergeOutcome.MERGED);
+    assertThat(dataset("main", "Person").entityCount()).isEqualTo(9_000);
+    assertPinsAreHeads("main");
+  }
+
+  @Test
+  void aFailureAfterConfirmRollsForwardToTheWholeMergeWithBothParents() throws Exception {
+    branch("feature");
+    load("feature", LoadMode.APPEND, person("bob", 40), "{\"type\":\"Company\",\"data\":{\"name\":\"acme\"}}");
+    load("main", LoadMode.APPEND, person("alice", 30));
+    String featureHead = head("feature");
+    try (AutoCloseable fp = Failpoints.enableError("merge.before_publish")) {
+      assertThatThrownBy(() -> merge("feature", "main")).isInstanceOf(RecoveryRequired.class);
+    }
+    assertThat(sidecars()).hasSize(1);
+    assertThat(rows("main", "Person")).containsOnlyKeys("alice");
+
+    graph.close();
+    graph = Omnigraph.open(config, OpenMode.READ_WRITE);
+
+    assertThat(rows("main", "Person")).containsOnlyKeys("alice", "bob");
+    assertThat(dataset("main", "Company").entityCount()).isEqualTo(1);
+    CommitOutput c = graph.commits("main", CommitPage.first(1)).commits().get(0);
+    assertThat(c.mergedParentCommitId()).isEqualTo(featureHead);
+    assertThat(c.actorId()).isEqualTo("act-merge");
+    assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> assertThat(e.kind()).isEqualTo("RolledForward"));
+    assertPinsAreHeads("main");
+    assertThat(sidecars()).isEmpty();
+    assertThat(merge("feature", "main").outcome()).isEqualTo(MergeOutcome.ALREADY_UP_TO_DATE);
+  }
+
+  @Test
+  void deleteBranchRemovesTheSourceAfterALandedMerge() {
+    branch("feature");
+    load("feature", LoadMode.APPEND, person("bob", 40));
+    BranchMergeOutput out = graph.branchMerge("feature", null, true, Optional.of("act-merge"));
+    assertThat(out.outcome()).isEqualTo(MergeOutcome.FAST_FORWARD);
+    assertThat(out.branchDeleted()).isTrue();
+    assertThat(out.branchDeleteError()).isNull();
+    assertThat(graph.branchList().branches()).containsExactly("main");
+    assertThat(rows("main", "Person")).containsOnlyKeys("bob");
+  }
+}
