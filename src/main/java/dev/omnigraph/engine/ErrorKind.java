@@ -50,7 +50,7 @@ public enum ErrorKind {
   BAD_REQUEST(400, "bad_request", ErrorKind.EXIT_ERROR),
   /**
    * A {@link StorageException.Kind#TRANSIENT} storage failure, or a store nobody answered at
-   * ({@link StorageException#unreachable()}: connection refused, no route): retry later.
+   * ({@link StorageException#unreachable()}: connection refused, no route, unknown host): retry later.
    */
   STORAGE_UNAVAILABLE(503, "internal", ErrorKind.EXIT_ERROR),
   /** Any other storage failure. */

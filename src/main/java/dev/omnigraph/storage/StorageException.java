@@ -74,8 +74,8 @@ public final class StorageException extends RuntimeException {
   }
 
   /**
-   * Whether no server accepted the connection (refused, no route): the store is down or the endpoint
-   * is wrong, and nothing reached it. {@link S3Errors} classifies that {@link Kind#CONFIGURATION} so
+   * Whether no server accepted the connection (refused, no route, a host name that does not
+   * resolve): the store is down or the endpoint is wrong, and nothing reached it. {@link S3Errors} classifies that {@link Kind#CONFIGURATION} so
    * the write retry loop does not wait on it; a client is still told the service is unavailable
    * (503), because the same answer comes from a store that is briefly down. Typed evidence only: the
    * {@code java.net} type in the cause chain.
@@ -83,7 +83,8 @@ public final class StorageException extends RuntimeException {
   public boolean unreachable() {
     int depth = 0;
     for (Throwable c = getCause(); c != null && depth < 16; c = c.getCause(), depth++) {
-      if (c instanceof java.net.ConnectException || c instanceof java.net.NoRouteToHostException) {
+      if (c instanceof java.net.ConnectException || c instanceof java.net.NoRouteToHostException
+          || c instanceof java.net.UnknownHostException) {
         return true;
       }
     }
@@ -100,8 +101,10 @@ public final class StorageException extends RuntimeException {
     String where = store != null ? store : (key == null ? operation : operation + " " + key);
     String why = reason != null ? reason : kind.name().toLowerCase(java.util.Locale.ROOT) + " failure";
     boolean answered = why.startsWith("the store answered");
+    // A name that does not resolve is as often a typo in the endpoint as a DNS outage.
+    String advice = why.equals("unknown host") ? "; check the endpoint's host name, or retry later" : "; retry later";
     return (answered ? "the object store is unavailable (" : "the object store did not answer (") + why + "): "
-        + where + "; retry later";
+        + where + advice;
   }
 
   /** Which store failed, in a client's terms, when the backend said. */

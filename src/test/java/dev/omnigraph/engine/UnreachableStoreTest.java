@@ -76,4 +76,23 @@ public class UnreachableStoreTest {
         .isEqualTo("the object store did not answer (connection refused): endpoint " + closed.endpoint().orElseThrow()
             + ", graph root s3://bucket/graph; retry later");
   }
+
+  /**
+   * An endpoint whose host name does not resolve ({@code .invalid} never does, RFC 2606). Before: 500
+   * internal with "CONFIGURATION (SdkClientException, cause UnknownHostException)".
+   */
+  @Test
+  void openingAGraphOnAnUnknownHostIsStorageUnavailableAndSaysSo() {
+    StorageConfig unknown = StorageConfig.fromEnvironment("s3://bucket/graph", Map.of(
+        "AWS_ENDPOINT", "http://no-such-host.invalid:9000",
+        "AWS_REGION", "us-east-1",
+        "AWS_ACCESS_KEY_ID", "k",
+        "AWS_SECRET_ACCESS_KEY", "s",
+        "AWS_ALLOW_HTTP", "true"));
+    Throwable failure = catchThrowable(() -> Omnigraph.open(unknown, OpenMode.READ_WRITE).close());
+    assertThat(ErrorKind.of(failure)).isEqualTo(ErrorKind.STORAGE_UNAVAILABLE);
+    assertThat(ErrorKind.STORAGE_UNAVAILABLE.message(failure))
+        .isEqualTo("the object store did not answer (unknown host): endpoint http://no-such-host.invalid:9000"
+            + ", graph root s3://bucket/graph; check the endpoint's host name, or retry later");
+  }
 }
