@@ -493,8 +493,8 @@ public final class WriteCostBenchmark {
           try (dev.omnigraph.storage.StorageAdapter a = dev.omnigraph.storage.StorageAdapters.open(localRoot)) {
             new dev.omnigraph.recovery.SidecarStore(a).awaitRetirements(); // a quiescent tree to copy
           }
-          copyTree(dir.resolve("g"), dir.resolve("snap-ours-" + depth));
-          copyTree(rawLocal, dir.resolve("snap-raw-" + depth));
+          S3TestServer.copyTree(dir.resolve("g"), dir.resolve("snap-ours-" + depth));
+          S3TestServer.copyTree(rawLocal, dir.resolve("snap-raw-" + depth));
           snapshots.put("bench-ours-" + depth, dir.resolve("snap-ours-" + depth));
           snapshots.put("bench-raw-" + depth, dir.resolve("snap-raw-" + depth));
           timings.add(String.format(Locale.ROOT, "depth %d: grown in %.0f s (%d + %d objects)", depth,
@@ -611,18 +611,6 @@ public final class WriteCostBenchmark {
     }
   }
 
-  private static void copyTree(Path from, Path to) throws IOException {
-    try (var walk = Files.walk(from)) {
-      for (Path p : (Iterable<Path>) walk::iterator) {
-        Path target = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(target);
-        } else if (!p.getFileName().toString().contains("#")) {
-          Files.copy(p, target);
-        }
-      }
-    }
-  }
 
   private static String breakdown(List<ConditionalWriteSerializer.Request> requests) {
     Map<String, Integer> byKind = new TreeMap<>();

@@ -92,7 +92,7 @@ class WriteCostS3Test {
           new dev.omnigraph.recovery.SidecarStore(a).awaitRetirements(); // a quiescent tree to copy
         }
         Path snapshot = local.resolve("depth-" + depth);
-        copyTree(local.resolve("g"), snapshot);
+        S3TestServer.copyTree(local.resolve("g"), snapshot);
         snapshots.put("cost-" + depth, snapshot);
       }
     }
@@ -200,18 +200,6 @@ class WriteCostS3Test {
     return values.stream().sorted().toList().get(values.size() / 2);
   }
 
-  private static void copyTree(Path from, Path to) throws IOException {
-    try (var walk = Files.walk(from)) {
-      for (Path p : (Iterable<Path>) walk::iterator) {
-        Path target = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(target);
-        } else if (!p.getFileName().toString().contains("#")) {
-          Files.copy(p, target);
-        }
-      }
-    }
-  }
 
   private void report() {
     StringBuilder table = new StringBuilder(

@@ -308,6 +308,10 @@ public final class S3TestServer implements AutoCloseable {
       return;
     }
     front.close();
+    stop(process, store);
+  }
+
+  private static void stop(Process process, Path store) {
     process.destroy();
     try {
       process.waitFor();
@@ -315,6 +319,20 @@ public final class S3TestServer implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     deleteTree(store);
+  }
+
+  /** Copies the local tree {@code from} to {@code to}, leaving out in-flight temporaries ('#'). */
+  public static void copyTree(Path from, Path to) throws IOException {
+    try (var walk = Files.walk(from)) {
+      for (Path p : (Iterable<Path>) walk::iterator) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else if (!p.getFileName().toString().contains("#")) {
+          Files.copy(p, target);
+        }
+      }
+    }
   }
 
   /**
@@ -348,15 +366,7 @@ public final class S3TestServer implements AutoCloseable {
         .redirectErrorStream(true)
         .redirectOutput(log.toFile())
         .start();
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      process.destroy();
-      try {
-        process.waitFor();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      deleteTree(store);
-    }, "s3mock-stop"));
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(process, store), "s3mock-stop"));
     waitUntilUp(process, "127.0.0.1", upstreamPort, log, Duration.ofSeconds(90));
     ConditionalWriteSerializer front = new ConditionalWriteSerializer(host, port, upstreamPort);
     Runtime.getRuntime().addShutdownHook(new Thread(front::close, "s3-front-stop"));
