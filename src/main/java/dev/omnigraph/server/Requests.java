@@ -34,4 +34,32 @@ final class Requests {
 
   /** Reference {@code ExportRequest}. */
   record ExportRequest(@JsonProperty("branch") String branch, @JsonProperty("type_names") List<String> typeNames) {}
+
+  private static final java.util.Set<String> EXPORT_FIELDS = java.util.Set.of("branch", "type_names");
+  private static final com.fasterxml.jackson.databind.ObjectMapper BIND = new com.fasterxml.jackson.databind.ObjectMapper();
+
+  /**
+   * The export body, with unknown fields refused (400) as the reference's {@code deny_unknown_fields}
+   * does: a misspelt {@code type_names} would otherwise export every type. The other bodies keep
+   * Quarkus's lenient default. An absent body is an export of main.
+   */
+  static ExportRequest exportRequest(JsonNode body) {
+    if (body == null || body.isNull() || body.isMissingNode()) {
+      return new ExportRequest(null, null);
+    }
+    if (!body.isObject()) {
+      throw new dev.omnigraph.api.InvalidRequest("the export body must be a JSON object");
+    }
+    body.fieldNames().forEachRemaining(f -> {
+      if (!EXPORT_FIELDS.contains(f)) {
+        throw new dev.omnigraph.api.InvalidRequest("unknown field `" + f + "` in the export body, expected `branch`"
+            + " or `type_names`");
+      }
+    });
+    try {
+      return BIND.treeToValue(body, ExportRequest.class);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new dev.omnigraph.api.InvalidRequest("the export body is not an ExportRequest: " + e.getOriginalMessage());
+    }
+  }
 }

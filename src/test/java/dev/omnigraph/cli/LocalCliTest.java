@@ -182,6 +182,8 @@ class LocalCliTest {
     List<String> ids = new ArrayList<>();
     all.json().get("commits").forEach(c -> ids.add(c.get("graph_commit_id").asText()));
     assertThat(ids).hasSize(4).doesNotHaveDuplicates();
+    // --json carries the wire shape (main is graph_branch null); the text line still says main.
+    all.json().get("commits").forEach(c -> assertThat(c.get("graph_branch").isNull()).isTrue());
 
     Run first = run("commit", "list", "--limit", "3", "--store", root.toString());
     assertThat(first.exit()).as(first.err()).isZero();
@@ -193,7 +195,7 @@ class LocalCliTest {
     Run second = run("commit", "list", "--limit", "3", "--cursor", cursor, "--store", root.toString());
     assertThat(second.exit()).as(second.err()).isZero();
     assertThat(second.out().lines().map(l -> l.substring(0, l.indexOf(' ')))).containsExactly(ids.get(3));
-    assertThat(second.out()).contains("(genesis)");
+    assertThat(second.out()).contains("(genesis)").contains(" main ");
     assertThat(second.err()).isEmpty();
 
     Run json = run("commit", "list", "--json", "--limit", "2", "--store", root.toString());
