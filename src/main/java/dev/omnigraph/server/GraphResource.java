@@ -62,6 +62,7 @@ class GraphResource {
   @Inject RequestActor actor;
   @Inject ServiceMetrics metrics;
   @Inject ExportStreams exports;
+  @Inject com.fasterxml.jackson.databind.ObjectMapper mapper;
 
   @GET
   @Operation(operationId = "listGraphs", summary = "Every served graph, sorted by id.")
@@ -266,8 +267,9 @@ class GraphResource {
   @Consumes(MediaType.APPLICATION_JSON)
   @Produces({NDJSON, MediaType.APPLICATION_JSON})
   @Operation(operationId = "export", summary = "Stream a branch as NDJSON that load accepts back.")
-  public Response export(@PathParam("graph_id") String graphId, com.fasterxml.jackson.databind.JsonNode body) {
-    Requests.ExportRequest r = Requests.exportRequest(body);
+  public Response export(@PathParam("graph_id") String graphId, String body)
+      throws com.fasterxml.jackson.core.JsonProcessingException {
+    Requests.ExportRequest r = Requests.exportRequest(mapper, body);
     // Bounded like the reference's export transport: the 9th concurrent stream waits 250 ms, then 413.
     exports.reserve();
     try {

@@ -35,31 +35,21 @@ final class Requests {
   /** Reference {@code ExportRequest}. */
   record ExportRequest(@JsonProperty("branch") String branch, @JsonProperty("type_names") List<String> typeNames) {}
 
-  private static final java.util.Set<String> EXPORT_FIELDS = java.util.Set.of("branch", "type_names");
-  private static final com.fasterxml.jackson.databind.ObjectMapper BIND = new com.fasterxml.jackson.databind.ObjectMapper();
-
   /**
-   * The export body, with unknown fields refused (400) as the reference's {@code deny_unknown_fields}
-   * does: a misspelt {@code type_names} would otherwise export every type. The other bodies keep
-   * Quarkus's lenient default. An absent body is an export of main.
+   * The export body, read with unknown fields refused (400 naming the field, with its position) as
+   * the reference's {@code deny_unknown_fields} does: a misspelt {@code type_names} would otherwise
+   * export every type. Only export: the other bodies keep Quarkus's lenient default, as the reference's
+   * do. {@code mapper} is the service's (strict duplicates and trailing content); an empty body is main.
+   *
+   * @throws com.fasterxml.jackson.core.JsonProcessingException mapped to 400 by {@link ErrorMapper}
    */
-  static ExportRequest exportRequest(JsonNode body) {
-    if (body == null || body.isNull() || body.isMissingNode()) {
+  static ExportRequest exportRequest(com.fasterxml.jackson.databind.ObjectMapper mapper, String body)
+      throws com.fasterxml.jackson.core.JsonProcessingException {
+    if (body == null || body.isBlank()) {
       return new ExportRequest(null, null);
     }
-    if (!body.isObject()) {
-      throw new dev.omnigraph.api.InvalidRequest("the export body must be a JSON object");
-    }
-    body.fieldNames().forEachRemaining(f -> {
-      if (!EXPORT_FIELDS.contains(f)) {
-        throw new dev.omnigraph.api.InvalidRequest("unknown field `" + f + "` in the export body, expected `branch`"
-            + " or `type_names`");
-      }
-    });
-    try {
-      return BIND.treeToValue(body, ExportRequest.class);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new dev.omnigraph.api.InvalidRequest("the export body is not an ExportRequest: " + e.getOriginalMessage());
-    }
+    ExportRequest r = mapper.readerFor(ExportRequest.class)
+        .with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(body);
+    return r == null ? new ExportRequest(null, null) : r;
   }
 }

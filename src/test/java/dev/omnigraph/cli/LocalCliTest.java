@@ -286,4 +286,35 @@ class LocalCliTest {
     assertThat(deleted.exit()).as(deleted.err()).isZero();
     assertThat(deleted.out()).contains("up to date").contains("deleted branch feature");
   }
+
+  /** D₂ per query (issue 13): the file's mixed mutation is refused when it is the one run, not before. */
+  @Test
+  void aFileWithOneMixedMutationStillRunsItsOtherQueries() throws Exception {
+    Path file = Files.writeString(dir.resolve("mixed.gq"), """
+        query everyone() {
+          match { $p: Person }
+          return { $p.name }
+        }
+        query mixed($n: String) {
+          insert Person { name: $n }
+          delete Person where name = $n
+        }
+        """);
+    Run read = run("query", "everyone", "--query", file.toString(), "--store", root.toString());
+    assertThat(read.exit()).as(read.err()).isZero();
+    Run mixed = run("mutate", "mixed", "--query", file.toString(), "--params", "{\"n\":\"x\"}", "--store",
+        root.toString());
+    assertThat(mixed.exit()).isEqualTo(1);
+    assertThat(mixed.err()).contains("query 'mixed': a mutation cannot mix insert with delete");
+    assertThat(commits()).isEqualTo(1);
+  }
+
+  /** The /healthz shape (issue 13): version is the API version served, source_version our build. */
+  @Test
+  void versionJsonNamesTheApiVersionAndOurBuild() throws Exception {
+    Run v = run("version", "--json");
+    assertThat(v.exit()).isZero();
+    assertThat(v.json().get("version").asText()).isEqualTo(dev.omnigraph.Versions.API_VERSION).startsWith("0.10.");
+    assertThat(v.json().get("source_version").asText()).isEqualTo("omnigraph-jvm " + dev.omnigraph.Versions.version());
+  }
 }

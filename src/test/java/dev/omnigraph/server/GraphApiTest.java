@@ -924,4 +924,77 @@ class GraphApiTest {
       throw new IllegalStateException(e);
     }
   }
+
+  // --- reference compatibility (issue 13) --------------------------------------------------------
+
+  /** The reference's body limits: 1 MiB for JSON bodies, decided from Content-Length before reading. */
+  @Test
+  @Order(50)
+  void aJsonBodyOverOneMebibyteIs413AndTheExportBodyRefusesUnknownFields() {
+    String head = head("g", "main");
+    String padded = " ".repeat(1_048_577) + READS;
+    for (String route : List.of("/graphs/g/query", "/graphs/g/mutate", "/graphs/g/export")) {
+      api().contentType("application/json").body(Map.of("query", padded, "name", "everyone")).post(route)
+          .then().statusCode(413).body("code", equalTo("bad_request"))
+          .body("error", containsString("over the limit of 1048576 bytes"));
+    }
+    // Just under the limit is read as before.
+    read("g", Map.of("query", " ".repeat(1_000_000) + READS, "name", "everyone")).then().statusCode(200);
+    // A misspelt field would have exported every type: refused, naming it (reference deny_unknown_fields).
+    api().contentType("application/json").body("{\"type_name\": [\"Person\"]}").post("/graphs/g/export")
+        .then().statusCode(400).body("code", equalTo("bad_request"))
+        .body("error", containsString("unknown field 'type_name'"));
+    api().contentType("application/json").body("{\"type_names\": [\"Person\"]}").post("/graphs/g/export")
+        .then().statusCode(200);
+    assertThat(head("g", "main")).isEqualTo(head);
+  }
+
+  /**
+   * A load declaring more than 32 MiB is 413 resource_limit from its Content-Length alone: the
+   * client sends the headers and no body, and the answer comes without the server waiting for one.
+   */
+  @Test
+  @Order(51)
+  void anNdjsonLoadDeclaringOver32MebibytesIs413BeforeItsBodyIsRead() throws Exception {
+    String head = head("g", "main");
+    long declared = 32L * 1024 * 1024 + 1;
+    try (java.net.Socket socket = new java.net.Socket(server.getHost(), server.getPort())) {
+      socket.setSoTimeout(10_000);
+      String request = "POST /graphs/g/load/ndjson?mode=append HTTP/1.1\r\nHost: localhost\r\n"
+          + "Authorization: Bearer " + GraphsTestResource.ALICE_TOKEN + "\r\n"
+          + "Content-Type: application/x-ndjson\r\nContent-Length: " + declared + "\r\nConnection: close\r\n\r\n";
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().flush();
+      String answer = new String(socket.getInputStream().readNBytes(4096), StandardCharsets.UTF_8);
+      assertThat(answer).startsWith("HTTP/1.1 413")
+          .contains("\"resource\":\"graph_batch_request_bytes\"")
+          .contains("\"limit\":33554432")
+          .contains("\"actual\":" + declared)
+          .contains("\"code\":\"bad_request\"");
+    }
+    assertThat(head("g", "main")).isEqualTo(head);
+  }
+
+  /** D₂ per query, as the reference: a file holding one mixed mutation still serves its other queries. */
+  @Test
+  @Order(52)
+  void aFileWithOneMixedMutationStillServesItsOtherQueries() {
+    String source = READS + """
+
+        query mixed($n: String) {
+          insert Person { name: $n }
+          delete Person where name = $n
+        }
+
+        query add_d2($n: String) {
+          insert Person { name: $n }
+        }
+        """;
+    read("g", Map.of("query", source, "name", "everyone")).then().statusCode(200);
+    api().contentType("application/json").body(Map.of("query", source, "name", "mixed", "params", Map.of("n", "d2")))
+        .post("/graphs/g/mutate").then().statusCode(400).body("code", equalTo("bad_request"))
+        .body("error", containsString("query 'mixed': a mutation cannot mix insert with delete"));
+    api().contentType("application/json").body(Map.of("query", source, "name", "add_d2", "params", Map.of("n", "d2")))
+        .post("/graphs/g/mutate").then().statusCode(200);
+  }
 }
