@@ -14,6 +14,13 @@ public final class Versions {
    */
   public static final int INTERNAL_SCHEMA_VERSION = 6;
 
+  /**
+   * The reference HTTP API version this binary serves (the wire contract, reference OpenAPI 0.10).
+   * {@code /healthz} reports it as {@code version}: the reference SDK compares its major.minor with its
+   * own and refuses a server that differs, so our own release version cannot go there.
+   */
+  public static final String API_VERSION = "0.10.0";
+
   private static final String VERSION = load();
 
   private Versions() {}
@@ -21,6 +28,11 @@ public final class Versions {
   /** The release version, e.g. {@code 0.1.0-SNAPSHOT}. */
   public static String version() {
     return VERSION;
+  }
+
+  /** Our own build, as {@code /healthz} reports it in {@code source_version}: {@code omnigraph-jvm <release>}. */
+  public static String buildVersion() {
+    return "omnigraph-jvm " + VERSION;
   }
 
   private static String load() {

@@ -27,6 +27,6 @@ public final class PreconditionFailed extends OmnigraphException {
 
   @Override
   public String code() {
-    return "conflict";
+    return null; // as the reference: no ErrorCode, the detail field is the discriminator
   }
 }

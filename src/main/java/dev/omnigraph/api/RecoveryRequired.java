@@ -25,6 +25,6 @@ public final class RecoveryRequired extends OmnigraphException {
 
   @Override
   public String code() {
-    return "conflict";
+    return null; // as the reference: no ErrorCode, the detail field is the discriminator
   }
 }

@@ -11,8 +11,12 @@ public final class ResourceLimitExceeded extends OmnigraphException {
   private final long actual;
 
   public ResourceLimitExceeded(String resource, long limit, long actual) {
-    super("resource limit exceeded: " + resource + " is " + actual + ", limit " + limit
-        + "; split the write into smaller commits");
+    this(resource, limit, actual, "split the write into smaller commits");
+  }
+
+  /** A limit other than a write's plan (a request body, concurrent streams): {@code hint} says what to do. */
+  public ResourceLimitExceeded(String resource, long limit, long actual, String hint) {
+    super("resource limit exceeded: " + resource + " is " + actual + ", limit " + limit + "; " + hint);
     this.resource = resource;
     this.limit = limit;
     this.actual = actual;

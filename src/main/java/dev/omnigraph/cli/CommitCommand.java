@@ -120,7 +120,7 @@ public class CommitCommand {
 
   static void print(CommitOutput c) {
     Instant at = Instant.ofEpochSecond(c.createdAt() / 1_000_000, (c.createdAt() % 1_000_000) * 1000);
-    System.out.printf("%s  %s  %-12s v%-5d %s%s%n", c.graphCommitId(), at, c.graphBranch(),
+    System.out.printf("%s  %s  %-12s v%-5d %s%s%n", c.graphCommitId(), at, c.branchName(),
         c.graphManifestVersion(), c.actorId() == null ? "-" : c.actorId(),
         c.parentCommitId() == null ? "  (genesis)" : "");
   }

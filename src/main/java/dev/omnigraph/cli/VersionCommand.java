@@ -15,8 +15,9 @@ public class VersionCommand implements Runnable {
   @Override
   public void run() {
     if (json) {
-      System.out.println("{\"version\":\"" + Versions.version() + "\",\"internal_schema_version\":"
-          + Versions.INTERNAL_SCHEMA_VERSION + "}");
+      // The /healthz shape: version is the API version served, source_version our own build.
+      System.out.println("{\"version\":\"" + Versions.API_VERSION + "\",\"internal_schema_version\":"
+          + Versions.INTERNAL_SCHEMA_VERSION + ",\"source_version\":\"" + Versions.buildVersion() + "\"}");
     } else {
       for (String line : new Provider().getVersion()) {
         System.out.println(line);
@@ -30,7 +31,8 @@ public class VersionCommand implements Runnable {
     public String[] getVersion() {
       return new String[] {
         "omnigraph " + Versions.version(),
-        "internal schema version " + Versions.INTERNAL_SCHEMA_VERSION
+        "internal schema version " + Versions.INTERNAL_SCHEMA_VERSION,
+        "api version " + Versions.API_VERSION
       };
     }
   }

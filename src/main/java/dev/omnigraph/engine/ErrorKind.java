@@ -28,16 +28,25 @@ public enum ErrorKind {
   KEY_CONFLICT(409, "conflict", ErrorKind.EXIT_CONFLICT),
   /** {@link ReadSetChanged}: the prepared authority moved before any effect. */
   READ_SET_CHANGED(409, "conflict", ErrorKind.EXIT_CONFLICT),
-  /** {@link PreconditionFailed}: a conditional write's expected head is not the head. */
-  PRECONDITION_FAILED(412, "conflict", ErrorKind.EXIT_PRECONDITION),
+  /**
+   * {@link PreconditionFailed}: a conditional write's expected head is not the head. No wire code: the
+   * reference keeps {@code ErrorCode} a closed rolling contract and carries the meaning in the additive
+   * {@code precondition_failure} detail alone (its 412 body has no {@code code}).
+   */
+  PRECONDITION_FAILED(412, null, ErrorKind.EXIT_PRECONDITION),
   /** {@link ResourceLimitExceeded}: split the write. */
   RESOURCE_LIMIT(413, "bad_request", ErrorKind.EXIT_ERROR),
+  /** {@link dev.omnigraph.api.BodyTooLarge}: a request body over its route's limit, refused before it is read. */
+  BODY_TOO_LARGE(413, "bad_request", ErrorKind.EXIT_ERROR),
   /** {@link ReadBudgetExceeded} of rows or bytes: the read would build more than it may hold. */
   READ_BUDGET(413, "bad_request", ErrorKind.EXIT_ERROR),
   /** {@link ReadBudgetExceeded} of time: the read ran past its timeout. */
   READ_TIMEOUT(408, "bad_request", ErrorKind.EXIT_ERROR),
-  /** {@link RecoveryRequired}: a sidecar must be settled before a retry. */
-  RECOVERY_REQUIRED(503, "conflict", ErrorKind.EXIT_CONFLICT),
+  /**
+   * {@link RecoveryRequired}: a sidecar must be settled before a retry. No wire code, as in the
+   * reference: the {@code recovery_required} detail is the discriminator.
+   */
+  RECOVERY_REQUIRED(503, null, ErrorKind.EXIT_CONFLICT),
   /** {@link UnreadableSidecar}: a corrupt sidecar blocks writes until an operator acts. */
   UNREADABLE_SIDECAR(503, "internal", ErrorKind.EXIT_ERROR),
   /** {@link dev.omnigraph.api.MergeConflicts}: a branch merge found conflicts; nothing was written. */
@@ -82,7 +91,7 @@ public enum ErrorKind {
     return httpStatus;
   }
 
-  /** The wire {@code ErrorCode}. */
+  /** The wire {@code ErrorCode}; null where the reference omits it (the detail field says what happened). */
   public String code() {
     return code;
   }
@@ -125,6 +134,8 @@ public enum ErrorKind {
       return PRECONDITION_FAILED;
     } else if (failure instanceof ResourceLimitExceeded) {
       return RESOURCE_LIMIT;
+    } else if (failure instanceof dev.omnigraph.api.BodyTooLarge) {
+      return BODY_TOO_LARGE;
     } else if (failure instanceof ReadBudgetExceeded r) {
       return r.budget() == ReadBudgetExceeded.Budget.TIMEOUT_MS ? READ_TIMEOUT : READ_BUDGET;
     } else if (failure instanceof RecoveryRequired) {

@@ -580,7 +580,9 @@ public final class Omnigraph implements AutoCloseable {
   }
 
   static CommitOutput toOutput(GraphCommit c) {
-    return new CommitOutput(c.id(), c.branch(), c.manifestVersion(), c.parent().orElse(null),
+    // The reference spells main as the absence of graph-branch metadata (null), every other branch by name.
+    String branch = c.branch().equals(ManifestState.MAIN) ? null : c.branch();
+    return new CommitOutput(c.id(), branch, c.manifestVersion(), c.parent().orElse(null),
         c.mergedParent().orElse(null), c.actor().orElse(null), c.createdAtMicros());
   }
 }

@@ -30,7 +30,7 @@ import org.antlr.v4.runtime.Token;
 
 /**
  * Text to {@link Ast}: lexing, parsing, and the rules that need no schema: string escapes, parameter
- * types, duplicate names, and the D₂ rule (a mutation is either constructive or destructive).
+ * types and duplicate names (D₂ is the checker's, per query).
  */
 final class AstBuilder {
 
@@ -260,33 +260,9 @@ final class AstBuilder {
     for (MutationContext m : contexts) {
       out.add(mutation(m));
     }
-    rejectMixedModes(out);
+    // D₂ (insert/update vs delete) is checked per query when it runs (Checker), not here: a file with one
+    // mixed query still serves its others, as in the reference.
     return new Ast.Mutations(List.copyOf(out));
-  }
-
-  /**
-   * The seed's D₂ rule: one mutation is either insert/update-only or delete-only. Pending inserts and
-   * delete predicates in one query would make read-your-writes ambiguous and force two commits on a
-   * table, so the mix is refused here, before any catalog lookup or I/O.
-   */
-  private void rejectMixedModes(List<Ast.Mutation> statements) {
-    Ast.Mutation first = statements.get(0);
-    boolean destructive = first instanceof Ast.Delete;
-    for (Ast.Mutation m : statements) {
-      if ((m instanceof Ast.Delete) != destructive) {
-        Ast.Mutation write = destructive ? m : first;
-        Ast.Mutation delete = destructive ? first : m;
-        throw new QueryParseException(m.pos().line(), m.pos().column(), query,
-            "a mutation cannot mix " + keyword(write) + " with delete (" + keyword(write) + " " + write.type().text()
-                + " at " + write.pos() + ", delete " + delete.type().text() + " at " + delete.pos()
-                + "); split the query into separate mutations, one with the inserts and updates and then one"
-                + " with the deletes (or run both on a branch and merge it for a single commit)");
-      }
-    }
-  }
-
-  private static String keyword(Ast.Mutation m) {
-    return m instanceof Ast.Insert ? "insert" : m instanceof Ast.Update ? "update" : "delete";
   }
 
   private Ast.Mutation mutation(MutationContext m) {

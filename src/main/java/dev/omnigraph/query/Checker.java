@@ -689,6 +689,7 @@ final class Checker {
   // =====================================================================================
 
   private CheckedMutation mutation(Ast.Mutations body) {
+    rejectMixedModes(body.statements());
     List<Statement> statements = new ArrayList<>();
     for (Ast.Mutation m : body.statements()) {
       if (m instanceof Ast.Insert i) {
@@ -700,6 +701,31 @@ final class Checker {
       }
     }
     return new CheckedMutation(decl.name(), decl.params(), statements);
+  }
+
+  /**
+   * The seed's D₂ rule: one mutation is either insert/update-only or delete-only. Pending inserts and
+   * delete predicates in one query would make read-your-writes ambiguous and force two commits on a
+   * table, so the mix is refused, first, before any catalog lookup. Checked here, for the query that
+   * runs, and not when the file is parsed: the reference serves a file's other queries beside a mixed one.
+   */
+  private void rejectMixedModes(List<Ast.Mutation> statements) {
+    Ast.Mutation first = statements.get(0);
+    boolean destructive = first instanceof Ast.Delete;
+    for (Ast.Mutation m : statements) {
+      if ((m instanceof Ast.Delete) != destructive) {
+        Ast.Mutation write = destructive ? m : first;
+        Ast.Mutation delete = destructive ? first : m;
+        throw err(m.pos(), "a mutation cannot mix " + keyword(write) + " with delete (" + keyword(write) + " "
+            + write.type().text() + " at " + write.pos() + ", delete " + delete.type().text() + " at " + delete.pos()
+            + "); split the query into separate mutations, one with the inserts and updates and then one"
+            + " with the deletes (or run both on a branch and merge it for a single commit)");
+      }
+    }
+  }
+
+  private static String keyword(Ast.Mutation m) {
+    return m instanceof Ast.Insert ? "insert" : m instanceof Ast.Update ? "update" : "delete";
   }
 
   private Statement insert(Ast.Insert i) {

@@ -61,6 +61,8 @@ class GraphResource {
   @Inject GraphRegistry graphs;
   @Inject RequestActor actor;
   @Inject ServiceMetrics metrics;
+  @Inject ExportStreams exports;
+  @Inject com.fasterxml.jackson.databind.ObjectMapper mapper;
 
   @GET
   @Operation(operationId = "listGraphs", summary = "Every served graph, sorted by id.")
@@ -100,11 +102,34 @@ class GraphResource {
   @Operation(operationId = "mutateIfGraphCommit",
       summary = "Run a mutation only while the branch head is the commit the header names.")
   public ChangeOutput mutateIfGraphCommit(@PathParam("graph_id") String graphId,
-      @HeaderParam(IF_GRAPH_COMMIT) String ifGraphCommit, Requests.ChangeRequest request) {
-    if (ifGraphCommit == null || ifGraphCommit.isBlank()) {
+      @jakarta.ws.rs.core.Context HttpHeaders headers, Requests.ChangeRequest request) {
+    String expected = expectedHead(headers.getRequestHeader(IF_GRAPH_COMMIT));
+    return change(graphId, required(request), Optional.of(expected));
+  }
+
+  /**
+   * The one raw commit id of {@code Omnigraph-If-Graph-Commit}, as the reference reads it: the header
+   * is a graph-level compare-and-swap, not an HTTP entity tag, so entity-tag syntax ({@code W/"…"},
+   * quotes, {@code *}), lists and a repeated header are refused (400) instead of being reinterpreted
+   * as some other id the write would then be conditioned on.
+   */
+  static String expectedHead(List<String> values) {
+    if (values == null || values.isEmpty()) {
       throw new InvalidRequest("the " + IF_GRAPH_COMMIT + " header (the expected graph head commit id) is required");
     }
-    return change(graphId, required(request), Optional.of(ifGraphCommit.trim()));
+    if (values.size() > 1) {
+      throw new InvalidRequest(IF_GRAPH_COMMIT + " must be sent exactly once (got " + values.size() + " header lines)");
+    }
+    String value = values.get(0) == null ? "" : values.get(0).trim();
+    if (value.isEmpty()) {
+      throw new InvalidRequest(IF_GRAPH_COMMIT + " must name a graph commit id");
+    }
+    if (value.equals("*") || value.startsWith("W/") || value.startsWith("\"") || value.endsWith("\"")
+        || value.contains(",")) {
+      throw new InvalidRequest(IF_GRAPH_COMMIT + " must contain one raw graph commit id, not entity-tag syntax"
+          + " or a list: got " + value);
+    }
+    return value;
   }
 
   private ChangeOutput change(String graphId, Requests.ChangeRequest r, Optional<String> ifCommit) {
@@ -143,7 +168,7 @@ class GraphResource {
       }
     }
     // Strict UTF-8: a malformed byte is a 400 naming its line, never a stored U+FFFD.
-    Reader in = NdjsonInput.strictUtf8(body);
+    Reader in = NdjsonInput.strictUtf8(BodyLimits.ndjson(body));
     WriteResult result = metrics.write(served, "load", () -> g.load(branch, in, mode, actor.get()), w -> w);
     return WriteOutputs.load(g, branch, created, mode, Optional.ofNullable(from), actor.get(), result);
   }
@@ -242,13 +267,27 @@ class GraphResource {
   @Consumes(MediaType.APPLICATION_JSON)
   @Produces({NDJSON, MediaType.APPLICATION_JSON})
   @Operation(operationId = "export", summary = "Stream a branch as NDJSON that load accepts back.")
-  public Response export(@PathParam("graph_id") String graphId, Requests.ExportRequest request) {
-    Requests.ExportRequest r = request == null ? new Requests.ExportRequest(null, null) : request;
-    // Pinned and validated here, so an unknown branch or type is a 404/400 before any byte is sent.
-    GraphExport export = graphs.get(graphId).handle().export(Optional.ofNullable(r.branch()),
-        r.typeNames() == null ? List.of() : r.typeNames());
-    StreamingOutput stream = export::writeTo;
-    return Response.ok(stream, NDJSON).build();
+  public Response export(@PathParam("graph_id") String graphId, String body)
+      throws com.fasterxml.jackson.core.JsonProcessingException {
+    Requests.ExportRequest r = Requests.exportRequest(mapper, body);
+    // Bounded like the reference's export transport: the 9th concurrent stream waits 250 ms, then 413.
+    exports.reserve();
+    try {
+      // Pinned and validated here, so an unknown branch or type is a 404/400 before any byte is sent.
+      GraphExport export = graphs.get(graphId).handle().export(Optional.ofNullable(r.branch()),
+          r.typeNames() == null ? List.of() : r.typeNames());
+      StreamingOutput stream = out -> {
+        try {
+          export.writeTo(out);
+        } finally {
+          exports.release();
+        }
+      };
+      return Response.ok(stream, NDJSON).build();
+    } catch (RuntimeException e) {
+      exports.release();
+      throw e;
+    }
   }
 
   private static <T> T required(T body) {

@@ -10,7 +10,11 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** {@code GET /healthz}: the reference liveness shape ({@code HealthOutput}), unauthenticated. */
+/**
+ * {@code GET /healthz}: the reference liveness shape ({@code HealthOutput}), unauthenticated.
+ * {@code version} is the API version served ({@link Versions#API_VERSION}, what clients check),
+ * {@code source_version} our own build ({@link Versions#buildVersion()}).
+ */
 @Path("/healthz")
 @Tag(name = "health")
 public class HealthzResource {
@@ -27,6 +31,6 @@ public class HealthzResource {
   @Produces(MediaType.APPLICATION_JSON)
   @Operation(operationId = "health", summary = "Liveness probe.")
   public HealthOutput health() {
-    return new HealthOutput("ok", Versions.version(), Versions.INTERNAL_SCHEMA_VERSION, null);
+    return new HealthOutput("ok", Versions.API_VERSION, Versions.INTERNAL_SCHEMA_VERSION, Versions.buildVersion());
   }
 }

@@ -25,6 +25,11 @@ final class MutationStaging {
     final Map<String, Map<String, Object>> rows = new LinkedHashMap<>();
     /** Ids inserted by this mutation: they must be absent from the committed table (strict). */
     final Set<String> inserted = new LinkedHashSet<>();
+    /**
+     * Keyed node ids this mutation inserted: an upsert by derived id (reference), so at the end the
+     * committed ones among them become rewrites ({@link #updated}) and only the rest stay {@link #inserted}.
+     */
+    final Set<String> keyed = new LinkedHashSet<>();
     /** Ids of committed rows this mutation rewrites. */
     final Set<String> updated = new LinkedHashSet<>();
     final Set<String> deleted = new LinkedHashSet<>();

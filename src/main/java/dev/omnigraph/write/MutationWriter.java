@@ -32,8 +32,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * A checked {@code .gq} mutation as a {@link PreparedWrite}. Statements run in order against
  * {@link MutationStaging}, so later statements see earlier ones; at the end each touched table
  * stages exactly one transaction: a strict insert (certified) when the mutation only added rows, an
- * upsert when it also rewrote committed rows, or a deletion-vector delete. D₂ (checked at parse
- * time) keeps inserts/updates and deletes out of one mutation.
+ * upsert when it also rewrote committed rows, or a deletion-vector delete. A keyed node insert is an
+ * upsert by its derived id (reference): the strict, certified insert only when every id is new.
+ * Generated-id node and edge inserts stay strict. D₂ (checked per query) keeps inserts/updates and
+ * deletes out of one mutation.
  */
 final class MutationWriter implements PreparedWrite {
 
@@ -104,10 +106,21 @@ final class MutationWriter implements PreparedWrite {
       WriteLimits.checkRows(tableKey, p.rows.size());
       if (!p.inserted.isEmpty()) {
         Set<String> clash = staging.existingCommitted(tableKey, p.inserted);
-        if (!clash.isEmpty()) {
-          throw new KeyConflict(tableKey, clash.iterator().next());
+        for (String id : clash) {
+          if (!p.keyed.contains(id)) {
+            throw new KeyConflict(tableKey, id); // a generated-id insert stays strict
+          }
         }
-        strict.put(tableKey, Set.copyOf(p.inserted));
+        // A keyed insert of a committed id is an upsert of it: a rewrite, not an insertion.
+        p.inserted.removeAll(clash);
+        p.updated.addAll(clash);
+        // Terminal key_conflict on a concurrent landing is for strict (generated-id) inserts only; a keyed
+        // id that appears meanwhile reprepares, and the rerun upserts it (reference mutations/index.md).
+        Set<String> strictOnly = new java.util.LinkedHashSet<>(p.inserted);
+        strictOnly.removeAll(p.keyed);
+        if (!strictOnly.isEmpty()) {
+          strict.put(tableKey, Set.copyOf(strictOnly));
+        }
       }
       Schema schema = Effects.schemaOf(catalog, tableKey);
       List<Map<String, Object>> rows = new ArrayList<>(p.rows.values());
@@ -158,11 +171,19 @@ final class MutationWriter implements PreparedWrite {
     String id = type.isKeyed() ? KeyIds.nodeId(type, row) : Ulid.next();
     row.put("id", id);
     MutationStaging.Pending p = staging.table(type.tableKey());
-    if (p.rows.containsKey(id)) {
-      throw new KeyConflict(type.tableKey(), id);
+    if (!type.isKeyed()) {
+      p.rows.put(id, row);
+      p.inserted.add(id);
+      return;
     }
+    // Keyed: an upsert by derived id (reference): the whole row replaces a pending or committed one.
+    // Whether it is committed is settled once per table in prepare(), with one probe.
+    boolean rewritesCommitted = p.updated.contains(id);
     p.rows.put(id, row);
-    p.inserted.add(id);
+    p.keyed.add(id);
+    if (!rewritesCommitted) {
+      p.inserted.add(id);
+    }
   }
 
   private void insertEdge(MutationStaging staging, Statement.InsertEdge ins) {

@@ -182,6 +182,8 @@ class LocalCliTest {
     List<String> ids = new ArrayList<>();
     all.json().get("commits").forEach(c -> ids.add(c.get("graph_commit_id").asText()));
     assertThat(ids).hasSize(4).doesNotHaveDuplicates();
+    // --json carries the wire shape (main is graph_branch null); the text line still says main.
+    all.json().get("commits").forEach(c -> assertThat(c.get("graph_branch").isNull()).isTrue());
 
     Run first = run("commit", "list", "--limit", "3", "--store", root.toString());
     assertThat(first.exit()).as(first.err()).isZero();
@@ -193,7 +195,7 @@ class LocalCliTest {
     Run second = run("commit", "list", "--limit", "3", "--cursor", cursor, "--store", root.toString());
     assertThat(second.exit()).as(second.err()).isZero();
     assertThat(second.out().lines().map(l -> l.substring(0, l.indexOf(' ')))).containsExactly(ids.get(3));
-    assertThat(second.out()).contains("(genesis)");
+    assertThat(second.out()).contains("(genesis)").contains(" main ");
     assertThat(second.err()).isEmpty();
 
     Run json = run("commit", "list", "--json", "--limit", "2", "--store", root.toString());
@@ -283,5 +285,36 @@ class LocalCliTest {
     Run deleted = run("branch", "merge", "feature", "--delete-branch", "--store", store);
     assertThat(deleted.exit()).as(deleted.err()).isZero();
     assertThat(deleted.out()).contains("up to date").contains("deleted branch feature");
+  }
+
+  /** D₂ per query (issue 13): the file's mixed mutation is refused when it is the one run, not before. */
+  @Test
+  void aFileWithOneMixedMutationStillRunsItsOtherQueries() throws Exception {
+    Path file = Files.writeString(dir.resolve("mixed.gq"), """
+        query everyone() {
+          match { $p: Person }
+          return { $p.name }
+        }
+        query mixed($n: String) {
+          insert Person { name: $n }
+          delete Person where name = $n
+        }
+        """);
+    Run read = run("query", "everyone", "--query", file.toString(), "--store", root.toString());
+    assertThat(read.exit()).as(read.err()).isZero();
+    Run mixed = run("mutate", "mixed", "--query", file.toString(), "--params", "{\"n\":\"x\"}", "--store",
+        root.toString());
+    assertThat(mixed.exit()).isEqualTo(1);
+    assertThat(mixed.err()).contains("query 'mixed': a mutation cannot mix insert with delete");
+    assertThat(commits()).isEqualTo(1);
+  }
+
+  /** The /healthz shape (issue 13): version is the API version served, source_version our build. */
+  @Test
+  void versionJsonNamesTheApiVersionAndOurBuild() throws Exception {
+    Run v = run("version", "--json");
+    assertThat(v.exit()).isZero();
+    assertThat(v.json().get("version").asText()).isEqualTo(dev.omnigraph.Versions.API_VERSION).startsWith("0.10.");
+    assertThat(v.json().get("source_version").asText()).isEqualTo("omnigraph-jvm " + dev.omnigraph.Versions.version());
   }
 }

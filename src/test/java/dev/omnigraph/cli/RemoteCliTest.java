@@ -83,9 +83,11 @@ class RemoteCliTest {
     assertThat(mutate.json().get("affected_nodes").asInt()).isEqualTo(1);
     String head = mutate.json().get("commit").get("graph_commit_id").asText();
 
-    Run duplicate = run("mutate", "add_person", "--query", gq.toString(), "--params", "{\"name\":\"cy\"}");
-    assertThat(duplicate.exit()).isEqualTo(3);
-    assertThat(duplicate.err()).contains("key conflict: node:Person already has id cy");
+    // Was exit 3 (key conflict): a keyed mutation insert is an upsert by its derived id (issue 13).
+    Run duplicate = run("mutate", "add_person", "--query", gq.toString(), "--params", "{\"name\":\"cy\"}", "--json");
+    assertThat(duplicate.exit()).as(duplicate.err()).isZero();
+    assertThat(duplicate.json().get("affected_nodes").asInt()).isEqualTo(1);
+    head = duplicate.json().get("commit").get("graph_commit_id").asText();
 
     Run stale = run("mutate", "add_person", "--query", gq.toString(), "--params", "{\"name\":\"dee\"}",
         "--if-commit", load.json().get("commit").get("graph_commit_id").asText());
@@ -103,7 +105,8 @@ class RemoteCliTest {
     assertThat(run("branch", "delete", "feature", "--json").json().get("name").asText()).isEqualTo("feature");
 
     JsonNode commits = run("commit", "list", "--json").json().get("commits");
-    assertThat(commits).hasSize(3);
+    assertThat(commits).hasSize(4); // genesis, load, mutate, and the upsert of the same key
+    commits.forEach(c -> assertThat(c.get("graph_branch").isNull()).as("main is graph_branch null").isTrue());
     assertThat(commits.get(0).get("graph_commit_id").asText()).isEqualTo(head);
     assertThat(run("commit", "show", head, "--json").json().get("actor_id").asText()).isEqualTo("alice");
     // Paged: the query string carries limit and cursor; the hint names this server and graph.
@@ -115,7 +118,7 @@ class RemoteCliTest {
     assertThat(firstPage.err()).startsWith(more);
     JsonNode lastPage = run("commit", "list", "--json", "--limit", "2", "--cursor",
         firstPage.err().strip().substring(more.length())).json();
-    assertThat(lastPage.get("commits")).hasSize(1);
+    assertThat(lastPage.get("commits")).hasSize(2);
     assertThat(lastPage.get("commits").get(0).get("graph_commit_id").asText())
         .isEqualTo(commits.get(2).get("graph_commit_id").asText());
     assertThat(lastPage.has("next_cursor")).isFalse();
@@ -147,7 +150,7 @@ class RemoteCliTest {
     Run mainBranch = run("branch", "create", "main");
     assertThat(mainBranch.exit()).isEqualTo(1);
     assertThat(mainBranch.err()).isEqualTo("error: branch name 'main' is reserved: the main branch always exists\n");
-    assertThat(run("commit", "list", "--json").json().get("commits")).hasSize(3);
+    assertThat(run("commit", "list", "--json").json().get("commits")).hasSize(4); // unchanged by the refused commands above
 
     Run noRemoteForm = run("init", "--schema", gq.toString());
     assertThat(noRemoteForm.exit()).isEqualTo(2);

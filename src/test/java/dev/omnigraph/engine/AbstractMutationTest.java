@@ -165,12 +165,24 @@ abstract class AbstractMutationTest extends AbstractGraphFixture {
     assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(3);
   }
 
+  /**
+   * Was strictInsertOfAnExistingKeyIsKeyConflict: a keyed node insert is an upsert by its derived id,
+   * as in the reference (issue 13). The whole row is replaced (an omitted nullable becomes null), one
+   * row stays, and the commit is a rewrite, not a second entity. `load --mode append` stays strict
+   * (AbstractWritePathTest.aDuplicateAppendIsKeyConflictWithTheExactIdAndChangesNothing).
+   */
   @Test
-  void strictInsertOfAnExistingKeyIsKeyConflict() {
+  void aKeyedInsertOfAnExistingKeyIsAnUpsertByItsDerivedId() {
     mutate("add_person", "{\"name\":\"ann\",\"age\":1}");
-    assertThatThrownBy(() -> mutate("add_person", "{\"name\":\"ann\",\"age\":2}"))
-        .isInstanceOfSatisfying(KeyConflict.class, e -> assertThat(e.key()).isEqualTo("ann"));
-    assertThat(rows("main", "Person").get("ann").get("age")).isEqualTo(1);
+    mutate("add_person", "{\"name\":\"ann\",\"age\":2}");
+    assertThat(rows("main", "Person")).containsOnlyKeys("ann");
+    assertThat(rows("main", "Person").get("ann").get("age")).isEqualTo(2);
+    assertThat(dataset("main", "Person").entityCount()).isEqualTo(1);
+    // Twice in one mutation: the later row wins, still one entity.
+    mutate("add_pair", "{\"a\":\"ann\",\"b\":\"ann\"}");
+    assertThat(dataset("main", "Person").entityCount()).isEqualTo(1);
+    assertThat(rows("main", "Person").get("ann").get("age")).isNull();
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(4);
   }
 
   @Test

@@ -29,7 +29,7 @@ class ErrorKindTest {
     assertKind(new KeyConflict("node:Person", "ann"), ErrorKind.KEY_CONFLICT, 409, "conflict", 3);
     assertKind(new ReadSetChanged("graph_head:main", Optional.of("a"), Optional.of("b")),
         ErrorKind.READ_SET_CHANGED, 409, "conflict", 3);
-    assertKind(new PreconditionFailed("a", Optional.empty()), ErrorKind.PRECONDITION_FAILED, 412, "conflict", 4);
+    assertKind(new PreconditionFailed("a", Optional.empty()), ErrorKind.PRECONDITION_FAILED, 412, null, 4);
     assertKind(new ResourceLimitExceeded("rows:node:P", 8192, 8193), ErrorKind.RESOURCE_LIMIT, 413, "bad_request", 1);
     assertKind(new ReadBudgetExceeded(ReadBudgetExceeded.Budget.INTERMEDIATE_ROWS, 10, 11), ErrorKind.READ_BUDGET,
         413, "bad_request", 1);
@@ -38,7 +38,7 @@ class ErrorKindTest {
     assertKind(new ReadBudgetExceeded(ReadBudgetExceeded.Budget.TIMEOUT_MS, 10, 11), ErrorKind.READ_TIMEOUT,
         408, "bad_request", 1);
     assertThat(ErrorKind.READ_TIMEOUT.label()).isEqualTo("read_timeout");
-    assertKind(new RecoveryRequired("op", "x"), ErrorKind.RECOVERY_REQUIRED, 503, "conflict", 3);
+    assertKind(new RecoveryRequired("op", "x"), ErrorKind.RECOVERY_REQUIRED, 503, null, 3);
     assertKind(new Conflict("taken"), ErrorKind.CONFLICT, 409, "conflict", 3);
     assertKind(new UncoveredDrift("node:P", "moved"), ErrorKind.CONFLICT, 409, "conflict", 3);
     assertKind(new NotFound("branch", "b"), ErrorKind.NOT_FOUND, 404, "not_found", 1);

@@ -72,7 +72,7 @@ class QueryErrorsTest {
             1, 32, "q", "hop bound 99999999999999999999 is too large"));
   }
 
-  /** D₂: rejected at parse time, before any catalog lookup or I/O, wherever the odd one out stands. */
+  /** D₂: rejected when the query is checked, before any catalog lookup or I/O, wherever the odd one out stands. */
   static Stream<Arguments> mixedModes() {
     String advice = "; split the query into separate mutations, one with the inserts and updates and then one with"
         + " the deletes (or run both on a branch and merge it for a single commit)";

@@ -19,7 +19,10 @@ class ServiceEndpointsTest {
         .statusCode(200)
         .contentType("application/json")
         .body("status", equalTo("ok"))
-        .body("version", equalTo(Versions.version()))
+        // The reference SDK checks version's major.minor against the API it speaks (0.10); our build is beside it.
+        .body("version", equalTo(Versions.API_VERSION))
+        .body("version", org.hamcrest.Matchers.startsWith("0.10."))
+        .body("source_version", equalTo("omnigraph-jvm " + Versions.version()))
         .body("internal_schema_version", equalTo(6));
   }
 
@@ -41,7 +44,7 @@ class ServiceEndpointsTest {
     assertThat(data.keySet()).allMatch(k -> k.matches("[A-Za-z0-9_-]+\\.(state|open|reason)"));
     assertThat(data.values()).allMatch(v -> String.valueOf(v).matches("up|down|true|false|[a-z_]+"));
     given().when().get("/healthz").then().body("keySet()", org.hamcrest.Matchers.containsInAnyOrder(
-        "status", "version", "internal_schema_version"));
+        "status", "version", "internal_schema_version", "source_version"));
   }
 
   @Test
