@@ -38,6 +38,7 @@ public final class OrderedCursor implements AutoCloseable {
   private Map<String, Object> peeked;
   private long peekedBytes;
   private long maxBatchBytes;
+  private long maxBatchRows;
   private long batches;
 
   OrderedCursor(AutoCloseable handle, LanceScanner scanner, ArrowReader reader) throws IOException {
@@ -84,6 +85,11 @@ public final class OrderedCursor implements AutoCloseable {
     return maxBatchBytes;
   }
 
+  /** The most rows one scanner batch held so far. */
+  public long maxBatchRows() {
+    return maxBatchRows;
+  }
+
   /** Scanner batches read so far. */
   public long batches() {
     return batches;
@@ -100,6 +106,7 @@ public final class OrderedCursor implements AutoCloseable {
         maxBatchBytes = Math.max(maxBatchBytes, RowCodec.arrowBytes(root));
         index = 0;
         count = root.getRowCount();
+        maxBatchRows = Math.max(maxBatchRows, count);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("ordered scan failed", e);

@@ -211,8 +211,20 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
     }
     long pinBefore = dataset("main", "Person").publishedDatasetVersion();
     int commitsBefore = graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().size();
+    dev.omnigraph.merge.MergeMemory.reset();
 
     BranchMergeOutput out = merge("bulk", "main");
+
+    // Bounded memory: the changed table (20,000 rows) is larger than one batch, so it streamed
+    // through the ordered cursors batch by batch (planner join + effect join, >= 3 batches each);
+    // no batch and no chunk buffer held more than 8,192 rows or 32 MiB; the validation view
+    // (id and email of each written row) stayed inside its budget.
+    assertThat(dev.omnigraph.merge.MergeMemory.batches()).isGreaterThanOrEqualTo(6);
+    assertThat(dev.omnigraph.merge.MergeMemory.maxBatchRows()).isLessThanOrEqualTo(8_192);
+    assertThat(dev.omnigraph.merge.MergeMemory.maxBatchBytes()).isLessThanOrEqualTo(32L << 20);
+    assertThat(dev.omnigraph.merge.MergeMemory.maxChunkRows()).isEqualTo(8_192);
+    assertThat(dev.omnigraph.merge.MergeMemory.maxChunkBytes()).isLessThanOrEqualTo(32L << 20);
+    assertThat(dev.omnigraph.merge.MergeMemory.maxValidationBytes()).isPositive().isLessThanOrEqualTo(32L << 20);
 
     assertThat(out.outcome()).isEqualTo(MergeOutcome.FAST_FORWARD);
     assertThat(dataset("main", "Person").entityCount()).isEqualTo(20_000);
