@@ -17,13 +17,15 @@ public final class MergeMemory {
   private static final AtomicLong MAX_CHUNK_ROWS = new AtomicLong();
   private static final AtomicLong MAX_CHUNK_BYTES = new AtomicLong();
   private static final AtomicLong MAX_VALIDATION_BYTES = new AtomicLong();
+  private static final AtomicLong PROVEN_TABLES = new AtomicLong();
+  private static final AtomicLong JOINED_TABLES = new AtomicLong();
 
   private MergeMemory() {}
 
   /** Forgets what earlier merges held. */
   public static void reset() {
     for (AtomicLong a : new AtomicLong[] {BATCHES, MAX_BATCH_ROWS, MAX_BATCH_BYTES, MAX_CHUNK_ROWS, MAX_CHUNK_BYTES,
-        MAX_VALIDATION_BYTES}) {
+        MAX_VALIDATION_BYTES, PROVEN_TABLES, JOINED_TABLES}) {
       a.set(0);
     }
   }
@@ -46,6 +48,20 @@ public final class MergeMemory {
 
   static void validation(long bytes) {
     MAX_VALIDATION_BYTES.accumulateAndGet(bytes, Math::max);
+  }
+
+  static void planned(boolean proven) {
+    (proven ? PROVEN_TABLES : JOINED_TABLES).incrementAndGet();
+  }
+
+  /** Tables the planner classified by the certificate proof (no target join). */
+  public static long provenTables() {
+    return PROVEN_TABLES.get();
+  }
+
+  /** Tables the planner classified by the ordered three-way join. */
+  public static long joinedTables() {
+    return JOINED_TABLES.get();
   }
 
   /** Scanner batches the merge cursors read. */

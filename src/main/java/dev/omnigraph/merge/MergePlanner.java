@@ -93,8 +93,13 @@ public final class MergePlanner {
         continue; // the source changed nothing here that the target lacks
       }
       boolean adopt = samePin(t, b);
-      TableDelta delta = join(key, b, s, t, conflicts);
       boolean ownsRef = t.nativeBranch().equals(targetNative);
+      // The certificate fast path is for an existing target that receives data (main, or a branch
+      // owning its ref) and still holds the base: a first-touch target keeps the ref-only fork.
+      boolean existingTargetAdopt = adopt && (targetNative.isEmpty() || ownsRef);
+      List<Integer> proof = existingTargetAdopt ? proveAllNew(key, b, s) : List.of();
+      MergeMemory.planned(!proof.isEmpty());
+      TableDelta delta = join(key, b, s, t, proof, conflicts);
       TablePlan.Action action;
       if (adopt && s.nativeBranch().isEmpty() && targetNative.isPresent() && !ownsRef) {
         // Main's lineage, which every branch reads. A target that owns a ref keeps writing it, so
@@ -151,7 +156,54 @@ public final class MergePlanner {
     }
   }
 
-  private TableDelta join(String key, TablePin b, TablePin s, TablePin t, List<MergeConflict> conflicts) {
+  /**
+   * The certificate proof (seed, "Insertion-absence certificate": BranchMerge consumes v1 only
+   * through a complete retained-history proof): the source version descends from the base version
+   * with no other history — the same ref, or a ref forked from the base's ref exactly at the base
+   * version — and every transaction of the interval (base, source] carries a valid
+   * {@code omnigraph.insert_absence = v1} certificate ({@link DataTables#insertCertificateViolations}:
+   * parent, pure insertion-only shape, full field preorder, row counts). Then the source version is
+   * the base's fragments plus new ones holding exactly the inserted rows.
+   *
+   * @return the new fragments' ids; empty when anything is missing, cleaned or unfamiliar (the
+   *     caller falls back to the ordinary ordered join)
+   */
+  private List<Integer> proveAllNew(String key, TablePin b, TablePin s) {
+    if (!key.startsWith("node:") || s.version() <= b.version() || s.version() - b.version() > MAX_CHAIN + 2) {
+      return List.of(); // only node writers certify; a longer interval is not worth proving
+    }
+    try {
+      if (!s.nativeBranch().equals(b.nativeBranch())) {
+        if (s.nativeBranch().isEmpty()) {
+          return List.of();
+        }
+        Optional<dev.omnigraph.table.NativeBranch> ref = tables.branches(s.location()).stream()
+            .filter(nb -> nb.name().equals(s.nativeBranch().get())).findFirst();
+        if (ref.isEmpty() || !ref.get().parent().equals(b.nativeBranch())
+            || ref.get().parentVersion() != b.version()) {
+          return List.of();
+        }
+      }
+      for (long v = b.version() + 1; v <= s.version(); v++) {
+        if (!tables.insertCertificateViolations(s.location(), s.nativeBranch(), v).isEmpty()) {
+          return List.of();
+        }
+      }
+      Set<Integer> added = new java.util.TreeSet<>(tables.fragmentIds(s.location(), s.nativeBranch(), s.version()));
+      Set<Integer> before = tables.fragmentIds(b.location(), b.nativeBranch(), b.version());
+      if (!added.containsAll(before)) {
+        return List.of(); // a base fragment is gone: not an insertion-only interval
+      }
+      added.removeAll(before);
+      return List.copyOf(added);
+    } catch (RuntimeException unreadable) {
+      // Cleaned or unreadable history proves nothing; the ordinary join decides.
+      return List.of();
+    }
+  }
+
+  private TableDelta join(String key, TablePin b, TablePin s, TablePin t, List<Integer> proof,
+      List<MergeConflict> conflicts) {
     List<String> projection = validation.projection(key);
     Chunker inserts = new Chunker(ChunkSpec.Kind.STRICT_INSERT);
     Chunker updates = new Chunker(ChunkSpec.Kind.UPSERT);
@@ -160,7 +212,7 @@ public final class MergePlanner {
     Set<String> updatedIds = new LinkedHashSet<>();
     Set<String> deletedIds = new LinkedHashSet<>();
     long[] counts = new long[2];
-    TableJoin.run(tables, key, b, s, t, List.of(), new TableJoin.Visitor() {
+    TableJoin.Visitor visitor = new TableJoin.Visitor() {
       @Override
       public void insert(Map<String, Object> row, long bytes) {
         counts[0]++;
@@ -190,11 +242,16 @@ public final class MergePlanner {
       public void conflict(MergeConflict conflict) {
         conflicts.add(conflict);
       }
-    });
+    };
+    if (proof.isEmpty()) {
+      TableJoin.run(tables, key, b, s, t, List.of(), visitor);
+    } else {
+      TableJoin.runProven(tables, s, proof, visitor);
+    }
     List<ChunkSpec> chain = new ArrayList<>(inserts.specs());
     chain.addAll(updates.specs());
     chain.addAll(deletes.specs());
-    return new TableDelta(counts[0], counts[1], deletedIds, written, updatedIds, chain);
+    return new TableDelta(counts[0], counts[1], deletedIds, written, updatedIds, chain, proof);
   }
 
   private static long rowBytes(String key, long bytes) {

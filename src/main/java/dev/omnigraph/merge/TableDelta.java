@@ -17,17 +17,26 @@ import java.util.Set;
  * @param written the inserted and updated rows, projected
  * @param updatedIds ids of the updated rows
  * @param chain strict-insert chunks, then upsert chunks, then delete chunks
+ * @param provenFragments when not empty, the delta is certificate-proven all-new: exactly the rows
+ *     of these fragments of the source version are inserts ({@link MergePlanner}, "certificate
+ *     fast path"), and the effect reads them instead of joining
  */
 public record TableDelta(long inserts, long updates, Set<String> deletes, List<Map<String, Object>> written,
-    Set<String> updatedIds, List<ChunkSpec> chain) {
+    Set<String> updatedIds, List<ChunkSpec> chain, List<Integer> provenFragments) {
 
-  public static final TableDelta NONE = new TableDelta(0, 0, Set.of(), List.of(), Set.of(), List.of());
+  public static final TableDelta NONE = new TableDelta(0, 0, Set.of(), List.of(), Set.of(), List.of(), List.of());
 
   public TableDelta {
     deletes = Set.copyOf(deletes);
     written = List.copyOf(written);
     updatedIds = Set.copyOf(updatedIds);
     chain = List.copyOf(chain);
+    provenFragments = List.copyOf(provenFragments);
+  }
+
+  /** Whether the certificate proof, not the ordered join, produced this delta. */
+  public boolean proven() {
+    return !provenFragments.isEmpty();
   }
 
   /** Whether the result equals the target's snapshot for this table. */

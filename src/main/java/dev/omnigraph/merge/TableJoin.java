@@ -69,6 +69,22 @@ public final class TableJoin {
     }
   }
 
+  /**
+   * The certificate fast path's "join": every row of {@code fragments} of the source version is an
+   * insert, in id order. No base or target cursor is opened: absence from the target was proven by
+   * the interval's certificates (seed: "performs neither a target ID preflight nor a merge join").
+   */
+  public static void runProven(DataTables tables, TablePin source, List<Integer> fragments, Visitor visitor) {
+    try (OrderedCursor s = tables.orderedById(source.location(), source.nativeBranch(), source.version(),
+        java.util.Optional.empty(), List.of(), fragments)) {
+      while (s.peek() != null) {
+        long bytes = s.peekBytes();
+        visitor.insert(s.next(), bytes);
+      }
+      MergeMemory.cursors(s);
+    }
+  }
+
   private static OrderedCursor open(DataTables tables, TablePin pin, List<String> columns) {
     return tables.orderedById(pin.location(), pin.nativeBranch(), pin.version(), java.util.Optional.empty(), columns);
   }

@@ -536,6 +536,15 @@ public final class DataTables {
    */
   public OrderedCursor orderedById(String location, Optional<String> nativeBranch, long version,
       Optional<String> afterId, List<String> columns) {
+    return orderedById(location, nativeBranch, version, afterId, columns, List.of());
+  }
+
+  /**
+   * As {@link #orderedById(String, Optional, long, Optional, List)}, reading only the given
+   * fragments of the version (empty: all): the rows a certified insertion interval added.
+   */
+  public OrderedCursor orderedById(String location, Optional<String> nativeBranch, long version,
+      Optional<String> afterId, List<String> columns, List<Integer> fragments) {
     return lance(() -> {
       dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
           dev.omnigraph.storage.StoreRequests.Kind.TABLE, 0);
@@ -544,6 +553,9 @@ public final class DataTables {
       try {
         ScanOptions.Builder options = new ScanOptions.Builder().batchSize(SCAN_BATCH_ROWS);
         afterId.ifPresent(id -> options.filter(Filter.gt(ID, id).toSql()));
+        if (!fragments.isEmpty()) {
+          options.fragmentIds(fragments);
+        }
         if (!columns.isEmpty()) {
           List<String> read = new ArrayList<>(columns);
           if (!read.contains(ID)) {
@@ -567,6 +579,17 @@ public final class DataTables {
           h.close();
         }
         throw e;
+      }
+    });
+  }
+
+  /** The ids of the fragments exactly {@code version} of the branch holds. */
+  public Set<Integer> fragmentIds(String location, Optional<String> nativeBranch, long version) {
+    return lance(() -> {
+      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+        Set<Integer> ids = new TreeSet<>();
+        h.table.getFragments().forEach(f -> ids.add(f.getId()));
+        return ids;
       }
     });
   }

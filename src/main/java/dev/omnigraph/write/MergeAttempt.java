@@ -296,7 +296,7 @@ public final class MergeAttempt {
           bytes[0] = 0;
         }
       };
-      TableJoin.run(tables, t.tableKey(), t.base(), t.source(), t.target(), List.of(), new TableJoin.Visitor() {
+      TableJoin.Visitor collect = new TableJoin.Visitor() {
         @Override
         public void insert(Map<String, Object> row, long b) {
           if (kind == ChunkSpec.Kind.STRICT_INSERT) {
@@ -328,7 +328,13 @@ public final class MergeAttempt {
           throw new IllegalStateException(t.tableKey() + ": the effect's join met a conflict the plan did not: "
               + conflict.message());
         }
-      });
+      };
+      if (t.delta().proven()) {
+        // The proven rows, straight from the source's new fragments: no target join (seed).
+        TableJoin.runProven(tables, t.source(), t.delta().provenFragments(), collect);
+      } else {
+        TableJoin.run(tables, t.tableKey(), t.base(), t.source(), t.target(), List.of(), collect);
+      }
       if (!rows.isEmpty() || !ids.isEmpty()) {
         throw new IllegalStateException(t.tableKey() + ": " + (rows.size() + ids.size()) + " " + kind.wire()
             + " rows left after the planned chunks");

@@ -509,4 +509,45 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
         change(ChangeOp.DELETE, "edge", "Knows", knowsId),
         change(ChangeOp.INSERT, "edge", "Knows", daveKnows));
   }
+
+  // --- certificate fast path (issue 14 point 4) ------------------------------------------------
+
+  private static String[] people(String prefix, int from, int to) {
+    return IntStream.range(from, to).mapToObj(i -> person(prefix + i, i % 150)).toArray(String[]::new);
+  }
+
+  @Test
+  void anAllNewAdoptIsCertificateProvenAndAfterCleanupFallsBackToTheJoinWithIdenticalRows() {
+    // Proven: two certified strict-insert loads on c, main untouched since the fork.
+    branch("c");
+    load("c", LoadMode.APPEND, people("c", 0, 50));
+    load("c", LoadMode.APPEND, people("c", 50, 100));
+    dev.omnigraph.merge.MergeMemory.reset();
+    assertThat(merge("c", "main").outcome()).isEqualTo(MergeOutcome.FAST_FORWARD);
+    assertThat(dev.omnigraph.merge.MergeMemory.provenTables()).as("Person by proof").isEqualTo(1);
+    assertThat(dev.omnigraph.merge.MergeMemory.joinedTables()).as("no target join").isZero();
+    assertThat(rows("main", "Person")).isEqualTo(rows("c", "Person")).hasSize(100);
+    assertPinsAreHeads("main");
+    // The proven write is re-certified, so the proof composes over the next generation.
+    SnapshotOutput.Dataset person = dataset("main", "Person");
+    assertThat(new DataTables(config).insertCertificateViolations(person.datasetPath(), Optional.empty(),
+        person.publishedDatasetVersion())).isEmpty();
+
+    // Refused after cleanup: b's interval holds the chunks of a merge into b; cleanup removes the
+    // unpinned version between its two chunks, so the history no longer proves absence.
+    branch("a");
+    load("a", LoadMode.APPEND, people("a", 0, 4_500));
+    load("a", LoadMode.APPEND, people("a", 4_500, 9_000));
+    branch("b");
+    load("b", LoadMode.APPEND, person("b0", 1)); // b owns its Person ref from here
+    assertThat(merge("a", "b").outcome()).isEqualTo(MergeOutcome.MERGED); // 8,192 + 808 rows on b's ref
+    assertThat(graph.cleanup(false).versionsRemoved()).isPositive();
+    dev.omnigraph.merge.MergeMemory.reset();
+    assertThat(merge("b", "main").outcome()).isEqualTo(MergeOutcome.FAST_FORWARD);
+    assertThat(dev.omnigraph.merge.MergeMemory.provenTables()).as("cleaned history proves nothing").isZero();
+    assertThat(dev.omnigraph.merge.MergeMemory.joinedTables()).isEqualTo(1);
+    assertThat(rows("main", "Person")).isEqualTo(rows("b", "Person")).hasSize(100 + 9_001);
+    assertPinsAreHeads("main");
+    assertThat(sidecars()).isEmpty();
+  }
 }
