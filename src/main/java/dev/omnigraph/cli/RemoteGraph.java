@@ -183,6 +183,18 @@ final class RemoteGraph {
       }
       return new dev.omnigraph.api.MergeConflicts(conflicts);
     }
+    if ((d = error.get("change_diff_refusal")) != null && !d.isNull()) {
+      String reason = d.path("reason").asText();
+      for (dev.omnigraph.api.ChangeDiffRefused.Reason r : dev.omnigraph.api.ChangeDiffRefused.Reason.values()) {
+        if (r.wire().equals(reason)) {
+          return new dev.omnigraph.api.ChangeDiffRefused(r, d.path("graph_commit_id").asText(), text(d, "type_name"),
+              message);
+        }
+      }
+    }
+    if ((d = error.get("change_feed_gap")) != null && !d.isNull()) {
+      return new dev.omnigraph.api.ChangeFeedGap(d.path("first_unreadable_commit_id").asText(), message);
+    }
     if ((d = error.get("recovery_required")) != null && !d.isNull()) {
       // The server's message already ends with the operation id the exception appends again.
       String op = d.path("operation_id").asText();

@@ -51,6 +51,13 @@ public enum ErrorKind {
   UNREADABLE_SIDECAR(503, "internal", ErrorKind.EXIT_ERROR),
   /** {@link dev.omnigraph.api.MergeConflicts}: a branch merge found conflicts; nothing was written. */
   MERGE_CONFLICTS(409, "conflict", ErrorKind.EXIT_CONFLICT),
+  /** {@link dev.omnigraph.api.ChangeDiffRefused}: a genesis commit or a schema boundary has no entity diff. */
+  CHANGE_DIFF_REFUSED(409, "conflict", ErrorKind.EXIT_CONFLICT),
+  /**
+   * {@link dev.omnigraph.api.ChangeFeedGap}: cleanup reclaimed the history a change read needs. The
+   * reference leaves {@code code} unset (its detail is the discriminator).
+   */
+  CHANGE_FEED_GAP(410, null, ErrorKind.EXIT_ERROR),
   /** Any other {@link Conflict}: name taken, uncovered drift, an init claim. */
   CONFLICT(409, "conflict", ErrorKind.EXIT_CONFLICT),
   /** {@link NotFound}: graph, branch or commit. */
@@ -146,6 +153,10 @@ public enum ErrorKind {
       return MERGE_CONFLICTS;
     } else if (failure instanceof Conflict) {
       return CONFLICT;
+    } else if (failure instanceof dev.omnigraph.api.ChangeDiffRefused) {
+      return CHANGE_DIFF_REFUSED;
+    } else if (failure instanceof dev.omnigraph.api.ChangeFeedGap) {
+      return CHANGE_FEED_GAP;
     } else if (failure instanceof NotFound) {
       return NOT_FOUND;
     } else if (failure instanceof UnsupportedStorageVersion) {

@@ -555,6 +555,32 @@ public final class Omnigraph implements AutoCloseable {
         .orElseThrow(() -> new NotFound("commit", commitId));
   }
 
+  /**
+   * One page of the entity changes {@code commitId} made relative to its first parent (reference
+   * {@code GET /graphs/{id}/commits/{commit_id}/changes}): what a reviewer reads before a merge.
+   * Streams: each changed table is diffed by two ordered cursors, never loaded whole.
+   *
+   * @throws NotFound for an unknown commit
+   * @throws dev.omnigraph.api.ChangeDiffRefused for the parentless genesis commit, or a schema boundary
+   * @throws dev.omnigraph.api.ChangeFeedGap when cleanup removed a version the diff needs
+   * @throws dev.omnigraph.api.InvalidRequest for an unknown type filter or a foreign page token
+   */
+  public dev.omnigraph.api.CommitChangesOutput commitChanges(String commitId, dev.omnigraph.api.ChangesPage page) {
+    return evidence.call(() -> {
+      GraphCommit c = manifest.findCommit(commitId).orElseThrow(() -> new NotFound("commit", commitId));
+      if (c.parent().isEmpty()) {
+        throw new dev.omnigraph.api.ChangeDiffRefused(dev.omnigraph.api.ChangeDiffRefused.Reason.PARENTLESS_COMMIT,
+            c.id(), Optional.empty(), "commit " + c.id() + " has no parent to diff against (the genesis commit)");
+      }
+      GraphCommit parent = manifest.findCommit(c.parent().get()).orElseThrow(() -> new NotFound("commit",
+          c.parent().get(), "the first parent of " + c.id()));
+      ManifestState before = manifest.stateAt(parent.branch(), parent.manifestVersion());
+      ManifestState after = manifest.stateAt(c.branch(), c.manifestVersion());
+      return new dev.omnigraph.read.CommitChanges(new DataTables(config), schema.ir().catalog())
+          .page(c, before, after, page);
+    });
+  }
+
   @Override
   public void close() {
     optimizer.close(); // a background pass finishes before the storage it uses closes

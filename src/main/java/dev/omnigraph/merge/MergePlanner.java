@@ -6,10 +6,12 @@ import dev.omnigraph.api.MergeOutcome;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.table.DataTables;
-import dev.omnigraph.table.Filter;
+import dev.omnigraph.api.ResourceLimitExceeded;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -17,21 +19,45 @@ import java.util.TreeSet;
 /**
  * Classifies a merge table by table against three immutable snapshots — base, source and target,
  * each a manifest state whose pins name exact Lance versions — outside every gate (seed, BranchMerge
- * step 2). Reads rows only; decides per table whether the source changed it, whether the target can
- * adopt the source's pin, must fork a ref, or receives a row delta (three-way by id when both sides
- * changed the table).
+ * step 2). Decides per table whether the source changed it, whether the target can adopt the
+ * source's pin, must fork a ref, or receives a row delta (three-way by id when both sides changed
+ * the table).
  *
- * <p>Rows are read whole per changed table side and compared in memory. The seed's ordered
- * base/source/target cursors (8,192 rows / 32 MiB per scanner batch) are not built yet: lance-java
- * 7.0.0's scan has no ordering option this layer uses, so a merge holds the changed tables' rows
- * (see {@code docs/merge.md}, "Limits").
+ * <p>Bounded memory (seed step 4): each changed table is read through {@link TableJoin}'s ordered
+ * cursors, one scanner batch per side at a time. What is kept is what the seed keeps: the chain's
+ * chunk boundaries (from each row's measured Arrow bytes), the conflicts, and the validation view
+ * (written rows projected to the columns validation reads, deleted ids), charged against one
+ * {@value #VALIDATION_BUDGET}-byte budget shared by every table. A row above
+ * {@value #MAX_CHUNK_BYTES} bytes, a chain above {@value #MAX_CHAIN} transactions, or a budget
+ * overrun is {@link ResourceLimitExceeded} here, before anything is armed.
  */
 public final class MergePlanner {
 
-  private final DataTables tables;
+  /** Rows per chunk transaction (seed step 4). */
+  public static final int MAX_CHUNK_ROWS = 8_192;
+  /** Bytes per chunk transaction, and the most one row may hold (seed step 4). */
+  public static final long MAX_CHUNK_BYTES = 32L * 1024 * 1024;
+  /** Data transactions per table chain (seed step 4). */
+  public static final int MAX_CHAIN = 1_024;
+  /** The one validation budget shared by every merge candidate (seed step 4). */
+  public static final long VALIDATION_BUDGET = 32L * 1024 * 1024;
 
-  public MergePlanner(DataTables tables) {
+  /** What validation needs from the join: which columns it reads, and a look at each written row. */
+  public interface Validation {
+    /** The columns of table {@code tableKey} the merged result's validation reads ({@code id} included). */
+    List<String> projection(String tableKey);
+
+    /** Each row the merge writes, whole, as the join produces it (constraints of one row). */
+    void written(String tableKey, Map<String, Object> row);
+  }
+
+  private final DataTables tables;
+  private final Validation validation;
+  private long retained;
+
+  public MergePlanner(DataTables tables, Validation validation) {
     this.tables = tables;
+    this.validation = validation;
   }
 
   /**
@@ -41,6 +67,7 @@ public final class MergePlanner {
    * @param fastForward the target head is the merge base
    * @throws Conflict when a table's identity differs between the snapshots (a type dropped and
    *     re-created on one side): not mergeable entity by entity
+   * @throws ResourceLimitExceeded for a row, a chain or the validation view past the seed's bounds
    */
   public MergePlan plan(ManifestState base, ManifestState source, ManifestState target, String targetBranch,
       boolean fastForward) {
@@ -66,11 +93,13 @@ public final class MergePlanner {
         continue; // the source changed nothing here that the target lacks
       }
       boolean adopt = samePin(t, b);
-      Map<String, Map<String, Object>> baseRows = rows(b);
-      Map<String, Map<String, Object>> targetRows = adopt ? baseRows : rows(t);
-      ThreeWay.Result r = ThreeWay.classify(key, baseRows, rows(s), targetRows);
-      conflicts.addAll(r.conflicts());
       boolean ownsRef = t.nativeBranch().equals(targetNative);
+      // The certificate fast path is for an existing target that receives data (main, or a branch
+      // owning its ref) and still holds the base: a first-touch target keeps the ref-only fork.
+      boolean existingTargetAdopt = adopt && (targetNative.isEmpty() || ownsRef);
+      List<Integer> proof = existingTargetAdopt ? proveAllNew(key, b, s) : List.of();
+      MergeMemory.planned(!proof.isEmpty());
+      TableDelta delta = join(key, b, s, t, proof, conflicts);
       TablePlan.Action action;
       if (adopt && s.nativeBranch().isEmpty() && targetNative.isPresent() && !ownsRef) {
         // Main's lineage, which every branch reads. A target that owns a ref keeps writing it, so
@@ -81,25 +110,177 @@ public final class MergePlanner {
       } else {
         action = TablePlan.Action.APPLY;
       }
-      if (action == TablePlan.Action.APPLY && r.delta().isEmpty()) {
+      if (action == TablePlan.Action.APPLY && delta.isEmpty()) {
         // Same rows at different versions: nothing to write. The target keeps its pin (its row
         // count already equals the source's).
         continue;
       }
-      plans.add(new TablePlan(key, action, t, s, r.delta(), action == TablePlan.Action.APPLY && !ownsRef));
+      if (action == TablePlan.Action.APPLY && delta.chain().size() > MAX_CHAIN) {
+        throw new ResourceLimitExceeded("merge_chain:" + key, MAX_CHAIN, delta.chain().size());
+      }
+      plans.add(new TablePlan(key, action, t, s, b, delta, action == TablePlan.Action.APPLY && !ownsRef));
     }
     return new MergePlan(fastForward ? MergeOutcome.FAST_FORWARD : MergeOutcome.MERGED, plans, conflicts);
+  }
+
+  /** Chunk boundaries of one kind, closed at the row or byte bound. */
+  private static final class Chunker {
+    private final ChunkSpec.Kind kind;
+    private final List<ChunkSpec> out = new ArrayList<>();
+    private int rows;
+    private long bytes;
+
+    Chunker(ChunkSpec.Kind kind) {
+      this.kind = kind;
+    }
+
+    void add(long rowBytes) {
+      if (rows > 0 && (rows == MAX_CHUNK_ROWS || bytes + rowBytes > MAX_CHUNK_BYTES)) {
+        close();
+      }
+      rows++;
+      bytes += rowBytes;
+    }
+
+    List<ChunkSpec> specs() {
+      if (rows > 0) {
+        close();
+      }
+      return out;
+    }
+
+    private void close() {
+      out.add(new ChunkSpec(kind, rows, bytes));
+      rows = 0;
+      bytes = 0;
+    }
+  }
+
+  /**
+   * The certificate proof (seed, "Insertion-absence certificate": BranchMerge consumes v1 only
+   * through a complete retained-history proof): the source version descends from the base version
+   * with no other history — the same ref, or a ref forked from the base's ref exactly at the base
+   * version — and every transaction of the interval (base, source] carries a valid
+   * {@code omnigraph.insert_absence = v1} certificate ({@link DataTables#insertCertificateViolations}:
+   * parent, pure insertion-only shape, full field preorder, row counts). Then the source version is
+   * the base's fragments plus new ones holding exactly the inserted rows.
+   *
+   * @return the new fragments' ids; empty when anything is missing, cleaned or unfamiliar (the
+   *     caller falls back to the ordinary ordered join)
+   */
+  private List<Integer> proveAllNew(String key, TablePin b, TablePin s) {
+    if (!key.startsWith("node:") || s.version() <= b.version() || s.version() - b.version() > MAX_CHAIN + 2) {
+      return List.of(); // only node writers certify; a longer interval is not worth proving
+    }
+    try {
+      if (!s.nativeBranch().equals(b.nativeBranch())) {
+        if (s.nativeBranch().isEmpty()) {
+          return List.of();
+        }
+        Optional<dev.omnigraph.table.NativeBranch> ref = tables.branches(s.location()).stream()
+            .filter(nb -> nb.name().equals(s.nativeBranch().get())).findFirst();
+        if (ref.isEmpty() || !ref.get().parent().equals(b.nativeBranch())
+            || ref.get().parentVersion() != b.version()) {
+          return List.of();
+        }
+      }
+      for (long v = b.version() + 1; v <= s.version(); v++) {
+        if (!tables.insertCertificateViolations(s.location(), s.nativeBranch(), v).isEmpty()) {
+          return List.of();
+        }
+      }
+      Set<Integer> added = new java.util.TreeSet<>(tables.fragmentIds(s.location(), s.nativeBranch(), s.version()));
+      Set<Integer> before = tables.fragmentIds(b.location(), b.nativeBranch(), b.version());
+      if (!added.containsAll(before)) {
+        return List.of(); // a base fragment is gone: not an insertion-only interval
+      }
+      added.removeAll(before);
+      return List.copyOf(added);
+    } catch (RuntimeException unreadable) {
+      // Cleaned or unreadable history proves nothing; the ordinary join decides.
+      return List.of();
+    }
+  }
+
+  private TableDelta join(String key, TablePin b, TablePin s, TablePin t, List<Integer> proof,
+      List<MergeConflict> conflicts) {
+    List<String> projection = validation.projection(key);
+    Chunker inserts = new Chunker(ChunkSpec.Kind.STRICT_INSERT);
+    Chunker updates = new Chunker(ChunkSpec.Kind.UPSERT);
+    Chunker deletes = new Chunker(ChunkSpec.Kind.DELETE);
+    List<Map<String, Object>> written = new ArrayList<>();
+    Set<String> updatedIds = new LinkedHashSet<>();
+    Set<String> deletedIds = new LinkedHashSet<>();
+    long[] counts = new long[2];
+    TableJoin.Visitor visitor = new TableJoin.Visitor() {
+      @Override
+      public void insert(Map<String, Object> row, long bytes) {
+        counts[0]++;
+        inserts.add(rowBytes(key, bytes));
+        keep(key, row, projection, written);
+      }
+
+      @Override
+      public void update(Map<String, Object> row, long bytes) {
+        counts[1]++;
+        updates.add(rowBytes(key, bytes));
+        String id = String.valueOf(row.get("id"));
+        updatedIds.add(id);
+        charge(id.length() * 2L + 48);
+        keep(key, row, projection, written);
+      }
+
+      @Override
+      public void delete(String id) {
+        long filterBytes = id.length() * 2L + 4;
+        deletes.add(filterBytes);
+        deletedIds.add(id);
+        charge(id.length() * 2L + 48); // a retained String and its set entry, conservatively
+      }
+
+      @Override
+      public void conflict(MergeConflict conflict) {
+        conflicts.add(conflict);
+      }
+    };
+    if (proof.isEmpty()) {
+      TableJoin.run(tables, key, b, s, t, List.of(), visitor);
+    } else {
+      TableJoin.runProven(tables, s, proof, visitor);
+    }
+    List<ChunkSpec> chain = new ArrayList<>(inserts.specs());
+    chain.addAll(updates.specs());
+    chain.addAll(deletes.specs());
+    return new TableDelta(counts[0], counts[1], deletedIds, written, updatedIds, chain, proof);
+  }
+
+  private static long rowBytes(String key, long bytes) {
+    if (bytes > MAX_CHUNK_BYTES) {
+      throw new ResourceLimitExceeded("merge_row_bytes:" + key, MAX_CHUNK_BYTES, bytes);
+    }
+    return bytes;
+  }
+
+  private void keep(String key, Map<String, Object> row, List<String> projection, List<Map<String, Object>> written) {
+    validation.written(key, row);
+    Map<String, Object> projected = new LinkedHashMap<>();
+    for (String c : projection) {
+      projected.put(c, row.get(c));
+    }
+    charge(Rows.estimatedBytes(projected) + 64); // the map and its entries, conservatively
+    written.add(projected);
+  }
+
+  private void charge(long bytes) {
+    retained += bytes;
+    MergeMemory.validation(retained);
+    if (retained > VALIDATION_BUDGET) {
+      throw new ResourceLimitExceeded("merge_validation_bytes", VALIDATION_BUDGET, retained);
+    }
   }
 
   /** Same dataset version on the same ref: the same rows, without reading them. */
   static boolean samePin(TablePin a, TablePin b) {
     return a.location().equals(b.location()) && a.version() == b.version() && a.nativeBranch().equals(b.nativeBranch());
-  }
-
-  private Map<String, Map<String, Object>> rows(TablePin pin) {
-    Map<String, Map<String, Object>> out = new HashMap<>();
-    tables.scan(pin.location(), pin.nativeBranch(), pin.version(), Filter.TRUE, List.of(),
-        row -> out.put(String.valueOf(row.get("id")), row));
-    return out;
   }
 }

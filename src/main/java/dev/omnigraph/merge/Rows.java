@@ -8,7 +8,7 @@ public final class Rows {
 
   private Rows() {}
 
-  static boolean same(Map<String, Object> a, Map<String, Object> b) {
+  public static boolean same(Map<String, Object> a, Map<String, Object> b) {
     if (a == null || b == null) {
       return a == b;
     }

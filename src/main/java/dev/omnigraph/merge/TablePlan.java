@@ -11,12 +11,14 @@ import java.util.Optional;
  * @param action how the result reaches the target
  * @param target the target's pin (what the effect is planned on)
  * @param source the source's pin (what a pointer adopts or a fork branches from)
+ * @param base the merge base's pin (what the effect's ordered join classifies against again)
  * @param delta the merged result relative to the target snapshot: applied by {@link Action#APPLY},
  *     validated for every action
  * @param firstTouch for {@link Action#APPLY}: the target has no ref of its own on this table yet, so
  *     the effect first forks one from the target's pin (the ordinary first-touch path)
  */
-public record TablePlan(String tableKey, Action action, TablePin target, TablePin source, TableDelta delta,
+public record TablePlan(String tableKey, Action action, TablePin target, TablePin source, TablePin base,
+    TableDelta delta,
     boolean firstTouch) {
 
   /** How a table's merged state reaches the target. */

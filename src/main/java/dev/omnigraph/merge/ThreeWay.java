@@ -2,60 +2,49 @@ package dev.omnigraph.merge;
 
 import dev.omnigraph.api.MergeConflict;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The entity-level three-way rule for one table, by id (reference {@code docs/dev/merge.md}): a side
- * that left an entity as the base had it yields to the other side; two sides that agree agree;
- * otherwise the entity conflicts — inserted on both with different content
+ * The entity-level three-way rule, one entity (one id) at a time (reference {@code docs/dev/merge.md}):
+ * a side that left an entity as the base had it yields to the other side; two sides that agree
+ * agree; otherwise the entity conflicts — inserted on both with different content
  * ({@link MergeConflict.Kind#DIVERGENT_INSERT}), updated differently on both
  * ({@link MergeConflict.Kind#DIVERGENT_UPDATE}), or deleted on one side and updated on the other
- * ({@link MergeConflict.Kind#DELETE_VS_UPDATE}). Pure: it judges three immutable snapshots' rows.
+ * ({@link MergeConflict.Kind#DELETE_VS_UPDATE}). Pure, and per entity, so {@link TableJoin} applies
+ * it while streaming the three ordered snapshots.
  */
 final class ThreeWay {
 
   private ThreeWay() {}
 
-  /** The delta to apply to the target, and the conflicts (the delta is meaningless if any). */
-  record Result(TableDelta delta, List<MergeConflict> conflicts) {}
+  /** What the merge does to one entity of the target. */
+  enum Op { KEEP, INSERT, UPDATE, DELETE, CONFLICT }
 
-  static Result classify(String tableKey, Map<String, Map<String, Object>> base,
-      Map<String, Map<String, Object>> source, Map<String, Map<String, Object>> target) {
-    Set<String> ids = new TreeSet<>();
-    ids.addAll(base.keySet());
-    ids.addAll(source.keySet());
-    ids.addAll(target.keySet());
-    List<Map<String, Object>> inserts = new ArrayList<>();
-    List<Map<String, Object>> updates = new ArrayList<>();
-    Set<String> deletes = new LinkedHashSet<>();
-    List<MergeConflict> conflicts = new ArrayList<>();
-    for (String id : ids) {
-      Map<String, Object> b = base.get(id);
-      Map<String, Object> s = source.get(id);
-      Map<String, Object> t = target.get(id);
-      Map<String, Object> result;
-      if (Rows.same(s, b) || Rows.same(s, t)) {
-        continue; // the source brought nothing new for this entity: the target's stays
-      } else if (Rows.same(t, b)) {
-        result = s; // only the source changed it
-      } else {
-        conflicts.add(conflict(tableKey, id, b, s, t));
-        continue;
-      }
-      if (result == null) {
-        deletes.add(id);
-      } else if (t == null) {
-        inserts.add(result);
-      } else {
-        updates.add(result);
-      }
+  /**
+   * @param row the merged row for {@link Op#INSERT} / {@link Op#UPDATE}
+   * @param conflict for {@link Op#CONFLICT}
+   */
+  record Decision(Op op, Map<String, Object> row, MergeConflict conflict) {
+    static final Decision KEEP = new Decision(Op.KEEP, null, null);
+  }
+
+  /** The rule for entity {@code id}, given its row in base, source and target (null: absent). */
+  static Decision decide(String tableKey, String id, Map<String, Object> b, Map<String, Object> s,
+      Map<String, Object> t) {
+    if (Rows.same(s, b) || Rows.same(s, t)) {
+      return Decision.KEEP; // the source brought nothing new for this entity: the target's stays
     }
-    return new Result(new TableDelta(inserts, updates, deletes), conflicts);
+    if (!Rows.same(t, b)) {
+      return new Decision(Op.CONFLICT, null, conflict(tableKey, id, b, s, t));
+    }
+    // Only the source changed it.
+    if (s == null) {
+      return new Decision(Op.DELETE, null, null);
+    }
+    return new Decision(t == null ? Op.INSERT : Op.UPDATE, s, null);
   }
 
   private static MergeConflict conflict(String tableKey, String id, Map<String, Object> b, Map<String, Object> s,

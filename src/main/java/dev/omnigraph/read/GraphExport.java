@@ -144,7 +144,7 @@ public final class GraphExport {
     gen.writeEndObject();
   }
 
-  private static void value(JsonGenerator gen, PropertyType type, Object v) throws IOException {
+  static void value(JsonGenerator gen, PropertyType type, Object v) throws IOException {
     if (v instanceof List<?> list) {
       gen.writeStartArray();
       for (Object item : list) {

@@ -113,6 +113,13 @@ class ErrorMapper {
           ((dev.omnigraph.api.MergeConflicts) failure).conflicts());
       case RECOVERY_REQUIRED -> new ErrorOutput(message, kind.code(), null, null, null, null,
           new ErrorOutput.RecoveryRequiredOutput(((RecoveryRequired) failure).operationId()));
+      case CHANGE_DIFF_REFUSED -> {
+        dev.omnigraph.api.ChangeDiffRefused r = (dev.omnigraph.api.ChangeDiffRefused) failure;
+        yield new ErrorOutput(message, kind.code(), null, null, null, null, null, null,
+            new ErrorOutput.ChangeDiffRefusalOutput(r.reason().wire(), r.commitId(), r.typeName().orElse(null)), null);
+      }
+      case CHANGE_FEED_GAP -> new ErrorOutput(message, kind.code(), null, null, null, null, null, null, null,
+          new ErrorOutput.ChangeFeedGapOutput(null, ((dev.omnigraph.api.ChangeFeedGap) failure).firstUnreadableCommitId()));
       default -> ErrorOutput.plain(message, kind.code());
     };
   }

@@ -16,7 +16,16 @@ record ErrorOutput(
     @JsonProperty("precondition_failure") PreconditionFailureOutput preconditionFailure,
     @JsonProperty("resource_limit") ResourceLimitOutput resourceLimit,
     @JsonProperty("recovery_required") RecoveryRequiredOutput recoveryRequired,
-    @JsonProperty("merge_conflicts") java.util.List<dev.omnigraph.api.MergeConflict> mergeConflicts) {
+    @JsonProperty("merge_conflicts") java.util.List<dev.omnigraph.api.MergeConflict> mergeConflicts,
+    @JsonProperty("change_diff_refusal") ChangeDiffRefusalOutput changeDiffRefusal,
+    @JsonProperty("change_feed_gap") ChangeFeedGapOutput changeFeedGap) {
+
+  ErrorOutput(String error, String code, KeyConflictOutput keyConflict, ReadSetConflictOutput readSetConflict,
+      PreconditionFailureOutput preconditionFailure, ResourceLimitOutput resourceLimit,
+      RecoveryRequiredOutput recoveryRequired, java.util.List<dev.omnigraph.api.MergeConflict> mergeConflicts) {
+    this(error, code, keyConflict, readSetConflict, preconditionFailure, resourceLimit, recoveryRequired,
+        mergeConflicts, null, null);
+  }
 
   ErrorOutput(String error, String code, KeyConflictOutput keyConflict, ReadSetConflictOutput readSetConflict,
       PreconditionFailureOutput preconditionFailure, ResourceLimitOutput resourceLimit,
@@ -53,6 +62,17 @@ record ErrorOutput(
       @JsonProperty("resource") String resource,
       @JsonProperty("limit") long limit,
       @JsonProperty("actual") long actual) {}
+
+  /** Reference {@code ChangeDiffRefusalOutput}. */
+  record ChangeDiffRefusalOutput(
+      @JsonProperty("reason") String reason,
+      @JsonProperty("graph_commit_id") String graphCommitId,
+      @JsonProperty("type_name") String typeName) {}
+
+  /** Reference {@code ChangeFeedGapOutput}. */
+  record ChangeFeedGapOutput(
+      @JsonProperty("cursor") String cursor,
+      @JsonProperty("first_unreadable_commit_id") String firstUnreadableCommitId) {}
 
   /** Reference {@code RecoveryRequiredOutput}. */
   record RecoveryRequiredOutput(@JsonProperty("operation_id") String operationId) {}

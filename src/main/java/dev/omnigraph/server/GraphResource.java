@@ -249,6 +249,29 @@ class GraphResource {
   }
 
   @GET
+  @Path("{graph_id}/commits/{commit_id}/changes")
+  @Operation(operationId = "getCommitChanges", summary = "Entity changes one commit made relative to its first parent.",
+      description = "Read-only, in graph vocabulary with exact before/after images, in frozen (kind, type, id, op)"
+          + " order. Bounded: at most `limit` changes (default " + dev.omnigraph.api.ChangesPage.DEFAULT_LIMIT
+          + ", above " + dev.omnigraph.api.ChangesPage.MAX_LIMIT + " 413); a large commit continues via the opaque"
+          + " `page_token`. 409 `change_diff_refusal` for the genesis commit; 410 `change_feed_gap` when cleanup"
+          + " removed the history it needs.")
+  public dev.omnigraph.api.CommitChangesOutput commitChanges(@PathParam("graph_id") String graphId,
+      @PathParam("commit_id") String commitId, @QueryParam("page_token") String pageToken,
+      @QueryParam("limit") String limit, @QueryParam("kind") List<String> kinds,
+      @QueryParam("type") List<String> types, @QueryParam("op") List<String> ops,
+      @jakarta.ws.rs.core.Context jakarta.ws.rs.core.UriInfo uri) {
+    // Reference: unknown query parameters are rejected, so a misspelt filter never widens the answer.
+    for (String name : uri.getQueryParameters().keySet()) {
+      if (!java.util.Set.of("page_token", "limit", "kind", "type", "op").contains(name)) {
+        throw new InvalidRequest("unknown query parameter '" + name + "' (allowed: page_token, limit, kind, type, op)");
+      }
+    }
+    dev.omnigraph.api.ChangesPage page = dev.omnigraph.api.ChangesPage.parse(limit, pageToken, kinds, types, ops);
+    return graphs.get(graphId).handle().commitChanges(commitId, page);
+  }
+
+  @GET
   @Path("{graph_id}/snapshot")
   @Operation(operationId = "snapshot", summary = "The published state of a branch.")
   public SnapshotOutput snapshot(@PathParam("graph_id") String graphId, @QueryParam("branch") String branch) {

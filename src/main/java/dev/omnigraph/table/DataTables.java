@@ -526,6 +526,83 @@ public final class DataTables {
   }
 
   /**
+   * A pull cursor over the rows of exactly {@code version} of the branch with {@code id} greater
+   * than {@code afterId} (empty: every row), in ascending id order, {@value #SCAN_BATCH_ROWS} rows per
+   * scanner batch. {@code columns} empty means every column ({@code id} is always read). Resuming
+   * with the last id seen is exact because ids are unique within a table version.
+   *
+   * <p>No id index is consulted (a range is not an exact probe), so Lance sorts the table's rows
+   * natively; the JVM holds one batch.
+   */
+  public OrderedCursor orderedById(String location, Optional<String> nativeBranch, long version,
+      Optional<String> afterId, List<String> columns) {
+    return orderedById(location, nativeBranch, version, afterId, columns, List.of());
+  }
+
+  /**
+   * As {@link #orderedById(String, Optional, long, Optional, List)}, reading only the given
+   * fragments of the version (empty: all): the rows a certified insertion interval added.
+   */
+  public OrderedCursor orderedById(String location, Optional<String> nativeBranch, long version,
+      Optional<String> afterId, List<String> columns, List<Integer> fragments) {
+    return lance(() -> {
+      dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
+          dev.omnigraph.storage.StoreRequests.Kind.TABLE, 0);
+      Handle h = open(location, nativeBranch, OptionalLong.of(version));
+      org.lance.ipc.LanceScanner scanner = null;
+      try {
+        ScanOptions.Builder options = new ScanOptions.Builder().batchSize(SCAN_BATCH_ROWS);
+        afterId.ifPresent(id -> options.filter(Filter.gt(ID, id).toSql()));
+        if (!fragments.isEmpty()) {
+          options.fragmentIds(fragments);
+        }
+        if (!columns.isEmpty()) {
+          List<String> read = new ArrayList<>(columns);
+          if (!read.contains(ID)) {
+            read.add(0, ID);
+          }
+          options.columns(read);
+        }
+        org.lance.ipc.ColumnOrdering.Builder byId = new org.lance.ipc.ColumnOrdering.Builder();
+        byId.setColumnName(ID);
+        byId.setAscending(true);
+        byId.setNullFirst(false);
+        options.setColumnOrderings(List.of(byId.build()));
+        scanner = org.lance.ipc.LanceScanner.create(h.table, options.build(), h.allocator);
+        return new OrderedCursor(h, scanner, scanner.scanBatches());
+      } catch (Exception e) {
+        try {
+          if (scanner != null) {
+            scanner.close();
+          }
+        } finally {
+          h.close();
+        }
+        throw e;
+      }
+    });
+  }
+
+  /** The ids of the fragments exactly {@code version} of the branch holds. */
+  public Set<Integer> fragmentIds(String location, Optional<String> nativeBranch, long version) {
+    return lance(() -> {
+      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+        Set<Integer> ids = new TreeSet<>();
+        h.table.getFragments().forEach(f -> ids.add(f.getId()));
+        return ids;
+      }
+    });
+  }
+
+  /**
+   * The versions of the branch's table that can still be opened (cleanup removes older ones):
+   * whether {@code version} is among them, without opening it.
+   */
+  public boolean versionReadable(String location, Optional<String> nativeBranch, long version) {
+    return versions(location, nativeBranch).contains(version);
+  }
+
+  /**
    * As {@link #scan}, handing each row's {@code _rowaddr} beside it (the row map holds the table's
    * columns only): what a writer keeps as {@link KnownRows} for the stage that follows.
    */

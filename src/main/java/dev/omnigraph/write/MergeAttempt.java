@@ -17,9 +17,12 @@ import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.manifest.TableVersionUpdate;
+import dev.omnigraph.merge.ChunkSpec;
 import dev.omnigraph.merge.MergeBase;
+import dev.omnigraph.merge.MergeMemory;
 import dev.omnigraph.merge.MergePlan;
 import dev.omnigraph.merge.MergePlanner;
+import dev.omnigraph.merge.TableJoin;
 import dev.omnigraph.merge.TablePlan;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.RecoverySidecar;
@@ -63,12 +66,13 @@ public final class MergeAttempt {
 
   private static final Logger LOG = Logger.getLogger(MergeAttempt.class);
 
-  /** Rows per chunk transaction (seed step 4). */
-  public static final int MAX_CHUNK_ROWS = WriteLimits.MAX_KEYED_ROWS;
-  /** Estimated Arrow bytes per chunk transaction, and the most one row may hold. */
-  public static final long MAX_CHUNK_BYTES = WriteLimits.MAX_KEYED_BYTES;
-  /** Data transactions per table chain (seed step 4). */
-  public static final int MAX_CHAIN = 1_024;
+  static {
+    // The planner's chunk bounds are the keyed writers' transaction bounds (seed step 4).
+    if (MergePlanner.MAX_CHUNK_ROWS != WriteLimits.MAX_KEYED_ROWS
+        || MergePlanner.MAX_CHUNK_BYTES != WriteLimits.MAX_KEYED_BYTES) {
+      throw new ExceptionInInitializerError("merge chunk bounds differ from the keyed write bounds");
+    }
+  }
 
   private final GateManager gates;
   private final GraphManifest manifest;
@@ -138,11 +142,12 @@ public final class MergeAttempt {
     Failpoints.hit("merge.after_capture");
 
     // Step 2: classify and validate outside the gates.
-    MergePlan plan = new MergePlanner(tables).plan(baseState, sourceAuth.state(), targetAuth.state(), target,
-        fastForward);
+    MergeValidator validator = new MergeValidator(schema, tables, targetAuth.state());
+    MergePlan plan = new MergePlanner(tables, validator).plan(baseState, sourceAuth.state(), targetAuth.state(),
+        target, fastForward);
     List<MergeConflict> conflicts = new ArrayList<>(plan.conflicts());
     if (conflicts.isEmpty()) {
-      conflicts.addAll(new MergeValidator(schema, tables, targetAuth.state()).validate(plan));
+      conflicts.addAll(validator.validate(plan));
     }
     if (!conflicts.isEmpty()) {
       throw new MergeConflicts(conflicts);
@@ -264,94 +269,120 @@ public final class MergeAttempt {
     }
     Schema arrow = Effects.schemaOf(schema.catalog(), t.tableKey());
     boolean certify = t.tableKey().startsWith("node:");
-    for (Chunk c : chain) {
-      StagedWrite staged = switch (c.kind) {
-        case INSERT -> tables.stageInsert(location, ref, version, arrow, c.rows, certify, c.uuid);
-        case UPSERT -> tables.stageUpsert(location, ref, version, arrow, c.rows, c.uuid);
-        case DELETE -> tables.stageDeleteIds(location, ref, version, c.ids, c.uuid);
+    // One ordered join per chunk kind present, in the chain's order (inserts, upserts, deletes):
+    // each buffers only its own kind's rows, at most one chunk, staged at the boundary the planner
+    // fixed before arm. The snapshots are immutable, so the join yields what the planner saw.
+    long[] at = {version};
+    int[] next = {0};
+    for (ChunkSpec.Kind kind : ChunkSpec.Kind.values()) {
+      if (chain.stream().noneMatch(c -> c.kind == kind)) {
+        continue;
+      }
+      List<Map<String, Object>> rows = new ArrayList<>();
+      List<String> ids = new ArrayList<>();
+      long[] bytes = {0};
+      Runnable flushIfFull = () -> {
+        Chunk c = chain.get(next[0]);
+        if (c.kind != kind) {
+          throw new IllegalStateException(t.tableKey() + ": the join produced a " + kind.wire() + " row where chunk "
+              + c.uuid + " is " + c.kind.wire());
+        }
+        if (rows.size() + ids.size() == c.rows) {
+          MergeMemory.chunk(c.rows, bytes[0]);
+          at[0] = commitChunk(t, c, location, ref, at[0], arrow, certify, rows, ids);
+          next[0]++;
+          rows.clear();
+          ids.clear();
+          bytes[0] = 0;
+        }
       };
-      if (staged.isEmpty()) {
-        throw new IllegalStateException("chunk " + c.uuid + " of " + t.tableKey() + " staged nothing at version "
-            + version + ": the table is not what the merge planned on");
+      TableJoin.Visitor collect = new TableJoin.Visitor() {
+        @Override
+        public void insert(Map<String, Object> row, long b) {
+          if (kind == ChunkSpec.Kind.STRICT_INSERT) {
+            rows.add(row);
+            bytes[0] += b;
+            flushIfFull.run();
+          }
+        }
+
+        @Override
+        public void update(Map<String, Object> row, long b) {
+          if (kind == ChunkSpec.Kind.UPSERT) {
+            rows.add(row);
+            bytes[0] += b;
+            flushIfFull.run();
+          }
+        }
+
+        @Override
+        public void delete(String id) {
+          if (kind == ChunkSpec.Kind.DELETE) {
+            ids.add(id);
+            flushIfFull.run();
+          }
+        }
+
+        @Override
+        public void conflict(MergeConflict conflict) {
+          throw new IllegalStateException(t.tableKey() + ": the effect's join met a conflict the plan did not: "
+              + conflict.message());
+        }
+      };
+      if (t.delta().proven()) {
+        // The proven rows, straight from the source's new fragments: no target join (seed).
+        TableJoin.runProven(tables, t.source(), t.delta().provenFragments(), collect);
+      } else {
+        TableJoin.run(tables, t.tableKey(), t.base(), t.source(), t.target(), List.of(), collect);
       }
-      CommitOutcome outcome = tables.commit(staged);
-      if (outcome.kind() != CommitOutcome.Kind.LANDED || outcome.version() != version + 1) {
-        throw new IllegalStateException("chunk " + c.uuid + " of " + t.tableKey() + " did not land at version "
-            + (version + 1) + ": " + outcome.detail());
+      if (!rows.isEmpty() || !ids.isEmpty()) {
+        throw new IllegalStateException(t.tableKey() + ": " + (rows.size() + ids.size()) + " " + kind.wire()
+            + " rows left after the planned chunks");
       }
-      version++;
-      Failpoints.hit("merge.after_chunk_commit");
     }
-    return version;
+    if (next[0] != chain.size()) {
+      throw new IllegalStateException(t.tableKey() + ": the join produced " + next[0] + " of " + chain.size()
+          + " planned chunks");
+    }
+    return at[0];
   }
 
-  /** A pre-minted chunk transaction. */
-  private enum Kind { INSERT, UPSERT, DELETE }
-
-  private record Chunk(Kind kind, List<Map<String, Object>> rows, List<String> ids, String uuid) {
-    long size() {
-      return kind == Kind.DELETE ? ids.size() : rows.size();
+  /** Stages and commits one pre-minted chunk at exactly {@code version}; returns the version it made. */
+  private long commitChunk(TablePlan t, Chunk c, String location, Optional<String> ref, long version, Schema arrow,
+      boolean certify, List<Map<String, Object>> rows, List<String> ids) {
+    StagedWrite staged = switch (c.kind) {
+      case STRICT_INSERT -> tables.stageInsert(location, ref, version, arrow, rows, certify, c.uuid);
+      case UPSERT -> tables.stageUpsert(location, ref, version, arrow, rows, c.uuid);
+      case DELETE -> tables.stageDeleteIds(location, ref, version, ids, c.uuid);
+    };
+    if (staged.isEmpty()) {
+      throw new IllegalStateException("chunk " + c.uuid + " of " + t.tableKey() + " staged nothing at version "
+          + version + ": the table is not what the merge planned on");
     }
+    CommitOutcome outcome = tables.commit(staged);
+    if (outcome.kind() != CommitOutcome.Kind.LANDED || outcome.version() != version + 1) {
+      throw new IllegalStateException("chunk " + c.uuid + " of " + t.tableKey() + " did not land at version "
+          + (version + 1) + ": " + outcome.detail());
+    }
+    Failpoints.hit("merge.after_chunk_commit");
+    return version + 1;
+  }
 
+  /** A pre-minted chunk transaction: its kind, planned row count and identity. */
+  private record Chunk(ChunkSpec.Kind kind, int rows, String uuid) {
     String wire() {
-      return switch (kind) {
-        case INSERT -> "strict_insert";
-        case UPSERT -> "upsert";
-        case DELETE -> "delete";
-      };
+      return kind.wire();
     }
   }
 
   /**
-   * The table's ordered chain: new rows as strict-insert chunks, changed rows as upsert chunks,
-   * deleted ids as exact-id delete chunks, each at most {@value #MAX_CHUNK_ROWS} rows and
-   * {@link #MAX_CHUNK_BYTES} estimated bytes, every identity pre-minted here, before the sidecar.
+   * The table's ordered chain as the planner bounded it (strict inserts, then upserts, then exact-id
+   * deletes, each at most {@value MergePlanner#MAX_CHUNK_ROWS} rows and
+   * {@value MergePlanner#MAX_CHUNK_BYTES} measured bytes), every identity pre-minted here, before
+   * the sidecar.
    */
   private static List<Chunk> chunks(TablePlan t) {
-    List<Chunk> out = new ArrayList<>();
-    rowChunks(t.tableKey(), Kind.INSERT, t.delta().inserts(), out);
-    rowChunks(t.tableKey(), Kind.UPSERT, t.delta().updates(), out);
-    List<String> ids = t.delta().deletes().stream().sorted().toList();
-    List<String> current = new ArrayList<>();
-    long bytes = 0;
-    for (String id : ids) {
-      long b = id.length() * 2L + 4;
-      if (!current.isEmpty() && (current.size() == MAX_CHUNK_ROWS || bytes + b > MAX_CHUNK_BYTES)) {
-        out.add(new Chunk(Kind.DELETE, List.of(), List.copyOf(current), UUID.randomUUID().toString()));
-        current.clear();
-        bytes = 0;
-      }
-      current.add(id);
-      bytes += b;
-    }
-    if (!current.isEmpty()) {
-      out.add(new Chunk(Kind.DELETE, List.of(), List.copyOf(current), UUID.randomUUID().toString()));
-    }
-    if (out.size() > MAX_CHAIN) {
-      throw new ResourceLimitExceeded("merge_chain:" + t.tableKey(), MAX_CHAIN, out.size());
-    }
-    return out;
-  }
-
-  private static void rowChunks(String tableKey, Kind kind, List<Map<String, Object>> rows, List<Chunk> out) {
-    List<Map<String, Object>> current = new ArrayList<>();
-    long bytes = 0;
-    for (Map<String, Object> row : rows) {
-      long b = dev.omnigraph.merge.Rows.estimatedBytes(row);
-      if (b > MAX_CHUNK_BYTES) {
-        throw new ResourceLimitExceeded("merge_row_bytes:" + tableKey, MAX_CHUNK_BYTES, b);
-      }
-      if (!current.isEmpty() && (current.size() == MAX_CHUNK_ROWS || bytes + b > MAX_CHUNK_BYTES)) {
-        out.add(new Chunk(kind, List.copyOf(current), List.of(), UUID.randomUUID().toString()));
-        current.clear();
-        bytes = 0;
-      }
-      current.add(row);
-      bytes += b;
-    }
-    if (!current.isEmpty()) {
-      out.add(new Chunk(kind, List.copyOf(current), List.of(), UUID.randomUUID().toString()));
-    }
+    return t.delta().chain().stream().map(c -> new Chunk(c.kind(), c.rows(), UUID.randomUUID().toString())).toList();
   }
 
   private RecoverySidecar sidecar(MergePlan plan, Map<String, List<Chunk>> chains, BranchAuthority targetAuth,
@@ -373,7 +404,7 @@ public final class MergeAttempt {
       List<RecoverySidecar.ChainStep> tableSteps = new ArrayList<>();
       for (int i = 0; i < chain.size(); i++) {
         tableSteps.add(new RecoverySidecar.ChainStep(chain.get(i).wire(), expected + i, chain.get(i).uuid,
-            chain.get(i).size()));
+            chain.get(i).rows()));
       }
       steps.put(t.tableKey(), tableSteps);
       boolean firstTouch = t.action() == TablePlan.Action.FORK || t.firstTouch();

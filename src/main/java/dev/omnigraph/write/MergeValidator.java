@@ -29,7 +29,7 @@ import java.util.Set;
  * all it found. Referential integrity is the merge's own check: an edge of the result must name
  * nodes the result holds ({@link MergeConflict.Kind#ORPHAN_EDGE}).
  */
-final class MergeValidator {
+final class MergeValidator implements dev.omnigraph.merge.MergePlanner.Validation {
 
   private final SchemaIr schema;
   private final DataTables tables;
@@ -45,23 +45,50 @@ final class MergeValidator {
         schema.identity()), target, schema, tables);
   }
 
+  /** One-row constraint violations the planner's join showed us, in join order. */
+  private final List<MergeConflict> rowViolations = new ArrayList<>();
+
+  /**
+   * What validation reads of a written row: its id, its {@code @unique} columns and, for an edge,
+   * its endpoints. The planner keeps only these (seed: "validation streams only its projected
+   * scalar columns"), charged to its one budget.
+   */
+  @Override
+  public List<String> projection(String tableKey) {
+    String name = tableKey.substring(tableKey.indexOf(':') + 1);
+    Set<String> columns = new LinkedHashSet<>(List.of("id"));
+    if (tableKey.startsWith("node:")) {
+      schema.catalog().node(name).orElseThrow().uniques().forEach(columns::addAll);
+    } else {
+      columns.add("src");
+      columns.add("dst");
+      schema.catalog().edge(name).orElseThrow().uniques().forEach(columns::addAll);
+    }
+    return List.copyOf(columns);
+  }
+
+  /** {@code @range} / {@code @check} of a whole written node row, while the join holds it. */
+  @Override
+  public void written(String tableKey, Map<String, Object> row) {
+    if (tableKey.startsWith("node:")) {
+      NodeType type = schema.catalog().node(tableKey.substring(5)).orElseThrow();
+      guard(rowViolations, MergeConflict.Kind.VALUE_CONSTRAINT_VIOLATION, () -> RowValidator.checkRow(type, row));
+    }
+  }
+
   List<MergeConflict> validate(MergePlan plan) {
     Map<String, TableDelta> deltas = new LinkedHashMap<>();
     plan.tables().forEach(t -> deltas.put(t.tableKey(), t.delta()));
-    List<MergeConflict> out = new ArrayList<>();
+    List<MergeConflict> out = new ArrayList<>(rowViolations);
     for (TablePlan t : plan.tables()) {
       TableDelta d = t.delta();
       if (d.isEmpty()) {
         continue;
       }
-      List<Map<String, Object>> written = new ArrayList<>(d.inserts());
-      written.addAll(d.updates());
+      List<Map<String, Object>> written = d.written();
       String name = t.tableKey().substring(t.tableKey().indexOf(':') + 1);
       if (t.tableKey().startsWith("node:")) {
         NodeType type = schema.catalog().node(name).orElseThrow();
-        for (Map<String, Object> row : written) {
-          guard(out, MergeConflict.Kind.VALUE_CONSTRAINT_VIOLATION, () -> RowValidator.checkRow(type, row));
-        }
         guard(out, MergeConflict.Kind.UNIQUE_VIOLATION,
             () -> RowValidator.checkUnique(ctx, t.tableKey(), type.uniques(), written, d.deletes(), false));
       } else {
@@ -70,7 +97,7 @@ final class MergeValidator {
             () -> RowValidator.checkUnique(ctx, t.tableKey(), type.uniques(), written, d.deletes(), false));
         // An updated edge's committed version gives way to its merged one: count it once.
         Set<String> replaced = new HashSet<>(d.deletes());
-        d.updates().forEach(r -> replaced.add(String.valueOf(r.get("id"))));
+        replaced.addAll(d.updatedIds());
         guard(out, MergeConflict.Kind.CARDINALITY_VIOLATION,
             () -> RowValidator.checkCardinality(ctx, type, written, replaced, false));
       }
@@ -89,14 +116,13 @@ final class MergeValidator {
 
   /** Every edge of the result names nodes the result holds. */
   private void orphans(Map<String, TableDelta> deltas, List<MergeConflict> out) {
-    TableDelta none = new TableDelta(List.of(), List.of(), Set.of());
+    TableDelta none = TableDelta.NONE;
     for (EdgeType edge : schema.catalog().edges().values()) {
       TableDelta ed = deltas.getOrDefault(edge.tableKey(), none);
       String fromKey = "node:" + edge.from();
       String toKey = "node:" + edge.to();
       // Edges the merge writes: both endpoints must be in the result.
-      List<Map<String, Object>> written = new ArrayList<>(ed.inserts());
-      written.addAll(ed.updates());
+      List<Map<String, Object>> written = ed.written();
       if (!written.isEmpty()) {
         Set<String> fromIds = new LinkedHashSet<>();
         Set<String> toIds = new LinkedHashSet<>();
@@ -145,8 +171,7 @@ final class MergeValidator {
     Set<String> found = new HashSet<>();
     Set<String> probe = new LinkedHashSet<>();
     Set<String> written = new HashSet<>();
-    delta.inserts().forEach(r -> written.add(String.valueOf(r.get("id"))));
-    delta.updates().forEach(r -> written.add(String.valueOf(r.get("id"))));
+    delta.written().forEach(r -> written.add(String.valueOf(r.get("id"))));
     for (String id : ids) {
       if (written.contains(id)) {
         found.add(id);

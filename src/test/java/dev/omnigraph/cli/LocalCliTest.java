@@ -267,6 +267,11 @@ class LocalCliTest {
     Path one = Files.writeString(dir.resolve("one.ndjson"), "{\"type\":\"Person\",\"data\":{\"name\":\"ann\",\"age\":1}}\n");
     Path two = Files.writeString(dir.resolve("two.ndjson"), "{\"type\":\"Person\",\"data\":{\"name\":\"ann\",\"age\":2}}\n");
     assertThat(run("load", "--data", one.toString(), "--branch", "feature", "--store", store).exit()).isZero();
+    String featureHead = run("commit", "list", "--branch", "feature", "--limit", "1", "--store", store).out()
+        .split(" ")[0];
+    Run diff = run("commit", "changes", featureHead, "--store", store);
+    assertThat(diff.exit()).as(diff.err()).isZero();
+    assertThat(diff.out()).isEqualTo("insert node:Person ann  after={\"age\":1,\"email\":null,\"name\":\"ann\"}\n");
     Run merged = run("branch", "merge", "feature", "--json", "--store", store);
     assertThat(merged.exit()).as(merged.err()).isZero();
     assertThat(merged.out()).contains("\"outcome\" : \"fast_forward\"").contains("\"target\" : \"main\"");

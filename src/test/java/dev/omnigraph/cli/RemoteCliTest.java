@@ -155,6 +155,39 @@ class RemoteCliTest {
     Run noRemoteForm = run("init", "--schema", gq.toString());
     assertThat(noRemoteForm.exit()).isEqualTo(2);
     assertThat(noRemoteForm.err()).contains("no --server form");
+    // Branch -> mutate -> review the diff -> merge, remotely; a conflicting merge exits 3 listing it.
+    assertThat(run("branch", "create", "review").exit()).isZero();
+    Run onReview = run("mutate", "set_age", "--query", gq.toString(), "--params", "{\"name\":\"ann\",\"age\":5}",
+        "--branch", "review", "--json");
+    assertThat(onReview.exit()).as(onReview.err()).isZero();
+    String reviewed = onReview.json().get("commit").get("graph_commit_id").asText();
+    Run diff = run("commit", "changes", reviewed, "--json");
+    assertThat(diff.exit()).as(diff.err()).isZero();
+    assertThat(diff.json().get("changes")).hasSize(1);
+    assertThat(diff.json().get("changes").get(0).get("op").asText()).isEqualTo("update");
+    assertThat(diff.json().get("changes").get(0).get("id").asText()).isEqualTo("ann");
+    assertThat(diff.json().get("changes").get(0).get("after").get("properties").get("age").asInt()).isEqualTo(5);
+    Run lines = run("commit", "changes", reviewed);
+    assertThat(lines.out()).startsWith("update node:Person ann  before=");
+    Run merged = run("branch", "merge", "review", "--json");
+    assertThat(merged.exit()).as(merged.err()).isZero();
+    assertThat(merged.json().get("outcome").asText()).isEqualTo("fast_forward");
+    assertThat(merged.json().get("actor_id").asText()).isEqualTo("alice");
+    JsonNode mainHead = run("commit", "list", "--json", "--limit", "1").json().get("commits").get(0);
+    assertThat(mainHead.get("merged_parent_commit_id").asText()).isEqualTo(reviewed);
+    assertThat(run("mutate", "set_age", "--query", gq.toString(), "--params", "{\"name\":\"ann\",\"age\":6}",
+        "--branch", "review").exit()).isZero();
+    assertThat(run("mutate", "set_age", "--query", gq.toString(), "--params", "{\"name\":\"ann\",\"age\":7}")
+        .exit()).isZero();
+    Run conflict = run("branch", "merge", "review", "--into", "main");
+    assertThat(conflict.exit()).isEqualTo(3);
+    assertThat(conflict.err()).contains("divergent_update node:Person ann");
+    Run genesisDiff = run("commit", "changes", commits.get(2).get("graph_commit_id").asText());
+    assertThat(genesisDiff.exit()).isEqualTo(3);
+    assertThat(genesisDiff.err()).contains("no parent");
+    Run refused = run("branch", "merge", "review", "--delete-branch", "--json");
+    assertThat(refused.exit()).as("no deletion after a refused merge").isEqualTo(3);
+    assertThat(run("branch", "list", "--json").json().get("branches").toString()).isEqualTo("[\"main\",\"review\"]");
   }
 
   private static String resource(String name) throws Exception {

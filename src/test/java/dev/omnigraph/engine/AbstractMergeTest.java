@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omnigraph.api.BranchMergeOutput;
+import dev.omnigraph.api.ChangeOp;
+import dev.omnigraph.api.ChangesPage;
+import dev.omnigraph.api.CommitChangesOutput;
 import dev.omnigraph.api.CommitOutput;
 import dev.omnigraph.api.CommitPage;
 import dev.omnigraph.api.MergeConflict;
@@ -23,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -207,8 +211,20 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
     }
     long pinBefore = dataset("main", "Person").publishedDatasetVersion();
     int commitsBefore = graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().size();
+    dev.omnigraph.merge.MergeMemory.reset();
 
     BranchMergeOutput out = merge("bulk", "main");
+
+    // Bounded memory: the changed table (20,000 rows) is larger than one batch, so it streamed
+    // through the ordered cursors batch by batch (planner join + effect join, >= 3 batches each);
+    // no batch and no chunk buffer held more than 8,192 rows or 32 MiB; the validation view
+    // (id and email of each written row) stayed inside its budget.
+    assertThat(dev.omnigraph.merge.MergeMemory.batches()).isGreaterThanOrEqualTo(6);
+    assertThat(dev.omnigraph.merge.MergeMemory.maxBatchRows()).isLessThanOrEqualTo(8_192);
+    assertThat(dev.omnigraph.merge.MergeMemory.maxBatchBytes()).isLessThanOrEqualTo(32L << 20);
+    assertThat(dev.omnigraph.merge.MergeMemory.maxChunkRows()).isEqualTo(8_192);
+    assertThat(dev.omnigraph.merge.MergeMemory.maxChunkBytes()).isLessThanOrEqualTo(32L << 20);
+    assertThat(dev.omnigraph.merge.MergeMemory.maxValidationBytes()).isPositive().isLessThanOrEqualTo(32L << 20);
 
     assertThat(out.outcome()).isEqualTo(MergeOutcome.FAST_FORWARD);
     assertThat(dataset("main", "Person").entityCount()).isEqualTo(20_000);
@@ -218,6 +234,25 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
     assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(commitsBefore + 1);
     assertPinsAreHeads("main");
     assertThat(sidecars()).isEmpty();
+
+    // Its diff streams in pages of the ceiling, in id (code point) order, each page resumed by token.
+    ChangesPage page = ChangesPage.parse(Integer.toString(ChangesPage.MAX_LIMIT), null, List.of(), List.of(), List.of());
+    List<Integer> sizes = new java.util.ArrayList<>();
+    List<String> ends = new java.util.ArrayList<>();
+    CommitChangesOutput p = graph.commitChanges(out.commitId(), page);
+    while (true) {
+      sizes.add(p.changes().size());
+      assertThat(p.changes()).allSatisfy(c -> assertThat(c.op()).isEqualTo(ChangeOp.INSERT));
+      ends.add(p.changes().get(0).id());
+      ends.add(p.changes().get(p.changes().size() - 1).id());
+      if (p.nextPageToken() == null) {
+        break;
+      }
+      p = graph.commitChanges(out.commitId(), page.next(p.nextPageToken()));
+    }
+    assertThat(sizes).containsExactly(8_192, 8_192, 3_616);
+    assertThat(ends.get(0)).isEqualTo("p0");
+    assertThat(ends.get(ends.size() - 1)).isEqualTo("p9999");
   }
 
   @Test
@@ -383,5 +418,136 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
     assertThat(out.branchDeleteError()).isNull();
     assertThat(graph.branchList().branches()).containsExactly("main");
     assertThat(rows("main", "Person")).containsOnlyKeys("bob");
+  }
+
+  // --- diff before merge: commit changes (issue 14 point 7) ------------------------------------
+
+  private static Tuple change(ChangeOp op, String kind, String type, String id) {
+    return org.assertj.core.groups.Tuple.tuple(op, kind, type, id);
+  }
+
+  private static List<Tuple> changes(CommitChangesOutput page) {
+    return page.changes().stream().map(c -> change(c.op(), c.kind(), c.type().name(), c.id())).toList();
+  }
+
+  @Test
+  void commitChangesListEveryEntityACommitChangedAgainstItsFirstParentInFrozenOrder() {
+    String genesis = head("main");
+    load("main", LoadMode.APPEND, person("alice", 30), person("bob", 40), person("carol", 50),
+        "{\"edge\":\"Knows\",\"from\":\"alice\",\"to\":\"bob\",\"data\":{\"since\":2020}}");
+    branch("review");
+    // One commit that updates alice, inserts dave and an edge: what a reviewer checks before merging.
+    load("review", LoadMode.MERGE, person("alice", 31), person("dave", 20),
+        "{\"edge\":\"Knows\",\"from\":\"dave\",\"to\":\"carol\"}");
+    String upsert = head("review");
+    mutate("review", "forget", "{\"name\":\"bob\"}"); // cascades the alice->bob edge
+    String forget = head("review");
+    String knowsId = edges("main", "Knows").keySet().iterator().next();
+
+    CommitChangesOutput page = graph.commitChanges(upsert, ChangesPage.FIRST);
+    assertThat(page.cause().graphCommitId()).isEqualTo(upsert);
+    assertThat(page.cause().authoredBranch()).isEqualTo("review");
+    assertThat(page.cause().actorId()).isEqualTo("act-test");
+    assertThat(page.nextPageToken()).isNull();
+    String daveKnows = edges("review", "Knows").keySet().stream().filter(k -> !k.equals(knowsId)).findFirst()
+        .orElseThrow();
+    assertThat(changes(page)).containsExactly(
+        change(ChangeOp.UPDATE, "node", "Person", "alice"),
+        change(ChangeOp.INSERT, "node", "Person", "dave"),
+        change(ChangeOp.INSERT, "edge", "Knows", daveKnows));
+    CommitChangesOutput.EntityChange alice = page.changes().get(0);
+    assertThat(alice.before().properties().get("age").asInt()).isEqualTo(30);
+    assertThat(alice.after().properties().get("age").asInt()).isEqualTo(31);
+    assertThat(alice.after().properties().get("name").asText()).isEqualTo("alice");
+    assertThat(alice.after().properties().has("id")).as("the id is hoisted out").isFalse();
+    assertThat(page.changes().get(1).before()).isNull();
+    CommitChangesOutput.Image edge = page.changes().get(2).after();
+    assertThat(edge.endpoints()).isEqualTo(new CommitChangesOutput.Endpoints("dave", "carol"));
+    assertThat(edge.properties().get("since").isNull()).isTrue();
+
+    assertThat(changes(graph.commitChanges(forget, ChangesPage.FIRST))).containsExactly(
+        change(ChangeOp.DELETE, "node", "Person", "bob"),
+        change(ChangeOp.DELETE, "edge", "Knows", knowsId));
+    CommitChangesOutput deleted = graph.commitChanges(forget, ChangesPage.FIRST);
+    assertThat(deleted.changes().get(1).before().endpoints()).isEqualTo(new CommitChangesOutput.Endpoints("alice", "bob"));
+    assertThat(deleted.changes().get(1).after()).isNull();
+
+    // Pages of one change, resumed by token; filters; a token is bound to its commit and scope.
+    ChangesPage one = new ChangesPage(1, Optional.empty(), java.util.Set.of(), java.util.Set.of(), java.util.Set.of());
+    CommitChangesOutput p1 = graph.commitChanges(upsert, one);
+    CommitChangesOutput p2 = graph.commitChanges(upsert, one.next(p1.nextPageToken()));
+    CommitChangesOutput p3 = graph.commitChanges(upsert, one.next(p2.nextPageToken()));
+    assertThat(changes(p1)).containsExactly(change(ChangeOp.UPDATE, "node", "Person", "alice"));
+    assertThat(changes(p2)).containsExactly(change(ChangeOp.INSERT, "node", "Person", "dave"));
+    assertThat(changes(p3)).containsExactly(change(ChangeOp.INSERT, "edge", "Knows", daveKnows));
+    assertThat(p3.nextPageToken()).isNull();
+    assertThat(changes(graph.commitChanges(upsert, ChangesPage.parse(null, null, List.of("node"), List.of(),
+        List.of("insert"))))).containsExactly(change(ChangeOp.INSERT, "node", "Person", "dave"));
+    assertThat(changes(graph.commitChanges(upsert, ChangesPage.parse(null, null, List.of(), List.of("Knows"),
+        List.of())))).containsExactly(change(ChangeOp.INSERT, "edge", "Knows", daveKnows));
+    assertThatThrownBy(() -> graph.commitChanges(forget, one.next(p1.nextPageToken())))
+        .isInstanceOf(dev.omnigraph.api.InvalidRequest.class).hasMessageContaining("page token rejected");
+    assertThatThrownBy(() -> graph.commitChanges(upsert, ChangesPage.parse("1", p1.nextPageToken(), List.of("edge"),
+        List.of(), List.of()))).isInstanceOf(dev.omnigraph.api.InvalidRequest.class);
+    assertThatThrownBy(() -> graph.commitChanges(upsert, ChangesPage.parse(null, null, List.of(), List.of("Nope"),
+        List.of()))).isInstanceOf(dev.omnigraph.api.InvalidRequest.class);
+    assertThatThrownBy(() -> ChangesPage.parse("8193", null, List.of(), List.of(), List.of()))
+        .isInstanceOf(dev.omnigraph.api.ResourceLimitExceeded.class);
+    assertThatThrownBy(() -> graph.commitChanges(genesis, ChangesPage.FIRST))
+        .isInstanceOfSatisfying(dev.omnigraph.api.ChangeDiffRefused.class,
+            e -> assertThat(e.reason()).isEqualTo(dev.omnigraph.api.ChangeDiffRefused.Reason.PARENTLESS_COMMIT));
+    assertThatThrownBy(() -> graph.commitChanges("01NOSUCHCOMMIT", ChangesPage.FIRST))
+        .isInstanceOf(dev.omnigraph.api.NotFound.class);
+
+    // The merge commit, against its first parent (main's head), is exactly what the merge brought.
+    BranchMergeOutput merged = merge("review", "main");
+    assertThat(changes(graph.commitChanges(merged.commitId(), ChangesPage.FIRST))).containsExactly(
+        change(ChangeOp.UPDATE, "node", "Person", "alice"),
+        change(ChangeOp.DELETE, "node", "Person", "bob"),
+        change(ChangeOp.INSERT, "node", "Person", "dave"),
+        // Edge ids are ULIDs: the older alice->bob edge sorts first.
+        change(ChangeOp.DELETE, "edge", "Knows", knowsId),
+        change(ChangeOp.INSERT, "edge", "Knows", daveKnows));
+  }
+
+  // --- certificate fast path (issue 14 point 4) ------------------------------------------------
+
+  private static String[] people(String prefix, int from, int to) {
+    return IntStream.range(from, to).mapToObj(i -> person(prefix + i, i % 150)).toArray(String[]::new);
+  }
+
+  @Test
+  void anAllNewAdoptIsCertificateProvenAndAfterCleanupFallsBackToTheJoinWithIdenticalRows() {
+    // Proven: two certified strict-insert loads on c, main untouched since the fork.
+    branch("c");
+    load("c", LoadMode.APPEND, people("c", 0, 50));
+    load("c", LoadMode.APPEND, people("c", 50, 100));
+    dev.omnigraph.merge.MergeMemory.reset();
+    assertThat(merge("c", "main").outcome()).isEqualTo(MergeOutcome.FAST_FORWARD);
+    assertThat(dev.omnigraph.merge.MergeMemory.provenTables()).as("Person by proof").isEqualTo(1);
+    assertThat(dev.omnigraph.merge.MergeMemory.joinedTables()).as("no target join").isZero();
+    assertThat(rows("main", "Person")).isEqualTo(rows("c", "Person")).hasSize(100);
+    assertPinsAreHeads("main");
+    // The proven write is re-certified, so the proof composes over the next generation.
+    SnapshotOutput.Dataset person = dataset("main", "Person");
+    assertThat(new DataTables(config).insertCertificateViolations(person.datasetPath(), Optional.empty(),
+        person.publishedDatasetVersion())).isEmpty();
+
+    // Refused after cleanup: b's interval holds the chunks of a merge into b; cleanup removes the
+    // unpinned version between its two chunks, so the history no longer proves absence.
+    branch("a");
+    load("a", LoadMode.APPEND, people("a", 0, 4_500));
+    load("a", LoadMode.APPEND, people("a", 4_500, 9_000));
+    branch("b");
+    load("b", LoadMode.APPEND, person("b0", 1)); // b owns its Person ref from here
+    assertThat(merge("a", "b").outcome()).isEqualTo(MergeOutcome.MERGED); // 8,192 + 808 rows on b's ref
+    assertThat(graph.cleanup(false).versionsRemoved()).isPositive();
+    dev.omnigraph.merge.MergeMemory.reset();
+    assertThat(merge("b", "main").outcome()).isEqualTo(MergeOutcome.FAST_FORWARD);
+    assertThat(dev.omnigraph.merge.MergeMemory.provenTables()).as("cleaned history proves nothing").isZero();
+    assertThat(dev.omnigraph.merge.MergeMemory.joinedTables()).isEqualTo(1);
+    assertThat(rows("main", "Person")).isEqualTo(rows("b", "Person")).hasSize(100 + 9_001);
+    assertPinsAreHeads("main");
+    assertThat(sidecars()).isEmpty();
   }
 }

@@ -86,7 +86,10 @@ class ErrorKindTest {
         new InvalidRequest("i"), new ResourceLimitExceeded("r", 1, 2), new RecoveryRequired("o", "m"),
         new PreconditionFailed("e", Optional.empty()), new UnsupportedStorageVersion("r", 7, 6),
         new ReadSetChanged("m", Optional.empty(), Optional.empty()),
-        new ReadBudgetExceeded(ReadBudgetExceeded.Budget.TIMEOUT_MS, 1, 2))) {
+        new ReadBudgetExceeded(ReadBudgetExceeded.Budget.TIMEOUT_MS, 1, 2),
+        new dev.omnigraph.api.ChangeDiffRefused(dev.omnigraph.api.ChangeDiffRefused.Reason.PARENTLESS_COMMIT, "c",
+            Optional.empty(), "m"),
+        new dev.omnigraph.api.ChangeFeedGap("c", "m"))) {
       assertThat(ErrorKind.of(e).code()).as(e.getClass().getSimpleName()).isEqualTo(e.code());
     }
   }

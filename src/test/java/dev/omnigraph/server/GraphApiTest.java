@@ -142,6 +142,47 @@ class GraphApiTest {
         .post("/graphs/g/branches/merge").then().statusCode(400);
   }
 
+  @Test
+  @Order(41)
+  void commitChangesAnswerTheReferenceShapesPagedAndRefuseTheGenesisCommit() {
+    load("g", "append", "branch=diff-a&from=main", "{\"type\":\"Person\",\"data\":{\"name\":\"zz_diff1\",\"age\":7}}\n"
+        + "{\"type\":\"Person\",\"data\":{\"name\":\"zz_diff2\"}}\n").then().statusCode(200);
+    String commit = head("g", "diff-a");
+    api().get("/graphs/g/commits/" + commit + "/changes").then().statusCode(200)
+        .body("cause.graph_commit_id", equalTo(commit))
+        .body("cause.authored_branch", equalTo("diff-a"))
+        .body("cause.actor_id", equalTo("alice"))
+        .body("cause.authored_at", notNullValue())
+        .body("changes", hasSize(2))
+        .body("changes[0].kind", equalTo("node"))
+        .body("changes[0].type.name", equalTo("Person"))
+        .body("changes[0].type.id", notNullValue())
+        .body("changes[0].id", equalTo("zz_diff1"))
+        .body("changes[0].op", equalTo("insert"))
+        .body("changes[0].after.properties.age", equalTo(7))
+        .body("changes[0]", not(hasKey("before")))
+        .body("changes[1].id", equalTo("zz_diff2"))
+        .body("$", not(hasKey("next_page_token")));
+    String token = api().get("/graphs/g/commits/" + commit + "/changes?limit=1").then().statusCode(200)
+        .body("changes", hasSize(1)).body("changes[0].id", equalTo("zz_diff1"))
+        .extract().path("next_page_token");
+    api().queryParam("limit", 1).queryParam("page_token", token).get("/graphs/g/commits/" + commit + "/changes")
+        .then().statusCode(200).body("changes[0].id", equalTo("zz_diff2")).body("$", not(hasKey("next_page_token")));
+    api().get("/graphs/g/commits/" + commit + "/changes?op=delete").then().statusCode(200).body("changes", hasSize(0));
+    api().get("/graphs/g/commits/" + commit + "/changes?limit=8193").then().statusCode(413)
+        .body("resource_limit.limit", equalTo(8192));
+    api().get("/graphs/g/commits/" + commit + "/changes?opp=insert").then().statusCode(400)
+        .body("error", containsString("unknown query parameter 'opp'"));
+    api().get("/graphs/g/commits/" + commit + "/changes?op=upsert").then().statusCode(400);
+    api().get("/graphs/g/commits/01NOSUCH/changes").then().statusCode(404);
+    List<String> ids = api().get("/graphs/g/commits?branch=main&limit=1000").then().extract().path("commits.graph_commit_id");
+    String genesis = ids.get(ids.size() - 1);
+    api().get("/graphs/g/commits/" + genesis + "/changes").then().statusCode(409)
+        .body("code", equalTo("conflict"))
+        .body("change_diff_refusal.reason", equalTo("parentless_commit"))
+        .body("change_diff_refusal.graph_commit_id", equalTo(genesis));
+  }
+
   // --- registry, auth, embedded example -------------------------------------------------------
 
   @Test

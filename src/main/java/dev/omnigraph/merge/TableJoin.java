@@ -1,0 +1,105 @@
+package dev.omnigraph.merge;
+
+import dev.omnigraph.api.MergeConflict;
+import dev.omnigraph.manifest.TablePin;
+import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.OrderedCursor;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The seed's ordered base/source/target cursors for one table (BranchMerge step 4): each snapshot
+ * scanned in id order, {@value OrderedCursor#BATCH_ROWS} rows per scanner batch, merge-joined by id,
+ * and {@link ThreeWay#decide} applied entity by entity. The JVM holds one decoded batch per cursor,
+ * never a table. Deterministic: the snapshots are exact immutable versions, so joining them again
+ * yields the same decisions in the same order — the planner joins once to classify, validate and
+ * fix the chain's boundaries before arm, the effect joins again to produce each chunk's rows.
+ */
+public final class TableJoin {
+
+  /** What the join found, entity by entity in id order. */
+  public interface Visitor {
+    /** A row the target lacks ({@code bytes}: its exact Arrow size as scanned). */
+    void insert(Map<String, Object> row, long bytes);
+
+    /** A row the target holds with other content. */
+    void update(Map<String, Object> row, long bytes);
+
+    /** A target row the result drops. */
+    void delete(String id);
+
+    /** An entity both sides changed incompatibly. */
+    void conflict(MergeConflict conflict);
+  }
+
+  private TableJoin() {}
+
+  /**
+   * Joins {@code base}, {@code source} and {@code target} of table {@code tableKey}. When the
+   * target's pin is the base's (only the source changed the table), the base is read once and
+   * stands for both.
+   *
+   * @param columns the columns to read (empty: all); decisions compare only these
+   */
+  public static void run(DataTables tables, String tableKey, TablePin base, TablePin source, TablePin target,
+      List<String> columns, Visitor visitor) {
+    boolean targetIsBase = MergePlanner.samePin(base, target);
+    try (OrderedCursor b = open(tables, base, columns);
+        OrderedCursor s = open(tables, source, columns);
+        OrderedCursor t = targetIsBase ? null : open(tables, target, columns)) {
+      while (true) {
+        String id = min(min(b.peekId(), s.peekId()), t == null ? null : t.peekId());
+        if (id == null) {
+          break;
+        }
+        Map<String, Object> bRow = take(b, id);
+        long sBytes = id.equals(s.peekId()) ? s.peekBytes() : 0;
+        Map<String, Object> sRow = take(s, id);
+        Map<String, Object> tRow = t == null ? bRow : take(t, id);
+        ThreeWay.Decision d = ThreeWay.decide(tableKey, id, bRow, sRow, tRow);
+        switch (d.op()) {
+          case KEEP -> { }
+          case INSERT -> visitor.insert(d.row(), sBytes);
+          case UPDATE -> visitor.update(d.row(), sBytes);
+          case DELETE -> visitor.delete(id);
+          case CONFLICT -> visitor.conflict(d.conflict());
+        }
+      }
+      MergeMemory.cursors(b, s, t);
+    }
+  }
+
+  /**
+   * The certificate fast path's "join": every row of {@code fragments} of the source version is an
+   * insert, in id order. No base or target cursor is opened: absence from the target was proven by
+   * the interval's certificates (seed: "performs neither a target ID preflight nor a merge join").
+   */
+  public static void runProven(DataTables tables, TablePin source, List<Integer> fragments, Visitor visitor) {
+    try (OrderedCursor s = tables.orderedById(source.location(), source.nativeBranch(), source.version(),
+        java.util.Optional.empty(), List.of(), fragments)) {
+      while (s.peek() != null) {
+        long bytes = s.peekBytes();
+        visitor.insert(s.next(), bytes);
+      }
+      MergeMemory.cursors(s);
+    }
+  }
+
+  private static OrderedCursor open(DataTables tables, TablePin pin, List<String> columns) {
+    return tables.orderedById(pin.location(), pin.nativeBranch(), pin.version(), java.util.Optional.empty(), columns);
+  }
+
+  private static Map<String, Object> take(OrderedCursor c, String id) {
+    return id.equals(c.peekId()) ? c.next() : null;
+  }
+
+  private static String min(String a, String b) {
+    if (a == null) {
+      return b;
+    }
+    if (b == null) {
+      return a;
+    }
+    return OrderedCursor.compareIds(a, b) <= 0 ? a : b;
+  }
+}

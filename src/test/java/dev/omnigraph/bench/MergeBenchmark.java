@@ -1,0 +1,241 @@
+package dev.omnigraph.bench;
+
+import dev.omnigraph.api.BranchMergeOutput;
+import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.merge.MergeMemory;
+import dev.omnigraph.schema.NodeType;
+import dev.omnigraph.schema.SchemaParser;
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.write.LoadMode;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.lance.Dataset;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.ScanOptions;
+
+/**
+ * Issue 14's merge benchmark, reported and never gated (the seed's acceptance series): a bulk-adopt
+ * merge of N all-new rows (a branch holding N certified loaded Person rows merged into a main that
+ * has not moved, i.e. the existing-target all-new adopt) against a raw lance-java comparator doing
+ * the same data work — read the N rows from a dataset in 8,192-row batches and append each to
+ * another as one {@code Append} — five pairs per N, each side in a fresh child JVM on a fresh copy
+ * of a prepared root, so each child's VmHWM is that side's peak RSS. Reports the median
+ * operation-time ratio and the maximum signed paired peak-RSS overhead (production − raw).
+ *
+ * <p>Usage: {@code MergeBenchmark [outputDir] [sizes]} (defaults {@code target/bench},
+ * {@code 10000,100000}); the child modes {@code --child merge|raw DIR} run one operation.
+ */
+public final class MergeBenchmark {
+
+  private static final int PAIRS = 5;
+  private static final int LOAD_ROWS = 8_000; // one load is one keyed transaction (<= 8,192 rows)
+
+  private MergeBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length == 3 && args[0].equals("--child")) {
+      child(args[1], Paths.get(args[2]));
+      return;
+    }
+    Path out = Paths.get(args.length > 0 ? args[0] : "target/bench");
+    int[] sizes = Arrays.stream((args.length > 1 ? args[1] : "10000,100000").split(",")).mapToInt(Integer::parseInt)
+        .toArray();
+    StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
+        "OmniGraph merge benchmark (local FS, %d cpus, java %s), %d pairs per size%n"
+            + "| rows | merge median ms | raw median ms | median ratio | max paired peak-RSS overhead | route |%n"
+            + "|---|---|---|---|---|---|%n", Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.version"), PAIRS));
+    StringBuilder json = new StringBuilder("[");
+    for (int n : sizes) {
+      Path template = Files.createTempDirectory("omnigraph-bench-merge-" + n);
+      prepare(template, n);
+      double[] merge = new double[PAIRS];
+      double[] raw = new double[PAIRS];
+      double[] ratio = new double[PAIRS];
+      long maxOverhead = Long.MIN_VALUE;
+      String route = "";
+      for (int i = 0; i < PAIRS; i++) {
+        Child m = runChild("merge", copy(template));
+        Child r = runChild("raw", copy(template));
+        merge[i] = m.millis();
+        raw[i] = r.millis();
+        ratio[i] = m.millis() / r.millis();
+        maxOverhead = Math.max(maxOverhead, (m.hwmKb() - r.hwmKb()) * 1024);
+        route = m.route();
+      }
+      table.append(String.format(Locale.ROOT, "| %,d | %.0f | %.0f | %.3fx | %,d bytes | %s |%n", n, median(merge),
+          median(raw), median(ratio), maxOverhead, route));
+      json.append(json.length() > 1 ? "," : "").append(String.format(Locale.ROOT,
+          "{\"rows\":%d,\"mergeMs\":%s,\"rawMs\":%s,\"medianRatio\":%.3f,\"maxRssOverheadBytes\":%d,\"route\":\"%s\"}",
+          n, Arrays.toString(merge), Arrays.toString(raw), median(ratio), maxOverhead, route));
+      deleteTree(template);
+    }
+    System.out.print(table);
+    Files.createDirectories(out);
+    Files.writeString(out.resolve("merge-benchmark.json"), json.append("]\n").toString());
+    Files.writeString(out.resolve("merge-benchmark.md"), table.toString());
+    System.out.println("written " + out.resolve("merge-benchmark.json"));
+  }
+
+  /** A prepared root: graph {@code g} (branch bulk with n rows) and raw dataset {@code src} (the same rows). */
+  private static void prepare(Path root, int n) throws IOException {
+    String schema = schema();
+    Omnigraph.init(StorageConfig.local(root.resolve("g")), schema, Optional.of("bench")).close();
+    // Auto-optimize off while preparing: a compaction or index version inside the branch's interval
+    // is not a certified insert, so it would send the merge to the ordered join (seed-correct, but
+    // not the bulk-adopt route this series measures; the closing note reports both).
+    try (Omnigraph g = Omnigraph.open(StorageConfig.local(root.resolve("g")), OpenMode.READ_WRITE,
+        dev.omnigraph.maintenance.OptimizeSettings.disabled())) {
+      g.branchCreate("bulk", "main", Optional.of("bench"));
+      for (int from = 0; from < n; from += LOAD_ROWS) {
+        String lines = String.join("\n", IntStream.range(from, Math.min(n, from + LOAD_ROWS))
+            .mapToObj(i -> "{\"type\":\"Person\",\"data\":{\"name\":\"p" + i + "\",\"age\":" + (i % 100) + "}}")
+            .toList());
+        g.load("bulk", new StringReader(lines), LoadMode.APPEND, Optional.of("bench"));
+      }
+    }
+    NodeType person = SchemaParser.parse(schema).node("Person").orElseThrow();
+    try (BufferAllocator allocator = new RootAllocator();
+        RawLanceTable src = RawLanceTable.create(root.resolve("src").toString(), Map.of(), person, allocator)) {
+      for (int from = 0; from < n; from += LOAD_ROWS) {
+        List<String> names = IntStream.range(from, Math.min(n, from + LOAD_ROWS)).mapToObj(i -> "p" + i).toList();
+        try (VectorSchemaRoot batch = src.batch(names, 1)) {
+          src.append(batch);
+        }
+      }
+    }
+  }
+
+  private record Child(double millis, long hwmKb, String route) {}
+
+  private static Child runChild(String mode, Path dir) throws IOException, InterruptedException {
+    String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+    ProcessBuilder pb = new ProcessBuilder(java, "--add-opens=java.base/java.nio=ALL-UNNAMED",
+        "-cp", System.getProperty("java.class.path"), MergeBenchmark.class.getName(), "--child", mode, dir.toString());
+    pb.redirectErrorStream(true);
+    Process p = pb.start();
+    double millis = -1;
+    long kb = -1;
+    String route = "";
+    List<String> output = new ArrayList<>();
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = r.readLine()) != null) {
+        output.add(line);
+        if (line.startsWith("op-ms=")) {
+          millis = Double.parseDouble(line.substring(6));
+        } else if (line.startsWith("VmHWM-kB=")) {
+          kb = Long.parseLong(line.substring(9));
+        } else if (line.startsWith("route=")) {
+          route = line.substring(6);
+        }
+      }
+    }
+    int rc = p.waitFor();
+    deleteTree(dir);
+    if (rc != 0 || kb < 0 || millis < 0) {
+      throw new IllegalStateException("child " + mode + " failed (exit " + rc + "):\n" + String.join("\n", output));
+    }
+    return new Child(millis, kb, route);
+  }
+
+  private static void child(String mode, Path dir) throws Exception {
+    String schema = schema();
+    if (mode.equals("merge")) {
+      try (Omnigraph g = Omnigraph.open(StorageConfig.local(dir.resolve("g")), OpenMode.READ_WRITE)) {
+        MergeMemory.reset();
+        long start = System.nanoTime();
+        BranchMergeOutput out = g.branchMerge("bulk", "main", false, Optional.of("bench"));
+        System.out.println("op-ms=" + (System.nanoTime() - start) / 1e6);
+        System.out.println("route=" + out.outcome().wire() + (MergeMemory.provenTables() > 0 ? ", certificate-proven"
+            : ", ordered join"));
+      }
+    } else {
+      NodeType person = SchemaParser.parse(schema).node("Person").orElseThrow();
+      try (BufferAllocator allocator = new RootAllocator();
+          RawLanceTable target = RawLanceTable.create(dir.resolve("dst").toString(), Map.of(), person, allocator);
+          Dataset src = Dataset.open().allocator(allocator).uri(dir.resolve("src").toString()).build()) {
+        long start = System.nanoTime();
+        try (LanceScanner scanner = LanceScanner.create(src, new ScanOptions.Builder().batchSize(8_192).build(),
+            allocator); ArrowReader reader = scanner.scanBatches()) {
+          while (reader.loadNextBatch()) {
+            target.append(reader.getVectorSchemaRoot());
+          }
+        }
+        System.out.println("op-ms=" + (System.nanoTime() - start) / 1e6);
+        if (target.countRows() != src.countRows()) {
+          throw new IllegalStateException("raw copy wrote " + target.countRows() + " of " + src.countRows());
+        }
+      }
+    }
+    for (String line : Files.readAllLines(Paths.get("/proc/self/status"))) {
+      if (line.startsWith("VmHWM:")) {
+        System.out.println("VmHWM-kB=" + line.substring("VmHWM:".length()).replace("kB", "").trim());
+      }
+    }
+  }
+
+  private static String schema() throws IOException {
+    try (InputStream in = MergeBenchmark.class.getResourceAsStream("/graphs/people.pg")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  private static Path copy(Path template) throws IOException {
+    Path to = Files.createTempDirectory("omnigraph-bench-merge-run");
+    try (Stream<Path> paths = Files.walk(template)) {
+      for (Path p : (Iterable<Path>) paths::iterator) {
+        Path dst = to.resolve(template.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(dst);
+        } else {
+          Files.copy(p, dst);
+        }
+      }
+    }
+    return to;
+  }
+
+  private static double median(double[] values) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    return sorted.length % 2 == 1 ? sorted[sorted.length / 2]
+        : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+  }
+
+  private static void deleteTree(Path dir) {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+        try {
+          Files.deleteIfExists(p);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
