@@ -273,16 +273,19 @@ class QueryCheckerTest {
   }
 
   @Test
-  void mixedModeIsRejectedBeforeTheCatalogIsConsulted() {
-    // D₂ holds even for a file whose other queries are fine: parsing itself refuses it.
-    assertThatThrownBy(() -> QueryParser.parse("""
+  void mixedModeIsRejectedWhenItsQueryIsCheckedAndTheFileServesItsOthers() {
+    // D₂ is per named query, as the reference: the file parses, its read checks, the mixed one is
+    // refused when checked, before the catalog is consulted.
+    QueryFile file = QueryParser.parse("""
         query ok() { match { $p: Person } return { $p.name } }
         query bad() {
           update Person set { age: 1 } where name = "a"
           delete Person where name = "b"
-        }"""))
+        }""");
+    assertThat(QueryChecker.check(file.declarations().get(0), Fixtures.CATALOG)).isNotNull();
+    assertThatThrownBy(() -> QueryChecker.check(file.declarations().get(1), Fixtures.CATALOG))
         .isInstanceOf(QueryParseException.class)
-        .hasMessageContaining("query 'bad'")
+        .hasMessageContaining("a mutation cannot mix update with delete")
         .hasMessageContaining("split the query into separate mutations");
   }
 }
