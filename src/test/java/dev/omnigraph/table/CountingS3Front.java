@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -63,9 +62,9 @@ final class CountingS3Front implements AutoCloseable {
     server.start();
   }
 
-  /** A fresh root in the test bucket whose Lance and SDK traffic goes through this front. */
+  /** A fresh root (a bucket of its own) whose Lance and SDK traffic goes through this front. */
   StorageConfig freshRoot(String label) {
-    String root = "s3://" + S3TestServer.BUCKET + "/" + label + "-" + UUID.randomUUID();
+    String root = S3TestServer.get().freshRoot(label).rootUri();
     return StorageConfig.fromEnvironment(root, Map.of(
         "AWS_ENDPOINT", "http://127.0.0.1:" + server.getAddress().getPort(),
         "AWS_REGION", S3TestServer.REGION,
