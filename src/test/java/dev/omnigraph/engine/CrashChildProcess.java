@@ -57,6 +57,10 @@ final class CrashChildProcess implements AutoCloseable {
     List<String> cmd = new ArrayList<>(List.of(java,
         "--add-opens=java.base/java.nio=ALL-UNNAMED",
         "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+        // The child loads ~2,000 classes of our own build and its dependencies, verified by the
+        // compiler that made them; skipping their bytecode verification saves ~15% of a child's CPU
+        // (measured: 1.9 -> 1.6 s user for a one-row load), and the suite starts about a hundred.
+        "-XX:+UnlockDiagnosticVMOptions", "-XX:-BytecodeVerificationRemote",
         "-Djava.util.logging.manager=org.jboss.logmanager.LogManager"));
     // Lance's native library: loaded in place from where Maven unpacked it once per build
     // (ChildJvm). Without that, Lance unpacks its ~180 MB into java.io.tmpdir and deletes it only
