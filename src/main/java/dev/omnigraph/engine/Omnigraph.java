@@ -306,6 +306,19 @@ public final class Omnigraph implements AutoCloseable {
     return new SchemaOutput(schema.source());
   }
 
+  /**
+   * The migration plan from the accepted schema to {@code desiredSource} (docs/schema-evolution.md):
+   * ordered, typed steps, and whether schema apply supports them all. Reads nothing but the accepted
+   * schema this handle holds, so it never waits for writers.
+   *
+   * @throws dev.omnigraph.schema.SchemaParseException if the desired source does not parse or typecheck
+   */
+  public dev.omnigraph.api.SchemaPlanOutput schemaPlan(String desiredSource) {
+    dev.omnigraph.schema.Catalog desired = dev.omnigraph.schema.SchemaParser.parse(desiredSource);
+    return dev.omnigraph.api.SchemaPlanOutput.of(config.rootUri(),
+        dev.omnigraph.schema.SchemaPlanner.plan(schema.ir().catalog(), desired));
+  }
+
   /** The accepted-schema identity. */
   public String schemaIdentity() {
     return schema.identity();
