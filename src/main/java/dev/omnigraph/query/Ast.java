@@ -21,7 +21,12 @@ final class Ast {
   /** A name as written and where. */
   record Name(String text, Pos pos) {}
 
-  record Decl(String name, Pos pos, List<ParamDecl> params, List<Pos> paramPositions, Body body) {}
+  /**
+   * @param description the {@code @description("…")} text, or null
+   * @param instruction the {@code @instruction("…")} text, or null
+   */
+  record Decl(String name, Pos pos, List<ParamDecl> params, List<Pos> paramPositions, Body body, String description,
+      String instruction) {}
 
   sealed interface Body permits Read, Mutations {}
 

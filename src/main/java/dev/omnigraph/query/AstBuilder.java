@@ -92,9 +92,33 @@ final class AstBuilder {
       params.add(new ParamDecl(name, paramType(p.typeRef(), name, false)));
       positions.add(pos(var));
     }
+    String description = null;
+    String instruction = null;
+    for (OmniQueryParser.QueryAnnotationContext a : d.queryAnnotation()) {
+      Token at = a.getStart();
+      String annotation = a.name.getText();
+      String text = unquote(a.STRING().getSymbol());
+      switch (annotation) {
+        case "description" -> {
+          if (description != null) {
+            throw error(at, "query '" + query + "' has a second @description");
+          }
+          description = text;
+        }
+        case "instruction" -> {
+          if (instruction != null) {
+            throw error(at, "query '" + query + "' has a second @instruction");
+          }
+          instruction = text;
+        }
+        default -> throw error(at, "unknown query annotation @" + annotation
+            + "; a query takes @description(\"…\") and @instruction(\"…\")");
+      }
+    }
     OmniQueryParser.BodyContext b = d.body();
     Ast.Body body = b.readBody() != null ? read(b.readBody()) : mutations(b.mutation());
-    return new Ast.Decl(query, pos(nameToken), List.copyOf(params), List.copyOf(positions), body);
+    return new Ast.Decl(query, pos(nameToken), List.copyOf(params), List.copyOf(positions), body, description,
+        instruction);
   }
 
   // ---- parameter types ----

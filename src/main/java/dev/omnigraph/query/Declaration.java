@@ -31,6 +31,16 @@ public final class Declaration {
     return decl.params().stream().filter(p -> p.name().equals(name)).findFirst();
   }
 
+  /** The {@code @description("…")} of the declaration, for catalogs of stored queries. */
+  public Optional<String> description() {
+    return Optional.ofNullable(decl.description());
+  }
+
+  /** The {@code @instruction("…")} of the declaration: how an agent should use the query. */
+  public Optional<String> instruction() {
+    return Optional.ofNullable(decl.instruction());
+  }
+
   /** True for an insert/update/delete body, false for a {@code match ... return} read. */
   public boolean isMutation() {
     return decl.body() instanceof Ast.Mutations;

@@ -12,7 +12,13 @@ queryFile
     ;
 
 queryDecl
-    : QUERY name=ident LPAREN (param (COMMA param)* COMMA?)? RPAREN LBRACE body RBRACE
+    : QUERY name=ident LPAREN (param (COMMA param)* COMMA?)? RPAREN queryAnnotation* LBRACE body RBRACE
+    ;
+
+// `@description("…")` and `@instruction("…")` (the reference's only two); any other name is judged
+// in AstBuilder, so it gets a message naming it rather than a bare syntax error.
+queryAnnotation
+    : AT name=ident LPAREN STRING RPAREN
     ;
 
 param
@@ -204,6 +210,7 @@ RPAREN   : ')';
 LBRACK   : '[';
 RBRACK   : ']';
 QUESTION : '?';
+AT       : '@';
 MINUS    : '-';
 
 VARIABLE : '$' [A-Za-z_] [A-Za-z0-9_]*;
