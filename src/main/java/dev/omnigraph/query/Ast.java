@@ -82,21 +82,21 @@ final class Ast {
   }
 
   /** {@code $name}: a parameter, or a node variable where one may stand. */
-  record VarRef(Name var) implements Operand {
+  record VarRef(Name var) implements Operand, ReturnExpr {
     @Override
     public Pos pos() {
       return var.pos();
     }
   }
 
-  record Lit(Literal literal) implements Operand {
+  record Lit(Literal literal) implements Operand, ReturnExpr {
     @Override
     public Pos pos() {
       return literal.pos();
     }
   }
 
-  record Now(Pos pos) implements Operand {}
+  record Now(Pos pos) implements Operand, ReturnExpr {}
 
   sealed interface Literal permits Str, Num, Bool, Null, DateLit, DateTimeLit, ListLit {
     Pos pos();
@@ -122,7 +122,10 @@ final class Ast {
   /** {@code alias} is null when absent. */
   record Projection(ReturnExpr expr, Name alias) {}
 
-  sealed interface ReturnExpr permits PropRef, Agg {}
+  /** What a return column computes: a property, an aggregate, a bound node's id, a parameter, a literal, now(). */
+  sealed interface ReturnExpr permits PropRef, Agg, VarRef, Lit, Now {
+    Pos pos();
+  }
 
   /** {@code arg} is a {@link PropRef} or a {@link VarRef}. */
   record Agg(AggFunc func, Operand arg, Pos pos) implements ReturnExpr, OrderExpr {}

@@ -176,7 +176,8 @@ final class AstBuilder {
     List<Ast.Projection> projections = new ArrayList<>();
     for (OmniQueryParser.ProjectionContext p : r.returnClause().projection()) {
       OmniQueryParser.ReturnExprContext e = p.expr;
-      Ast.ReturnExpr expr = e.aggregate() != null ? aggregate(e.aggregate()) : propRef(e.propRef());
+      Ast.ReturnExpr expr = e.aggregate() != null ? aggregate(e.aggregate())
+          : e.propRef() != null ? propRef(e.propRef()) : (Ast.ReturnExpr) value(e.value());
       projections.add(new Ast.Projection(expr, p.alias == null ? null : name(p.alias.getStart())));
     }
     List<Ast.Ordering> order = new ArrayList<>();

@@ -68,9 +68,9 @@ final class Checker {
     List<Column> columns = new ArrayList<>();
     Map<String, Ast.Pos> columnPos = new HashMap<>();
     for (Ast.Projection p : read.projections()) {
-      Column c = p.expr() instanceof Ast.PropRef ref
-          ? projection(ref, p.alias(), scope)
-          : aggregate((Ast.Agg) p.expr(), p.alias(), scope);
+      Column c = p.expr() instanceof Ast.PropRef ref ? projection(ref, p.alias(), scope)
+          : p.expr() instanceof Ast.Agg agg ? aggregate(agg, p.alias(), scope)
+          : returned(p.expr(), p.alias(), scope);
       Ast.Pos at = p.alias() != null ? p.alias().pos() : pos(p.expr());
       Ast.Pos previous = columnPos.putIfAbsent(c.name(), at);
       if (previous != null) {
@@ -242,6 +242,55 @@ final class Checker {
   private Column.Projection projection(Ast.PropRef ref, Ast.Name alias, Scope scope) {
     Operand.Property p = propRef(ref, scope);
     return new Column.Projection(alias != null ? alias.text() : p.columnName(), p);
+  }
+
+  /**
+   * {@code $p} (a bound node: its id, column {@code p}, as the reference projects a variable),
+   * {@code $param}, a literal or {@code now()}.
+   */
+  private Column returned(Ast.ReturnExpr e, Ast.Name alias, Scope scope) {
+    if (e instanceof Ast.VarRef v) {
+      String var = v.var().text();
+      String name = alias != null ? alias.text() : var;
+      if (scope.types().containsKey(var)) {
+        return new Column.Projection(name, new Operand.Property(var, "id", ID));
+      }
+      ParamDecl p = params.get(var);
+      if (p == null) {
+        throw unbound(v.var());
+      }
+      return new Column.Constant(name, new Value.Param(var, p.type()));
+    }
+    if (e instanceof Ast.Now) {
+      return new Column.Constant(alias != null ? alias.text() : "now", new Value.Now());
+    }
+    Ast.Literal lit = ((Ast.Lit) e).literal();
+    return new Column.Constant(alias != null ? alias.text() : "literal", literalOwnType(lit));
+  }
+
+  /** A literal at the type it spells by itself: String, I64, F64, Bool, Date, DateTime, or a list of one of them. */
+  private Value.Literal literalOwnType(Ast.Literal lit) {
+    if (lit instanceof Ast.Null n) {
+      throw err(n.pos(), "a bare null has no type to return; return a property, or give the value a type");
+    }
+    if (lit instanceof Ast.ListLit list) {
+      if (list.items().isEmpty()) {
+        throw err(list.pos(), "an empty list has no element type to return");
+      }
+      PropertyType element = literalOwnType(list.items().get(0)).type();
+      if (element.list()) {
+        throw err(list.items().get(0).pos(), "lists of lists are not values");
+      }
+      return literalOfType(lit, new PropertyType(element.kind(), true, false, element.enumValues(), 0), false,
+          "this list (its first element is " + element.display() + ")");
+    }
+    if (lit instanceof Ast.Num n) {
+      return naturalNumber(n);
+    }
+    PropertyType t = PropertyType.scalar(lit instanceof Ast.Str ? ScalarKind.STRING
+        : lit instanceof Ast.Bool ? ScalarKind.BOOL
+        : lit instanceof Ast.DateLit ? ScalarKind.DATE : ScalarKind.DATETIME, false);
+    return literalOfType(lit, t, false);
   }
 
   private Column.Aggregate aggregate(Ast.Agg a, Ast.Name alias, Scope scope) {
@@ -1044,7 +1093,7 @@ final class Checker {
   }
 
   private static Ast.Pos pos(Ast.ReturnExpr e) {
-    return e instanceof Ast.Agg a ? a.pos() : ((Ast.PropRef) e).pos();
+    return e.pos();
   }
 
   private QueryParseException err(Ast.Pos at, String reason) {

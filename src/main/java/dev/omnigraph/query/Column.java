@@ -4,7 +4,7 @@ import dev.omnigraph.schema.PropertyType;
 import java.util.Objects;
 
 /** A checked {@code return} column, in return order. Column names are unique within a query. */
-public sealed interface Column permits Column.Projection, Column.Aggregate {
+public sealed interface Column permits Column.Projection, Column.Aggregate, Column.Constant {
 
   /** The output column name: the alias, or {@code p.name} for {@code $p.name}. */
   String name();
@@ -24,6 +24,23 @@ public sealed interface Column permits Column.Projection, Column.Aggregate {
     @Override
     public PropertyType type() {
       return property.type();
+    }
+  }
+
+  /**
+   * A value known per invocation ({@code $param}, a literal, {@code now()}), the same on every row;
+   * in an aggregating query it is neither a group key nor an aggregate, and repeats on every group.
+   * Unaliased, a literal's column is named {@code literal}, a parameter's after it, now()'s {@code now}.
+   */
+  record Constant(String name, Value value) implements Column {
+    public Constant {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(value, "value");
+    }
+
+    @Override
+    public PropertyType type() {
+      return value.type();
     }
   }
 

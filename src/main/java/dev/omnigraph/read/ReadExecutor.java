@@ -207,7 +207,7 @@ final class ReadExecutor {
       for (String[] b : bindings) {
         List<Object> row = new ArrayList<>(names.size() + q.order().size() + outerSlots.size());
         for (Column c : q.columns()) {
-          row.add(value(top, b, ((Column.Projection) c).property()));
+          row.add(c instanceof Column.Projection p ? value(top, b, p.property()) : eval(((Column.Constant) c).value()));
         }
         for (OrderKey k : q.order()) {
           row.add(k instanceof OrderKey.ByProperty bp ? value(top, b, bp.property()) : null);
@@ -576,6 +576,8 @@ final class ReadExecutor {
       for (Column c : q.columns()) {
         if (c instanceof Column.Projection) {
           row.add(g.getKey().get(k++));
+        } else if (c instanceof Column.Constant constant) {
+          row.add(eval(constant.value()));
         } else {
           row.add(fold((Column.Aggregate) c, top, g.getValue()));
         }

@@ -91,9 +91,12 @@ projection
     : expr=returnExpr (AS alias=ident)?
     ;
 
+// A bare variable returns a bound node's id (or a parameter's value); literals and now() return
+// a constant column, as in the reference.
 returnExpr
     : aggregate
     | propRef
+    | value
     ;
 
 aggregate
