@@ -45,7 +45,8 @@ final class Ast {
   record PropMatch(Name property, Operand value) {}
 
   /** {@code bounds} is null for a plain one-hop traversal. */
-  record Traversal(Name src, Name edge, Bounds bounds, Name dst) implements Clause {}
+  /** {@code undirected}: written {@code $a <edge> $b}, matching the edge in either direction. */
+  record Traversal(Name src, Name edge, Bounds bounds, Name dst, boolean undirected) implements Clause {}
 
   /** {@code max} is null when written {@code {min,}}. */
   record Bounds(Long min, Pos minPos, Long max, Pos maxPos, Pos pos) {}

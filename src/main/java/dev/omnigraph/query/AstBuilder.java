@@ -230,7 +230,8 @@ final class AstBuilder {
         bounds = new Ast.Bounds(longValue(h.min, "hop bound"), pos(h.min),
             h.max == null ? null : longValue(h.max, "hop bound"), h.max == null ? null : pos(h.max), pos(h.getStart()));
       }
-      return new Ast.Traversal(variable(t.src), new Ast.Name(edge, pos(edgeToken)), bounds, variable(t.dst));
+      return new Ast.Traversal(variable(t.src), new Ast.Name(edge, pos(edgeToken)), bounds, variable(t.dst),
+          t.open != null);
     }
     if (c instanceof OmniQueryParser.FilterContext f) {
       return new Ast.Filter(operand(f.left), op(f.filterOp()), pos(f.filterOp().getStart()), operand(f.right));

@@ -137,6 +137,12 @@ final class Checker {
     notAParameter(t.src());
     notAParameter(t.dst());
     EdgeType edge = catalog.edge(t.edge().text()).orElseThrow(() -> unknownEdge(t.edge()));
+    if (t.undirected() && !edge.from().equals(edge.to())) {
+      // As the reference's T22: such an edge is well-typed in at most one orientation.
+      throw err(t.edge().pos(), "an undirected traversal needs an edge between one node type, but " + edge.name()
+          + " goes " + edge.from() + " -> " + edge.to() + "; follow it in its direction, as in $"
+          + t.src().text() + " " + t.edge().text() + " $" + t.dst().text());
+    }
     int min = 1;
     int max = 1;
     Ast.Bounds b = t.bounds();
@@ -160,7 +166,7 @@ final class Checker {
     }
     endpoint(t.src(), edge, true, t, scope);
     endpoint(t.dst(), edge, false, t, scope);
-    return new Clause.Traverse(t.src().text(), edge, t.dst().text(), min, max);
+    return new Clause.Traverse(t.src().text(), edge, t.dst().text(), min, max, t.undirected());
   }
 
   /**

@@ -27,8 +27,17 @@ public sealed interface Clause permits Clause.Bind, Clause.Traverse, Clause.Filt
    * from source to target, followed in the declared direction ({@code source} is of type
    * {@code edge.from()}, {@code target} of {@code edge.to()}). A variable this clause mentions first is
    * bound by it. A plain {@code $a knows $b} has both bounds 1.
+   *
+   * <p>{@code undirected} ({@code $a <knows> $b}, an edge whose two ends are one node type): a hop
+   * follows an edge either way, with set semantics, so a pair joined both ways appears once.
    */
-  record Traverse(String source, EdgeType edge, String target, int minHops, int maxHops) implements Clause {
+  record Traverse(String source, EdgeType edge, String target, int minHops, int maxHops, boolean undirected)
+      implements Clause {
+    /** A directed traversal. */
+    public Traverse(String source, EdgeType edge, String target, int minHops, int maxHops) {
+      this(source, edge, target, minHops, maxHops, false);
+    }
+
     public Traverse {
       Objects.requireNonNull(source, "source");
       Objects.requireNonNull(edge, "edge");

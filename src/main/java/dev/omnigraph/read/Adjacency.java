@@ -95,13 +95,25 @@ final class Adjacency {
    * origin.
    */
   java.util.List<String> reach(String origin, boolean forward, int minHops, int maxHops) {
+    return forward ? reach(origin, minHops, maxHops, outStart, outTargets)
+        : reach(origin, minHops, maxHops, inStart, inTargets);
+  }
+
+  /**
+   * As {@link #reach(String, boolean, int, int)} with every edge followed both ways: the undirected
+   * traversal. The one visited set makes it a set: a pair joined both ways is reached once.
+   */
+  java.util.List<String> reachEitherWay(String origin, int minHops, int maxHops) {
+    return reach(origin, minHops, maxHops, outStart, outTargets, inStart, inTargets);
+  }
+
+  /** Breadth-first over the given (start, targets) adjacency arrays, pairs of them followed together. */
+  private java.util.List<String> reach(String origin, int minHops, int maxHops, int[]... adjacency) {
     Integer o = index.get(origin);
     java.util.List<String> out = new java.util.ArrayList<>();
     if (o == null) {
       return out;
     }
-    int[] start = forward ? outStart : inStart;
-    int[] targets = forward ? outTargets : inTargets;
     java.util.BitSet visited = new java.util.BitSet(ids.length);
     visited.set(o);
     int[] frontier = {o};
@@ -111,16 +123,20 @@ final class Adjacency {
       int nextSize = 0;
       for (int f = 0; f < frontierSize; f++) {
         int node = frontier[f];
-        for (int e = start[node]; e < start[node + 1]; e++) {
-          int t = targets[e];
-          if (!visited.get(t)) {
-            visited.set(t);
-            if (nextSize == next.length) {
-              next = Arrays.copyOf(next, nextSize * 2);
-            }
-            next[nextSize++] = t;
-            if (depth >= minHops) {
-              out.add(ids[t]);
+        for (int a = 0; a < adjacency.length; a += 2) {
+          int[] start = adjacency[a];
+          int[] targets = adjacency[a + 1];
+          for (int e = start[node]; e < start[node + 1]; e++) {
+            int t = targets[e];
+            if (!visited.get(t)) {
+              visited.set(t);
+              if (nextSize == next.length) {
+                next = Arrays.copyOf(next, nextSize * 2);
+              }
+              next[nextSize++] = t;
+              if (depth >= minHops) {
+                out.add(ids[t]);
+              }
             }
           }
         }

@@ -357,7 +357,8 @@ final class ReadExecutor {
     Map<String, Map<String, Object>> allowed = filtered(to) ? candidates(to) : null;
     List<String[]> out = new ArrayList<>();
     for (String[] r : rows) {
-      List<String> reached = adj.reach(r[from], forward, t.minHops(), t.maxHops());
+      List<String> reached = t.undirected() ? adj.reachEitherWay(r[from], t.minHops(), t.maxHops())
+          : adj.reach(r[from], forward, t.minHops(), t.maxHops());
       if (toBound) {
         if (reached.contains(r[to])) {
           out.add(r);
