@@ -45,8 +45,12 @@ final class Ast {
   record PropMatch(Name property, Operand value) {}
 
   /** {@code bounds} is null for a plain one-hop traversal. */
-  /** {@code undirected}: written {@code $a <edge> $b}, matching the edge in either direction. */
-  record Traversal(Name src, Name edge, Bounds bounds, Name dst, boolean undirected) implements Clause {}
+  /**
+   * {@code undirected}: written {@code $a <edge> $b}, matching the edge in either direction;
+   * {@code edgeVar}: the {@code $w} of {@code $a $w:edge $b}, or null.
+   */
+  record Traversal(Name src, Name edge, Bounds bounds, Name dst, boolean undirected, Name edgeVar)
+      implements Clause {}
 
   /** {@code max} is null when written {@code {min,}}. */
   record Bounds(Long min, Pos minPos, Long max, Pos maxPos, Pos pos) {}

@@ -231,7 +231,7 @@ final class AstBuilder {
             h.max == null ? null : longValue(h.max, "hop bound"), h.max == null ? null : pos(h.max), pos(h.getStart()));
       }
       return new Ast.Traversal(variable(t.src), new Ast.Name(edge, pos(edgeToken)), bounds, variable(t.dst),
-          t.open != null);
+          t.open != null, t.edgeVar == null ? null : variable(t.edgeVar));
     }
     if (c instanceof OmniQueryParser.FilterContext f) {
       return new Ast.Filter(operand(f.left), op(f.filterOp()), pos(f.filterOp().getStart()), operand(f.right));

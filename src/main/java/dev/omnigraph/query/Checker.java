@@ -50,13 +50,14 @@ final class Checker {
   // =====================================================================================
 
   /** Variables in scope: their node types and where each was first bound, for messages. */
-  private record Scope(Map<String, NodeType> types, Map<String, Ast.Pos> boundAt) {
+  /** Node variables by type, where each was first bound, and edge variables ({@code $w:knows}) by edge. */
+  private record Scope(Map<String, NodeType> types, Map<String, Ast.Pos> boundAt, Map<String, EdgeType> edges) {
     static Scope empty() {
-      return new Scope(new LinkedHashMap<>(), new HashMap<>());
+      return new Scope(new LinkedHashMap<>(), new HashMap<>(), new LinkedHashMap<>());
     }
 
     Scope copy() {
-      return new Scope(new LinkedHashMap<>(types), new HashMap<>(boundAt));
+      return new Scope(new LinkedHashMap<>(types), new HashMap<>(boundAt), new LinkedHashMap<>(edges));
     }
   }
 
@@ -164,9 +165,29 @@ final class Checker {
       min = b.min().intValue();
       max = b.max().intValue();
     }
+    String edgeVar = null;
+    if (t.edgeVar() != null) {
+      edgeVar = t.edgeVar().text();
+      notAParameter(t.edgeVar());
+      // As the reference's T23: a path of several hops matches many edges, so there is none to bind.
+      if (max != 1) {
+        throw err(t.edgeVar().pos(), "$" + edgeVar + " binds one edge, but {" + min + "," + max + "} matches paths"
+            + " of several; bind the edge on a one-hop traversal");
+      }
+      if (scope.types().containsKey(edgeVar) || scope.edges().containsKey(edgeVar)
+          || edgeVar.equals(t.src().text()) || edgeVar.equals(t.dst().text())) {
+        throw err(t.edgeVar().pos(), "$" + edgeVar + " is already bound"
+            + (scope.boundAt().containsKey(edgeVar) ? " (at " + scope.boundAt().get(edgeVar) + ")" : "")
+            + "; an edge variable needs a name of its own");
+      }
+    }
     endpoint(t.src(), edge, true, t, scope);
     endpoint(t.dst(), edge, false, t, scope);
-    return new Clause.Traverse(t.src().text(), edge, t.dst().text(), min, max, t.undirected());
+    if (edgeVar != null) {
+      scope.edges().put(edgeVar, edge);
+      scope.boundAt().put(edgeVar, t.edgeVar().pos());
+    }
+    return new Clause.Traverse(t.src().text(), edge, t.dst().text(), min, max, t.undirected(), edgeVar);
   }
 
   /**
@@ -213,7 +234,9 @@ final class Checker {
     Scope inner = scope.copy();
     List<Clause> clauses = new ArrayList<>();
     clauses(n.clauses(), inner, clauses);
-    if (!mentionsAny(clauses, scope.types().keySet())) {
+    Set<String> outer = new java.util.HashSet<>(scope.types().keySet());
+    outer.addAll(scope.edges().keySet());
+    if (!mentionsAny(clauses, outer)) {
       throw err(n.pos(), "not { ... } must mention a variable bound outside it; otherwise it would remove"
           + " every row or none");
     }
@@ -226,7 +249,8 @@ final class Checker {
       if (c instanceof Clause.Bind b) {
         hit = vars.contains(b.variable());
       } else if (c instanceof Clause.Traverse t) {
-        hit = vars.contains(t.source()) || vars.contains(t.target());
+        hit = vars.contains(t.source()) || vars.contains(t.target())
+            || (t.edgeVariable() != null && vars.contains(t.edgeVariable()));
       } else if (c instanceof Clause.Filter f) {
         hit = mentions(f.left(), vars) || mentions(f.right(), vars);
       } else {
@@ -258,6 +282,11 @@ final class Checker {
     if (e instanceof Ast.VarRef v) {
       String var = v.var().text();
       String name = alias != null ? alias.text() : var;
+      if (scope.edges().containsKey(var)) {
+        throw err(v.pos(), "$" + var + " is a " + scope.edges().get(var).name() + " edge; return one of its properties,"
+            + " as in $" + var + "." + (scope.edges().get(var).properties().isEmpty() ? "prop"
+            : scope.edges().get(var).properties().get(0).name()));
+      }
       if (scope.types().containsKey(var)) {
         return new Column.Projection(name, new Operand.Property(var, "id", ID));
       }
@@ -303,6 +332,9 @@ final class Checker {
     String fn = a.func().spelling();
     if (a.arg() instanceof Ast.VarRef v) {
       String var = v.var().text();
+      if (scope.edges().containsKey(var)) {
+        throw err(v.pos(), fn + "($" + var + "): $" + var + " is an edge; aggregate one of its properties");
+      }
       if (!scope.types().containsKey(var)) {
         if (params.containsKey(var)) {
           throw err(v.pos(), fn + "($" + var + "): $" + var + " is a parameter; aggregates take a bound variable"
@@ -405,6 +437,10 @@ final class Checker {
       throw err(v.pos(), "$" + name + " is a " + scope.types().get(name).name()
           + " node; compare one of its properties, as in $" + name + ".id");
     }
+    if (scope.edges().containsKey(name)) {
+      throw err(v.pos(), "$" + name + " is a " + scope.edges().get(name).name()
+          + " edge; compare one of its properties");
+    }
     ParamDecl p = params.get(name);
     if (p == null) {
       throw unbound(v.var());
@@ -414,6 +450,14 @@ final class Checker {
 
   private Operand.Property propRef(Ast.PropRef ref, Scope scope) {
     String var = ref.var().text();
+    EdgeType edge = scope.edges().get(var);
+    if (edge != null) {
+      // Only declared properties, as in the reference: the edge's id and endpoints are not values of it.
+      Property p = edge.property(ref.property().text()).orElseThrow(() -> err(ref.property().pos(), "$" + var
+          + " is a " + edge.name() + " edge, which has no property '" + ref.property().text() + "'"
+          + Hints.hint(ref.property().text(), names(edge.properties())) + knownProperties(edge.properties())));
+      return new Operand.Property(var, p.name(), p.type());
+    }
     NodeType type = scope.types().get(var);
     if (type == null) {
       if (params.containsKey(var)) {

@@ -30,12 +30,16 @@ public sealed interface Clause permits Clause.Bind, Clause.Traverse, Clause.Filt
    *
    * <p>{@code undirected} ({@code $a <knows> $b}, an edge whose two ends are one node type): a hop
    * follows an edge either way, with set semantics, so a pair joined both ways appears once.
+   *
+   * <p>{@code edgeVariable} ({@code $a $w:knows $b}, one hop only): binds each matched edge, so the
+   * traversal yields one row per edge (parallel edges apart) and {@code $w.prop} reads its properties;
+   * null when the edge is not bound.
    */
-  record Traverse(String source, EdgeType edge, String target, int minHops, int maxHops, boolean undirected)
-      implements Clause {
-    /** A directed traversal. */
+  record Traverse(String source, EdgeType edge, String target, int minHops, int maxHops, boolean undirected,
+      String edgeVariable) implements Clause {
+    /** A directed traversal without an edge variable. */
     public Traverse(String source, EdgeType edge, String target, int minHops, int maxHops) {
-      this(source, edge, target, minHops, maxHops, false);
+      this(source, edge, target, minHops, maxHops, false, null);
     }
 
     public Traverse {
@@ -44,6 +48,9 @@ public sealed interface Clause permits Clause.Bind, Clause.Traverse, Clause.Filt
       Objects.requireNonNull(target, "target");
       if (minHops < 1 || maxHops < minHops) {
         throw new IllegalArgumentException("invalid hop bounds {" + minHops + "," + maxHops + "}");
+      }
+      if (edgeVariable != null && maxHops != 1) {
+        throw new IllegalArgumentException("an edge variable binds one hop");
       }
     }
   }

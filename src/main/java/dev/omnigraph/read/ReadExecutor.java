@@ -60,6 +60,8 @@ final class ReadExecutor {
 
   private final Map<String, Integer> slots = new LinkedHashMap<>();
   private final Map<Integer, NodeType> slotTypes = new HashMap<>();
+  /** Slots of edge variables ({@code $a $w:knows $b}): their rows are edges of this type, by edge id. */
+  private final Map<Integer, dev.omnigraph.schema.EdgeType> slotEdges = new HashMap<>();
   private final Map<Integer, Set<String>> slotColumns = new HashMap<>();
   private final Map<Clause.Not, Scope> innerScopes = new IdentityHashMap<>();
   private final List<Scope> scopes = new ArrayList<>();
@@ -94,6 +96,13 @@ final class ReadExecutor {
         } else if (c instanceof Clause.Traverse t) {
           declare(t.source(), null);
           declare(t.target(), null);
+          if (t.edgeVariable() != null) {
+            declare(t.edgeVariable(), null);
+            int slot = visible.get(t.edgeVariable());
+            slotEdges.put(slot, t.edge());
+            // The traversal reads an edge's ends from its row.
+            slotColumns.get(slot).addAll(List.of("src", "dst"));
+          }
         }
       }
       for (Clause c : clauses) {
@@ -248,7 +257,13 @@ final class ReadExecutor {
           rows = bind(rows, s, bound);
           bound.add(s);
         }
-        rows = traverse(rows, t, s, d, bound);
+        if (t.edgeVariable() != null) {
+          int w = scope.visible.get(t.edgeVariable());
+          rows = traverseEdges(rows, t, s, d, w, bound);
+          bound.add(w);
+        } else {
+          rows = traverse(rows, t, s, d, bound);
+        }
         bound.add(s);
         bound.add(d);
       } else {
@@ -377,6 +392,46 @@ final class ReadExecutor {
     return out;
   }
 
+  /**
+   * A one-hop traversal that binds its edge: one output row per matching edge (parallel edges apart),
+   * the edge's id in slot {@code w}. Edges come from one scan of the edge table at its pin with the
+   * edge variable's pushed filters ({@link #candidates}); the adjacency cache holds topology only.
+   */
+  private List<String[]> traverseEdges(List<String[]> rows, Clause.Traverse t, int s, int d, int w,
+      Set<Integer> bound) {
+    boolean forward = bound.contains(s);
+    int from = forward ? s : d;
+    int to = forward ? d : s;
+    String near = forward ? "src" : "dst";
+    String far = forward ? "dst" : "src";
+    Map<String, List<Map<String, Object>>> byNear = new HashMap<>();
+    for (Map<String, Object> edge : candidates(w).values()) {
+      String a = (String) edge.get(near);
+      byNear.computeIfAbsent(a, k -> new ArrayList<>()).add(edge);
+      String b = (String) edge.get(far);
+      if (t.undirected() && !b.equals(a)) {
+        byNear.computeIfAbsent(b, k -> new ArrayList<>()).add(edge);
+      }
+    }
+    boolean toBound = bound.contains(to);
+    Map<String, Map<String, Object>> allowed = filtered(to) ? candidates(to) : null;
+    List<String[]> out = new ArrayList<>();
+    for (String[] r : rows) {
+      for (Map<String, Object> edge : byNear.getOrDefault(r[from], List.of())) {
+        String other = r[from].equals(edge.get(near)) ? (String) edge.get(far) : (String) edge.get(near);
+        if (toBound ? !other.equals(r[to]) : allowed != null && !allowed.containsKey(other)) {
+          continue;
+        }
+        budget.row(r.length);
+        String[] next = r.clone();
+        next[to] = other;
+        next[w] = (String) edge.get("id");
+        out.add(next);
+      }
+    }
+    return out;
+  }
+
   private Adjacency adjacencyOf(Clause.Traverse t) {
     TablePin pin = state.tables().get(t.edge().tableKey());
     if (pin == null) {
@@ -430,8 +485,9 @@ final class ReadExecutor {
     if (known != null) {
       return known;
     }
-    NodeType type = slotTypes.get(slot);
-    TablePin pin = state.tables().get(type.tableKey());
+    dev.omnigraph.schema.EdgeType edgeType = slotEdges.get(slot);
+    NodeType type = edgeType == null ? slotTypes.get(slot) : null;
+    TablePin pin = state.tables().get(edgeType != null ? edgeType.tableKey() : type.tableKey());
     Map<String, Map<String, Object>> out = new TreeMap<>(Compare::codePoints);
     if (pin != null) {
       List<Filter> parts = new ArrayList<>();
@@ -445,7 +501,7 @@ final class ReadExecutor {
       int pushedCount = Math.min(parts.size(), MAX_PUSHED_CONDITIONS);
       Filter pushed = Filter.and(parts.subList(0, pushedCount).toArray(Filter[]::new));
       Filter rest = Filter.and(parts.subList(pushedCount, parts.size()).toArray(Filter[]::new));
-      Schema schema = TableSchemas.node(type);
+      Schema schema = edgeType != null ? TableSchemas.edge(edgeType) : TableSchemas.node(type);
       int width = slotColumns.get(slot).size();
       tables.scan(pin.location(), pin.nativeBranch(), pin.version(), pushed, List.copyOf(slotColumns.get(slot)),
           row -> {

@@ -49,7 +49,7 @@ readBody
 // colon after a variable (binding) or the name after it (traversal) tells them apart.
 clause
     : VARIABLE COLON typeName=IDENT (LBRACE propMatch (COMMA propMatch)* COMMA? RBRACE)?   # binding
-    | src=VARIABLE (edgeName | open=LT edgeName GT) hopBounds? dst=VARIABLE              # traversal
+    | src=VARIABLE (edgeVar=VARIABLE COLON)? (edgeName | open=LT edgeName GT) hopBounds? dst=VARIABLE  # traversal
     | left=operand filterOp right=operand                                                # filter
     | NOT LBRACE clause+ RBRACE                                                          # negation
     ;
