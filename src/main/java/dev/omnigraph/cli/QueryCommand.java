@@ -16,11 +16,15 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code omnigraph query NAME --query F [--params JSON] [--branch B | --commit ID] [--format json|table]}. */
+/**
+ * {@code omnigraph query NAME --query F [--params JSON] [--branch B | --commit ID] [--format
+ * json|table|jsonl|csv]}. {@code jsonl} and {@code csv} render as the reference CLI does: a metadata
+ * line then one object per row; a header line then one line per row.
+ */
 @Command(name = "query", description = "Run a .gq read query over one pinned snapshot (read-only).")
 public class QueryCommand implements Callable<Integer> {
 
-  enum Format { json, table }
+  enum Format { json, table, jsonl, csv }
 
   @Mixin GraphOptions graph;
 
@@ -36,10 +40,11 @@ public class QueryCommand implements Callable<Integer> {
   @Option(names = "--branch", paramLabel = "B", description = "Read this branch's head (default main).")
   String branch;
 
-  @Option(names = "--commit", paramLabel = "ID", description = "Read the state this commit published.")
+  @Option(names = {"--commit", "--snapshot"}, paramLabel = "ID",
+      description = "Read the state this commit published (--snapshot: the reference's name).")
   String commit;
 
-  @Option(names = "--format", defaultValue = "json", description = "json (default) or table.")
+  @Option(names = "--format", defaultValue = "json", description = "json (default), table, jsonl or csv.")
   Format format;
 
   @Override
@@ -63,11 +68,69 @@ public class QueryCommand implements Callable<Integer> {
   }
 
   private void print(ReadOutput out) {
-    if (format == Format.json) {
-      Output.json(out);
-    } else {
-      System.out.print(table(out));
+    switch (format) {
+      case json -> Output.json(out);
+      case table -> System.out.print(table(out));
+      case jsonl -> System.out.print(jsonl(out));
+      case csv -> System.out.print(csv(out));
     }
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** A {@code {"kind":"metadata",…}} line (query, target, row count), then one JSON object per row. */
+  static String jsonl(ReadOutput out) {
+    try {
+      StringBuilder b = new StringBuilder();
+      Map<String, Object> meta = new java.util.LinkedHashMap<>();
+      meta.put("kind", "metadata");
+      meta.put("query_name", out.queryName());
+      meta.put("target", out.target());
+      meta.put("row_count", out.rowCount());
+      b.append(JSON.writeValueAsString(meta)).append('\n');
+      for (Map<String, Object> row : out.rows()) {
+        b.append(JSON.writeValueAsString(row)).append('\n');
+      }
+      return b.toString();
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * RFC 4180: the column names, then a line per row; a cell holding a comma, quote or line break is
+   * quoted with its quotes doubled. Null is {@code null}, lists and objects their JSON.
+   */
+  static String csv(ReadOutput out) {
+    StringBuilder b = new StringBuilder();
+    b.append(String.join(",", out.columns().stream().map(QueryCommand::csvCell).toList())).append('\n');
+    for (Map<String, Object> row : out.rows()) {
+      List<String> cells = new ArrayList<>();
+      for (String c : out.columns()) {
+        cells.add(csvCell(cellText(row.get(c))));
+      }
+      b.append(String.join(",", cells)).append('\n');
+    }
+    return b.toString();
+  }
+
+  private static String cellText(Object v) {
+    if (v == null) {
+      return "null";
+    }
+    if (v instanceof String || v instanceof Number || v instanceof Boolean) {
+      return String.valueOf(v);
+    }
+    try {
+      return JSON.writeValueAsString(v);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String csvCell(String s) {
+    return s.contains(",") || s.contains("\"") || s.contains("\n") || s.contains("\r")
+        ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
   }
 
   static String table(ReadOutput out) {
