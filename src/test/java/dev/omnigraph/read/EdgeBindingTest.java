@@ -2,17 +2,13 @@ package dev.omnigraph.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static dev.omnigraph.read.PeopleGraph.knows;
+import static dev.omnigraph.read.PeopleGraph.person;
 
 import dev.omnigraph.api.ReadOutput;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.query.QueryParseException;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.write.LoadMode;
-import java.io.InputStream;
-import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -33,12 +29,9 @@ class EdgeBindingTest {
 
   @BeforeEach
   void seed() throws Exception {
-    graph = Omnigraph.init(StorageConfig.local(dir.resolve("g")), resource("graphs/people.pg"), Optional.of("t"));
     // ann -> bob twice (parallel, 2001 and 2010), bob -> cy (2020), cy -> ann (no year).
-    graph.load("main", new StringReader(String.join("\n",
-        person("ann"), person("bob"), person("cy"),
-        knows("ann", "bob", "2001"), knows("ann", "bob", "2010"), knows("bob", "cy", "2020"),
-        knows("cy", "ann", null))), LoadMode.APPEND, Optional.of("t"));
+    graph = PeopleGraph.create(dir, person("ann"), person("bob"), person("cy"),
+        knows("ann", "bob", "2001"), knows("ann", "bob", "2010"), knows("bob", "cy", "2020"), knows("cy", "ann", null));
   }
 
   @AfterEach
@@ -92,18 +85,4 @@ class EdgeBindingTest {
         .isInstanceOf(QueryParseException.class).hasMessageContaining("$w is a Knows edge, which has no property 'weight'");
   }
 
-  private static String person(String name) {
-    return "{\"type\":\"Person\",\"data\":{\"name\":\"" + name + "\"}}";
-  }
-
-  private static String knows(String from, String to, String since) {
-    return "{\"edge\":\"Knows\",\"from\":\"" + from + "\",\"to\":\"" + to + "\",\"data\":{"
-        + (since == null ? "" : "\"since\":" + since) + "}}";
-  }
-
-  private static String resource(String name) throws Exception {
-    try (InputStream in = EdgeBindingTest.class.getClassLoader().getResourceAsStream(name)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-  }
 }

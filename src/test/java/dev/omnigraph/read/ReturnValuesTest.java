@@ -7,11 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omnigraph.api.ReadOutput;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.query.QueryParseException;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.write.LoadMode;
-import java.io.InputStream;
-import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -35,11 +30,10 @@ class ReturnValuesTest {
 
   @BeforeEach
   void seed() throws Exception {
-    graph = Omnigraph.init(StorageConfig.local(dir.resolve("g")), resource("graphs/people.pg"), Optional.of("t"));
-    graph.load("main", new StringReader(String.join("\n",
+    graph = PeopleGraph.create(dir,
         "{\"type\":\"Person\",\"data\":{\"name\":\"ann\",\"age\":30}}",
         "{\"type\":\"Person\",\"data\":{\"name\":\"bob\",\"age\":40}}",
-        "{\"type\":\"Person\",\"data\":{\"name\":\"cy\",\"age\":40}}")), LoadMode.APPEND, Optional.of("t"));
+        "{\"type\":\"Person\",\"data\":{\"name\":\"cy\",\"age\":40}}");
   }
 
   @AfterEach
@@ -110,11 +104,5 @@ class ReturnValuesTest {
     Throwable mixedList = catchThrowable(() -> run("query q() { match { $p: Person } return { [1, \"a\"] as l } }",
         null));
     assertThat(mixedList).isInstanceOf(QueryParseException.class).hasMessageContaining("first element is I64");
-  }
-
-  private static String resource(String name) throws Exception {
-    try (InputStream in = ReturnValuesTest.class.getClassLoader().getResourceAsStream(name)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
   }
 }

@@ -2,15 +2,12 @@ package dev.omnigraph.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static dev.omnigraph.read.PeopleGraph.knows;
+import static dev.omnigraph.read.PeopleGraph.person;
 
 import dev.omnigraph.api.ReadOutput;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.query.QueryParseException;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.write.LoadMode;
-import java.io.InputStream;
-import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -31,11 +28,9 @@ class UndirectedTraversalTest {
 
   @BeforeEach
   void seed() throws Exception {
-    graph = Omnigraph.init(StorageConfig.local(dir.resolve("g")), resource("graphs/people.pg"), Optional.of("t"));
     // ann <-> bob (both ways), bob -> cy, dan alone.
-    graph.load("main", new StringReader(String.join("\n",
-        person("ann"), person("bob"), person("cy"), person("dan"),
-        knows("ann", "bob"), knows("bob", "ann"), knows("bob", "cy"))), LoadMode.APPEND, Optional.of("t"));
+    graph = PeopleGraph.create(dir, person("ann"), person("bob"), person("cy"), person("dan"),
+        knows("ann", "bob", null), knows("bob", "ann", null), knows("bob", "cy", null));
   }
 
   @AfterEach
@@ -75,17 +70,4 @@ class UndirectedTraversalTest {
             + "Person -> Company");
   }
 
-  private static String person(String name) {
-    return "{\"type\":\"Person\",\"data\":{\"name\":\"" + name + "\"}}";
-  }
-
-  private static String knows(String from, String to) {
-    return "{\"edge\":\"Knows\",\"from\":\"" + from + "\",\"to\":\"" + to + "\",\"data\":{}}";
-  }
-
-  private static String resource(String name) throws Exception {
-    try (InputStream in = UndirectedTraversalTest.class.getClassLoader().getResourceAsStream(name)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-  }
 }
