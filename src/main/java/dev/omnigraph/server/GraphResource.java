@@ -48,7 +48,10 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 /**
  * The {@code /graphs} routes of the reference API, one engine call each. Writes are timed and
  * counted by {@link ServiceMetrics}; every failure is answered by {@link ErrorMapper}. The actor
- * recorded in commit lineage is the bearer token's ({@link RequestActor}), never a body field.
+ * recorded in commit lineage is the bearer token's ({@link RequestActor}), never a body field. The
+ * OpenAPI document is the static {@code META-INF/openapi.json} ({@link OpenApiResource}; annotation
+ * scanning is off), so a route added here must be added there too ({@code OpenApiContractTest} fails
+ * until it is).
  */
 @Path("/graphs")
 @Tag(name = "graphs")
@@ -154,7 +157,35 @@ class GraphResource {
       // so a client cannot send a body of unknown type and have it read as NDJSON.
       throw new NotSupportedException("Content-Type " + NDJSON + " is required");
     }
+    // Strict UTF-8: a malformed byte is a 400 naming its line, never a stored U+FFFD.
+    return loadInto(graphs.get(graphId), branchParam, from, modeParam,
+        NdjsonInput.strictUtf8(BodyLimits.ndjson(body)));
+  }
+
+  @POST
+  @Path("{graph_id}/load")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Requests.IngestOutput loadJson(@PathParam("graph_id") String graphId, Requests.IngestRequest request) {
+    return ingest(graphId, request);
+  }
+
+  /** The reference's deprecated alias of {@code POST /load}, same semantics. */
+  @POST
+  @Path("{graph_id}/ingest")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Requests.IngestOutput ingest(@PathParam("graph_id") String graphId, Requests.IngestRequest request) {
+    Requests.IngestRequest r = required(request);
+    if (r.data() == null) {
+      throw new InvalidRequest("'data' (the NDJSON records, one per line) is required");
+    }
     ServedGraph served = graphs.get(graphId);
+    // The same loader as load/ndjson: the envelope only carries the NDJSON text and the parameters.
+    GraphBatchLoadOutput out = loadInto(served, r.branch(), r.from(), r.mode(), new java.io.StringReader(r.data()));
+    return Requests.IngestOutput.of(served.uri(), out);
+  }
+
+  private GraphBatchLoadOutput loadInto(ServedGraph served, String branchParam, String from, String modeParam,
+      Reader in) {
     Omnigraph g = served.handle();
     String branch = orMain(branchParam);
     LoadMode mode = modeParam == null || modeParam.isBlank() ? LoadMode.MERGE : LoadMode.parse(modeParam);
@@ -167,10 +198,63 @@ class GraphResource {
         // Created by someone else since the listing: load into it as it is now.
       }
     }
-    // Strict UTF-8: a malformed byte is a 400 naming its line, never a stored U+FFFD.
-    Reader in = NdjsonInput.strictUtf8(BodyLimits.ndjson(body));
     WriteResult result = metrics.write(served, "load", () -> g.load(branch, in, mode, actor.get()), w -> w);
     return WriteOutputs.load(g, branch, created, mode, Optional.ofNullable(from), actor.get(), result);
+  }
+
+  @GET
+  @Path("{graph_id}/queries")
+  public dev.omnigraph.api.QueriesCatalogOutput storedQueries(@PathParam("graph_id") String graphId) {
+    return graphs.get(graphId).storedQueries().catalog();
+  }
+
+  @POST
+  @Path("{graph_id}/queries/{name}")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Object invokeStoredQuery(@PathParam("graph_id") String graphId, @PathParam("name") String name,
+      @HeaderParam(IF_GRAPH_COMMIT) String ifGraphCommit, Requests.InvokeStoredQueryRequest request) {
+    if (ifGraphCommit != null) {
+      // As /mutate: a condition sent here would be ignored, so it is refused and has its own route.
+      throw new InvalidRequest(IF_GRAPH_COMMIT + " is not accepted here; send conditional stored mutations to"
+          + " POST /graphs/" + graphId + "/queries/" + name + "/if-graph-commit");
+    }
+    return invoke(graphId, name, request, Optional.empty());
+  }
+
+  @POST
+  @Path("{graph_id}/queries/{name}/if-graph-commit")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Object invokeStoredQueryIfGraphCommit(@PathParam("graph_id") String graphId, @PathParam("name") String name,
+      @jakarta.ws.rs.core.Context HttpHeaders headers, Requests.InvokeStoredQueryRequest request) {
+    String expected = expectedHead(headers.getRequestHeader(IF_GRAPH_COMMIT));
+    return invoke(graphId, name, request, Optional.of(expected));
+  }
+
+  /**
+   * Runs stored query {@code name} with the request's runtime inputs: a read answers the reference
+   * {@code ReadOutput}, a mutation {@code ChangeOutput} (untagged, as the reference), through the same
+   * engine calls as {@code /query} and {@code /mutate}. The source comes from the catalog, never the body.
+   */
+  private Object invoke(String graphId, String name, Requests.InvokeStoredQueryRequest request,
+      Optional<String> ifCommit) {
+    ServedGraph served = graphs.get(graphId);
+    dev.omnigraph.engine.StoredQueries.StoredQuery q = served.storedQueries().get(name);
+    Requests.InvokeStoredQueryRequest r = request == null
+        ? new Requests.InvokeStoredQueryRequest(null, null, null, null) : request;
+    dev.omnigraph.engine.StoredQueries.expectKind(q, r.expectMutation());
+    if (q.mutation()) {
+      if (r.snapshot() != null) {
+        throw new InvalidRequest("'snapshot' is for read queries; stored query '" + name + "' is a mutation"
+            + " (it writes the head of 'branch')");
+      }
+      return change(graphId, new Requests.ChangeRequest(q.source(), name, r.params(), r.branch()), ifCommit);
+    }
+    if (ifCommit.isPresent()) {
+      throw new InvalidRequest("stored query '" + name + "' is a read query; " + IF_GRAPH_COMMIT
+          + " conditions stored mutations only");
+    }
+    return served.handle().query(Optional.ofNullable(r.branch()), Optional.ofNullable(commitId("snapshot", r.snapshot())),
+        q.source(), name, r.params(), graphs.readSettings());
   }
 
   @GET
