@@ -66,6 +66,31 @@ class LocalCliTest {
         + ": '[' nests deeper than 64 levels of brackets ({ [ ( together), the schema language's limit\n");
   }
 
+  /** {@code queries list --query F}: the catalog those files would serve, with the server's load checks. */
+  @Test
+  void queriesListLocalIsTheCatalogOfTheFiles() throws Exception {
+    Path reads = Files.writeString(dir.resolve("reads.gq"),
+        "query find($name: String) { match { $p: Person { name: $name } } return { $p.name } }\n");
+    Path writes = Files.writeString(dir.resolve("writes.gq"),
+        "query add($name: String, $tags: [String]?) { insert Person { name: $name } }\n");
+    Run json = run("queries", "list", "--query", reads.toString(), "--query", writes.toString(), "--json");
+    assertThat(json.exit()).as(json.err()).isZero();
+    assertThat(json.json()).isEqualTo(new com.fasterxml.jackson.databind.ObjectMapper().readTree("""
+        {"queries":[
+          {"name":"add","tool_name":"add","mutation":true,"description":null,"instruction":null,"params":[
+            {"name":"name","kind":"string","item_kind":null,"vector_dim":null,"nullable":false},
+            {"name":"tags","kind":"list","item_kind":"string","vector_dim":null,"nullable":true}]},
+          {"name":"find","tool_name":"find","mutation":false,"description":null,"instruction":null,"params":[
+            {"name":"name","kind":"string","item_kind":null,"vector_dim":null,"nullable":false}]}]}"""));
+    Run twice = run("queries", "list", "--query", reads.toString(), "--query", reads.toString());
+    assertThat(twice.exit()).isEqualTo(1);
+    assertThat(twice.err()).isEqualTo("error: stored queries: query 'find' is declared in both " + reads + " and "
+        + reads + " (a stored query's name is its identity)\n");
+    Run none = run("queries", "list");
+    assertThat(none.exit()).isEqualTo(1);
+    assertThat(none.err()).contains("--query FILE");
+  }
+
   /** Before: a --server nobody listens on printed "cannot reach …: null". */
   @Test
   void aServerThatIsDownIsNamedWithTheCause() throws Exception {
