@@ -356,6 +356,66 @@ class GraphResource {
   }
 
   @GET
+  @Path("{graph_id}/changes")
+  public dev.omnigraph.api.ChangeFeedOutput changes(@PathParam("graph_id") String graphId,
+      @QueryParam("branch") String branch, @QueryParam("cursor") String cursor, @QueryParam("start") String start,
+      @QueryParam("page_token") String pageToken, @QueryParam("limit") String limit,
+      @QueryParam("kind") List<String> kinds, @QueryParam("type") List<String> types,
+      @QueryParam("op") List<String> ops, @jakarta.ws.rs.core.Context jakarta.ws.rs.core.UriInfo uri) {
+    java.util.Set<String> allowed = java.util.Set.of("branch", "cursor", "start", "page_token", "limit", "kind",
+        "type", "op");
+    for (String name : uri.getQueryParameters().keySet()) {
+      // As /commits/{id}/changes: a misspelt filter must not widen the feed silently.
+      if (!allowed.contains(name)) {
+        throw new InvalidRequest("unknown query parameter '" + name
+            + "' (allowed: branch, cursor, start, page_token, limit, kind, type, op)");
+      }
+    }
+    dev.omnigraph.api.ChangesPage filter = dev.omnigraph.api.ChangesPage.parse(limit, null, kinds, types, ops);
+    return graphs.get(graphId).handle().changes(orMain(branch), present(cursor), present(start), present(pageToken),
+        filter);
+  }
+
+  @POST
+  @Path("{graph_id}/changes/baseline")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Produces({NDJSON, MediaType.APPLICATION_JSON})
+  public Response changeBaseline(@PathParam("graph_id") String graphId, Requests.ChangeBaselineRequest request) {
+    Requests.ChangeBaselineRequest r = required(request);
+    dev.omnigraph.api.ChangesPage scope = dev.omnigraph.api.ChangesPage.parse(null, null, r.kind(), r.type(), r.op());
+    // A baseline is an export: it shares the export streams' bound.
+    exports.reserve();
+    try {
+      Omnigraph.ChangeBaseline baseline = graphs.get(graphId).handle().changeBaseline(orMain(r.branch()), scope);
+      byte[] terminal = mapper.writeValueAsBytes(java.util.Map.of("baseline", new java.util.LinkedHashMap<>(
+          java.util.Map.of("snapshot_commit_id", baseline.snapshotCommitId(),
+              "resume_cursor", baseline.resumeCursor()))));
+      StreamingOutput stream = out -> {
+        try {
+          baseline.export().ifPresent(e -> e.writeTo(out));
+          // The terminal record comes last: a stream cut short has no cursor to resume from.
+          out.write(terminal);
+          out.write('\n');
+          out.flush();
+        } finally {
+          exports.release();
+        }
+      };
+      return Response.ok(stream, NDJSON).build();
+    } catch (RuntimeException | com.fasterxml.jackson.core.JsonProcessingException e) {
+      exports.release();
+      if (e instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Optional<String> present(String value) {
+    return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.strip());
+  }
+
+  @GET
   @Path("{graph_id}/snapshot")
   @Operation(operationId = "snapshot", summary = "The published state of a branch.")
   public SnapshotOutput snapshot(@PathParam("graph_id") String graphId, @QueryParam("branch") String branch) {

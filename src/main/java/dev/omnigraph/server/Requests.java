@@ -59,6 +59,10 @@ final class Requests {
       @JsonProperty("snapshot") String snapshot,
       @JsonProperty("expect_mutation") Boolean expectMutation) {}
 
+  /** Reference {@code ChangeBaselineRequest}: the branch and the feed scope the resume cursor binds. */
+  record ChangeBaselineRequest(@JsonProperty("branch") String branch, @JsonProperty("kind") List<String> kind,
+      @JsonProperty("type") List<String> type, @JsonProperty("op") List<String> op) {}
+
   /** Reference {@code BranchCreateRequest}. */
   record BranchCreateRequest(@JsonProperty("name") String name, @JsonProperty("from") String from) {}
 

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * The graphs every {@code @QuarkusTest} serves, each in a fresh temp directory: {@code g},
- * {@code copy}, {@code r}, {@code cli}, {@code sq} (with stored queries) and {@code fuzz} (initialized by the tests; {@code fuzz} is
+ * {@code copy}, {@code r}, {@code cli}, {@code sq} (with stored queries), {@code feed} ({@link ChangeFeedApiTest}) and {@code fuzz} (initialized by the tests; {@code fuzz} is
  * {@link HttpRequestFuzzTest}'s alone), {@code empty} (never initialized) and {@code default} (the
  * embedded example, created on first use); and two bearer tokens.
  */
@@ -27,6 +27,7 @@ public class GraphsTestResource implements QuarkusTestResourceLifecycleManager {
       return Map.ofEntries(
           Map.entry("omnigraph.graphs.sq.uri", root.resolve("sq").toString()),
           Map.entry("omnigraph.graphs.sq.queries", reads + ", " + writes),
+          Map.entry("omnigraph.graphs.feed.uri", root.resolve("feed").toString()),
           Map.entry("omnigraph.graphs.g.uri", root.resolve("g").toString()),
           Map.entry("omnigraph.graphs.copy.uri", root.resolve("copy").toString()),
           Map.entry("omnigraph.graphs.r.uri", root.resolve("r").toString()),

@@ -34,8 +34,6 @@ class OpenApiContractTest {
       "GET /graphs/{graph_id}/blob",
       "HEAD /graphs/{graph_id}/blob",
       "POST /graphs/{graph_id}/change",
-      "GET /graphs/{graph_id}/changes",
-      "POST /graphs/{graph_id}/changes/baseline",
       "POST /graphs/{graph_id}/read",
       "POST /graphs/{graph_id}/schema/apply");
 
