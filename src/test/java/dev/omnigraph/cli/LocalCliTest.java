@@ -91,6 +91,31 @@ class LocalCliTest {
     assertThat(none.err()).contains("--query FILE");
   }
 
+  /** {@code changes poll} on a local graph: blocks from a start, a terminal cursor, then a caught-up poll. */
+  @Test
+  void changesPollReadsTheFeedAndPrintsWhereToContinue() throws Exception {
+    Path data = Files.writeString(dir.resolve("people.ndjson"),
+        "{\"type\":\"Person\",\"data\":{\"name\":\"ann\"}}\n{\"type\":\"Person\",\"data\":{\"name\":\"ben\"}}\n");
+    Run load = run("load", "--data", data.toString(), "--mode", "append", "--store", root.toString());
+    assertThat(load.exit()).as(load.err()).isZero();
+    Run page = run("changes", "poll", "--start", "beginning", "--limit", "1", "--store", root.toString());
+    assertThat(page.exit()).as(page.err()).isZero();
+    assertThat(page.out()).matches("[0-9A-Z]{26} insert node Person ann\n");
+    assertThat(page.err()).startsWith("more: omnigraph changes poll --branch main --limit 1 --page-token ");
+    String token = page.err().strip().substring(page.err().lastIndexOf(' ') + 1);
+    Run rest = run("changes", "poll", "--page-token", token, "--limit", "1", "--json", "--store", root.toString());
+    assertThat(rest.exit()).as(rest.err()).isZero();
+    assertThat(rest.json().get("blocks").get(0).get("changes").get(0).get("id").asText()).isEqualTo("ben");
+    assertThat(rest.json().get("caught_up").asBoolean()).isTrue();
+    String cursor = rest.json().get("cursor").asText();
+    Run again = run("changes", "poll", "--cursor", cursor, "--json", "--store", root.toString());
+    assertThat(again.exit()).as(again.err()).isZero();
+    assertThat(again.json().get("blocks").size()).isZero();
+    Run both = run("changes", "poll", "--cursor", cursor, "--start", "now", "--store", root.toString());
+    assertThat(both.exit()).isEqualTo(1);
+    assertThat(both.err()).isEqualTo("error: 'cursor', 'start' and 'page_token' are mutually exclusive\n");
+  }
+
   /** Before: a --server nobody listens on printed "cannot reach …: null". */
   @Test
   void aServerThatIsDownIsNamedWithTheCause() throws Exception {

@@ -75,6 +75,19 @@ class RemoteCliTest {
     assertThat(none.json().get("queries").size()).isZero();
   }
 
+  /** {@code changes poll} remote is {@code GET /changes}: from now, nothing yet and a caught-up cursor. */
+  @Test
+  void changesPollIsTheServersFeed() throws Exception {
+    GraphOptions.env = name -> name.equals("OMNIGRAPH_TOKEN") ? GraphsTestResource.ALICE_TOKEN : null;
+    Run now = runOn("default", "changes", "poll", "--json");
+    assertThat(now.exit()).as(now.err()).isZero();
+    assertThat(now.json().get("blocks").size()).isZero();
+    assertThat(now.json().get("caught_up").asBoolean()).isTrue();
+    Run bad = runOn("default", "changes", "poll", "--cursor", "garbage");
+    assertThat(bad.exit()).isEqualTo(1);
+    assertThat(bad.err()).contains("'cursor' is not a cursor this server issued");
+  }
+
   @Test
   void remoteCommandsSpeakTheReferenceShapesAndExitCodes(@TempDir Path dir) throws Exception {
     String uri = ConfigProvider.getConfig().getValue("omnigraph.graphs.cli.uri", String.class);
