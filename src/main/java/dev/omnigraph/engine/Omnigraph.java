@@ -594,6 +594,89 @@ public final class Omnigraph implements AutoCloseable {
     });
   }
 
+  /**
+   * One poll of {@code branch}'s change feed (reference {@code GET /graphs/{id}/changes}; see
+   * {@link ChangeFeed}). Each poll reads the branch's lineage once to walk its first parents, so its
+   * cost grows with the history, not only with the page.
+   *
+   * @param start {@code now} (the default), {@code beginning} or {@code after:<commit id>}
+   * @param filter page size and scope (kinds, types, ops)
+   * @throws NotFound for an unknown branch
+   * @throws dev.omnigraph.api.InvalidRequest for exclusive parameters, foreign tokens or a start off the branch
+   * @throws dev.omnigraph.api.ChangeDiffRefused when a commit in range crosses a schema boundary
+   * @throws dev.omnigraph.api.ChangeFeedGap when cleanup removed a version a diff needs
+   */
+  public dev.omnigraph.api.ChangeFeedOutput changes(String branch, Optional<String> cursor, Optional<String> start,
+      Optional<String> pageToken, dev.omnigraph.api.ChangesPage filter) {
+    ChangeFeed.History history = new ChangeFeed.History() {
+      @Override
+      public Optional<String> head(String b) {
+        return evidence.call(() -> manifest.capture(b)).head();
+      }
+
+      @Override
+      public java.util.Map<String, String> firstParents(String b) {
+        java.util.Map<String, String> parents = new java.util.HashMap<>();
+        evidence.call(() -> {
+          manifest.lineage(manifest.capture(b), c -> {
+            parents.put(c.id(), c.parent().orElse(null));
+            return true;
+          });
+          return null;
+        });
+        return parents;
+      }
+
+      @Override
+      public dev.omnigraph.api.CommitChangesOutput changes(String commitId, dev.omnigraph.api.ChangesPage page) {
+        return commitChanges(commitId, page);
+      }
+    };
+    return ChangeFeed.poll(history, branch, cursor, start, pageToken, filter);
+  }
+
+  /**
+   * The baseline handshake (reference {@code POST /graphs/{id}/changes/baseline}): {@code branch}'s
+   * state captured once, as an export of the scope's kinds and types, with the head that state is and
+   * the feed cursor that resumes right after it.
+   *
+   * @param export the rows to stream; empty when the scope selects no type
+   */
+  public record ChangeBaseline(Optional<GraphExport> export, String snapshotCommitId, String resumeCursor) {}
+
+  /**
+   * @param scope kinds, types and ops the resume cursor is bound to; the snapshot honours kinds and types
+   * @throws NotFound for an unknown branch
+   * @throws dev.omnigraph.api.InvalidRequest for an unknown type name
+   */
+  public ChangeBaseline changeBaseline(String branch, dev.omnigraph.api.ChangesPage scope) {
+    BranchAuthority authority = evidence.call(() -> manifest.capture(branch));
+    dev.omnigraph.schema.Catalog catalog = schema.ir().catalog();
+    // Validates the type names (400 for an unknown one) before anything is streamed.
+    GraphExport all = new GraphExport(new DataTables(config), catalog, authority.state(),
+        List.copyOf(scope.types()));
+    Optional<GraphExport> export = Optional.of(all);
+    if (!scope.kinds().isEmpty()) {
+      List<String> names = new ArrayList<>();
+      boolean anyType = scope.types().isEmpty();
+      if (scope.kinds().contains("node")) {
+        catalog.nodes().values().stream().map(n -> n.name()).filter(n -> anyType || scope.types().contains(n))
+            .forEach(names::add);
+      }
+      if (scope.kinds().contains("edge")) {
+        catalog.edges().values().stream().map(e -> e.name())
+            .filter(e -> anyType || scope.types().stream().anyMatch(t -> t.equalsIgnoreCase(e))).forEach(names::add);
+      }
+      // An empty list would mean every type: a scope that selects none streams no rows.
+      export = names.isEmpty() ? Optional.empty()
+          : Optional.of(new GraphExport(new DataTables(config), catalog, authority.state(), names));
+    }
+    String head = authority.head().orElseThrow(() -> new NotFound("commit", "head of " + branch));
+    String cursor = ChangeFeed.cursor(branch, ChangeFeed.sorted(scope.kinds()), ChangeFeed.sorted(scope.types()),
+        ChangeFeed.opsOf(scope.ops()), Optional.of(head));
+    return new ChangeBaseline(export, head, cursor);
+  }
+
   @Override
   public void close() {
     optimizer.close(); // a background pass finishes before the storage it uses closes

@@ -44,8 +44,13 @@ class BodyLimits {
     }
   }
 
+  /**
+   * A graph-batch load: {@code load/ndjson}, and its JSON envelopes {@code load} and {@code ingest}, whose
+   * {@code data} carries the same NDJSON and so gets the same limit (the reference's ingest limit).
+   */
   static boolean isNdjsonLoad(String path) {
-    return path.startsWith("/graphs/") && path.endsWith("/load/ndjson");
+    return path.startsWith("/graphs/")
+        && (path.endsWith("/load/ndjson") || path.endsWith("/load") || path.endsWith("/ingest"));
   }
 
   static ResourceLimitExceeded ndjsonTooLarge(long actual) {

@@ -44,7 +44,27 @@ class GraphRegistry {
           graphs.put(DEFAULT_GRAPH, new ServedGraph(DEFAULT_GRAPH, StorageConfig.fromEnvironment(uri), example,
               optimize)));
     }
-    graphs.values().forEach(g -> LOG.infof("serving graph %s at %s", g.id(), g.uri()));
+    // Stored queries (docs/http-api.md, "Stored queries"): omnigraph.graphs.<id>.queries names the
+    // graph's .gq files, comma-separated. Loaded only when HTTP is enabled (serve): a CLI command never
+    // serves them, and must not fail because a server's catalog is broken or names a graph that only
+    // the server's configuration defines. When serving, a key for a graph that is not served, or a file
+    // that does not load, fails startup instead of serving a catalog that silently lacks queries.
+    if (config.getOptionalValue("quarkus.http.host-enabled", Boolean.class).orElse(true)) {
+      java.util.SortedMap<String, String> queryFiles = KeyedConfig.read(config.getPropertyNames(),
+          n -> config.getValue(n, String.class), "omnigraph.graphs", "queries", java.util.Set.of());
+      queryFiles.forEach((id, files) -> {
+        ServedGraph g = graphs.get(id);
+        if (g == null) {
+          throw new IllegalStateException("omnigraph.graphs." + id + ".queries names graph '" + id
+              + "', which this server does not serve (serving: " + String.join(", ", graphs.keySet()) + ")");
+        }
+        g.storedQueries(dev.omnigraph.engine.StoredQueries.load(java.util.Arrays.stream(files.split(","))
+            .map(String::trim).filter(f -> !f.isEmpty()).map(java.nio.file.Path::of).toList()));
+      });
+    }
+    graphs.values().forEach(g -> LOG.infof("serving graph %s at %s%s", g.id(), g.uri(),
+        g.storedQueries().names().isEmpty() ? "" : " with stored queries " + String.join(", ",
+            g.storedQueries().names())));
   }
 
   /**

@@ -48,7 +48,10 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 /**
  * The {@code /graphs} routes of the reference API, one engine call each. Writes are timed and
  * counted by {@link ServiceMetrics}; every failure is answered by {@link ErrorMapper}. The actor
- * recorded in commit lineage is the bearer token's ({@link RequestActor}), never a body field.
+ * recorded in commit lineage is the bearer token's ({@link RequestActor}), never a body field. The
+ * OpenAPI document is the static {@code META-INF/openapi.json} ({@link OpenApiResource}; annotation
+ * scanning is off), so a route added here must be added there too ({@code OpenApiContractTest} fails
+ * until it is).
  */
 @Path("/graphs")
 @Tag(name = "graphs")
@@ -154,7 +157,35 @@ class GraphResource {
       // so a client cannot send a body of unknown type and have it read as NDJSON.
       throw new NotSupportedException("Content-Type " + NDJSON + " is required");
     }
+    // Strict UTF-8: a malformed byte is a 400 naming its line, never a stored U+FFFD.
+    return loadInto(graphs.get(graphId), branchParam, from, modeParam,
+        NdjsonInput.strictUtf8(BodyLimits.ndjson(body)));
+  }
+
+  @POST
+  @Path("{graph_id}/load")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Requests.IngestOutput loadJson(@PathParam("graph_id") String graphId, Requests.IngestRequest request) {
+    return ingest(graphId, request);
+  }
+
+  /** The reference's deprecated alias of {@code POST /load}, same semantics. */
+  @POST
+  @Path("{graph_id}/ingest")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Requests.IngestOutput ingest(@PathParam("graph_id") String graphId, Requests.IngestRequest request) {
+    Requests.IngestRequest r = required(request);
+    if (r.data() == null) {
+      throw new InvalidRequest("'data' (the NDJSON records, one per line) is required");
+    }
     ServedGraph served = graphs.get(graphId);
+    // The same loader as load/ndjson: the envelope only carries the NDJSON text and the parameters.
+    GraphBatchLoadOutput out = loadInto(served, r.branch(), r.from(), r.mode(), new java.io.StringReader(r.data()));
+    return Requests.IngestOutput.of(served.uri(), out);
+  }
+
+  private GraphBatchLoadOutput loadInto(ServedGraph served, String branchParam, String from, String modeParam,
+      Reader in) {
     Omnigraph g = served.handle();
     String branch = orMain(branchParam);
     LoadMode mode = modeParam == null || modeParam.isBlank() ? LoadMode.MERGE : LoadMode.parse(modeParam);
@@ -167,10 +198,63 @@ class GraphResource {
         // Created by someone else since the listing: load into it as it is now.
       }
     }
-    // Strict UTF-8: a malformed byte is a 400 naming its line, never a stored U+FFFD.
-    Reader in = NdjsonInput.strictUtf8(BodyLimits.ndjson(body));
     WriteResult result = metrics.write(served, "load", () -> g.load(branch, in, mode, actor.get()), w -> w);
     return WriteOutputs.load(g, branch, created, mode, Optional.ofNullable(from), actor.get(), result);
+  }
+
+  @GET
+  @Path("{graph_id}/queries")
+  public dev.omnigraph.api.QueriesCatalogOutput storedQueries(@PathParam("graph_id") String graphId) {
+    return graphs.get(graphId).storedQueries().catalog();
+  }
+
+  @POST
+  @Path("{graph_id}/queries/{name}")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Object invokeStoredQuery(@PathParam("graph_id") String graphId, @PathParam("name") String name,
+      @HeaderParam(IF_GRAPH_COMMIT) String ifGraphCommit, Requests.InvokeStoredQueryRequest request) {
+    if (ifGraphCommit != null) {
+      // As /mutate: a condition sent here would be ignored, so it is refused and has its own route.
+      throw new InvalidRequest(IF_GRAPH_COMMIT + " is not accepted here; send conditional stored mutations to"
+          + " POST /graphs/" + graphId + "/queries/" + name + "/if-graph-commit");
+    }
+    return invoke(graphId, name, request, Optional.empty());
+  }
+
+  @POST
+  @Path("{graph_id}/queries/{name}/if-graph-commit")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Object invokeStoredQueryIfGraphCommit(@PathParam("graph_id") String graphId, @PathParam("name") String name,
+      @jakarta.ws.rs.core.Context HttpHeaders headers, Requests.InvokeStoredQueryRequest request) {
+    String expected = expectedHead(headers.getRequestHeader(IF_GRAPH_COMMIT));
+    return invoke(graphId, name, request, Optional.of(expected));
+  }
+
+  /**
+   * Runs stored query {@code name} with the request's runtime inputs: a read answers the reference
+   * {@code ReadOutput}, a mutation {@code ChangeOutput} (untagged, as the reference), through the same
+   * engine calls as {@code /query} and {@code /mutate}. The source comes from the catalog, never the body.
+   */
+  private Object invoke(String graphId, String name, Requests.InvokeStoredQueryRequest request,
+      Optional<String> ifCommit) {
+    ServedGraph served = graphs.get(graphId);
+    dev.omnigraph.engine.StoredQueries.StoredQuery q = served.storedQueries().get(name);
+    Requests.InvokeStoredQueryRequest r = request == null
+        ? new Requests.InvokeStoredQueryRequest(null, null, null, null) : request;
+    dev.omnigraph.engine.StoredQueries.expectKind(q, r.expectMutation());
+    if (q.mutation()) {
+      if (r.snapshot() != null) {
+        throw new InvalidRequest("'snapshot' is for read queries; stored query '" + name + "' is a mutation"
+            + " (it writes the head of 'branch')");
+      }
+      return change(graphId, new Requests.ChangeRequest(q.source(), name, r.params(), r.branch()), ifCommit);
+    }
+    if (ifCommit.isPresent()) {
+      throw new InvalidRequest("stored query '" + name + "' is a read query; " + IF_GRAPH_COMMIT
+          + " conditions stored mutations only");
+    }
+    return served.handle().query(Optional.ofNullable(r.branch()), Optional.ofNullable(commitId("snapshot", r.snapshot())),
+        q.source(), name, r.params(), graphs.readSettings());
   }
 
   @GET
@@ -269,6 +353,66 @@ class GraphResource {
     }
     dev.omnigraph.api.ChangesPage page = dev.omnigraph.api.ChangesPage.parse(limit, pageToken, kinds, types, ops);
     return graphs.get(graphId).handle().commitChanges(commitId, page);
+  }
+
+  @GET
+  @Path("{graph_id}/changes")
+  public dev.omnigraph.api.ChangeFeedOutput changes(@PathParam("graph_id") String graphId,
+      @QueryParam("branch") String branch, @QueryParam("cursor") String cursor, @QueryParam("start") String start,
+      @QueryParam("page_token") String pageToken, @QueryParam("limit") String limit,
+      @QueryParam("kind") List<String> kinds, @QueryParam("type") List<String> types,
+      @QueryParam("op") List<String> ops, @jakarta.ws.rs.core.Context jakarta.ws.rs.core.UriInfo uri) {
+    java.util.Set<String> allowed = java.util.Set.of("branch", "cursor", "start", "page_token", "limit", "kind",
+        "type", "op");
+    for (String name : uri.getQueryParameters().keySet()) {
+      // As /commits/{id}/changes: a misspelt filter must not widen the feed silently.
+      if (!allowed.contains(name)) {
+        throw new InvalidRequest("unknown query parameter '" + name
+            + "' (allowed: branch, cursor, start, page_token, limit, kind, type, op)");
+      }
+    }
+    dev.omnigraph.api.ChangesPage filter = dev.omnigraph.api.ChangesPage.parse(limit, null, kinds, types, ops);
+    return graphs.get(graphId).handle().changes(orMain(branch), present(cursor), present(start), present(pageToken),
+        filter);
+  }
+
+  @POST
+  @Path("{graph_id}/changes/baseline")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Produces({NDJSON, MediaType.APPLICATION_JSON})
+  public Response changeBaseline(@PathParam("graph_id") String graphId, Requests.ChangeBaselineRequest request) {
+    Requests.ChangeBaselineRequest r = required(request);
+    dev.omnigraph.api.ChangesPage scope = dev.omnigraph.api.ChangesPage.parse(null, null, r.kind(), r.type(), r.op());
+    // A baseline is an export: it shares the export streams' bound.
+    exports.reserve();
+    try {
+      Omnigraph.ChangeBaseline baseline = graphs.get(graphId).handle().changeBaseline(orMain(r.branch()), scope);
+      byte[] terminal = mapper.writeValueAsBytes(java.util.Map.of("baseline", new java.util.LinkedHashMap<>(
+          java.util.Map.of("snapshot_commit_id", baseline.snapshotCommitId(),
+              "resume_cursor", baseline.resumeCursor()))));
+      StreamingOutput stream = out -> {
+        try {
+          baseline.export().ifPresent(e -> e.writeTo(out));
+          // The terminal record comes last: a stream cut short has no cursor to resume from.
+          out.write(terminal);
+          out.write('\n');
+          out.flush();
+        } finally {
+          exports.release();
+        }
+      };
+      return Response.ok(stream, NDJSON).build();
+    } catch (RuntimeException | com.fasterxml.jackson.core.JsonProcessingException e) {
+      exports.release();
+      if (e instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Optional<String> present(String value) {
+    return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.strip());
   }
 
   @GET

@@ -25,6 +25,44 @@ final class Requests {
       @JsonProperty("params") JsonNode params,
       @JsonProperty("branch") String branch) {}
 
+  /** Reference {@code IngestRequest}: the body of {@code POST /load} (and its alias {@code /ingest}). */
+  record IngestRequest(@JsonProperty("data") String data, @JsonProperty("branch") String branch,
+      @JsonProperty("from") String from, @JsonProperty("mode") String mode) {}
+
+  /** Reference {@code IngestOutput}: {@code GraphBatchLoadOutput} plus the graph's {@code uri}. */
+  @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS)
+  record IngestOutput(
+      @JsonProperty("uri") String uri,
+      @JsonProperty("branch") String branch,
+      @JsonProperty("branch_created") boolean branchCreated,
+      @JsonProperty("mode") String mode,
+      @JsonProperty("nodes") List<dev.omnigraph.api.GraphBatchLoadOutput.Declaration> nodes,
+      @JsonProperty("edges") List<dev.omnigraph.api.GraphBatchLoadOutput.Declaration> edges,
+      @JsonProperty("total_entities") long totalEntities,
+      @JsonProperty("actor_id") String actorId,
+      @JsonProperty("base_branch") String baseBranch,
+      @JsonProperty("commit") dev.omnigraph.api.CommitOutput commit) {
+
+    static IngestOutput of(String uri, dev.omnigraph.api.GraphBatchLoadOutput o) {
+      return new IngestOutput(uri, o.branch(), o.branchCreated(), o.mode(), o.nodes(), o.edges(), o.totalEntities(),
+          o.actorId(), o.baseBranch(), o.commit());
+    }
+  }
+
+  /**
+   * Reference {@code InvokeStoredQueryRequest}: only the runtime inputs; the source and name come from
+   * the catalog.
+   */
+  record InvokeStoredQueryRequest(
+      @JsonProperty("params") JsonNode params,
+      @JsonProperty("branch") String branch,
+      @JsonProperty("snapshot") String snapshot,
+      @JsonProperty("expect_mutation") Boolean expectMutation) {}
+
+  /** Reference {@code ChangeBaselineRequest}: the branch and the feed scope the resume cursor binds. */
+  record ChangeBaselineRequest(@JsonProperty("branch") String branch, @JsonProperty("kind") List<String> kind,
+      @JsonProperty("type") List<String> type, @JsonProperty("op") List<String> op) {}
+
   /** Reference {@code BranchCreateRequest}. */
   record BranchCreateRequest(@JsonProperty("name") String name, @JsonProperty("from") String from) {}
 

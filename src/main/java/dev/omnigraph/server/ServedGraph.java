@@ -47,6 +47,7 @@ final class ServedGraph implements AutoCloseable {
   private final boolean seedExample;
   private final StorageAdapter adapter;
   private volatile Omnigraph handle;
+  private volatile dev.omnigraph.engine.StoredQueries storedQueries = dev.omnigraph.engine.StoredQueries.none();
   private volatile int lastPendingCount;
   /** Operation ids known to block writes (they survived a heal or were left by a failed write). */
   private final Set<String> blocking = ConcurrentHashMap.newKeySet();
@@ -115,6 +116,16 @@ final class ServedGraph implements AutoCloseable {
 
   String uri() {
     return config.rootUri();
+  }
+
+  /** The graph's stored-query catalog (empty unless configured). */
+  dev.omnigraph.engine.StoredQueries storedQueries() {
+    return storedQueries;
+  }
+
+  /** Sets the catalog, once, while the registry is built. */
+  void storedQueries(dev.omnigraph.engine.StoredQueries catalog) {
+    this.storedQueries = catalog;
   }
 
   /**

@@ -47,7 +47,8 @@ class ServiceMetrics {
 
   static final String UNMATCHED = "UNMATCHED";
   /** The JAX-RS resources whose templates may be {@code uri} labels. */
-  private static final List<Class<?>> RESOURCES = List.of(GraphResource.class, HealthzResource.class);
+  private static final List<Class<?>> RESOURCES = List.of(GraphResource.class, HealthzResource.class,
+      OpenApiResource.class);
   private static final java.util.Set<String> TEMPLATES = templates(RESOURCES);
 
   @Inject MeterRegistry registry;

@@ -66,6 +66,56 @@ class LocalCliTest {
         + ": '[' nests deeper than 64 levels of brackets ({ [ ( together), the schema language's limit\n");
   }
 
+  /** {@code queries list --query F}: the catalog those files would serve, with the server's load checks. */
+  @Test
+  void queriesListLocalIsTheCatalogOfTheFiles() throws Exception {
+    Path reads = Files.writeString(dir.resolve("reads.gq"),
+        "query find($name: String) { match { $p: Person { name: $name } } return { $p.name } }\n");
+    Path writes = Files.writeString(dir.resolve("writes.gq"),
+        "query add($name: String, $tags: [String]?) { insert Person { name: $name } }\n");
+    Run json = run("queries", "list", "--query", reads.toString(), "--query", writes.toString(), "--json");
+    assertThat(json.exit()).as(json.err()).isZero();
+    assertThat(json.json()).isEqualTo(new com.fasterxml.jackson.databind.ObjectMapper().readTree("""
+        {"queries":[
+          {"name":"add","tool_name":"add","mutation":true,"description":null,"instruction":null,"params":[
+            {"name":"name","kind":"string","item_kind":null,"vector_dim":null,"nullable":false},
+            {"name":"tags","kind":"list","item_kind":"string","vector_dim":null,"nullable":true}]},
+          {"name":"find","tool_name":"find","mutation":false,"description":null,"instruction":null,"params":[
+            {"name":"name","kind":"string","item_kind":null,"vector_dim":null,"nullable":false}]}]}"""));
+    Run twice = run("queries", "list", "--query", reads.toString(), "--query", reads.toString());
+    assertThat(twice.exit()).isEqualTo(1);
+    assertThat(twice.err()).isEqualTo("error: stored queries: query 'find' is declared in both " + reads + " and "
+        + reads + " (a stored query's name is its identity)\n");
+    Run none = run("queries", "list");
+    assertThat(none.exit()).isEqualTo(1);
+    assertThat(none.err()).contains("--query FILE");
+  }
+
+  /** {@code changes poll} on a local graph: blocks from a start, a terminal cursor, then a caught-up poll. */
+  @Test
+  void changesPollReadsTheFeedAndPrintsWhereToContinue() throws Exception {
+    Path data = Files.writeString(dir.resolve("people.ndjson"),
+        "{\"type\":\"Person\",\"data\":{\"name\":\"ann\"}}\n{\"type\":\"Person\",\"data\":{\"name\":\"ben\"}}\n");
+    Run load = run("load", "--data", data.toString(), "--mode", "append", "--store", root.toString());
+    assertThat(load.exit()).as(load.err()).isZero();
+    Run page = run("changes", "poll", "--start", "beginning", "--limit", "1", "--store", root.toString());
+    assertThat(page.exit()).as(page.err()).isZero();
+    assertThat(page.out()).matches("[0-9A-Z]{26} insert node Person ann\n");
+    assertThat(page.err()).startsWith("more: omnigraph changes poll --branch main --limit 1 --page-token ");
+    String token = page.err().strip().substring(page.err().lastIndexOf(' ') + 1);
+    Run rest = run("changes", "poll", "--page-token", token, "--limit", "1", "--json", "--store", root.toString());
+    assertThat(rest.exit()).as(rest.err()).isZero();
+    assertThat(rest.json().get("blocks").get(0).get("changes").get(0).get("id").asText()).isEqualTo("ben");
+    assertThat(rest.json().get("caught_up").asBoolean()).isTrue();
+    String cursor = rest.json().get("cursor").asText();
+    Run again = run("changes", "poll", "--cursor", cursor, "--json", "--store", root.toString());
+    assertThat(again.exit()).as(again.err()).isZero();
+    assertThat(again.json().get("blocks").size()).isZero();
+    Run both = run("changes", "poll", "--cursor", cursor, "--start", "now", "--store", root.toString());
+    assertThat(both.exit()).isEqualTo(1);
+    assertThat(both.err()).isEqualTo("error: 'cursor', 'start' and 'page_token' are mutually exclusive\n");
+  }
+
   /** Before: a --server nobody listens on printed "cannot reach …: null". */
   @Test
   void aServerThatIsDownIsNamedWithTheCause() throws Exception {

@@ -53,6 +53,41 @@ class RemoteCliTest {
     return CliHarness.run(all.toArray(String[]::new));
   }
 
+  /** {@code queries list} remote is {@code GET /queries}: the same catalog, as JSON or one line a query. */
+  @Test
+  void queriesListIsTheServersCatalog() throws Exception {
+    GraphOptions.env = name -> name.equals("OMNIGRAPH_TOKEN") ? GraphsTestResource.ALICE_TOKEN : null;
+    String http = io.restassured.RestAssured.given().header("Authorization", "Bearer " + GraphsTestResource.ALICE_TOKEN)
+        .get("/graphs/sq/queries").then().statusCode(200).extract().asString();
+    Run json = runOn("sq", "queries", "list", "--json");
+    assertThat(json.exit()).as(json.err()).isZero();
+    assertThat(json.json()).isEqualTo(new com.fasterxml.jackson.databind.ObjectMapper().readTree(http));
+    Run text = runOn("sq", "queries", "list");
+    assertThat(text.exit()).as(text.err()).isZero();
+    assertThat(text.out()).contains(String.format("%-24s %-8s %s%n", "add_person", "mutation",
+        "$name: string, $age: int?"));
+    assertThat(text.out()).contains(String.format("%-24s %-8s %s%n", "kinds", "read",
+        "$s: string, $b: bool, $i: int, $big: bigint, $f: float, $d: date, $dt: datetime, $opt: string?,"
+            + " $list: [int], $v: vector(3)"));
+    Run none = runOn("g", "queries", "list", "--json");
+    assertThat(none.exit()).as(none.err()).isZero();
+    assertThat(none.json().get("queries").isArray()).isTrue();
+    assertThat(none.json().get("queries").size()).isZero();
+  }
+
+  /** {@code changes poll} remote is {@code GET /changes}: from now, nothing yet and a caught-up cursor. */
+  @Test
+  void changesPollIsTheServersFeed() throws Exception {
+    GraphOptions.env = name -> name.equals("OMNIGRAPH_TOKEN") ? GraphsTestResource.ALICE_TOKEN : null;
+    Run now = runOn("default", "changes", "poll", "--json");
+    assertThat(now.exit()).as(now.err()).isZero();
+    assertThat(now.json().get("blocks").size()).isZero();
+    assertThat(now.json().get("caught_up").asBoolean()).isTrue();
+    Run bad = runOn("default", "changes", "poll", "--cursor", "garbage");
+    assertThat(bad.exit()).isEqualTo(1);
+    assertThat(bad.err()).contains("'cursor' is not a cursor this server issued");
+  }
+
   @Test
   void remoteCommandsSpeakTheReferenceShapesAndExitCodes(@TempDir Path dir) throws Exception {
     String uri = ConfigProvider.getConfig().getValue("omnigraph.graphs.cli.uri", String.class);

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * The graphs every {@code @QuarkusTest} serves, each in a fresh temp directory: {@code g},
- * {@code copy}, {@code r}, {@code cli} and {@code fuzz} (initialized by the tests; {@code fuzz} is
+ * {@code copy}, {@code r}, {@code cli}, {@code sq} (with stored queries), {@code feed} ({@link ChangeFeedApiTest}) and {@code fuzz} (initialized by the tests; {@code fuzz} is
  * {@link HttpRequestFuzzTest}'s alone), {@code empty} (never initialized) and {@code default} (the
  * embedded example, created on first use); and two bearer tokens.
  */
@@ -21,21 +21,57 @@ public class GraphsTestResource implements QuarkusTestResourceLifecycleManager {
   public Map<String, String> start() {
     try {
       Path root = Files.createTempDirectory("omnigraph-http-");
-      return Map.of(
-          "omnigraph.graphs.g.uri", root.resolve("g").toString(),
-          "omnigraph.graphs.copy.uri", root.resolve("copy").toString(),
-          "omnigraph.graphs.r.uri", root.resolve("r").toString(),
-          "omnigraph.graphs.cli.uri", root.resolve("cli").toString(),
-          "omnigraph.graphs.fuzz.uri", root.resolve("fuzz").toString(),
-          "omnigraph.graphs.empty.uri", root.resolve("empty").toString(),
-          "omnigraph.graphs.default.uri", root.resolve("default").toString(),
-          "omnigraph.storage.example", "true",
-          "omnigraph.auth.tokens.alice", HexFormat.of().formatHex(BearerTokens.sha256(ALICE_TOKEN)),
-          "omnigraph.auth.tokens.bob", HexFormat.of().formatHex(BearerTokens.sha256(BOB_TOKEN)).toUpperCase());
+      // Graph sq's stored queries (StoredQueriesApiTest): two files, as omnigraph.graphs.<id>.queries lists them.
+      Path reads = Files.writeString(root.resolve("reads.gq"), STORED_READS);
+      Path writes = Files.writeString(root.resolve("writes.gq"), STORED_WRITES);
+      return Map.ofEntries(
+          Map.entry("omnigraph.graphs.sq.uri", root.resolve("sq").toString()),
+          Map.entry("omnigraph.graphs.sq.queries", reads + ", " + writes),
+          Map.entry("omnigraph.graphs.feed.uri", root.resolve("feed").toString()),
+          Map.entry("omnigraph.graphs.g.uri", root.resolve("g").toString()),
+          Map.entry("omnigraph.graphs.copy.uri", root.resolve("copy").toString()),
+          Map.entry("omnigraph.graphs.r.uri", root.resolve("r").toString()),
+          Map.entry("omnigraph.graphs.cli.uri", root.resolve("cli").toString()),
+          Map.entry("omnigraph.graphs.fuzz.uri", root.resolve("fuzz").toString()),
+          Map.entry("omnigraph.graphs.empty.uri", root.resolve("empty").toString()),
+          Map.entry("omnigraph.graphs.default.uri", root.resolve("default").toString()),
+          Map.entry("omnigraph.storage.example", "true"),
+          Map.entry("omnigraph.auth.tokens.alice", HexFormat.of().formatHex(BearerTokens.sha256(ALICE_TOKEN))),
+          Map.entry("omnigraph.auth.tokens.bob", HexFormat.of().formatHex(BearerTokens.sha256(BOB_TOKEN)).toUpperCase()));
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e);
     }
   }
+
+  /** The read queries of graph {@code sq}: one per parameter kind of the catalog. */
+  static final String STORED_READS = """
+      query find_person($name: String) {
+        match { $p: Person { name: $name } }
+        return { $p.name as name, $p.age as age }
+      }
+
+      query kinds($s: String, $b: Bool, $i: I32, $big: I64, $f: F64, $d: Date, $dt: DateTime, $opt: String?,
+          $list: [I32], $v: Vector(3)) {
+        match { $p: Person }
+        return { count($p) as n }
+      }
+      """;
+
+  /** The mutations of graph {@code sq}; {@code mixed} breaks D₂ and is refused when invoked. */
+  static final String STORED_WRITES = """
+      query add_person($name: String, $age: I32?) {
+        insert Person { name: $name, age: $age }
+      }
+
+      query set_age($name: String, $age: I32?) {
+        update Person set { age: $age } where name = $name
+      }
+
+      query mixed($name: String) {
+        insert Person { name: $name }
+        delete Person where name = $name
+      }
+      """;
 
   @Override
   public void stop() {}
