@@ -17,8 +17,8 @@ public record QueriesCatalogOutput(@JsonProperty("queries") List<Entry> queries)
    * @param name the registry key and invoke path segment ({@code POST /queries/{name}}), the declared query name
    * @param toolName the MCP tool id; the name (this server has no per-query override)
    * @param mutation true for an insert/update/delete body
-   * @param description the declaration's {@code @description}; null (not parsed yet, issue 13 point 4)
-   * @param instruction the declaration's {@code @instruction}; null (not parsed yet)
+   * @param description the declaration's {@code @description("…")}, or null
+   * @param instruction the declaration's {@code @instruction("…")}, or null
    * @param params the declared parameters in declaration order
    */
   @JsonInclude(JsonInclude.Include.ALWAYS)

@@ -92,7 +92,8 @@ public final class StoredQueries {
               + first + " and " + source.origin() + " (a stored query's name is its identity)");
         }
         byName.put(d.name(), new StoredQuery(d.name(), source.text(), d.isMutation()));
-        entries.put(d.name(), new QueriesCatalogOutput.Entry(d.name(), d.name(), d.isMutation(), null, null,
+        entries.put(d.name(), new QueriesCatalogOutput.Entry(d.name(), d.name(), d.isMutation(),
+            d.description().orElse(null), d.instruction().orElse(null),
             d.params().stream().map(StoredQueries::describe).toList()));
       }
     }

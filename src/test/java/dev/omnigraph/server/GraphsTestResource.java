@@ -45,7 +45,9 @@ public class GraphsTestResource implements QuarkusTestResourceLifecycleManager {
 
   /** The read queries of graph {@code sq}: one per parameter kind of the catalog. */
   static final String STORED_READS = """
-      query find_person($name: String) {
+      query find_person($name: String)
+          @description("One person by name")
+          @instruction("Use when the user names someone") {
         match { $p: Person { name: $name } }
         return { $p.name as name, $p.age as age }
       }
