@@ -23,7 +23,7 @@ import org.lance.ipc.LanceScanner;
  * ({@link #maxBatchBytes()}), and each row's ({@link #peekBytes()}), so callers can refuse a row
  * above their byte bound. Not thread-safe; close it (it holds a leased dataset handle).
  */
-public final class OrderedCursor implements AutoCloseable {
+public final class OrderedCursor implements AutoCloseable, ScanStats {
 
   /** Rows per scanner batch (seed: 8,192). */
   public static final long BATCH_ROWS = DataTables.SCAN_BATCH_ROWS;
@@ -81,16 +81,19 @@ public final class OrderedCursor implements AutoCloseable {
   }
 
   /** The largest scanner batch seen so far, in exact Arrow bytes. */
+  @Override
   public long maxBatchBytes() {
     return maxBatchBytes;
   }
 
   /** The most rows one scanner batch held so far. */
+  @Override
   public long maxBatchRows() {
     return maxBatchRows;
   }
 
   /** Scanner batches read so far. */
+  @Override
   public long batches() {
     return batches;
   }
