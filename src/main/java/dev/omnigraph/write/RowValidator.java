@@ -73,8 +73,9 @@ final class RowValidator {
     if (uniques.isEmpty() || written.isEmpty()) {
       return;
     }
+    // Built only when a committed row can be probed: a write whose every tuple is null (a bulk
+    // merge of rows without the unique column) needs no id set of its size.
     Set<String> writtenIds = new java.util.HashSet<>();
-    written.forEach(r -> writtenIds.add(String.valueOf(r.get("id"))));
     TablePin pin = ctx.pin(tableKey);
     for (List<String> columns : uniques) {
       Map<List<Object>, String> seen = new HashMap<>();
@@ -92,6 +93,9 @@ final class RowValidator {
       }
       if (seen.isEmpty() || replacesTable) {
         continue;
+      }
+      if (writtenIds.isEmpty()) {
+        written.forEach(r -> writtenIds.add(String.valueOf(r.get("id"))));
       }
       Filter probe = columns.size() == 1
           ? Filter.in(columns.get(0), seen.keySet().stream().map(t -> t.get(0)).toList())
