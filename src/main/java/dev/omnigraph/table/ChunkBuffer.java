@@ -22,7 +22,6 @@ public final class ChunkBuffer implements AutoCloseable {
   private final VectorSchemaRoot root;
   private VectorSchemaRoot checkedSource;
   private int rows;
-  private long bytes;
 
   /** An empty buffer for rows of {@code schema} (the table's write schema). */
   public ChunkBuffer(Schema schema) {
@@ -55,7 +54,6 @@ public final class ChunkBuffer implements AutoCloseable {
     for (int c = 0; c < to.size(); c++) {
       to.get(c).copyFromSafe(at, rows, of.get(c));
     }
-    bytes += from.rowBytes();
     rows++;
   }
 
@@ -64,9 +62,9 @@ public final class ChunkBuffer implements AutoCloseable {
     return rows;
   }
 
-  /** The buffered rows' Arrow bytes as scanned. */
+  /** The buffered rows' Arrow bytes, as they will be staged. */
   public long bytes() {
-    return bytes;
+    return RowCodec.arrowBytes(seal());
   }
 
   /** Forgets the buffered rows (the next chunk reuses the buffers). */
@@ -75,7 +73,6 @@ public final class ChunkBuffer implements AutoCloseable {
     root.getFieldVectors().forEach(FieldVector::reset);
     root.setRowCount(0);
     rows = 0;
-    bytes = 0;
   }
 
   Schema schema() {
