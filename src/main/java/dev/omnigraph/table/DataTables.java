@@ -536,51 +536,21 @@ public final class DataTables {
    */
   public OrderedCursor orderedById(String location, Optional<String> nativeBranch, long version,
       Optional<String> afterId, List<String> columns) {
-    return orderedById(location, nativeBranch, version, afterId, columns, List.of());
-  }
-
-  /**
-   * As {@link #orderedById(String, Optional, long, Optional, List)}, reading only the given
-   * fragments of the version (empty: all): the rows a certified insertion interval added.
-   */
-  public OrderedCursor orderedById(String location, Optional<String> nativeBranch, long version,
-      Optional<String> afterId, List<String> columns, List<Integer> fragments) {
-    return lance(() -> {
-      dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
-          dev.omnigraph.storage.StoreRequests.Kind.TABLE, 0);
-      Handle h = open(location, nativeBranch, OptionalLong.of(version));
-      org.lance.ipc.LanceScanner scanner = null;
-      try {
-        ScanOptions.Builder options = new ScanOptions.Builder().batchSize(SCAN_BATCH_ROWS);
-        afterId.ifPresent(id -> options.filter(Filter.gt(ID, id).toSql()));
-        if (!fragments.isEmpty()) {
-          options.fragmentIds(fragments);
-        }
-        if (!columns.isEmpty()) {
-          List<String> read = new ArrayList<>(columns);
-          if (!read.contains(ID)) {
-            read.add(0, ID);
-          }
-          options.columns(read);
-        }
-        org.lance.ipc.ColumnOrdering.Builder byId = new org.lance.ipc.ColumnOrdering.Builder();
-        byId.setColumnName(ID);
-        byId.setAscending(true);
-        byId.setNullFirst(false);
-        options.setColumnOrderings(List.of(byId.build()));
-        scanner = org.lance.ipc.LanceScanner.create(h.table, options.build(), h.allocator);
-        return new OrderedCursor(h, scanner, scanner.scanBatches());
-      } catch (Exception e) {
-        try {
-          if (scanner != null) {
-            scanner.close();
-          }
-        } finally {
-          h.close();
-        }
-        throw e;
+    ScanOptions.Builder options = new ScanOptions.Builder().batchSize(SCAN_BATCH_ROWS);
+    afterId.ifPresent(id -> options.filter(Filter.gt(ID, id).toSql()));
+    if (!columns.isEmpty()) {
+      List<String> read = new ArrayList<>(columns);
+      if (!read.contains(ID)) {
+        read.add(0, ID);
       }
-    });
+      options.columns(read);
+    }
+    org.lance.ipc.ColumnOrdering.Builder byId = new org.lance.ipc.ColumnOrdering.Builder();
+    byId.setColumnName(ID);
+    byId.setAscending(true);
+    byId.setNullFirst(false);
+    options.setColumnOrderings(List.of(byId.build()));
+    return openScan(location, nativeBranch, version, options.build(), OrderedCursor::new);
   }
 
   /**
@@ -594,15 +564,27 @@ public final class DataTables {
     if (fragments.isEmpty()) {
       throw new IllegalArgumentException("no fragments to read");
     }
+    return openScan(location, nativeBranch, version,
+        new ScanOptions.Builder().batchSize(SCAN_BATCH_ROWS).fragmentIds(fragments).build(), FragmentRows::new);
+  }
+
+  /** A cursor over a scan it owns: its handle, scanner and reader (closed with the cursor). */
+  private interface ScanCursor<T> {
+    T open(AutoCloseable handle, org.lance.ipc.LanceScanner scanner, org.apache.arrow.vector.ipc.ArrowReader reader)
+        throws IOException;
+  }
+
+  /** Opens a streaming scan of exactly {@code version} of the branch; on failure nothing stays open. */
+  private <T> T openScan(String location, Optional<String> nativeBranch, long version, ScanOptions options,
+      ScanCursor<T> cursor) {
     return lance(() -> {
       dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
           dev.omnigraph.storage.StoreRequests.Kind.TABLE, 0);
       Handle h = open(location, nativeBranch, OptionalLong.of(version));
       org.lance.ipc.LanceScanner scanner = null;
       try {
-        ScanOptions options = new ScanOptions.Builder().batchSize(SCAN_BATCH_ROWS).fragmentIds(fragments).build();
         scanner = org.lance.ipc.LanceScanner.create(h.table, options, h.allocator);
-        return new FragmentRows(h, scanner, scanner.scanBatches());
+        return cursor.open(h, scanner, scanner.scanBatches());
       } catch (Exception e) {
         try {
           if (scanner != null) {

@@ -1,7 +1,6 @@
 package dev.omnigraph.table;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -19,24 +18,14 @@ import org.lance.ipc.LanceScanner;
  * rows in the same order, which is what lets a planner fix chunk boundaries and an effect cut at
  * them later. Not thread-safe; close it (it holds a leased dataset handle).
  */
-public final class FragmentRows implements AutoCloseable, ScanStats {
+public final class FragmentRows extends BatchScan {
 
-  private final AutoCloseable handle;
-  private final LanceScanner scanner;
-  private final ArrowReader reader;
-  private final VectorSchemaRoot root;
   private final FieldVector idVector;
   private int index = -1;
   private int count;
-  private long batches;
-  private long maxBatchRows;
-  private long maxBatchBytes;
 
   FragmentRows(AutoCloseable handle, LanceScanner scanner, ArrowReader reader) throws IOException {
-    this.handle = handle;
-    this.scanner = scanner;
-    this.reader = reader;
-    this.root = reader.getVectorSchemaRoot();
+    super(handle, scanner, reader);
     this.idVector = root.getVector(DataTables.ID);
     if (idVector == null) {
       throw new IllegalArgumentException("the scan has no '" + DataTables.ID + "' column");
@@ -46,19 +35,12 @@ public final class FragmentRows implements AutoCloseable, ScanStats {
   /** Moves to the next row; {@code false} at the end. */
   public boolean next() {
     index++;
-    try {
-      while (index >= count) {
-        if (!reader.loadNextBatch()) {
-          return false;
-        }
-        batches++;
-        count = root.getRowCount();
-        index = 0;
-        maxBatchRows = Math.max(maxBatchRows, count);
-        maxBatchBytes = Math.max(maxBatchBytes, RowCodec.arrowBytes(root));
+    while (index >= count) {
+      if (!loadBatch()) {
+        return false;
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("fragment scan failed", e);
+      count = root.getRowCount();
+      index = 0;
     }
     return true;
   }
@@ -86,39 +68,5 @@ public final class FragmentRows implements AutoCloseable, ScanStats {
 
   int index() {
     return index;
-  }
-
-  @Override
-  public long batches() {
-    return batches;
-  }
-
-  @Override
-  public long maxBatchRows() {
-    return maxBatchRows;
-  }
-
-  @Override
-  public long maxBatchBytes() {
-    return maxBatchBytes;
-  }
-
-  @Override
-  public void close() {
-    try {
-      try {
-        reader.close();
-      } finally {
-        try {
-          scanner.close();
-        } finally {
-          handle.close();
-        }
-      }
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException("closing a fragment scan failed: " + e.getMessage(), e);
-    }
   }
 }
