@@ -414,9 +414,20 @@ public final class Omnigraph implements AutoCloseable {
    */
   public dev.omnigraph.api.BranchMergeOutput branchMerge(String source, String target, boolean deleteBranch,
       Optional<String> actor) {
+    return branchMerge(source, target, deleteBranch, actor, dev.omnigraph.merge.MergeLimits.PRODUCTION);
+  }
+
+  /**
+   * As {@link #branchMerge(String, String, boolean, Optional)}, planned within {@code limits}.
+   * Package-private: only this package's tests tighten the limits (to reach each
+   * {@code ResourceLimitExceeded} with a small graph); every public entry plans with production's.
+   */
+  dev.omnigraph.api.BranchMergeOutput branchMerge(String source, String target, boolean deleteBranch,
+      Optional<String> actor, dev.omnigraph.merge.MergeLimits limits) {
     requireWritable();
     String into = target == null || target.isBlank() ? BranchNames.MAIN : target;
-    dev.omnigraph.write.MergeAttempt.MergeResult result = evidence.call(() -> merges.run(source, into, actor));
+    dev.omnigraph.write.MergeAttempt.MergeResult result = evidence.call(() -> merges.run(source, into, actor,
+        limits));
     result.commit().ifPresent(c -> optimizer.afterWrite(into, new WriteResult(Optional.of(c.id()),
         c.manifestVersion(), result.rowCounts(), 1, result.rowCounts(), 1, Optional.of(c))));
     Boolean deleted = null;

@@ -1,6 +1,6 @@
 package dev.omnigraph.merge;
 
-import dev.omnigraph.table.OrderedCursor;
+import dev.omnigraph.table.ScanStats;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -30,8 +30,8 @@ public final class MergeMemory {
     }
   }
 
-  static void cursors(OrderedCursor... cursors) {
-    for (OrderedCursor c : cursors) {
+  static void cursors(ScanStats... cursors) {
+    for (ScanStats c : cursors) {
       if (c != null) {
         BATCHES.addAndGet(c.batches());
         MAX_BATCH_ROWS.accumulateAndGet(c.maxBatchRows(), Math::max);

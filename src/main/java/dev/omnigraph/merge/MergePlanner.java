@@ -8,13 +8,13 @@ import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.api.ResourceLimitExceeded;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * Classifies a merge table by table against three immutable snapshots — base, source and target,
@@ -47,17 +47,28 @@ public final class MergePlanner {
     /** The columns of table {@code tableKey} the merged result's validation reads ({@code id} included). */
     List<String> projection(String tableKey);
 
-    /** Each row the merge writes, whole, as the join produces it (constraints of one row). */
-    void written(String tableKey, Map<String, Object> row);
+    /**
+     * Each row the merge writes (constraints of one row), read column by column: the whole row as
+     * the join produces it, or a streamed row that decodes only what is asked for.
+     */
+    void written(String tableKey, Function<String, Object> column);
   }
 
   private final DataTables tables;
   private final Validation validation;
+  private final MergeLimits limits;
   private long retained;
 
+  /** A planner with the production limits. */
   public MergePlanner(DataTables tables, Validation validation) {
+    this(tables, validation, MergeLimits.PRODUCTION);
+  }
+
+  /** A planner bounded by {@code limits} (production: {@link MergeLimits#PRODUCTION}). */
+  public MergePlanner(DataTables tables, Validation validation, MergeLimits limits) {
     this.tables = tables;
     this.validation = validation;
+    this.limits = limits;
   }
 
   /**
@@ -115,8 +126,8 @@ public final class MergePlanner {
         // count already equals the source's).
         continue;
       }
-      if (action == TablePlan.Action.APPLY && delta.chain().size() > MAX_CHAIN) {
-        throw new ResourceLimitExceeded("merge_chain:" + key, MAX_CHAIN, delta.chain().size());
+      if (action == TablePlan.Action.APPLY && delta.chain().size() > limits.chain()) {
+        throw new ResourceLimitExceeded("merge_chain:" + key, limits.chain(), delta.chain().size());
       }
       plans.add(new TablePlan(key, action, t, s, b, delta, action == TablePlan.Action.APPLY && !ownsRef));
     }
@@ -124,7 +135,7 @@ public final class MergePlanner {
   }
 
   /** Chunk boundaries of one kind, closed at the row or byte bound. */
-  private static final class Chunker {
+  private final class Chunker {
     private final ChunkSpec.Kind kind;
     private final List<ChunkSpec> out = new ArrayList<>();
     private int rows;
@@ -135,7 +146,7 @@ public final class MergePlanner {
     }
 
     void add(long rowBytes) {
-      if (rows > 0 && (rows == MAX_CHUNK_ROWS || bytes + rowBytes > MAX_CHUNK_BYTES)) {
+      if (rows > 0 && (rows == limits.chunkRows() || bytes + rowBytes > limits.chunkBytes())) {
         close();
       }
       rows++;
@@ -169,7 +180,7 @@ public final class MergePlanner {
    *     caller falls back to the ordinary ordered join)
    */
   private List<Integer> proveAllNew(String key, TablePin b, TablePin s) {
-    if (!key.startsWith("node:") || s.version() <= b.version() || s.version() - b.version() > MAX_CHAIN + 2) {
+    if (!key.startsWith("node:") || s.version() <= b.version() || s.version() - b.version() > limits.chain() + 2) {
       return List.of(); // only node writers certify; a longer interval is not worth proving
     }
     try {
@@ -246,7 +257,13 @@ public final class MergePlanner {
     if (proof.isEmpty()) {
       TableJoin.run(tables, key, b, s, t, List.of(), visitor);
     } else {
-      TableJoin.runProven(tables, s, proof, visitor);
+      // Proven rows are all inserts and stay Arrow: only the columns validation reads are decoded,
+      // the chunk boundaries come from each row's Arrow bytes as scanned.
+      TableJoin.runProven(tables, s, proof, rows -> {
+        counts[0]++;
+        inserts.add(rowBytes(key, rows.rowBytes()));
+        keep(key, rows::value, projection, written);
+      });
     }
     List<ChunkSpec> chain = new ArrayList<>(inserts.specs());
     chain.addAll(updates.specs());
@@ -254,29 +271,60 @@ public final class MergePlanner {
     return new TableDelta(counts[0], counts[1], deletedIds, written, updatedIds, chain, proof);
   }
 
-  private static long rowBytes(String key, long bytes) {
-    if (bytes > MAX_CHUNK_BYTES) {
-      throw new ResourceLimitExceeded("merge_row_bytes:" + key, MAX_CHUNK_BYTES, bytes);
+  private long rowBytes(String key, long bytes) {
+    if (bytes > limits.chunkBytes()) {
+      throw new ResourceLimitExceeded("merge_row_bytes:" + key, limits.chunkBytes(), bytes);
     }
     return bytes;
   }
 
   private void keep(String key, Map<String, Object> row, List<String> projection, List<Map<String, Object>> written) {
-    validation.written(key, row);
-    Map<String, Object> projected = new LinkedHashMap<>();
+    keep(key, row::get, projection, written);
+  }
+
+  /** Validates one written row read column by column, and retains its projection, charged. */
+  private void keep(String key, Function<String, Object> column, List<String> projection,
+      List<Map<String, Object>> written) {
+    validation.written(key, column);
+    // Null columns are left out: validation reads the view by column (an absent column reads as
+    // null), and a compact immutable map keeps the retained view small.
+    Object[] entries = new Object[projection.size() * 2];
+    int n = 0;
+    long bytes = 64; // the map and its entries, conservatively
     for (String c : projection) {
-      projected.put(c, row.get(c));
+      Object v = column.apply(c);
+      bytes += Rows.estimatedBytes(v);
+      if (v != null) {
+        entries[n++] = c;
+        entries[n++] = v;
+      }
     }
-    charge(Rows.estimatedBytes(projected) + 64); // the map and its entries, conservatively
-    written.add(projected);
+    charge(bytes);
+    written.add(compact(entries, n));
   }
 
   private void charge(long bytes) {
     retained += bytes;
     MergeMemory.validation(retained);
-    if (retained > VALIDATION_BUDGET) {
-      throw new ResourceLimitExceeded("merge_validation_bytes", VALIDATION_BUDGET, retained);
+    if (retained > limits.validationBudget()) {
+      throw new ResourceLimitExceeded("merge_validation_bytes", limits.validationBudget(), retained);
     }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> compact(Object[] entries, int n) {
+    return switch (n) {
+      case 0 -> Map.of();
+      case 2 -> Map.of((String) entries[0], entries[1]);
+      case 4 -> Map.of((String) entries[0], entries[1], (String) entries[2], entries[3]);
+      default -> {
+        Map.Entry<String, Object>[] pairs = new Map.Entry[n / 2];
+        for (int i = 0; i < pairs.length; i++) {
+          pairs[i] = Map.entry((String) entries[2 * i], entries[2 * i + 1]);
+        }
+        yield Map.ofEntries(pairs);
+      }
+    };
   }
 
   /** Same dataset version on the same ref: the same rows, without reading them. */

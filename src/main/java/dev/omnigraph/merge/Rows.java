@@ -31,14 +31,20 @@ public final class Rows {
   public static long estimatedBytes(Map<String, Object> row) {
     long bytes = 0;
     for (Object v : row.values()) {
-      bytes += 9;
-      if (v instanceof String s) {
-        bytes += 4L + 3L * s.length(); // UTF-8 worst case, offset
-      } else if (v instanceof float[] f) {
-        bytes += 4L * f.length;
-      } else if (v instanceof java.util.List<?> l) {
-        bytes += 4L + 16L * l.size();
-      }
+      bytes += estimatedBytes(v);
+    }
+    return bytes;
+  }
+
+  /** One value's share of {@link #estimatedBytes(Map)} (a null: its validity and offset). */
+  public static long estimatedBytes(Object v) {
+    long bytes = 9;
+    if (v instanceof String s) {
+      bytes += 4L + 3L * s.length(); // UTF-8 worst case, offset
+    } else if (v instanceof float[] f) {
+      bytes += 4L * f.length;
+    } else if (v instanceof java.util.List<?> l) {
+      bytes += 4L + 16L * l.size();
     }
     return bytes;
   }

@@ -3,9 +3,11 @@ package dev.omnigraph.merge;
 import dev.omnigraph.api.MergeConflict;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.FragmentRows;
 import dev.omnigraph.table.OrderedCursor;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The seed's ordered base/source/target cursors for one table (BranchMerge step 4): each snapshot
@@ -71,17 +73,19 @@ public final class TableJoin {
 
   /**
    * The certificate fast path's "join": every row of {@code fragments} of the source version is an
-   * insert, in id order. No base or target cursor is opened: absence from the target was proven by
-   * the interval's certificates (seed: "performs neither a target ID preflight nor a merge join").
+   * insert, handed to {@code insert} as Arrow in the scan's order (deterministic, unsorted: no sort
+   * has to hold the interval). No base or target cursor is opened: absence from the target was
+   * proven by the interval's certificates (seed: "performs neither a target ID preflight nor a
+   * merge join"). The current row of the cursor is valid only inside the call.
    */
-  public static void runProven(DataTables tables, TablePin source, List<Integer> fragments, Visitor visitor) {
-    try (OrderedCursor s = tables.orderedById(source.location(), source.nativeBranch(), source.version(),
-        java.util.Optional.empty(), List.of(), fragments)) {
-      while (s.peek() != null) {
-        long bytes = s.peekBytes();
-        visitor.insert(s.next(), bytes);
+  public static void runProven(DataTables tables, TablePin source, List<Integer> fragments,
+      Consumer<FragmentRows> insert) {
+    try (FragmentRows rows = tables.fragmentRows(source.location(), source.nativeBranch(), source.version(),
+        fragments)) {
+      while (rows.next()) {
+        insert.accept(rows);
       }
-      MergeMemory.cursors(s);
+      MergeMemory.cursors(rows);
     }
   }
 

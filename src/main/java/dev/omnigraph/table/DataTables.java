@@ -536,40 +536,55 @@ public final class DataTables {
    */
   public OrderedCursor orderedById(String location, Optional<String> nativeBranch, long version,
       Optional<String> afterId, List<String> columns) {
-    return orderedById(location, nativeBranch, version, afterId, columns, List.of());
+    ScanOptions.Builder options = new ScanOptions.Builder().batchSize(SCAN_BATCH_ROWS);
+    afterId.ifPresent(id -> options.filter(Filter.gt(ID, id).toSql()));
+    if (!columns.isEmpty()) {
+      List<String> read = new ArrayList<>(columns);
+      if (!read.contains(ID)) {
+        read.add(0, ID);
+      }
+      options.columns(read);
+    }
+    org.lance.ipc.ColumnOrdering.Builder byId = new org.lance.ipc.ColumnOrdering.Builder();
+    byId.setColumnName(ID);
+    byId.setAscending(true);
+    byId.setNullFirst(false);
+    options.setColumnOrderings(List.of(byId.build()));
+    return openScan(location, nativeBranch, version, options.build(), OrderedCursor::new);
   }
 
   /**
-   * As {@link #orderedById(String, Optional, long, Optional, List)}, reading only the given
-   * fragments of the version (empty: all): the rows a certified insertion interval added.
+   * The rows of {@code fragments} of exactly {@code version} of the branch, every column, in the
+   * scan's own order (fragment by fragment, no sort), {@value #SCAN_BATCH_ROWS} rows per scanner
+   * batch, as Arrow: the rows a certified insertion interval added, streamed without a sort or a
+   * decoded row (see {@link FragmentRows}).
    */
-  public OrderedCursor orderedById(String location, Optional<String> nativeBranch, long version,
-      Optional<String> afterId, List<String> columns, List<Integer> fragments) {
+  public FragmentRows fragmentRows(String location, Optional<String> nativeBranch, long version,
+      List<Integer> fragments) {
+    if (fragments.isEmpty()) {
+      throw new IllegalArgumentException("no fragments to read");
+    }
+    return openScan(location, nativeBranch, version,
+        new ScanOptions.Builder().batchSize(SCAN_BATCH_ROWS).fragmentIds(fragments).build(), FragmentRows::new);
+  }
+
+  /** A cursor over a scan it owns: its handle, scanner and reader (closed with the cursor). */
+  private interface ScanCursor<T> {
+    T open(AutoCloseable handle, org.lance.ipc.LanceScanner scanner, org.apache.arrow.vector.ipc.ArrowReader reader)
+        throws IOException;
+  }
+
+  /** Opens a streaming scan of exactly {@code version} of the branch; on failure nothing stays open. */
+  private <T> T openScan(String location, Optional<String> nativeBranch, long version, ScanOptions options,
+      ScanCursor<T> cursor) {
     return lance(() -> {
       dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
           dev.omnigraph.storage.StoreRequests.Kind.TABLE, 0);
       Handle h = open(location, nativeBranch, OptionalLong.of(version));
       org.lance.ipc.LanceScanner scanner = null;
       try {
-        ScanOptions.Builder options = new ScanOptions.Builder().batchSize(SCAN_BATCH_ROWS);
-        afterId.ifPresent(id -> options.filter(Filter.gt(ID, id).toSql()));
-        if (!fragments.isEmpty()) {
-          options.fragmentIds(fragments);
-        }
-        if (!columns.isEmpty()) {
-          List<String> read = new ArrayList<>(columns);
-          if (!read.contains(ID)) {
-            read.add(0, ID);
-          }
-          options.columns(read);
-        }
-        org.lance.ipc.ColumnOrdering.Builder byId = new org.lance.ipc.ColumnOrdering.Builder();
-        byId.setColumnName(ID);
-        byId.setAscending(true);
-        byId.setNullFirst(false);
-        options.setColumnOrderings(List.of(byId.build()));
-        scanner = org.lance.ipc.LanceScanner.create(h.table, options.build(), h.allocator);
-        return new OrderedCursor(h, scanner, scanner.scanBatches());
+        scanner = org.lance.ipc.LanceScanner.create(h.table, options, h.allocator);
+        return cursor.open(h, scanner, scanner.scanBatches());
       } catch (Exception e) {
         try {
           if (scanner != null) {
@@ -652,33 +667,66 @@ public final class DataTables {
       }
       try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion));
           VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
-        requireTableSchema(schema, h.table);
-        LanceSchema lanceSchema = h.table.getLanceSchema();
-        List<FragmentMetadata> fragments = LanceSupport.stage(config, h.table, batch, h.allocator);
-        StagedKeys.record(fragments, distinctIds(rows));
-        Update update = LanceSupport.insertOnlyUpdate(fragments, lanceSchema);
-        Map<String, String> properties = Map.of();
-        if (certifyAbsence) {
-          List<String> violations = new ArrayList<>(
-              insertShapeViolations(update, lanceSchema, rows.size(), uuid, readVersion));
-          if (distinctIds(rows).size() != rows.size()) {
-            violations.add("the inserted ids are not distinct");
-          }
-          if (!violations.isEmpty()) {
-            throw new IllegalStateException("strict insert into " + location + " fails closed: the staged"
-                + " transaction cannot carry the insert-absence certificate: " + violations);
-          }
-          properties = certificate(readVersion);
-        }
-        return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.INSERT)
-            .counts(rows.size(), 0, 0)
-            .properties(properties)
-            .arrowBytes(RowCodec.arrowBytes(batch))
-            .fragments(fragments, List.of(), List.of())
-            .preservedFieldIds(update.fieldsForPreservingFragBitmap())
-            .build();
+        return stageInsertBatch(h, location, nativeBranch, readVersion, schema, batch, distinctIds(rows),
+            certifyAbsence, uuid);
       }
     });
+  }
+
+  /**
+   * As {@link #stageInsert(String, Optional, long, Schema, List, boolean, String)}, for rows already
+   * held as Arrow (a merge's certificate-proven chunk copied from the source's fragments): the batch
+   * is staged as it is, after the checks {@link RowCodec#encode} would have made that still apply to
+   * rows of the same table (the write schema, non-null columns, a non-null id), and the same
+   * certificate checks.
+   *
+   * @return the staged write; empty when the buffer holds no row
+   * @throws IllegalArgumentException when the buffer's schema does not match the table, or a
+   *     non-nullable column or the id holds a null
+   * @throws IllegalStateException when {@code certifyAbsence} and a certificate check fails
+   */
+  public StagedWrite stageInsert(String location, Optional<String> nativeBranch, long readVersion, ChunkBuffer chunk,
+      boolean certifyAbsence, String uuid) {
+    return lance(() -> {
+      if (chunk.rows() == 0) {
+        return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.INSERT).empty().build();
+      }
+      chunk.requireDeclaredNullability();
+      Set<String> ids = chunk.distinctIds();
+      try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion))) {
+        return stageInsertBatch(h, location, nativeBranch, readVersion, chunk.schema(), chunk.seal(), ids,
+            certifyAbsence, uuid);
+      }
+    });
+  }
+
+  private StagedWrite stageInsertBatch(Handle h, String location, Optional<String> nativeBranch, long readVersion,
+      Schema schema, VectorSchemaRoot batch, Set<String> ids, boolean certifyAbsence, String uuid) {
+    requireTableSchema(schema, h.table);
+    int rows = batch.getRowCount();
+    LanceSchema lanceSchema = h.table.getLanceSchema();
+    List<FragmentMetadata> fragments = LanceSupport.stage(config, h.table, batch, h.allocator);
+    StagedKeys.record(fragments, ids);
+    Update update = LanceSupport.insertOnlyUpdate(fragments, lanceSchema);
+    Map<String, String> properties = Map.of();
+    if (certifyAbsence) {
+      List<String> violations = new ArrayList<>(insertShapeViolations(update, lanceSchema, rows, uuid, readVersion));
+      if (ids.size() != rows) {
+        violations.add("the inserted ids are not distinct");
+      }
+      if (!violations.isEmpty()) {
+        throw new IllegalStateException("strict insert into " + location + " fails closed: the staged"
+            + " transaction cannot carry the insert-absence certificate: " + violations);
+      }
+      properties = certificate(readVersion);
+    }
+    return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.INSERT)
+        .counts(rows, 0, 0)
+        .properties(properties)
+        .arrowBytes(RowCodec.arrowBytes(batch))
+        .fragments(fragments, List.of(), List.of())
+        .preservedFieldIds(update.fieldsForPreservingFragBitmap())
+        .build();
   }
 
   private static Map<String, String> certificate(long readVersion) {
@@ -1340,7 +1388,7 @@ public final class DataTables {
     }
   }
 
-  private static boolean sameShape(List<Field> a, List<Field> b) {
+  static boolean sameShape(List<Field> a, List<Field> b) {
     return sameShape(a, b, false);
   }
 

@@ -1,7 +1,6 @@
 package dev.omnigraph.table;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Map;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -23,29 +22,19 @@ import org.lance.ipc.LanceScanner;
  * ({@link #maxBatchBytes()}), and each row's ({@link #peekBytes()}), so callers can refuse a row
  * above their byte bound. Not thread-safe; close it (it holds a leased dataset handle).
  */
-public final class OrderedCursor implements AutoCloseable {
+public final class OrderedCursor extends BatchScan {
 
   /** Rows per scanner batch (seed: 8,192). */
   public static final long BATCH_ROWS = DataTables.SCAN_BATCH_ROWS;
 
-  private final AutoCloseable handle;
-  private final LanceScanner scanner;
-  private final ArrowReader reader;
-  private final VectorSchemaRoot root;
   private int index;
   private int count;
   private boolean done;
   private Map<String, Object> peeked;
   private long peekedBytes;
-  private long maxBatchBytes;
-  private long maxBatchRows;
-  private long batches;
 
   OrderedCursor(AutoCloseable handle, LanceScanner scanner, ArrowReader reader) throws IOException {
-    this.handle = handle;
-    this.scanner = scanner;
-    this.reader = reader;
-    this.root = reader.getVectorSchemaRoot();
+    super(handle, scanner, reader);
   }
 
   /** The same order as the scan's: Unicode code point (= UTF-8 byte) order. */
@@ -80,36 +69,14 @@ public final class OrderedCursor implements AutoCloseable {
     return row;
   }
 
-  /** The largest scanner batch seen so far, in exact Arrow bytes. */
-  public long maxBatchBytes() {
-    return maxBatchBytes;
-  }
-
-  /** The most rows one scanner batch held so far. */
-  public long maxBatchRows() {
-    return maxBatchRows;
-  }
-
-  /** Scanner batches read so far. */
-  public long batches() {
-    return batches;
-  }
-
   private void advance() {
-    try {
-      while (index >= count) {
-        if (!reader.loadNextBatch()) {
-          done = true;
-          return;
-        }
-        batches++;
-        maxBatchBytes = Math.max(maxBatchBytes, RowCodec.arrowBytes(root));
-        index = 0;
-        count = root.getRowCount();
-        maxBatchRows = Math.max(maxBatchRows, count);
+    while (index >= count) {
+      if (!loadBatch()) {
+        done = true;
+        return;
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("ordered scan failed", e);
+      index = 0;
+      count = root.getRowCount();
     }
     peeked = RowCodec.decode(root, index);
     peekedBytes = rowBytes(root, index);
@@ -126,24 +93,5 @@ public final class OrderedCursor implements AutoCloseable {
       total += Math.max(0, v.getBufferSizeFor(i + 1) - v.getBufferSizeFor(i));
     }
     return total;
-  }
-
-  @Override
-  public void close() {
-    try {
-      try {
-        reader.close();
-      } finally {
-        try {
-          scanner.close();
-        } finally {
-          handle.close();
-        }
-      }
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException("closing an ordered scan failed: " + e.getMessage(), e);
-    }
   }
 }

@@ -19,6 +19,7 @@ import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.manifest.TableVersionUpdate;
 import dev.omnigraph.merge.ChunkSpec;
 import dev.omnigraph.merge.MergeBase;
+import dev.omnigraph.merge.MergeLimits;
 import dev.omnigraph.merge.MergeMemory;
 import dev.omnigraph.merge.MergePlan;
 import dev.omnigraph.merge.MergePlanner;
@@ -28,6 +29,7 @@ import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.RecoverySidecar;
 import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.schema.SchemaIr;
+import dev.omnigraph.table.ChunkBuffer;
 import dev.omnigraph.table.CommitOutcome;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.StagedWrite;
@@ -114,6 +116,15 @@ public final class MergeAttempt {
    * @throws ResourceLimitExceeded for a row or a chain past the seed's bounds (before arm)
    */
   public MergeResult run(String source, String target, Optional<String> actor) {
+    return run(source, target, actor, MergeLimits.PRODUCTION);
+  }
+
+  /**
+   * As {@link #run(String, String, Optional)}, planned within {@code limits} (tests tighten them to
+   * reach each {@link ResourceLimitExceeded} with a small graph; production passes
+   * {@link MergeLimits#PRODUCTION}).
+   */
+  public MergeResult run(String source, String target, Optional<String> actor, MergeLimits limits) {
     if (source.equals(target)) {
       throw new InvalidRequest("a branch merge needs distinct source and target branches (both '" + source + "')");
     }
@@ -143,7 +154,7 @@ public final class MergeAttempt {
 
     // Step 2: classify and validate outside the gates.
     MergeValidator validator = new MergeValidator(schema, tables, targetAuth.state());
-    MergePlan plan = new MergePlanner(tables, validator).plan(baseState, sourceAuth.state(), targetAuth.state(),
+    MergePlan plan = new MergePlanner(tables, validator, limits).plan(baseState, sourceAuth.state(), targetAuth.state(),
         target, fastForward);
     List<MergeConflict> conflicts = new ArrayList<>(plan.conflicts());
     if (conflicts.isEmpty()) {
@@ -269,6 +280,9 @@ public final class MergeAttempt {
     }
     Schema arrow = Effects.schemaOf(schema.catalog(), t.tableKey());
     boolean certify = t.tableKey().startsWith("node:");
+    if (t.delta().proven()) {
+      return provenEffect(t, chain, location, ref, version, arrow);
+    }
     // One ordered join per chunk kind present, in the chain's order (inserts, upserts, deletes):
     // each buffers only its own kind's rows, at most one chunk, staged at the boundary the planner
     // fixed before arm. The snapshots are immutable, so the join yields what the planner saw.
@@ -329,12 +343,7 @@ public final class MergeAttempt {
               + conflict.message());
         }
       };
-      if (t.delta().proven()) {
-        // The proven rows, straight from the source's new fragments: no target join (seed).
-        TableJoin.runProven(tables, t.source(), t.delta().provenFragments(), collect);
-      } else {
-        TableJoin.run(tables, t.tableKey(), t.base(), t.source(), t.target(), List.of(), collect);
-      }
+      TableJoin.run(tables, t.tableKey(), t.base(), t.source(), t.target(), List.of(), collect);
       if (!rows.isEmpty() || !ids.isEmpty()) {
         throw new IllegalStateException(t.tableKey() + ": " + (rows.size() + ids.size()) + " " + kind.wire()
             + " rows left after the planned chunks");
@@ -347,6 +356,41 @@ public final class MergeAttempt {
     return at[0];
   }
 
+  /**
+   * The certificate-proven table's chain: the source's new fragments streamed once more in the
+   * planner's order (no target join, seed), each row copied as Arrow into one reused chunk buffer
+   * and staged, re-certified, at exactly the boundary fixed before arm. No row becomes a Java map.
+   */
+  private long provenEffect(TablePlan t, List<Chunk> chain, String location, Optional<String> ref, long version,
+      Schema arrow) {
+    long[] at = {version};
+    int[] next = {0};
+    try (ChunkBuffer buffer = new ChunkBuffer(arrow)) {
+      TableJoin.runProven(tables, t.source(), t.delta().provenFragments(), rows -> {
+        if (next[0] == chain.size()) {
+          throw new IllegalStateException(t.tableKey() + ": the proven rows outnumber the " + chain.size()
+              + " planned chunks");
+        }
+        Chunk c = chain.get(next[0]);
+        if (c.kind != ChunkSpec.Kind.STRICT_INSERT) {
+          throw new IllegalStateException(t.tableKey() + ": proven chunk " + c.uuid + " is " + c.kind.wire());
+        }
+        buffer.append(rows);
+        if (buffer.rows() == c.rows) {
+          MergeMemory.chunk(c.rows, buffer.bytes());
+          at[0] = commitStaged(t, c, tables.stageInsert(location, ref, at[0], buffer, true, c.uuid), at[0]);
+          next[0]++;
+          buffer.clear();
+        }
+      });
+      if (buffer.rows() > 0 || next[0] != chain.size()) {
+        throw new IllegalStateException(t.tableKey() + ": the proven rows filled " + next[0] + " of " + chain.size()
+            + " planned chunks, " + buffer.rows() + " rows left over");
+      }
+    }
+    return at[0];
+  }
+
   /** Stages and commits one pre-minted chunk at exactly {@code version}; returns the version it made. */
   private long commitChunk(TablePlan t, Chunk c, String location, Optional<String> ref, long version, Schema arrow,
       boolean certify, List<Map<String, Object>> rows, List<String> ids) {
@@ -355,6 +399,11 @@ public final class MergeAttempt {
       case UPSERT -> tables.stageUpsert(location, ref, version, arrow, rows, c.uuid);
       case DELETE -> tables.stageDeleteIds(location, ref, version, ids, c.uuid);
     };
+    return commitStaged(t, c, staged, version);
+  }
+
+  /** Commits one staged chunk, which must land at exactly {@code version + 1}; returns that version. */
+  private long commitStaged(TablePlan t, Chunk c, StagedWrite staged, long version) {
     if (staged.isEmpty()) {
       throw new IllegalStateException("chunk " + c.uuid + " of " + t.tableKey() + " staged nothing at version "
           + version + ": the table is not what the merge planned on");

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -30,26 +31,34 @@ final class RowValidator {
 
   /** {@code @range} and {@code @check} on one node row. */
   static void checkRow(NodeType type, Map<String, Object> row) {
-    String id = String.valueOf(row.get("id"));
+    checkRow(type, row::get);
+  }
+
+  /**
+   * {@code @range} and {@code @check} on one node row, read column by column through
+   * {@code column} (a streamed row is not decoded whole for this).
+   */
+  static void checkRow(NodeType type, Function<String, Object> column) {
     for (RangeConstraint r : type.ranges()) {
-      Object v = row.get(r.property());
+      Object v = column.apply(r.property());
       if (v == null) {
         continue;
       }
       BigDecimal d = decimal(v);
       if ((r.min() != null && d.compareTo(r.min()) < 0) || (r.max() != null && d.compareTo(r.max()) > 0)) {
         throw new ConstraintViolation(type.tableKey(), "@range(" + r.property() + ", " + bound(r.min()) + ".."
-            + bound(r.max()) + ")", id, r.property() + " = " + v);
+            + bound(r.max()) + ")", String.valueOf(column.apply("id")), r.property() + " = " + v);
       }
     }
     for (CheckConstraint c : type.checks()) {
-      Object v = row.get(c.property());
+      Object v = column.apply(c.property());
       if (v == null) {
         continue;
       }
       Pattern p = PATTERNS.computeIfAbsent(c.pattern(), Pattern::compile);
       if (!p.matcher(v.toString()).find()) {
-        throw new ConstraintViolation(type.tableKey(), "@check(" + c.property() + ", \"" + c.pattern() + "\")", id,
+        throw new ConstraintViolation(type.tableKey(), "@check(" + c.property() + ", \"" + c.pattern() + "\")",
+            String.valueOf(column.apply("id")),
             c.property() + " = \"" + v + "\"");
       }
     }
@@ -64,8 +73,9 @@ final class RowValidator {
     if (uniques.isEmpty() || written.isEmpty()) {
       return;
     }
+    // Built only when a committed row can be probed: a write whose every tuple is null (a bulk
+    // merge of rows without the unique column) needs no id set of its size.
     Set<String> writtenIds = new java.util.HashSet<>();
-    written.forEach(r -> writtenIds.add(String.valueOf(r.get("id"))));
     TablePin pin = ctx.pin(tableKey);
     for (List<String> columns : uniques) {
       Map<List<Object>, String> seen = new HashMap<>();
@@ -83,6 +93,9 @@ final class RowValidator {
       }
       if (seen.isEmpty() || replacesTable) {
         continue;
+      }
+      if (writtenIds.isEmpty()) {
+        written.forEach(r -> writtenIds.add(String.valueOf(r.get("id"))));
       }
       Filter probe = columns.size() == 1
           ? Filter.in(columns.get(0), seen.keySet().stream().map(t -> t.get(0)).toList())
@@ -164,6 +177,9 @@ final class RowValidator {
   }
 
   private static BigDecimal decimal(Object v) {
+    if (v instanceof Integer || v instanceof Long) {
+      return BigDecimal.valueOf(((Number) v).longValue()); // exact, without a string round trip
+    }
     if (v instanceof Float f) {
       return new BigDecimal(Float.toString(f));
     }

@@ -63,10 +63,11 @@ public final class MergeBenchmark {
     int[] sizes = Arrays.stream((args.length > 1 ? args[1] : "10000,100000").split(",")).mapToInt(Integer::parseInt)
         .toArray();
     StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
-        "OmniGraph merge benchmark (local FS, %d cpus, java %s), %d pairs per size%n"
+        "OmniGraph merge benchmark (local FS, %d cpus, java %s), %d pairs per size, auto-optimize %s%n"
             + "| rows | merge median ms | raw median ms | median ratio | max paired peak-RSS overhead | route |%n"
             + "|---|---|---|---|---|---|%n", Runtime.getRuntime().availableProcessors(),
-        System.getProperty("java.version"), PAIRS));
+        System.getProperty("java.version"), PAIRS,
+        dev.omnigraph.maintenance.OptimizeSettings.fromSystemProperties().autoEnabled() ? "on (inline)" : "off"));
     StringBuilder json = new StringBuilder("[");
     for (int n : sizes) {
       Path template = Files.createTempDirectory("omnigraph-bench-merge-" + n);
@@ -132,8 +133,14 @@ public final class MergeBenchmark {
 
   private static Child runChild(String mode, Path dir) throws IOException, InterruptedException {
     String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder pb = new ProcessBuilder(java, "--add-opens=java.base/java.nio=ALL-UNNAMED",
-        "-cp", System.getProperty("java.class.path"), MergeBenchmark.class.getName(), "--child", mode, dir.toString());
+    List<String> command = new ArrayList<>(List.of(java, "--add-opens=java.base/java.nio=ALL-UNNAMED"));
+    // The engine's -Domnigraph.* knobs given to the benchmark reach both children alike (e.g.
+    // -Domnigraph.optimize.auto.enabled=false: the merge without the inline compaction after it).
+    System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("omnigraph.")).sorted()
+        .forEach(k -> command.add("-D" + k + "=" + System.getProperty(k)));
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), MergeBenchmark.class.getName(), "--child",
+        mode, dir.toString()));
+    ProcessBuilder pb = new ProcessBuilder(command);
     pb.redirectErrorStream(true);
     Process p = pb.start();
     double millis = -1;

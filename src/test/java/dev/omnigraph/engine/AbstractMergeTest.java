@@ -510,6 +510,77 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
         change(ChangeOp.INSERT, "edge", "Knows", daveKnows));
   }
 
+  // --- resource limits (issue 14 point 3): each produced for real, with tightened limits ----------
+
+  private static final dev.omnigraph.merge.MergeLimits PROD = dev.omnigraph.merge.MergeLimits.PRODUCTION;
+
+  /**
+   * Merges {@code source} into main under {@code limits} and asserts the typed refusal and zero
+   * effect: no commit on either branch, no sidecar, main's rows and pins (= live HEADs) unchanged.
+   */
+  private dev.omnigraph.api.ResourceLimitExceeded refusedWithZeroEffect(String source,
+      dev.omnigraph.merge.MergeLimits limits) {
+    List<CommitOutput> mainCommits = graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits();
+    List<CommitOutput> sourceCommits = graph.commits(source, CommitPage.first(CommitPage.MAX_LIMIT)).commits();
+    Map<String, Map<String, Object>> mainRows = rows("main", "Person");
+    long pin = dataset("main", "Person").publishedDatasetVersion();
+
+    Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(
+        () -> graph.branchMerge(source, "main", false, Optional.of("act-merge"), limits));
+
+    assertThat(thrown).isInstanceOf(dev.omnigraph.api.ResourceLimitExceeded.class);
+    assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).isEqualTo(mainCommits);
+    assertThat(graph.commits(source, CommitPage.first(CommitPage.MAX_LIMIT)).commits()).isEqualTo(sourceCommits);
+    assertThat(sidecars()).isEmpty();
+    assertThat(rows("main", "Person")).isEqualTo(mainRows);
+    assertThat(dataset("main", "Person").publishedDatasetVersion()).isEqualTo(pin);
+    assertPinsAreHeads("main");
+    return (dev.omnigraph.api.ResourceLimitExceeded) thrown;
+  }
+
+  @Test
+  void aRowAboveTheChunkByteBoundIsRefusedBeforeArmWithNoEffect() {
+    branch("wide");
+    load("wide", LoadMode.APPEND, person("x".repeat(300), 1), person("short", 2));
+    var limits = new dev.omnigraph.merge.MergeLimits(PROD.chunkRows(), 256, PROD.chain(), PROD.validationBudget());
+
+    var e = refusedWithZeroEffect("wide", limits);
+
+    assertThat(e.resource()).isEqualTo("merge_row_bytes:node:Person");
+    assertThat(e.limit()).isEqualTo(256);
+    assertThat(e.actual()).as("id and name, 300 bytes each").isGreaterThan(600);
+    // Production's bound admits the same row.
+    assertThat(merge("wide", "main").outcome()).isEqualTo(MergeOutcome.FAST_FORWARD);
+  }
+
+  @Test
+  void aChainAboveItsTransactionBoundIsRefusedBeforeArmWithNoEffect() {
+    branch("long");
+    load("long", LoadMode.APPEND, people("l", 0, 9));
+    var limits = new dev.omnigraph.merge.MergeLimits(4, PROD.chunkBytes(), 2, PROD.validationBudget());
+
+    var e = refusedWithZeroEffect("long", limits);
+
+    assertThat(e.resource()).isEqualTo("merge_chain:node:Person");
+    assertThat(e.limit()).isEqualTo(2);
+    assertThat(e.actual()).as("4 + 4 + 1 rows").isEqualTo(3);
+  }
+
+  @Test
+  void aValidationViewAboveItsBudgetIsRefusedBeforeArmWithNoEffect() {
+    branch("many");
+    load("many", LoadMode.APPEND, people("m", 0, 40));
+    var limits = new dev.omnigraph.merge.MergeLimits(PROD.chunkRows(), PROD.chunkBytes(), PROD.chain(), 2_000);
+
+    var e = refusedWithZeroEffect("many", limits);
+
+    assertThat(e.resource()).isEqualTo("merge_validation_bytes");
+    assertThat(e.limit()).isEqualTo(2_000);
+    assertThat(e.actual()).isGreaterThan(2_000);
+    assertThatThrownBy(() -> new dev.omnigraph.merge.MergeLimits(PROD.chunkRows() + 1, PROD.chunkBytes(),
+        PROD.chain(), PROD.validationBudget())).as("limits only tighten").isInstanceOf(IllegalArgumentException.class);
+  }
+
   // --- certificate fast path (issue 14 point 4) ------------------------------------------------
 
   private static String[] people(String prefix, int from, int to) {

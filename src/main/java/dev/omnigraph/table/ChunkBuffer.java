@@ -1,0 +1,120 @@
+package dev.omnigraph.table;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * One chunk transaction's rows as Arrow, filled by copying rows from a {@link FragmentRows} scan
+ * vector by vector: the rows go from Lance's batches to the staged fragment without a Java map per
+ * row ({@link DataTables#stageInsert(String, java.util.Optional, long, ChunkBuffer, boolean, String)}).
+ * Reused across chunks ({@link #clear()}), so it holds at most one chunk. Not thread-safe; close
+ * it.
+ */
+public final class ChunkBuffer implements AutoCloseable {
+
+  private final Schema schema;
+  private final BufferAllocator allocator;
+  private final VectorSchemaRoot root;
+  private VectorSchemaRoot checkedSource;
+  private int rows;
+
+  /** An empty buffer for rows of {@code schema} (the table's write schema). */
+  public ChunkBuffer(Schema schema) {
+    this.schema = schema;
+    // Staging exports the batch through the C data interface with the pinned handles' allocator,
+    // which only accepts buffers of its own root.
+    this.allocator = PinnedHandles.allocator().newChildAllocator("merge-chunk", 0, Long.MAX_VALUE);
+    this.root = VectorSchemaRoot.create(schema, allocator);
+    root.allocateNew();
+  }
+
+  /**
+   * Appends the current row of {@code from}.
+   *
+   * @throws IllegalArgumentException when the scanned columns differ from this buffer's schema in
+   *     names, types, nullability or nesting (the copy would otherwise reinterpret buffers)
+   */
+  public void append(FragmentRows from) {
+    VectorSchemaRoot source = from.batch();
+    if (source != checkedSource) {
+      if (!DataTables.sameShape(source.getSchema().getFields(), schema.getFields())) {
+        throw new IllegalArgumentException("scanned schema " + source.getSchema() + " does not match the write schema "
+            + schema);
+      }
+      checkedSource = source;
+    }
+    List<FieldVector> to = root.getFieldVectors();
+    List<FieldVector> of = source.getFieldVectors();
+    int at = from.index();
+    for (int c = 0; c < to.size(); c++) {
+      to.get(c).copyFromSafe(at, rows, of.get(c));
+    }
+    rows++;
+  }
+
+  /** Rows buffered. */
+  public int rows() {
+    return rows;
+  }
+
+  /** The buffered rows' Arrow bytes, as they will be staged. */
+  public long bytes() {
+    return RowCodec.arrowBytes(seal());
+  }
+
+  /** Forgets the buffered rows (the next chunk reuses the buffers). */
+  public void clear() {
+    // reset keeps each buffer's capacity: the next chunk reuses it instead of growing it again.
+    root.getFieldVectors().forEach(FieldVector::reset);
+    root.setRowCount(0);
+    rows = 0;
+  }
+
+  Schema schema() {
+    return schema;
+  }
+
+  /** The buffered rows as a batch, value counts set; valid until the next append or clear. */
+  VectorSchemaRoot seal() {
+    root.setRowCount(rows);
+    return root;
+  }
+
+  /** The buffered ids, distinct; {@code null} ids fail (the table contract: a non-null Utf8 id). */
+  Set<String> distinctIds() {
+    FieldVector id = seal().getVector(DataTables.ID);
+    Set<String> ids = new HashSet<>(rows * 2);
+    for (int i = 0; i < rows; i++) {
+      Object v = RowCodec.get(id, i);
+      if (!(v instanceof String s)) {
+        throw new IllegalArgumentException("row " + i + ": column 'id' must be a non-null String");
+      }
+      ids.add(s);
+    }
+    return ids;
+  }
+
+  /** Nulls only where the schema allows them, as {@link RowCodec#encode} guarantees for map rows. */
+  void requireDeclaredNullability() {
+    for (FieldVector v : seal().getFieldVectors()) {
+      if (!v.getField().isNullable() && v.getNullCount() > 0) {
+        throw new IllegalArgumentException("column '" + v.getName() + "' is not nullable but the chunk holds "
+            + v.getNullCount() + " null(s)");
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      root.close();
+    } finally {
+      allocator.close();
+    }
+  }
+}
