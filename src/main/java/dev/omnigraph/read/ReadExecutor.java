@@ -397,6 +397,9 @@ final class ReadExecutor {
    * the edge's id in slot {@code w}. Edges come from one scan of the edge table at its pin with the
    * edge variable's pushed filters ({@link #candidates}); the adjacency cache holds topology only.
    */
+  /** Edges of an edge slot by the endpoint a traversal starts from ({@code slot:src} / {@code slot:dst}). */
+  private final Map<String, Map<String, List<Map<String, Object>>>> edgeIndex = new HashMap<>();
+
   private List<String[]> traverseEdges(List<String[]> rows, Clause.Traverse t, int s, int d, int w,
       Set<Integer> bound) {
     boolean forward = bound.contains(s);
@@ -404,15 +407,19 @@ final class ReadExecutor {
     int to = forward ? d : s;
     String near = forward ? "src" : "dst";
     String far = forward ? "dst" : "src";
-    Map<String, List<Map<String, Object>>> byNear = new HashMap<>();
-    for (Map<String, Object> edge : candidates(w).values()) {
-      String a = (String) edge.get(near);
-      byNear.computeIfAbsent(a, k -> new ArrayList<>()).add(edge);
-      String b = (String) edge.get(far);
-      if (t.undirected() && !b.equals(a)) {
-        byNear.computeIfAbsent(b, k -> new ArrayList<>()).add(edge);
+    // Built once per edge slot and direction: inside not { } this runs once per outer row.
+    Map<String, List<Map<String, Object>>> byNear = edgeIndex.computeIfAbsent(w + ":" + near, k -> {
+      Map<String, List<Map<String, Object>>> index = new HashMap<>();
+      for (Map<String, Object> edge : candidates(w).values()) {
+        String a = (String) edge.get(near);
+        index.computeIfAbsent(a, x -> new ArrayList<>()).add(edge);
+        String b = (String) edge.get(far);
+        if (t.undirected() && !b.equals(a)) {
+          index.computeIfAbsent(b, x -> new ArrayList<>()).add(edge);
+        }
       }
-    }
+      return index;
+    });
     boolean toBound = bound.contains(to);
     Map<String, Map<String, Object>> allowed = filtered(to) ? candidates(to) : null;
     List<String[]> out = new ArrayList<>();
