@@ -64,9 +64,12 @@ public final class SidecarStore {
     // A sidecar whose delete is in flight belongs to a write that published: it is not pending,
     // so it is left out rather than waited for (a listing used to wait one delete round trip
     // behind every other branch's finished write). If its delete fails it is listed again later.
+    // The keys retiring when the listing starts are taken first: a delete that completes while the
+    // LIST is answered has already left the map, yet its key can still be in the answer.
     Map<String, CompletableFuture<Void>> retiring = RETIRING.getOrDefault(storage.rootUri(), Map.of());
-    return storage.list(PREFIX).stream().filter(k -> k.endsWith(".json")).filter(k -> !retiring.containsKey(k))
-        .sorted().toList();
+    java.util.Set<String> retiringBefore = java.util.Set.copyOf(retiring.keySet());
+    return storage.list(PREFIX).stream().filter(k -> k.endsWith(".json"))
+        .filter(k -> !retiringBefore.contains(k) && !retiring.containsKey(k)).sorted().toList();
   }
 
   /**

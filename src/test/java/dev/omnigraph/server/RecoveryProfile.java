@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Serves graph {@code x}, created before the service starts with a rollback-class sidecar pending,
  * and graph {@code d}, with uncovered drift and no sidecar ({@link RecoveryScenarioMain}, in a child
- * JVM). The reconciler's first pass runs 4 s after start, so a test sees the DOWN readiness first. The operation id left pending is published as the system
+ * JVM). The reconciler's first pass runs 20 s after start, so a test sees the DOWN readiness first even
+ * when a loaded machine takes ten seconds and more to start the application (4 s was too short). The operation id left pending is published as the system
  * property {@code omnigraph.test.recovery.operation} (the resource and the test run in different
  * class loaders).
  */
@@ -21,7 +22,7 @@ public class RecoveryProfile implements QuarkusTestProfile {
 
   @Override
   public Map<String, String> getConfigOverrides() {
-    return Map.of("omnigraph.recovery.reconcile-interval", "4s");
+    return Map.of("omnigraph.recovery.reconcile-interval", "20s");
   }
 
   @Override

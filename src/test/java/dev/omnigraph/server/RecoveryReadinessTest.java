@@ -130,9 +130,9 @@ class RecoveryReadinessTest {
         .post("/graphs/" + graph + "/load/ndjson?mode=append");
   }
 
-  /** Polls readiness until {@code done} holds (at most 30 s) and returns the last answer. */
+  /** Polls readiness until {@code done} holds (at most 60 s: reconciler passes are 20 s apart) and returns the last answer. */
   private static Response awaitReady(java.util.function.Predicate<Response> done) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + 30_000;
+    long deadline = System.currentTimeMillis() + 60_000;
     Response ready = given().get("/q/health/ready");
     while (!done.test(ready) && System.currentTimeMillis() < deadline) {
       Thread.sleep(200);
