@@ -319,6 +319,28 @@ public final class Omnigraph implements AutoCloseable {
         dev.omnigraph.schema.SchemaPlanner.plan(schema.ir().catalog(), desired));
   }
 
+  /**
+   * Applies the migration from the accepted schema to {@code desiredSource} on main
+   * (docs/schema-evolution.md): plans it, refuses an unsupported plan, then rewrites, creates and
+   * retires tables under the SchemaApply recovery envelope and publishes one commit; the new schema
+   * is accepted after that commit is visible. A desired schema equal to the accepted one applies
+   * nothing ({@code applied: false}).
+   *
+   * @param allowDataLoss make every drop hard: the earlier versions of the affected datasets are
+   *     removed after the publish, irreversibly
+   * @throws dev.omnigraph.schema.SchemaParseException if the desired source does not parse or typecheck
+   * @throws dev.omnigraph.api.UnsupportedSchemaChange for a plan with an unsupported change (nothing written)
+   * @throws dev.omnigraph.api.SchemaApplyBlocked when branches other than main exist (nothing written)
+   * @throws dev.omnigraph.write.ConstraintViolation when existing rows break an added constraint
+   *     (nothing written; names the row)
+   * @throws dev.omnigraph.api.RecoveryRequired for a pending sidecar, or a failure after the apply armed
+   */
+  public dev.omnigraph.api.SchemaApplyOutput schemaApply(String desiredSource, boolean allowDataLoss,
+      Optional<String> actor) {
+    requireWritable();
+    throw new UnsupportedOperationException("schema apply is being implemented (issue 15)");
+  }
+
   /** The accepted-schema identity. */
   public String schemaIdentity() {
     return schema.identity();
