@@ -147,6 +147,42 @@ public sealed interface SchemaStep {
   record AddConstraint(@JsonProperty("type_kind") TypeKind typeKind, @JsonProperty("type_name") String typeName,
       @JsonProperty("constraint") JsonNode constraint,
       @com.fasterxml.jackson.annotation.JsonIgnore String display) implements SchemaStep {
+
+    public AddConstraint {
+      // Read back from JSON (a remote apply's answer) there is no display: spell it from the constraint.
+      if (display == null && constraint != null) {
+        display = annotation(constraint);
+      }
+    }
+
+    /** The {@code .pg} annotation of a reference {@code Constraint}; its JSON for a tag this does not know. */
+    static String annotation(JsonNode constraint) {
+      if (constraint.has("Index") || constraint.has("Unique")) {
+        String tag = constraint.has("Index") ? "Index" : "Unique";
+        List<String> columns = new java.util.ArrayList<>();
+        constraint.get(tag).forEach(c -> columns.add(c.asText()));
+        return "@" + tag.toLowerCase(Locale.ROOT) + "(" + String.join(", ", columns) + ")";
+      }
+      if (constraint.has("Range")) {
+        JsonNode r = constraint.get("Range");
+        return "@range(" + r.path("property").asText() + ", " + bound(r.get("min")) + ".." + bound(r.get("max")) + ")";
+      }
+      if (constraint.has("Check")) {
+        JsonNode c = constraint.get("Check");
+        return "@check(" + c.path("property").asText() + ", \"" + c.path("pattern").asText() + "\")";
+      }
+      return constraint.toString();
+    }
+
+    /** A reference {@code ConstraintBound} ({@code {"Integer": 0}}, {@code {"Float": 1.5}}) as written in .pg. */
+    private static String bound(JsonNode bound) {
+      if (bound == null || bound.isNull()) {
+        return "";
+      }
+      JsonNode value = bound.has("Integer") ? bound.get("Integer") : bound.path("Float");
+      return value.isNumber() ? value.decimalValue().stripTrailingZeros().toPlainString() : value.asText();
+    }
+
     @Override
     public String describe() {
       return "add constraint " + display + " on " + label(typeKind) + " '" + typeName + "'";

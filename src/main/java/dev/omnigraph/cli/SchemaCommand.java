@@ -1,17 +1,38 @@
 package dev.omnigraph.cli;
 
 import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.api.SchemaApplyOutput;
 import dev.omnigraph.api.SchemaOutput;
+import dev.omnigraph.api.SchemaStep;
 import dev.omnigraph.engine.Omnigraph;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code omnigraph schema show | plan}. */
-@Command(name = "schema", description = "Inspect the accepted schema and plan changes to it.",
-    subcommands = {SchemaCommand.Show.class, SchemaCommand.Plan.class})
+/** {@code omnigraph schema show | plan | apply}. */
+@Command(name = "schema", description = "Inspect the accepted schema, plan changes to it and apply them.",
+    subcommands = {SchemaCommand.Show.class, SchemaCommand.Plan.class, SchemaCommand.Apply.class})
 public class SchemaCommand {
+
+  /** The step lines shared by plan and apply: the reference CLI's {@code - <step>}, or "no schema changes". */
+  private static void printSteps(List<SchemaStep> steps) {
+    if (steps.isEmpty()) {
+      System.out.println("no schema changes");
+    }
+    steps.forEach(step -> System.out.println("- " + step.describe()));
+  }
+
+  private static String yesNo(boolean value) {
+    return value ? "yes" : "no";
+  }
 
   /**
    * {@code schema plan --schema F [--json]}: the migration steps from the accepted schema to F,
@@ -28,8 +49,14 @@ public class SchemaCommand {
     boolean json;
 
     @Override
-    public Integer call() throws java.io.IOException {
-      String source = java.nio.file.Files.readString(schema);
+    public Integer call() throws IOException {
+      if (graph.server != null) {
+        // Not the generic "no --server form": say why, and what does work remotely.
+        throw new CommandLine.ParameterException(new CommandLine(this), "schema plan has no --server form: the"
+            + " HTTP API has no plan route (the server plans inside POST /schema/apply). Plan against the graph"
+            + " root with --store, or compare 'schema show --server ...' with the desired file");
+      }
+      String source = Files.readString(schema);
       dev.omnigraph.api.SchemaPlanOutput plan;
       try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
         plan = g.schemaPlan(source);
@@ -39,11 +66,61 @@ public class SchemaCommand {
         return ExitCodes.OK;
       }
       System.out.println("schema plan for " + plan.uri());
-      System.out.println("supported: " + (plan.supported() ? "yes" : "no"));
-      if (plan.steps().isEmpty()) {
-        System.out.println("no schema changes");
+      System.out.println("supported: " + yesNo(plan.supported()));
+      printSteps(plan.steps());
+      return ExitCodes.OK;
+    }
+  }
+
+  /**
+   * {@code schema apply --schema F [--allow-data-loss] [--json]}: migrates main to F in one commit,
+   * locally or through {@code POST /schema/apply}. Refusals exit through {@link ExitCodes}: an
+   * unsupported change or a constraint existing rows break 1, other branches or a pending recovery 3.
+   */
+  @Command(name = "apply", description = "Apply the migration from the accepted schema to a desired .pg file"
+      + " as one commit on main.")
+  static class Apply implements Callable<Integer> {
+    @Mixin GraphOptions graph;
+
+    @Option(names = "--schema", required = true, paramLabel = "FILE", description = "The desired .pg schema.")
+    Path schema;
+
+    @Option(names = "--allow-data-loss", description = "Make drops hard: the earlier versions of the dropped"
+        + " data are removed and time travel to before the apply can no longer read them (irreversible).")
+    boolean allowDataLoss;
+
+    @Option(names = "--json", description = "Print the reference SchemaApplyOutput JSON.")
+    boolean json;
+
+    @Override
+    public Integer call() throws IOException {
+      String source = Files.readString(schema);
+      var remote = graph.remote();
+      SchemaApplyOutput out;
+      if (remote.isPresent()) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("schema_source", source);
+        body.put("allow_data_loss", allowDataLoss);
+        out = remote.get().post("/schema/apply", body, Map.of(), SchemaApplyOutput.class);
+      } else {
+        try (Omnigraph g = graph.open(OpenMode.READ_WRITE)) {
+          out = g.schemaApply(source, allowDataLoss, graph.actor());
+        }
       }
-      plan.steps().forEach(step -> System.out.println("- " + step.describe()));
+      if (!out.hardDropped().isEmpty()) {
+        // On stderr, so --json output stays one document; printed with it because it cannot be undone.
+        System.err.println("warning: --allow-data-loss removed the earlier versions of " + String.join(", ",
+            out.hardDropped()) + ": time travel to before this apply can no longer read them (irreversible)");
+      }
+      if (json) {
+        Output.json(out);
+        return ExitCodes.OK;
+      }
+      System.out.println("schema apply for " + out.uri());
+      System.out.println("supported: " + yesNo(out.supported()));
+      System.out.println("applied: " + yesNo(out.applied()));
+      System.out.println("graph_manifest_version: " + out.graphManifestVersion());
+      printSteps(out.steps());
       return ExitCodes.OK;
     }
   }

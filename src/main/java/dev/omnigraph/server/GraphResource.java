@@ -12,6 +12,7 @@ import dev.omnigraph.api.GraphBatchLoadOutput;
 import dev.omnigraph.api.GraphListResponse;
 import dev.omnigraph.api.InvalidRequest;
 import dev.omnigraph.api.ReadOutput;
+import dev.omnigraph.api.SchemaApplyOutput;
 import dev.omnigraph.api.SchemaOutput;
 import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.engine.Omnigraph;
@@ -427,6 +428,21 @@ class GraphResource {
   @Operation(operationId = "schema", summary = "The accepted schema source.")
   public SchemaOutput schema(@PathParam("graph_id") String graphId) {
     return graphs.get(graphId).handle().schema();
+  }
+
+  @POST
+  @Path("{graph_id}/schema/apply")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Operation(operationId = "applySchema", summary = "Apply a schema migration on main as one graph commit.")
+  public SchemaApplyOutput applySchema(@PathParam("graph_id") String graphId, String body)
+      throws com.fasterxml.jackson.core.JsonProcessingException {
+    Requests.SchemaApplyRequest r = Requests.schemaApplyRequest(mapper, body);
+    ServedGraph served = graphs.get(graphId);
+    Omnigraph g = served.handle();
+    StoredQueryCheck.desiredSchema(graphId, served.storedQueries(), g.schema().schemaSource(), r.schemaSource());
+    // Refusals (unsupported change 400, other branches 409, a recovery 503) come from the engine by type.
+    return metrics.write(served, "schema_apply",
+        () -> g.schemaApply(r.schemaSource(), r.dataLossAllowed(), actor.get()), o -> null);
   }
 
   @POST

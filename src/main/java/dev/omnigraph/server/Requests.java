@@ -74,20 +74,59 @@ final class Requests {
   record ExportRequest(@JsonProperty("branch") String branch, @JsonProperty("type_names") List<String> typeNames) {}
 
   /**
-   * The export body, read with unknown fields refused (400 naming the field, with its position) as
-   * the reference's {@code deny_unknown_fields} does: a misspelt {@code type_names} would otherwise
-   * export every type. Only export: the other bodies keep Quarkus's lenient default, as the reference's
-   * do. {@code mapper} is the service's (strict duplicates and trailing content); an empty body is main.
+   * Reference {@code SchemaApplyRequest}: the desired {@code .pg} source, and whether drops are hard.
+   * {@code allow_data_loss} absent is false, as the reference's {@code #[serde(default)]}.
+   */
+  record SchemaApplyRequest(@JsonProperty("schema_source") String schemaSource,
+      @JsonProperty("allow_data_loss") Boolean allowDataLoss) {
+
+    boolean dataLossAllowed() {
+      return Boolean.TRUE.equals(allowDataLoss);
+    }
+  }
+
+  /**
+   * The export body, read strictly ({@link #strict}): a misspelt {@code type_names} would otherwise
+   * export every type. An empty body is main.
    *
    * @throws com.fasterxml.jackson.core.JsonProcessingException mapped to 400 by {@link ErrorMapper}
    */
   static ExportRequest exportRequest(com.fasterxml.jackson.databind.ObjectMapper mapper, String body)
       throws com.fasterxml.jackson.core.JsonProcessingException {
-    if (body == null || body.isBlank()) {
-      return new ExportRequest(null, null);
-    }
-    ExportRequest r = mapper.readerFor(ExportRequest.class)
-        .with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(body);
+    ExportRequest r = body == null || body.isBlank() ? null : strict(mapper, body, ExportRequest.class);
     return r == null ? new ExportRequest(null, null) : r;
+  }
+
+  /**
+   * The schema apply body, read strictly ({@link #strict}): a misspelt {@code allow_data_loss} must
+   * not apply with drops left soft, and a misspelt {@code schema_source} is refused rather than read
+   * as an empty schema that would drop every type.
+   *
+   * @throws InvalidRequest without a body or without {@code schema_source}
+   * @throws com.fasterxml.jackson.core.JsonProcessingException mapped to 400 by {@link ErrorMapper}
+   */
+  static SchemaApplyRequest schemaApplyRequest(com.fasterxml.jackson.databind.ObjectMapper mapper, String body)
+      throws com.fasterxml.jackson.core.JsonProcessingException {
+    SchemaApplyRequest r = body == null || body.isBlank() ? null : strict(mapper, body, SchemaApplyRequest.class);
+    if (r == null) {
+      throw new dev.omnigraph.api.InvalidRequest("a JSON request body is required: {\"schema_source\": \"<.pg source>\"}");
+    }
+    if (r.schemaSource() == null) {
+      throw new dev.omnigraph.api.InvalidRequest("'schema_source' (the desired .pg schema) is required");
+    }
+    return r;
+  }
+
+  /**
+   * {@code body} read with unknown fields refused (400 naming the field, with its position), as the
+   * reference's {@code deny_unknown_fields} does. Only the bodies where a misspelt field would silently
+   * widen or weaken the request are read this way (export, schema apply); the others keep Quarkus's
+   * lenient default, as the reference's do. {@code mapper} is the service's (strict duplicates and
+   * trailing content).
+   */
+  private static <T> T strict(com.fasterxml.jackson.databind.ObjectMapper mapper, String body, Class<T> type)
+      throws com.fasterxml.jackson.core.JsonProcessingException {
+    return mapper.readerFor(type)
+        .with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(body);
   }
 }

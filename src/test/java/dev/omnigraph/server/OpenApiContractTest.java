@@ -34,8 +34,9 @@ class OpenApiContractTest {
       "GET /graphs/{graph_id}/blob",
       "HEAD /graphs/{graph_id}/blob",
       "POST /graphs/{graph_id}/change",
-      "POST /graphs/{graph_id}/read",
-      "POST /graphs/{graph_id}/schema/apply");
+      "POST /graphs/{graph_id}/read");
+
+  private static final String APPLY = "POST /graphs/{graph_id}/schema/apply";
 
   /**
    * Deliberate differences from the reference, by JSON path, each with its reason. A difference not
@@ -45,7 +46,13 @@ class OpenApiContractTest {
       "GET /graphs/{graph_id}/commits parameters[query:limit]", "commit pagination (docs/http-api.md, Commits)",
       "GET /graphs/{graph_id}/commits parameters[query:cursor]", "commit pagination (docs/http-api.md, Commits)",
       "GET /graphs/{graph_id}/commits responses.200.content.application/json.schema.properties.next_cursor",
-      "commit pagination: present only when more commits follow");
+      "commit pagination: present only when more commits follow",
+      APPLY + " requestBody.content.application/json.schema.additionalProperties",
+      "unknown fields refused, so a misspelt allow_data_loss never applies with soft drops (docs/http-api.md)",
+      APPLY + " responses.200.content.application/json.schema.properties.graph_commit_id",
+      "the commit the apply published (docs/schema-evolution.md)",
+      APPLY + " responses.200.content.application/json.schema.properties.hard_dropped",
+      "the datasets a hard drop made irreversible (docs/schema-evolution.md)");
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
