@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -886,6 +887,115 @@ public final class DataTables {
     });
   }
 
+  /** Rows staged per fragment by a schema rewrite: few fragments, one bounded buffer. */
+  static final int REWRITE_FRAGMENT_ROWS = 65_536;
+
+  /**
+   * Stages schema apply's rewrite of a table on its main: an {@code Overwrite} under {@code target}
+   * whose fragments hold every row of {@code readVersion}, each target column filled from the source
+   * column {@code sourceOf} names for it (its own name, or the name it was renamed from), or null
+   * when it names none (an added property). Source columns no target column takes are dropped.
+   * Streams: one scanner batch and one fragment buffer of {@value #REWRITE_FRAGMENT_ROWS} rows in
+   * memory, whatever the table's size. An empty table stages a zero-fragment overwrite.
+   *
+   * @param sourceOf target column name → source column name (absent: the column starts null)
+   */
+  public StagedWrite stageSchemaRewrite(String location, long readVersion, Schema target,
+      Map<String, String> sourceOf, String uuid) {
+    return lance(() -> {
+      List<FragmentMetadata> fragments = new ArrayList<>();
+      long[] rows = {0};
+      long[] bytes = {0};
+      try (Handle h = open(location, Optional.empty(), OptionalLong.of(readVersion))) {
+        List<Map<String, Object>> buffer = new ArrayList<>();
+        Runnable flush = () -> {
+          if (buffer.isEmpty()) {
+            return;
+          }
+          try (VectorSchemaRoot batch = RowCodec.encode(target, buffer, h.allocator)) {
+            bytes[0] += RowCodec.arrowBytes(batch);
+            fragments.addAll(LanceSupport.stage(config, h.table, batch, h.allocator));
+          }
+          buffer.clear();
+        };
+        scanInto(h, Filter.TRUE, List.of(), false, batch -> {
+          for (int i = 0; i < batch.getRowCount(); i++) {
+            Map<String, Object> source = RowCodec.decode(batch, i);
+            Map<String, Object> row = new LinkedHashMap<>();
+            for (Field f : target.getFields()) {
+              String from = sourceOf.get(f.getName());
+              row.put(f.getName(), from == null ? null : source.get(from));
+            }
+            buffer.add(row);
+            rows[0]++;
+            if (buffer.size() >= REWRITE_FRAGMENT_ROWS) {
+              flush.run();
+            }
+          }
+        });
+        flush.run();
+      }
+      return StagedWrite.builder(location, Optional.empty(), readVersion, uuid, StagedWrite.Kind.OVERWRITE)
+          .counts(rows[0], 0, 0)
+          .arrowBytes(bytes[0])
+          .fragments(fragments, List.of(), List.of())
+          .overwriteSchema(target)
+          .build();
+    });
+  }
+
+  /**
+   * Stages the strict version-one create of a new, empty dataset at {@code location} with
+   * {@code schema} and the pre-minted {@code uuid} (schema apply's AddType). Nothing is written
+   * until {@link #commit}, which lands it at version 1 only where no dataset exists.
+   */
+  public StagedWrite stageCreate(String location, Schema schema, String uuid) {
+    return StagedWrite.builder(location, Optional.empty(), 0, uuid, StagedWrite.Kind.CREATE)
+        .counts(0, 0, 0)
+        .fragments(List.of(), List.of(), List.of())
+        .overwriteSchema(schema)
+        .build();
+  }
+
+  /**
+   * Whether any dataset (any version, any file) exists at {@code location}: the AddType
+   * path-absence check, and recovery's "was this create's dataset ever written".
+   */
+  public boolean datasetExists(String location) {
+    try (dev.omnigraph.storage.StorageAdapter storage = dev.omnigraph.storage.StorageAdapters.open(config)) {
+      return !storage.list(location + "/").isEmpty();
+    }
+  }
+
+  /**
+   * Removes the dataset a version-one create of ours made, and only that: its version 1 must carry
+   * {@code uuid} and nothing may follow it (recovery's rollback of an AddType whose registration
+   * was never published). A dataset that is not ours is left untouched.
+   *
+   * @return whether the dataset was removed (false: absent, or not exactly ours)
+   */
+  public boolean dropOwnCreate(String location, String uuid) {
+    if (!datasetExists(location)) {
+      return false;
+    }
+    boolean ours;
+    try (Handle h = openFresh(location, Optional.empty(), OptionalLong.empty())) {
+      long head = h.table.latestVersion();
+      ours = head == 1 && transactionAt(h, Optional.empty(), 1).map(tx -> tx.uuid().equals(uuid)).orElse(false);
+    } catch (RuntimeException unreadable) {
+      // Files but no readable version 1: the create never completed (Lance writes the manifest last).
+      ours = true;
+    }
+    if (!ours) {
+      return false;
+    }
+    PinnedHandles.forgetBranch(config, location, ""); // main: a re-created dataset reuses version numbers
+    try (dev.omnigraph.storage.StorageAdapter storage = dev.omnigraph.storage.StorageAdapters.open(config)) {
+      storage.deletePrefix(location + "/");
+    }
+    return true;
+  }
+
   /**
    * Commits {@code staged} with its pre-minted uuid, its read version, its properties and zero
    * Lance retries, then classifies the outcome from evidence: it re-reads the branch's head and the
@@ -916,6 +1026,9 @@ public final class DataTables {
     if (!staged.claimCommit()) {
       // Lance would happily rebase the same files in again under the same uuid: a duplicate.
       throw new IllegalStateException("staged write already committed once: " + staged);
+    }
+    if (staged.kind() == StagedWrite.Kind.CREATE) {
+      return commitCreate(staged);
     }
     Exception failure = null;
     Dataset committed = null;
@@ -954,6 +1067,52 @@ public final class DataTables {
       if (committed != null) {
         committed.close();
       }
+    }
+  }
+
+  /** {@link #commit} of a version-one create: settled from whether version 1 carries our uuid. */
+  private CommitOutcome commitCreate(StagedWrite staged) {
+    // Lance's commit at read version 0 over an existing dataset is an Overwrite of it, not a
+    // refusal (tried here): the path-absence check is what makes the create strict. It is exact
+    // within the single-writer-process boundary, where the caller holds the table's gate.
+    if (datasetExists(staged.location())) {
+      return CommitOutcome.notLanded(head(staged.location(), Optional.empty()), "a dataset already exists at "
+          + staged.location() + "; a version-one create never replaces one");
+    }
+    Exception failure = null;
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset created = LanceSupport.commitCreate(config, staged.location(), staged.operation(), staged.uuid(),
+            staged.properties(), allocator)) {
+      if (created.version() == 1) {
+        return CommitOutcome.landed(1);
+      }
+    } catch (Exception e) {
+      failure = e; // not inspected: the evidence below decides
+    }
+    String cause = failure == null ? "the create returned normally"
+        : "the create failed (" + failure.getClass().getName() + ": " + failure.getMessage() + ")";
+    try {
+      if (!datasetExists(staged.location())) {
+        return CommitOutcome.notLanded(0, "create of " + staged.location() + " did not land; " + cause);
+      }
+      try (Handle h = openFresh(staged.location(), Optional.empty(), OptionalLong.empty())) {
+        Optional<TxInfo> first = transactionAt(h, Optional.empty(), 1);
+        if (first.isPresent() && first.get().uuid().equals(staged.uuid())) {
+          long head = h.table.latestVersion();
+          return head == 1 ? CommitOutcome.landed(1)
+              : CommitOutcome.rebased(1, "our create of " + staged.location() + " is followed by versions up to "
+                  + head + "; " + cause);
+        }
+        return CommitOutcome.notLanded(h.table.latestVersion(), "a dataset not created by transaction "
+            + staged.uuid() + " exists at " + staged.location() + "; " + cause);
+      }
+    } catch (Exception e) {
+      TableCommitUnknownException unknown = new TableCommitUnknownException(
+          staged.location(), staged.nativeBranch(), 0, staged.uuid(), e);
+      if (failure != null) {
+        unknown.addSuppressed(failure);
+      }
+      throw unknown;
     }
   }
 

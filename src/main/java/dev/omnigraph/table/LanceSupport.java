@@ -194,6 +194,30 @@ final class LanceSupport {
     }
   }
 
+  /**
+   * Commits {@code operation} as the first version of a dataset that does not exist yet, with the
+   * pre-minted {@code uuid}, read version 0, stable row ids and zero retries: the exact version-one
+   * create of schema apply (an existing dataset at the URI makes it fail).
+   *
+   * @throws RuntimeException from Lance; the outcome is then unknown until re-read
+   */
+  static Dataset commitCreate(StorageConfig config, String key, Operation operation, String uuid,
+      Map<String, String> transactionProperties, BufferAllocator allocator) {
+    StoreRequests.record(StoreRequests.Op.LANCE_COMMIT, StoreRequests.Kind.TABLE, 0);
+    try (Transaction tx = new Transaction.Builder()
+        .readVersion(0)
+        .uuid(uuid)
+        .operation(operation)
+        .transactionProperties(transactionProperties)
+        .build()) {
+      return new CommitBuilder(config.lanceUri(key), allocator)
+          .writeParams(config.lanceStorageOptions())
+          .useStableRowIds(true)
+          .maxRetries(0)
+          .execute(tx);
+    }
+  }
+
   /** The transaction that produced {@code dataset}'s checked-out version, if Lance recorded one. */
   static Optional<Transaction> readTransaction(Dataset dataset) {
     return dataset.readTransaction();

@@ -35,7 +35,12 @@ public final class StagedWrite {
     /** {@code Delete} through deletion vectors. */
     DELETE,
     /** {@code Overwrite}: the new fragments replace the whole table. */
-    OVERWRITE
+    OVERWRITE,
+    /**
+     * The strict version-one create of a new dataset: an {@code Overwrite} with zero fragments at
+     * read version 0, committed only where no dataset exists (schema apply's AddType).
+     */
+    CREATE
   }
 
   private final String location;
@@ -162,7 +167,7 @@ public final class StagedWrite {
           .deletedFragmentIds(removedFragmentIds)
           .predicate(deletePredicate)
           .build();
-      case OVERWRITE -> Overwrite.builder().fragments(newFragments).schema(overwriteSchema).build();
+      case OVERWRITE, CREATE -> Overwrite.builder().fragments(newFragments).schema(overwriteSchema).build();
     };
   }
 

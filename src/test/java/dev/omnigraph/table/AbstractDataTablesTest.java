@@ -626,4 +626,80 @@ abstract class AbstractDataTablesTest {
     assertThat(ageSum[0]).isEqualTo(9_000L * 8_999 / 2);
     assertThat(tables.stageDeleteIds(LOC, MAIN, v, probe).deletedRows()).isEqualTo(2_600);
   }
+
+  /**
+   * Schema apply's rewrite: an Overwrite under a new schema (a column added, one renamed, one
+   * dropped) lands exactly at read version + 1 with our uuid; every row is carried over with the
+   * renamed column's values and nulls in the new one; the previous version still reads under its
+   * own schema (time travel). An empty table rewrites as a zero-fragment overwrite.
+   */
+  @Test
+  void schemaRewriteCarriesRowsAndKeepsThePreviousVersionReadable() {
+    long v1 = create();
+    long v2 = insert(v1, person("a", "Ada", 36L), person("b", "Bob", null));
+    Schema next = new Schema(List.of(TableFixtures.idField(),
+        TableSchemas.field("full_name", dev.omnigraph.schema.PropertyType.scalar(dev.omnigraph.schema.ScalarKind.STRING, true)),
+        TableSchemas.field("city", dev.omnigraph.schema.PropertyType.scalar(dev.omnigraph.schema.ScalarKind.STRING, true))));
+    String uuid = java.util.UUID.randomUUID().toString();
+    StagedWrite staged = tables.stageSchemaRewrite(LOC, v2, next, Map.of("id", "id", "full_name", "name"), uuid);
+    assertThat(staged.insertedRows()).isEqualTo(2);
+    CommitOutcome outcome = tables.commit(staged);
+    assertThat(outcome.kind()).isEqualTo(CommitOutcome.Kind.LANDED);
+    assertThat(outcome.version()).isEqualTo(v2 + 1);
+    assertThat(tables.transactionAt(LOC, MAIN, v2 + 1).orElseThrow().uuid()).isEqualTo(uuid);
+    List<Map<String, Object>> now = new ArrayList<>();
+    tables.scan(LOC, MAIN, v2 + 1, Filter.TRUE, List.of(), now::add);
+    now.sort(java.util.Comparator.comparing(r -> (String) r.get("id")));
+    assertThat(now).hasSize(2);
+    assertThat(now.get(0)).containsEntry("id", "a").containsEntry("full_name", "Ada").containsEntry("city", null)
+        .doesNotContainKey("age").doesNotContainKey("name");
+    assertThat(now.get(1)).containsEntry("full_name", "Bob");
+    List<Map<String, Object>> before = new ArrayList<>();
+    tables.scan(LOC, MAIN, v2, Filter.TRUE, List.of(), before::add);
+    assertThat(before).hasSize(2).allSatisfy(r -> assertThat(r).containsKeys("name", "age").doesNotContainKey("city"));
+
+    // empty table: a zero-fragment overwrite, still a real version
+    Schema wider = new Schema(List.of(TableFixtures.idField(),
+        TableSchemas.field("full_name", dev.omnigraph.schema.PropertyType.scalar(dev.omnigraph.schema.ScalarKind.STRING, true))));
+    long v3 = tables.commit(tables.stageDeleteIds(LOC, MAIN, v2 + 1, List.of("a", "b"))).version();
+    CommitOutcome empty = tables.commit(tables.stageSchemaRewrite(LOC, v3, wider, Map.of("id", "id", "full_name",
+        "full_name"), java.util.UUID.randomUUID().toString()));
+    assertThat(empty.version()).isEqualTo(v3 + 1);
+    assertThat(tables.countRows(LOC, MAIN, v3 + 1)).isZero();
+  }
+
+  /**
+   * The exact version-one create: lands at version 1 with our uuid where nothing exists; a second
+   * create at the same path does not land and leaves the first untouched; only our own create is
+   * removed by {@link DataTables#dropOwnCreate}.
+   */
+  @Test
+  void versionOneCreateIsStrictAndOnlyOurOwnIsDropped() {
+    String at = "nodes/00000000000000aa-0000000000000001";
+    assertThat(tables.datasetExists(at)).isFalse();
+    String uuid = java.util.UUID.randomUUID().toString();
+    CommitOutcome created = tables.commit(tables.stageCreate(at, schema, uuid));
+    assertThat(created.kind()).isEqualTo(CommitOutcome.Kind.LANDED);
+    assertThat(created.version()).isEqualTo(1);
+    assertThat(tables.datasetExists(at)).isTrue();
+    assertThat(tables.head(at, MAIN)).isEqualTo(1);
+    assertThat(tables.transactionAt(at, MAIN, 1).orElseThrow().uuid()).isEqualTo(uuid);
+    assertThat(tables.countRows(at, MAIN, 1)).isZero();
+    // rows can be written into it like into any table
+    long v2 = tables.commit(tables.stageInsert(at, MAIN, 1, schema, List.of(person("x", "X", 1L)), true)).version();
+    assertThat(v2).isEqualTo(2);
+
+    CommitOutcome again = tables.commit(tables.stageCreate(at, schema, java.util.UUID.randomUUID().toString()));
+    assertThat(again.kind()).isNotEqualTo(CommitOutcome.Kind.LANDED);
+    assertThat(tables.head(at, MAIN)).isEqualTo(2);
+    assertThat(tables.dropOwnCreate(at, uuid)).as("not only ours any more: a later version exists").isFalse();
+    assertThat(tables.datasetExists(at)).isTrue();
+
+    String other = "nodes/00000000000000bb-0000000000000001";
+    String mine = java.util.UUID.randomUUID().toString();
+    tables.commit(tables.stageCreate(other, schema, mine));
+    assertThat(tables.dropOwnCreate(other, java.util.UUID.randomUUID().toString())).isFalse();
+    assertThat(tables.dropOwnCreate(other, mine)).isTrue();
+    assertThat(tables.datasetExists(other)).isFalse();
+  }
 }
