@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code schema apply} on a local graph: the reference CLI's human lines and JSON, rows of the new
  * type and property loaded right after, the old commit still read by {@code query --commit}, a
  * repeated apply that changes nothing, and the refusals with their exit codes (unsupported 1, a
- * desired file that does not parse 1, other branches 3), and the warning a hard drop prints.
+ * desired file that does not parse 1, other branches 3), a soft drop still read by time travel, and
+ * the warning a hard drop prints.
  */
 class SchemaApplyCliTest {
 
@@ -151,23 +152,37 @@ class SchemaApplyCliTest {
     assertThat(CliHarness.run("schema", "show", "--store", root.toString()).out()).isEqualTo(accepted);
   }
 
-  @Test
-  void aHardDropWarnsThatItCannotBeUndone() throws Exception {
-    Path desired = file("desired.pg", withCity());
-    assertThat(apply(desired).exit()).isZero();
+  /** The graph with City applied and one City row loaded; returns the head after the load. */
+  private String withACity() throws Exception {
+    assertThat(apply(file("desired.pg", withCity())).exit()).isZero();
     Path rows = file("rows.ndjson", "{\"type\":\"City\",\"data\":{\"name\":\"paris\"}}\n");
     assertThat(CliHarness.run("load", "--data", rows.toString(), "--mode", "append", "--store", root.toString())
         .exit()).isZero();
-    Path without = file("without.pg", accepted);
-    Run soft = apply(without, "--json");
+    return head();
+  }
+
+  @Test
+  void aSoftDropKeepsTheOldDataReadableByTimeTravel() throws Exception {
+    String loaded = withACity();
+    Run soft = apply(file("without.pg", accepted), "--json");
     assertThat(soft.exit()).as(soft.err()).isZero();
     assertThat(soft.err()).isEmpty();
+    assertThat(soft.json().get("steps").findValuesAsText("kind")).containsExactly("drop_property", "drop_type");
     assertThat(soft.json().get("steps").findValuesAsText("mode")).containsOnly("soft");
+    assertThat(soft.json().has("hard_dropped")).isFalse();
+    Path gq = file("cities.gq", "query cities() { match { $c: City } return { $c.name } }\n");
+    Run then = CliHarness.run("query", "cities", "--query", gq.toString(), "--format", "csv", "--commit", loaded,
+        "--store", root.toString());
+    assertThat(then.exit()).as(then.err()).isZero();
+    assertThat(then.out()).isEqualTo("c.name\nparis\n");
+  }
 
-    assertThat(apply(desired).exit()).isZero();
-    Run hard = apply(without, "--allow-data-loss");
+  @Test
+  void aHardDropWarnsThatItCannotBeUndone() throws Exception {
+    withACity();
+    Run hard = apply(file("without.pg", accepted), "--allow-data-loss");
     assertThat(hard.exit()).as(hard.err()).isZero();
-    assertThat(hard.out()).contains("(hard mode)");
+    assertThat(hard.out()).contains("- drop node type 'City' (hard mode)");
     assertThat(hard.err()).startsWith("warning: --allow-data-loss removed the earlier versions of ")
         .contains("City")
         .contains("time travel to before this apply can no longer read them (irreversible)");
