@@ -49,6 +49,7 @@ import java.io.Reader;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -62,7 +63,10 @@ public final class Omnigraph implements AutoCloseable {
   private final OpenMode mode;
   private final GateManager gates;
   private final GraphManifest manifest;
-  private final SchemaContract schema;
+  /** The accepted schema contract, shared by every handle of the process on this root. */
+  private final SchemaHolder schemas;
+  /** Schema apply: the SchemaApply writer (issue 15). */
+  private final dev.omnigraph.write.SchemaApplyAttempt schemaApplies;
   private final WritePath writePath;
   private final dev.omnigraph.write.MergeAttempt merges;
   private final Recovery recovery;
@@ -82,22 +86,30 @@ public final class Omnigraph implements AutoCloseable {
     this.gates = GateManager.forRoot(config.rootUri());
     this.manifest = new GraphManifest(config, storage);
     this.evidence = new StoreEvidence(storage);
-    this.schema = schema;
+    this.schemas = SchemaHolder.forRoot(config.rootUri());
+    this.schemas.set(schema);
     DataTables tables = new DataTables(config);
+    dev.omnigraph.recovery.SchemaContracts contracts = new StoredSchemaContracts(storage, schemas);
     this.sidecars = new SidecarStore(storage);
     ManifestBatchPublisher publisher = new ManifestBatchPublisher(config, storage);
     this.audit = new RecoveryAuditTable(config, storage);
-    this.recovery = new Recovery(gates, manifest, tables, sidecars, publisher, audit,
-        () -> SchemaContract.liveIdentity(storage));
-    WriteAttempt attempt = new WriteAttempt(gates, manifest, schema.ir(), () -> SchemaContract.liveIdentity(storage),
+    this.recovery = new Recovery(gates, manifest, tables, sidecars, publisher, audit, contracts);
+    WriteAttempt attempt = new WriteAttempt(gates, manifest, () -> SchemaContract.liveIdentity(storage),
         tables, sidecars, publisher, recovery);
-    this.writePath = new WritePath(attempt, schema.ir());
-    this.merges = new dev.omnigraph.write.MergeAttempt(gates, manifest, schema.ir(),
+    this.writePath = new WritePath(attempt, () -> contract().ir());
+    this.merges = new dev.omnigraph.write.MergeAttempt(gates, manifest, () -> contract().ir(),
         () -> SchemaContract.liveIdentity(storage), tables, sidecars, publisher, recovery);
+    this.schemaApplies = new dev.omnigraph.write.SchemaApplyAttempt(gates, manifest, tables, sidecars, publisher,
+        recovery, contracts, () -> contract().ir());
     this.maintenance = new Maintenance(gates, manifest, tables, publisher, recovery,
-        () -> schema.ir().catalog().tableKeys());
+        () -> contract().ir().catalog().tableKeys());
     this.optimizer = new AutoOptimizer(optimizeSettings, new Optimize(gates, manifest, tables, sidecars, publisher,
-        recovery, schema::identity), manifest, tables);
+        recovery, () -> contract().identity()), manifest, tables);
+  }
+
+  /** The accepted contract to serve this call with. */
+  private SchemaContract contract() {
+    return schemas.current();
   }
 
   /**
@@ -151,6 +163,11 @@ public final class Omnigraph implements AutoCloseable {
         // Full recovery: every pending sidecar is rolled forward, rolled back or refused loudly
         // before this handle serves anything. A read-only open repairs nothing.
         graph.lastRecovery = graph.recovery.sweep(Recovery.Mode.FULL);
+        // Recovery may have accepted an interrupted schema apply: serve what is accepted now, and
+        // bring the human-facing copies of the contract up to it.
+        graph.schemas.reload(storage).writeCopies(storage);
+      } else {
+        StoredSchemaContracts.refuseUnpromoted(storage, graph.sidecars, graph.manifest, graph.contract());
       }
       return graph;
     } catch (RuntimeException e) {
@@ -303,7 +320,7 @@ public final class Omnigraph implements AutoCloseable {
 
   /** The accepted schema source. */
   public SchemaOutput schema() {
-    return new SchemaOutput(schema.source());
+    return new SchemaOutput(contract().source());
   }
 
   /**
@@ -316,7 +333,7 @@ public final class Omnigraph implements AutoCloseable {
   public dev.omnigraph.api.SchemaPlanOutput schemaPlan(String desiredSource) {
     dev.omnigraph.schema.Catalog desired = dev.omnigraph.schema.SchemaParser.parse(desiredSource);
     return dev.omnigraph.api.SchemaPlanOutput.of(config.rootUri(),
-        dev.omnigraph.schema.SchemaPlanner.plan(schema.ir().catalog(), desired));
+        dev.omnigraph.schema.SchemaPlanner.plan(contract().ir().catalog(), desired));
   }
 
   /**
@@ -338,12 +355,17 @@ public final class Omnigraph implements AutoCloseable {
   public dev.omnigraph.api.SchemaApplyOutput schemaApply(String desiredSource, boolean allowDataLoss,
       Optional<String> actor) {
     requireWritable();
-    throw new UnsupportedOperationException("schema apply is being implemented (issue 15)");
+    dev.omnigraph.write.SchemaApplyAttempt.Result r = evidence.call(() -> schemaApplies.run(desiredSource,
+        allowDataLoss, actor));
+    r.commit().ifPresent(c -> optimizer.afterWrite(BranchNames.MAIN, new WriteResult(Optional.of(c.id()),
+        c.manifestVersion(), r.rowCounts(), 1, Map.of(), 1, Optional.of(c))));
+    return new dev.omnigraph.api.SchemaApplyOutput(config.rootUri(), true, r.commit().isPresent(), r.steps().size(),
+        r.manifestVersion(), r.steps(), r.commit().map(GraphCommit::id).orElse(null), r.hardDropped());
   }
 
   /** The accepted-schema identity. */
   public String schemaIdentity() {
-    return schema.identity();
+    return contract().identity();
   }
 
   /** Every graph branch: main first, then the rest sorted. */
@@ -374,6 +396,10 @@ public final class Omnigraph implements AutoCloseable {
     String source = from == null || from.isBlank() ? BranchNames.MAIN : from;
     try (GateManager.Held held = gates.acquireExclusive(List.of(name, source), List.of())) {
       evidence.call(() -> {
+        recovery.refusePendingSchemaApply("branch create");
+        return null;
+      });
+      evidence.call(() -> {
         manifest.createBranch(name, source, live -> BranchNames.requireDisjoint(name, live));
         return null;
       });
@@ -386,6 +412,7 @@ public final class Omnigraph implements AutoCloseable {
     requireWritable();
     try (GateManager.Held held = gates.acquireExclusive(List.of(name), List.of())) {
       evidence.call(() -> {
+        recovery.refusePendingSchemaApply("branch delete");
         manifest.deleteBranch(name);
         return null;
       });
@@ -536,9 +563,14 @@ public final class Omnigraph implements AutoCloseable {
     ManifestState state;
     ReadOutput.Target target;
     Optional<String> head;
+    SchemaContract contract = contract();
+    dev.omnigraph.schema.Catalog catalog = contract.ir().catalog();
     if (commitId.isPresent()) {
       GraphCommit c = manifest.findCommit(commitId.get()).orElseThrow(() -> new NotFound("commit", commitId.get()));
       state = manifest.stateAt(c.branch(), c.manifestVersion());
+      // Time travel reads with the schema accepted when the commit was published: its table
+      // versions have that schema's tables and columns.
+      catalog = contract.irAt(storage, c.manifestVersion()).catalog();
       target = new ReadOutput.Target(null, c.id());
       head = Optional.of(c.id());
     } else {
@@ -549,7 +581,7 @@ public final class Omnigraph implements AutoCloseable {
       head = authority.head();
     }
     return new ReadRunner(config.rootUri(), new DataTables(config), ADJACENCY)
-        .run(schema.ir().catalog(), state, target, head, source, name, params, budgets);
+        .run(catalog, state, target, head, source, name, params, budgets);
   }
 
   /**
@@ -562,7 +594,7 @@ public final class Omnigraph implements AutoCloseable {
    */
   public GraphExport export(Optional<String> branch, List<String> typeNames) {
     ManifestState state = evidence.call(() -> manifest.state(branch.orElse(BranchNames.MAIN)));
-    return new GraphExport(new DataTables(config), schema.ir().catalog(), state, typeNames);
+    return new GraphExport(new DataTables(config), contract().ir().catalog(), state, typeNames);
   }
 
   /**
@@ -622,7 +654,7 @@ public final class Omnigraph implements AutoCloseable {
           c.parent().get(), "the first parent of " + c.id()));
       ManifestState before = manifest.stateAt(parent.branch(), parent.manifestVersion());
       ManifestState after = manifest.stateAt(c.branch(), c.manifestVersion());
-      return new dev.omnigraph.read.CommitChanges(new DataTables(config), schema.ir().catalog())
+      return new dev.omnigraph.read.CommitChanges(new DataTables(config), contract().ir().catalog())
           .page(c, before, after, page);
     });
   }
@@ -684,7 +716,7 @@ public final class Omnigraph implements AutoCloseable {
    */
   public ChangeBaseline changeBaseline(String branch, dev.omnigraph.api.ChangesPage scope) {
     BranchAuthority authority = evidence.call(() -> manifest.capture(branch));
-    dev.omnigraph.schema.Catalog catalog = schema.ir().catalog();
+    dev.omnigraph.schema.Catalog catalog = contract().ir().catalog();
     // Validates the type names (400 for an unknown one) before anything is streamed.
     GraphExport all = new GraphExport(new DataTables(config), catalog, authority.state(),
         List.copyOf(scope.types()));

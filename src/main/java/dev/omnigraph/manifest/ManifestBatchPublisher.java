@@ -70,6 +70,7 @@ public final class ManifestBatchPublisher {
    * @param actor the writer's actor id
    * @param mergedParent the merged source head, for a merge commit
    * @param createdAtMicros commit time
+   * @param tombstones tables to retire (schema apply's dropped types): invisible from this commit on
    */
   public record Intent(
       String branch,
@@ -80,9 +81,25 @@ public final class ManifestBatchPublisher {
       String commitId,
       Optional<String> actor,
       Optional<String> mergedParent,
-      long createdAtMicros) {}
+      long createdAtMicros,
+      List<TableRegistration> tombstones) {
 
-  /** A table to register in the publish. */
+    public Intent {
+      registrations = List.copyOf(registrations);
+      updates = List.copyOf(updates);
+      tombstones = List.copyOf(tombstones);
+    }
+
+    /** An intent that retires no table (every writer but schema apply). */
+    public Intent(String branch, Optional<String> expectedIdentity, Optional<String> expectedHead,
+        List<TableRegistration> registrations, List<TableVersionUpdate> updates, String commitId,
+        Optional<String> actor, Optional<String> mergedParent, long createdAtMicros) {
+      this(branch, expectedIdentity, expectedHead, registrations, updates, commitId, actor, mergedParent,
+          createdAtMicros, List.of());
+    }
+  }
+
+  /** A table to register in the publish (or, in {@link Intent#tombstones()}, to retire). */
   public record TableRegistration(String tableKey, TableIdentity identity, String location) {}
 
   /**
@@ -163,6 +180,9 @@ public final class ManifestBatchPublisher {
     }
     for (TableVersionUpdate u : intent.updates()) {
       changes.add(ManifestRows.tableVersion(u, next, intent.commitId()));
+    }
+    for (TableRegistration t : intent.tombstones()) {
+      changes.add(ManifestRows.tombstone(t.tableKey(), t.identity(), t.location(), intent.createdAtMicros()));
     }
     changes.add(ManifestRows.head(intent.branch(), intent.commitId(), next));
     ManifestRow commit = ManifestRows.commit(intent.commitId(), intent.expectedHead(), intent.mergedParent(),

@@ -22,6 +22,13 @@ final class ManifestRows {
         ManifestJson.write(m), null, tableKey, id.stableTableId(), id.incarnationId(), null, null, null);
   }
 
+  /** Retires {@code id}: its registration and pins stay in the state, invisible (time travel still reads them). */
+  static ManifestRow tombstone(String tableKey, TableIdentity id, String location, long createdAtMicros) {
+    ObjectNode m = ManifestJson.object().put("created_at", createdAtMicros);
+    return new ManifestRow(ManifestRow.TABLE_TOMBSTONE + ":" + id.hex(), ManifestRow.TABLE_TOMBSTONE, location,
+        ManifestJson.write(m), null, tableKey, id.stableTableId(), id.incarnationId(), null, null, null);
+  }
+
   static ManifestRow tableVersion(TableVersionUpdate u, long manifestVersion, String commitId) {
     ObjectNode m = ManifestJson.object().put("manifest_version", manifestVersion).put("commit", commitId);
     return new ManifestRow(

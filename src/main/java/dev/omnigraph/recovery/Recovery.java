@@ -117,19 +117,22 @@ public final class Recovery {
   private final SidecarStore sidecars;
   private final ManifestBatchPublisher publisher;
   private final RecoveryAuditTable audit;
-  private final Supplier<String> liveSchemaIdentity;
+  private final SchemaContracts contracts;
+  /** Schema apply sidecars: graph-global, with creates, renames and the contract acceptance. */
+  private final SchemaApplyRecovery schemaApply;
   /** Optimize sidecars: the bounded maintenance classifier (see OptimizeRecovery). */
   private final OptimizeRecovery optimize;
 
   public Recovery(GateManager gates, GraphManifest manifest, DataTables tables, SidecarStore sidecars,
-      ManifestBatchPublisher publisher, RecoveryAuditTable audit, Supplier<String> liveSchemaIdentity) {
+      ManifestBatchPublisher publisher, RecoveryAuditTable audit, SchemaContracts contracts) {
     this.gates = Objects.requireNonNull(gates);
     this.manifest = Objects.requireNonNull(manifest);
     this.tables = Objects.requireNonNull(tables);
     this.sidecars = Objects.requireNonNull(sidecars);
     this.publisher = Objects.requireNonNull(publisher);
     this.audit = Objects.requireNonNull(audit);
-    this.liveSchemaIdentity = Objects.requireNonNull(liveSchemaIdentity);
+    this.contracts = Objects.requireNonNull(contracts);
+    this.schemaApply = new SchemaApplyRecovery(this, manifest, tables, publisher, contracts);
     this.optimize = new OptimizeRecovery(manifest, tables, sidecars, publisher, audit);
   }
 
@@ -167,17 +170,36 @@ public final class Recovery {
         o = settle(key, Mode.ROLL_FORWARD_ONLY, branch);
       } catch (RecoveryRequired refused) {
         Optional<RecoverySidecar> s = sidecars.readIdentity(key);
-        if (s.isPresent() && !s.get().authority().branch().equals(branch)) {
+        if (s.isPresent() && !s.get().authority().branch().equals(branch)
+            && !RecoverySidecar.SCHEMA_APPLY.equals(s.get().writerKind())) {
           continue; // another branch's problem: its own writes and the next open report it
         }
         throw refused;
       }
-      if (o != null && o.action() == Action.DEFERRED && o.branch().equals(branch)) {
+      if (o != null && o.action() == Action.DEFERRED
+          && (o.branch().equals(branch) || RecoverySidecar.SCHEMA_APPLY.equals(o.writerKind()))) {
         throw new RecoveryRequired(o.operationId(), ROLLBACK_REQUIRED + " (" + o.writerKind() + " on " + o.branch()
             + ": " + o.verdict() + ")");
       }
     }
     return !listed.isEmpty();
+  }
+
+  /**
+   * Branch create and delete refuse while a schema apply is pending (seed: "A SchemaApply sidecar
+   * remains graph-global and blocks deletion"): its recovery may still accept a schema the branch
+   * would not have been made under.
+   *
+   * @throws RecoveryRequired naming the pending schema apply
+   */
+  public void refusePendingSchemaApply(String what) {
+    for (String key : sidecars.list()) {
+      Optional<RecoverySidecar> s = sidecars.readIdentity(key);
+      if (s.isPresent() && RecoverySidecar.SCHEMA_APPLY.equals(s.get().writerKind())) {
+        throw new RecoveryRequired(s.get().operationId(), what + " is refused while a schema apply is pending ("
+            + SidecarStore.keyOf(s.get().operationId()) + "); reopen the graph read-write to settle it");
+      }
+    }
   }
 
   /** Settles the sidecar at {@code key}; null when it was gone (its writer finished). */
@@ -201,9 +223,13 @@ public final class Recovery {
     List<String> tableKeys = first.tables().stream()
         .map(t -> GateManager.tableGate(t.tableKey(), first.authority().branch())).toList();
     List<String> branchGates = List.of(first.authority().branch());
-    Optional<GateManager.Held> free = onlyWaitFor == null || first.authority().branch().equals(onlyWaitFor)
-        ? Optional.of(gates.acquire(branchGates, tableKeys))
-        : gates.tryAcquire(branchGates, tableKeys);
+    boolean global = RecoverySidecar.SCHEMA_APPLY.equals(first.writerKind());
+    Optional<GateManager.Held> free = global
+        // Graph-global: settled with the schema gate held exclusively, as its writer held it.
+        ? Optional.of(gates.acquireExclusive(branchGates, tableKeys))
+        : onlyWaitFor == null || first.authority().branch().equals(onlyWaitFor)
+            ? Optional.of(gates.acquire(branchGates, tableKeys))
+            : gates.tryAcquire(branchGates, tableKeys);
     if (free.isEmpty()) {
       return null;
     }
@@ -218,6 +244,9 @@ public final class Recovery {
         return optimize.settle(s);
       }
       // --- end optimize ---
+      if (RecoverySidecar.SCHEMA_APPLY.equals(s.writerKind())) {
+        return schemaApply.settle(s, mode);
+      }
       Assessment a = assess(s);
       LOG.infof("recovery of %s (%s on %s): %s %s", s.operationId(), s.writerKind(), s.authority().branch(),
           a.verdict, a.classes);
@@ -302,7 +331,7 @@ public final class Recovery {
       Optional<String> head) {
     if (!identity.equals(Optional.ofNullable(s.authority().branchIdentity()))
         || !head.equals(Optional.ofNullable(s.authority().graphHead()))
-        || !liveSchemaIdentity.get().equals(s.authority().schemaIdentity())) {
+        || !contracts.liveIdentity().equals(s.authority().schemaIdentity())) {
       return false;
     }
     for (RecoverySidecar.TableIntent t : s.tables()) {
@@ -391,7 +420,7 @@ public final class Recovery {
     return TableClass.UNEXPECTED_MULTISTEP;
   }
 
-  private TableClass classify(RecoverySidecar.TableIntent t, ManifestState state) {
+  TableClass classify(RecoverySidecar.TableIntent t, ManifestState state) {
     Optional<String> nb = Optional.ofNullable(t.nativeBranch());
     if (t.firstTouch()) {
       Optional<String> ref = tables.branchIdentity(t.location(), t.nativeBranch());
@@ -556,14 +585,18 @@ public final class Recovery {
   }
 
   private Outcome deferred(RecoverySidecar s, Assessment a) {
+    return deferred(s, a.verdict, a.classes);
+  }
+
+  Outcome deferred(RecoverySidecar s, Verdict verdict, Map<String, TableClass> classes) {
     List<TableOutcome> outcomes = s.tables().stream().map(t -> new TableOutcome(t.tableKey(),
-        a.classes.get(t.tableKey()), "deferred", t.expectedVersion(), t.expectedVersion())).toList();
-    return new Outcome(s.operationId(), s.writerKind(), s.authority().branch(), a.verdict, Action.DEFERRED, null,
+        classes.get(t.tableKey()), "deferred", t.expectedVersion(), t.expectedVersion())).toList();
+    return new Outcome(s.operationId(), s.writerKind(), s.authority().branch(), verdict, Action.DEFERRED, null,
         outcomes);
   }
 
   /** Appends the audit row (at most once per operation), then deletes the sidecar, last. */
-  private Outcome record(RecoverySidecar s, Verdict verdict, String kind, String commitId,
+  Outcome record(RecoverySidecar s, Verdict verdict, String kind, String commitId,
       List<TableOutcome> outcomes) {
     Failpoints.hit("recovery.record_audit");
     String json;
@@ -588,7 +621,7 @@ public final class Recovery {
     return new TableIdentity(t.stableTableId(), t.incarnationId());
   }
 
-  private static long micros() {
+  static long micros() {
     Instant now = Instant.now();
     return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
   }

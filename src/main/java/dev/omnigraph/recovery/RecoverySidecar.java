@@ -35,17 +35,29 @@ public record RecoverySidecar(
     @JsonProperty("lineage") Lineage lineage,
     @JsonProperty("created_at") long createdAtMicros,
     @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-    @JsonProperty("protocol_v4") MergePayload protocolV4) {
+    @JsonProperty("protocol_v4") MergePayload protocolV4,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    @JsonProperty("protocol_v7") SchemaApplyPayload protocolV7) {
 
   public static final int FORMAT_VERSION = 9;
 
   /** The writer kind of a branch merge. */
   public static final String BRANCH_MERGE = "branch_merge";
 
-  /** A sidecar of a writer other than branch merge. */
+  /** The writer kind of a schema apply. */
+  public static final String SCHEMA_APPLY = "schema_apply";
+
+  /** A sidecar of a writer other than branch merge and schema apply. */
   public RecoverySidecar(int formatVersion, String writerKind, String operationId, String actor, Authority authority,
       List<TableIntent> tables, State state, Lineage lineage, long createdAtMicros) {
-    this(formatVersion, writerKind, operationId, actor, authority, tables, state, lineage, createdAtMicros, null);
+    this(formatVersion, writerKind, operationId, actor, authority, tables, state, lineage, createdAtMicros, null, null);
+  }
+
+  /** A branch merge's sidecar. */
+  public RecoverySidecar(int formatVersion, String writerKind, String operationId, String actor, Authority authority,
+      List<TableIntent> tables, State state, Lineage lineage, long createdAtMicros, MergePayload protocolV4) {
+    this(formatVersion, writerKind, operationId, actor, authority, tables, state, lineage, createdAtMicros, protocolV4,
+        null);
   }
 
   @com.fasterxml.jackson.annotation.JsonCreator
@@ -59,7 +71,63 @@ public record RecoverySidecar(
     if (BRANCH_MERGE.equals(writerKind) != (protocolV4 != null)) {
       throw new IllegalArgumentException("protocol_v4 is present exactly on a " + BRANCH_MERGE + " sidecar");
     }
+    if (SCHEMA_APPLY.equals(writerKind) != (protocolV7 != null)) {
+      throw new IllegalArgumentException("protocol_v7 is present exactly on a " + SCHEMA_APPLY + " sidecar");
+    }
   }
+
+  /**
+   * The SchemaApply payload (seed: the v9 envelope's protocol_v7): which accepted schema the apply
+   * replaces with which staged one, and the complete manifest delta its commit publishes beside the
+   * pins of its table effects. The envelope's {@code tables} are the effects: an exact Overwrite
+   * of each rewritten table (expected = read = its pin) and an exact version-one create of each new
+   * type (expected = read = 0), each with its pre-minted uuid.
+   *
+   * @param acceptedIdentity the schema the apply was planned against (the authority's)
+   * @param targetIdentity the staged schema it accepts after its publish
+   * @param creates table keys of the envelope's tables that are version-one creates
+   * @param registrations tables the publish registers: new types, and renamed types under their new key
+   * @param pointers pins published without a table effect (a renamed type keeps its version)
+   * @param tombstones dropped types the publish retires
+   * @param hardDrops datasets whose earlier versions are removed after the publish
+   *     ({@code allow_data_loss}): irreversible, so done only once the apply is visible
+   */
+  public record SchemaApplyPayload(
+      @JsonProperty("accepted_identity") String acceptedIdentity,
+      @JsonProperty("target_identity") String targetIdentity,
+      @JsonProperty("creates") List<String> creates,
+      @JsonProperty("registrations") List<TableRef> registrations,
+      @JsonProperty("pointers") List<PointerPin> pointers,
+      @JsonProperty("tombstones") List<TableRef> tombstones,
+      @JsonProperty("hard_drops") List<HardDrop> hardDrops) {
+
+    public SchemaApplyPayload {
+      Objects.requireNonNull(acceptedIdentity, "accepted_identity");
+      Objects.requireNonNull(targetIdentity, "target_identity");
+      creates = List.copyOf(creates);
+      registrations = List.copyOf(registrations);
+      pointers = List.copyOf(pointers);
+      tombstones = List.copyOf(tombstones);
+      hardDrops = List.copyOf(hardDrops);
+    }
+  }
+
+  /** A table by identity, key and dataset location. */
+  public record TableRef(
+      @JsonProperty("table_key") String tableKey,
+      @JsonProperty("stable_table_id") long stableTableId,
+      @JsonProperty("incarnation_id") long incarnationId,
+      @JsonProperty("location") String location) {}
+
+  /**
+   * A hard drop: {@code whole} removes the dropped type's dataset; otherwise every version of the
+   * rewritten table before {@code keepFrom} is removed.
+   */
+  public record HardDrop(
+      @JsonProperty("table_key") String tableKey,
+      @JsonProperty("location") String location,
+      @JsonProperty("whole") boolean whole,
+      @JsonProperty("keep_from") long keepFrom) {}
 
   /**
    * The BranchMerge payload (seed, "Branch-merge authority and recovery adapter"): which source
@@ -149,7 +217,8 @@ public record RecoverySidecar(
 
   /** Whether this intent is on {@code branch} or commits to any of {@code refs} (see {@link #ref}). */
   public boolean concerns(String branch, java.util.Set<String> refs) {
-    return authority().branch().equals(branch) || tables().stream().anyMatch(t -> refs.contains(t.ref()));
+    // A schema apply is graph-global: until it is settled, no writer may plan on any branch.
+    return SCHEMA_APPLY.equals(writerKind) || authority().branch().equals(branch) || tables().stream().anyMatch(t -> refs.contains(t.ref()));
   }
 
   /**
@@ -222,12 +291,12 @@ public record RecoverySidecar(
   /** This sidecar with its table intents replaced (to bind confirmed identities). */
   public RecoverySidecar withTables(List<TableIntent> next) {
     return new RecoverySidecar(formatVersion, writerKind, operationId, actor, authority, next, state, lineage,
-        createdAtMicros, protocolV4);
+        createdAtMicros, protocolV4, protocolV7);
   }
 
   /** This sidecar with its state advanced. */
   public RecoverySidecar withState(State next) {
     return new RecoverySidecar(formatVersion, writerKind, operationId, actor, authority, tables, next, lineage,
-        createdAtMicros, protocolV4);
+        createdAtMicros, protocolV4, protocolV7);
   }
 }

@@ -207,6 +207,10 @@ public final class SidecarStore {
       // every other writer's v9 document is read exactly as before the payload existed.
       ((com.fasterxml.jackson.databind.node.ObjectNode) tree).putNull("protocol_v4");
     }
+    if (!tree.has("protocol_v7") && !RecoverySidecar.SCHEMA_APPLY.equals(tree.path("writer_kind").asText(null))) {
+      // Likewise protocol_v7: present exactly on a schema apply's sidecar.
+      ((com.fasterxml.jackson.databind.node.ObjectNode) tree).putNull("protocol_v7");
+    }
     try {
       return JSON.treeToValue(tree, RecoverySidecar.class);
     } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException | NullPointerException e) {

@@ -118,7 +118,26 @@ public final class SchemaIr {
    * @throws IllegalArgumentException if {@code rebuild} names a key not live in both schemas
    */
   public static SchemaIr evolve(SchemaIr previous, Catalog next, Set<String> rebuild) {
+    return evolve(previous, next, rebuild, Map.of());
+  }
+
+  /**
+   * As {@link #evolve(SchemaIr, Catalog, Set)}, with renamed types: each {@code renames} entry
+   * (new table key → old table key) gives the new key the old key's stable id and incarnation, so a
+   * renamed type keeps its dataset, path and versions; the old key is neither live nor retired.
+   *
+   * @throws IllegalArgumentException if a rename names a key that is not live before and after, or
+   *     crosses node and edge
+   */
+  public static SchemaIr evolve(SchemaIr previous, Catalog next, Set<String> rebuild, Map<String, String> renames) {
     Set<String> nextKeys = Set.copyOf(next.tableKeys());
+    for (Map.Entry<String, String> r : renames.entrySet()) {
+      if (!nextKeys.contains(r.getKey()) || !previous.tables.containsKey(r.getValue())
+          || nextKeys.contains(r.getValue()) || !r.getKey().regionMatches(0, r.getValue(), 0, 5)) {
+        throw new IllegalArgumentException("cannot rename " + r.getValue() + " to " + r.getKey());
+      }
+    }
+    Set<String> renamedAway = Set.copyOf(renames.values());
     for (String key : rebuild) {
       if (!previous.tables.containsKey(key) || !nextKeys.contains(key)) {
         throw new IllegalArgumentException("cannot rebuild " + key + ": it is not a table of both schemas");
@@ -134,6 +153,13 @@ public final class SchemaIr {
     Map<String, TableEntry> tables = new TreeMap<>();
     Map<String, TableEntry> retired = new TreeMap<>(previous.retired);
     for (String key : next.tableKeys()) {
+      String from = renames.get(key);
+      if (from != null) {
+        TableEntry old = previous.tables.get(from);
+        retired.remove(key);
+        tables.put(key, new TableEntry(key, old.stableTableId(), old.incarnationId()));
+        continue;
+      }
       TableEntry live = previous.tables.get(key);
       TableEntry dropped = retired.remove(key);
       TableEntry entry;
@@ -147,7 +173,7 @@ public final class SchemaIr {
       tables.put(key, entry);
     }
     for (TableEntry e : previous.tables.values()) {
-      if (!nextKeys.contains(e.tableKey())) {
+      if (!nextKeys.contains(e.tableKey()) && !renamedAway.contains(e.tableKey())) {
         retired.put(e.tableKey(), e);
       }
     }

@@ -390,7 +390,7 @@ public final class SchemaPlanner {
   }
 
   /** The single positional value of a {@code @rename_from}, if the declaration carries one. */
-  static Optional<String> renameHint(List<Annotation> annotations) {
+  public static Optional<String> renameHint(List<Annotation> annotations) {
     return annotations.stream().filter(a -> a.name().equals(RENAME_FROM) && a.args().size() == 1)
         .map(a -> a.args().get(0)).findFirst();
   }
@@ -410,7 +410,8 @@ public final class SchemaPlanner {
   }
 
   /** {@code catalog} with every {@code @rename_from} removed: what a plan compares besides steps. */
-  static Catalog withoutRenameHints(Catalog catalog) {
+  /** {@code catalog} without {@code @rename_from} hints: what an accepted schema holds of a desired one. */
+  public static Catalog withoutRenameHints(Catalog catalog) {
     Function<List<Property>, List<Property>> props = ps -> ps.stream()
         .map(p -> new Property(p.name(), p.type(), withoutHint(p.annotations()))).toList();
     Map<String, NodeType> nodes = new TreeMap<>();

@@ -229,6 +229,27 @@ public final class DataTables {
     });
   }
 
+  /**
+   * Schema apply's hard drop of a property (irreversible): removes every version of the table's main
+   * before {@code keepFrom}, pin tags included, so time travel to them can no longer read the
+   * dropped column. Idempotent.
+   */
+  public Removed removeVersionsBefore(String location, long keepFrom) {
+    retainPinTags(location, Map.of(Optional.empty(), List.of()));
+    return cleanupBefore(location, Optional.empty(), keepFrom);
+  }
+
+  /**
+   * Schema apply's hard drop of a type (irreversible): removes the retired type's whole dataset.
+   * Idempotent (an absent dataset is left absent).
+   */
+  public void deleteDataset(String location) {
+    PinnedHandles.forgetBranch(config, location, "");
+    try (dev.omnigraph.storage.StorageAdapter storage = dev.omnigraph.storage.StorageAdapters.open(config)) {
+      storage.deletePrefix(location + "/");
+    }
+  }
+
   /** Every Lance branch of the table (its main is not listed), with parent and fork version. */
   public List<NativeBranch> branches(String location) {
     return lance(() -> {

@@ -78,18 +78,19 @@ public final class MergeAttempt {
 
   private final GateManager gates;
   private final GraphManifest manifest;
-  private final SchemaIr schema;
+  /** The accepted schema now (a merge cannot overlap a schema apply: apply refuses while branches exist). */
+  private final Supplier<SchemaIr> schemas;
   private final Supplier<String> liveSchemaIdentity;
   private final DataTables tables;
   private final SidecarStore sidecars;
   private final ManifestBatchPublisher publisher;
   private final Recovery recovery;
 
-  public MergeAttempt(GateManager gates, GraphManifest manifest, SchemaIr schema, Supplier<String> liveSchemaIdentity,
+  public MergeAttempt(GateManager gates, GraphManifest manifest, Supplier<SchemaIr> schemas, Supplier<String> liveSchemaIdentity,
       DataTables tables, SidecarStore sidecars, ManifestBatchPublisher publisher, Recovery recovery) {
     this.gates = gates;
     this.manifest = manifest;
-    this.schema = schema;
+    this.schemas = schemas;
     this.liveSchemaIdentity = liveSchemaIdentity;
     this.tables = tables;
     this.sidecars = sidecars;
@@ -153,7 +154,7 @@ public final class MergeAttempt {
     Failpoints.hit("merge.after_capture");
 
     // Step 2: classify and validate outside the gates.
-    MergeValidator validator = new MergeValidator(schema, tables, targetAuth.state());
+    MergeValidator validator = new MergeValidator(schemas.get(), tables, targetAuth.state());
     MergePlan plan = new MergePlanner(tables, validator, limits).plan(baseState, sourceAuth.state(), targetAuth.state(),
         target, fastForward);
     List<MergeConflict> conflicts = new ArrayList<>(plan.conflicts());
@@ -170,7 +171,7 @@ public final class MergeAttempt {
 
     // Step 3: the all-catalog envelope of both branches, then re-list, revalidate, HEAD == pin.
     List<String> tableGates = new ArrayList<>();
-    for (String key : schema.catalog().tableKeys()) {
+    for (String key : schemas.get().catalog().tableKeys()) {
       tableGates.add(GateManager.tableGate(key, source));
       tableGates.add(GateManager.tableGate(key, target));
     }
@@ -278,7 +279,7 @@ public final class MergeAttempt {
       tables.createBranch(location, target, t.target().nativeBranch(), version);
       Failpoints.hit("merge.after_ref_create");
     }
-    Schema arrow = Effects.schemaOf(schema.catalog(), t.tableKey());
+    Schema arrow = Effects.schemaOf(schemas.get().catalog(), t.tableKey());
     boolean certify = t.tableKey().startsWith("node:");
     if (t.delta().proven()) {
       return provenEffect(t, chain, location, ref, version, arrow);
@@ -467,7 +468,7 @@ public final class MergeAttempt {
     return new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, RecoverySidecar.BRANCH_MERGE, Ulid.next(),
         actor.orElse(null),
         new RecoverySidecar.Authority(targetAuth.branch(), targetAuth.nativeIdentity().orElse(null), head.orElse(null),
-            schema.identity()),
+            schemas.get().identity()),
         intents, RecoverySidecar.State.ARMED,
         new RecoverySidecar.Lineage(commitId, head.orElse(null), createdAt, Ulid.next()), createdAt,
         new RecoverySidecar.MergePayload(sourceAuth.branch(), sourceAuth.nativeIdentity().orElse(null), sourceHead,
@@ -504,8 +505,8 @@ public final class MergeAttempt {
       throw new ReadSetChanged("graph_head:" + targetAuth.branch(), targetAuth.head(), now.head());
     }
     String live = liveSchemaIdentity.get();
-    if (!live.equals(schema.identity())) {
-      throw new ReadSetChanged("schema", Optional.of(schema.identity()), Optional.of(live));
+    if (!live.equals(schemas.get().identity())) {
+      throw new ReadSetChanged("schema", Optional.of(schemas.get().identity()), Optional.of(live));
     }
     BranchAuthority source = manifest.recapture(sourceAuth);
     if (!source.nativeIdentity().equals(sourceAuth.nativeIdentity())) {

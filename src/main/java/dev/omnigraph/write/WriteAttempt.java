@@ -51,19 +51,17 @@ public final class WriteAttempt {
 
   private final GateManager gates;
   private final GraphManifest manifest;
-  private final SchemaIr schema;
   private final Supplier<String> liveSchemaIdentity;
   private final DataTables tables;
   private final SidecarStore sidecars;
   private final ManifestBatchPublisher publisher;
   private final Recovery recovery;
 
-  public WriteAttempt(GateManager gates, GraphManifest manifest, SchemaIr schema, Supplier<String> liveSchemaIdentity,
+  public WriteAttempt(GateManager gates, GraphManifest manifest, Supplier<String> liveSchemaIdentity,
       DataTables tables, SidecarStore sidecars, ManifestBatchPublisher publisher, Recovery recovery) {
     this.recovery = recovery;
     this.gates = gates;
     this.manifest = manifest;
-    this.schema = schema;
     this.liveSchemaIdentity = liveSchemaIdentity;
     this.tables = tables;
     this.sidecars = sidecars;
@@ -75,22 +73,26 @@ public final class WriteAttempt {
    * {@link WriteLimits#MAX_REPREPARES} times after effect-free authority movement.
    *
    * @param ifCommit a conditional write's expected graph head
+   * @param schema the accepted schema {@code writer} was planned with: the token's schema identity
+   *     (a schema accepted since is a {@code ReadSetChanged}, never a replan with a stale plan)
    */
-  WriteResult run(String branch, PreparedWrite writer, Optional<String> actor, Optional<String> ifCommit) {
+  WriteResult run(String branch, PreparedWrite writer, Optional<String> actor, Optional<String> ifCommit,
+      SchemaIr schema) {
     if (!writer.repreparable()) {
-      return attempts(branch, writer, actor, ifCommit);
+      return attempts(branch, writer, actor, ifCommit, schema);
     }
     try (GateManager.Held queued = gates.queue(branch)) {
-      return attempts(branch, writer, actor, ifCommit);
+      return attempts(branch, writer, actor, ifCommit, schema);
     }
   }
 
-  private WriteResult attempts(String branch, PreparedWrite writer, Optional<String> actor, Optional<String> ifCommit) {
+  private WriteResult attempts(String branch, PreparedWrite writer, Optional<String> actor, Optional<String> ifCommit,
+      SchemaIr schema) {
     for (int attempt = 1; ; attempt++) {
       try {
-        return once(branch, writer, actor, ifCommit, attempt);
+        return once(branch, writer, actor, ifCommit, attempt, schema);
       } catch (Reprepare moved) {
-        if (!writer.repreparable()) {
+        if (!writer.repreparable() || moved.member.equals("schema")) {
           throw moved.asReadSetChanged();
         }
         if (attempt > WriteLimits.MAX_REPREPARES) {
@@ -102,7 +104,7 @@ public final class WriteAttempt {
   }
 
   private WriteResult once(String branch, PreparedWrite writer, Optional<String> actor, Optional<String> ifCommit,
-      int attempt) {
+      int attempt, SchemaIr schema) {
     // Step 1: heal what needs no restore (refusing on a relevant rollback-class sidecar), then
     // capture the token and the table snapshot from one manifest scan.
     // The capture runs beside the heal's listing; it is kept only when the heal found nothing to

@@ -10,11 +10,12 @@ import java.util.Optional;
 public final class WritePath {
 
   private final WriteAttempt attempt;
-  private final SchemaIr schema;
+  /** The accepted schema now: each call plans with one reading of it. */
+  private final java.util.function.Supplier<SchemaIr> schemas;
 
-  public WritePath(WriteAttempt attempt, SchemaIr schema) {
+  public WritePath(WriteAttempt attempt, java.util.function.Supplier<SchemaIr> schemas) {
     this.attempt = attempt;
-    this.schema = schema;
+    this.schemas = schemas;
   }
 
   /**
@@ -25,6 +26,7 @@ public final class WritePath {
    */
   public WriteResult mutate(String branch, String source, String name, com.fasterxml.jackson.databind.JsonNode params,
       Optional<String> actor, Optional<String> ifCommit) {
+    SchemaIr schema = schemas.get();
     dev.omnigraph.query.QueryFile file = dev.omnigraph.query.QueryParser.parse(source);
     dev.omnigraph.query.CheckedQuery checked =
         dev.omnigraph.query.QueryChecker.check(file.declaration(name), schema.catalog());
@@ -32,7 +34,7 @@ public final class WritePath {
       throw new dev.omnigraph.api.InvalidRequest("'" + name + "' is a read query; run it with query, not mutate");
     }
     dev.omnigraph.query.BoundParams bound = dev.omnigraph.query.Params.bind(checked, params);
-    return attempt.run(branch, new MutationWriter(mutation, bound, schema.catalog()), actor, ifCommit);
+    return attempt.run(branch, new MutationWriter(mutation, bound, schema.catalog()), actor, ifCommit, schema);
   }
 
   /**
@@ -40,12 +42,13 @@ public final class WritePath {
    * anything is staged; every input error names its line.
    */
   public WriteResult load(String branch, Reader ndjson, LoadMode mode, Optional<String> actor) {
+    SchemaIr schema = schemas.get();
     LoadBatch batch;
     try {
       batch = NdjsonReader.read(ndjson, schema.catalog(), mode);
     } catch (IOException e) {
       throw new UncheckedIOException("could not read the load input", e);
     }
-    return attempt.run(branch, new LoadWriter(batch, mode, schema.catalog()), actor, Optional.empty());
+    return attempt.run(branch, new LoadWriter(batch, mode, schema.catalog()), actor, Optional.empty(), schema);
   }
 }

@@ -785,4 +785,99 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     assertPinsEqualHeads(target);
     assertThat(sidecarKeys()).isEmpty();
   }
+
+  // ---------------------------------------------------------------------------------------------
+  // 6. Schema apply (issue 15) halts at each of its phase boundaries (a rewrite of Company that
+  //    drops a property hard and adds one, and a new type City): a read-write reopen converges to
+  //    exactly the old schema and data or the new schema and migrated data — schema identity, rows,
+  //    commit list, pins == HEADs, __recovery/ empty, one audit row (none where nothing was armed),
+  //    the hard drop done only once the apply is visible.
+
+  static final String SCHEMA_AFTER = AbstractGraphEngineTest.schemaText()
+      .replace("  founded: Date?\n", "  city: String?\n") + "\nnode City {\n  name: String @key\n}\n";
+
+  Stream<Arguments> schemaApplyCrashCases() {
+    return Stream.of(
+        Arguments.of("schema_apply.after_stage", "none"),
+        Arguments.of("schema_apply.after_arm", "Discarded"),
+        Arguments.of("schema_apply.after_table_commit", "RolledBack"),
+        Arguments.of("schema_apply.after_confirm", "RolledForward"),
+        Arguments.of("schema_apply.before_publish", "RolledForward"),
+        Arguments.of("manifest.after_publish_commit", "RolledForward"),
+        Arguments.of("schema_apply.after_publish", "RolledForward"),
+        Arguments.of("schema_apply.before_promote", "RolledForward"),
+        Arguments.of("schema_apply.after_promote_state", "RolledForward"),
+        Arguments.of("schema_apply.before_hard_drop", "RolledForward"));
+  }
+
+  @ParameterizedTest(name = "schema apply halts at {0}")
+  @MethodSource("schemaApplyCrashCases")
+  void aHaltInsideASchemaApplyConvergesOnReadWriteReopen(String failpoint, String audit) throws Exception {
+    load("main", LoadMode.APPEND, "{\"type\":\"Company\",\"data\":{\"name\":\"acme\",\"founded\":\"2001-02-03\"}}");
+    Before before = capture("main");
+    String oldIdentity = graph.schemaIdentity();
+    SnapshotOutput.Dataset company = before.snapshot().datasets().stream()
+        .filter(d -> d.typeName().equals("Company")).findFirst().orElseThrow();
+    java.nio.file.Path desired = java.nio.file.Files.createTempFile("desired", ".pg");
+    java.nio.file.Files.writeString(desired, SCHEMA_AFTER);
+    graph.close();
+    CrashChildProcess.Result r = CrashChildProcess.run(config, Optional.of(failpoint), CHILD_TIMEOUT_SECONDS,
+        "schema", desired.toString(), "true");
+    assertThat(r.exitCode()).as("schema apply child halted at %s:\n%s", failpoint, r.output()).isEqualTo(137);
+    assertThat(sidecarKeys()).as("sidecars after a halt at %s", failpoint).hasSize(audit.equals("none") ? 0 : 1);
+    Optional<RecoverySidecar> s = sidecarKeys().isEmpty() ? Optional.empty()
+        : Optional.of(readSidecar(sidecarKeys().get(0)));
+    s.ifPresent(sc -> {
+      assertThat(sc.writerKind()).isEqualTo("schema_apply");
+      assertThat(sc.protocolV7().acceptedIdentity()).isEqualTo(oldIdentity);
+      assertThat(sc.protocolV7().creates()).containsExactly("node:City");
+    });
+    boolean landed = audit.equals("RolledForward");
+    DataTables tables = new DataTables(config);
+    if (!landed) {
+      // Nothing irreversible before the apply is visible: the old Company version still reads.
+      assertThat(tables.versionReadable(company.datasetPath(), Optional.empty(), company.publishedDatasetVersion()))
+          .isTrue();
+    }
+    reopen();
+
+    assertThat(sidecarKeys()).as("__recovery/ after recovery").isEmpty();
+    if (s.isPresent()) {
+      assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> {
+        assertThat(e.operationId()).isEqualTo(s.get().operationId());
+        assertThat(e.kind()).isEqualTo(audit);
+        assertThat(e.writerKind()).isEqualTo("schema_apply");
+      });
+    } else {
+      assertThat(graph.recoveryAudit()).isEmpty();
+    }
+    List<String> commits = commitIds("main");
+    Map<String, Set<String>> content = content("main");
+    if (landed) {
+      assertThat(graph.schema().schemaSource()).isEqualTo(SCHEMA_AFTER);
+      assertThat(graph.schemaIdentity()).isEqualTo(s.get().protocolV7().targetIdentity());
+      assertThat(content).isEqualTo(plus(before.content(), Map.of("City", Set.of())));
+      assertThat(commits.subList(1, commits.size())).isEqualTo(before.commits());
+      assertThat(commits.get(0)).isEqualTo(s.get().lineage().commitId());
+      // The hard drop ran once the apply was visible: the pre-apply Company version is gone.
+      assertThat(tables.versionReadable(company.datasetPath(), Optional.empty(), company.publishedDatasetVersion()))
+          .isFalse();
+    } else {
+      assertThat(graph.schemaIdentity()).isEqualTo(oldIdentity);
+      assertThat(graph.schema().schemaSource()).isEqualTo(AbstractGraphEngineTest.schemaText());
+      assertThat(content).isEqualTo(before.content());
+      assertThat(commits.subList(commits.size() - before.commits().size(), commits.size()))
+          .isEqualTo(before.commits());
+      assertThat(commits.size() - before.commits().size()).isLessThanOrEqualTo(1);
+      assertThat(tables.datasetExists(s.map(sc -> sc.tables().stream().filter(t -> t.tableKey().equals("node:City"))
+          .findFirst().orElseThrow().location()).orElse("nodes/none"))).isFalse();
+    }
+    assertPinsEqualHeads("main");
+    // The next apply agrees with the outcome: nothing left to do after a landed one, else it lands now.
+    dev.omnigraph.api.SchemaApplyOutput again = graph.schemaApply(SCHEMA_AFTER, true, Optional.of("act-test"));
+    assertThat(again.applied()).isEqualTo(!landed);
+    assertThat(graph.schema().schemaSource()).isEqualTo(SCHEMA_AFTER);
+    assertPinsEqualHeads("main");
+    assertThat(sidecarKeys()).isEmpty();
+  }
 }

@@ -94,6 +94,13 @@ public final class CrashChild {
           out.println("DONE " + r.outcome().wire() + " " + r.commitId());
           return 0;
         }
+        case "schema" -> {
+          String desired = java.nio.file.Files.readString(java.nio.file.Path.of(a[0]));
+          dev.omnigraph.api.SchemaApplyOutput r = graph.schemaApply(desired, Boolean.parseBoolean(a[1]),
+              Optional.of(ACTOR));
+          out.println("DONE " + r.graphCommitId());
+          return 0;
+        }
         case "optimize" -> {
           dev.omnigraph.maintenance.OptimizeReport r = graph.optimize(a[0]);
           out.println("DONE " + r.commitId().orElse("-"));

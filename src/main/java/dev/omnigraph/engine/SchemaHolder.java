@@ -1,0 +1,43 @@
+package dev.omnigraph.engine;
+
+import dev.omnigraph.storage.StorageAdapter;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The accepted schema contract as this process last read or accepted it, shared by every handle on
+ * one canonical root (as the gates are): a schema apply through one handle is what every other
+ * handle of the process plans with next, never a warm copy of the old one. Another process's apply
+ * is caught by the writers' revalidation of the live identity ({@code ReadSetChanged} on
+ * {@code schema}) and picked up by the next open or {@link #reload}.
+ */
+final class SchemaHolder {
+
+  private static final ConcurrentHashMap<String, SchemaHolder> BY_ROOT = new ConcurrentHashMap<>();
+
+  private final AtomicReference<SchemaContract> current = new AtomicReference<>();
+
+  private SchemaHolder() {}
+
+  static SchemaHolder forRoot(String canonicalRoot) {
+    return BY_ROOT.computeIfAbsent(canonicalRoot, k -> new SchemaHolder());
+  }
+
+  /** The contract to plan with now. */
+  SchemaContract current() {
+    return Objects.requireNonNull(current.get(), "no schema contract loaded");
+  }
+
+  /** Records {@code contract} as the accepted one (after an open's read or an apply's promotion). */
+  void set(SchemaContract contract) {
+    current.set(Objects.requireNonNull(contract));
+  }
+
+  /** Re-reads the accepted contract from storage and records it. */
+  SchemaContract reload(StorageAdapter storage) {
+    SchemaContract read = SchemaContract.read(storage);
+    set(read);
+    return read;
+  }
+}

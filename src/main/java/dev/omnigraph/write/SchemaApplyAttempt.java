@@ -1,0 +1,439 @@
+package dev.omnigraph.write;
+
+import dev.omnigraph.api.ReadSetChanged;
+import dev.omnigraph.api.RecoveryRequired;
+import dev.omnigraph.api.SchemaApplyBlocked;
+import dev.omnigraph.api.SchemaStep;
+import dev.omnigraph.api.UnsupportedSchemaChange;
+import dev.omnigraph.gate.GateManager;
+import dev.omnigraph.manifest.BranchAuthority;
+import dev.omnigraph.manifest.GraphCommit;
+import dev.omnigraph.manifest.GraphManifest;
+import dev.omnigraph.manifest.ManifestBatchPublisher;
+import dev.omnigraph.manifest.ManifestState;
+import dev.omnigraph.manifest.TablePin;
+import dev.omnigraph.recovery.Recovery;
+import dev.omnigraph.recovery.RecoverySidecar;
+import dev.omnigraph.recovery.SchemaApplyRecovery;
+import dev.omnigraph.recovery.SchemaContracts;
+import dev.omnigraph.recovery.SidecarStore;
+import dev.omnigraph.schema.Catalog;
+import dev.omnigraph.schema.EdgeType;
+import dev.omnigraph.schema.NodeType;
+import dev.omnigraph.schema.Property;
+import dev.omnigraph.schema.SchemaIr;
+import dev.omnigraph.schema.SchemaParser;
+import dev.omnigraph.schema.SchemaPlanner;
+import dev.omnigraph.table.CommitOutcome;
+import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.Filter;
+import dev.omnigraph.table.StagedWrite;
+import dev.omnigraph.util.Failpoints;
+import dev.omnigraph.util.Ulid;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.jboss.logging.Logger;
+
+/**
+ * The SchemaApply writer (seed: the recovery protocol's SchemaApply parts; docs/schema-evolution.md).
+ * On main only, with the schema gate held exclusively (so concurrent applies, and every writer of
+ * the process, serialise behind it), main's branch gate and every table gate of the accepted and
+ * desired schemas:
+ * <ol>
+ *   <li>refuse what cannot apply, writing nothing: a pending sidecar ({@link RecoveryRequired}),
+ *       a branch other than main ({@link SchemaApplyBlocked}, the reference's rule), an unsupported
+ *       plan ({@link UnsupportedSchemaChange}), existing rows that break an added constraint
+ *       ({@link ConstraintViolation}, naming the row), a live HEAD off its pin or a dataset at a new
+ *       type's path ({@link UncoveredDrift});
+ *   <li>stage: an exact Overwrite per table whose columns change (added null, renamed, dropped;
+ *       streamed), an exact version-one create per new type, each with a pre-minted uuid; the
+ *       target schema's contract files, durable but not accepted;
+ *   <li>arm the v9 sidecar (protocol_v7: accepted and target identities, the effects, the complete
+ *       registration/rename/tombstone delta, hard drops), commit each effect with zero retries,
+ *       confirm, publish once with the exact graph head, accept the target schema, run hard drops,
+ *       retire the sidecar.
+ * </ol>
+ * A pure type rename is metadata only: same stable id, incarnation, path and Lance version, only
+ * registered under its new key. Any failure after arming is {@link RecoveryRequired}; recovery
+ * completes or rolls back the apply from the sidecar ({@code SchemaApplyRecovery}).
+ */
+public final class SchemaApplyAttempt {
+
+  private static final Logger LOG = Logger.getLogger(SchemaApplyAttempt.class);
+  private static final String MAIN = ManifestState.MAIN;
+
+  /**
+   * What an apply did.
+   *
+   * @param steps the plan's steps (drops in the mode they ran)
+   * @param manifestVersion main's manifest version after the apply (unchanged when nothing applied)
+   * @param commit the published commit; empty when the schemas were equal
+   * @param rowCounts rows of every table the apply rewrote or created
+   * @param hardDropped datasets whose earlier versions (or whole data) a hard drop removed
+   */
+  public record Result(List<SchemaStep> steps, long manifestVersion, Optional<GraphCommit> commit,
+      Map<String, Long> rowCounts, List<String> hardDropped) {}
+
+  private final GateManager gates;
+  private final GraphManifest manifest;
+  private final DataTables tables;
+  private final SidecarStore sidecars;
+  private final ManifestBatchPublisher publisher;
+  private final Recovery recovery;
+  private final SchemaContracts contracts;
+  private final Supplier<SchemaIr> accepted;
+
+  public SchemaApplyAttempt(GateManager gates, GraphManifest manifest, DataTables tables, SidecarStore sidecars,
+      ManifestBatchPublisher publisher, Recovery recovery, SchemaContracts contracts, Supplier<SchemaIr> accepted) {
+    this.gates = gates;
+    this.manifest = manifest;
+    this.tables = tables;
+    this.sidecars = sidecars;
+    this.publisher = publisher;
+    this.recovery = recovery;
+    this.contracts = contracts;
+    this.accepted = accepted;
+  }
+
+  /** Plans and applies the migration to {@code desiredSource}; see the class comment. */
+  public Result run(String desiredSource, boolean allowDataLoss, Optional<String> actor) {
+    Catalog desiredWithHints = SchemaParser.parse(desiredSource);
+    recovery.heal(MAIN);
+    SchemaIr planned = accepted.get();
+    Set<String> keys = new TreeSet<>(planned.catalog().tableKeys());
+    keys.addAll(desiredWithHints.tableKeys());
+    try (GateManager.Held held = gates.acquireExclusive(List.of(MAIN),
+        keys.stream().map(k -> GateManager.tableGate(k, MAIN)).toList())) {
+      SchemaIr now = accepted.get();
+      String live = contracts.liveIdentity();
+      if (!live.equals(now.identity())) {
+        // Another process accepted a schema this process has not read: planning against either
+        // would be a guess. Nothing was written; reopening reads the live one.
+        throw new ReadSetChanged("schema", Optional.of(now.identity()), Optional.of(live));
+      }
+      // An apply of this process accepted since `planned` was read is simply the base now: the
+      // plan below is made under the exclusive schema gate, so concurrent applies serialise, the
+      // later one planning against the earlier one's schema. (The gate set taken from `planned`
+      // suffices: no writer holds a table gate without the schema gate.)
+      barrier();
+      List<String> branches = manifest.branches().stream().map(b -> b.name()).sorted().toList();
+      if (!branches.isEmpty()) {
+        throw new SchemaApplyBlocked(branches);
+      }
+      List<SchemaStep> steps = withDropMode(SchemaPlanner.plan(now.catalog(), desiredWithHints), allowDataLoss);
+      List<SchemaStep.UnsupportedChange> unsupported = steps.stream()
+          .filter(s -> s instanceof SchemaStep.UnsupportedChange).map(s -> (SchemaStep.UnsupportedChange) s).toList();
+      if (!unsupported.isEmpty()) {
+        throw new UnsupportedSchemaChange(unsupported);
+      }
+      BranchAuthority authority = manifest.capture(MAIN);
+      if (steps.isEmpty()) {
+        return new Result(steps, authority.manifestVersion(), Optional.empty(), Map.of(), List.of());
+      }
+      Plan plan = plan(now, desiredWithHints, steps, authority, allowDataLoss);
+      Failpoints.hit("schema_apply.after_stage");
+      contracts.stage(desiredSource, plan.target);
+      return armAndApply(now, plan, authority, actor, steps);
+    }
+  }
+
+  private static List<SchemaStep> withDropMode(List<SchemaStep> steps, boolean hard) {
+    if (!hard) {
+      return steps;
+    }
+    List<SchemaStep> out = new ArrayList<>();
+    for (SchemaStep s : steps) {
+      if (s instanceof SchemaStep.DropType d) {
+        out.add(new SchemaStep.DropType(d.typeKind(), d.name(), SchemaStep.DropMode.HARD));
+      } else if (s instanceof SchemaStep.DropProperty d) {
+        out.add(new SchemaStep.DropProperty(d.typeKind(), d.typeName(), d.propertyName(), SchemaStep.DropMode.HARD));
+      } else {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
+  /** A schema apply is graph-global: any unresolved intent anywhere must be settled first. */
+  private void barrier() {
+    for (String key : sidecars.list()) {
+      Optional<RecoverySidecar> s = sidecars.readIdentity(key);
+      if (s.isPresent()) {
+        throw new RecoveryRequired(s.get().operationId(), "a pending recovery sidecar (" + s.get().writerKind()
+            + " on " + s.get().authority().branch() + ") must be resolved before a schema apply; reopen the graph"
+            + " read-write");
+      }
+    }
+  }
+
+  /** Everything the apply will do, staged and identity-bearing, before the sidecar is armed. */
+  private static final class Plan {
+    SchemaIr target;
+    final List<RecoverySidecar.TableIntent> intents = new ArrayList<>();
+    final List<StagedWrite> staged = new ArrayList<>();
+    final List<String> creates = new ArrayList<>();
+    final List<RecoverySidecar.TableRef> registrations = new ArrayList<>();
+    final List<RecoverySidecar.PointerPin> pointers = new ArrayList<>();
+    final List<RecoverySidecar.TableRef> tombstones = new ArrayList<>();
+    final List<RecoverySidecar.HardDrop> hardDrops = new ArrayList<>();
+  }
+
+  private Plan plan(SchemaIr now, Catalog desiredWithHints, List<SchemaStep> steps, BranchAuthority authority,
+      boolean allowDataLoss) {
+    Catalog desired = SchemaPlanner.withoutRenameHints(desiredWithHints);
+    Map<String, String> typeRenames = new TreeMap<>(); // new key -> old key
+    for (SchemaStep s : steps) {
+      if (s instanceof SchemaStep.RenameType r && r.typeKind() != SchemaStep.TypeKind.INTERFACE) {
+        String kind = r.typeKind() == SchemaStep.TypeKind.NODE ? "node:" : "edge:";
+        typeRenames.put(kind + r.to(), kind + r.from());
+      }
+    }
+    Plan plan = new Plan();
+    plan.target = SchemaIr.evolve(now, desired, Set.of(), typeRenames);
+    ManifestState state = authority.state();
+    Set<String> carried = new TreeSet<>();
+    for (SchemaIr.TableEntry entry : plan.target.tables()) {
+      String key = entry.tableKey();
+      String from = typeRenames.getOrDefault(key, key);
+      Schema arrow = Effects.schemaOf(desired, key);
+      if (now.table(from).isEmpty()) {
+        planCreate(plan, entry, arrow);
+        continue;
+      }
+      carried.add(from);
+      TablePin pin = state.tables().get(from);
+      if (pin == null || !pin.identity().equals(new dev.omnigraph.manifest.TableIdentity(entry.stableTableId(),
+          entry.incarnationId())) || pin.nativeBranch().isPresent()) {
+        throw new IllegalStateException("schema apply expected " + from + " pinned on main at its accepted identity "
+            + entry.stableTableId() + "/" + entry.incarnationId() + ", found " + pin);
+      }
+      long live = tables.head(pin.location(), Optional.empty(), pin.version());
+      if (live != pin.version()) {
+        throw new UncoveredDrift(from, "live HEAD is version " + live + " but the manifest pins " + pin.version());
+      }
+      Map<String, String> sourceOf = sourceColumns(now.catalog(), from, desiredWithHints, key);
+      Schema before = Effects.schemaOf(now.catalog(), from);
+      boolean rewrite = !before.equals(arrow)
+          || sourceOf.entrySet().stream().anyMatch(e -> !e.getKey().equals(e.getValue()));
+      validateAdded(now.catalog(), desired, from, key, pin, sourceOf);
+      if (rewrite) {
+        String uuid = UUID.randomUUID().toString();
+        StagedWrite staged = tables.stageSchemaRewrite(pin.location(), pin.version(), arrow, sourceOf, uuid);
+        plan.staged.add(staged);
+        plan.intents.add(new RecoverySidecar.TableIntent(key, entry.stableTableId(), entry.incarnationId(),
+            pin.location(), null, pin.version(), pin.version(), uuid, pin.version() + 1, staged.insertedRows(), false,
+            null, null));
+        boolean dropsColumns = before.getFields().stream().map(Field::getName)
+            .anyMatch(name -> !sourceOf.containsValue(name));
+        if (allowDataLoss && dropsColumns) {
+          plan.hardDrops.add(new RecoverySidecar.HardDrop(key, pin.location(), false, pin.version() + 1));
+        }
+      } else if (!from.equals(key)) {
+        plan.pointers.add(new RecoverySidecar.PointerPin(key, entry.stableTableId(), entry.incarnationId(),
+            pin.location(), null, pin.version(), pin.rowCount()));
+      }
+      if (!from.equals(key)) {
+        plan.registrations.add(new RecoverySidecar.TableRef(key, entry.stableTableId(), entry.incarnationId(),
+            pin.location()));
+      }
+    }
+    for (SchemaIr.TableEntry old : now.tables()) {
+      if (carried.contains(old.tableKey())) {
+        continue;
+      }
+      TablePin pin = state.tables().get(old.tableKey());
+      String location = pin != null ? pin.location() : old.datasetPath();
+      plan.tombstones.add(new RecoverySidecar.TableRef(old.tableKey(), old.stableTableId(), old.incarnationId(),
+          location));
+      if (allowDataLoss) {
+        plan.hardDrops.add(new RecoverySidecar.HardDrop(old.tableKey(), location, true, 0));
+      }
+    }
+    return plan;
+  }
+
+  /** A new type: the exact version-one create of its dataset, at a path nothing may occupy yet. */
+  private void planCreate(Plan plan, SchemaIr.TableEntry entry, Schema arrow) {
+    String location = entry.datasetPath();
+    if (tables.datasetExists(location)) {
+      throw new UncoveredDrift(entry.tableKey(), "a dataset no registration names already exists at " + location
+          + "; a new type is created only at an absent path (inspect it, then remove it)");
+    }
+    String uuid = UUID.randomUUID().toString();
+    plan.staged.add(tables.stageCreate(location, arrow, uuid));
+    plan.creates.add(entry.tableKey());
+    plan.intents.add(new RecoverySidecar.TableIntent(entry.tableKey(), entry.stableTableId(), entry.incarnationId(),
+        location, null, 0, 0, uuid, 1, 0, false, null, null));
+    plan.registrations.add(new RecoverySidecar.TableRef(entry.tableKey(), entry.stableTableId(),
+        entry.incarnationId(), location));
+  }
+
+  /**
+   * For each column of the desired table, the accepted column it is filled from: {@code id},
+   * {@code src}, {@code dst} and kept properties from themselves, a renamed property from its old
+   * name ({@code @rename_from}); an added property is absent (null in every row).
+   */
+  private static Map<String, String> sourceColumns(Catalog accepted, String fromKey, Catalog desiredWithHints,
+      String toKey) {
+    List<Property> before = properties(accepted, fromKey);
+    Set<String> had = new TreeSet<>();
+    before.forEach(p -> had.add(p.name()));
+    Map<String, String> out = new LinkedHashMap<>();
+    out.put("id", "id");
+    if (toKey.startsWith("edge:")) {
+      out.put("src", "src");
+      out.put("dst", "dst");
+    }
+    for (Property p : properties(desiredWithHints, toKey)) {
+      Optional<String> hint = SchemaPlanner.renameHint(p.annotations()).filter(h -> !h.equals(p.name()));
+      if (hint.isPresent() && had.contains(hint.get()) && !had.contains(p.name())) {
+        out.put(p.name(), hint.get());
+      } else if (had.contains(p.name())) {
+        out.put(p.name(), p.name());
+      }
+    }
+    return out;
+  }
+
+  private static List<Property> properties(Catalog catalog, String tableKey) {
+    String name = tableKey.substring(5);
+    return tableKey.startsWith("node:") ? catalog.node(name).orElseThrow().properties()
+        : catalog.edge(name).orElseThrow().properties();
+  }
+
+  /**
+   * Checks every existing row against the constraints the desired type adds ({@code @range},
+   * {@code @check}, {@code @unique}), reading the rows at their pin under the desired column names:
+   * the first violating row refuses the apply, named. Streams the table; {@code @unique} keeps one
+   * entry per distinct value tuple.
+   */
+  private void validateAdded(Catalog accepted, Catalog desired, String fromKey, String toKey, TablePin pin,
+      Map<String, String> sourceOf) {
+    String name = toKey.substring(5);
+    List<List<String>> uniques;
+    NodeType node = null;
+    boolean rangesOrChecks = false;
+    if (toKey.startsWith("node:")) {
+      node = desired.node(name).orElseThrow();
+      NodeType before = accepted.node(fromKey.substring(5)).orElseThrow();
+      rangesOrChecks = !before.ranges().containsAll(node.ranges()) || !before.checks().containsAll(node.checks());
+      uniques = added(before.uniques(), node.uniques(), sourceOf);
+    } else {
+      EdgeType edge = desired.edge(name).orElseThrow();
+      uniques = added(accepted.edge(fromKey.substring(5)).orElseThrow().uniques(), edge.uniques(), sourceOf);
+    }
+    if (!rangesOrChecks && uniques.isEmpty()) {
+      return;
+    }
+    NodeType checked = rangesOrChecks ? node : null;
+    List<Map<String, String>> seen = new ArrayList<>();
+    uniques.forEach(u -> seen.add(new HashMap<>()));
+    tables.scan(pin.location(), Optional.empty(), pin.version(), Filter.TRUE, List.of(), source -> {
+      Map<String, Object> row = new HashMap<>();
+      sourceOf.forEach((to, from) -> row.put(to, source.get(from)));
+      if (checked != null) {
+        RowValidator.checkRow(checked, row);
+      }
+      for (int i = 0; i < uniques.size(); i++) {
+        List<String> columns = uniques.get(i);
+        List<Object> tuple = new ArrayList<>();
+        for (String c : columns) {
+          tuple.add(row.get(c));
+        }
+        if (tuple.contains(null)) {
+          continue; // a tuple with a null is not a value (as on the write path)
+        }
+        String id = String.valueOf(row.get("id"));
+        String other = seen.get(i).putIfAbsent(tuple.toString(), id);
+        if (other != null) {
+          throw new ConstraintViolation(toKey, "@unique(" + String.join(", ", columns) + ")", id,
+              "the same value " + tuple + " as " + other + "; schema apply changed nothing");
+        }
+      }
+    });
+  }
+
+  /** The {@code @unique} sets of {@code after} that {@code before} did not have (renames followed). */
+  private static List<List<String>> added(List<List<String>> before, List<List<String>> after,
+      Map<String, String> sourceOf) {
+    Set<List<String>> had = new java.util.HashSet<>(before);
+    List<List<String>> out = new ArrayList<>();
+    for (List<String> u : after) {
+      List<String> asBefore = u.stream().map(c -> sourceOf.getOrDefault(c, c)).sorted().toList();
+      if (!had.contains(u) && !had.contains(asBefore)) {
+        out.add(u);
+      }
+    }
+    return out;
+  }
+
+  private Result armAndApply(SchemaIr now, Plan plan, BranchAuthority authority, Optional<String> actor,
+      List<SchemaStep> steps) {
+    Optional<String> head = authority.head();
+    long createdAt = micros();
+    RecoverySidecar sidecar = new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, RecoverySidecar.SCHEMA_APPLY,
+        Ulid.next(), actor.orElse(null), new RecoverySidecar.Authority(MAIN, null, head.orElse(null), now.identity()),
+        plan.intents, RecoverySidecar.State.ARMED,
+        new RecoverySidecar.Lineage(Ulid.next(), head.orElse(null), createdAt, Ulid.next()), createdAt, null,
+        new RecoverySidecar.SchemaApplyPayload(now.identity(), plan.target.identity(), plan.creates,
+            plan.registrations, plan.pointers, plan.tombstones, plan.hardDrops));
+    String op = sidecar.operationId();
+    sidecars.arm(sidecar); // a failed arm aborts with no effect
+    Map<String, Long> rowCounts = new LinkedHashMap<>();
+    try {
+      Failpoints.hit("schema_apply.after_arm");
+      for (int i = 0; i < plan.staged.size(); i++) {
+        StagedWrite write = plan.staged.get(i);
+        RecoverySidecar.TableIntent t = plan.intents.get(i);
+        CommitOutcome outcome = tables.commit(write);
+        if (outcome.kind() != CommitOutcome.Kind.LANDED) {
+          throw new IllegalStateException("the " + (t.expectedVersion() == 0 ? "create" : "rewrite") + " of "
+              + t.tableKey() + " did not land exactly (" + outcome.kind() + ": " + outcome.detail() + ")");
+        }
+        rowCounts.put(t.tableKey(), t.rowCount());
+        Failpoints.hit("schema_apply.after_table_commit");
+      }
+      sidecar = sidecar.withState(RecoverySidecar.State.EFFECTS_CONFIRMED);
+      sidecars.update(sidecar);
+      Failpoints.hit("schema_apply.after_confirm");
+    } catch (RuntimeException failure) {
+      throw new RecoveryRequired(op, "schema apply failed after its sidecar was armed; recovery settles it",
+          failure);
+    }
+    ManifestBatchPublisher.Published published;
+    try {
+      Failpoints.hit("schema_apply.before_publish");
+      published = publisher.publish(SchemaApplyRecovery.intent(sidecar), authority);
+      Failpoints.hit("schema_apply.after_publish");
+      contracts.accept(plan.target.identity(), published.manifestVersion());
+      SchemaApplyRecovery.hardDrops(tables, plan.hardDrops);
+    } catch (RuntimeException failure) {
+      throw new RecoveryRequired(op, "schema apply failed after its effects landed; recovery completes it",
+          failure);
+    }
+    try {
+      sidecars.retire(op);
+    } catch (RuntimeException failure) {
+      LOG.warnf(failure, "sidecar %s kept after a published schema apply; recovery will retire it", op);
+    }
+    List<String> dropped = plan.hardDrops.stream().map(RecoverySidecar.HardDrop::location).sorted().toList();
+    return new Result(steps, published.manifestVersion(), Optional.of(published.commit()), rowCounts, dropped);
+  }
+
+  private static long micros() {
+    Instant now = Instant.now();
+    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+  }
+}

@@ -1,0 +1,12 @@
+package dev.omnigraph.engine;
+
+import dev.omnigraph.storage.StorageConfig;
+import java.nio.file.Files;
+
+class SchemaApplyLocalTest extends AbstractSchemaApplyTest {
+
+  @Override
+  protected StorageConfig newRoot() throws Exception {
+    return StorageConfig.local(Files.createTempDirectory("schema-apply"));
+  }
+}

@@ -1,0 +1,12 @@
+package dev.omnigraph.engine;
+
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.testing.S3TestServer;
+
+class SchemaApplyS3Test extends AbstractSchemaApplyTest {
+
+  @Override
+  protected StorageConfig newRoot() {
+    return S3TestServer.get().freshRoot("schema-apply");
+  }
+}
