@@ -92,6 +92,19 @@ public class SchemaCommand {
     @Option(names = "--json", description = "Print the reference SchemaApplyOutput JSON.")
     boolean json;
 
+    /** What the hard drops dropped, in the user's terms: dataset paths alone do not say which type they held. */
+    private static List<String> hardDrops(List<SchemaStep> steps) {
+      List<String> out = new java.util.ArrayList<>();
+      for (SchemaStep step : steps) {
+        if (step instanceof SchemaStep.DropType d && d.mode() == SchemaStep.DropMode.HARD) {
+          out.add(d.typeKind().wire() + " type '" + d.name() + "'");
+        } else if (step instanceof SchemaStep.DropProperty d && d.mode() == SchemaStep.DropMode.HARD) {
+          out.add("property '" + d.typeName() + "." + d.propertyName() + "'");
+        }
+      }
+      return out;
+    }
+
     @Override
     public Integer call() throws IOException {
       String source = Files.readString(schema);
@@ -109,8 +122,10 @@ public class SchemaCommand {
       }
       if (!out.hardDropped().isEmpty()) {
         // On stderr, so --json output stays one document; printed with it because it cannot be undone.
-        System.err.println("warning: --allow-data-loss removed the earlier versions of " + String.join(", ",
-            out.hardDropped()) + ": time travel to before this apply can no longer read them (irreversible)");
+        System.err.println("warning: --allow-data-loss dropped " + String.join(", ", hardDrops(out.steps()))
+            + " for good: every version before this apply of datasets " + String.join(", ", out.hardDropped())
+            + " was removed (a dropped type's dataset entirely), so time travel to before this apply can no"
+            + " longer read them (irreversible)");
       }
       if (json) {
         Output.json(out);

@@ -98,8 +98,8 @@ class SchemaApplyRemoteCliTest {
     Run hard = run("schema", "apply", "--schema", file("people.pg", people).toString(), "--allow-data-loss", "--json");
     assertThat(hard.exit()).as(hard.err()).isZero();
     assertThat(hard.json().get("hard_dropped").size()).isPositive();
-    assertThat(hard.err()).startsWith("warning: --allow-data-loss removed the earlier versions of ")
-        .contains("(irreversible)");
+    assertThat(hard.err()).startsWith("warning: --allow-data-loss dropped property 'Company.city', node type 'City'"
+        + " for good: every version before this apply of datasets ").contains("(irreversible)");
   }
 
   private static String resource(String name) throws Exception {
