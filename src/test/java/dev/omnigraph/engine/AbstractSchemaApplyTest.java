@@ -112,6 +112,12 @@ abstract class AbstractSchemaApplyTest extends AbstractGraphFixture {
             new SchemaStep.PropType("String", true, false, null)));
     assertThat(out.graphCommitId()).isEqualTo(head());
     assertThat(graph.schema().schemaSource()).isEqualTo(desired);
+    // The apply's commit is a schema boundary for the change feed; the commit before it still diffs.
+    assertThatThrownBy(() -> graph.commitChanges(out.graphCommitId(), dev.omnigraph.api.ChangesPage.FIRST))
+        .isInstanceOf(dev.omnigraph.api.ChangeDiffRefused.class)
+        .satisfies(e -> assertThat(((dev.omnigraph.api.ChangeDiffRefused) e).reason())
+            .isEqualTo(dev.omnigraph.api.ChangeDiffRefused.Reason.SCHEMA_BOUNDARY));
+    assertThat(graph.commitChanges(before, dev.omnigraph.api.ChangesPage.FIRST).changes()).isNotEmpty();
     assertThat(sidecars()).isEmpty();
     // Company was rewritten exactly once, City created at version one; the others untouched.
     Map<String, SnapshotOutput.Dataset> after = datasets(Optional.empty());
