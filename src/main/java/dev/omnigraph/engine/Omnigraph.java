@@ -654,7 +654,18 @@ public final class Omnigraph implements AutoCloseable {
           c.parent().get(), "the first parent of " + c.id()));
       ManifestState before = manifest.stateAt(parent.branch(), parent.manifestVersion());
       ManifestState after = manifest.stateAt(c.branch(), c.manifestVersion());
-      return new dev.omnigraph.read.CommitChanges(new DataTables(config), contract().ir().catalog())
+      SchemaContract contract = contract();
+      dev.omnigraph.schema.SchemaIr was = contract.irAt(storage, parent.manifestVersion());
+      dev.omnigraph.schema.SchemaIr is = contract.irAt(storage, c.manifestVersion());
+      if (!was.identity().equals(is.identity())) {
+        // A schema apply's commit: rows of different schemas have no row diff (the reference's
+        // schema_boundary); its tables' contents did not change, only their shape.
+        throw new dev.omnigraph.api.ChangeDiffRefused(dev.omnigraph.api.ChangeDiffRefused.Reason.SCHEMA_BOUNDARY,
+            c.id(), Optional.empty(), "commit " + c.id() + " applied a schema change (" + was.identity().substring(0, 12)
+            + " -> " + is.identity().substring(0, 12) + "); rows are not diffed across it: read the commits before and"
+            + " after it instead");
+      }
+      return new dev.omnigraph.read.CommitChanges(new DataTables(config), is.catalog())
           .page(c, before, after, page);
     });
   }

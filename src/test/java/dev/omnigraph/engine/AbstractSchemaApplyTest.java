@@ -112,6 +112,12 @@ abstract class AbstractSchemaApplyTest extends AbstractGraphFixture {
             new SchemaStep.PropType("String", true, false, null)));
     assertThat(out.graphCommitId()).isEqualTo(head());
     assertThat(graph.schema().schemaSource()).isEqualTo(desired);
+    // The apply's commit is a schema boundary for the change feed; the commit before it still diffs.
+    assertThatThrownBy(() -> graph.commitChanges(out.graphCommitId(), dev.omnigraph.api.ChangesPage.FIRST))
+        .isInstanceOf(dev.omnigraph.api.ChangeDiffRefused.class)
+        .satisfies(e -> assertThat(((dev.omnigraph.api.ChangeDiffRefused) e).reason())
+            .isEqualTo(dev.omnigraph.api.ChangeDiffRefused.Reason.SCHEMA_BOUNDARY));
+    assertThat(graph.commitChanges(before, dev.omnigraph.api.ChangesPage.FIRST).changes()).isNotEmpty();
     assertThat(sidecars()).isEmpty();
     // Company was rewritten exactly once, City created at version one; the others untouched.
     Map<String, SnapshotOutput.Dataset> after = datasets(Optional.empty());
@@ -337,5 +343,85 @@ abstract class AbstractSchemaApplyTest extends AbstractGraphFixture {
           LoadMode.APPEND, Optional.of("act-test"));
     }
     assertThat(datasets(Optional.empty()).get("Company").entityCount()).isEqualTo(2);
+  }
+
+  static final String WITH_CITY = BASE.replace("  founded: Date?\n", "  founded: Date?\n  city: String?\n")
+      + "\nnode City {\n  name: String @key\n}\n";
+
+  /**
+   * A failure after the effects are confirmed is RecoveryRequired with the sidecar kept; the next
+   * write on the same handle heals it forward in process (the commit lands, the schema is accepted),
+   * and its own write runs under the new schema.
+   */
+  @Test
+  void aFailureAfterConfirmIsHealedForwardByTheNextWrite() {
+    String old = graph.schemaIdentity();
+    try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enableError("schema_apply.after_confirm")) {
+      assertThatThrownBy(() -> apply(WITH_CITY)).isInstanceOf(dev.omnigraph.api.RecoveryRequired.class);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    assertThat(sidecars()).hasSize(1);
+    assertThat(graph.schemaIdentity()).isEqualTo(old);
+    assertThatThrownBy(() -> graph.branchCreate("x", "main", Optional.of("act-test")))
+        .isInstanceOf(dev.omnigraph.api.RecoveryRequired.class).hasMessageContaining("schema apply is pending");
+    // The next write's entry heal completes the apply. That write was planned under the old schema,
+    // so it is refused, typed and effect-free, never coerced; its retry plans with the new schema.
+    assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("dan", 1)))
+        .isInstanceOf(dev.omnigraph.api.ReadSetChanged.class).hasMessageContaining("schema");
+    assertThat(graph.schemaIdentity()).isNotEqualTo(old);
+    load("main", LoadMode.APPEND, person("dan", 1));
+    load("main", LoadMode.APPEND, "{\"type\":\"City\",\"data\":{\"name\":\"oslo\"}}");
+    assertThat(graph.schema().schemaSource()).isEqualTo(WITH_CITY);
+    assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> {
+      assertThat(e.kind()).isEqualTo("RolledForward");
+      assertThat(e.writerKind()).isEqualTo("schema_apply");
+      assertThat(e.forActor()).isEqualTo("act-schema");
+    });
+    assertThat(datasets(Optional.empty()).get("City").entityCount()).isEqualTo(1);
+    assertThat(sidecars()).isEmpty();
+  }
+
+  /**
+   * A failure between table commits needs a rollback, which only a quiesced read-write open does:
+   * writes are refused meanwhile, and the reopen restores the old schema and data.
+   */
+  @Test
+  void aFailureBetweenTableCommitsIsRolledBackByAReadWriteOpen() throws Exception {
+    String old = graph.schemaIdentity();
+    Map<String, SnapshotOutput.Dataset> pins = datasets(Optional.empty());
+    try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enableError("schema_apply.after_table_commit")) {
+      assertThatThrownBy(() -> apply(WITH_CITY)).isInstanceOf(dev.omnigraph.api.RecoveryRequired.class);
+    }
+    assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("dan", 1)))
+        .isInstanceOf(dev.omnigraph.api.RecoveryRequired.class);
+    graph.close();
+    graph = Omnigraph.open(config, OpenMode.READ_WRITE);
+    assertThat(graph.schemaIdentity()).isEqualTo(old);
+    assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> assertThat(e.kind()).isEqualTo("RolledBack"));
+    assertThat(sidecars()).isEmpty();
+    assertThat(datasets(Optional.empty()).keySet()).isEqualTo(pins.keySet());
+    assertThat(datasets(Optional.empty()).get("Company").entityCount()).isEqualTo(1);
+    assertThat(apply(WITH_CITY).applied()).isTrue();
+  }
+
+  /**
+   * Published but not yet accepted: a read-only open refuses (its tables would not match the
+   * catalog it would serve), a read-write open completes the acceptance.
+   */
+  @Test
+  void aPublishedButUnacceptedApplyIsRefusedReadOnlyAndCompletedReadWrite() throws Exception {
+    try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enableError("schema_apply.before_promote")) {
+      assertThatThrownBy(() -> apply(WITH_CITY)).isInstanceOf(dev.omnigraph.api.RecoveryRequired.class);
+    }
+    graph.close();
+    assertThatThrownBy(() -> Omnigraph.open(config, OpenMode.READ_ONLY))
+        .isInstanceOf(dev.omnigraph.api.RecoveryRequired.class).hasMessageContaining("not accepted yet");
+    graph = Omnigraph.open(config, OpenMode.READ_WRITE);
+    assertThat(graph.schema().schemaSource()).isEqualTo(WITH_CITY);
+    assertThat(datasets(Optional.empty())).containsKey("City");
+    try (Omnigraph ro = Omnigraph.open(config, OpenMode.READ_ONLY)) {
+      assertThat(ro.schemaIdentity()).isEqualTo(graph.schemaIdentity());
+    }
   }
 }
