@@ -158,4 +158,47 @@ public final class StoredQueries {
       case VECTOR -> "vector";
     };
   }
+
+  /**
+   * Refuses a schema whose catalog would break one of these stored queries, as the reference's
+   * {@code validate_registry_against_catalog} does before a schema apply: the catalog is fixed at
+   * startup, so a query that stops typechecking would fail every invocation until a redeploy. Only
+   * breakages the change causes count: a query that already fails against {@code acceptedSource}
+   * (a D₂ breach fails on every schema) does not block an apply. The desired catalog is fixed by its
+   * source (renames included), so checking it before the apply decides the same as under its gate.
+   *
+   * @throws dev.omnigraph.api.InvalidRequest listing each stored query the desired schema breaks, in
+   *     the reference's wording ({@code graph 'g': 1 stored query failed the schema check: query 'q': …})
+   * @throws dev.omnigraph.schema.SchemaParseException when the desired source does not parse
+   */
+  public void checkSchema(String graphId, String acceptedSource, String desiredSource) {
+    if (names().isEmpty()) {
+      return;
+    }
+    dev.omnigraph.schema.Catalog desired = dev.omnigraph.schema.SchemaParser.parse(desiredSource);
+    dev.omnigraph.schema.Catalog accepted = dev.omnigraph.schema.SchemaParser.parse(acceptedSource);
+    java.util.List<String> broken = new java.util.ArrayList<>();
+    for (String name : names()) {
+      String failure = failure(get(name), desired);
+      if (failure != null && failure(get(name), accepted) == null) {
+        broken.add("query '" + name + "': " + failure);
+      }
+    }
+    if (!broken.isEmpty()) {
+      throw new dev.omnigraph.api.InvalidRequest("schema apply refused, nothing was changed: graph '" + graphId + "': "
+          + broken.size() + " stored quer" + (broken.size() == 1 ? "y" : "ies") + " failed the schema check:\n  "
+          + String.join("\n  ", broken));
+    }
+  }
+
+  /** Why {@code query} does not typecheck against {@code catalog}, or null when it does. */
+  private static String failure(StoredQuery query, dev.omnigraph.schema.Catalog catalog) {
+    try {
+      dev.omnigraph.query.QueryChecker.check(dev.omnigraph.query.QueryParser.parse(query.source())
+          .declaration(query.name()), catalog);
+      return null;
+    } catch (dev.omnigraph.query.QueryException e) {
+      return e.getMessage();
+    }
+  }
 }

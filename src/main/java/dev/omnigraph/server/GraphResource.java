@@ -439,7 +439,7 @@ class GraphResource {
     Requests.SchemaApplyRequest r = Requests.schemaApplyRequest(mapper, body);
     ServedGraph served = graphs.get(graphId);
     Omnigraph g = served.handle();
-    StoredQueryCheck.desiredSchema(graphId, served.storedQueries(), g.schema().schemaSource(), r.schemaSource());
+    served.storedQueries().checkSchema(graphId, g.schema().schemaSource(), r.schemaSource());
     // Refusals (unsupported change 400, other branches 409, a recovery 503) come from the engine by type.
     return metrics.write(served, "schema_apply",
         () -> g.schemaApply(r.schemaSource(), r.dataLossAllowed(), actor.get()), o -> null);

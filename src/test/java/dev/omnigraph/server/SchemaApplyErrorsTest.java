@@ -58,7 +58,7 @@ class SchemaApplyErrorsTest {
         """);
     String renamed = PEOPLE.replace("age: I32?", "years: I32? @rename_from(\"age\")")
         .replace("@range(age,", "@range(years,");
-    assertThatThrownBy(() -> StoredQueryCheck.desiredSchema("g", queries, PEOPLE, renamed))
+    assertThatThrownBy(() -> queries.checkSchema("g", PEOPLE, renamed))
         .isInstanceOf(InvalidRequest.class)
         .hasMessageStartingWith("schema apply refused, nothing was changed: graph 'g': 2 stored queries failed the"
             + " schema check:\n  query 'ages': ")
@@ -76,14 +76,14 @@ class SchemaApplyErrorsTest {
         }
         query names() { match { $p: Person } return { $p.name } }
         """);
-    StoredQueryCheck.desiredSchema("g", queries, PEOPLE, PEOPLE + "\nnode City { name: String @key }\n");
-    StoredQueryCheck.desiredSchema("g", StoredQueries.none(), PEOPLE, "not even a schema");
+    queries.checkSchema("g", PEOPLE, PEOPLE + "\nnode City { name: String @key }\n");
+    StoredQueries.none().checkSchema("g", PEOPLE, "not even a schema");
   }
 
   @Test
   void aDesiredSchemaThatDoesNotParseIsTheParseErrorAtItsPosition() {
-    assertThatThrownBy(() -> StoredQueryCheck.desiredSchema("g", stored("query names() { match { $p: Person }"
-        + " return { $p.name } }"), PEOPLE, "node Person {\n  name: Strin @key\n}\n"))
+    assertThatThrownBy(() -> (stored("query names() { match { $p: Person }"
+        + " return { $p.name } }")).checkSchema("g", PEOPLE, "node Person {\n  name: Strin @key\n}\n"))
         .isInstanceOf(dev.omnigraph.schema.SchemaParseException.class)
         .hasMessageContaining("2:");
   }
