@@ -162,4 +162,61 @@ class NewUserFlowsIT {
     assertThat(bad.exit()).isEqualTo(1);
     assertThat(bad.stderr()).contains("nope");
   }
+
+  /**
+   * Issue 15, as a new user would: init with one schema, load data, add a property and a type with
+   * {@code schema apply} (no export, no re-init), load rows using them, and query the new head and
+   * the commit before the apply, each with the schema it was written under.
+   */
+  @Test
+  void aSchemaEvolvesInPlaceAndOldCommitsStillRead(@TempDir Path dir) throws Exception {
+    Path g = graph(dir);
+    Path data = dir.resolve("social.ndjson");
+    Files.copy(BASEDIR.resolve("src/test/resources/graphs/social.ndjson"), data);
+    assertThat(run(dir, "load", "--data", data.toString(), "--store", g.toString()).exit()).isZero();
+    String before = run(dir, "commit", "list", "--json", "--store", g.toString()).json().get("commits").get(0)
+        .get("graph_commit_id").asText();
+    Path desired = dir.resolve("social-v2.pg");
+    Files.writeString(desired, Files.readString(dir.resolve("social.pg"))
+        .replace("  founded: Date?\n", "  founded: Date?\n  city: String?\n")
+        + "\nnode City {\n  name: String @key\n  population: I64?\n}\n");
+
+    Run plan = run(dir, "schema", "plan", "--schema", desired.toString(), "--store", g.toString());
+    assertThat(plan.exit()).as(plan.stderr()).isZero();
+    assertThat(plan.stdout()).contains("supported: yes").contains("add node type 'City'")
+        .contains("add property 'Company.city'");
+    Run apply = run(dir, "schema", "apply", "--schema", desired.toString(), "--store", g.toString());
+    assertThat(apply.exit()).as(apply.stderr()).isZero();
+    assertThat(apply.stdout()).contains("applied: yes");
+
+    Path more = dir.resolve("more.ndjson");
+    Files.writeString(more, "{\"type\":\"City\",\"data\":{\"name\":\"oslo\",\"population\":700000}}\n"
+        + "{\"type\":\"Company\",\"data\":{\"name\":\"fjord\",\"city\":\"oslo\"}}\n");
+    Run load = run(dir, "load", "--data", more.toString(), "--store", g.toString());
+    assertThat(load.exit()).as(load.stderr()).isZero();
+
+    Path queries = dir.resolve("v2.gq");
+    Files.writeString(queries, """
+        query located() {
+          match { $c: Company  $c.city = "oslo" }
+          return { $c.name, $c.city }
+        }
+        query companies() {
+          match { $c: Company }
+          return { $c.name }
+          order { $c.name asc }
+        }
+        """);
+    Run now = run(dir, "query", "located", "--query", queries.toString(), "--store", g.toString());
+    assertThat(now.exit()).as(now.stderr()).isZero();
+    assertThat(now.json().get("rows").toString()).isEqualTo("[{\"c.name\":\"fjord\",\"c.city\":\"oslo\"}]");
+    Run then = run(dir, "query", "companies", "--query", queries.toString(), "--commit", before, "--store",
+        g.toString());
+    assertThat(then.exit()).as(then.stderr()).isZero();
+    assertThat(then.json().get("rows").toString()).doesNotContain("fjord");
+    Run old = run(dir, "query", "located", "--query", queries.toString(), "--commit", before, "--store",
+        g.toString());
+    assertThat(old.exit()).as("the commit before the apply has no Company.city").isNotZero();
+    assertThat(run(dir, "schema", "show", "--store", g.toString()).stdout()).contains("node City");
+  }
 }
