@@ -80,6 +80,7 @@ final class IrJson {
       table(o, ir.tableMap().get(n.tableKey()));
       o.set("implements", strings(n.interfaces()));
       o.set("properties", properties(n.properties()));
+      propertyIds(o, ir, n.tableKey());
       o.set("key", strings(n.key()));
       o.set("unique", lists(n.uniques()));
       o.set("index", lists(n.indexes()));
@@ -110,6 +111,7 @@ final class IrJson {
       card.put("min", e.cardinality().min());
       card.put("max", e.cardinality().max());
       o.set("properties", properties(e.properties()));
+      propertyIds(o, ir, e.tableKey());
       o.set("unique", lists(e.uniques()));
       o.set("index", lists(e.indexes()));
       o.set("annotations", annotations(e.annotations()));
@@ -121,7 +123,19 @@ final class IrJson {
       o.put("stable_table_id", t.stableTableId());
       o.put("table_incarnation_id", t.incarnationId());
     }
+    if (!ir.legacyIds()) {
+      root.put("next_property_id", ir.nextPropertyId());
+    }
     return root;
+  }
+
+  /** {@code "property_ids": {name: id}} (absent from a legacy-form IR, whose ids are derived). */
+  private static void propertyIds(ObjectNode o, SchemaIr ir, String tableKey) {
+    if (ir.legacyIds()) {
+      return;
+    }
+    ObjectNode ids = o.putObject("property_ids");
+    ir.propertyIdMap().get(tableKey).forEach(ids::put);
   }
 
   private static void table(ObjectNode o, TableEntry t) {
@@ -219,7 +233,10 @@ final class IrJson {
     }
 
     SchemaIr root(JsonNode root) {
-      fields(root, "ir_version", "interfaces", "nodes", "edges", "retired_tables");
+      boolean withIds = root.has("next_property_id");
+      fieldsOptional(root, withIds ? List.of("next_property_id") : List.of(), "ir_version", "interfaces", "nodes",
+          "edges", "retired_tables");
+      Map<String, Map<String, Long>> propertyIds = new HashMap<>();
       int version = in(".ir_version", () -> intValue(root.get("ir_version")));
       if (version != SchemaIr.IR_VERSION) {
         throw invalid("unsupported ir_version " + version + " (this build reads " + SchemaIr.IR_VERSION + ")");
@@ -236,8 +253,12 @@ final class IrJson {
         interfaces.put(t.name(), t);
       });
       each(root, "nodes", o -> {
-        fields(o, "name", "table_key", "stable_table_id", "table_incarnation_id", "dataset_path", "implements",
-            "properties", "key", "unique", "index", "range", "check", "annotations");
+        fieldsOptional(o, withIds ? List.of("property_ids") : List.of(), "name", "table_key", "stable_table_id",
+            "table_incarnation_id", "dataset_path", "implements", "properties", "key", "unique", "index", "range",
+            "check", "annotations");
+        if (withIds) {
+          propertyIds.put(text(o, "table_key"), ids(o.get("property_ids")));
+        }
         List<RangeConstraint> ranges = new ArrayList<>();
         each(o, "range", ro -> {
           fields(ro, "property", "min", "max");
@@ -255,8 +276,12 @@ final class IrJson {
         tables.put(t.tableKey(), t);
       });
       each(root, "edges", o -> {
-        fields(o, "name", "table_key", "stable_table_id", "table_incarnation_id", "dataset_path", "from", "to",
-            "cardinality", "properties", "unique", "index", "annotations");
+        fieldsOptional(o, withIds ? List.of("property_ids") : List.of(), "name", "table_key", "stable_table_id",
+            "table_incarnation_id", "dataset_path", "from", "to", "cardinality", "properties", "unique", "index",
+            "annotations");
+        if (withIds) {
+          propertyIds.put(text(o, "table_key"), ids(o.get("property_ids")));
+        }
         JsonNode card = o.get("cardinality");
         Cardinality cardinality = in(".cardinality", () -> {
           fields(card, "min", "max");
@@ -276,8 +301,26 @@ final class IrJson {
         retired.put(t.tableKey(), t);
       });
       path.clear();
-      return new SchemaIr(new Catalog(new TreeMap<>(nodes), new TreeMap<>(edges), new TreeMap<>(interfaces)),
-          tables, retired);
+      Catalog catalog = new Catalog(new TreeMap<>(nodes), new TreeMap<>(edges), new TreeMap<>(interfaces));
+      if (!withIds) {
+        return new SchemaIr(catalog, tables, retired);
+      }
+      return new SchemaIr(catalog, tables, retired, propertyIds, longValue(root.get("next_property_id")), false);
+    }
+
+    private Map<String, Long> ids(JsonNode o) {
+      if (o == null || !o.isObject()) {
+        throw new IllegalArgumentException("property_ids must be an object");
+      }
+      Map<String, Long> out = new TreeMap<>();
+      o.fields().forEachRemaining(e -> out.put(e.getKey(), longValue(e.getValue())));
+      return out;
+    }
+
+    private void fieldsOptional(JsonNode o, List<String> extra, String... names) {
+      List<String> all = new ArrayList<>(List.of(names));
+      all.addAll(extra);
+      fields(o, all.toArray(String[]::new));
     }
 
     private TableEntry entry(JsonNode o) {
@@ -552,6 +595,33 @@ final class IrJson {
             throw invalid(owner + " constrains unknown property " + column);
           }
         }
+      }
+    }
+  }
+
+  /** The property ids of {@code ir} name exactly each live table's properties, uniquely, below the allocator. */
+  static void validatePropertyIds(SchemaIr ir) {
+    Catalog c = ir.catalog();
+    if (!ir.propertyIdMap().keySet().equals(ir.tableMap().keySet())) {
+      throw invalid("property ids are given for " + ir.propertyIdMap().keySet() + ", not the tables "
+          + ir.tableMap().keySet());
+    }
+    Set<Long> all = new HashSet<>(); // one graph-wide allocator: an id names one property of one table
+    for (Map.Entry<String, java.util.SortedMap<String, Long>> e : ir.propertyIdMap().entrySet()) {
+      all.addAll(e.getValue().values());
+    }
+    if (all.size() != ir.propertyIdMap().values().stream().mapToInt(Map::size).sum()) {
+      throw invalid("duplicate property ids across tables");
+    }
+    for (Map.Entry<String, java.util.SortedMap<String, Long>> e : ir.propertyIdMap().entrySet()) {
+      Set<String> declared = names(SchemaIr.propertiesOf(c, e.getKey()));
+      if (!declared.equals(e.getValue().keySet())) {
+        throw invalid(e.getKey() + " has property ids for " + e.getValue().keySet() + ", not its properties "
+            + declared);
+      }
+      if (new HashSet<>(e.getValue().values()).size() != e.getValue().size()
+          || e.getValue().values().stream().anyMatch(id -> id < 1 || id >= ir.nextPropertyId())) {
+        throw invalid(e.getKey() + " has duplicate property ids or ids outside 1.." + (ir.nextPropertyId() - 1));
       }
     }
   }

@@ -79,14 +79,64 @@ public final class SchemaIr {
   private final Catalog catalog;
   private final SortedMap<String, TableEntry> tables;
   private final SortedMap<String, TableEntry> retired;
+  /**
+   * Stable property ids (issue 15; the reference's {@code stable_property_id}): per live table key,
+   * property name → id. A property keeps its id across renames (of itself or of its type); a
+   * property dropped and added again, or a type re-created, gets a new one. Ids come from one
+   * graph-wide allocator and are never reused.
+   */
+  private final SortedMap<String, SortedMap<String, Long>> propertyIds;
+  private final long nextPropertyId;
+  /**
+   * An IR written before property ids existed: its ids are derived (in table-key, then property
+   * order) and not written, so its bytes and identity stay what they were. The next evolution
+   * writes them.
+   */
+  private final boolean legacyIds;
   private final String json;
 
+  /** A legacy-form IR (no property ids in its document): ids derived, not written. */
   SchemaIr(Catalog catalog, Map<String, TableEntry> tables, Map<String, TableEntry> retired) {
+    this(catalog, tables, retired, null, 0, true);
+  }
+
+  SchemaIr(Catalog catalog, Map<String, TableEntry> tables, Map<String, TableEntry> retired,
+      Map<String, ? extends Map<String, Long>> propertyIds, long nextPropertyId, boolean legacyIds) {
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.tables = Collections.unmodifiableSortedMap(new TreeMap<>(tables));
     this.retired = Collections.unmodifiableSortedMap(new TreeMap<>(retired));
+    this.legacyIds = legacyIds;
+    if (propertyIds == null) {
+      SortedMap<String, SortedMap<String, Long>> derived = new TreeMap<>();
+      long next = 1;
+      for (String key : this.tables.keySet()) {
+        SortedMap<String, Long> ids = new TreeMap<>();
+        for (Property p : propertiesOf(catalog, key)) {
+          ids.put(p.name(), next++);
+        }
+        derived.put(key, ids);
+      }
+      this.propertyIds = freeze(derived);
+      this.nextPropertyId = next;
+    } else {
+      this.propertyIds = freeze(propertyIds);
+      this.nextPropertyId = nextPropertyId;
+    }
     IrJson.validate(this);
+    IrJson.validatePropertyIds(this);
     this.json = IrJson.write(this);
+  }
+
+  private static SortedMap<String, SortedMap<String, Long>> freeze(Map<String, ? extends Map<String, Long>> ids) {
+    SortedMap<String, SortedMap<String, Long>> out = new TreeMap<>();
+    ids.forEach((k, v) -> out.put(k, Collections.unmodifiableSortedMap(new TreeMap<>(v))));
+    return Collections.unmodifiableSortedMap(out);
+  }
+
+  static List<Property> propertiesOf(Catalog catalog, String tableKey) {
+    String name = tableKey.substring(5);
+    return tableKey.startsWith("node:") ? catalog.node(name).orElseThrow().properties()
+        : catalog.edge(name).orElseThrow().properties();
   }
 
   /**
@@ -100,6 +150,7 @@ public final class SchemaIr {
     for (String key : catalog.tableKeys()) {
       tables.put(key, new TableEntry(key, next++, 1));
     }
+    // Derived ids, not written: the same document (and identity) as before property ids existed.
     return new SchemaIr(catalog, tables, Map.of());
   }
 
@@ -130,6 +181,39 @@ public final class SchemaIr {
    *     crosses node and edge
    */
   public static SchemaIr evolve(SchemaIr previous, Catalog next, Set<String> rebuild, Map<String, String> renames) {
+    return evolve(previous, next, rebuild, renames, Map.of());
+  }
+
+  /**
+   * As {@link #evolve(SchemaIr, Catalog, Set, Map)}, with renamed properties: for each table key of
+   * {@code next}, new property name → the name it had in {@code previous} (on the table it comes
+   * from). A property keeps its stable id when it keeps its name or is renamed; any other property of
+   * {@code next} gets a new id.
+   */
+  public static SchemaIr evolve(SchemaIr previous, Catalog next, Set<String> rebuild, Map<String, String> renames,
+      Map<String, Map<String, String>> propertyRenames) {
+    SchemaIr shaped = evolveTables(previous, next, rebuild, renames);
+    long allocator = previous.nextPropertyId;
+    SortedMap<String, SortedMap<String, Long>> ids = new TreeMap<>();
+    for (String key : shaped.tables.keySet()) {
+      String from = renames.getOrDefault(key, key);
+      Map<String, Long> before = previous.tables.containsKey(from) ? previous.propertyIds.get(from) : Map.of();
+      Map<String, String> renamedFrom = propertyRenames.getOrDefault(key, Map.of());
+      SortedMap<String, Long> mine = new TreeMap<>();
+      for (Property p : propertiesOf(next, key)) {
+        Long id = before.get(renamedFrom.getOrDefault(p.name(), p.name()));
+        mine.put(p.name(), id != null ? id : allocator++);
+      }
+      ids.put(key, mine);
+    }
+    if (previous.legacyIds && ids.equals(shaped.propertyIds) && allocator == shaped.nextPropertyId) {
+      return shaped; // the ids are exactly the derived ones: keep the legacy form (and its bytes)
+    }
+    return new SchemaIr(next, shaped.tables, shaped.retired, ids, allocator, false);
+  }
+
+  private static SchemaIr evolveTables(SchemaIr previous, Catalog next, Set<String> rebuild,
+      Map<String, String> renames) {
     Set<String> nextKeys = Set.copyOf(next.tableKeys());
     for (Map.Entry<String, String> r : renames.entrySet()) {
       if (!nextKeys.contains(r.getKey()) || !previous.tables.containsKey(r.getValue())
@@ -193,6 +277,23 @@ public final class SchemaIr {
   /** The typechecked schema. */
   public Catalog catalog() {
     return catalog;
+  }
+
+  /** The stable id of property {@code property} of the live table {@code tableKey}. */
+  public Optional<Long> propertyId(String tableKey, String property) {
+    return Optional.ofNullable(propertyIds.getOrDefault(tableKey, Collections.emptySortedMap()).get(property));
+  }
+
+  SortedMap<String, SortedMap<String, Long>> propertyIdMap() {
+    return propertyIds;
+  }
+
+  long nextPropertyId() {
+    return nextPropertyId;
+  }
+
+  boolean legacyIds() {
+    return legacyIds;
   }
 
   /** Live tables, sorted by table key. */

@@ -200,8 +200,22 @@ public final class SchemaApplyAttempt {
         typeRenames.put(kind + r.to(), kind + r.from());
       }
     }
+    // Renamed properties keep their stable property ids (the reference's stable_property_id).
+    Map<String, Map<String, String>> propertyRenames = new TreeMap<>();
+    for (String key : desired.tableKeys()) {
+      String from = typeRenames.getOrDefault(key, key);
+      if (now.table(from).isPresent()) {
+        Map<String, String> renamed = new TreeMap<>();
+        sourceColumns(now.catalog(), from, desiredWithHints, key).forEach((to, source) -> {
+          if (!to.equals(source)) {
+            renamed.put(to, source);
+          }
+        });
+        propertyRenames.put(key, renamed);
+      }
+    }
     Plan plan = new Plan();
-    plan.target = SchemaIr.evolve(now, desired, Set.of(), typeRenames);
+    plan.target = SchemaIr.evolve(now, desired, Set.of(), typeRenames, propertyRenames);
     ManifestState state = authority.state();
     Set<String> carried = new TreeSet<>();
     for (SchemaIr.TableEntry entry : plan.target.tables()) {

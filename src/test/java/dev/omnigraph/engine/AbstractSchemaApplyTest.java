@@ -175,9 +175,16 @@ abstract class AbstractSchemaApplyTest extends AbstractGraphFixture {
     assertThat(again.steps()).isEmpty();
   }
 
+  dev.omnigraph.schema.SchemaIr acceptedIr() {
+    try (dev.omnigraph.storage.StorageAdapter s = dev.omnigraph.storage.StorageAdapters.open(config)) {
+      return dev.omnigraph.schema.SchemaIr.fromJson(s.readText("_schema.ir.json"));
+    }
+  }
+
   @Test
   void aPropertyRenameCarriesValuesAndTheOldCommitStillReads() {
     String before = head();
+    long ageId = acceptedIr().propertyId("node:Person", "age").orElseThrow();
     String desired = BASE.replace("  age: I32?\n", "  years: I32? @rename_from(\"age\")\n")
         .replace("@range(age, 0..150)", "@range(years, 0..150)");
 
@@ -189,6 +196,9 @@ abstract class AbstractSchemaApplyTest extends AbstractGraphFixture {
     assertThat(rowsOf(query(Optional.empty(), years, "y"))).isEqualTo(rowsOf(query(Optional.of(before), QUERIES,
         "people")));
     assertThat(rowsOf(query(Optional.empty(), years, "y")).get(0)).isEqualTo(List.of("ada", "36"));
+    // The property keeps its stable id under its new name (the reference's stable_property_id).
+    assertThat(acceptedIr().propertyId("node:Person", "years")).contains(ageId);
+    assertThat(acceptedIr().propertyId("node:Person", "age")).isEmpty();
   }
 
   @Test

@@ -62,4 +62,16 @@ class CrashS3Test extends AbstractCrashTest {
     return Stream.of(Arguments.of("merge.after_chunk_commit", "main", "RolledBack"),
         Arguments.of("merge.after_confirm", "second", "RolledForward"));
   }
+
+  /**
+   * Schema apply on S3: a halt between its table commits (rolled back: the version-one create removed,
+   * the rewrite restored), after its publish (the acceptance completed by recovery) and before its
+   * hard drop (completed on S3 too). The other seven points run on the local backend.
+   */
+  @Override
+  Stream<Arguments> schemaApplyCrashCases() {
+    return Stream.of(Arguments.of("schema_apply.after_table_commit", "RolledBack"),
+        Arguments.of("schema_apply.after_publish", "RolledForward"),
+        Arguments.of("schema_apply.before_hard_drop", "RolledForward"));
+  }
 }

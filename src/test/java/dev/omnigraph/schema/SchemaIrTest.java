@@ -203,4 +203,41 @@ class SchemaIrTest {
   private static void assertInvalid(String json, String message) {
     assertThatThrownBy(() -> SchemaIr.fromJson(json)).isInstanceOf(IllegalArgumentException.class).hasMessage(message);
   }
+
+  /**
+   * Stable property ids: derived for a fresh graph (not written, so its identity is what it always
+   * was), kept across a property rename and a type rename, new for a property dropped and added again;
+   * ids are written once an evolution makes them differ from the derived ones, and read back exactly.
+   */
+  @Test
+  void propertyIdsSurviveRenamesAndAreNeverReused() {
+    SchemaIr v1 = SchemaIr.initial(SchemaParser.parse("node A { x: I32? y: String? } node B { z: I64? }"));
+    assertThat(v1.toJson()).doesNotContain("property_ids");
+    assertThat(v1.propertyId("node:A", "x")).contains(1L);
+    assertThat(v1.propertyId("node:A", "y")).contains(2L);
+    assertThat(v1.propertyId("node:B", "z")).contains(3L);
+
+    // A renamed to C (type), x renamed to w, y dropped, v added.
+    SchemaIr v2 = SchemaIr.evolve(v1, SchemaParser.parse("node C { w: I32? v: String? } node B { z: I64? }"),
+        Set.of(), java.util.Map.of("node:C", "node:A"), java.util.Map.of("node:C", java.util.Map.of("w", "x")));
+    assertThat(v2.propertyId("node:C", "w")).contains(1L);
+    assertThat(v2.propertyId("node:C", "v")).contains(4L);
+    assertThat(v2.propertyId("node:B", "z")).contains(3L);
+    assertThat(v2.table("node:C")).contains(new TableEntry("node:C", v1.table("node:A").orElseThrow().stableTableId(), 1));
+    assertThat(v2.toJson()).contains("\"property_ids\"").contains("\"next_property_id\":5");
+
+    // y comes back: a new declaration, a new id.
+    SchemaIr v3 = SchemaIr.evolve(v2, SchemaParser.parse("node C { w: I32? v: String? y: String? } node B { z: I64? }"));
+    assertThat(v3.propertyId("node:C", "y")).contains(5L);
+    assertThat(v3.propertyId("node:C", "w")).contains(1L);
+
+    SchemaIr back = SchemaIr.fromJson(v3.toPrettyJson());
+    assertThat(back).isEqualTo(v3);
+    assertThat(back.identity()).isEqualTo(v3.identity());
+    assertThat(back.propertyId("node:C", "y")).contains(5L);
+    assertThatThrownBy(() -> SchemaIr.fromJson(v3.toJson().replace("\"w\":1", "\"w\":3")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("duplicate property ids");
+    // An unchanged legacy IR stays in its legacy form.
+    assertThat(SchemaIr.evolve(v1, v1.catalog()).toJson()).isEqualTo(v1.toJson());
+  }
 }
