@@ -38,6 +38,7 @@ public final class ManifestBatchPublisher {
   private final ManifestStates states;
 
   private final BranchRefs refs;
+  private final dev.omnigraph.util.BoundedRetry.Sleeper sleeper = dev.omnigraph.util.BoundedRetry.REAL;
 
   /** A publisher that learns branch identities from Lance's branch listing. */
   public ManifestBatchPublisher(StorageConfig config) {
@@ -138,26 +139,22 @@ public final class ManifestBatchPublisher {
 
   private Published publish(Intent intent, Optional<BranchAuthority> verified) {
     Optional<String> verifiedStamp = verified.map(BranchAuthority::stamp);
-    RuntimeException last = null;
-    for (int attempt = 1; attempt <= MAX_CONTENTION_RETRIES + 1; attempt++) {
-      int n = attempt;
-      Optional<Published> done;
+    RuntimeException[] last = {null};
+    return dev.omnigraph.util.BoundedRetry.run(CONTENTION, sleeper, attempt -> {
       try {
-        done = states.withLatest(config, intent.branch(), attempt == 1 ? verifiedStamp : Optional.empty(),
-            manifest -> attempt(manifest, intent, n, n == 1 ? verified : Optional.empty()));
+        return states.withLatest(config, intent.branch(), attempt == 1 ? verifiedStamp : Optional.empty(),
+            manifest -> attempt(manifest, intent, attempt, attempt == 1 ? verified : Optional.empty()));
       } catch (Rejected rejected) {
-        last = rejected.cause;
-        Optional<Published> settled = settle(intent, attempt);
-        if (settled.isPresent()) {
-          return settled.get();
-        }
-        backoff(attempt);
-        continue;
+        last[0] = rejected.cause;
+        return settle(intent, attempt); // landed anyway, moved (HeadMismatch), or contention: retry
       }
-      return done.orElseThrow();
-    }
-    throw new PublishContention(MAX_CONTENTION_RETRIES + 1, last);
+    }, () -> new PublishContention(MAX_CONTENTION_RETRIES + 1, last[0]));
   }
+
+  /** Head-preserving contention is retried with a short, jittered, capped backoff. */
+  static final dev.omnigraph.util.BoundedRetry.Policy CONTENTION = new dev.omnigraph.util.BoundedRetry.Policy(
+      "manifest publish", MAX_CONTENTION_RETRIES + 1, java.time.Duration.ofMillis(20), java.time.Duration.ofMillis(200),
+      java.time.Duration.ofMillis(10));
 
   /** A CAS attempt Lance rejected: settled by a fresh read, outside the held handle. */
   private static final class Rejected extends RuntimeException {
@@ -333,14 +330,5 @@ public final class ManifestBatchPublisher {
   private ManifestDataset openBranch(String branch) {
     return ManifestDataset.open(config,
         branch.equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(branch), OptionalLong.empty());
-  }
-
-  private static void backoff(int attempt) {
-    try {
-      Thread.sleep(Math.min(200, 10L << attempt) + (long) (Math.random() * 10));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted during publish retry", e);
-    }
   }
 }

@@ -88,20 +88,29 @@ public final class WriteAttempt {
 
   private WriteResult attempts(String branch, PreparedWrite writer, Optional<String> actor, Optional<String> ifCommit,
       SchemaIr schema) {
-    for (int attempt = 1; ; attempt++) {
+    Reprepare[] last = {null};
+    return dev.omnigraph.util.BoundedRetry.run(REPREPARE, dev.omnigraph.util.BoundedRetry.REAL, attempt -> {
       try {
-        return once(branch, writer, actor, ifCommit, attempt, schema);
+        return Optional.of(once(branch, writer, actor, ifCommit, attempt, schema));
       } catch (Reprepare moved) {
         if (!writer.repreparable() || moved.member.equals("schema")) {
           throw moved.asReadSetChanged();
         }
-        if (attempt > WriteLimits.MAX_REPREPARES) {
-          throw moved.asReadSetChanged();
-        }
-        LOG.debugf("%s on %s: %s; repreparing (attempt %d)", writer.writerKind(), branch, moved.getMessage(), attempt + 1);
+        last[0] = moved;
+        LOG.debugf("%s on %s: %s; repreparing (attempt %d)", writer.writerKind(), branch, moved.getMessage(),
+            attempt + 1);
+        return Optional.empty();
       }
-    }
+    }, () -> last[0].asReadSetChanged());
   }
+
+  /**
+   * Effect-free authority movement is reprepared at once (the gates already order writers of this
+   * process), at most {@link WriteLimits#MAX_REPREPARES} times after the first attempt.
+   */
+  static final dev.omnigraph.util.BoundedRetry.Policy REPREPARE = new dev.omnigraph.util.BoundedRetry.Policy(
+      "write reprepare", WriteLimits.MAX_REPREPARES + 1, java.time.Duration.ZERO, java.time.Duration.ZERO,
+      java.time.Duration.ZERO);
 
   private WriteResult once(String branch, PreparedWrite writer, Optional<String> actor, Optional<String> ifCommit,
       int attempt, SchemaIr schema) {

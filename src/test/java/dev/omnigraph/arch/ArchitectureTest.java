@@ -34,7 +34,8 @@ class ArchitectureTest {
         WriterBoundaryRules.ONLY_TABLE_STORE_CALLS_LANCE_WRITE_METHODS,
         WriterBoundaryRules.ONLY_STORAGE_USES_THE_AWS_SDK,
         WriterBoundaryRules.ONLY_THE_MANIFEST_PACKAGE_TOUCHES_MANIFEST_DATASET,
-        WriterBoundaryRules.STORAGE_DEPENDS_ON_NOTHING_ABOVE_IT);
+        WriterBoundaryRules.STORAGE_DEPENDS_ON_NOTHING_ABOVE_IT,
+        WriterBoundaryRules.ONE_RETRY_LOOP);
   }
 
   @ParameterizedTest

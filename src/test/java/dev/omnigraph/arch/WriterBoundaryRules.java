@@ -52,6 +52,18 @@ final class WriterBoundaryRules {
           a -> a.getTargetOwner().getPackageName().startsWith("org.lance")
               && LANCE_WRITE_METHODS.contains(a.getName()));
 
+  /**
+   * STYLE habit 4: one retry loop. Nothing waits to retry but {@code util.BoundedRetry} (the CLI's
+   * progress renderer sleeps to redraw, not to retry; the service's background loops use
+   * schedulers).
+   */
+  static final ArchRule ONE_RETRY_LOOP =
+      noClasses().that().doNotHaveFullyQualifiedName("dev.omnigraph.util.BoundedRetry")
+          .and().doNotHaveFullyQualifiedName("dev.omnigraph.cli.Progress")
+          .should().callMethod(Thread.class, "sleep", long.class)
+          .orShould().callMethod(Math.class, "random")
+          .because("bounded retries go through util.BoundedRetry with named limits and an injectable sleeper");
+
   static final ArchRule ONLY_TABLE_STORE_USES_LANCE_WRITE_TYPES =
       noClasses().that().resideOutsideOfPackage("dev.omnigraph.table..")
           .should().dependOnClassesThat(LANCE_WRITE_TYPE)
