@@ -46,6 +46,25 @@ final class CountingStorageAdapter implements StorageAdapter {
   }
 
   @Override
+  public Optional<Versioned> readVersionedIfExists(String key) {
+    Optional<Versioned> out = inner.readVersionedIfExists(key);
+    StoreRequests.record(Op.GET, Kind.ofKey(key), out.map(v -> v.data().length).orElse(0));
+    return out;
+  }
+
+  @Override
+  public void putIfMatch(String key, byte[] data, String versionToken) {
+    StoreRequests.record(Op.PUT, Kind.ofKey(key), data == null ? 0 : data.length);
+    inner.putIfMatch(key, data, versionToken);
+  }
+
+  @Override
+  public void deleteIfMatch(String key, String versionToken) {
+    StoreRequests.record(Op.DELETE, Kind.ofKey(key), 0);
+    inner.deleteIfMatch(key, versionToken);
+  }
+
+  @Override
   public List<String> list(String prefix) {
     StoreRequests.record(Op.LIST, Kind.ofKey(prefix), 0);
     return inner.list(prefix);
