@@ -26,9 +26,9 @@ final class CountingStorageAdapter implements StorageAdapter {
   }
 
   @Override
-  public void putIfAbsent(String key, byte[] data) {
+  public String putIfAbsent(String key, byte[] data) {
     StoreRequests.record(Op.PUT, Kind.ofKey(key), data == null ? 0 : data.length);
-    inner.putIfAbsent(key, data);
+    return inner.putIfAbsent(key, data);
   }
 
   @Override
@@ -53,9 +53,9 @@ final class CountingStorageAdapter implements StorageAdapter {
   }
 
   @Override
-  public void putIfMatch(String key, byte[] data, String versionToken) {
+  public String putIfMatch(String key, byte[] data, String versionToken) {
     StoreRequests.record(Op.PUT, Kind.ofKey(key), data == null ? 0 : data.length);
-    inner.putIfMatch(key, data, versionToken);
+    return inner.putIfMatch(key, data, versionToken);
   }
 
   @Override

@@ -60,7 +60,7 @@ final class LocalStorageAdapter implements StorageAdapter {
   }
 
   @Override
-  public void putIfAbsent(String key, byte[] data) {
+  public String putIfAbsent(String key, byte[] data) {
     Path target = resolve("putIfAbsent", key);
     Path temp = null;
     try {
@@ -68,6 +68,7 @@ final class LocalStorageAdapter implements StorageAdapter {
       // link(2) fails with EEXIST when the name exists, atomically: exactly one creator wins, and the
       // winner's content is complete before the name becomes visible.
       Files.createLink(target, temp);
+      return token(data);
     } catch (FileAlreadyExistsException e) {
       throw new StorageException(Kind.PRECONDITION, "putIfAbsent", key, "object already exists", e);
     } catch (IOException e) {
@@ -134,7 +135,7 @@ final class LocalStorageAdapter implements StorageAdapter {
    * and the kernel drops the lock with the process.
    */
   @Override
-  public void putIfMatch(String key, byte[] data, String versionToken) {
+  public String putIfMatch(String key, byte[] data, String versionToken) {
     Path target = resolve("putIfMatch", key);
     java.util.Objects.requireNonNull(versionToken, "versionToken");
     withKeyLock("putIfMatch", key, target, () -> {
@@ -148,6 +149,7 @@ final class LocalStorageAdapter implements StorageAdapter {
         deleteQuietly(temp);
       }
     });
+    return token(data);
   }
 
   /** {@inheritDoc} Under the key's lock, as {@link #putIfMatch}. */

@@ -188,14 +188,16 @@ final class S3StorageAdapter implements StorageAdapter {
    * decides between success and {@link Kind#PRECONDITION}.
    */
   @Override
-  public void putIfAbsent(String key, byte[] data) {
+  public String putIfAbsent(String key, byte[] data) {
     String k = Keys.object("putIfAbsent", key);
+    software.amazon.awssdk.services.s3.model.PutObjectResponse response;
     try {
-      s3NoRetry.putObject(
+      response = s3NoRetry.putObject(
           r -> r.bucket(bucket).key(base + k).ifNoneMatch("*"), RequestBody.fromBytes(data));
     } catch (RuntimeException e) {
       throw S3Errors.classify(store, "putIfAbsent", key, e);
     }
+    return landedEtag("putIfAbsent", key, response);
   }
 
   @Override
@@ -259,14 +261,32 @@ final class S3StorageAdapter implements StorageAdapter {
    * stays {@link Kind#TRANSIENT}: ours did not land, and the caller re-reads to decide.
    */
   @Override
-  public void putIfMatch(String key, byte[] data, String versionToken) {
+  public String putIfMatch(String key, byte[] data, String versionToken) {
     String k = Keys.object("putIfMatch", key);
     java.util.Objects.requireNonNull(versionToken, "versionToken");
+    software.amazon.awssdk.services.s3.model.PutObjectResponse response;
     try {
-      s3NoRetry.putObject(r -> r.bucket(bucket).key(base + k).ifMatch(versionToken), RequestBody.fromBytes(data));
+      response = s3NoRetry.putObject(r -> r.bucket(bucket).key(base + k).ifMatch(versionToken),
+          RequestBody.fromBytes(data));
     } catch (RuntimeException e) {
       throw conditionalFailure("putIfMatch", key, e);
     }
+    return landedEtag("putIfMatch", key, response);
+  }
+
+  /**
+   * The ETag a successful conditional put answered with. A store that answers without one leaves the
+   * new version unnamed; reading it back could name someone else's later version, so that is
+   * {@link Kind#UNKNOWN}: the write landed, and the caller settles by reading and comparing content.
+   */
+  private String landedEtag(String operation, String key,
+      software.amazon.awssdk.services.s3.model.PutObjectResponse response) {
+    String etag = response.eTag();
+    if (etag == null || etag.isEmpty()) {
+      throw new StorageException(Kind.UNKNOWN, operation, key,
+          "the write landed but the store answered without an ETag", null, store, "the store sent no ETag");
+    }
+    return etag;
   }
 
   /**

@@ -39,9 +39,11 @@ public interface StorageAdapter extends AutoCloseable {
    * {@link StorageException.Kind#TRANSIENT} or {@link StorageException.Kind#UNKNOWN} outcome the caller
    * settles by reading the key.
    *
+   * @return the version token of the object written (as {@link #readVersioned} would return it), so a
+   *     creator can go on with {@link #putIfMatch} without reading its own object back
    * @throws StorageException of kind {@link StorageException.Kind#PRECONDITION} when the key exists
    */
-  void putIfAbsent(String key, byte[] data);
+  String putIfAbsent(String key, byte[] data);
 
   /**
    * Reads the whole object and its version token with one request ({@link Versioned}); on S3 one
@@ -78,10 +80,11 @@ public interface StorageAdapter extends AutoCloseable {
    * {@link StorageException.Kind#TRANSIENT} or {@link StorageException.Kind#UNKNOWN}: the caller settles
    * it by reading the object again and comparing the content with what it wrote.
    *
+   * @return the version token of the object written, for the next swap
    * @throws StorageException of kind {@link StorageException.Kind#PRECONDITION} when the object has
    *     another token or does not exist; nothing was written
    */
-  void putIfMatch(String key, byte[] data, String versionToken);
+  String putIfMatch(String key, byte[] data, String versionToken);
 
   /**
    * Deletes the object at {@code key} only if it still has {@code versionToken}; the conditional

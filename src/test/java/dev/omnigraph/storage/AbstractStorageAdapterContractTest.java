@@ -213,16 +213,17 @@ abstract class AbstractStorageAdapterContractTest {
 
   @Test
   void putIfMatchWithTheCurrentTokenReplaces() {
-    store.putTextIfAbsent("cas/lease", "v1");
+    String created = store.putIfAbsent("cas/lease", "v1".getBytes(UTF_8));
     Versioned v1 = store.readVersioned("cas/lease");
+    assertThat(created).as("putIfAbsent returns the token a read sees").isEqualTo(v1.versionToken());
 
-    store.putIfMatch("cas/lease", "v2".getBytes(UTF_8), v1.versionToken());
+    String replaced = store.putIfMatch("cas/lease", "v2".getBytes(UTF_8), v1.versionToken());
 
     Versioned v2 = store.readVersioned("cas/lease");
     assertThat(v2.text()).isEqualTo("v2");
-    assertThat(v2.versionToken()).isNotEqualTo(v1.versionToken());
-    // The new token is good for the next swap: a holder can renew again and again.
-    store.putIfMatch("cas/lease", "v3".getBytes(UTF_8), v2.versionToken());
+    assertThat(v2.versionToken()).isNotEqualTo(v1.versionToken()).isEqualTo(replaced);
+    // The returned token is good for the next swap: a holder renews with no read in between.
+    store.putIfMatch("cas/lease", "v3".getBytes(UTF_8), replaced);
     assertThat(store.readText("cas/lease")).isEqualTo("v3");
     assertThat(store.list("cas")).as("no lock file or temp residue is visible").containsExactly("cas/lease");
     assertThat(store.list("")).containsExactly("cas/lease");
