@@ -90,14 +90,19 @@ final class LocalStorageAdapter implements StorageAdapter {
 
   @Override
   public Optional<String> readTextIfExists(String key) {
-    Path target = resolve("readTextIfExists", key);
+    // Decoded like readText (malformed bytes replaced), so both backends and both reads agree.
+    return readIfExists("readTextIfExists", key).map(b -> new String(b, StandardCharsets.UTF_8));
+  }
+
+  /** One read; empty only for the object's typed absence (a prefix or a path through an object too). */
+  private Optional<byte[]> readIfExists(String operation, String key) {
+    Path target = resolve(operation, key);
     try {
-      // Decoded like readText (malformed bytes replaced), so both backends and both reads agree.
-      return Optional.of(new String(Files.readAllBytes(target), StandardCharsets.UTF_8));
+      return Optional.of(Files.readAllBytes(target));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
-      StorageException failure = classifyRead("readTextIfExists", key, target, e);
+      StorageException failure = classifyRead(operation, key, target, e);
       if (failure.isNotFound()) {
         return Optional.empty();
       }
@@ -107,21 +112,8 @@ final class LocalStorageAdapter implements StorageAdapter {
 
   @Override
   public Optional<Versioned> readVersionedIfExists(String key) {
-    Path target = resolve("readVersioned", key);
-    byte[] data;
-    try {
-      data = Files.readAllBytes(target);
-    } catch (NoSuchFileException e) {
-      return Optional.empty();
-    } catch (IOException e) {
-      StorageException failure = classifyRead("readVersioned", key, target, e);
-      if (failure.isNotFound()) {
-        return Optional.empty();
-      }
-      throw failure;
-    }
     // One open of one inode: every write replaces the file by rename, so these bytes are one version.
-    return Optional.of(new Versioned(data, token(data)));
+    return readIfExists("readVersioned", key).map(data -> new Versioned(data, token(data)));
   }
 
   /**

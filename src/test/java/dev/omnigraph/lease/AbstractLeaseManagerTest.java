@@ -10,6 +10,7 @@ import dev.omnigraph.api.LeaseLost;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.testing.Races;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,10 +18,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -239,34 +236,15 @@ abstract class AbstractLeaseManagerTest {
 
   /** {@code n} owners acquire at once: one holds, every other is refused with that one's identity. */
   private void assertExactlyOneOf(int n) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(n);
-    CountDownLatch ready = new CountDownLatch(n);
-    CountDownLatch go = new CountDownLatch(1);
     ConcurrentLinkedQueue<WriterLease> holders = new ConcurrentLinkedQueue<>();
     ConcurrentLinkedQueue<Throwable> refused = new ConcurrentLinkedQueue<>();
-    List<Future<?>> futures = new ArrayList<>();
-    try {
-      for (int i = 0; i < n; i++) {
-        LeaseOwner owner = new LeaseOwner("racer-" + i, "host", i);
-        futures.add(pool.submit(() -> {
-          ready.countDown();
-          go.await();
-          try {
-            holders.add(leases.acquire(owner, TTL));
-          } catch (Conflict e) {
-            refused.add(e);
-          }
-          return null;
-        }));
+    Races.atOnce(n, i -> {
+      try {
+        holders.add(leases.acquire(new LeaseOwner("racer-" + i, "host", i), TTL));
+      } catch (Conflict e) {
+        refused.add(e);
       }
-      assertThat(ready.await(30, TimeUnit.SECONDS)).isTrue();
-      go.countDown();
-      for (Future<?> f : futures) {
-        f.get(120, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    });
     assertThat(holders).hasSize(1);
     assertThat(refused).hasSize(n - 1);
     String winner = holders.peek().owner().ownerId();

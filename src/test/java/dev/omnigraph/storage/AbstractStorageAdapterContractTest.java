@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.omnigraph.storage.StorageException.Kind;
+import dev.omnigraph.testing.Races;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -149,35 +149,17 @@ abstract class AbstractStorageAdapterContractTest {
   @Test
   void racingPutIfAbsentHasExactlyOneWinner() throws Exception {
     int threads = 16;
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    CountDownLatch ready = new CountDownLatch(threads);
-    CountDownLatch go = new CountDownLatch(1);
     ConcurrentLinkedQueue<String> winners = new ConcurrentLinkedQueue<>();
     ConcurrentLinkedQueue<Kind> losers = new ConcurrentLinkedQueue<>();
-    List<Future<?>> futures = new ArrayList<>();
-    try {
-      for (int i = 0; i < threads; i++) {
-        String payload = "writer-" + i;
-        futures.add(pool.submit(() -> {
-          ready.countDown();
-          go.await();
-          try {
-            store.putTextIfAbsent("race/key", payload);
-            winners.add(payload);
-          } catch (StorageException e) {
-            losers.add(e.kind());
-          }
-          return null;
-        }));
+    Races.atOnce(threads, i -> {
+      String payload = "writer-" + i;
+      try {
+        store.putTextIfAbsent("race/key", payload);
+        winners.add(payload);
+      } catch (StorageException e) {
+        losers.add(e.kind());
       }
-      assertThat(ready.await(30, TimeUnit.SECONDS)).isTrue();
-      go.countDown();
-      for (Future<?> f : futures) {
-        f.get(60, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    });
 
     String stored = store.readText("race/key");
     // What the adapter controls: one attempt each, so every loser is a clean PRECONDITION (a
@@ -286,7 +268,7 @@ abstract class AbstractStorageAdapterContractTest {
     ConcurrentLinkedQueue<String> winners = new ConcurrentLinkedQueue<>();
     ConcurrentLinkedQueue<Kind> losers = new ConcurrentLinkedQueue<>();
     int threads = 16;
-    race(threads, i -> {
+    Races.atOnce(threads, i -> {
       String payload = "replacer-" + i;
       try {
         store.putIfMatch("race/lease", payload.getBytes(UTF_8), token);
@@ -308,7 +290,7 @@ abstract class AbstractStorageAdapterContractTest {
     ConcurrentLinkedQueue<String> winners = new ConcurrentLinkedQueue<>();
     ConcurrentLinkedQueue<Kind> losers = new ConcurrentLinkedQueue<>();
     int threads = 12;
-    race(threads, i -> {
+    Races.atOnce(threads, i -> {
       try {
         if (i % 2 == 0) {
           store.deleteIfMatch("race/lease", token);
@@ -328,32 +310,6 @@ abstract class AbstractStorageAdapterContractTest {
       assertThat(store.readTextIfExists("race/lease")).isEmpty();
     } else {
       assertThat(store.readText("race/lease")).isEqualTo(winners.peek());
-    }
-  }
-
-  /** Runs {@code body(i)} for i in 0..threads-1, all released at once. */
-  private static void race(int threads, java.util.function.IntConsumer body) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    CountDownLatch ready = new CountDownLatch(threads);
-    CountDownLatch go = new CountDownLatch(1);
-    List<Future<?>> futures = new ArrayList<>();
-    try {
-      for (int i = 0; i < threads; i++) {
-        int n = i;
-        futures.add(pool.submit(() -> {
-          ready.countDown();
-          go.await();
-          body.accept(n);
-          return null;
-        }));
-      }
-      assertThat(ready.await(30, TimeUnit.SECONDS)).isTrue();
-      go.countDown();
-      for (Future<?> f : futures) {
-        f.get(60, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
     }
   }
 
