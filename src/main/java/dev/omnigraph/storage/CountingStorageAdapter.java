@@ -26,9 +26,9 @@ final class CountingStorageAdapter implements StorageAdapter {
   }
 
   @Override
-  public void putIfAbsent(String key, byte[] data) {
+  public String putIfAbsent(String key, byte[] data) {
     StoreRequests.record(Op.PUT, Kind.ofKey(key), data == null ? 0 : data.length);
-    inner.putIfAbsent(key, data);
+    return inner.putIfAbsent(key, data);
   }
 
   @Override
@@ -43,6 +43,25 @@ final class CountingStorageAdapter implements StorageAdapter {
     Optional<String> out = inner.readTextIfExists(key);
     StoreRequests.record(Op.GET, Kind.ofKey(key), out.map(String::length).orElse(0));
     return out;
+  }
+
+  @Override
+  public Optional<Versioned> readVersionedIfExists(String key) {
+    Optional<Versioned> out = inner.readVersionedIfExists(key);
+    StoreRequests.record(Op.GET, Kind.ofKey(key), out.map(v -> v.data().length).orElse(0));
+    return out;
+  }
+
+  @Override
+  public String putIfMatch(String key, byte[] data, String versionToken) {
+    StoreRequests.record(Op.PUT, Kind.ofKey(key), data == null ? 0 : data.length);
+    return inner.putIfMatch(key, data, versionToken);
+  }
+
+  @Override
+  public void deleteIfMatch(String key, String versionToken) {
+    StoreRequests.record(Op.DELETE, Kind.ofKey(key), 0);
+    inner.deleteIfMatch(key, versionToken);
   }
 
   @Override

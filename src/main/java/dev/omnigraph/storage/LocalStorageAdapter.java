@@ -60,7 +60,7 @@ final class LocalStorageAdapter implements StorageAdapter {
   }
 
   @Override
-  public void putIfAbsent(String key, byte[] data) {
+  public String putIfAbsent(String key, byte[] data) {
     Path target = resolve("putIfAbsent", key);
     Path temp = null;
     try {
@@ -68,6 +68,7 @@ final class LocalStorageAdapter implements StorageAdapter {
       // link(2) fails with EEXIST when the name exists, atomically: exactly one creator wins, and the
       // winner's content is complete before the name becomes visible.
       Files.createLink(target, temp);
+      return token(data);
     } catch (FileAlreadyExistsException e) {
       throw new StorageException(Kind.PRECONDITION, "putIfAbsent", key, "object already exists", e);
     } catch (IOException e) {
@@ -89,18 +90,147 @@ final class LocalStorageAdapter implements StorageAdapter {
 
   @Override
   public Optional<String> readTextIfExists(String key) {
-    Path target = resolve("readTextIfExists", key);
+    // Decoded like readText (malformed bytes replaced), so both backends and both reads agree.
+    return readIfExists("readTextIfExists", key).map(b -> new String(b, StandardCharsets.UTF_8));
+  }
+
+  /** One read; empty only for the object's typed absence (a prefix or a path through an object too). */
+  private Optional<byte[]> readIfExists(String operation, String key) {
+    Path target = resolve(operation, key);
     try {
-      // Decoded like readText (malformed bytes replaced), so both backends and both reads agree.
-      return Optional.of(new String(Files.readAllBytes(target), StandardCharsets.UTF_8));
+      return Optional.of(Files.readAllBytes(target));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
-      StorageException failure = classifyRead("readTextIfExists", key, target, e);
+      StorageException failure = classifyRead(operation, key, target, e);
       if (failure.isNotFound()) {
         return Optional.empty();
       }
       throw failure;
+    }
+  }
+
+  @Override
+  public Optional<Versioned> readVersionedIfExists(String key) {
+    // One open of one inode: every write replaces the file by rename, so these bytes are one version.
+    return readIfExists("readVersioned", key).map(data -> new Versioned(data, token(data)));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Under the key's exclusive lock ({@link #withKeyLock}): read the current content, compare its
+   * token, stage the new content in a {@code key#<digits>} temp file forced to disk, rename it over
+   * the key. The lock makes check-then-rename one step for every conditional operation of every
+   * process on this host (and of any host sharing the directory through a file system whose
+   * {@code fcntl} locks are honoured); a crash inside it leaves at most the temp file, invisible residue,
+   * and the kernel drops the lock with the process.
+   */
+  @Override
+  public String putIfMatch(String key, byte[] data, String versionToken) {
+    Path target = resolve("putIfMatch", key);
+    java.util.Objects.requireNonNull(versionToken, "versionToken");
+    withKeyLock("putIfMatch", key, target, () -> {
+      checkToken("putIfMatch", key, target, versionToken);
+      Path temp = null;
+      try {
+        temp = stage("putIfMatch", key, target, data);
+        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        temp = null;
+      } finally {
+        deleteQuietly(temp);
+      }
+    });
+    return token(data);
+  }
+
+  /** {@inheritDoc} Under the key's lock, as {@link #putIfMatch}. */
+  @Override
+  public void deleteIfMatch(String key, String versionToken) {
+    Path target = resolve("deleteIfMatch", key);
+    java.util.Objects.requireNonNull(versionToken, "versionToken");
+    withKeyLock("deleteIfMatch", key, target, () -> {
+      checkToken("deleteIfMatch", key, target, versionToken);
+      Files.delete(target);
+      // The lock file stays beside it (see withKeyLock), so the directory is not pruned here.
+    });
+  }
+
+  /** Throws PRECONDITION unless the object at {@code target} exists and has {@code versionToken}. */
+  private void checkToken(String operation, String key, Path target, String versionToken) throws IOException {
+    byte[] current;
+    try {
+      current = Files.readAllBytes(target);
+    } catch (IOException e) {
+      if (classifyRead(operation, key, target, e).isNotFound()) {
+        throw new StorageException(Kind.PRECONDITION, operation, key, "no object (the token names nothing)", e);
+      }
+      throw e;
+    }
+    if (!token(current).equals(versionToken)) {
+      throw new StorageException(Kind.PRECONDITION, operation, key, "the object has another version");
+    }
+  }
+
+  /** The local version token: a digest of the content, so it is exact and survives a restart. */
+  static String token(byte[] data) {
+    try {
+      return "sha256:" + java.util.HexFormat.of().formatHex(
+          java.security.MessageDigest.getInstance("SHA-256").digest(data));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+
+  /** A step that runs under a key's lock. */
+  private interface Locked {
+    void run() throws IOException;
+  }
+
+  /**
+   * In-process stripes in front of the file lock: {@code FileChannel.lock} excludes other processes
+   * but throws {@code OverlappingFileLockException} for a second channel of the same JVM, so threads
+   * of one JVM queue here first and at most one of them holds a key's file lock at a time.
+   */
+  private static final java.util.concurrent.locks.ReentrantLock[] KEY_STRIPES =
+      new java.util.concurrent.locks.ReentrantLock[64];
+
+  static {
+    for (int i = 0; i < KEY_STRIPES.length; i++) {
+      KEY_STRIPES[i] = new java.util.concurrent.locks.ReentrantLock();
+    }
+  }
+
+  /**
+   * Runs {@code step} holding the key's exclusive lock: an in-process stripe, then an exclusive
+   * {@code fcntl} lock on the sibling {@code key#0}. The lock file is temp-shaped, so listings and
+   * {@code exists} never see it and no key can address it; it is never deleted by these operations,
+   * because unlinking a lock file another process is waiting on would let a third lock a new inode
+   * beside it. Only {@link #deletePrefix} (destroying the whole prefix) reclaims it. When the key's
+   * directory does not exist the object cannot either: PRECONDITION, with nothing created.
+   */
+  private void withKeyLock(String operation, String key, Path target, Locked step) {
+    java.util.concurrent.locks.ReentrantLock stripe =
+        KEY_STRIPES[Math.floorMod(target.toAbsolutePath().normalize().hashCode(), KEY_STRIPES.length)];
+    Path lockFile = target.resolveSibling(target.getFileName() + "#0");
+    stripe.lock();
+    try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        java.nio.channels.FileLock ignored = ch.lock()) {
+      step.run();
+    } catch (StorageException e) {
+      throw e;
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      if (e.getFile() != null && Path.of(e.getFile()).equals(lockFile)) {
+        throw new StorageException(Kind.PRECONDITION, operation, key, "no object (the token names nothing)", e);
+      }
+      throw classify(operation, key, e);
+    } catch (IOException e) {
+      if (throughObject(target)) {
+        throw new StorageException(Kind.PRECONDITION, operation, key, "no object (a path through an object)", e);
+      }
+      throw classify(operation, key, e);
+    } finally {
+      stripe.unlock();
     }
   }
 

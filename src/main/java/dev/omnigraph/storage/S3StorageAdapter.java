@@ -51,7 +51,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * root is filtered and refused exactly as locally ({@link Keys}).
  *
  * <p>Two clients share one HTTP client: the ordinary one keeps the SDK's standard retries (every call
- * on it is idempotent), the other has retries disabled and serves only {@link #putIfAbsent}.
+ * on it is idempotent), the other has retries disabled and serves only the conditional writes
+ * ({@link #putIfAbsent}, {@link #putIfMatch}, {@link #deleteIfMatch}).
  */
 final class S3StorageAdapter implements StorageAdapter {
 
@@ -187,14 +188,16 @@ final class S3StorageAdapter implements StorageAdapter {
    * decides between success and {@link Kind#PRECONDITION}.
    */
   @Override
-  public void putIfAbsent(String key, byte[] data) {
+  public String putIfAbsent(String key, byte[] data) {
     String k = Keys.object("putIfAbsent", key);
+    software.amazon.awssdk.services.s3.model.PutObjectResponse response;
     try {
-      s3NoRetry.putObject(
+      response = s3NoRetry.putObject(
           r -> r.bucket(bucket).key(base + k).ifNoneMatch("*"), RequestBody.fromBytes(data));
     } catch (RuntimeException e) {
       throw S3Errors.classify(store, "putIfAbsent", key, e);
     }
+    return landedEtag("putIfAbsent", key, response);
   }
 
   @Override
@@ -223,6 +226,95 @@ final class S3StorageAdapter implements StorageAdapter {
       throw failure;
     }
     return Optional.of(new String(body, StandardCharsets.UTF_8));
+  }
+
+  @Override
+  public Optional<Versioned> readVersionedIfExists(String key) {
+    String k = Keys.object("readVersioned", key);
+    software.amazon.awssdk.core.ResponseBytes<software.amazon.awssdk.services.s3.model.GetObjectResponse> got;
+    try {
+      got = s3.getObjectAsBytes(r -> r.bucket(bucket).key(base + k));
+    } catch (RuntimeException e) {
+      StorageException failure = S3Errors.classify(store, "readVersioned", key, e);
+      if (failure.kind() == Kind.NOT_FOUND) {
+        return Optional.empty();
+      }
+      throw failure;
+    }
+    String etag = got.response().eTag();
+    if (etag == null || etag.isEmpty()) {
+      // Without an ETag there is nothing to make a conditional replace on; never invent one.
+      throw new StorageException(Kind.PERMANENT, "readVersioned", key,
+          "the store answered GetObject without an ETag, so conditional replace cannot work here", null, store,
+          "the store sent no ETag");
+    }
+    return Optional.of(new Versioned(got.asByteArrayUnsafe(), etag));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One {@code PutObject} with {@code If-Match: <ETag>} on the non-retrying client (see
+   * {@link #putIfAbsent} for why). S3 answers 412 when the ETag differs and 404 {@code NoSuchKey} when
+   * the object is gone: both mean the token no longer names the object, so both are
+   * {@link Kind#PRECONDITION}. A 409 {@code ConditionalRequestConflict} (a concurrent write in flight)
+   * stays {@link Kind#TRANSIENT}: ours did not land, and the caller re-reads to decide.
+   */
+  @Override
+  public String putIfMatch(String key, byte[] data, String versionToken) {
+    String k = Keys.object("putIfMatch", key);
+    java.util.Objects.requireNonNull(versionToken, "versionToken");
+    software.amazon.awssdk.services.s3.model.PutObjectResponse response;
+    try {
+      response = s3NoRetry.putObject(r -> r.bucket(bucket).key(base + k).ifMatch(versionToken),
+          RequestBody.fromBytes(data));
+    } catch (RuntimeException e) {
+      throw conditionalFailure("putIfMatch", key, e);
+    }
+    return landedEtag("putIfMatch", key, response);
+  }
+
+  /**
+   * The ETag a successful conditional put answered with. A store that answers without one leaves the
+   * new version unnamed; reading it back could name someone else's later version, so that is
+   * {@link Kind#UNKNOWN}: the write landed, and the caller settles by reading and comparing content.
+   */
+  private String landedEtag(String operation, String key,
+      software.amazon.awssdk.services.s3.model.PutObjectResponse response) {
+    String etag = response.eTag();
+    if (etag == null || etag.isEmpty()) {
+      throw new StorageException(Kind.UNKNOWN, operation, key,
+          "the write landed but the store answered without an ETag", null, store, "the store sent no ETag");
+    }
+    return etag;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One {@code DeleteObject} with {@code If-Match: <ETag>} on the non-retrying client: a retried
+   * delete that had landed would be told 404 and report a loss for a delete that won. 412 and the
+   * object's 404 are {@link Kind#PRECONDITION}, as for {@link #putIfMatch}.
+   */
+  @Override
+  public void deleteIfMatch(String key, String versionToken) {
+    String k = Keys.object("deleteIfMatch", key);
+    java.util.Objects.requireNonNull(versionToken, "versionToken");
+    try {
+      s3NoRetry.deleteObject(r -> r.bucket(bucket).key(base + k).ifMatch(versionToken));
+    } catch (RuntimeException e) {
+      throw conditionalFailure("deleteIfMatch", key, e);
+    }
+  }
+
+  /** The object's own 404 under {@code If-Match} means the token names nothing any more: a lost race. */
+  private StorageException conditionalFailure(String operation, String key, RuntimeException e) {
+    StorageException failure = S3Errors.classify(store, operation, key, e);
+    if (failure.kind() == Kind.NOT_FOUND) {
+      return new StorageException(Kind.PRECONDITION, operation, key, "no object (the token names nothing)", e,
+          store, null);
+    }
+    return failure;
   }
 
   @Override

@@ -39,9 +39,62 @@ public interface StorageAdapter extends AutoCloseable {
    * {@link StorageException.Kind#TRANSIENT} or {@link StorageException.Kind#UNKNOWN} outcome the caller
    * settles by reading the key.
    *
+   * @return the version token of the object written (as {@link #readVersioned} would return it), so a
+   *     creator can go on with {@link #putIfMatch} without reading its own object back
    * @throws StorageException of kind {@link StorageException.Kind#PRECONDITION} when the key exists
    */
-  void putIfAbsent(String key, byte[] data);
+  String putIfAbsent(String key, byte[] data);
+
+  /**
+   * Reads the whole object and its version token with one request ({@link Versioned}); on S3 one
+   * {@code GetObject} whose body and ETag belong together.
+   *
+   * @throws StorageException of kind {@link StorageException.Kind#NOT_FOUND} when there is no object
+   */
+  default Versioned readVersioned(String key) {
+    return readVersionedIfExists(key).orElseThrow(
+        () -> new StorageException(StorageException.Kind.NOT_FOUND, "readVersioned", key, "no object"));
+  }
+
+  /**
+   * As {@link #readVersioned}, but empty when the backend reports its typed not-found for the object
+   * (the same rule as {@link #readTextIfExists}); any other failure is thrown.
+   */
+  Optional<Versioned> readVersionedIfExists(String key);
+
+  /**
+   * Replaces the object at {@code key} with {@code data} only if it still has {@code versionToken}
+   * (from {@link #readVersioned}): a compare-and-swap on one object. Of any number of concurrent
+   * callers holding the same token exactly one succeeds; the others get
+   * {@link StorageException.Kind#PRECONDITION} and the object is the winner's. On S3 this is
+   * {@code PutObject} with {@code If-Match: <ETag>}; locally the check and an atomic rename run under
+   * an exclusive lock on the key (see {@code docs/storage.md} for what each store honours).
+   *
+   * <p>The swap is exact against the other conditional operations ({@link #putIfAbsent},
+   * {@link #putIfMatch}, {@link #deleteIfMatch}) on the same key. Do not mix unconditional
+   * {@link #put}/{@link #delete} into a key managed this way: locally they do not take the key's lock,
+   * so one landing between the check and the rename would be overwritten.
+   *
+   * <p>As with {@link #putIfAbsent}, no transparent retry runs after the request was sent (a retried
+   * swap that had landed would meet its own new version and report a loss). A transport failure is
+   * {@link StorageException.Kind#TRANSIENT} or {@link StorageException.Kind#UNKNOWN}: the caller settles
+   * it by reading the object again and comparing the content with what it wrote.
+   *
+   * @return the version token of the object written, for the next swap
+   * @throws StorageException of kind {@link StorageException.Kind#PRECONDITION} when the object has
+   *     another token or does not exist; nothing was written
+   */
+  String putIfMatch(String key, byte[] data, String versionToken);
+
+  /**
+   * Deletes the object at {@code key} only if it still has {@code versionToken}; the conditional
+   * counterpart of {@link #delete}, with the same exactness and no-retry rules as
+   * {@link #putIfMatch}. On S3 {@code DeleteObject} with {@code If-Match: <ETag>}.
+   *
+   * @throws StorageException of kind {@link StorageException.Kind#PRECONDITION} when the object has
+   *     another token or does not exist; nothing was deleted
+   */
+  void deleteIfMatch(String key, String versionToken);
 
   /**
    * Reads the whole object.

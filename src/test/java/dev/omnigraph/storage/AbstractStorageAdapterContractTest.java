@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.omnigraph.storage.StorageException.Kind;
+import dev.omnigraph.testing.Races;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -149,35 +149,17 @@ abstract class AbstractStorageAdapterContractTest {
   @Test
   void racingPutIfAbsentHasExactlyOneWinner() throws Exception {
     int threads = 16;
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    CountDownLatch ready = new CountDownLatch(threads);
-    CountDownLatch go = new CountDownLatch(1);
     ConcurrentLinkedQueue<String> winners = new ConcurrentLinkedQueue<>();
     ConcurrentLinkedQueue<Kind> losers = new ConcurrentLinkedQueue<>();
-    List<Future<?>> futures = new ArrayList<>();
-    try {
-      for (int i = 0; i < threads; i++) {
-        String payload = "writer-" + i;
-        futures.add(pool.submit(() -> {
-          ready.countDown();
-          go.await();
-          try {
-            store.putTextIfAbsent("race/key", payload);
-            winners.add(payload);
-          } catch (StorageException e) {
-            losers.add(e.kind());
-          }
-          return null;
-        }));
+    Races.atOnce(threads, i -> {
+      String payload = "writer-" + i;
+      try {
+        store.putTextIfAbsent("race/key", payload);
+        winners.add(payload);
+      } catch (StorageException e) {
+        losers.add(e.kind());
       }
-      assertThat(ready.await(30, TimeUnit.SECONDS)).isTrue();
-      go.countDown();
-      for (Future<?> f : futures) {
-        f.get(60, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    });
 
     String stored = store.readText("race/key");
     // What the adapter controls: one attempt each, so every loser is a clean PRECONDITION (a
@@ -189,6 +171,146 @@ abstract class AbstractStorageAdapterContractTest {
     assertThat(winners).hasSize(1);
     assertThat(losers).hasSize(threads - 1);
     assertThat(stored).isEqualTo(winners.peek());
+  }
+
+  // ---------------------------------------------------------------- readVersioned / putIfMatch / deleteIfMatch
+
+  @Test
+  void readVersionedReturnsTheContentAndATokenThatFollowsIt() {
+    store.putText("v/doc", "one");
+    Versioned first = store.readVersioned("v/doc");
+    assertThat(first.text()).isEqualTo("one");
+    assertThat(store.readVersioned("v/doc").versionToken()).isEqualTo(first.versionToken());
+
+    store.putText("v/doc", "two");
+    Versioned second = store.readVersioned("v/doc");
+    assertThat(second.text()).isEqualTo("two");
+    assertThat(second.versionToken()).isNotEqualTo(first.versionToken());
+
+    assertThat(kindOf(() -> store.readVersioned("v/absent"))).isEqualTo(Kind.NOT_FOUND);
+    assertThat(store.readVersionedIfExists("v/absent")).isEmpty();
+    assertThat(store.readVersionedIfExists("v")).as("a prefix is not an object").isEmpty();
+    assertThat(store.readVersionedIfExists("v/doc")).get().extracting(Versioned::text).isEqualTo("two");
+  }
+
+  @Test
+  void putIfMatchWithTheCurrentTokenReplaces() {
+    String created = store.putIfAbsent("cas/lease", "v1".getBytes(UTF_8));
+    Versioned v1 = store.readVersioned("cas/lease");
+    assertThat(created).as("putIfAbsent returns the token a read sees").isEqualTo(v1.versionToken());
+
+    String replaced = store.putIfMatch("cas/lease", "v2".getBytes(UTF_8), v1.versionToken());
+
+    Versioned v2 = store.readVersioned("cas/lease");
+    assertThat(v2.text()).isEqualTo("v2");
+    assertThat(v2.versionToken()).isNotEqualTo(v1.versionToken()).isEqualTo(replaced);
+    // The returned token is good for the next swap: a holder renews with no read in between.
+    store.putIfMatch("cas/lease", "v3".getBytes(UTF_8), replaced);
+    assertThat(store.readText("cas/lease")).isEqualTo("v3");
+    assertThat(store.list("cas")).as("no lock file or temp residue is visible").containsExactly("cas/lease");
+    assertThat(store.list("")).containsExactly("cas/lease");
+  }
+
+  @Test
+  void putIfMatchWithAStaleTokenIsPreconditionAndLeavesTheObject() {
+    store.putText("cas/lease", "v1");
+    String stale = store.readVersioned("cas/lease").versionToken();
+    store.putText("cas/lease", "v2 by someone else");
+
+    StorageException e = catchThrowableOfType(StorageException.class,
+        () -> store.putIfMatch("cas/lease", "mine".getBytes(UTF_8), stale));
+
+    assertThat(e).isNotNull();
+    assertThat(e.kind()).isEqualTo(Kind.PRECONDITION);
+    assertThat(e.operation()).isEqualTo("putIfMatch");
+    assertThat(store.readText("cas/lease")).isEqualTo("v2 by someone else");
+  }
+
+  @Test
+  void putIfMatchOfAnAbsentObjectIsPreconditionAndCreatesNothing() {
+    store.putText("cas/lease", "v1");
+    String token = store.readVersioned("cas/lease").versionToken();
+    store.delete("cas/lease");
+
+    assertThat(kindOf(() -> store.putIfMatch("cas/lease", "back".getBytes(UTF_8), token)))
+        .isEqualTo(Kind.PRECONDITION);
+    assertThat(kindOf(() -> store.putIfMatch("never/was", "x".getBytes(UTF_8), token)))
+        .isEqualTo(Kind.PRECONDITION);
+
+    assertThat(store.readTextIfExists("cas/lease")).isEmpty();
+    assertThat(store.exists("never")).isFalse();
+    assertThat(store.list("")).isEmpty();
+  }
+
+  @Test
+  void deleteIfMatchDeletesOnlyTheVersionItNames() {
+    store.putText("cas/lease", "v1");
+    String stale = store.readVersioned("cas/lease").versionToken();
+    store.putText("cas/lease", "v2");
+
+    assertThat(kindOf(() -> store.deleteIfMatch("cas/lease", stale))).isEqualTo(Kind.PRECONDITION);
+    assertThat(store.readText("cas/lease")).isEqualTo("v2");
+
+    store.deleteIfMatch("cas/lease", store.readVersioned("cas/lease").versionToken());
+    assertThat(store.readTextIfExists("cas/lease")).isEmpty();
+    assertThat(store.exists("cas")).isFalse();
+    // The token of a deleted object names nothing.
+    assertThat(kindOf(() -> store.deleteIfMatch("cas/lease", stale))).isEqualTo(Kind.PRECONDITION);
+    // And the key can be created again.
+    store.putTextIfAbsent("cas/lease", "v3");
+    assertThat(store.readText("cas/lease")).isEqualTo("v3");
+  }
+
+  @Test
+  void racingPutIfMatchFromOneTokenHasExactlyOneWinner() throws Exception {
+    store.putText("race/lease", "start");
+    String token = store.readVersioned("race/lease").versionToken();
+    ConcurrentLinkedQueue<String> winners = new ConcurrentLinkedQueue<>();
+    ConcurrentLinkedQueue<Kind> losers = new ConcurrentLinkedQueue<>();
+    int threads = 16;
+    Races.atOnce(threads, i -> {
+      String payload = "replacer-" + i;
+      try {
+        store.putIfMatch("race/lease", payload.getBytes(UTF_8), token);
+        winners.add(payload);
+      } catch (StorageException e) {
+        losers.add(e.kind());
+      }
+    });
+
+    assertThat(winners).hasSize(1);
+    assertThat(losers).hasSize(threads - 1).containsOnly(Kind.PRECONDITION);
+    assertThat(store.readText("race/lease")).isEqualTo(winners.peek());
+  }
+
+  @Test
+  void racingReplaceAndDeleteFromOneTokenHaveExactlyOneWinner() throws Exception {
+    store.putText("race/lease", "start");
+    String token = store.readVersioned("race/lease").versionToken();
+    ConcurrentLinkedQueue<String> winners = new ConcurrentLinkedQueue<>();
+    ConcurrentLinkedQueue<Kind> losers = new ConcurrentLinkedQueue<>();
+    int threads = 12;
+    Races.atOnce(threads, i -> {
+      try {
+        if (i % 2 == 0) {
+          store.deleteIfMatch("race/lease", token);
+          winners.add("delete");
+        } else {
+          store.putIfMatch("race/lease", ("replacer-" + i).getBytes(UTF_8), token);
+          winners.add("replacer-" + i);
+        }
+      } catch (StorageException e) {
+        losers.add(e.kind());
+      }
+    });
+
+    assertThat(winners).hasSize(1);
+    assertThat(losers).hasSize(threads - 1).containsOnly(Kind.PRECONDITION);
+    if (winners.peek().equals("delete")) {
+      assertThat(store.readTextIfExists("race/lease")).isEmpty();
+    } else {
+      assertThat(store.readText("race/lease")).isEqualTo(winners.peek());
+    }
   }
 
   // ---------------------------------------------------------------- list
@@ -422,6 +544,9 @@ abstract class AbstractStorageAdapterContractTest {
     assertRefused(bad, store::readTextIfExists);
     assertRefused(bad, store::delete);
     assertRefused(bad, store::exists);
+    assertRefused(bad, store::readVersioned);
+    assertRefused(bad, k -> store.putIfMatch(k, new byte[] {1}, "t"));
+    assertRefused(bad, k -> store.deleteIfMatch(k, "t"));
     if (!bad.equals("a/")) {
       // A trailing slash is fine on a prefix.
       assertRefused(bad, store::list);
