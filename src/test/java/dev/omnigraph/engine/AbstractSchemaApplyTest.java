@@ -207,12 +207,14 @@ abstract class AbstractSchemaApplyTest extends AbstractGraphFixture {
     apply(withEnum);
     Map<String, SnapshotOutput.Dataset> pins = datasets(Optional.empty());
     String desired = withEnum.replace("enum(junior, senior)", "enum(junior, senior, staff)")
-        .replace("node Company implements Named {", "node Company implements Named @description(\"employers\") {");
+        .replace("node Company implements Named {", "node Company implements Named @description(\"employers\") {")
+        .replace("  since: I64?\n", "  since: I64? @description(\"year they met\")\n");
 
     SchemaApplyOutput out = apply(desired);
 
-    assertThat(out.steps()).hasSize(2).anySatisfy(s -> assertThat(s).isInstanceOf(SchemaStep.ExtendEnum.class))
-        .anySatisfy(s -> assertThat(s).isInstanceOf(SchemaStep.UpdateTypeMetadata.class));
+    assertThat(out.steps()).hasSize(3).anySatisfy(s -> assertThat(s).isInstanceOf(SchemaStep.ExtendEnum.class))
+        .anySatisfy(s -> assertThat(s).isInstanceOf(SchemaStep.UpdateTypeMetadata.class))
+        .anySatisfy(s -> assertThat(s).isInstanceOf(SchemaStep.UpdatePropertyMetadata.class));
     assertThat(out.applied()).isTrue();
     assertThat(out.graphCommitId()).isEqualTo(head());
     Map<String, SnapshotOutput.Dataset> after = datasets(Optional.empty());
