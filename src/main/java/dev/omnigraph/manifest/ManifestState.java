@@ -22,13 +22,16 @@ import java.util.TreeMap;
  * @param tables visible table pins by table key (latest pin per identity, tombstones removed)
  * @param registered every registered identity by table key, pinned or not, tombstoned excluded
  * @param heads every {@code graph_head} row visible here (own and inherited), branch → commit id
+ * @param retired the last pin of every tombstoned (dropped) identity that has one: what a schema
+ *     apply revives when a soft-dropped type is declared again
  */
 public record ManifestState(
     String branch,
     long manifestVersion,
     Map<String, TablePin> tables,
     Map<String, TableIdentity> registered,
-    Map<String, String> heads) {
+    Map<String, String> heads,
+    Map<TableIdentity, TablePin> retired) {
 
   public static final String MAIN = "main";
 
@@ -59,7 +62,7 @@ public record ManifestState(
     Map<TableIdentity, ManifestRow> registrations = new HashMap<>();
     Map<TableIdentity, ManifestRow> latest = new HashMap<>();
     Map<TableIdentity, Long> latestMv = new HashMap<>();
-    Set<TableIdentity> tombstones = new HashSet<>();
+    Map<TableIdentity, Long> tombstones = new HashMap<>();
     Map<String, String> heads = new TreeMap<>();
     for (ManifestRow r : rows) {
       switch (r.objectType()) {
@@ -78,7 +81,7 @@ public record ManifestState(
             throw new ManifestCorrupt(r.objectId(), "two pins of " + id + " at manifest version " + mv);
           }
         }
-        case ManifestRow.TABLE_TOMBSTONE -> tombstones.add(identity(r));
+        case ManifestRow.TABLE_TOMBSTONE -> tombstones.put(identity(r), createdAt(r));
         case ManifestRow.GRAPH_COMMIT, ManifestRow.GRAPH_STATE -> {
           // lineage, and the state fragment's marker: not state
         }
@@ -92,30 +95,42 @@ public record ManifestState(
     }
     Map<String, TablePin> tables = new TreeMap<>();
     Map<String, TableIdentity> registered = new TreeMap<>();
+    Map<TableIdentity, TablePin> retired = new HashMap<>();
     for (Map.Entry<TableIdentity, ManifestRow> e : registrations.entrySet()) {
       TableIdentity id = e.getKey();
-      if (tombstones.contains(id)) {
+      ManifestRow reg = e.getValue();
+      // A tombstone retires the registration it follows; registering the identity again after it
+      // (schema apply reviving a soft-dropped type) makes it live again.
+      Long tombstoned = tombstones.get(id);
+      if (tombstoned != null && tombstoned >= createdAt(reg)) {
+        ManifestRow v = latest.get(id);
+        if (v != null) {
+          retired.put(id, pin(reg, id, v, latestMv.get(id)));
+        }
         continue;
       }
-      ManifestRow reg = e.getValue();
       TableIdentity clash = registered.put(reg.tableKey(), id);
       if (clash != null) {
         throw new ManifestCorrupt(reg.objectId(), "table key " + reg.tableKey() + " has two live identities " + clash + " and " + id);
       }
       ManifestRow v = latest.get(id);
       if (v != null) {
-        tables.put(reg.tableKey(), new TablePin(
-            reg.tableKey(),
-            id,
-            reg.location(),
-            required(v, v.tableVersion(), "table_version"),
-            Optional.ofNullable(v.tableBranch()),
-            required(v, v.rowCount(), "row_count"),
-            latestMv.get(id)));
+        tables.put(reg.tableKey(), pin(reg, id, v, latestMv.get(id)));
       }
     }
     return new ManifestState(branch, manifestVersion, Collections.unmodifiableMap(tables),
-        Collections.unmodifiableMap(registered), Collections.unmodifiableMap(heads));
+        Collections.unmodifiableMap(registered), Collections.unmodifiableMap(heads),
+        Collections.unmodifiableMap(retired));
+  }
+
+  private static TablePin pin(ManifestRow reg, TableIdentity id, ManifestRow v, long manifestVersion) {
+    return new TablePin(reg.tableKey(), id, reg.location(), required(v, v.tableVersion(), "table_version"),
+        Optional.ofNullable(v.tableBranch()), required(v, v.rowCount(), "row_count"), manifestVersion);
+  }
+
+  /** A registration's or tombstone's {@code created_at} (the publish's commit time). */
+  private static long createdAt(ManifestRow r) {
+    return ManifestJson.requiredLong(r.objectId(), ManifestJson.read(r.objectId(), r.metadata()), "created_at");
   }
 
   private static TableIdentity identity(ManifestRow r) {

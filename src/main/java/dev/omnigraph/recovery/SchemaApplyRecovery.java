@@ -152,9 +152,11 @@ public final class SchemaApplyRecovery {
     return true;
   }
 
+  /** The pin of an identity, live or retired (a revived type's rewrite starts from its retired pin). */
   private static Optional<TablePin> pinOf(ManifestState state, long stable, long incarnation) {
     TableIdentity id = new TableIdentity(stable, incarnation);
-    return state.tables().values().stream().filter(pin -> pin.identity().equals(id)).findFirst();
+    Optional<TablePin> live = state.tables().values().stream().filter(pin -> pin.identity().equals(id)).findFirst();
+    return live.isPresent() ? live : Optional.ofNullable(state.retired().get(id));
   }
 
   private Outcome rollForward(RecoverySidecar s, Map<String, TableClass> classes) {

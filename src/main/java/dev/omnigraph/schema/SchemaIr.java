@@ -192,7 +192,24 @@ public final class SchemaIr {
    */
   public static SchemaIr evolve(SchemaIr previous, Catalog next, Set<String> rebuild, Map<String, String> renames,
       Map<String, Map<String, String>> propertyRenames) {
-    SchemaIr shaped = evolveTables(previous, next, rebuild, renames);
+    return evolve(previous, next, rebuild, renames, propertyRenames, Set.of());
+  }
+
+  /**
+   * As {@link #evolve(SchemaIr, Catalog, Set, Map, Map)}; each key of {@code revive}, retired in
+   * {@code previous} and declared again in {@code next}, comes back as the same incarnation (schema
+   * apply revives a soft-dropped type's dataset) instead of a new one. Its properties get new ids.
+   *
+   * @throws IllegalArgumentException if {@code revive} names a key that is not retired or not declared
+   */
+  public static SchemaIr evolve(SchemaIr previous, Catalog next, Set<String> rebuild, Map<String, String> renames,
+      Map<String, Map<String, String>> propertyRenames, Set<String> revive) {
+    for (String key : revive) {
+      if (!previous.retired.containsKey(key) || !next.tableKeys().contains(key)) {
+        throw new IllegalArgumentException("cannot revive " + key + ": it is not a retired table declared again");
+      }
+    }
+    SchemaIr shaped = evolveTables(previous, next, rebuild, renames, revive);
     long allocator = previous.nextPropertyId;
     SortedMap<String, SortedMap<String, Long>> ids = new TreeMap<>();
     for (String key : shaped.tables.keySet()) {
@@ -213,7 +230,7 @@ public final class SchemaIr {
   }
 
   private static SchemaIr evolveTables(SchemaIr previous, Catalog next, Set<String> rebuild,
-      Map<String, String> renames) {
+      Map<String, String> renames, Set<String> revive) {
     Set<String> nextKeys = Set.copyOf(next.tableKeys());
     for (Map.Entry<String, String> r : renames.entrySet()) {
       if (!nextKeys.contains(r.getKey()) || !previous.tables.containsKey(r.getValue())
@@ -250,7 +267,7 @@ public final class SchemaIr {
       if (live != null) {
         entry = rebuild.contains(key) ? live.nextIncarnation() : live;
       } else if (dropped != null) {
-        entry = dropped.nextIncarnation();
+        entry = revive.contains(key) ? dropped : dropped.nextIncarnation();
       } else {
         entry = new TableEntry(key, ++maxStable, 1);
       }

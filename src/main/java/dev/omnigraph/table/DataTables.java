@@ -923,6 +923,23 @@ public final class DataTables {
    */
   public StagedWrite stageSchemaRewrite(String location, long readVersion, Schema target,
       Map<String, String> sourceOf, String uuid) {
+    return stageSchemaRewrite(location, readVersion, target, sourceOf, Map.of(), uuid);
+  }
+
+  /**
+   * As above; each {@code revivedFrom} column (a soft-dropped property declared again) is filled,
+   * for the rows that still exist, with its value at the given earlier version of the table (joined
+   * by id; one column of that version is held in memory).
+   */
+  public StagedWrite stageSchemaRewrite(String location, long readVersion, Schema target,
+      Map<String, String> sourceOf, Map<String, Long> revivedFrom, String uuid) {
+    Map<String, Map<String, Object>> revived = new java.util.HashMap<>();
+    revivedFrom.forEach((column, version) -> {
+      Map<String, Object> values = new java.util.HashMap<>();
+      scan(location, Optional.empty(), version, Filter.TRUE, List.of(ID, column),
+          r -> values.put(String.valueOf(r.get(ID)), r.get(column)));
+      revived.put(column, values);
+    });
     return lance(() -> {
       List<FragmentMetadata> fragments = new ArrayList<>();
       long[] rows = {0};
@@ -945,7 +962,9 @@ public final class DataTables {
             Map<String, Object> row = new LinkedHashMap<>();
             for (Field f : target.getFields()) {
               String from = sourceOf.get(f.getName());
-              row.put(f.getName(), from == null ? null : source.get(from));
+              Map<String, Object> old = revived.get(f.getName());
+              row.put(f.getName(), from != null ? source.get(from)
+                  : old != null ? old.get(String.valueOf(source.get(ID))) : null);
             }
             buffer.add(row);
             rows[0]++;
@@ -976,6 +995,15 @@ public final class DataTables {
         .fragments(List.of(), List.of(), List.of())
         .overwriteSchema(schema)
         .build();
+  }
+
+  /** The Arrow schema of the table's main at exactly {@code version}. */
+  public Schema arrowSchema(String location, long version) {
+    return lance(() -> {
+      try (Handle h = open(location, Optional.empty(), OptionalLong.of(version))) {
+        return h.table.getSchema();
+      }
+    });
   }
 
   /**

@@ -214,14 +214,33 @@ public final class SchemaApplyAttempt {
         propertyRenames.put(key, renamed);
       }
     }
-    Plan plan = new Plan();
-    plan.target = SchemaIr.evolve(now, desired, Set.of(), typeRenames, propertyRenames);
+    // A soft-dropped type declared again is revived: the same identity and dataset, at its last pin
+    // (its data comes back), when that dataset is still there exactly as it was dropped. Otherwise
+    // (a hard drop removed it, or it moved since) the type is a new, empty incarnation.
     ManifestState state = authority.state();
+    Map<String, TablePin> revived = new TreeMap<>();
+    for (SchemaIr.TableEntry r : now.retiredTables()) {
+      String key = r.tableKey();
+      TablePin last = state.retired().get(new dev.omnigraph.manifest.TableIdentity(r.stableTableId(),
+          r.incarnationId()));
+      if (!desired.tableKeys().contains(key) || typeRenames.containsKey(key) || last == null
+          || last.nativeBranch().isPresent() || !tables.datasetExists(last.location())
+          || tables.head(last.location(), Optional.empty()) != last.version()) {
+        continue;
+      }
+      revived.put(key, last);
+    }
+    Plan plan = new Plan();
+    plan.target = SchemaIr.evolve(now, desired, Set.of(), typeRenames, propertyRenames, revived.keySet());
     Set<String> carried = new TreeSet<>();
     for (SchemaIr.TableEntry entry : plan.target.tables()) {
       String key = entry.tableKey();
       String from = typeRenames.getOrDefault(key, key);
       Schema arrow = Effects.schemaOf(desired, key);
+      if (revived.containsKey(key)) {
+        planRevival(plan, entry, arrow, revived.get(key), desired);
+        continue;
+      }
       if (now.table(from).isEmpty()) {
         planCreate(plan, entry, arrow);
         continue;
@@ -244,7 +263,9 @@ public final class SchemaApplyAttempt {
       validateAdded(now.catalog(), desired, from, key, pin, sourceOf);
       if (rewrite) {
         String uuid = UUID.randomUUID().toString();
-        StagedWrite staged = tables.stageSchemaRewrite(pin.location(), pin.version(), arrow, sourceOf, uuid);
+        Map<String, Long> revivedFrom = revivedColumns(pin, arrow, sourceOf);
+        StagedWrite staged = tables.stageSchemaRewrite(pin.location(), pin.version(), arrow, sourceOf, revivedFrom,
+            uuid);
         plan.staged.add(staged);
         plan.intents.add(new RecoverySidecar.TableIntent(key, entry.stableTableId(), entry.incarnationId(),
             pin.location(), null, pin.version(), pin.version(), uuid, pin.version() + 1, staged.insertedRows(), false,
@@ -276,6 +297,92 @@ public final class SchemaApplyAttempt {
       }
     }
     return plan;
+  }
+
+  /** Versions searched back for a soft-dropped property declared again (cleanup bounds them anyway). */
+  static final int REVIVAL_SEARCH_VERSIONS = 256;
+
+  /**
+   * A property the accepted schema lacks but an earlier version of the table still has, with the same
+   * type (a soft drop declared again): column → the latest such version, whose values come back.
+   */
+  private Map<String, Long> revivedColumns(TablePin pin, Schema target, Map<String, String> sourceOf) {
+    Map<String, Field> wanted = new TreeMap<>();
+    for (Field f : target.getFields()) {
+      if (!sourceOf.containsKey(f.getName())) {
+        wanted.put(f.getName(), f);
+      }
+    }
+    Map<String, Long> out = new TreeMap<>();
+    if (wanted.isEmpty()) {
+      return out;
+    }
+    List<Long> versions = tables.versions(pin.location(), Optional.empty());
+    int searched = 0;
+    for (int i = versions.size() - 1; i >= 0 && searched < REVIVAL_SEARCH_VERSIONS && out.size() < wanted.size();
+        i--) {
+      long v = versions.get(i);
+      if (v >= pin.version()) {
+        continue;
+      }
+      searched++;
+      for (Field had : tables.arrowSchema(pin.location(), v).getFields()) {
+        Field w = wanted.get(had.getName());
+        if (w != null && !out.containsKey(had.getName()) && w.getType().equals(had.getType())
+            && w.getChildren().size() == had.getChildren().size()) {
+          out.put(had.getName(), v);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A soft-dropped type declared again: registered again under its old identity (the tombstone is
+   * superseded), at its last pin, rewritten only if its columns differ from the declaration's (kept
+   * by name, new ones null). Its rows are checked against every constraint it declares now.
+   */
+  private void planRevival(Plan plan, SchemaIr.TableEntry entry, Schema arrow, TablePin last, Catalog desired) {
+    String key = entry.tableKey();
+    Schema before = tables.arrowSchema(last.location(), last.version());
+    Set<String> had = new TreeSet<>();
+    before.getFields().forEach(f -> had.add(f.getName()));
+    Map<String, String> sourceOf = new LinkedHashMap<>();
+    for (Field f : arrow.getFields()) {
+      if (had.contains(f.getName())) {
+        sourceOf.put(f.getName(), f.getName());
+      }
+    }
+    boolean rewrite = before.getFields().size() != arrow.getFields().size();
+    for (int i = 0; !rewrite && i < arrow.getFields().size(); i++) {
+      Field a = arrow.getFields().get(i);
+      Field b = before.getFields().get(i);
+      rewrite = !a.getName().equals(b.getName()) || !a.getType().equals(b.getType()) || a.isNullable() != b.isNullable();
+    }
+    validateAll(desired, key, last, sourceOf);
+    if (rewrite) {
+      String uuid = UUID.randomUUID().toString();
+      StagedWrite staged = tables.stageSchemaRewrite(last.location(), last.version(), arrow, sourceOf, uuid);
+      plan.staged.add(staged);
+      plan.intents.add(new RecoverySidecar.TableIntent(key, entry.stableTableId(), entry.incarnationId(),
+          last.location(), null, last.version(), last.version(), uuid, last.version() + 1, staged.insertedRows(),
+          false, null, null));
+    } else {
+      plan.pointers.add(new RecoverySidecar.PointerPin(key, entry.stableTableId(), entry.incarnationId(),
+          last.location(), null, last.version(), last.rowCount()));
+    }
+    plan.registrations.add(new RecoverySidecar.TableRef(key, entry.stableTableId(), entry.incarnationId(),
+        last.location()));
+  }
+
+  /** Every row of a revived table against every constraint its declaration has now. */
+  private void validateAll(Catalog desired, String key, TablePin pin, Map<String, String> sourceOf) {
+    String name = key.substring(5);
+    List<List<String>> uniques = key.startsWith("node:") ? desired.node(name).orElseThrow().uniques()
+        : desired.edge(name).orElseThrow().uniques();
+    NodeType node = key.startsWith("node:") ? desired.node(name).orElseThrow() : null;
+    boolean rangesOrChecks = node != null && (!node.ranges().isEmpty() || !node.checks().isEmpty());
+    scanConstraints(key, pin, sourceOf, rangesOrChecks ? node : null, uniques);
   }
 
   /** A new type: the exact version-one create of its dataset, at a path nothing may occupy yet. */
@@ -348,10 +455,19 @@ public final class SchemaApplyAttempt {
       EdgeType edge = desired.edge(name).orElseThrow();
       uniques = added(accepted.edge(fromKey.substring(5)).orElseThrow().uniques(), edge.uniques(), sourceOf);
     }
-    if (!rangesOrChecks && uniques.isEmpty()) {
+    scanConstraints(toKey, pin, sourceOf, rangesOrChecks ? node : null, uniques);
+  }
+
+  /**
+   * Streams the rows at {@code pin} under the desired column names ({@code sourceOf}) through the
+   * {@code @range}/{@code @check} of {@code checked} (null: none) and the {@code uniques}; the first
+   * violating row refuses the apply, named.
+   */
+  private void scanConstraints(String toKey, TablePin pin, Map<String, String> sourceOf, NodeType checked,
+      List<List<String>> uniques) {
+    if (checked == null && uniques.isEmpty()) {
       return;
     }
-    NodeType checked = rangesOrChecks ? node : null;
     List<Map<String, String>> seen = new ArrayList<>();
     uniques.forEach(u -> seen.add(new HashMap<>()));
     tables.scan(pin.location(), Optional.empty(), pin.version(), Filter.TRUE, List.of(), source -> {

@@ -273,11 +273,25 @@ abstract class AbstractSchemaApplyTest extends AbstractGraphFixture {
     assertThat(rowsOf(query(Optional.of(before), QUERIES, "companies"))).isEqualTo(companies);
     assertThat(datasets(Optional.of(before)).get("WorksAt").entityCount()).isEqualTo(1);
 
+    SnapshotOutput.Dataset worksAtBefore = datasets(Optional.of(before)).get("WorksAt");
     SchemaApplyOutput back = apply(BASE);
     assertThat(back.steps()).contains(new SchemaStep.AddType(SchemaStep.TypeKind.EDGE, "WorksAt"));
     assertThat(graph.schema().schemaSource()).isEqualTo(BASE);
-    assertThat(datasets(Optional.empty())).containsKey("WorksAt");
+    // Undone by re-adding: the soft-dropped type comes back as the same dataset, with its rows.
+    SnapshotOutput.Dataset revived = datasets(Optional.empty()).get("WorksAt");
+    assertThat(revived.datasetPath()).isEqualTo(worksAtBefore.datasetPath());
+    assertThat(revived.entityCount()).isEqualTo(1);
+    assertThat(revived.publishedDatasetVersion()).isEqualTo(worksAtBefore.publishedDatasetVersion());
+    assertThat(rowsOf(query(Optional.empty(),
+        "query w() { match { $p: Person  $p worksAt $c } return { $p.name, $c.name } }", "w")))
+        .containsExactly(List.of("ada", "acme"));
     assertThat(rowsOf(query(Optional.of(before), QUERIES, "companies"))).isEqualTo(companies);
+    // The soft-dropped property comes back with its values too.
+    assertThat(rowsOf(query(Optional.empty(), QUERIES, "companies"))).isEqualTo(companies);
+    assertThat(companies).containsExactly(List.of("acme", "2001-02-03"));
+    // A written edge lands in the revived table.
+    load("main", LoadMode.APPEND, "{\"edge\":\"WorksAt\",\"from\":\"bob\",\"to\":\"acme\"}");
+    assertThat(datasets(Optional.empty()).get("WorksAt").entityCount()).isEqualTo(2);
   }
 
   @Test
@@ -300,6 +314,11 @@ abstract class AbstractSchemaApplyTest extends AbstractGraphFixture {
     assertThatThrownBy(() -> query(Optional.of(before), QUERIES, "companies")).isInstanceOf(RuntimeException.class);
     assertThat(rowsOf(query(Optional.empty(), "query c() { match { $c: Company } return { $c.name } }", "c")))
         .containsExactly(List.of("acme"));
+    // Nothing to revive after a hard drop: declaring the type again makes a new, empty incarnation.
+    apply(BASE);
+    SnapshotOutput.Dataset again = datasets(Optional.empty()).get("WorksAt");
+    assertThat(again.datasetPath()).isNotEqualTo(worksAt.datasetPath());
+    assertThat(again.entityCount()).isZero();
   }
 
   @Test
