@@ -455,4 +455,32 @@ abstract class AbstractSchemaApplyTest extends AbstractGraphFixture {
       assertThat(ro.schemaIdentity()).isEqualTo(graph.schemaIdentity());
     }
   }
+
+  /**
+   * Seed, "Corrupt / unparseable sidecar": a read-only open keeps tolerating a malformed sidecar,
+   * except beside a staged schema that is not accepted, since that sidecar may be the only proof of a
+   * published schema apply; it then returns RecoveryRequired. Without the staging it opens.
+   */
+  @Test
+  void aMalformedSidecarBesideAStagedSchemaRefusesAReadOnlyOpen() throws Exception {
+    String accepted = graph.schemaIdentity();
+    try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enableError("schema_apply.after_arm")) {
+      assertThatThrownBy(() -> apply(WITH_CITY)).isInstanceOf(dev.omnigraph.api.RecoveryRequired.class);
+    }
+    String key = sidecars().get(0);
+    graph.close();
+    try (dev.omnigraph.storage.StorageAdapter s = dev.omnigraph.storage.StorageAdapters.open(config)) {
+      s.putText(key, "{not json");
+      assertThatThrownBy(() -> Omnigraph.open(config, OpenMode.READ_ONLY))
+          .isInstanceOf(dev.omnigraph.api.RecoveryRequired.class).hasMessageContaining("staged schema");
+      // Without an unaccepted staged schema the same malformed sidecar does not stop a read-only open.
+      for (String staged : s.list("_schema_history/")) {
+        if (!staged.startsWith("_schema_history/" + accepted)) {
+          s.delete(staged);
+        }
+      }
+    }
+    graph = Omnigraph.open(config, OpenMode.READ_ONLY);
+    assertThat(graph.schemaIdentity()).isEqualTo(accepted);
+  }
 }
