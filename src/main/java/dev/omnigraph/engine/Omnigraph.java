@@ -77,10 +77,17 @@ public final class Omnigraph implements AutoCloseable {
   private final AutoOptimizer optimizer;
   /** Settles a failure no type explains (Lance's store failures) by asking the store (see there). */
   private final StoreEvidence evidence;
+  /**
+   * This handle's share of the process's writer lease on the root (issue 17); null on a read-only
+   * handle, which never needs it. Checked at every write entry, before every arm and every publish.
+   */
+  private final dev.omnigraph.lease.ProcessLeases.Claim lease;
 
   private Omnigraph(StorageConfig config, StorageAdapter storage, OpenMode mode, SchemaContract schema,
-      OptimizeSettings optimizeSettings) {
+      OptimizeSettings optimizeSettings, dev.omnigraph.lease.ProcessLeases.Claim lease) {
     this.config = config;
+    this.lease = lease;
+    dev.omnigraph.lease.WriterFence fence = lease == null ? readOnlyFence() : lease;
     this.storage = storage;
     this.mode = mode;
     this.gates = GateManager.forRoot(config.rootUri());
@@ -90,8 +97,8 @@ public final class Omnigraph implements AutoCloseable {
     this.schemas.set(schema);
     DataTables tables = new DataTables(config);
     dev.omnigraph.recovery.SchemaContracts contracts = new StoredSchemaContracts(storage, schemas);
-    this.sidecars = new SidecarStore(storage);
-    ManifestBatchPublisher publisher = new ManifestBatchPublisher(config, storage);
+    this.sidecars = new SidecarStore(storage, fence);
+    ManifestBatchPublisher publisher = new ManifestBatchPublisher(config, storage, fence);
     this.audit = new RecoveryAuditTable(config, storage);
     this.recovery = new Recovery(gates, manifest, tables, sidecars, publisher, audit, contracts);
     WriteAttempt attempt = new WriteAttempt(gates, manifest, () -> SchemaContract.liveIdentity(storage),
@@ -147,7 +154,24 @@ public final class Omnigraph implements AutoCloseable {
    * properties).
    */
   public static Omnigraph open(StorageConfig config, OpenMode mode, OptimizeSettings optimizeSettings) {
+    return open(config, mode, optimizeSettings, dev.omnigraph.lease.LeaseSettings.fromSystemProperties());
+  }
+
+  /**
+   * As {@link #open(StorageConfig, OpenMode, OptimizeSettings)}, with explicit writer-lease settings
+   * (used by the first read-write handle of the process on the root; later ones join its lease).
+   *
+   * <p>A read-write open joins the process's writer lease on the root ({@code __lease.json}, issue
+   * 17), acquiring it first, before recovery or anything else that writes; a read-only open never
+   * touches it.
+   *
+   * @throws dev.omnigraph.api.LeaseHeld when another live process holds the writer lease (exit 3 in
+   *     the CLI): nothing was written; read-only opens still work
+   */
+  public static Omnigraph open(StorageConfig config, OpenMode mode, OptimizeSettings optimizeSettings,
+      dev.omnigraph.lease.LeaseSettings leaseSettings) {
     StorageAdapter storage = StorageAdapters.open(config);
+    dev.omnigraph.lease.ProcessLeases.Claim lease = null;
     try {
       if (storage.exists(GraphInit.CLAIM_KEY)) {
         throw new Conflict("graph root " + config.rootUri() + " holds an init claim (" + GraphInit.CLAIM_KEY
@@ -157,8 +181,13 @@ public final class Omnigraph implements AutoCloseable {
         throw new NotFound("graph", config.rootUri(), "no __manifest; create one with omnigraph init");
       }
       new GraphManifest(config, storage).checkStamp();
+      if (mode == OpenMode.READ_WRITE) {
+        // Before anything that writes (recovery first): one writer process per root.
+        lease = dev.omnigraph.lease.ProcessLeases.join(config.rootUri(), () -> StorageAdapters.open(config),
+            leaseSettings);
+      }
       SchemaContract schema = SchemaContract.read(storage);
-      Omnigraph graph = new Omnigraph(config, storage, mode, schema, optimizeSettings);
+      Omnigraph graph = new Omnigraph(config, storage, mode, schema, optimizeSettings, lease);
       if (mode == OpenMode.READ_WRITE) {
         // Full recovery: every pending sidecar is rolled forward, rolled back or refused loudly
         // before this handle serves anything. A read-only open repairs nothing.
@@ -173,6 +202,9 @@ public final class Omnigraph implements AutoCloseable {
     } catch (RuntimeException e) {
       RuntimeException settled = new StoreEvidence(storage).settle(e);
       storage.close();
+      if (lease != null) {
+        lease.close();
+      }
       throw settled;
     }
   }
@@ -189,6 +221,7 @@ public final class Omnigraph implements AutoCloseable {
    * @param beforeMove sees what the sidecar holds before anything is written
    * @throws NotFound when the root holds no graph or no such sidecar
    * @throws dev.omnigraph.api.InvalidRequest when the id is malformed or the sidecar is readable
+   * @throws dev.omnigraph.api.LeaseHeld when another live process holds the writer lease; nothing moved
    */
   public static SidecarStore.Quarantined quarantineSidecar(StorageConfig config, String operationId,
       java.util.function.Consumer<SidecarStore.Quarantined> beforeMove) {
@@ -196,7 +229,10 @@ public final class Omnigraph implements AutoCloseable {
       if (!storage.exists(ManifestBootstrap.MANIFEST_KEY)) {
         throw new NotFound("graph", config.rootUri(), "no __manifest; create one with omnigraph init");
       }
-      try (GateManager.Held held = GateManager.forRoot(config.rootUri()).acquireExclusive(List.of(), List.of())) {
+      // The writer lease too: moving a sidecar aside is a writer's step, never beside a live writer.
+      try (dev.omnigraph.lease.ProcessLeases.Claim lease = dev.omnigraph.lease.ProcessLeases.join(config.rootUri(),
+          () -> StorageAdapters.open(config), dev.omnigraph.lease.LeaseSettings.fromSystemProperties());
+          GateManager.Held held = GateManager.forRoot(config.rootUri()).acquireExclusive(List.of(), List.of())) {
         return new SidecarStore(storage).quarantine(operationId, beforeMove);
       }
     }
@@ -758,12 +794,36 @@ public final class Omnigraph implements AutoCloseable {
     optimizer.close(); // a background pass finishes before the storage it uses closes
     sidecars.awaitRetirements(); // finished writes' sidecar deletes, before the storage closes
     storage.close();
+    if (lease != null) {
+      lease.close(); // the last handle of the process on the root releases the writer lease
+    }
   }
 
+  /**
+   * The writer lease as this handle's process holds it (who, since when, until when, lost?); empty
+   * on a read-only handle.
+   */
+  public Optional<dev.omnigraph.lease.ProcessLeases.LeaseStatus> writerLease() {
+    return lease == null ? Optional.empty() : Optional.of(lease.status());
+  }
+
+  /**
+   * Every write entry: a read-write handle whose process still holds the writer lease.
+   *
+   * @throws dev.omnigraph.api.LeaseLost when the process lost the lease; nothing was written
+   */
   private void requireWritable() {
     if (mode != OpenMode.READ_WRITE) {
       throw new dev.omnigraph.api.InvalidRequest("the graph is open read-only");
     }
+    lease.check();
+  }
+
+  /** A read-only handle arms and publishes nothing; reaching either is a bug, refused loudly. */
+  private static dev.omnigraph.lease.WriterFence readOnlyFence() {
+    return () -> {
+      throw new IllegalStateException("a read-only handle attempted a write step");
+    };
   }
 
   private static SnapshotOutput toSnapshot(ManifestState state) {

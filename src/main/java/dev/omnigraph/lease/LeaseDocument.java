@@ -25,9 +25,11 @@ import java.util.Objects;
  * @param acquiredAtMicros when this owner acquired the lease
  * @param renewedAtMicros when this owner last renewed it (= acquired at first)
  * @param ttlMs how long after {@code renewedAtMicros} the lease stays live without a renewal
+ * @param pidNamespace the holder's pid namespace, empty when unknown (optional field, format 1)
+ * @param processStartMicros when the holder process started, 0 when unknown (optional field, format 1)
  */
 public record LeaseDocument(int formatVersion, String ownerId, String host, long pid, long acquiredAtMicros,
-    long renewedAtMicros, long ttlMs) {
+    long renewedAtMicros, long ttlMs, String pidNamespace, long processStartMicros) {
 
   /** The only format this build reads and writes. */
   public static final int FORMAT_VERSION = 1;
@@ -37,24 +39,33 @@ public record LeaseDocument(int formatVersion, String ownerId, String host, long
   public LeaseDocument {
     Objects.requireNonNull(ownerId, "ownerId");
     Objects.requireNonNull(host, "host");
+    Objects.requireNonNull(pidNamespace, "pidNamespace");
     if (ttlMs <= 0) {
       throw new IllegalArgumentException("ttl must be positive: " + ttlMs);
     }
   }
 
+  /** A document without the holder's process identity (only its TTL frees it). */
+  public LeaseDocument(int formatVersion, String ownerId, String host, long pid, long acquiredAtMicros,
+      long renewedAtMicros, long ttlMs) {
+    this(formatVersion, ownerId, host, pid, acquiredAtMicros, renewedAtMicros, ttlMs, "", 0);
+  }
+
   /** A first version for {@code owner} acquiring at {@code nowMicros}. */
   static LeaseDocument acquired(LeaseOwner owner, long nowMicros, long ttlMs) {
-    return new LeaseDocument(FORMAT_VERSION, owner.ownerId(), owner.host(), owner.pid(), nowMicros, nowMicros, ttlMs);
+    return new LeaseDocument(FORMAT_VERSION, owner.ownerId(), owner.host(), owner.pid(), nowMicros, nowMicros, ttlMs,
+        owner.pidNamespace(), owner.startedAtMicros());
   }
 
   /** The next version: the same holder, renewed at {@code nowMicros}. */
   LeaseDocument renewedAt(long nowMicros) {
-    return new LeaseDocument(formatVersion, ownerId, host, pid, acquiredAtMicros, nowMicros, ttlMs);
+    return new LeaseDocument(formatVersion, ownerId, host, pid, acquiredAtMicros, nowMicros, ttlMs, pidNamespace,
+        processStartMicros);
   }
 
   /** The holder as a {@link LeaseOwner}. */
   public LeaseOwner owner() {
-    return new LeaseOwner(ownerId, host, pid);
+    return new LeaseOwner(ownerId, host, pid, pidNamespace, processStartMicros);
   }
 
   /** When this owner acquired the lease. */
@@ -91,6 +102,12 @@ public record LeaseDocument(int formatVersion, String ownerId, String host, long
     n.put("acquired_at_micros", acquiredAtMicros);
     n.put("renewed_at_micros", renewedAtMicros);
     n.put("ttl_ms", ttlMs);
+    if (!pidNamespace.isEmpty()) {
+      n.put("pid_namespace", pidNamespace);
+    }
+    if (processStartMicros != 0) {
+      n.put("process_start_micros", processStartMicros);
+    }
     try {
       return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(n).getBytes(StandardCharsets.UTF_8);
     } catch (IOException e) {
@@ -126,7 +143,9 @@ public record LeaseDocument(int formatVersion, String ownerId, String host, long
     }
     try {
       return new LeaseDocument(FORMAT_VERSION, text(n, "owner_id"), text(n, "host"), number(n, "pid"),
-          number(n, "acquired_at_micros"), number(n, "renewed_at_micros"), number(n, "ttl_ms"));
+          number(n, "acquired_at_micros"), number(n, "renewed_at_micros"), number(n, "ttl_ms"),
+          n.hasNonNull("pid_namespace") ? text(n, "pid_namespace") : "",
+          n.hasNonNull("process_start_micros") ? number(n, "process_start_micros") : 0);
     } catch (NullPointerException e) {
       throw new IllegalArgumentException("a field is null", e);
     }

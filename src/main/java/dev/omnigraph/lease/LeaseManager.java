@@ -22,8 +22,9 @@ import java.util.Optional;
  * processes racing, exactly one holds the lease:
  * <ul>
  *   <li>{@link #acquire}: create it if absent; if present and expired (its {@code renewed_at + ttl}
- *       is before this manager's clock), take it over by replacing exactly the version read; if
- *       present and live, refuse with {@link LeaseHeld}.
+ *       is before this manager's clock) or its holder is provably dead ({@link ProcessLiveness}: same
+ *       host and pid namespace, process gone), take it over by replacing exactly the version read;
+ *       if present and live, refuse with {@link LeaseHeld}.
  *   <li>{@link WriterLease#renew}/{@link WriterLease#release}: replace/delete exactly the version the
  *       holder wrote last; anything else means the lease was lost.
  *   <li>{@link #show}: read it; {@link #breakLease}: an operator's forced delete of the version read.
@@ -75,11 +76,12 @@ public final class LeaseManager {
       }
     }
     LeaseView seen = view(current.get());
-    if (!seen.expired() && !seen.document().ownerId().equals(owner.ownerId())) {
+    if (!seen.expired() && !seen.document().ownerId().equals(owner.ownerId())
+        && !ProcessLiveness.provablyDead(seen.document(), owner)) {
       throw held(seen);
     }
     try {
-      // Replace exactly the expired version we read: of several takers, one wins.
+      // Replace exactly the expired (or provably orphaned) version we read: of several takers, one wins.
       return held(owner, mine, store.putIfMatch(KEY, bytes, seen.versionToken()));
     } catch (StorageException e) {
       return settleAcquire(owner, mine, bytes, e);

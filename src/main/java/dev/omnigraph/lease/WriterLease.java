@@ -55,6 +55,25 @@ public final class WriterLease implements AutoCloseable {
   }
 
   /**
+   * {@link #holds()} as a check: returns when we may act as the writer now (no I/O).
+   *
+   * @throws LeaseLost when we may not: known lost (with the reason), or expired by the clock since
+   *     our last successful renewal
+   */
+  public void requireHeld() {
+    failIfLost();
+    LeaseDocument now = held.document();
+    if (now.expiredAt(manager.nowMicros())) {
+      throw new LeaseLost(owner.ownerId(), "expired at " + now.expiresAt() + " before a renewal");
+    }
+  }
+
+  /** Why we no longer hold it, when known lost (taken over, broken, released); empty otherwise. */
+  public java.util.Optional<String> lostReason() {
+    return java.util.Optional.ofNullable(lostBecause);
+  }
+
+  /**
    * Renews the lease: replaces exactly the version we wrote last with one renewed now. Renewing a
    * lease that expired but that nobody took over succeeds (the swap proves nobody did).
    *

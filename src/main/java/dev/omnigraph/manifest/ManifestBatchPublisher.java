@@ -38,6 +38,8 @@ public final class ManifestBatchPublisher {
   private final ManifestStates states;
 
   private final BranchRefs refs;
+  /** The writer-lease check before each CAS attempt (none for a graph being created). */
+  private final dev.omnigraph.lease.WriterFence fence;
   private final dev.omnigraph.util.BoundedRetry.Sleeper sleeper = dev.omnigraph.util.BoundedRetry.REAL;
 
   /** A publisher that learns branch identities from Lance's branch listing. */
@@ -50,13 +52,28 @@ public final class ManifestBatchPublisher {
    * not a listing of every branch; see {@link BranchRefs}).
    */
   public ManifestBatchPublisher(StorageConfig config, dev.omnigraph.storage.StorageAdapter storage) {
-    this(config, BranchRefs.direct(storage));
+    this(config, BranchRefs.direct(storage), dev.omnigraph.lease.WriterFence.NONE);
+  }
+
+  /**
+   * As {@link #ManifestBatchPublisher(StorageConfig, dev.omnigraph.storage.StorageAdapter)}, checking
+   * {@code fence} before every CAS attempt: a process that lost the graph's writer lease publishes
+   * nothing (the writer then answers as after any post-effect failure).
+   */
+  public ManifestBatchPublisher(StorageConfig config, dev.omnigraph.storage.StorageAdapter storage,
+      dev.omnigraph.lease.WriterFence fence) {
+    this(config, BranchRefs.direct(storage), fence);
   }
 
   private ManifestBatchPublisher(StorageConfig config, BranchRefs refs) {
+    this(config, refs, dev.omnigraph.lease.WriterFence.NONE);
+  }
+
+  private ManifestBatchPublisher(StorageConfig config, BranchRefs refs, dev.omnigraph.lease.WriterFence fence) {
     this.config = Objects.requireNonNull(config);
     this.states = ManifestStates.forRoot(config.rootUri());
     this.refs = refs;
+    this.fence = Objects.requireNonNull(fence, "fence");
   }
 
   /**
@@ -120,6 +137,8 @@ public final class ManifestBatchPublisher {
    * @throws HeadMismatch when the head or native identity is not the expected one
    * @throws PublishContention after too many head-preserving rejections
    * @throws UnsupportedStorageVersion when the branch's stamp is not the served one
+   * @throws dev.omnigraph.api.LeaseLost when this process no longer holds the writer lease (checked
+   *     before every CAS attempt); nothing was published
    */
   public Published publish(Intent intent) {
     return publish(intent, Optional.empty());
@@ -141,6 +160,7 @@ public final class ManifestBatchPublisher {
     Optional<String> verifiedStamp = verified.map(BranchAuthority::stamp);
     RuntimeException[] last = {null};
     return dev.omnigraph.util.BoundedRetry.run(CONTENTION, sleeper, attempt -> {
+      fence.check(); // a process that lost the writer lease must not make anything visible
       try {
         return states.withLatest(config, intent.branch(), attempt == 1 ? verifiedStamp : Optional.empty(),
             manifest -> attempt(manifest, intent, attempt, attempt == 1 ? verified : Optional.empty()));

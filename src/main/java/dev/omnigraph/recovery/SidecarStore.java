@@ -29,8 +29,19 @@ public final class SidecarStore {
 
   private final StorageAdapter storage;
 
+  private final dev.omnigraph.lease.WriterFence fence;
+
   public SidecarStore(StorageAdapter storage) {
+    this(storage, dev.omnigraph.lease.WriterFence.NONE);
+  }
+
+  /**
+   * A store whose {@link #arm} first checks {@code fence}: arming is every writer's first durable
+   * step (Phase A), so a writer that lost the graph's writer lease stops here with no effect.
+   */
+  public SidecarStore(StorageAdapter storage, dev.omnigraph.lease.WriterFence fence) {
     this.storage = storage;
+    this.fence = java.util.Objects.requireNonNull(fence, "fence");
   }
 
   public static String keyOf(String operationId) {
@@ -40,8 +51,12 @@ public final class SidecarStore {
   /**
    * Arms a sidecar: create-if-absent, so an operation id can never be armed twice. A failure here
    * means no effect may follow.
+   *
+   * @throws dev.omnigraph.api.LeaseLost when this process no longer holds the writer lease; nothing
+   *     was written
    */
   public void arm(RecoverySidecar sidecar) {
+    fence.check(); // LeaseLost before Phase A: nothing written
     Failpoints.hit("recovery.sidecar_write");
     storage.putIfAbsent(keyOf(sidecar.operationId()), encode(sidecar));
     written.put(keyOf(sidecar.operationId()), sidecar);

@@ -125,9 +125,17 @@ public final class RootTemplates {
     };
   }
 
+  /**
+   * The writer lease (and the local adapter's lock beside it) names the process that built the
+   * template: a copy is a new graph whose first writer acquires its own lease.
+   */
+  private static boolean isLeaseKey(String relativeKey) {
+    return relativeKey.startsWith("__lease.json");
+  }
+
   private static void copyLocal(Path from, Path to, java.util.function.Predicate<String> check) {
     try (var paths = Files.walk(from)) {
-      List<Path> all = paths.toList();
+      List<Path> all = paths.filter(p -> !isLeaseKey(from.relativize(p).toString())).toList();
       all.forEach(p -> check.test(from.relativize(p).toString().replace('\\', '/')));
       for (Path p : all) {
         Path target = to.resolve(from.relativize(p).toString());
@@ -148,7 +156,7 @@ public final class RootTemplates {
     try (S3Client s3 = client(from)) {
       List<String> keys = new ArrayList<>();
       s3.listObjectsV2Paginator(r -> r.bucket(from.bucket()).prefix(fromPrefix)).contents().stream()
-          .map(S3Object::key).forEach(keys::add);
+          .map(S3Object::key).filter(k -> !isLeaseKey(k.substring(fromPrefix.length()))).forEach(keys::add);
       for (String key : keys) {
         if (isBranchKey(key.substring(fromPrefix.length()))) {
           throw branchRefused(from, key);
