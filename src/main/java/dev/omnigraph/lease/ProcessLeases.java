@@ -70,6 +70,20 @@ public final class ProcessLeases {
     return shared == null ? Optional.empty() : shared.status();
   }
 
+  /**
+   * Renews this process's lease on {@code rootUri} now instead of at the next tick (after a
+   * suspected pause, and in tests), so a lost lease is known at once. No-op without a lease.
+   */
+  public static void renewNow(String rootUri) {
+    Shared shared;
+    synchronized (BY_ROOT) {
+      shared = BY_ROOT.get(rootUri);
+    }
+    if (shared != null) {
+      shared.renew();
+    }
+  }
+
   private static void leave(Shared shared) {
     // Released under the registry's lock: a join racing this close then acquires after the delete,
     // never between our read of the lease and its removal.

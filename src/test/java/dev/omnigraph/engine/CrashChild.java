@@ -121,12 +121,44 @@ public final class CrashChild {
         case "soak2" -> {
           return soak2(out, graph, a[0], a[1]);
         }
+        case "hold" -> {
+          return hold(out, graph, a[0]);
+        }
         default -> {
           out.println("unknown op " + op);
           return 2;
         }
       }
     }
+  }
+
+  /**
+   * {@code hold <branch>}: keeps the read-write handle (and so the writer lease) open and runs the
+   * commands the parent writes to stdin, one per line: {@code mutate <name>} runs {@code add_person}
+   * and prints {@code ACK <name>}, or {@code REFUSED <exception class> <message>} when the write
+   * failed; {@code close} (or the end of stdin) closes the handle and ends.
+   */
+  private static int hold(PrintStream out, Omnigraph graph, String branch) throws IOException {
+    ObjectMapper json = new ObjectMapper();
+    String source = gq();
+    java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
+        StandardCharsets.UTF_8));
+    for (String line; (line = in.readLine()) != null; ) {
+      String[] cmd = line.trim().split(" ", 2);
+      if (cmd[0].equals("close")) {
+        break;
+      }
+      if (cmd[0].equals("mutate")) {
+        try {
+          graph.mutate(branch, source, "add_person", json.createObjectNode().put("name", cmd[1]),
+              Optional.of(ACTOR), Optional.empty());
+          out.println("ACK " + cmd[1]);
+        } catch (RuntimeException e) {
+          out.println("REFUSED " + e.getClass().getName() + " " + e.getMessage());
+        }
+      }
+    }
+    return 0;
   }
 
   /** Rows per load of the two-writer soak. */

@@ -53,6 +53,16 @@ final class CrashChildProcess implements AutoCloseable {
    */
   static CrashChildProcess start(StorageConfig config, Optional<String> failpoint, String op, String... args)
       throws IOException {
+    return start(config, failpoint, Map.of(), List.of(), op, args);
+  }
+
+  /**
+   * As {@link #start(StorageConfig, Optional, String, String...)}, with extra environment variables
+   * (e.g. {@code HOSTNAME}, which names the lease holder's host) and JVM options (e.g.
+   * {@code -Domnigraph.lease.ttl=2s}).
+   */
+  static CrashChildProcess start(StorageConfig config, Optional<String> failpoint, Map<String, String> extraEnv,
+      List<String> jvmOptions, String op, String... args) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd = new ArrayList<>(List.of(java,
         "--add-opens=java.base/java.nio=ALL-UNNAMED",
@@ -70,6 +80,7 @@ final class CrashChildProcess implements AutoCloseable {
     Path tmp = Files.createTempDirectory("crash-child-");
     cmd.add("-Djava.io.tmpdir=" + tmp);
     failpoint.ifPresent(fp -> cmd.add("-Domnigraph.failpoints=" + fp + "=exit"));
+    cmd.addAll(jvmOptions);
     cmd.addAll(List.of("-cp", ChildJvm.classPath(), CrashChild.class.getName(), config.rootUri(), op));
     cmd.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true);
@@ -85,7 +96,33 @@ final class CrashChildProcess implements AutoCloseable {
       env.put("AWS_ALLOW_HTTP", Boolean.toString(config.allowHttp()));
       env.put("AWS_VIRTUAL_HOSTED_STYLE_REQUEST", Boolean.toString(!config.pathStyle()));
     }
+    env.putAll(extraEnv);
     return new CrashChildProcess(builder.start(), tmp);
+  }
+
+  /** Writes one command line to the child's stdin (see {@code CrashChild hold}). */
+  void send(String line) throws IOException {
+    var in = process.getOutputStream();
+    in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+    in.flush();
+  }
+
+  /** Sends a POSIX signal ({@code STOP}, {@code CONT}, {@code TERM}, …) to the child. */
+  void signal(String name) throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+    if (kill.waitFor() != 0) {
+      throw new IOException("kill -" + name + " " + process.pid() + " failed");
+    }
+  }
+
+  /** The child's process id. */
+  long pid() {
+    return process.pid();
+  }
+
+  /** Whether the child is still running. */
+  boolean alive() {
+    return process.isAlive();
   }
 
   /** Runs the child to its end (at most {@code timeoutSeconds}). */

@@ -1,0 +1,11 @@
+package dev.omnigraph.engine;
+
+import dev.omnigraph.storage.StorageConfig;
+import java.nio.file.Files;
+
+class WriterLeaseLocalTest extends AbstractWriterLeaseTest {
+  @Override
+  protected StorageConfig newRoot() throws Exception {
+    return StorageConfig.local(Files.createTempDirectory("lease"));
+  }
+}
