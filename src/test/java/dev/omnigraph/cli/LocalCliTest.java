@@ -55,6 +55,40 @@ class LocalCliTest {
     }
   }
 
+  /**
+   * Issue 17: a write against a root whose writer lease is live elsewhere exits 3 naming the holder
+   * and changes nothing; read-only commands still work.
+   */
+  @Test
+  void aSecondWriterIsRefusedWithExitThreeNamingTheHolderWhileReadsWork() throws Exception {
+    Path data = Files.writeString(dir.resolve("one.ndjson"), "{\"type\":\"Person\",\"data\":{\"name\":\"ann\"}}\n");
+    try (dev.omnigraph.storage.StorageAdapter store = dev.omnigraph.storage.StorageAdapters.open(
+        StorageConfig.local(root))) {
+      dev.omnigraph.lease.WriterLease held = new dev.omnigraph.lease.LeaseManager(store, java.time.Clock.systemUTC())
+          .acquire(new dev.omnigraph.lease.LeaseOwner("owner-svc", "pod-1", 7), java.time.Duration.ofMinutes(5));
+      List<String> before = tree();
+      int commits = commits();
+
+      Run load = run("load", "--data", data.toString(), "--mode", "append", "--store", root.toString());
+      assertThat(load.exit()).as(load.err()).isEqualTo(ExitCodes.CONFLICT);
+      assertThat(load.err()).startsWith("error: graph is served by owner-svc (pod-1 pid 7) since ")
+          .contains("; use --server URL or stop it");
+      Run branch = run("branch", "create", "side", "--store", root.toString());
+      assertThat(branch.exit()).as(branch.err()).isEqualTo(ExitCodes.CONFLICT);
+      assertThat(tree()).isEqualTo(before);
+      assertThat(commits()).isEqualTo(commits);
+
+      Run snapshot = run("snapshot", "--store", root.toString());
+      assertThat(snapshot.exit()).as(snapshot.err()).isZero();
+      Run lease = run("lease", "show", "--store", root.toString());
+      assertThat(lease.out()).contains("owner-svc (pod-1 pid 7)");
+      held.release();
+    }
+    Run load = run("load", "--data", data.toString(), "--mode", "append", "--store", root.toString());
+    assertThat(load.exit()).as(load.err()).isZero();
+    assertThat(Files.exists(root.resolve(dev.omnigraph.lease.LeaseManager.KEY))).as("released at exit").isFalse();
+  }
+
   /** Before: 20,000 nested '[' in a .pg file overflowed the parser's stack and crashed the command. */
   @Test
   void initRefusesASchemaNestedPastTheLimitAtItsPosition() throws Exception {
