@@ -69,6 +69,12 @@ public enum ErrorKind {
    * ({@link StorageException#unreachable()}: connection refused, no route, unknown host): retry later.
    */
   STORAGE_UNAVAILABLE(503, "internal", ErrorKind.EXIT_ERROR),
+  /**
+   * This service instance takes no writes for the graph now ({@link dev.omnigraph.api.WriterUnavailable}:
+   * a standby, a lost lease, draining, a read replica); 503 with {@code Retry-After} when a retry here
+   * can succeed.
+   */
+  WRITER_UNAVAILABLE(503, "internal", ErrorKind.EXIT_CONFLICT),
   /** Any other storage failure. */
   STORAGE_FAILURE(500, "internal", ErrorKind.EXIT_ERROR),
   /** {@link UnsupportedStorageVersion}: rebuild or upgrade; retrying cannot help. */
@@ -147,6 +153,8 @@ public enum ErrorKind {
       return r.budget() == ReadBudgetExceeded.Budget.TIMEOUT_MS ? READ_TIMEOUT : READ_BUDGET;
     } else if (failure instanceof RecoveryRequired) {
       return RECOVERY_REQUIRED;
+    } else if (failure instanceof dev.omnigraph.api.WriterUnavailable) {
+      return WRITER_UNAVAILABLE;
     } else if (failure instanceof UnreadableSidecar) {
       return UNREADABLE_SIDECAR;
     } else if (failure instanceof dev.omnigraph.api.MergeConflicts) {

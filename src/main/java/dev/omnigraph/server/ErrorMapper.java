@@ -68,7 +68,12 @@ class ErrorMapper {
 
   static Response response(Throwable failure) {
     ErrorKind kind = ErrorKind.of(failure);
-    return build(kind.httpStatus(), body(kind, failure));
+    Response.ResponseBuilder r = Response.status(kind.httpStatus()).type(MediaType.APPLICATION_JSON)
+        .entity(body(kind, failure));
+    if (failure instanceof dev.omnigraph.api.WriterUnavailable w) {
+      w.retryAfterSeconds().ifPresent(s -> r.header("Retry-After", Long.toString(s)));
+    }
+    return r.build();
   }
 
   static ErrorOutput body(ErrorKind kind, Throwable failure) {

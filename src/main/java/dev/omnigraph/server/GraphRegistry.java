@@ -36,13 +36,21 @@ class GraphRegistry {
     // Compaction settings (docs/maintenance.md): the service runs the automatic pass in the background.
     OptimizeSettings optimize = OptimizeSettings.from(name -> config.getOptionalValue(name, String.class)
         .orElse(name.equals(OptimizeSettings.BACKGROUND) ? "true" : null));
+    // The writer lease (docs/lease.md) and the service mode: "writer" (default) takes the lease of
+    // every graph; "read-only" is a read replica that never does.
+    dev.omnigraph.lease.LeaseSettings leases = leaseSettings(config);
+    String mode = config.getOptionalValue("omnigraph.mode", String.class).orElse("writer").trim();
+    if (!mode.equals("writer") && !mode.equals("read-only")) {
+      throw new IllegalArgumentException("omnigraph.mode: '" + mode + "' is neither writer nor read-only");
+    }
+    boolean readOnly = mode.equals("read-only");
     KeyedConfig.read(config.getPropertyNames(), n -> config.getValue(n, String.class), "omnigraph.graphs", "uri",
         java.util.Set.of()).forEach((id, uri) -> graphs.put(id, new ServedGraph(id, StorageConfig.fromEnvironment(uri),
-            example && id.equals(DEFAULT_GRAPH), optimize)));
+            example && id.equals(DEFAULT_GRAPH), optimize, leases, readOnly)));
     if (graphs.isEmpty()) {
       config.getOptionalValue("omnigraph.storage.uri", String.class).ifPresent(uri ->
           graphs.put(DEFAULT_GRAPH, new ServedGraph(DEFAULT_GRAPH, StorageConfig.fromEnvironment(uri), example,
-              optimize)));
+              optimize, leases, readOnly)));
     }
     // Stored queries (docs/http-api.md, "Stored queries"): omnigraph.graphs.<id>.queries names the
     // graph's .gq files, comma-separated. Loaded only when HTTP is enabled (serve): a CLI command never
@@ -65,6 +73,17 @@ class GraphRegistry {
     graphs.values().forEach(g -> LOG.infof("serving graph %s at %s%s", g.id(), g.uri(),
         g.storedQueries().names().isEmpty() ? "" : " with stored queries " + String.join(", ",
             g.storedQueries().names())));
+  }
+
+  /** {@code omnigraph.lease.ttl} / {@code omnigraph.lease.renew-every}; a bad value fails startup naming its key. */
+  private static dev.omnigraph.lease.LeaseSettings leaseSettings(Config config) {
+    java.time.Duration ttl = dev.omnigraph.lease.LeaseSettings.parse("omnigraph.lease.ttl",
+        config.getOptionalValue("omnigraph.lease.ttl", String.class).orElse(null),
+        dev.omnigraph.lease.LeaseSettings.DEFAULT_TTL);
+    java.util.Optional<String> renew = config.getOptionalValue("omnigraph.lease.renew-every", String.class);
+    return renew.isEmpty() ? dev.omnigraph.lease.LeaseSettings.ofTtl(ttl)
+        : new dev.omnigraph.lease.LeaseSettings(ttl, dev.omnigraph.lease.LeaseSettings.parse(
+            "omnigraph.lease.renew-every", renew.get(), null));
   }
 
   /**

@@ -55,6 +55,8 @@ class RecoveryReconciler {
       return;
     }
     graphs.all().forEach(metrics::pendingGauge);
+    // The writer lease of every writer graph at start (issue 17): held, or standing by for it.
+    graphs.all().forEach(this::claimLease);
     executor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "omnigraph-recovery-reconciler");
       t.setDaemon(true);
@@ -79,6 +81,10 @@ class RecoveryReconciler {
 
   void reconcileAll() {
     for (ServedGraph g : graphs.all()) {
+      if (g.readOnly()) {
+        continue; // a read replica recovers nothing and holds no lease
+      }
+      claimLease(g);
       try {
         reconcile(g);
       } catch (RuntimeException e) {
@@ -86,6 +92,19 @@ class RecoveryReconciler {
         LOG.warnf("recovery reconcile of graph %s failed: %s", g.id(), e.getMessage());
       }
       checkDriftLogged(g);
+    }
+  }
+
+  /**
+   * Takes or keeps the graph's writer lease (a standby asks on every pass, so it takes over within
+   * the lease TTL plus one pass after the holder dies). The handle still opens on first use or at
+   * this pass's recovery of pending sidecars: either way its full recovery runs before any write.
+   */
+  void claimLease(ServedGraph g) {
+    try {
+      g.claimLease();
+    } catch (RuntimeException e) {
+      LOG.warnf("graph %s: writer lease claim failed, retried next pass: %s", g.id(), e.getMessage());
     }
   }
 

@@ -86,7 +86,13 @@ final class ServedGraph implements AutoCloseable {
      * open, by the reconciler) or by a write refused with {@code UncoveredDrift}; cleared by a drift
      * check that finds the graph clean.
      */
-    UNCOVERED_DRIFT;
+    UNCOVERED_DRIFT,
+    /** Another process holds the writer lease; this service waits to take it over (issue 17). */
+    STANDBY,
+    /** This service lost the writer lease (taken over or broken); it asks for it again. */
+    LEASE_LOST,
+    /** Shutting down: new writes are refused while in-flight ones finish. */
+    DRAINING;
 
     String code() {
       return name().toLowerCase(java.util.Locale.ROOT);
@@ -103,11 +109,148 @@ final class ServedGraph implements AutoCloseable {
   }
 
   ServedGraph(String id, StorageConfig config, boolean seedExample, OptimizeSettings optimize) {
+    this(id, config, seedExample, optimize, dev.omnigraph.lease.LeaseSettings.fromSystemProperties(), false);
+  }
+
+  /**
+   * @param leases the writer lease's TTL and renewal (issue 17)
+   * @param readOnly a read replica ({@code omnigraph.mode=read-only}): opens the graph read-only,
+   *     never takes the writer lease and refuses every write
+   */
+  ServedGraph(String id, StorageConfig config, boolean seedExample, OptimizeSettings optimize,
+      dev.omnigraph.lease.LeaseSettings leases, boolean readOnly) {
     this.optimize = optimize;
     this.id = id;
     this.config = config;
-    this.seedExample = seedExample && config.backend() == StorageConfig.Backend.LOCAL;
+    this.seedExample = seedExample && config.backend() == StorageConfig.Backend.LOCAL && !readOnly;
     this.adapter = StorageAdapters.open(config);
+    this.leases = leases;
+    this.readOnly = readOnly;
+  }
+
+  /** The writer lease settings of this graph's read-write handle. */
+  private final dev.omnigraph.lease.LeaseSettings leases;
+  /** A read replica: never writes, never takes the lease. */
+  private final boolean readOnly;
+  /**
+   * The service's own share of the process's writer lease on the root, held from start (or from
+   * the takeover) until close, so the lease does not depend on the handle being open. Null while a
+   * standby, before the graph exists, and on a read replica.
+   */
+  private volatile dev.omnigraph.lease.ProcessLeases.Claim lease;
+  /** Who holds the lease while this service is a standby for it (the log and readiness); null otherwise. */
+  private volatile String standbyFor;
+  /** Writes being served now, and whether new ones are refused (drain before shutdown). */
+  private final java.util.concurrent.atomic.AtomicInteger inFlightWrites = new java.util.concurrent.atomic.AtomicInteger();
+  private volatile boolean draining;
+
+  /** Whether this graph is served by a read replica. */
+  boolean readOnly() {
+    return readOnly;
+  }
+
+  /**
+   * Takes (or keeps) the writer lease: a writer holds it from start, a standby keeps asking for it
+   * (each reconcile pass) and takes it over once the holder releases it or it expires; a lost lease
+   * closes the handle (its next open runs full recovery) and is asked for again. Skipped on a read
+   * replica, while draining, and while the root holds no graph yet (the lease is then taken by the
+   * first open, which creates the example graph or reports "not initialized").
+   *
+   * @return true when this service holds the lease after the call
+   */
+  synchronized boolean claimLease() {
+    if (readOnly || draining) {
+      return false;
+    }
+    dev.omnigraph.lease.ProcessLeases.Claim current = lease;
+    if (current != null && current.status().held()) {
+      return true;
+    }
+    if (current != null) {
+      // Lost: whatever this handle believed may be stale, and another writer may have run.
+      LOG.errorf("graph %s: writer lease lost (%s); closing the handle, standing by", id,
+          current.status().lost().orElse("expired before a renewal"));
+      if (handle != null) {
+        handle.close();
+        handle = null;
+      }
+      current.close();
+      lease = null;
+    }
+    if (!graphExists()) {
+      return false;
+    }
+    try {
+      lease = dev.omnigraph.lease.ProcessLeases.join(config.rootUri(), () -> StorageAdapters.open(config), leases);
+    } catch (dev.omnigraph.api.LeaseHeld held) {
+      if (standbyFor == null) {
+        LOG.warnf("graph %s: standing by: %s", id, held.getMessage());
+      }
+      standbyFor = held.owner();
+      return false;
+    }
+    if (standbyFor != null) {
+      LOG.infof("graph %s: writer lease taken over from %s", id, standbyFor);
+      standbyFor = null;
+    }
+    return true;
+  }
+
+  private boolean graphExists() {
+    try {
+      return adapter.exists(dev.omnigraph.manifest.ManifestBootstrap.MANIFEST_KEY);
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Admits one write: refused while draining, on a read replica, on a standby and after the lease
+   * was lost, each as {@link dev.omnigraph.api.WriterUnavailable} (503, with {@code Retry-After}
+   * where a retry here can succeed). The returned ticket ends the write (close it in a finally).
+   */
+  AutoCloseable admitWrite() {
+    if (readOnly) {
+      throw new dev.omnigraph.api.WriterUnavailable(dev.omnigraph.api.WriterUnavailable.Reason.READ_REPLICA,
+          "graph " + id + " is served read-only here (a read replica); send writes to the writer service",
+          Optional.empty());
+    }
+    inFlightWrites.incrementAndGet();
+    if (draining) {
+      inFlightWrites.decrementAndGet();
+      throw new dev.omnigraph.api.WriterUnavailable(dev.omnigraph.api.WriterUnavailable.Reason.DRAINING,
+          "the service is shutting down; retry shortly: the next writer takes over", Optional.of(retryAfter()));
+    }
+    dev.omnigraph.lease.ProcessLeases.Claim current = lease;
+    if (current != null && !current.status().held()) {
+      inFlightWrites.decrementAndGet();
+      throw new dev.omnigraph.api.WriterUnavailable(dev.omnigraph.api.WriterUnavailable.Reason.LEASE_LOST,
+          "this service lost the writer lease of graph " + id + "; retry shortly", Optional.of(retryAfter()));
+    }
+    return inFlightWrites::decrementAndGet;
+  }
+
+  /** Seconds a client should wait before retrying a refused write here: one renewal interval. */
+  private long retryAfter() {
+    return Math.max(1, (leases.renewEvery().toMillis() + 999) / 1000);
+  }
+
+  /** Writes admitted and not yet finished. */
+  int inFlightWrites() {
+    return inFlightWrites.get();
+  }
+
+  /**
+   * Starts the drain: new writes are refused from now on ({@link #admitWrite}), readiness goes
+   * DOWN; in-flight ones finish. Then {@link #close} releases the lease.
+   */
+  void startDrain() {
+    draining = true;
+  }
+
+  /** Whether the drain started. */
+  boolean draining() {
+    return draining;
   }
 
   String id() {
@@ -176,11 +319,23 @@ final class ServedGraph implements AutoCloseable {
   }
 
   private Omnigraph open() {
+    if (draining) {
+      // Closed (or closing) for shutdown: never reopen, which would take the lease again.
+      throw new dev.omnigraph.api.WriterUnavailable(dev.omnigraph.api.WriterUnavailable.Reason.DRAINING,
+          "the service is shutting down", Optional.of(retryAfter()));
+    }
     if (seedExample && emptyLocalRoot()) {
       return seedExample();
     }
     try {
-      return Omnigraph.open(config, OpenMode.READ_WRITE, optimize);
+      if (readOnly) {
+        return Omnigraph.open(config, OpenMode.READ_ONLY, optimize);
+      }
+      return Omnigraph.open(config, OpenMode.READ_WRITE, optimize, leases);
+    } catch (dev.omnigraph.api.LeaseHeld held) {
+      standbyFor = held.owner();
+      throw new dev.omnigraph.api.WriterUnavailable(dev.omnigraph.api.WriterUnavailable.Reason.STANDBY,
+          "graph " + id + " is a standby here: " + held.getMessage(), Optional.of(retryAfter()));
     } catch (NotFound e) {
       if (!"graph".equals(e.kind())) {
         throw e;
@@ -196,7 +351,8 @@ final class ServedGraph implements AutoCloseable {
       return true;
     }
     try (Stream<Path> entries = Files.list(root)) {
-      return entries.findAny().isEmpty();
+      // The writer lease (and its lock file) may be there before the graph is.
+      return entries.noneMatch(p -> !p.getFileName().toString().startsWith(dev.omnigraph.lease.LeaseManager.KEY));
     } catch (IOException e) {
       return false;
     }
@@ -269,10 +425,20 @@ final class ServedGraph implements AutoCloseable {
   Optional<WriteBlock> writeBlock() {
     Optional<WriteBlock> block;
     String detail;
+    dev.omnigraph.lease.ProcessLeases.Claim current = lease;
     try {
-      List<String> pending = pendingOperations();
+      List<String> pending = readOnly ? List.of() : pendingOperations();
       Set<String> blockingNow = new java.util.TreeSet<>(writeBlocking(pending));
-      if (pending.isEmpty() && recoveryDirIsAFile()) {
+      if (draining) {
+        block = Optional.of(WriteBlock.DRAINING);
+        detail = "draining for shutdown: " + inFlightWrites.get() + " writes in flight";
+      } else if (standbyFor != null && current == null) {
+        block = Optional.of(WriteBlock.STANDBY);
+        detail = "standing by: the writer lease is held by " + standbyFor;
+      } else if (current != null && !current.status().held()) {
+        block = Optional.of(WriteBlock.LEASE_LOST);
+        detail = "the writer lease was lost: " + current.status().lost().orElse("expired before a renewal");
+      } else if (pending.isEmpty() && recoveryDirIsAFile()) {
         // An object store lists a file as an empty prefix; every write's sidecar arm would fail.
         block = Optional.of(WriteBlock.RECOVERY_UNREADABLE);
         detail = SidecarStore.PREFIX + " under " + uri() + " is a file, not a directory";
@@ -421,6 +587,10 @@ final class ServedGraph implements AutoCloseable {
     if (handle != null) {
       handle.close();
       handle = null;
+    }
+    if (lease != null) {
+      lease.close(); // the last claim of the process releases it: a standby takes over at once
+      lease = null;
     }
     adapter.close();
   }

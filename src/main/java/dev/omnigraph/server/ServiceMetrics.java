@@ -116,7 +116,7 @@ class ServiceMetrics {
   <T> T write(ServedGraph graph, String writer, Supplier<T> write, Function<T, WriteResult> result) {
     long start = System.nanoTime();
     String outcome = "ok";
-    try {
+    try (AutoCloseable admitted = graph.admitWrite()) { // drain, standby, replica: 503 before anything runs
       T value = write.get();
       WriteResult r = result.apply(value);
       if (r != null) {
@@ -136,6 +136,8 @@ class ServiceMetrics {
         graph.markDrift();
       }
       throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("closing a write admission cannot fail", e);
     } finally {
       Timer.builder("omnigraph.write.duration").description("Write latency, every attempt")
           .tag("graph", graph.id()).tag("writer", writer).publishPercentileHistogram()

@@ -40,6 +40,11 @@ class ErrorKindTest {
     assertThat(ErrorKind.READ_TIMEOUT.label()).isEqualTo("read_timeout");
     assertKind(new RecoveryRequired("op", "x"), ErrorKind.RECOVERY_REQUIRED, 503, null, 3);
     assertKind(new Conflict("taken"), ErrorKind.CONFLICT, 409, "conflict", 3);
+    assertKind(new dev.omnigraph.api.LeaseHeld("o", "h", 1, java.time.Instant.EPOCH, java.time.Instant.EPOCH),
+        ErrorKind.CONFLICT, 409, "conflict", 3);
+    assertKind(new dev.omnigraph.api.LeaseLost("o", "taken over"), ErrorKind.CONFLICT, 409, "conflict", 3);
+    assertKind(new dev.omnigraph.api.WriterUnavailable(dev.omnigraph.api.WriterUnavailable.Reason.DRAINING, "d",
+        Optional.of(5L)), ErrorKind.WRITER_UNAVAILABLE, 503, "internal", 3);
     assertKind(new UncoveredDrift("node:P", "moved"), ErrorKind.CONFLICT, 409, "conflict", 3);
     assertKind(new NotFound("branch", "b"), ErrorKind.NOT_FOUND, 404, "not_found", 1);
     assertKind(new InvalidRequest("bad"), ErrorKind.BAD_REQUEST, 400, "bad_request", 1);
