@@ -808,6 +808,21 @@ public final class Omnigraph implements AutoCloseable {
   }
 
   /**
+   * Picks up a schema another process applied since this handle read it (a read replica's refresh,
+   * issue 17): one GET of {@code __schema_state.json}, and a re-read of the contract only when its
+   * identity changed.
+   *
+   * @return true when the served schema changed
+   */
+  public boolean refreshSchema() {
+    if (SchemaContract.liveIdentity(storage).equals(contract().identity())) {
+      return false;
+    }
+    schemas.reload(storage);
+    return true;
+  }
+
+  /**
    * Every write entry: a read-write handle whose process still holds the writer lease.
    *
    * @throws dev.omnigraph.api.LeaseLost when the process lost the lease; nothing was written

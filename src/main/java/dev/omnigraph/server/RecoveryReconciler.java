@@ -82,7 +82,17 @@ class RecoveryReconciler {
   void reconcileAll() {
     for (ServedGraph g : graphs.all()) {
       if (g.readOnly()) {
-        continue; // a read replica recovers nothing and holds no lease
+        // A read replica recovers nothing and holds no lease; it picks up schema applies.
+        try {
+          g.openHandle().ifPresent(h -> {
+            if (h.refreshSchema()) {
+              LOG.infof("graph %s: schema changed by the writer; serving %s", g.id(), h.schemaIdentity());
+            }
+          });
+        } catch (RuntimeException e) {
+          LOG.warnf("graph %s: schema refresh failed, retried next pass: %s", g.id(), e.getMessage());
+        }
+        continue;
       }
       claimLease(g);
       try {

@@ -23,13 +23,31 @@ class WriterDrain {
   @Inject GraphRegistry graphs;
 
   @ConfigProperty(name = "omnigraph.drain.grace", defaultValue = "30s") Duration grace;
+  @ConfigProperty(name = "quarkus.http.host-enabled", defaultValue = "true") boolean httpEnabled;
 
+  private boolean drained;
+
+  /**
+   * The drain runs here, in Quarkus's pre-shutdown phase ({@code quarkus.shutdown.delay-enabled}),
+   * while the HTTP server still accepts requests: that is what lets a new write get a 503 with
+   * {@code Retry-After} and an in-flight write send its answer. By {@link ShutdownEvent} the
+   * listener is closed (a connection would be refused).
+   */
+  void onShutdownStarted(@Observes io.quarkus.runtime.ShutdownDelayInitiatedEvent event) {
+    drain(grace);
+  }
+
+  /** The fallback when the pre-shutdown phase did not run (e.g. in tests): nothing left to wait for then. */
   void onStop(@Observes ShutdownEvent event) {
     drain(grace);
   }
 
   /** Refuses new writes, waits up to {@code grace} for in-flight ones, then closes every graph. */
-  void drain(Duration grace) {
+  synchronized void drain(Duration grace) {
+    if (drained || !httpEnabled) {
+      return;
+    }
+    drained = true;
     graphs.all().forEach(ServedGraph::startDrain);
     long deadline = System.nanoTime() + grace.toNanos();
     int inFlight = inFlight();

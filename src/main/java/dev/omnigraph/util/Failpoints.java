@@ -6,7 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Named failpoints at the write path's phase boundaries, inert unless a test enables them: a
  * disabled point costs one volatile read. Actions: {@code error} throws {@link Injected};
- * {@code exit} halts the JVM at once, as a crash would (no shutdown hooks, no finally blocks); a
+ * {@code exit} halts the JVM at once, as a crash would (no shutdown hooks, no finally blocks);
+ * {@code sleep:<ms>} holds the thread there (a slow write, for drain tests of a packaged service); a
  * test may also install a callback. Enabled programmatically or, for a child JVM, through the
  * system property {@code omnigraph.failpoints=name=action[,name=action]}.
  */
@@ -28,7 +29,9 @@ public final class Failpoints {
       for (String entry : spec.split(",")) {
         String[] kv = entry.split("=", 2);
         String action = kv.length > 1 ? kv[1].trim() : "error";
-        enable(kv[0].trim(), action.equals("exit") ? () -> Runtime.getRuntime().halt(137) : errorAction(kv[0].trim()));
+        enable(kv[0].trim(), action.equals("exit") ? () -> Runtime.getRuntime().halt(137)
+            : action.startsWith("sleep:") ? pause(Long.parseLong(action.substring("sleep:".length())))
+            : errorAction(kv[0].trim()));
       }
     }
   }
@@ -60,6 +63,10 @@ public final class Failpoints {
   public static void disable(String name) {
     ACTIONS.remove(name);
     any = !ACTIONS.isEmpty();
+  }
+
+  private static Runnable pause(long millis) {
+    return () -> java.util.concurrent.locks.LockSupport.parkNanos(millis * 1_000_000L);
   }
 
   private static Runnable errorAction(String name) {
