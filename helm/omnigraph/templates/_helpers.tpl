@@ -24,7 +24,6 @@
 {{- define "omnigraph.selectorLabels" -}}
 app.kubernetes.io/name: {{ include "omnigraph.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
-app.kubernetes.io/component: server
 {{- end }}
 
 {{- define "omnigraph.labels" -}}

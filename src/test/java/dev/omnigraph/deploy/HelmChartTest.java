@@ -92,6 +92,54 @@ class HelmChartTest {
         .containsEntry("OMNIGRAPH_GRAPHS_SOCIAL_URI", "s3://bucket/social");
   }
 
+  /** Issue 17: the writer Deployment is a writer with its lease settings; no reader unless asked. */
+  @Test
+  void theWriterTakesTheLeaseWithItsTtlAndDrainGraceAndNoReaderByDefault() throws IOException {
+    Manifests m = render(t -> t.set("lease.ttl", "45s").set("drain.grace", "20s"));
+    JsonNode writer = m.only("Deployment");
+    assertThat(writer.path("spec").path("replicas").asInt()).isEqualTo(1);
+    assertThat(writer.path("spec").path("strategy").path("type").asText()).isEqualTo("Recreate");
+    assertThat(m.literalEnvironment(Manifests.container(writer)))
+        .containsEntry("OMNIGRAPH_MODE", "writer")
+        .containsEntry("OMNIGRAPH_LEASE_TTL", "45s")
+        .containsEntry("OMNIGRAPH_DRAIN_GRACE", "20s");
+    assertThat(m.only("Service").path("spec").path("selector").path("app.kubernetes.io/component").asText())
+        .isEqualTo("writer");
+  }
+
+  /**
+   * Issue 17: with reader.enabled a second Deployment runs read replicas (mode read-only, the set
+   * replica count, both probes) behind its own Service; the writer stays one Recreate pod and its
+   * Service selects only the writer.
+   */
+  @Test
+  void readReplicasGetTheirOwnDeploymentModeAndService() throws IOException {
+    Manifests m = render(t -> t.set("reader.enabled", "true").set("reader.replicas", "3"));
+    List<JsonNode> deployments = m.all().stream().filter(o -> o.path("kind").asText().equals("Deployment")).toList();
+    assertThat(deployments).hasSize(2);
+    JsonNode writer = deployments.stream().filter(d -> d.path("metadata").path("name").asText().equals("og-omnigraph"))
+        .findFirst().orElseThrow();
+    JsonNode reader = deployments.stream()
+        .filter(d -> d.path("metadata").path("name").asText().equals("og-omnigraph-reader")).findFirst().orElseThrow();
+    assertThat(writer.path("spec").path("replicas").asInt()).isEqualTo(1);
+    assertThat(writer.path("spec").path("strategy").path("type").asText()).isEqualTo("Recreate");
+    assertThat(reader.path("spec").path("replicas").asInt()).isEqualTo(3);
+    assertThat(m.literalEnvironment(Manifests.container(writer))).containsEntry("OMNIGRAPH_MODE", "writer");
+    assertThat(m.literalEnvironment(Manifests.container(reader))).containsEntry("OMNIGRAPH_MODE", "read-only");
+    for (JsonNode d : deployments) {
+      JsonNode c = Manifests.container(d);
+      assertThat(c.path("readinessProbe").path("httpGet").path("path").asText()).isEqualTo(Manifests.READINESS_PATH);
+      assertThat(c.path("livenessProbe").path("httpGet").path("path").asText()).isEqualTo(Manifests.LIVENESS_PATH);
+      String role = d.path("spec").path("selector").path("matchLabels").path("app.kubernetes.io/component").asText();
+      assertThat(d.path("spec").path("template").path("metadata").path("labels").path("app.kubernetes.io/component")
+          .asText()).isEqualTo(role);
+    }
+    List<JsonNode> services = m.all().stream().filter(o -> o.path("kind").asText().equals("Service")).toList();
+    assertThat(services).extracting(sv -> sv.path("metadata").path("name").asText() + "->"
+            + sv.path("spec").path("selector").path("app.kubernetes.io/component").asText())
+        .containsExactlyInAnyOrder("og-omnigraph->writer", "og-omnigraph-read->reader");
+  }
+
   @Test
   void virtualHostedStyleIsTheNegationOfPathStyle() throws IOException {
     Manifests m = render(t -> t.set("storage.s3.pathStyle", "false"));

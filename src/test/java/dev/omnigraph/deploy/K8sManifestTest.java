@@ -44,6 +44,33 @@ class K8sManifestTest {
     return Manifests.concat(parts);
   }
 
+  /**
+   * Issue 17: k8s/readers/ adds read replicas (mode read-only, probes wired, several replicas) behind
+   * their own Service, selecting only reader pods; the writer Deployment is the writer.
+   */
+  @Test
+  void readReplicasAreAnOptionalKustomizationWithTheirOwnService() throws IOException {
+    assertThat(applied().literalEnvironment(Manifests.container(applied().only("Deployment"))))
+        .containsEntry("OMNIGRAPH_MODE", "writer");
+    Path readers = K8S.resolve("readers");
+    assertThat(Files.readString(readers.resolve(KUSTOMIZATION))).contains("reader-deployment.yaml", "reader-service.yaml");
+    Manifests r = Manifests.concat(List.of(Manifests.parse(Files.readString(K8S.resolve("configmap.yaml"))),
+        Manifests.parse(Files.readString(readers.resolve("reader-deployment.yaml"))),
+        Manifests.parse(Files.readString(readers.resolve("reader-service.yaml")))));
+    JsonNode d = r.only("Deployment");
+    assertThat(d.path("spec").path("replicas").asInt()).isGreaterThan(1);
+    JsonNode c = Manifests.container(d);
+    assertThat(r.literalEnvironment(c)).containsEntry("OMNIGRAPH_MODE", "read-only");
+    assertThat(c.path("readinessProbe").path("httpGet").path("path").asText()).isEqualTo(Manifests.READINESS_PATH);
+    assertThat(c.path("livenessProbe").path("httpGet").path("path").asText()).isEqualTo(Manifests.LIVENESS_PATH);
+    assertThat(r.only("Service").path("spec").path("selector").path("app.kubernetes.io/component").asText())
+        .isEqualTo("reader");
+    assertThat(d.path("spec").path("template").path("metadata").path("labels").path("app.kubernetes.io/component")
+        .asText()).isEqualTo("reader");
+    assertThat(applied().only("Service").path("spec").path("selector").path("app.kubernetes.io/component").asText())
+        .isNotEqualTo("reader");
+  }
+
   @Test
   void deploymentIsOneRecreatedReplicaWithSmallRyeProbes() throws IOException {
     Manifests m = applied();
