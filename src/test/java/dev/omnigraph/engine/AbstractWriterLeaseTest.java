@@ -265,6 +265,47 @@ abstract class AbstractWriterLeaseTest extends AbstractGraphFixture {
         v -> assertThat(v.document().ownerId()).isEqualTo(ProcessLeases.OWNER.ownerId()));
   }
 
+  /**
+   * A read-only handle (a read replica's) beside a writer process sees each commit whole: while the
+   * child publishes pair after pair (two people and their edge per commit), every read finds an even
+   * number of people and exactly one edge per pair, and the last read finds them all.
+   */
+  @Test
+  void aReadOnlyHandleBesideTheWriterProcessNeverSeesAHalfPublishedCommit() throws Exception {
+    graph.close();
+    graph = Omnigraph.open(config, OpenMode.READ_ONLY);
+    String count = "query c() { match { $p: Person } return { count($p) as n } }";
+    String edges = "query e() { match { $a: Person  $a knows $b } return { count($b) as n } }";
+    int pairs = 6;
+    try (CrashChildProcess child = holder(Map.of())) {
+      assertThat(child.awaitLine("OPEN", 120_000)).as("%s", child.lines()).isTrue();
+      for (int i = 0; i < pairs; i++) {
+        child.send("pair a" + i + " b" + i);
+      }
+      int reads = 0;
+      while (child.lines().stream().filter(l -> l.startsWith("ACK ")).count() < pairs || reads == 0) {
+        // Both counts at the head commit this read found (two queries, one snapshot).
+        Optional<String> head = Optional.of(graph.commits("main", dev.omnigraph.api.CommitPage.first(1)).commits()
+            .get(0).graphCommitId());
+        long people = number(graph.query(Optional.empty(), head, count, "c",
+            com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()));
+        long knows = number(graph.query(Optional.empty(), head, edges, "e",
+            com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()));
+        assertThat(people % 2).as("people come in whole pairs (read %d)", reads).isZero();
+        assertThat(knows).as("one edge per visible pair (read %d)", reads).isEqualTo(people / 2);
+        reads++;
+        assertThat(child.alive()).as("%s", child.lines()).isTrue();
+      }
+      child.send("close");
+      child.await(60);
+    }
+    assertThat(rows("main", "Person")).hasSize(2 * pairs);
+  }
+
+  private static long number(dev.omnigraph.api.ReadOutput out) {
+    return ((Number) out.rows().get(0).get("n")).longValue();
+  }
+
   /** A child that opens read-write and holds the handle (see {@link CrashChild} {@code hold}). */
   private CrashChildProcess holder(Map<String, String> env) throws Exception {
     return CrashChildProcess.start(config, Optional.empty(), env,

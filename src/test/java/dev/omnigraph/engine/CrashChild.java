@@ -136,7 +136,7 @@ public final class CrashChild {
    * {@code hold <branch>}: keeps the read-write handle (and so the writer lease) open and runs the
    * commands the parent writes to stdin, one per line: {@code mutate <name>} runs {@code add_person}
    * and prints {@code ACK <name>}, or {@code REFUSED <exception class> <message>} when the write
-   * failed; {@code close} (or the end of stdin) closes the handle and ends.
+   * failed; {@code pair <a> <b>} runs {@code add_pair} (two people and their edge, one commit); {@code close} (or the end of stdin) closes the handle and ends.
    */
   private static int hold(PrintStream out, Omnigraph graph, String branch) throws IOException {
     ObjectMapper json = new ObjectMapper();
@@ -147,6 +147,14 @@ public final class CrashChild {
       String[] cmd = line.trim().split(" ", 2);
       if (cmd[0].equals("close")) {
         break;
+      }
+      if (cmd[0].equals("pair")) {
+        // add_pair: two people and the edge between them, one commit
+        String[] names = cmd[1].split(" ");
+        graph.mutate(branch, source, "add_pair", json.createObjectNode().put("a", names[0]).put("b", names[1]),
+            Optional.of(ACTOR), Optional.empty());
+        out.println("ACK " + cmd[1]);
+        continue;
       }
       if (cmd[0].equals("mutate")) {
         try {
