@@ -314,6 +314,26 @@ abstract class AbstractEnsureIndicesTest {
   }
 
   @Test
+  void compactionAfterEnsureKeepsTheIndexesAndTheRows() {
+    ensure("main");
+    for (int i = 0; i < 4; i++) {
+      graph.load("main", new StringReader("{\"type\":\"Doc\",\"data\":{\"slug\":\"late" + i
+          + "\",\"rank\":17,\"status\":\"live\",\"body\":\"late graphs\"}}"), LoadMode.APPEND,
+          Optional.of("act-test"));
+    }
+    Map<String, List<Map<String, Object>>> before = reads("main");
+    assertThat(before.get("by_rank")).hasSize(9);
+    long docPin = dataset("main", "Doc").publishedDatasetVersion();
+    graph.optimize("main");
+    assertThat(dataset("main", "Doc").publishedDatasetVersion()).isGreaterThan(docPin);
+    assertThat(indexesOf(dataset("main", "Doc"))).containsKeys("rank_idx", "status_idx", "body_idx", "emb_idx",
+        "slug_idx");
+    assertThat(reads("main")).isEqualTo(before);
+    // Nothing is missing after a compaction: the indexes were remapped, not dropped.
+    assertThat(ensure("main").changed()).isFalse();
+  }
+
+  @Test
   void anIndexOnMainIsInheritedByABranchWithoutACopy() {
     EnsureIndicesOutput built = ensure("main");
     assertThat(built.changed()).isTrue();
