@@ -367,6 +367,34 @@ abstract class AbstractEnsureIndicesTest {
     assertThat(ensure("feature").changed()).isFalse();
   }
 
+  /**
+   * Pins an upstream Lance limit (lance-format/lance#7840, also pinned by the reference's
+   * {@code second_generation_branch_index_reads_fail_upstream}): a second-generation fork (a table
+   * forked onto branch {@code b} from branch {@code a}'s fork of main) resolves the index files it
+   * inherits from main under {@code a}'s tree and fails every read that uses such an index. A
+   * first-generation fork reads them fine. This is not specific to EnsureIndices: a key index that
+   * Optimize folded fragments into on main breaks the same way. When this test fails because the
+   * read succeeds, Lance fixed it: turn the assertion into an equality of rows.
+   */
+  @Test
+  void aSecondGenerationForkCannotReadIndexesItsGrandparentBuiltUpstreamLimit() {
+    ensure("main");
+    Map<String, List<Map<String, Object>>> mainReads = reads("main");
+    graph.branchCreate("a", "main", Optional.of("act-test"));
+    graph.load("a", new StringReader("{\"type\":\"Doc\",\"data\":{\"slug\":\"a1\",\"rank\":17,"
+        + "\"status\":\"live\",\"body\":\"branch graphs\"}}"), LoadMode.APPEND, Optional.of("act-test"));
+    assertThat(dataset("a", "Doc").nativeDatasetBranch()).isEqualTo("a");
+    assertThat(reads("a").get("by_rank")).hasSize(mainReads.get("by_rank").size() + 1);
+    graph.branchCreate("b", "a", Optional.of("act-test"));
+    graph.load("b", new StringReader("{\"type\":\"Doc\",\"data\":{\"slug\":\"b1\",\"rank\":17}}"),
+        LoadMode.APPEND, Optional.of("act-test"));
+    SnapshotOutput.Dataset docB = dataset("b", "Doc");
+    assertThat(docB.nativeDatasetBranch()).isEqualTo("b");
+    assertThat(indexesOf(docB)).containsKeys("rank_idx", "status_idx", "body_idx", "emb_idx", "slug_idx");
+    assertThatThrownBy(() -> reads("b")).isInstanceOf(RuntimeException.class)
+        .hasMessageContaining("tree/a/_indices/");
+  }
+
   @Test
   void onALazyBranchOnlyTablesWithIndexWorkAreForked() {
     graph.branchCreate("feature", "main", Optional.of("act-test"));
