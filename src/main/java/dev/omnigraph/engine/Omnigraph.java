@@ -67,6 +67,8 @@ public final class Omnigraph implements AutoCloseable {
   private final SchemaHolder schemas;
   /** Schema apply: the SchemaApply writer (issue 15). */
   private final dev.omnigraph.write.SchemaApplyAttempt schemaApplies;
+  /** Index ensure: the EnsureIndices writer (issue 16). */
+  private final dev.omnigraph.write.EnsureIndicesAttempt indexEnsures;
   private final WritePath writePath;
   private final dev.omnigraph.write.MergeAttempt merges;
   private final Recovery recovery;
@@ -108,6 +110,8 @@ public final class Omnigraph implements AutoCloseable {
         () -> SchemaContract.liveIdentity(storage), tables, sidecars, publisher, recovery);
     this.schemaApplies = new dev.omnigraph.write.SchemaApplyAttempt(gates, manifest, tables, sidecars, publisher,
         recovery, contracts, () -> contract().ir());
+    this.indexEnsures = new dev.omnigraph.write.EnsureIndicesAttempt(gates, manifest, tables, sidecars, publisher,
+        recovery, () -> contract().ir(), () -> SchemaContract.liveIdentity(storage));
     this.maintenance = new Maintenance(gates, manifest, tables, publisher, recovery,
         () -> contract().ir().catalog().tableKeys());
     this.optimizer = new AutoOptimizer(optimizeSettings, new Optimize(gates, manifest, tables, sidecars, publisher,
@@ -397,6 +401,37 @@ public final class Omnigraph implements AutoCloseable {
         c.manifestVersion(), r.rowCounts(), 1, Map.of(), 1, Optional.of(c))));
     return new dev.omnigraph.api.SchemaApplyOutput(config.rootUri(), true, r.commit().isPresent(), r.steps().size(),
         r.manifestVersion(), r.steps(), r.commit().map(GraphCommit::id).orElse(null), r.hardDropped());
+  }
+
+  /**
+   * Builds every index the accepted schema declares that {@code branch} (default main) lacks
+   * (docs/indexes-and-search.md, "Building indexes: index ensure"): a BTree on key columns, enums and
+   * orderable scalars, an inverted index on free-text strings, a vector index on vectors, per
+   * single-property {@code @index}/{@code @key}. All of one table's indexes land in one transaction;
+   * every touched table is published in one commit (actor {@code actor}). Idempotent: a run with
+   * nothing to build publishes nothing. A vector property with no non-null vector yet is reported
+   * pending. On a named branch a table it still inherits is forked only when it has index work.
+   *
+   * @throws NotFound for an unknown branch
+   * @throws dev.omnigraph.api.RecoveryRequired for a pending sidecar on the branch (or a schema
+   *     apply's) that needs a rollback, or a failure after the run armed its sidecar
+   * @throws dev.omnigraph.write.UncoveredDrift when a table's live HEAD is not its pin (nothing written)
+   * @throws dev.omnigraph.api.ReadSetChanged when the branch kept moving before any effect
+   */
+  public dev.omnigraph.api.EnsureIndicesOutput ensureIndices(String branch, Optional<String> actor) {
+    requireWritable();
+    String b = branch == null || branch.isBlank() ? BranchNames.MAIN : branch;
+    dev.omnigraph.write.EnsureIndicesAttempt.Result r = evidence.call(() -> indexEnsures.run(b, actor));
+    List<dev.omnigraph.api.EnsureIndicesOutput.Table> built = r.built().stream()
+        .map(t -> new dev.omnigraph.api.EnsureIndicesOutput.Table(t.tableKey(), t.nativeBranch().orElse(null),
+            t.fromVersion(), t.toVersion(), t.firstTouch(), t.indexes().stream()
+                .map(i -> new dev.omnigraph.api.EnsureIndicesOutput.Index(i.column(),
+                    i.kind().name().toLowerCase(java.util.Locale.ROOT), i.name())).toList()))
+        .toList();
+    List<dev.omnigraph.api.EnsureIndicesOutput.Pending> pending = r.pending().stream()
+        .map(p -> new dev.omnigraph.api.EnsureIndicesOutput.Pending(p.tableKey(), p.column(), p.reason())).toList();
+    return new dev.omnigraph.api.EnsureIndicesOutput(config.rootUri(), b, r.commit().isPresent(),
+        r.commit().map(GraphCommit::id).orElse(null), r.manifestVersion(), built, pending);
   }
 
   /** The accepted-schema identity. */

@@ -247,6 +247,11 @@ public final class Recovery {
       if (RecoverySidecar.SCHEMA_APPLY.equals(s.writerKind())) {
         return schemaApply.settle(s, mode);
       }
+      if (RecoverySidecar.ENSURE_INDICES.equals(s.writerKind())) {
+        // protocol_v8: the payload must agree with the envelope before anything is decided; then
+        // the exact single-transaction classification below applies as is (EnsureIndicesRecovery).
+        EnsureIndicesRecovery.verify(s);
+      }
       Assessment a = assess(s);
       LOG.infof("recovery of %s (%s on %s): %s %s", s.operationId(), s.writerKind(), s.authority().branch(),
           a.verdict, a.classes);
@@ -461,6 +466,15 @@ public final class Recovery {
   }
 
   private Outcome rollForward(RecoverySidecar s, Assessment a) {
+    if (RecoverySidecar.ENSURE_INDICES.equals(s.writerKind())) {
+      // The fixed publish: the confirmed delta (verified equal to the effects' pins), fixed lineage,
+      // the original actor.
+      publisher.publish(EnsureIndicesRecovery.intent(s));
+      Failpoints.hit("recovery.after_publish");
+      List<TableOutcome> outcomes = s.tables().stream().map(t -> new TableOutcome(t.tableKey(),
+          a.classes.get(t.tableKey()), "published", t.expectedVersion(), t.postCommitVersion())).toList();
+      return record(s, a.verdict, "RolledForward", s.lineage().commitId(), outcomes);
+    }
     List<TableVersionUpdate> updates = new ArrayList<>();
     List<TableOutcome> outcomes = new ArrayList<>();
     for (RecoverySidecar.TableIntent t : s.tables()) {

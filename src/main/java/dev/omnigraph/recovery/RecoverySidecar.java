@@ -23,6 +23,8 @@ import java.util.Objects;
  * @param createdAtMicros when it was armed
  * @param protocolV4 the BranchMerge payload (writer kind {@value #BRANCH_MERGE}); null for every
  *     other writer (seed: the payload keeps its historical name inside the v9 envelope)
+ * @param protocolV7 the SchemaApply payload (writer kind {@value #SCHEMA_APPLY}); null otherwise
+ * @param protocolV8 the EnsureIndices payload (writer kind {@value #ENSURE_INDICES}); null otherwise
  */
 public record RecoverySidecar(
     @JsonProperty("format_version") int formatVersion,
@@ -37,7 +39,9 @@ public record RecoverySidecar(
     @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
     @JsonProperty("protocol_v4") MergePayload protocolV4,
     @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-    @JsonProperty("protocol_v7") SchemaApplyPayload protocolV7) {
+    @JsonProperty("protocol_v7") SchemaApplyPayload protocolV7,
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    @JsonProperty("protocol_v8") EnsureIndicesPayload protocolV8) {
 
   public static final int FORMAT_VERSION = 9;
 
@@ -47,17 +51,29 @@ public record RecoverySidecar(
   /** The writer kind of a schema apply. */
   public static final String SCHEMA_APPLY = "schema_apply";
 
+  /** The writer kind of an index ensure. */
+  public static final String ENSURE_INDICES = "ensure_indices";
+
   /** A sidecar of a writer other than branch merge and schema apply. */
   public RecoverySidecar(int formatVersion, String writerKind, String operationId, String actor, Authority authority,
       List<TableIntent> tables, State state, Lineage lineage, long createdAtMicros) {
-    this(formatVersion, writerKind, operationId, actor, authority, tables, state, lineage, createdAtMicros, null, null);
+    this(formatVersion, writerKind, operationId, actor, authority, tables, state, lineage, createdAtMicros, null, null,
+        null);
   }
 
   /** A branch merge's sidecar. */
   public RecoverySidecar(int formatVersion, String writerKind, String operationId, String actor, Authority authority,
       List<TableIntent> tables, State state, Lineage lineage, long createdAtMicros, MergePayload protocolV4) {
     this(formatVersion, writerKind, operationId, actor, authority, tables, state, lineage, createdAtMicros, protocolV4,
-        null);
+        null, null);
+  }
+
+  /** A schema apply's sidecar (or, with both payloads null, any other writer's but an index ensure's). */
+  public RecoverySidecar(int formatVersion, String writerKind, String operationId, String actor, Authority authority,
+      List<TableIntent> tables, State state, Lineage lineage, long createdAtMicros, MergePayload protocolV4,
+      SchemaApplyPayload protocolV7) {
+    this(formatVersion, writerKind, operationId, actor, authority, tables, state, lineage, createdAtMicros, protocolV4,
+        protocolV7, null);
   }
 
   @com.fasterxml.jackson.annotation.JsonCreator
@@ -74,7 +90,51 @@ public record RecoverySidecar(
     if (SCHEMA_APPLY.equals(writerKind) != (protocolV7 != null)) {
       throw new IllegalArgumentException("protocol_v7 is present exactly on a " + SCHEMA_APPLY + " sidecar");
     }
+    if (ENSURE_INDICES.equals(writerKind) != (protocolV8 != null)) {
+      throw new IllegalArgumentException("protocol_v8 is present exactly on an " + ENSURE_INDICES + " sidecar");
+    }
   }
+
+  /**
+   * The EnsureIndices payload (seed: the v9 envelope's protocol_v8). The envelope's {@code tables}
+   * are the effects: per touched table one pre-minted mixed {@code CreateIndex} transaction (read
+   * version = the pin, or a first-touch ref's fork point; lands at read version + 1), a first-touch
+   * ref's source and, once confirmed, its created identity. The payload adds what each transaction
+   * builds and, from {@code effects_confirmed} on, the complete fixed table-pointer delta the commit
+   * publishes (recovery rolls forward only when it is there and agrees with the effects).
+   *
+   * @param indexes per table key, the indexes its transaction adds
+   * @param delta the confirmed pointer delta: one pin per table at its achieved version on its
+   *     native branch; null while {@code armed}
+   */
+  public record EnsureIndicesPayload(
+      @JsonProperty("indexes") java.util.Map<String, List<IndexEntry>> indexes,
+      // Written as an explicit null while armed: the sidecar reader requires every field.
+      @JsonProperty("delta") List<PointerPin> delta) {
+
+    public EnsureIndicesPayload {
+      Objects.requireNonNull(indexes, "indexes");
+      indexes = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(indexes));
+      delta = delta == null ? null : List.copyOf(delta);
+    }
+
+    /** This payload with the confirmed delta bound. */
+    public EnsureIndicesPayload withDelta(List<PointerPin> confirmed) {
+      return new EnsureIndicesPayload(indexes, confirmed);
+    }
+  }
+
+  /**
+   * One index an EnsureIndices transaction adds.
+   *
+   * @param column the indexed column
+   * @param kind {@code btree}, {@code inverted} or {@code vector}
+   * @param name the Lance index name
+   */
+  public record IndexEntry(
+      @JsonProperty("column") String column,
+      @JsonProperty("kind") String kind,
+      @JsonProperty("name") String name) {}
 
   /**
    * The SchemaApply payload (seed: the v9 envelope's protocol_v7): which accepted schema the apply
@@ -291,12 +351,18 @@ public record RecoverySidecar(
   /** This sidecar with its table intents replaced (to bind confirmed identities). */
   public RecoverySidecar withTables(List<TableIntent> next) {
     return new RecoverySidecar(formatVersion, writerKind, operationId, actor, authority, next, state, lineage,
-        createdAtMicros, protocolV4, protocolV7);
+        createdAtMicros, protocolV4, protocolV7, protocolV8);
   }
 
   /** This sidecar with its state advanced. */
   public RecoverySidecar withState(State next) {
     return new RecoverySidecar(formatVersion, writerKind, operationId, actor, authority, tables, next, lineage,
-        createdAtMicros, protocolV4, protocolV7);
+        createdAtMicros, protocolV4, protocolV7, protocolV8);
+  }
+
+  /** This sidecar with its EnsureIndices payload replaced (to bind the confirmed delta). */
+  public RecoverySidecar withProtocolV8(EnsureIndicesPayload next) {
+    return new RecoverySidecar(formatVersion, writerKind, operationId, actor, authority, tables, state, lineage,
+        createdAtMicros, protocolV4, protocolV7, next);
   }
 }

@@ -226,6 +226,10 @@ public final class SidecarStore {
       // Likewise protocol_v7: present exactly on a schema apply's sidecar.
       ((com.fasterxml.jackson.databind.node.ObjectNode) tree).putNull("protocol_v7");
     }
+    if (!tree.has("protocol_v8") && !RecoverySidecar.ENSURE_INDICES.equals(tree.path("writer_kind").asText(null))) {
+      // Likewise protocol_v8: present exactly on an index ensure's sidecar.
+      ((com.fasterxml.jackson.databind.node.ObjectNode) tree).putNull("protocol_v8");
+    }
     try {
       return JSON.treeToValue(tree, RecoverySidecar.class);
     } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException | NullPointerException e) {

@@ -446,6 +446,19 @@ class GraphResource {
   }
 
   @POST
+  @Path("{graph_id}/indexes/ensure")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Operation(operationId = "ensureIndexes", summary = "Build the declared indexes a branch lacks, as one graph commit.")
+  public dev.omnigraph.api.EnsureIndicesOutput ensureIndexes(@PathParam("graph_id") String graphId, String body)
+      throws com.fasterxml.jackson.core.JsonProcessingException {
+    Requests.EnsureIndicesRequest r = Requests.ensureIndicesRequest(mapper, body);
+    ServedGraph served = graphs.get(graphId);
+    Omnigraph g = served.handle();
+    // Refusals (pending recovery 503, drift or a moved branch 409, unknown branch 404) come from the engine by type.
+    return metrics.write(served, "ensure_indices", () -> g.ensureIndices(r.branch(), actor.get()), o -> null);
+  }
+
+  @POST
   @Path("{graph_id}/export")
   @Consumes(MediaType.APPLICATION_JSON)
   @Produces({NDJSON, MediaType.APPLICATION_JSON})

@@ -97,6 +97,21 @@ final class Requests {
     return r == null ? new ExportRequest(null, null) : r;
   }
 
+  /** The index ensure body (ours; the reference has no such route): the branch, default main. */
+  record EnsureIndicesRequest(@JsonProperty("branch") String branch) {}
+
+  /**
+   * The index ensure body, read strictly ({@link #strict}): a misspelt {@code branch} would otherwise
+   * index main. An empty body is main.
+   *
+   * @throws com.fasterxml.jackson.core.JsonProcessingException mapped to 400 by {@link ErrorMapper}
+   */
+  static EnsureIndicesRequest ensureIndicesRequest(com.fasterxml.jackson.databind.ObjectMapper mapper, String body)
+      throws com.fasterxml.jackson.core.JsonProcessingException {
+    EnsureIndicesRequest r = body == null || body.isBlank() ? null : strict(mapper, body, EnsureIndicesRequest.class);
+    return r == null ? new EnsureIndicesRequest(null) : r;
+  }
+
   /**
    * The schema apply body, read strictly ({@link #strict}): a misspelt {@code allow_data_loss} must
    * not apply with drops left soft, and a misspelt {@code schema_source} is refused rather than read

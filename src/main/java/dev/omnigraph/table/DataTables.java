@@ -500,6 +500,83 @@ public final class DataTables {
     });
   }
 
+  /** The transaction property naming the indexes a {@link StagedWrite.Kind#INDEX} commit adds. */
+  public static final String INDEX_BATCH = "omnigraph.index_batch";
+
+  /**
+   * The index state of exactly {@code version} of the branch: its live rows, every index it has (by
+   * name, with its kind) and, for each of {@code vectorColumns}, how many rows hold a non-null
+   * vector. Reads the version's manifest, plus one count per vector column.
+   *
+   * @throws RuntimeException from Lance when the dataset, branch or version does not exist
+   */
+  public TableIndexState indexState(String location, Optional<String> nativeBranch, long version,
+      Collection<String> vectorColumns) {
+    return lance(() -> {
+      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+        Map<String, dev.omnigraph.schema.IndexKind> indexes = new TreeMap<>();
+        for (org.lance.index.Index index : h.table.getIndexes()) {
+          indexes.put(index.name(), PropertyIndexes.kindOf(index.indexType()));
+        }
+        long rows = h.table.countRows();
+        Map<String, Long> vectors = new TreeMap<>();
+        for (String column : vectorColumns) {
+          vectors.put(column, rows == 0 ? 0 : h.table.countRows(SqlLiteral.identifier(column) + " IS NOT NULL"));
+        }
+        return new TableIndexState(version, rows, indexes, vectors);
+      }
+    });
+  }
+
+  /**
+   * Builds every index of {@code specs} over all fragments of exactly {@code readVersion} of the
+   * branch and stages them as <b>one</b> {@code CreateIndex} transaction with the pre-minted
+   * {@code uuid}: the index files are written, nothing is committed, HEAD does not move
+   * (docs/lance-write-layer.md, "Property indexes"). {@link #commit} then lands all of them at
+   * {@code readVersion + 1} or none. Builds run one after another on one handle of the version.
+   *
+   * @param vectors non-null vectors per VECTOR column (from {@link #indexState}); each must be ≥ 1
+   * @throws IllegalArgumentException for no specs, a duplicate index name, a version with no row,
+   *     or a VECTOR column without a trainable vector
+   * @throws RuntimeException from Lance when a build fails (nothing committed; files left are garbage)
+   */
+  public StagedWrite stageCreateIndices(String location, Optional<String> nativeBranch, long readVersion,
+      List<IndexSpec> specs, Map<String, Long> vectors, String uuid) {
+    if (specs.isEmpty()) {
+      throw new IllegalArgumentException("no index to build on " + location);
+    }
+    if (specs.stream().map(IndexSpec::name).distinct().count() != specs.size()) {
+      throw new IllegalArgumentException("duplicate index names in " + specs);
+    }
+    return lance(() -> {
+      try (Handle h = openFresh(location, nativeBranch, OptionalLong.of(readVersion))) {
+        List<Integer> fragments = new ArrayList<>();
+        for (org.lance.Fragment fragment : h.table.getFragments()) {
+          fragments.add(fragment.getId());
+        }
+        if (fragments.isEmpty()) {
+          // An index over no fragment indexes nothing (and Lance's vector training fails on it).
+          throw new IllegalArgumentException("version " + readVersion + " of " + location + " has no fragment");
+        }
+        List<org.lance.index.Index> built = new ArrayList<>();
+        for (IndexSpec spec : specs) {
+          org.lance.index.Index index = PropertyIndexes.build(h.table, spec, fragments,
+              vectors.getOrDefault(spec.column(), 0L));
+          if (index.datasetVersion() != readVersion) {
+            throw new IllegalStateException("index " + index.name() + " was built on version "
+                + index.datasetVersion() + ", not " + readVersion);
+          }
+          built.add(index);
+        }
+        String names = String.join(",", specs.stream().map(IndexSpec::name).toList());
+        return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.INDEX)
+            .indices(built)
+            .properties(Map.of(INDEX_BATCH, names))
+            .build();
+      }
+    });
+  }
+
   /**
    * The rows whose {@code id} is in {@code ids} at exactly {@code version} of the branch, with the
    * given {@code columns} (empty: every column), in no particular order. Ids are probed in chunks

@@ -40,7 +40,12 @@ public final class StagedWrite {
      * The strict version-one create of a new dataset: an {@code Overwrite} with zero fragments at
      * read version 0, committed only where no dataset exists (schema apply's AddType).
      */
-    CREATE
+    CREATE,
+    /**
+     * {@code CreateIndex}: index files already written (uncommitted), committed as one transaction
+     * that adds every index of the batch; no row changes.
+     */
+    INDEX
   }
 
   private final String location;
@@ -64,6 +69,7 @@ public final class StagedWrite {
   final long[] preservedFieldIds;
   final Schema overwriteSchema;
   final String deletePredicate;
+  final List<org.lance.index.Index> newIndices;
 
   private StagedWrite(Builder b) {
     this.location = Objects.requireNonNull(b.location, "location");
@@ -83,6 +89,12 @@ public final class StagedWrite {
     this.preservedFieldIds = b.preservedFieldIds.clone();
     this.overwriteSchema = b.overwriteSchema;
     this.deletePredicate = b.deletePredicate;
+    this.newIndices = List.copyOf(b.newIndices);
+  }
+
+  /** INDEX: the names of the indexes the transaction adds, in build order; empty otherwise. */
+  public List<String> indexNames() {
+    return newIndices.stream().map(org.lance.index.Index::name).toList();
   }
 
   /** The table's dataset key under the graph root. */
@@ -168,6 +180,8 @@ public final class StagedWrite {
           .predicate(deletePredicate)
           .build();
       case OVERWRITE, CREATE -> Overwrite.builder().fragments(newFragments).schema(overwriteSchema).build();
+      case INDEX -> org.lance.operation.CreateIndex.builder().withNewIndices(newIndices)
+          .withRemovedIndices(List.of()).build();
     };
   }
 
@@ -176,7 +190,7 @@ public final class StagedWrite {
     return "StagedWrite[" + kind + " " + location + nativeBranch.map(b -> "@" + b).orElse("")
         + " from v" + readVersion + ", uuid=" + uuid + (empty ? ", empty" : "")
         + ", inserted=" + insertedRows + ", updated=" + updatedRows + ", deleted=" + deletedRows
-        + ", properties=" + properties + "]";
+        + ", properties=" + properties + (newIndices.isEmpty() ? "" : ", indexes=" + indexNames()) + "]";
   }
 
   static Builder builder(String location, Optional<String> nativeBranch, long readVersion, String uuid, Kind kind) {
@@ -202,6 +216,7 @@ public final class StagedWrite {
     private long[] preservedFieldIds = new long[0];
     private Schema overwriteSchema;
     private String deletePredicate = "";
+    private List<org.lance.index.Index> newIndices = List.of();
 
     private Builder(String location, Optional<String> nativeBranch, long readVersion, String uuid, Kind kind) {
       this.location = location;
@@ -248,6 +263,11 @@ public final class StagedWrite {
 
     Builder overwriteSchema(Schema schema) {
       this.overwriteSchema = schema;
+      return this;
+    }
+
+    Builder indices(List<org.lance.index.Index> indices) {
+      this.newIndices = indices;
       return this;
     }
 

@@ -880,4 +880,149 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     assertPinsEqualHeads("main");
     assertThat(sidecarKeys()).isEmpty();
   }
+
+  // ---------------------------------------------------------------------------------------------
+  // 7. EnsureIndices (issue 16) halts at each of its phase boundaries, on main and on a fresh graph
+  //    branch (every table first-touch): a read-write reopen converges to exactly before (no index,
+  //    same rows, same pins or a restored pin under the rollback commit) or after (the indexes at
+  //    the confirmed versions under the run's own commit), __recovery/ empty, one audit row (none
+  //    where nothing was armed), and the next run agrees (nothing to do after a landed one).
+
+  /**
+   * people.pg with two indexed properties, Person.age and Knows.since (BTree); Person's String key
+   * gets an inverted index too.
+   */
+  static final String SCHEMA_INDEXED = AbstractGraphEngineTest.schemaText()
+      .replace("  age: I32?\n", "  age: I32? @index\n").replace("  since: I64?\n", "  since: I64? @index\n");
+
+  /** Every ensure failpoint with its branch and how recovery settles it ("none": nothing armed). */
+  Stream<Arguments> ensureCrashCases() {
+    return Stream.of(
+        Arguments.of("ensure_indices.after_plan", "main", "none"),
+        Arguments.of("ensure_indices.after_arm", "main", "Discarded"),
+        Arguments.of("ensure_indices.after_table_commit", "main", "RolledBack"),
+        Arguments.of("ensure_indices.after_commits", "main", "RolledBack"),
+        Arguments.of("ensure_indices.after_confirm", "main", "RolledForward"),
+        Arguments.of("ensure_indices.before_publish", "main", "RolledForward"),
+        Arguments.of("manifest.after_publish_commit", "main", "RolledForward"),
+        Arguments.of("ensure_indices.after_publish", "main", "RolledForward"),
+        Arguments.of("ensure_indices.after_arm", FEATURE, "Discarded"),
+        Arguments.of("ensure_indices.after_ref_create", FEATURE, "Discarded"),
+        Arguments.of("ensure_indices.after_table_commit", FEATURE, "RolledBack"),
+        Arguments.of("ensure_indices.after_commits", FEATURE, "RolledBack"),
+        Arguments.of("ensure_indices.after_confirm", FEATURE, "RolledForward"),
+        Arguments.of("ensure_indices.after_publish", FEATURE, "RolledForward"));
+  }
+
+  Stream<Arguments> selectedEnsureCrashCases() {
+    String filter = System.getProperty("omnigraph.crash.filter", "");
+    return ensureCrashCases().filter(a -> ("ENSURE:" + a.get()[1] + ":" + a.get()[0]).contains(filter));
+  }
+
+  /** The index names the tables of {@code branch} have at their pins, per type. */
+  private Map<String, Set<String>> indexes(String branch) {
+    DataTables tables = new DataTables(config);
+    Map<String, Set<String>> out = new TreeMap<>();
+    for (SnapshotOutput.Dataset d : graph.snapshot(branch).datasets()) {
+      out.put(d.typeName(), new TreeSet<>(tables.indexState(d.datasetPath(), Optional.ofNullable(
+          d.nativeDatasetBranch()), d.publishedDatasetVersion(), List.of()).indexes().keySet()));
+    }
+    return out;
+  }
+
+  @ParameterizedTest(name = "ensure_indices on {1} halts at {0}")
+  @MethodSource("selectedEnsureCrashCases")
+  void aHaltInsideAnIndexEnsureConvergesOnReadWriteReopen(String failpoint, String branch, String audit)
+      throws Exception {
+    graph.schemaApply(SCHEMA_INDEXED, false, Optional.of("act-test"));
+    seed(branch);
+    Before before = capture(branch);
+    Map<String, Set<String>> indexesBefore = indexes(branch);
+    assertThat(indexesBefore.get("Person")).containsExactly("id_idx");
+    SnapshotOutput mainBefore = graph.snapshot("main");
+    List<String> mainCommits = commitIds("main");
+    graph.close();
+    CrashChildProcess.Result r = CrashChildProcess.run(config, Optional.of(failpoint), CHILD_TIMEOUT_SECONDS,
+        "ensure", branch);
+    assertThat(r.exitCode()).as("ensure child halted at %s:\n%s", failpoint, r.output()).isEqualTo(137);
+    graph = Omnigraph.open(config, OpenMode.READ_ONLY);
+    assertThat(sidecarKeys()).as("sidecars after a halt at %s", failpoint).hasSize(audit.equals("none") ? 0 : 1);
+    Optional<RecoverySidecar> s = sidecarKeys().isEmpty() ? Optional.empty()
+        : Optional.of(readSidecar(sidecarKeys().get(0)));
+    s.ifPresent(sc -> {
+      assertThat(sc.writerKind()).isEqualTo(RecoverySidecar.ENSURE_INDICES);
+      assertThat(sc.actor()).isEqualTo(CrashChild.ACTOR);
+      assertThat(sc.tables()).extracting(RecoverySidecar.TableIntent::tableKey)
+          .containsExactly("edge:Knows", "node:Person");
+      assertThat(sc.tables()).allSatisfy(t -> {
+        assertThat(t.firstTouch()).isEqualTo(!branch.equals("main"));
+        assertThat(t.postCommitVersion()).isEqualTo(t.readVersion() + 1);
+      });
+      assertThat(sc.protocolV8().indexes().get("node:Person")).extracting(RecoverySidecar.IndexEntry::name)
+          .containsExactly("name_idx", "age_idx"); // name is the @key (a String: inverted)
+      assertThat(sc.state()).isEqualTo(audit.equals("RolledForward") ? RecoverySidecar.State.EFFECTS_CONFIRMED
+          : RecoverySidecar.State.ARMED);
+      assertThat(sc.protocolV8().delta() != null).isEqualTo(audit.equals("RolledForward"));
+    });
+    reopen();
+
+    assertThat(sidecarKeys()).as("__recovery/ after recovery").isEmpty();
+    if (s.isPresent()) {
+      assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> {
+        assertThat(e.operationId()).isEqualTo(s.get().operationId());
+        assertThat(e.kind()).isEqualTo(audit);
+        assertThat(e.writerKind()).isEqualTo(RecoverySidecar.ENSURE_INDICES);
+        assertThat(e.forActor()).isEqualTo(CrashChild.ACTOR);
+      });
+    } else {
+      assertThat(graph.recoveryAudit()).isEmpty();
+    }
+    boolean landed = audit.equals("RolledForward");
+    List<String> commits = commitIds(branch);
+    assertThat(content(branch)).isEqualTo(before.content());
+    Map<String, Set<String>> indexesNow = indexes(branch);
+    if (landed) {
+      assertThat(commits).hasSize(before.commits().size() + 1);
+      assertThat(commits.get(0)).isEqualTo(s.get().lineage().commitId());
+      assertThat(commits.subList(1, commits.size())).isEqualTo(before.commits());
+      assertThat(graph.commit(commits.get(0)).actorId()).isEqualTo(CrashChild.ACTOR);
+      assertThat(indexesNow.get("Person")).containsExactly("age_idx", "id_idx", "name_idx");
+      assertThat(indexesNow.get("Knows")).containsExactly("dst_idx", "id_idx", "since_idx", "src_idx");
+      for (RecoverySidecar.TableIntent t : s.get().tables()) {
+        SnapshotOutput.Dataset d = graph.snapshot(branch).datasets().stream()
+            .filter(x -> x.datasetPath().equals(t.location())).findFirst().orElseThrow();
+        assertThat(d.publishedDatasetVersion()).isEqualTo(t.postCommitVersion());
+        assertThat(d.nativeDatasetBranch()).isEqualTo(t.nativeBranch());
+      }
+    } else {
+      assertThat(indexesNow).isEqualTo(indexesBefore);
+      // Before, exactly: a restored main table's pin moves under the pre-minted rollback commit
+      // (same content, same indexes); anything else leaves the pins and commits as they were.
+      boolean restored = audit.equals("RolledBack") && branch.equals("main");
+      if (restored) {
+        assertThat(commits).hasSize(before.commits().size() + 1);
+        assertThat(commits.get(0)).isEqualTo(s.get().lineage().rollbackCommitId());
+        assertThat(graph.commit(commits.get(0)).actorId()).isEqualTo(Recovery.RECOVERY_ACTOR);
+        assertThat(commits.subList(1, commits.size())).isEqualTo(before.commits());
+      } else {
+        assertThat(commits).isEqualTo(before.commits());
+        assertThat(graph.snapshot(branch).datasets()).isEqualTo(before.snapshot().datasets());
+      }
+    }
+    assertPinsEqualHeads(branch);
+    assertNoStrayRefs(branch);
+    if (!branch.equals("main")) {
+      assertThat(graph.snapshot("main").datasets()).isEqualTo(mainBefore.datasets());
+      assertThat(commitIds("main")).isEqualTo(mainCommits);
+    }
+    // The next run agrees with the outcome: nothing left after a landed run, else it builds now.
+    dev.omnigraph.api.EnsureIndicesOutput again = graph.ensureIndices(branch, Optional.of("act-test"));
+    assertThat(again.changed()).isEqualTo(!landed);
+    assertThat(indexes(branch).get("Person")).containsExactly("age_idx", "id_idx", "name_idx");
+    assertThat(content(branch)).isEqualTo(before.content());
+    assertPinsEqualHeads(branch);
+    assertNoStrayRefs(branch);
+    assertThat(sidecarKeys()).isEmpty();
+    assertThat(graph.ensureIndices(branch, Optional.of("act-test")).changed()).isFalse();
+  }
 }

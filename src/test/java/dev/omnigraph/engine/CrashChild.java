@@ -26,6 +26,7 @@ import java.util.Optional;
  *   <li>{@code load <branch> <ndjson line>…}: one append load of the given lines;
  *   <li>{@code mutate <branch> <name> <params json>}: one mutation of {@code graphs/people.gq};
  *   <li>{@code optimize <branch>}: one explicit {@code Omnigraph.optimize} of the branch;
+ *   <li>{@code ensure <branch>}: one {@code Omnigraph.ensureIndices} of the branch;
  *   <li>{@code soak <branch> <prefix> <first>}: {@code add_person} in a loop with the names
  *       {@code <prefix><n>}, {@code n = first, first+1, …}, printing {@code ACK <name>} (flushed)
  *       after each returned write;
@@ -98,6 +99,11 @@ public final class CrashChild {
           String desired = java.nio.file.Files.readString(java.nio.file.Path.of(a[0]));
           dev.omnigraph.api.SchemaApplyOutput r = graph.schemaApply(desired, Boolean.parseBoolean(a[1]),
               Optional.of(ACTOR));
+          out.println("DONE " + r.graphCommitId());
+          return 0;
+        }
+        case "ensure" -> {
+          dev.omnigraph.api.EnsureIndicesOutput r = graph.ensureIndices(a[0], Optional.of(ACTOR));
           out.println("DONE " + r.graphCommitId());
           return 0;
         }

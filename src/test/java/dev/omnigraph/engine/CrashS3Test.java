@@ -74,4 +74,16 @@ class CrashS3Test extends AbstractCrashTest {
         Arguments.of("schema_apply.after_publish", "RolledForward"),
         Arguments.of("schema_apply.before_hard_drop", "RolledForward"));
   }
+
+  /**
+   * EnsureIndices on S3: a halt between its table commits on main (rolled back: the indexed table
+   * restored), after a first-touch ref was created on a branch (discarded: the ref removed) and after
+   * its confirm on a branch (rolled forward). The other eleven points run on the local backend.
+   */
+  @Override
+  Stream<Arguments> ensureCrashCases() {
+    return Stream.of(Arguments.of("ensure_indices.after_table_commit", "main", "RolledBack"),
+        Arguments.of("ensure_indices.after_ref_create", FEATURE, "Discarded"),
+        Arguments.of("ensure_indices.after_confirm", FEATURE, "RolledForward"));
+  }
 }

@@ -10,7 +10,8 @@ import java.util.Map;
  * The graphs every {@code @QuarkusTest} serves, each in a fresh temp directory: {@code g},
  * {@code copy}, {@code r}, {@code cli}, {@code sq} (with stored queries), {@code feed}
  * ({@link ChangeFeedApiTest}), {@code apply} ({@link SchemaApplyApiTest}) and {@code applycli}
- * ({@code SchemaApplyRemoteCliTest}; both change their schema, so no other test uses them) and
+ * ({@code SchemaApplyRemoteCliTest}; both change their schema, so no other test uses them), {@code idx}
+ * ({@link EnsureIndicesApiTest}), {@code idxcli} ({@code IndexRemoteCliTest}) and
  * {@code fuzz} (initialized by the tests; {@code fuzz} is {@link HttpRequestFuzzTest}'s alone),
  * {@code empty} (never initialized) and {@code default} (the embedded example, created on first use);
  * and two bearer tokens.
@@ -32,6 +33,8 @@ public class GraphsTestResource implements QuarkusTestResourceLifecycleManager {
           Map.entry("omnigraph.graphs.sq.queries", reads + ", " + writes),
           Map.entry("omnigraph.graphs.feed.uri", root.resolve("feed").toString()),
           Map.entry("omnigraph.graphs.apply.uri", root.resolve("apply").toString()),
+          Map.entry("omnigraph.graphs.idx.uri", root.resolve("idx").toString()),
+          Map.entry("omnigraph.graphs.idxcli.uri", root.resolve("idxcli").toString()),
           Map.entry("omnigraph.graphs.applycli.uri", root.resolve("applycli").toString()),
           Map.entry("omnigraph.graphs.g.uri", root.resolve("g").toString()),
           Map.entry("omnigraph.graphs.copy.uri", root.resolve("copy").toString()),

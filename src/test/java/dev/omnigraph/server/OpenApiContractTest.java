@@ -36,6 +36,12 @@ class OpenApiContractTest {
       "POST /graphs/{graph_id}/change",
       "POST /graphs/{graph_id}/read");
 
+  /**
+   * Operations of this server the reference does not have, documented in our document (each in
+   * docs/http-api.md): served and listed, compared with nothing.
+   */
+  static final Set<String> OURS = Set.of("POST /graphs/{graph_id}/indexes/ensure");
+
   private static final String APPLY = "POST /graphs/{graph_id}/schema/apply";
 
   /**
@@ -75,7 +81,10 @@ class OpenApiContractTest {
       Set<String> expected = new TreeSet<>(OpenApiDiff.operations(reference));
       assertThat(expected).as("every unserved route is a reference route").containsAll(NOT_SERVED);
       expected.removeAll(NOT_SERVED);
-      assertThat(OpenApiDiff.operations(ours)).as(path + ": the operations documented").isEqualTo(expected);
+      assertThat(expected).as("our own routes are not the reference's").doesNotContainAnyElementsOf(OURS);
+      Set<String> documented = new TreeSet<>(expected);
+      documented.addAll(OURS);
+      assertThat(OpenApiDiff.operations(ours)).as(path + ": the operations documented").isEqualTo(documented);
 
       List<String> differences = new ArrayList<>();
       for (String operation : expected) {

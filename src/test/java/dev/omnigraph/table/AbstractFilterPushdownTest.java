@@ -38,6 +38,15 @@ abstract class AbstractFilterPushdownTest {
     return true;
   }
 
+  /**
+   * Whether to build an index on every column before the probes (a BTree on each scalar column and
+   * {@code id}, an inverted index on the string, a vector index on the vector): the same probes must
+   * then select the same rows, whatever Lance answers from an index.
+   */
+  boolean indexed() {
+    return false;
+  }
+
   private static final String LOCATION = "nodes/00000000000000aa-0000000000000001";
 
   /** Ids and string values that try to break out of a quoted literal or a LIKE pattern. */
@@ -68,6 +77,20 @@ abstract class AbstractFilterPushdownTest {
     CommitOutcome outcome = tables.commit(tables.stageInsert(LOCATION, Optional.empty(), v1, schema, rows, false));
     assertThat(outcome.kind()).isEqualTo(CommitOutcome.Kind.LANDED);
     version = outcome.version();
+    if (indexed()) {
+      List<IndexSpec> specs = new ArrayList<>();
+      for (String c : List.of("id", "b", "i32", "i64", "u32", "u64", "f32", "f64", "d", "ts")) {
+        specs.add(new IndexSpec(c, dev.omnigraph.schema.IndexKind.BTREE));
+      }
+      specs.add(new IndexSpec("s", dev.omnigraph.schema.IndexKind.INVERTED));
+      specs.add(new IndexSpec("vec", dev.omnigraph.schema.IndexKind.VECTOR));
+      TableIndexState state = tables.indexState(LOCATION, Optional.empty(), version, List.of("vec"));
+      CommitOutcome indexed = tables.commit(tables.stageCreateIndices(LOCATION, Optional.empty(), version, specs,
+          state.vectors(), java.util.UUID.randomUUID().toString()));
+      assertThat(indexed.kind()).as(indexed.detail()).isEqualTo(CommitOutcome.Kind.LANDED);
+      version = indexed.version();
+      assertThat(tables.indexState(LOCATION, Optional.empty(), version, List.of()).indexes()).hasSize(specs.size());
+    }
     committed = new ArrayList<>();
     tables.scan(LOCATION, Optional.empty(), version, Filter.TRUE, List.of(), committed::add);
     assertThat(committed).hasSize(TORTURE.size() + 1);

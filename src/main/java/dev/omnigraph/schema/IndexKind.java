@@ -1,0 +1,97 @@
+package dev.omnigraph.schema;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The physical index a declared column gets (docs/indexes-and-search.md, "Building indexes: index
+ * ensure"), decided here and nowhere else: {@link #of(PropertyType)} is the reference's
+ * {@code node_prop_index_kind}, and {@link #declared(Catalog, String)} the per-table list of what
+ * should exist, shared by the EnsureIndices writer's planning and anything that asks whether a
+ * column is (or should be) indexed, so the two cannot drift.
+ */
+public enum IndexKind {
+  /** A Lance BTree scalar index: {@code =}, ranges, {@code IN}, null tests, prefix. */
+  BTREE,
+  /** A Lance inverted (full-text) index: {@code search}, {@code match_text}, {@code bm25}. */
+  INVERTED,
+  /** A Lance vector index (IVF, cosine): {@code nearest}. */
+  VECTOR,
+  /** No index: lists (and Blob, later) are not indexable. */
+  NONE;
+
+  /**
+   * The index a property of {@code type} gets from a single-property {@code @index} or {@code @key}:
+   * enums and orderable scalars (Bool, integers, floats, Date, DateTime) a BTree; a free-text
+   * (non-enum) String an inverted index — Lance never answers {@code =} or a prefix from it, so
+   * equality on such a column stays a scan, as in the reference; a vector a vector index; a list
+   * nothing. Nullability does not matter.
+   */
+  public static IndexKind of(PropertyType type) {
+    if (type.list()) {
+      return NONE;
+    }
+    return switch (type.kind()) {
+      case STRING -> INVERTED;
+      case VECTOR -> VECTOR;
+      case ENUM, BOOL, I32, I64, U32, U64, F32, F64, DATE, DATETIME -> BTREE;
+    };
+  }
+
+  /**
+   * Every index table {@code tableKey} should have, column → kind, in build order: the key columns
+   * first (a node's {@code id}; an edge's {@code id}, {@code src}, {@code dst}: BTree, the indexes
+   * every write probe uses), then each property named by a single-property {@code @key} or
+   * {@code @index} with the kind {@link #of} gives it (in the catalog's canonical order). Composite
+   * declarations get no index of their own (a composite {@code @key} is served by the {@code id}
+   * index its ids derive from); a column named twice appears once; {@link #NONE} is left out.
+   *
+   * @throws IllegalArgumentException for a table key the catalog does not have
+   */
+  public static Map<String, IndexKind> declared(Catalog catalog, String tableKey) {
+    Map<String, IndexKind> out = new LinkedHashMap<>();
+    if (tableKey.startsWith("node:")) {
+      NodeType node = catalog.node(tableKey.substring(5))
+          .orElseThrow(() -> new IllegalArgumentException("no node type " + tableKey));
+      out.put("id", BTREE);
+      if (node.key().size() == 1) {
+        add(out, node.key().get(0), node.property(node.key().get(0)));
+      }
+      for (List<String> index : node.indexes()) {
+        if (index.size() == 1) {
+          add(out, index.get(0), node.property(index.get(0)));
+        }
+      }
+    } else if (tableKey.startsWith("edge:")) {
+      EdgeType edge = catalog.edges().get(tableKey.substring(5));
+      if (edge == null) {
+        throw new IllegalArgumentException("no edge type " + tableKey);
+      }
+      out.put("id", BTREE);
+      out.put("src", BTREE);
+      out.put("dst", BTREE);
+      for (List<String> index : edge.indexes()) {
+        if (index.size() == 1) {
+          add(out, index.get(0), edge.property(index.get(0)));
+        }
+      }
+    } else {
+      throw new IllegalArgumentException("not a table key: " + tableKey);
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
+  private static void add(Map<String, IndexKind> out, String column, Optional<Property> property) {
+    // src/dst on an edge are already in (system columns have no Property).
+    if (out.containsKey(column) || property.isEmpty()) {
+      return;
+    }
+    IndexKind kind = of(property.get().type());
+    if (kind != NONE) {
+      out.put(column, kind);
+    }
+  }
+}

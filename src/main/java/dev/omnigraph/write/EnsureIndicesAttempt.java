@@ -1,0 +1,376 @@
+package dev.omnigraph.write;
+
+import dev.omnigraph.api.ReadSetChanged;
+import dev.omnigraph.api.RecoveryRequired;
+import dev.omnigraph.gate.GateManager;
+import dev.omnigraph.manifest.AuthorityToken;
+import dev.omnigraph.manifest.BranchAuthority;
+import dev.omnigraph.manifest.GraphCommit;
+import dev.omnigraph.manifest.GraphManifest;
+import dev.omnigraph.manifest.ManifestBatchPublisher;
+import dev.omnigraph.manifest.ManifestState;
+import dev.omnigraph.manifest.TablePin;
+import dev.omnigraph.recovery.EnsureIndicesRecovery;
+import dev.omnigraph.recovery.Recovery;
+import dev.omnigraph.recovery.RecoverySidecar;
+import dev.omnigraph.recovery.SidecarStore;
+import dev.omnigraph.schema.IndexKind;
+import dev.omnigraph.schema.SchemaIr;
+import dev.omnigraph.table.CommitOutcome;
+import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.IndexSpec;
+import dev.omnigraph.table.StagedWrite;
+import dev.omnigraph.table.TableIndexState;
+import dev.omnigraph.util.BoundedRetry;
+import dev.omnigraph.util.Failpoints;
+import dev.omnigraph.util.Ulid;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.jboss.logging.Logger;
+
+/**
+ * The EnsureIndices writer (seed: the {@code ensure_indices} bullets and the v9 envelope's
+ * protocol_v8 payload; docs/indexes-and-search.md, "Building indexes: index ensure"): builds every
+ * index the accepted schema declares ({@link IndexKind#declared}) that a table of one graph branch
+ * lacks, and publishes the tables' new versions as one graph commit.
+ *
+ * <ol>
+ *   <li><b>Barrier</b>: the roll-forward-only recovery heal of the branch, before anything is
+ *       planned: a confirmed predecessor whose captured authority holds is completed first; one that
+ *       needs compensation (a restore, an owned ref to remove) answers {@link RecoveryRequired} and
+ *       nothing is built.
+ *   <li><b>Plan</b> from one manifest capture, per table at its pin (an inherited table at its
+ *       exact inherited version, never its owner's newer head): the declared indexes it lacks. A
+ *       table with no row gets none; a vector column with no non-null vector is reported pending,
+ *       never a failure. A table whose pin lives on the branch's own Lance ref is built now, outside
+ *       the gates: every missing index into one staged {@code CreateIndex} with a pre-minted uuid
+ *       (abandoned if the plan loses, its files garbage). A table the branch still inherits
+ *       is forked only if it has work (first touch); with no work nothing at all is written.
+ *   <li><b>Gates</b> schema → branch → sorted tables of the work; re-list sidecars (a pending one
+ *       on the branch or these refs: {@link RecoveryRequired}); the captured authority, the accepted
+ *       schema, live HEAD == pin of every own table and the absence of every first-touch ref
+ *       revalidated ({@link UncoveredDrift} for drift). A moved authority before any effect re-plans
+ *       (bounded), as ensure is idempotent.
+ *   <li><b>Arm</b> the v9 sidecar ({@value RecoverySidecar#ENSURE_INDICES}: authority, fixed
+ *       lineage and rollback id, one pre-minted transaction per table, the index work), then per
+ *       table: create the first-touch ref and stage its batch on it; commit with zero retries;
+ *       require exactly our transaction at read version + 1.
+ *   <li><b>Confirm</b> every first-touch ref's identity and the complete table-pointer delta
+ *       ({@code effects_confirmed}), <b>publish</b> it once with the exact graph head, delete the
+ *       sidecar.
+ * </ol>
+ * After the arm there is no transparent re-plan: an effect-free loss (nothing landed, no ref made)
+ * retires the sidecar and answers {@link ReadSetChanged}; anything else is {@link RecoveryRequired}
+ * with the sidecar kept ({@code EnsureIndicesRecovery}).
+ *
+ * <p>Mutation, load, merge and schema apply never build these indexes: an index is derived state,
+ * built here (reads stay exact without it).
+ */
+public final class EnsureIndicesAttempt {
+
+  private static final Logger LOG = Logger.getLogger(EnsureIndicesAttempt.class);
+
+  /** What a vector column without a non-null vector is reported with. */
+  public static final String UNTRAINABLE = "no non-null vector to train the vector index on yet";
+
+  /** A table's index work, done or planned. */
+  public record TableWork(String tableKey, Optional<String> nativeBranch, long fromVersion, long toVersion,
+      boolean firstTouch, List<IndexSpec> indexes) {}
+
+  /** A declared index not built, and why. */
+  public record Pending(String tableKey, String column, String reason) {}
+
+  /**
+   * What a run did.
+   *
+   * @param branch the graph branch
+   * @param built the tables that got indexes (empty: nothing to do)
+   * @param pending declared indexes that could not be built yet
+   * @param commit the published commit; empty when nothing was built
+   * @param manifestVersion the branch's manifest version after the run
+   */
+  public record Result(String branch, List<TableWork> built, List<Pending> pending, Optional<GraphCommit> commit,
+      long manifestVersion) {}
+
+  private final GateManager gates;
+  private final GraphManifest manifest;
+  private final DataTables tables;
+  private final SidecarStore sidecars;
+  private final ManifestBatchPublisher publisher;
+  private final Recovery recovery;
+  private final Supplier<SchemaIr> accepted;
+  private final Supplier<String> liveSchemaIdentity;
+
+  public EnsureIndicesAttempt(GateManager gates, GraphManifest manifest, DataTables tables, SidecarStore sidecars,
+      ManifestBatchPublisher publisher, Recovery recovery, Supplier<SchemaIr> accepted,
+      Supplier<String> liveSchemaIdentity) {
+    this.gates = Objects.requireNonNull(gates);
+    this.manifest = Objects.requireNonNull(manifest);
+    this.tables = Objects.requireNonNull(tables);
+    this.sidecars = Objects.requireNonNull(sidecars);
+    this.publisher = Objects.requireNonNull(publisher);
+    this.recovery = Objects.requireNonNull(recovery);
+    this.accepted = Objects.requireNonNull(accepted);
+    this.liveSchemaIdentity = Objects.requireNonNull(liveSchemaIdentity);
+  }
+
+  /**
+   * Builds the missing declared indexes of {@code branch}; see the class comment.
+   *
+   * @throws dev.omnigraph.api.NotFound for an unknown branch
+   * @throws RecoveryRequired for a relevant pending sidecar, or any failure after the arm
+   * @throws UncoveredDrift when a table's live HEAD is not its pin (nothing written)
+   * @throws ReadSetChanged when the authority kept moving before any effect
+   */
+  public Result run(String branch, Optional<String> actor) {
+    Reprepare[] last = {null};
+    return BoundedRetry.run(WriteAttempt.REPREPARE, BoundedRetry.REAL, attempt -> {
+      try {
+        return Optional.of(once(branch, actor));
+      } catch (Reprepare moved) {
+        last[0] = moved;
+        LOG.debugf("ensure_indices on %s: %s; planning again (attempt %d)", branch, moved.getMessage(), attempt + 1);
+        return Optional.empty();
+      }
+    }, () -> last[0].asReadSetChanged());
+  }
+
+  /** One table's planned work. */
+  private static final class Work {
+    final TablePin pin;
+    final Optional<String> target;
+    final boolean firstTouch;
+    final List<IndexSpec> specs;
+    final Map<String, Long> vectors;
+    final String uuid;
+    StagedWrite staged;
+
+    Work(TablePin pin, Optional<String> target, boolean firstTouch, List<IndexSpec> specs, Map<String, Long> vectors,
+        String uuid) {
+      this.pin = pin;
+      this.target = target;
+      this.firstTouch = firstTouch;
+      this.specs = specs;
+      this.vectors = vectors;
+      this.uuid = uuid;
+    }
+
+    String key() {
+      return pin.tableKey();
+    }
+  }
+
+  private Result once(String branch, Optional<String> actor) {
+    // 1. Barrier: settle what needs no restore; a rollback-class intent refuses before any build.
+    recovery.heal(branch);
+    SchemaIr schema = accepted.get();
+    BranchAuthority authority = manifest.capture(branch);
+    AuthorityToken token = authority.token(schema.identity());
+    ManifestState state = authority.state();
+    Optional<String> target = branch.equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(branch);
+
+    // 2. Plan (and build the own-ref batches) outside the gates.
+    List<Work> work = new ArrayList<>();
+    List<Pending> pending = new ArrayList<>();
+    for (String key : schema.catalog().tableKeys()) {
+      TablePin pin = state.tables().get(key);
+      if (pin == null) {
+        continue;
+      }
+      Map<String, IndexKind> declared = IndexKind.declared(schema.catalog(), key);
+      List<String> vectorColumns = declared.entrySet().stream().filter(e -> e.getValue() == IndexKind.VECTOR)
+          .map(Map.Entry::getKey).toList();
+      TableIndexState at = tables.indexState(pin.location(), pin.nativeBranch(), pin.version(), vectorColumns);
+      List<IndexSpec> missing = new ArrayList<>();
+      for (Map.Entry<String, IndexKind> d : declared.entrySet()) {
+        IndexSpec spec = new IndexSpec(d.getKey(), d.getValue());
+        if (at.has(spec.name())) {
+          continue;
+        }
+        if (d.getValue() == IndexKind.VECTOR && at.vectors().getOrDefault(d.getKey(), 0L) == 0) {
+          pending.add(new Pending(key, d.getKey(), UNTRAINABLE));
+        } else if (at.rows() > 0) {
+          missing.add(spec);
+        }
+      }
+      if (missing.isEmpty()) {
+        continue;
+      }
+      boolean firstTouch = !pin.nativeBranch().equals(target);
+      Work w = new Work(pin, target, firstTouch, List.copyOf(missing), at.vectors(), UUID.randomUUID().toString());
+      if (!firstTouch) {
+        w.staged = tables.stageCreateIndices(pin.location(), pin.nativeBranch(), pin.version(), w.specs, w.vectors,
+            w.uuid);
+      }
+      work.add(w);
+    }
+    Failpoints.hit("ensure_indices.after_plan");
+    if (work.isEmpty()) {
+      return new Result(branch, List.of(), pending, Optional.empty(), state.manifestVersion());
+    }
+
+    // 3. Gates, re-list, revalidate.
+    List<String> tableGates = work.stream().map(w -> GateManager.tableGate(w.key(), branch)).toList();
+    try (GateManager.Held held = gates.acquire(List.of(branch), tableGates)) {
+      BranchAuthority verified = recheck(branch, authority, token, work);
+      return armAndBuild(branch, token, verified, work, pending, actor);
+    }
+  }
+
+  private BranchAuthority recheck(String branch, BranchAuthority captured, AuthorityToken token, List<Work> work) {
+    Set<String> refs = new java.util.TreeSet<>();
+    work.forEach(w -> refs.add(RecoverySidecar.ref(w.pin.location(), w.target)));
+    for (String key : sidecars.list()) {
+      Optional<RecoverySidecar> s = sidecars.readIdentity(key);
+      if (s.isPresent() && s.get().concerns(branch, refs)) {
+        throw new RecoveryRequired(s.get().operationId(), "a pending recovery sidecar (" + s.get().writerKind()
+            + " on " + s.get().authority().branch() + ") must be resolved before building indexes; reopen the"
+            + " graph read-write");
+      }
+    }
+    BranchAuthority now = manifest.recapture(captured);
+    if (!now.nativeIdentity().equals(token.branchIdentity())) {
+      throw new Reprepare("branch_identity:" + branch, token.branchIdentity(), now.nativeIdentity());
+    }
+    if (!now.head().equals(token.graphHead())) {
+      throw new Reprepare("graph_head:" + branch, token.graphHead(), now.head());
+    }
+    String live = liveSchemaIdentity.get();
+    if (!live.equals(token.schemaIdentity())) {
+      throw new Reprepare("schema", Optional.of(token.schemaIdentity()), Optional.of(live));
+    }
+    for (Work w : work) {
+      TablePin pin = now.state().tables().get(w.key());
+      if (pin == null || !pin.identity().equals(w.pin.identity()) || pin.version() != w.pin.version()
+          || !pin.nativeBranch().equals(w.pin.nativeBranch())) {
+        throw new Reprepare("table:" + w.key(), Optional.of(w.pin.version() + ""),
+            Optional.ofNullable(pin).map(p -> p.version() + ""));
+      }
+      if (w.firstTouch) {
+        if (tables.branchExists(w.pin.location(), w.target.orElseThrow())) {
+          throw new UncoveredDrift(w.key(), "native branch " + w.target.get() + " exists but the manifest does not"
+              + " reference it");
+        }
+      } else {
+        long head = tables.head(w.pin.location(), w.pin.nativeBranch(), w.pin.version());
+        if (head != w.pin.version()) {
+          throw new UncoveredDrift(w.key(), "live HEAD is version " + head + " but the manifest pins "
+              + w.pin.version());
+        }
+      }
+    }
+    return now;
+  }
+
+  private Result armAndBuild(String branch, AuthorityToken token, BranchAuthority verified, List<Work> work,
+      List<Pending> pending, Optional<String> actor) {
+    Optional<String> head = token.graphHead();
+    long createdAt = micros();
+    Map<String, List<RecoverySidecar.IndexEntry>> indexes = new TreeMap<>();
+    List<RecoverySidecar.TableIntent> intents = new ArrayList<>();
+    for (Work w : work) {
+      indexes.put(w.key(), w.specs.stream().map(s -> new RecoverySidecar.IndexEntry(s.column(),
+          s.kind().name().toLowerCase(Locale.ROOT), s.name())).toList());
+      long read = w.pin.version(); // a first-touch ref's first version is its fork point: the pin
+      intents.add(new RecoverySidecar.TableIntent(w.key(), w.pin.identity().stableTableId(),
+          w.pin.identity().incarnationId(), w.pin.location(), w.target.orElse(null), w.pin.version(), read, w.uuid,
+          read + 1, w.pin.rowCount(), w.firstTouch, w.firstTouch ? w.pin.nativeBranch().orElse(null) : null, null));
+    }
+    RecoverySidecar sidecar = new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, RecoverySidecar.ENSURE_INDICES,
+        Ulid.next(), actor.orElse(null), new RecoverySidecar.Authority(branch, token.branchIdentity().orElse(null),
+        head.orElse(null), token.schemaIdentity()), intents, RecoverySidecar.State.ARMED,
+        new RecoverySidecar.Lineage(Ulid.next(), head.orElse(null), createdAt, Ulid.next()), createdAt, null, null,
+        new RecoverySidecar.EnsureIndicesPayload(indexes, null));
+    String op = sidecar.operationId();
+    sidecars.arm(sidecar); // a failed arm aborts with no effect
+
+    boolean effected = false;
+    List<TableWork> built = new ArrayList<>();
+    try {
+      Failpoints.hit("ensure_indices.after_arm");
+      for (Work w : work) {
+        StagedWrite staged = w.staged;
+        if (w.firstTouch) {
+          // The sidecar owns the ref from before it exists; a failed creation may have cloned part
+          // of a tree, so it counts as an effect either way.
+          effected = true;
+          tables.createBranch(w.pin.location(), w.target.orElseThrow(), w.pin.nativeBranch(), w.pin.version());
+          Failpoints.hit("ensure_indices.after_ref_create");
+          staged = tables.stageCreateIndices(w.pin.location(), w.target, w.pin.version(), w.specs, w.vectors, w.uuid);
+        }
+        boolean before = effected;
+        effected = true; // from here the outcome may be unknown: only evidence says otherwise
+        CommitOutcome outcome = tables.commit(staged);
+        if (outcome.kind() == CommitOutcome.Kind.NOT_LANDED && !before) {
+          // Nothing of this attempt landed anywhere: finalize it as if it never armed.
+          retire(op);
+          throw new ReadSetChanged("table:" + w.key(), Optional.of(Long.toString(w.pin.version())),
+              Optional.of(outcome.detail()));
+        }
+        if (outcome.kind() != CommitOutcome.Kind.LANDED) {
+          throw new IllegalStateException("the index batch of " + w.key() + " did not land exactly at version "
+              + (w.pin.version() + 1) + " (" + outcome.kind() + ": " + outcome.detail() + "); not adopting it");
+        }
+        built.add(new TableWork(w.key(), w.target, w.pin.version(), outcome.version(), w.firstTouch, w.specs));
+        Failpoints.hit("ensure_indices.after_table_commit");
+      }
+      Failpoints.hit("ensure_indices.after_commits");
+      RecoverySidecar bound = sidecar.withTables(sidecar.tables().stream().map(t -> t.firstTouch()
+          ? t.withRefIdentity(tables.branchIdentity(t.location(), t.nativeBranch()).orElseThrow(
+              () -> new IllegalStateException("first-touch ref " + t.nativeBranch() + " of " + t.tableKey()
+                  + " vanished after its commit")))
+          : t).toList());
+      sidecar = bound.withProtocolV8(bound.protocolV8().withDelta(EnsureIndicesRecovery.expectedDelta(bound)))
+          .withState(RecoverySidecar.State.EFFECTS_CONFIRMED);
+      sidecars.update(sidecar);
+      Failpoints.hit("ensure_indices.after_confirm");
+    } catch (ReadSetChanged effectFree) {
+      throw effectFree;
+    } catch (RuntimeException failure) {
+      if (!effected) {
+        retire(op); // armed, nothing happened: the attempt leaves no trace
+        throw failure;
+      }
+      throw new RecoveryRequired(op, "index ensure on " + branch + " failed after its sidecar was armed; recovery"
+          + " settles it", failure);
+    }
+    ManifestBatchPublisher.Published published;
+    try {
+      Failpoints.hit("ensure_indices.before_publish");
+      published = publisher.publish(EnsureIndicesRecovery.intent(sidecar), verified);
+      Failpoints.hit("ensure_indices.after_publish");
+    } catch (RuntimeException failure) {
+      throw new RecoveryRequired(op, "index ensure on " + branch + " failed after its effects landed; recovery"
+          + " completes it", failure);
+    }
+    try {
+      sidecars.retire(op);
+    } catch (RuntimeException failure) {
+      LOG.warnf(failure, "sidecar %s kept after a published index ensure; recovery will retire it", op);
+    }
+    return new Result(branch, built, pending, Optional.of(published.commit()), published.manifestVersion());
+  }
+
+  private void retire(String operationId) {
+    try {
+      sidecars.delete(operationId);
+    } catch (RuntimeException e) {
+      LOG.warnf(e, "could not delete recovery sidecar %s; recovery will retire it", operationId);
+    }
+  }
+
+  private static long micros() {
+    Instant now = Instant.now();
+    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+  }
+}

@@ -1,0 +1,11 @@
+package dev.omnigraph.engine;
+
+import dev.omnigraph.storage.StorageConfig;
+import java.nio.file.Files;
+
+class EnsureIndicesLocalTest extends AbstractEnsureIndicesTest {
+  @Override
+  protected StorageConfig newRoot() throws Exception {
+    return StorageConfig.local(Files.createTempDirectory("ensure-indices"));
+  }
+}

@@ -1,0 +1,11 @@
+package dev.omnigraph.engine;
+
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.testing.S3TestServer;
+
+class EnsureIndicesS3Test extends AbstractEnsureIndicesTest {
+  @Override
+  protected StorageConfig newRoot() {
+    return S3TestServer.get().freshRoot("ensure-indices");
+  }
+}
