@@ -141,6 +141,7 @@ public final class DataTables {
   public void createBranch(String location, String branch, Optional<String> fromBranch, long fromVersion) {
     // Handles of an earlier branch of this name (see PinnedHandles.forgetBranch) must not serve it.
     PinnedHandles.forgetBranch(config, location, branch);
+    forgetFork(branch);
     lance(() -> {
       try (Handle h = open(location, fromBranch, OptionalLong.empty());
           Dataset created = LanceSupport.createBranch(
@@ -163,6 +164,7 @@ public final class DataTables {
         h.main.branches().delete(branch);
       } finally {
         PinnedHandles.forgetBranch(config, location, branch);
+        forgetFork(branch);
       }
       return null;
     });
@@ -1592,8 +1594,9 @@ public final class DataTables {
     }
     // Lance's default, stated because the key probes depend on it: a filter on an indexed column
     // (id, src, dst) reads the index and only the fragments it names plus the fragments the index
-    // does not cover yet, not every fragment (issue 11).
-    options.useScalarIndex(true);
+    // does not cover yet, not every fragment (issue 11). Except on a second-generation fork, whose
+    // inherited index files Lance cannot find (lance#7840): scanning there is slower but answers.
+    options.useScalarIndex(!forkedFromABranch(h));
     Optional<List<Integer>> fragments = filter.exactStrings(ID).flatMap(ids -> probedFragments(h.table, ids));
     if (fragments.isPresent()) {
       if (fragments.get().isEmpty()) {
@@ -1704,6 +1707,41 @@ public final class DataTables {
    * An allocator, the dataset's main handle, and the branch/version it checked out: either opened
    * for this call (latest versions) or leased from {@link PinnedHandles} (exact versions).
    */
+  /**
+   * Per table branch ({@link #forkKey}), whether it was forked from another branch rather than from
+   * main: Lance resolves the index files such a fork inherits under its parent branch's tree, where
+   * they are not (lance-format/lance#7840, pinned by
+   * {@code AbstractEnsureIndicesTest.aSecondGenerationForkCannotReadIndexesItsGrandparentBuiltUpstreamLimit}),
+   * so every read there that used a scalar index would fail. A branch's parent never changes while
+   * it exists; a create or delete of the name through this class forgets the answer.
+   */
+  private static final java.util.concurrent.ConcurrentHashMap<String, Boolean> FORKED_FROM_A_BRANCH =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static String forkKey(String tableUri, String branch) {
+    return tableUri + "#" + branch;
+  }
+
+  /** Forgets the answer for every table's branch of this name (a few listings again, never a wrong answer). */
+  private static void forgetFork(String branch) {
+    FORKED_FROM_A_BRANCH.keySet().removeIf(k -> k.endsWith("#" + branch));
+  }
+
+  /** Whether {@code h} reads a table branch forked from another branch (one listing, then cached). */
+  private static boolean forkedFromABranch(Handle h) {
+    // A branch handle's uri is <table>/tree/<branch> (also when it is its own "main" handle).
+    String uri = h.table.uri();
+    int tree = uri.indexOf("/tree/");
+    if (tree < 0) {
+      return false;
+    }
+    String branch = uri.substring(tree + "/tree/".length());
+    // A branch handle lists the root's branches too (the refs live at the root).
+    return FORKED_FROM_A_BRANCH.computeIfAbsent(forkKey(uri.substring(0, tree), branch), k ->
+        LanceSupport.listBranches(h.table).stream().filter(b -> b.getName().equals(branch)).findFirst()
+            .flatMap(b -> b.getParentBranch()).map(p -> !p.isEmpty() && !p.equals("main")).orElse(false));
+  }
+
   private static final class Handle implements AutoCloseable {
     final BufferAllocator allocator;
     final Dataset main;
