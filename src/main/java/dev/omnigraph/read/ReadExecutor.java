@@ -10,6 +10,7 @@ import dev.omnigraph.query.Column;
 import dev.omnigraph.query.CompareOp;
 import dev.omnigraph.query.Operand;
 import dev.omnigraph.query.OrderKey;
+import dev.omnigraph.query.Score;
 import dev.omnigraph.query.Value;
 import dev.omnigraph.schema.NodeType;
 import dev.omnigraph.table.DataTables;
@@ -85,6 +86,10 @@ final class ReadExecutor {
     final Set<Integer> local = new LinkedHashSet<>();
     final Map<Integer, List<Clause.Filter>> pushed = new HashMap<>();
     final List<Clause.Filter> residual = new ArrayList<>();
+    /** Text matches on a variable of this scope: they narrow its candidate scan. */
+    final Map<Integer, List<Clause.TextMatch>> textPushed = new HashMap<>();
+    /** Text matches on an outer variable (inside not { }): tested per row. */
+    final List<Clause.TextMatch> textResidual = new ArrayList<>();
 
     Scope(List<Clause> clauses, Map<String, Integer> outer) {
       this.clauses = clauses;
@@ -120,6 +125,13 @@ final class ReadExecutor {
           }
           noteColumns(f.left());
           noteColumns(f.right());
+        } else if (c instanceof Clause.TextMatch m) {
+          int slot = visible.get(m.field().variable());
+          if (local.contains(slot)) {
+            textPushed.computeIfAbsent(slot, k -> new ArrayList<>()).add(m);
+          } else {
+            textResidual.add(m);
+          }
         } else if (c instanceof Clause.Not n) {
           innerScopes.put(n, new Scope(n.clauses(), visible));
         }
@@ -184,8 +196,12 @@ final class ReadExecutor {
   /** The result: column names and rows of Java values, in final order. */
   record Result(List<String> columns, List<List<Object>> rows) {}
 
+  /** The read's searches (text matches and scores); set by {@link #run}. */
+  private SearchScores search;
+
   Result run(CheckedRead q, Map<String, NodeType> allNodeTypes) {
     nodeTypesByName.putAll(allNodeTypes);
+    search = new SearchScores(tables, q.name(), q.limit().orElse(Long.MAX_VALUE), this::eval);
     Scope top = new Scope(q.match(), Map.of());
     for (Column c : q.columns()) {
       if (c instanceof Column.Projection p) {
@@ -203,6 +219,19 @@ final class ReadExecutor {
     for (int slot : top.local) {
       materialize(slot, bindings);
     }
+    // A leading search order key is a search: only the nodes it finds are returned.
+    Map<Score, Map<String, Double>> scoreTables = new HashMap<>();
+    if (!q.order().isEmpty() && q.order().get(0) instanceof OrderKey.ByScore leading) {
+      Map<String, Double> found = scoreTable(leading.score(), true, top, bindings, scoreTables);
+      int slot = top.visible.get(leading.score().variable());
+      List<String[]> kept = new ArrayList<>();
+      for (String[] b : bindings) {
+        if (found.containsKey(b[slot])) {
+          kept.add(b);
+        }
+      }
+      bindings = kept;
+    }
     List<String> names = q.columnNames();
     List<List<Object>> out;
     Comparator<List<Object>> order;
@@ -216,10 +245,13 @@ final class ReadExecutor {
       for (String[] b : bindings) {
         List<Object> row = new ArrayList<>(names.size() + q.order().size() + outerSlots.size());
         for (Column c : q.columns()) {
-          row.add(c instanceof Column.Projection p ? value(top, b, p.property()) : eval(((Column.Constant) c).value()));
+          row.add(c instanceof Column.Projection p ? value(top, b, p.property())
+              : c instanceof Column.Scored sc ? scoreValue(sc.score(), top, b, bindings, scoreTables)
+              : eval(((Column.Constant) c).value()));
         }
         for (OrderKey k : q.order()) {
-          row.add(k instanceof OrderKey.ByProperty bp ? value(top, b, bp.property()) : null);
+          row.add(k instanceof OrderKey.ByProperty bp ? value(top, b, bp.property())
+              : k instanceof OrderKey.ByScore bs ? scoreValue(bs.score(), top, b, bindings, scoreTables) : null);
         }
         for (int s : outerSlots) {
           row.add(b[s]);
@@ -238,6 +270,57 @@ final class ReadExecutor {
       trimmed.add(new ArrayList<>(row.subList(0, names.size())));
     }
     return new Result(names, trimmed);
+  }
+
+  /**
+   * The score of binding {@code b}'s node: from the score's table (computed once per distinct score,
+   * over the nodes the match's rows hold); null where the node has none, 0 for an rrf that ranks
+   * it nowhere.
+   */
+  private Object scoreValue(Score score, Scope top, String[] b, List<String[]> bindings,
+      Map<Score, Map<String, Double>> scoreTables) {
+    Double v = scoreTable(score, false, top, bindings, scoreTables).get(b[top.visible.get(score.variable())]);
+    return v == null && score instanceof Score.Rrf ? Double.valueOf(0.0) : v;
+  }
+
+  private Map<String, Double> scoreTable(Score score, boolean leading, Scope top, List<String[]> bindings,
+      Map<Score, Map<String, Double>> scoreTables) {
+    Map<String, Double> known = scoreTables.get(score);
+    if (known != null) {
+      // The leading table is computed first; an equal score elsewhere reads the same rows from it.
+      return known;
+    }
+    int slot = top.visible.get(score.variable());
+    Set<String> ids = new LinkedHashSet<>();
+    for (String[] b : bindings) {
+      ids.add(b[slot]);
+    }
+    Map<String, Double> table = search.table(score, target(slot, pushedFilter(slot)), ids, leading);
+    budget.checkTime();
+    scoreTables.put(score, table);
+    return table;
+  }
+
+  /** Where {@code slot}'s nodes live, with {@code prefilter} for its searches. */
+  private SearchScores.Target target(int slot, Filter prefilter) {
+    NodeType type = slotTypes.get(slot);
+    return new SearchScores.Target(type, state.tables().get(type.tableKey()), prefilter);
+  }
+
+  /** Rows whose outer node matches each text match of an inner scope (their variable is bound). */
+  private List<String[]> applyText(Scope scope, List<String[]> rows) {
+    for (Clause.TextMatch m : scope.textResidual) {
+      int slot = scope.visible.get(m.field().variable());
+      Set<String> matching = search.textMatchesUnfiltered(m, target(slot, Filter.TRUE));
+      List<String[]> kept = new ArrayList<>();
+      for (String[] r : rows) {
+        if (matching.contains(r[slot])) {
+          kept.add(r);
+        }
+      }
+      rows = kept;
+    }
+    return rows;
   }
 
   private List<String[]> exec(Scope scope, List<String[]> input, Set<Integer> boundIn) {
@@ -278,6 +361,7 @@ final class ReadExecutor {
       }
     }
     rows = applyReady(scope, rows, waiting, bound);
+    rows = applyText(scope, rows);
     for (Clause c : scope.clauses) {
       if (c instanceof Clause.Not n) {
         Scope inner = innerScopes.get(n);
@@ -447,14 +531,33 @@ final class ReadExecutor {
     return adjacency.get(root, tables, pin.location(), pin.nativeBranch(), pin.version());
   }
 
-  /** Whether any scope pushes a filter into the slot's candidate scan. */
+  /** Whether any scope pushes a filter or a text match into the slot's candidate scan. */
   private boolean filtered(int slot) {
     for (Scope scope : scopes) {
-      if (scope.local.contains(slot) && !scope.pushed.getOrDefault(slot, List.of()).isEmpty()) {
+      if (scope.local.contains(slot) && (!scope.pushed.getOrDefault(slot, List.of()).isEmpty()
+          || !scope.textPushed.getOrDefault(slot, List.of()).isEmpty())) {
         return true;
       }
     }
     return false;
+  }
+
+  /** The filters of {@code slot} pushed into its scan: at most {@link #MAX_PUSHED_CONDITIONS}. */
+  private Filter pushedFilter(int slot) {
+    List<Filter> parts = pushedParts(slot);
+    return Filter.and(parts.subList(0, Math.min(parts.size(), MAX_PUSHED_CONDITIONS)).toArray(Filter[]::new));
+  }
+
+  private List<Filter> pushedParts(int slot) {
+    List<Filter> parts = new ArrayList<>();
+    for (Scope scope : scopes) {
+      if (scope.local.contains(slot)) {
+        for (Clause.Filter f : scope.pushed.getOrDefault(slot, List.of())) {
+          parts.add(pushable(f));
+        }
+      }
+    }
+    return parts;
   }
 
   /** Rows fetched by id for slots bound without a candidate scan. */
@@ -497,14 +600,7 @@ final class ReadExecutor {
     TablePin pin = state.tables().get(edgeType != null ? edgeType.tableKey() : type.tableKey());
     Map<String, Map<String, Object>> out = new TreeMap<>(Compare::codePoints);
     if (pin != null) {
-      List<Filter> parts = new ArrayList<>();
-      for (Scope scope : scopes) {
-        if (scope.local.contains(slot)) {
-          for (Clause.Filter f : scope.pushed.getOrDefault(slot, List.of())) {
-            parts.add(pushable(f));
-          }
-        }
-      }
+      List<Filter> parts = pushedParts(slot);
       int pushedCount = Math.min(parts.size(), MAX_PUSHED_CONDITIONS);
       Filter pushed = Filter.and(parts.subList(0, pushedCount).toArray(Filter[]::new));
       Filter rest = Filter.and(parts.subList(pushedCount, parts.size()).toArray(Filter[]::new));
@@ -518,6 +614,17 @@ final class ReadExecutor {
             }
           });
       budget.checkTime();
+      if (edgeType == null) {
+        // Text matches narrow the candidates to the nodes the pushed filter admits and whose text matches.
+        for (Scope scope : scopes) {
+          if (scope.local.contains(slot)) {
+            for (Clause.TextMatch m : scope.textPushed.getOrDefault(slot, List.of())) {
+              out.keySet().retainAll(search.textMatches(m, target(slot, pushed)));
+            }
+          }
+        }
+        budget.checkTime();
+      }
     }
     candidates.put(slot, out);
     return out;
