@@ -125,4 +125,13 @@ public final class TestIndexes {
   public static String ensure(StorageConfig config, String branch, String tableKey, String column, Kind kind) {
     return ensure(config, branch, tableKey, List.of(column), List.of(kind));
   }
+
+  /** The index names of exactly {@code version} of the table (main or {@code branch}), sorted. */
+  public static List<String> indexNames(StorageConfig config, String location, Optional<String> branch, long version) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset main = LanceSupport.open(config, location, allocator);
+        Dataset at = main.checkout(LanceSupport.ref(branch, OptionalLong.of(version)))) {
+      return at.listIndexes().stream().sorted().toList();
+    }
+  }
 }
