@@ -589,7 +589,7 @@ final class Checker {
    */
   private Value vectorQuery(Ast.Arg arg, Operand.Property field) {
     PropertyType target = field.type();
-    String dims = target.display();
+    String dims = "Vector(" + target.vectorDim() + ")";
     Ast.Operand o = arg instanceof Ast.OperandArg oa ? oa.operand() : null;
     if (o instanceof Ast.Lit lit && lit.literal() instanceof Ast.ListLit) {
       Value.Literal v = literalOfType(lit.literal(), new PropertyType(ScalarKind.VECTOR, false, false, List.of(),
@@ -607,7 +607,7 @@ final class Checker {
       PropertyType t = p.type();
       if (!t.list() && t.kind() == ScalarKind.VECTOR) {
         if (t.vectorDim() != target.vectorDim()) {
-          throw err(v.pos(), "nearest vector dimension mismatch: " + describe(field) + " but $" + p.name() + " is "
+          throw err(v.pos(), "nearest vector dimension mismatch: " + describe(field) + ", but $" + p.name() + " is "
               + t.display());
         }
         return p;
