@@ -332,4 +332,65 @@ abstract class AbstractLanceSearchTest {
     // A range on the same index is exact; Filter.startsWith renders one.
     assertThat(filtered(range)).containsExactly("und");
   }
+
+  // --- DataTables: the search API the query layer uses ------------------------------------------
+
+  static List<Object> hitIds(List<ScoredRow> rows) {
+    return rows.stream().map(r -> r.row().get("id")).toList();
+  }
+
+  @Test
+  void fullTextSearchNeedsTheIndexScoresEveryMatchAndPrefilters() {
+    assertThatThrownBy(() -> tables.fullTextSearch(LOC, MAIN, version, "title", TextQuery.match("learning"),
+        Filter.TRUE, List.of("id"))).isInstanceOf(MissingSearchIndex.class).hasMessageContaining("'title'");
+    index("title", TestIndexes.Kind.INVERTED);
+    List<ScoredRow> hits = tables.fullTextSearch(LOC, MAIN, version, "title", TextQuery.match("learning"), Filter.TRUE,
+        List.of("id"));
+    // Best first, ties by id; the score column is not left in the row.
+    assertThat(hitIds(hits)).containsExactly("rl", "dl", "ml");
+    assertThat(hits.get(0).row()).containsOnlyKeys("id");
+    assertThat(hits.get(0).score()).isGreaterThan(hits.get(1).score());
+    assertThat(tables.fullTextSearch(LOC, MAIN, version, "title", TextQuery.match("common"), Filter.TRUE,
+        List.of("id"))).hasSize(300);
+    assertThat(hitIds(tables.fullTextSearch(LOC, MAIN, version, "title", TextQuery.match("learning"),
+        Filter.eq("status", "miss"), List.of("id", "status")))).containsExactly("ml");
+    assertThat(tables.fullTextSearch(LOC, MAIN, version, "title", TextQuery.match(""), Filter.TRUE, List.of()))
+        .isEmpty();
+    // A fuzzy query is lowercased for the lowercasing index ("Vison" is then one edit from "vision").
+    assertThat(hitIds(tables.fullTextSearch(LOC, MAIN, version, "title", TextQuery.fuzzy("Vison", 1), Filter.TRUE,
+        List.of("id")))).containsExactly("cv");
+    // Every column when none is named.
+    assertThat(tables.fullTextSearch(LOC, MAIN, version, "title", TextQuery.match("vision"), Filter.TRUE, List.of())
+        .get(0).row()).containsOnlyKeys("id", "status", "title", "vec");
+  }
+
+  @Test
+  void nearestIsExactCosineWithAndWithoutAnIndexAndRefusesWhatLanceWouldIgnore() {
+    Map<String, float[]> vectors = vectors();
+    List<String> expected = vectors.keySet().stream()
+        .sorted(java.util.Comparator.comparingDouble((String id) -> cosineDistance(Q, vectors.get(id)))
+            .thenComparing(id -> id)).limit(6).toList();
+    for (boolean indexed : List.of(false, true)) {
+      if (indexed) {
+        index("vec", TestIndexes.Kind.VECTOR);
+      }
+      List<ScoredRow> top = tables.nearest(LOC, MAIN, version, "vec", Q, 6, Filter.TRUE, List.of("id"));
+      assertThat(hitIds(top)).as("indexed %s", indexed).isEqualTo(new ArrayList<Object>(expected));
+      for (ScoredRow r : top) {
+        assertThat(r.row()).containsOnlyKeys("id");
+        assertThat(r.score()).isEqualTo(cosineDistance(Q, vectors.get((String) r.row().get("id"))));
+      }
+      assertThat(hitIds(tables.nearest(LOC, MAIN, version, "vec", Q, 2, Filter.eq("status", "miss"), List.of("id"))))
+          .containsExactly("ml", "cv");
+    }
+    assertThatThrownBy(() -> tables.nearest(LOC, MAIN, version, "vec", new float[] {1, 0, 0}, 3, Filter.TRUE, List.of()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("4 dimensions");
+    assertThatThrownBy(() -> tables.nearest(LOC, MAIN, version, "vec", new float[4], 3, Filter.TRUE, List.of()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("zero");
+    assertThatThrownBy(() -> tables.nearest(LOC, MAIN, version, "title", Q, 3, Filter.TRUE, List.of()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a vector column");
+    // Rows keep every column when none is named, the vector included.
+    assertThat(tables.nearest(LOC, MAIN, version, "vec", Q, 1, Filter.TRUE, List.of()).get(0).row())
+        .containsOnlyKeys("id", "status", "title", "vec");
+  }
 }
