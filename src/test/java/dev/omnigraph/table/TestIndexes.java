@@ -57,11 +57,22 @@ public final class TestIndexes {
    * @return the table's new version
    */
   public static long build(StorageConfig config, String location, Optional<String> branch, String column, Kind kind) {
+    return build(config, location, branch, column, kind, 0);
+  }
+
+  /**
+   * As {@link #build(StorageConfig, String, Optional, String, Kind)}, a vector index with
+   * {@code partitions} IVF partitions (0: at most 2, enough for the small test tables, where every
+   * partition is probed and the search stays exact).
+   */
+  public static long build(StorageConfig config, String location, Optional<String> branch, String column, Kind kind,
+      int partitions) {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset main = LanceSupport.open(config, location, allocator)) {
       Dataset target = branch.isEmpty() ? main : main.checkout(LanceSupport.ref(branch, OptionalLong.empty()));
       try {
-        target.createIndex(options(column, kind, Math.max(1, (int) Math.min(2, target.countRows()))));
+        int lists = partitions > 0 ? partitions : Math.max(1, (int) Math.min(2, target.countRows()));
+        target.createIndex(options(column, kind, lists));
         return target.version();
       } finally {
         if (target != main) {
