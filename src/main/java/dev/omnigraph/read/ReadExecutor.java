@@ -37,6 +37,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * {@link AdjacencyCache} entry for the edge table's exact version; {@code not} is an anti-join
  * evaluated per row of its enclosing scope.
  *
+ * <p>Search (docs/indexes-and-search.md): a text match ({@code search}/{@code fuzzy}/{@code match_text})
+ * narrows its variable's candidates to the ids a full-text search with the pushed filters as
+ * prefilter returns (inside {@code not}, on an outer variable, it is tested per row); scores
+ * ({@code nearest}/{@code bm25}/{@code rrf}) are computed by {@link SearchScores} over the nodes the
+ * finished match holds, and a score as the first order key keeps only the nodes its search finds.
+ *
  * <p>At most {@link #MAX_PUSHED_CONDITIONS} of a variable's filters go into the Lance scan; the rest
  * are evaluated on the scanned rows with {@link Filter#test(Map, org.apache.arrow.vector.types.pojo.Schema)},
  * the same semantics. Every row produced is charged to the read's {@link ReadBudget}.
