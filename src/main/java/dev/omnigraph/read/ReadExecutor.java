@@ -221,12 +221,15 @@ final class ReadExecutor {
         top.noteColumns(bp.property());
       }
     }
+    Map<Score, Map<String, Double>> scoreTables = new HashMap<>();
+    if (!q.isAggregating() && !q.order().isEmpty() && q.order().get(0) instanceof OrderKey.ByScore leading) {
+      searchFirst(top, leading.score(), scoreTables);
+    }
     List<String[]> bindings = exec(top, java.util.Collections.singletonList(new String[slots.size()]), new LinkedHashSet<>());
     for (int slot : top.local) {
       materialize(slot, bindings);
     }
     // A leading search order key is a search: only the nodes it finds are returned.
-    Map<Score, Map<String, Double>> scoreTables = new HashMap<>();
     if (!q.order().isEmpty() && q.order().get(0) instanceof OrderKey.ByScore leading) {
       Map<String, Double> found = scoreTable(leading.score(), true, top, bindings, scoreTables);
       int slot = top.visible.get(leading.score().variable());
@@ -305,6 +308,51 @@ final class ReadExecutor {
     budget.checkTime();
     scoreTables.put(score, table);
     return table;
+  }
+
+  /**
+   * The search-first path of a lone variable ({@code match { $d: Doc { … }  $d.x > 1  search(…) }}
+   * ordered by a score of it): every clause narrows that variable's own scan, so the nodes the match
+   * admits are exactly those its pushed filters and text matches admit, and the search can run first
+   * with them as Lance's prefilter. Its candidates are then the nodes the search found, fetched by
+   * id, instead of a scan of the whole table. Any other shape computes the match first.
+   */
+  private void searchFirst(Scope top, Score score, Map<Score, Map<String, Double>> scoreTables) {
+    int slot = top.visible.get(score.variable());
+    if (top.local.size() != 1 || !top.residual.isEmpty() || !top.textResidual.isEmpty()
+        || slotEdges.containsKey(slot) || pushedParts(slot).size() > MAX_PUSHED_CONDITIONS) {
+      return;
+    }
+    for (Clause c : top.clauses) {
+      if (!(c instanceof Clause.Bind || c instanceof Clause.Filter || c instanceof Clause.TextMatch)) {
+        return;
+      }
+    }
+    TablePin pin = state.tables().get(slotTypes.get(slot).tableKey());
+    if (pin == null) {
+      return;
+    }
+    Filter pushed = pushedFilter(slot);
+    Set<String> ids = null;
+    for (Clause.TextMatch m : top.textPushed.getOrDefault(slot, List.of())) {
+      Set<String> matched = search.textMatches(m, target(slot, pushed));
+      if (ids == null) {
+        ids = matched;
+      } else {
+        ids.retainAll(matched);
+      }
+    }
+    Map<String, Double> found = search.table(score, target(slot, pushed), ids, true);
+    scoreTables.put(score, found);
+    Map<String, Map<String, Object>> out = new TreeMap<>(Compare::codePoints);
+    int width = slotColumns.get(slot).size();
+    for (Map<String, Object> row : tables.rowsById(pin.location(), pin.nativeBranch(), pin.version(), found.keySet(),
+        List.copyOf(slotColumns.get(slot)))) {
+      budget.row(width);
+      out.put((String) row.get("id"), row);
+    }
+    budget.checkTime();
+    candidates.put(slot, out);
   }
 
   /** Where {@code slot}'s nodes live, with {@code prefilter} for its searches. */
@@ -612,25 +660,38 @@ final class ReadExecutor {
       Filter rest = Filter.and(parts.subList(pushedCount, parts.size()).toArray(Filter[]::new));
       Schema schema = edgeType != null ? TableSchemas.edge(edgeType) : TableSchemas.node(type);
       int width = slotColumns.get(slot).size();
-      tables.scan(pin.location(), pin.nativeBranch(), pin.version(), pushed, List.copyOf(slotColumns.get(slot)),
-          row -> {
-            budget.row(width);
-            if (rest.isTrue() || rest.test(row, schema)) {
-              out.put((String) row.get("id"), row);
-            }
-          });
-      budget.checkTime();
+      // Text matches narrow the candidates to the nodes the pushed filters admit and whose text
+      // matches: the full-text searches run first (pushed filters as prefilter) and only the nodes
+      // they found are read, by id, instead of the whole table.
+      Set<String> matched = null;
       if (edgeType == null) {
-        // Text matches narrow the candidates to the nodes the pushed filter admits and whose text matches.
         for (Scope scope : scopes) {
           if (scope.local.contains(slot)) {
             for (Clause.TextMatch m : scope.textPushed.getOrDefault(slot, List.of())) {
-              out.keySet().retainAll(search.textMatches(m, target(slot, pushed)));
+              Set<String> ids = search.textMatches(m, target(slot, pushed));
+              if (matched == null) {
+                matched = ids;
+              } else {
+                matched.retainAll(ids);
+              }
             }
           }
         }
-        budget.checkTime();
       }
+      java.util.function.Consumer<Map<String, Object>> keep = row -> {
+        budget.row(width);
+        if (rest.isTrue() || rest.test(row, schema)) {
+          out.put((String) row.get("id"), row);
+        }
+      };
+      if (matched != null) {
+        tables.rowsById(pin.location(), pin.nativeBranch(), pin.version(), matched,
+            List.copyOf(slotColumns.get(slot))).forEach(keep);
+      } else {
+        tables.scan(pin.location(), pin.nativeBranch(), pin.version(), pushed, List.copyOf(slotColumns.get(slot)),
+            keep);
+      }
+      budget.checkTime();
     }
     candidates.put(slot, out);
     return out;

@@ -89,12 +89,13 @@ final class SearchScores {
 
   /**
    * The score of each admitted node that has one, in ranking order (best first). {@code ids} are the
-   * variable's nodes in the match's rows. {@code leading}: the score is the query's first order key,
-   * so a nearest table need only hold the {@code limit} nearest nodes.
+   * variable's nodes in the match's rows; null admits every node the target's prefilter admits (a
+   * lone variable whose clauses all narrow its own scan). {@code leading}: the score is the query's
+   * first order key, so a nearest table need only hold the {@code limit} nearest nodes.
    */
   LinkedHashMap<String, Double> table(Score score, Target target, Set<String> ids, boolean leading) {
     if (score instanceof Score.Nearest n) {
-      return nearest(n, target, ids, leading ? limit : ids.size());
+      return nearest(n, target, ids, leading || ids == null ? limit : ids.size());
     }
     if (score instanceof Score.Bm25 b) {
       return bm25(b, target, ids);
@@ -123,13 +124,14 @@ final class SearchScores {
   /** The {@code want} admitted nodes nearest to the query, nearest first, with their cosine distance. */
   private LinkedHashMap<String, Double> nearest(Score.Nearest n, Target target, Set<String> ids, long want) {
     LinkedHashMap<String, Double> out = new LinkedHashMap<>();
-    if (target.pin() == null || ids.isEmpty() || want <= 0) {
+    if (target.pin() == null || (ids != null && ids.isEmpty()) || want <= 0) {
       return out;
     }
     float[] query = vector(n.query());
-    boolean exact = ids.size() <= EXACT_IDS;
-    Filter prefilter = exact ? Filter.and(target.prefilter(), Filter.in("id", ids)) : target.prefilter();
-    long k = Math.min(want, exact ? ids.size() : Integer.MAX_VALUE);
+    // Every node the prefilter admits counts (ids == null), or the admitted ids go into the prefilter.
+    boolean exact = ids == null || ids.size() <= EXACT_IDS;
+    Filter prefilter = ids != null && exact ? Filter.and(target.prefilter(), Filter.in("id", ids)) : target.prefilter();
+    long k = Math.min(want, ids != null && exact ? ids.size() : Integer.MAX_VALUE);
     while (true) {
       TablePin pin = target.pin();
       List<ScoredRow> rows = tables.nearest(pin.location(), pin.nativeBranch(), pin.version(), n.field().property(),
@@ -137,7 +139,7 @@ final class SearchScores {
       out.clear();
       for (ScoredRow r : rows) {
         String id = (String) r.row().get("id");
-        if (ids.contains(id) && out.size() < want) {
+        if ((ids == null || ids.contains(id)) && out.size() < want) {
           out.put(id, r.score());
         }
       }
@@ -153,14 +155,14 @@ final class SearchScores {
   private LinkedHashMap<String, Double> bm25(Score.Bm25 b, Target target, Set<String> ids) {
     LinkedHashMap<String, Double> out = new LinkedHashMap<>();
     Object text = eval.apply(b.query());
-    if (target.pin() == null || ids.isEmpty() || text == null) {
+    if (target.pin() == null || (ids != null && ids.isEmpty()) || text == null) {
       return out;
     }
-    Filter prefilter = ids.size() <= EXACT_IDS ? Filter.and(target.prefilter(), Filter.in("id", ids))
+    Filter prefilter = ids != null && ids.size() <= EXACT_IDS ? Filter.and(target.prefilter(), Filter.in("id", ids))
         : target.prefilter();
     for (ScoredRow r : fullText(target, b.field(), TextQuery.match((String) text), prefilter, "bm25")) {
       String id = (String) r.row().get("id");
-      if (ids.contains(id)) {
+      if (ids == null || ids.contains(id)) {
         out.put(id, r.score());
       }
     }

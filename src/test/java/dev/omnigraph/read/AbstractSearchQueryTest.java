@@ -98,6 +98,12 @@ abstract class AbstractSearchQueryTest {
         List.of(TestIndexes.Kind.INVERTED, TestIndexes.Kind.INVERTED, TestIndexes.Kind.VECTOR));
     TestIndexes.ensure(config, "main", "node:IndexedItem", "embedding", TestIndexes.Kind.VECTOR);
     graph.load("main", new StringReader(late.toString()), LoadMode.APPEND, Optional.of(ACTOR));
+    // A branch inherits the indexes: "inherit" reads main's tables, "feature" writes its own Doc rows.
+    graph.branchCreate("inherit", "main", Optional.of(ACTOR));
+    graph.branchCreate("feature", "main", Optional.of(ACTOR));
+    graph.load("feature", new StringReader("{\"type\":\"Doc\",\"data\":{\"slug\":\"branch-doc\",\"title\":"
+        + "\"Learning on a branch\",\"body\":\"written on feature\",\"embedding\":[0.1,0.2,0.3,0.41]}}"),
+        LoadMode.APPEND, Optional.of(ACTOR));
     // The pins the reads use carry the indexes; the late IndexedItems sit outside the vector index.
     for (dev.omnigraph.api.SnapshotOutput.Dataset d : graph.snapshot("main").datasets()) {
       List<String> names = TestIndexes.indexNames(config, d.datasetPath(), Optional.empty(),
@@ -132,11 +138,15 @@ abstract class AbstractSearchQueryTest {
   }
 
   private ReadOutput q(String name, Object... kv) {
+    return on(Optional.empty(), name, kv);
+  }
+
+  private ReadOutput on(Optional<String> branch, String name, Object... kv) {
     ObjectNode params = JSON.createObjectNode();
     for (int i = 0; i < kv.length; i += 2) {
       params.set((String) kv[i], JSON.valueToTree(kv[i + 1]));
     }
-    return graph.query(Optional.empty(), Optional.empty(), queries, name, params);
+    return graph.query(branch, Optional.empty(), queries, name, params);
   }
 
   private static List<Object> column(ReadOutput out, String name) {
@@ -309,5 +319,19 @@ abstract class AbstractSearchQueryTest {
       assertThat(e.getMessage()).contains("Item.label", "@index", "omnigraph index ensure");
       assertThat(e.code()).isEqualTo("bad_request");
     }
+  }
+
+  @Test
+  void branchesSearchWithTheIndexesTheyInherit() {
+    float[] vq = {0.1f, 0.2f, 0.3f, 0.4f};
+    assertThat(column(on(Optional.of("inherit"), "text_search", "q", "learning"), "d.slug"))
+        .containsExactly("dl-basics", "ml-intro", "rl-intro");
+    // feature's own fragment is not covered by the index it forked with; it is searched all the same.
+    assertThat(column(on(Optional.of("feature"), "text_search", "q", "learning"), "d.slug"))
+        .containsExactly("branch-doc", "dl-basics", "ml-intro", "rl-intro");
+    assertThat(column(on(Optional.of("feature"), "vector_search", "q", vq), "d.slug"))
+        .containsExactly("ml-intro", "branch-doc", "nlp-guide");
+    assertThat(column(on(Optional.of("feature"), "bm25_search", "q", "branch"), "d.slug")).containsExactly("branch-doc");
+    assertThat(column(q("text_search", "q", "learning"), "d.slug")).doesNotContain("branch-doc");
   }
 }
