@@ -500,17 +500,19 @@ final class ReadExecutor {
   }
 
   private List<String[]> traverse(List<String[]> rows, Clause.Traverse t, int s, int d, Set<Integer> bound) {
-    Adjacency adj = adjacencyOf(t);
     boolean forward = bound.contains(s);
     int from = forward ? s : d;
     int to = forward ? d : s;
+    Map<String, List<String>> probedReach = probedReach(rows, t, from, forward);
+    Adjacency adj = probedReach == null ? adjacencyOf(t) : null;
     boolean toBound = bound.contains(to);
     // Without filters on the destination every endpoint qualifies: edges only join existing nodes
     // of the declared types, so the node table need not be scanned at all.
     Map<String, Map<String, Object>> allowed = filtered(to) ? candidates(to) : null;
     List<String[]> out = new ArrayList<>();
     for (String[] r : rows) {
-      List<String> reached = t.undirected() ? adj.reachEitherWay(r[from], t.minHops(), t.maxHops())
+      List<String> reached = probedReach != null ? probedReach.get(r[from])
+          : t.undirected() ? adj.reachEitherWay(r[from], t.minHops(), t.maxHops())
           : adj.reach(r[from], forward, t.minHops(), t.maxHops());
       if (toBound) {
         if (reached.contains(r[to])) {
@@ -575,6 +577,66 @@ final class ReadExecutor {
       }
     }
     return out;
+  }
+
+  /**
+   * System property forcing how traversal hops are resolved: {@code csr} (always the in-memory
+   * adjacency), {@code indexed} (src/dst BTree probes until they outgrow
+   * {@link ProbedAdjacency#MAX_PROBED}), {@code auto} (the default: probes for at most
+   * {@link ProbedAdjacency#MAX_ORIGINS} distinct origins when the key indexes leave at most
+   * {@link ProbedAdjacency#MAX_UNINDEXED_ROWS} rows uncovered and the CSR is not built yet). Both
+   * give the same rows; the reference's {@code OMNIGRAPH_TRAVERSAL_MODE}.
+   */
+  static final String TRAVERSAL_MODE = "omnigraph.traversal.mode";
+
+  /** Per edge table key, the nodes this query probed through the src/dst index. */
+  private final Map<String, ProbedAdjacency> probed = new HashMap<>();
+
+  /**
+   * The nodes each origin of {@code rows} reaches, resolved from the edge table's src/dst BTree when
+   * the expansion is selective (few distinct origins, no CSR built yet for that table version);
+   * null to use the CSR. The key indexes cover the table except fragments written since it was last
+   * optimized, which the probe scans, so the rows are the CSR's.
+   */
+  private Map<String, List<String>> probedReach(List<String[]> rows, Clause.Traverse t, int from, boolean forward) {
+    String mode = System.getProperty(TRAVERSAL_MODE, "auto");
+    TablePin pin = state.tables().get(t.edge().tableKey());
+    if (mode.equals("csr") || pin == null) {
+      return null;
+    }
+    boolean forced = mode.equals("indexed");
+    if (!forced && adjacency.contains(root, pin.location(), pin.nativeBranch(), pin.version())) {
+      return null; // a warm CSR answers without any read
+    }
+    Set<String> origins = new LinkedHashSet<>();
+    for (String[] r : rows) {
+      origins.add(r[from]);
+    }
+    if (!forced && (origins.size() > ProbedAdjacency.MAX_ORIGINS || !probeable(t, pin))) {
+      return null;
+    }
+    ProbedAdjacency p = probed.computeIfAbsent(t.edge().tableKey(), k -> new ProbedAdjacency(tables, pin));
+    Map<String, List<String>> reached = p.reach(origins, forward, t.undirected(), t.minHops(), t.maxHops());
+    budget.checkTime();
+    return reached;
+  }
+
+  /** Per edge table key, whether its src/dst key indexes cover enough rows for probes (decided once). */
+  private final Map<String, Boolean> probeable = new HashMap<>();
+
+  /**
+   * Whether the key indexes a traversal's hops would probe leave at most
+   * {@link ProbedAdjacency#MAX_UNINDEXED_ROWS} rows to scan (the manifest says; no data read).
+   */
+  private boolean probeable(Clause.Traverse t, TablePin pin) {
+    return probeable.computeIfAbsent(t.edge().tableKey(), k -> {
+      long outside = 0;
+      for (String column : List.of("src", "dst")) {
+        outside = Math.max(outside, tables.rowsOutsideKeyIndex(pin.location(), pin.nativeBranch(), pin.version(),
+            column));
+      }
+      return outside <= ProbedAdjacency.MAX_UNINDEXED_ROWS;
+    });
   }
 
   private Adjacency adjacencyOf(Clause.Traverse t) {

@@ -368,6 +368,35 @@ public final class DataTables {
     });
   }
 
+  /**
+   * The live rows of exactly {@code version} of the branch that the key index on {@code column}
+   * ({@code id}, {@code src} or {@code dst}) does not cover: what a probe filtered on that column
+   * scans besides the index. Read from the opened version's manifest only (fragment metadata and
+   * index fragment bitmaps), like {@link #fragmentStats}. Every row when the column has no key index.
+   */
+  public long rowsOutsideKeyIndex(String location, Optional<String> nativeBranch, long version, String column) {
+    return lance(() -> {
+      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+        Set<Integer> covered = new HashSet<>();
+        boolean indexed = false;
+        for (org.lance.index.Index index : h.table.getIndexes()) {
+          if (index.name().equals(KeyIndexes.indexName(column))) {
+            indexed = true;
+            covered.addAll(index.fragments().orElse(List.of()));
+          }
+        }
+        long rows = 0;
+        for (org.lance.Fragment fragment : h.table.getFragments()) {
+          FragmentMetadata m = fragment.metadata();
+          if (!indexed || !covered.contains(m.getId())) {
+            rows += m.getNumRows();
+          }
+        }
+        return rows;
+      }
+    });
+  }
+
   /** The most fragments a key index of {@code table} does not cover (a missing index covers none). */
   static int unindexedFragments(Dataset table) {
     FragmentStats s = fragmentStats(table);
