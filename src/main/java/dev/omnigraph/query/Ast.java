@@ -38,7 +38,7 @@ final class Ast {
 
   // ---- match clauses ----
 
-  sealed interface Clause permits Binding, Traversal, Filter, Negation {}
+  sealed interface Clause permits Binding, Traversal, Filter, Negation, Call {}
 
   record Binding(Name var, Name type, List<PropMatch> matches) implements Clause {}
 
@@ -127,18 +127,41 @@ final class Ast {
   /** {@code alias} is null when absent. */
   record Projection(ReturnExpr expr, Name alias) {}
 
-  /** What a return column computes: a property, an aggregate, a bound node's id, a parameter, a literal, now(). */
-  sealed interface ReturnExpr permits PropRef, Agg, VarRef, Lit, Now {
+  /**
+   * What a return column computes: a property, an aggregate, a search score, a bound node's id, a
+   * parameter, a literal, now().
+   */
+  sealed interface ReturnExpr permits PropRef, Agg, Call, VarRef, Lit, Now {
     Pos pos();
+  }
+
+  /**
+   * A search function call: {@code search}, {@code fuzzy}, {@code match_text} (match filters),
+   * {@code nearest}, {@code bm25}, {@code rrf} (scores); {@code fn} as written. Where it may stand
+   * and what its arguments must be is the checker's to judge.
+   */
+  record Call(Name fn, List<Arg> args, Pos pos) implements Clause, ReturnExpr, OrderExpr, Arg {}
+
+  /** A call argument: a nested call or an operand. */
+  sealed interface Arg permits Call, OperandArg {
+    Pos pos();
+  }
+
+  record OperandArg(Operand operand) implements Arg {
+    @Override
+    public Pos pos() {
+      return operand.pos();
+    }
   }
 
   /** {@code arg} is a {@link PropRef} or a {@link VarRef}. */
   record Agg(AggFunc func, Operand arg, Pos pos) implements ReturnExpr, OrderExpr {}
 
-  record Ordering(OrderExpr key, boolean descending) {}
+  /** {@code direction} is where {@code asc}/{@code desc} was written, or null when it was not. */
+  record Ordering(OrderExpr key, boolean descending, Pos direction) {}
 
-  /** What an order key names: an aggregate, a property, or a return alias. */
-  sealed interface OrderExpr permits Agg, PropRef, OrderAlias {}
+  /** What an order key names: an aggregate, a search score, a property, or a return alias. */
+  sealed interface OrderExpr permits Agg, Call, PropRef, OrderAlias {}
 
   record OrderAlias(Name alias) implements OrderExpr {}
 

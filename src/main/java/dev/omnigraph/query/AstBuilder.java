@@ -177,6 +177,7 @@ final class AstBuilder {
     for (OmniQueryParser.ProjectionContext p : r.returnClause().projection()) {
       OmniQueryParser.ReturnExprContext e = p.expr;
       Ast.ReturnExpr expr = e.aggregate() != null ? aggregate(e.aggregate())
+          : e.call() != null ? call(e.call())
           : e.propRef() != null ? propRef(e.propRef()) : (Ast.ReturnExpr) value(e.value());
       projections.add(new Ast.Projection(expr, p.alias == null ? null : name(p.alias.getStart())));
     }
@@ -187,12 +188,15 @@ final class AstBuilder {
         Ast.OrderExpr key;
         if (k.aggregate() != null) {
           key = aggregate(k.aggregate());
+        } else if (k.call() != null) {
+          key = call(k.call());
         } else if (k.propRef() != null) {
           key = propRef(k.propRef());
         } else {
           key = new Ast.OrderAlias(name(k.ident().getStart()));
         }
-        order.add(new Ast.Ordering(key, o.DESC() != null));
+        Token dir = o.DESC() != null ? o.DESC().getSymbol() : o.ASC() != null ? o.ASC().getSymbol() : null;
+        order.add(new Ast.Ordering(key, o.DESC() != null, dir == null ? null : pos(dir)));
       }
     }
     Long limit = null;
@@ -236,8 +240,19 @@ final class AstBuilder {
     if (c instanceof OmniQueryParser.FilterContext f) {
       return new Ast.Filter(operand(f.left), op(f.filterOp()), pos(f.filterOp().getStart()), operand(f.right));
     }
+    if (c instanceof OmniQueryParser.TextSearchContext t) {
+      return call(t.call());
+    }
     OmniQueryParser.NegationContext n = (OmniQueryParser.NegationContext) c;
     return new Ast.Negation(clauses(n.clause()), pos(n.NOT().getSymbol()));
+  }
+
+  private Ast.Call call(OmniQueryParser.CallContext c) {
+    List<Ast.Arg> args = new ArrayList<>();
+    for (OmniQueryParser.CallArgContext a : c.callArg()) {
+      args.add(a.call() != null ? call(a.call()) : new Ast.OperandArg(operand(a.operand())));
+    }
+    return new Ast.Call(name(c.fn.getStart()), List.copyOf(args), pos(c.getStart()));
   }
 
   private Ast.Agg aggregate(AggregateContext a) {

@@ -71,6 +71,7 @@ final class Checker {
     for (Ast.Projection p : read.projections()) {
       Column c = p.expr() instanceof Ast.PropRef ref ? projection(ref, p.alias(), scope)
           : p.expr() instanceof Ast.Agg agg ? aggregate(agg, p.alias(), scope)
+          : p.expr() instanceof Ast.Call call ? scored(call, p.alias(), scope)
           : returned(p.expr(), p.alias(), scope);
       Ast.Pos at = p.alias() != null ? p.alias().pos() : pos(p.expr());
       Ast.Pos previous = columnPos.putIfAbsent(c.name(), at);
@@ -86,6 +87,7 @@ final class Checker {
     for (Ast.Ordering o : read.order()) {
       order.add(orderKey(o, columns, aggregating, scope));
     }
+    searchNeeds(read, aggregating);
     OptionalLong limit = read.limit() == null ? OptionalLong.empty() : OptionalLong.of(read.limit());
     return new CheckedRead(decl.name(), decl.params(), scope.types(), match, columns, order, limit);
   }
@@ -98,6 +100,8 @@ final class Checker {
         out.add(traversal(t, scope));
       } else if (c instanceof Ast.Filter f) {
         out.add(filter(f, scope));
+      } else if (c instanceof Ast.Call call) {
+        out.add(textMatch(call, scope));
       } else {
         out.add(negation((Ast.Negation) c, scope));
       }
@@ -253,6 +257,8 @@ final class Checker {
             || (t.edgeVariable() != null && vars.contains(t.edgeVariable()));
       } else if (c instanceof Clause.Filter f) {
         hit = mentions(f.left(), vars) || mentions(f.right(), vars);
+      } else if (c instanceof Clause.TextMatch m) {
+        hit = vars.contains(m.field().variable());
       } else {
         hit = mentionsAny(((Clause.Not) c).clauses(), vars);
       }
@@ -373,6 +379,16 @@ final class Checker {
 
   private OrderKey orderKey(Ast.Ordering o, List<Column> columns, boolean aggregating, Scope scope) {
     Ast.OrderExpr key = o.key();
+    if (key instanceof Ast.Call call) {
+      Score score = score(call, scope, false);
+      if (score instanceof Score.Nearest && o.direction() != null) {
+        // As the reference: nearest() orders nearest first, nothing else is meaningful for a k-NN.
+        throw err(o.direction(), "nearest() orders nearest first and takes no asc/desc");
+      }
+      // Relevance (bm25, rrf) ranks best first unless asc is written.
+      boolean descending = !(score instanceof Score.Nearest) && (o.direction() == null || o.descending());
+      return new OrderKey.ByScore(score, descending);
+    }
     if (key instanceof Ast.OrderAlias a) {
       for (Column c : columns) {
         if (c.name().equals(a.alias().text())) {
@@ -418,6 +434,241 @@ final class Checker {
 
   private static boolean orderable(PropertyType t) {
     return !t.list() && t.kind() != ScalarKind.VECTOR;
+  }
+
+  // ---- search functions ----
+
+  private static final Map<String, TextMode> TEXT_FUNCTIONS = Map.of(
+      "search", TextMode.SEARCH, "fuzzy", TextMode.FUZZY, "match_text", TextMode.MATCH_TEXT);
+
+  /** {@code search(...)}, {@code fuzzy(...)}, {@code match_text(...)} as a match clause. */
+  private Clause.TextMatch textMatch(Ast.Call c, Scope scope) {
+    String fn = c.fn().text();
+    TextMode mode = TEXT_FUNCTIONS.get(fn);
+    if (mode == null) {
+      throw err(c.pos(), fn + "() ranks rows rather than filtering them; use it in order or return, as in order { "
+          + fn + "(...) } limit 10");
+    }
+    arity(c, 2, mode == TextMode.FUZZY ? 3 : 2);
+    Operand.Property field = textField(c, fn, scope);
+    Value query = stringArg(c.args().get(1), fn + " query");
+    Value edits = c.args().size() == 3 ? integerArg(c.args().get(2), "fuzzy max_edits", 0) : null;
+    return new Clause.TextMatch(field, mode, query, edits);
+  }
+
+  /** A return column of a score. */
+  private Column.Scored scored(Ast.Call c, Ast.Name alias, Scope scope) {
+    Score score = score(c, scope, false);
+    return new Column.Scored(alias != null ? alias.text() : score.function(), score);
+  }
+
+  /** {@code nearest(...)}, {@code bm25(...)}, {@code rrf(...)} in return or order. */
+  private Score score(Ast.Call c, Scope scope, boolean inRrf) {
+    String fn = c.fn().text();
+    if (TEXT_FUNCTIONS.containsKey(fn)) {
+      throw err(c.pos(), fn + "() is a match filter: write it in match { ... }; for a relevance score use bm25(...)");
+    }
+    switch (fn) {
+      case "nearest" -> {
+        arity(c, 2, 2);
+        Operand.Property field = nodeProperty(c.args().get(0), fn, scope);
+        PropertyType t = field.type();
+        if (t.list() || t.kind() != ScalarKind.VECTOR) {
+          throw err(c.args().get(0).pos(), "nearest needs a Vector property, but " + describe(field) + " is not one");
+        }
+        return new Score.Nearest(field, vectorQuery(c.args().get(1), field));
+      }
+      case "bm25" -> {
+        arity(c, 2, 2);
+        return new Score.Bm25(textField(c, fn, scope), stringArg(c.args().get(1), "bm25 query"));
+      }
+      default -> {
+        if (inRrf) {
+          throw err(c.pos(), "rrf() fuses nearest(...) and bm25(...) rankings; it cannot fuse another rrf()");
+        }
+        arity(c, 2, 3);
+        Score primary = rank(c.args().get(0), scope);
+        Score secondary = rank(c.args().get(1), scope);
+        if (!primary.variable().equals(secondary.variable())) {
+          throw err(c.args().get(1).pos(), "rrf() fuses two rankings of the same variable, but they rank $"
+              + primary.variable() + " and $" + secondary.variable());
+        }
+        Value k = c.args().size() == 3 ? integerArg(c.args().get(2), "rrf k", 1) : null;
+        return new Score.Rrf(primary, secondary, k);
+      }
+    }
+  }
+
+  private Score rank(Ast.Arg arg, Scope scope) {
+    if (arg instanceof Ast.Call call && (call.fn().text().equals("nearest") || call.fn().text().equals("bm25"))) {
+      return score(call, scope, true);
+    }
+    if (arg instanceof Ast.Call call && call.fn().text().equals("rrf")) {
+      return score(call, scope, true); // refused there, with the reason
+    }
+    throw err(arg.pos(), "rrf() ranks with nearest(...) or bm25(...), not "
+        + (arg instanceof Ast.Call call ? call.fn().text() + "(...)" : "a value"));
+  }
+
+  private void arity(Ast.Call c, int min, int max) {
+    int n = c.args().size();
+    if (n < min || n > max) {
+      String want = min == max ? "exactly " + min : min + " or " + max;
+      throw err(c.pos(), c.fn().text() + "() takes " + want + " arguments, got " + n);
+    }
+  }
+
+  /** The first argument of a text function: a free-text String property of a node variable. */
+  private Operand.Property textField(Ast.Call c, String fn, Scope scope) {
+    Operand.Property field = nodeProperty(c.args().get(0), fn, scope);
+    PropertyType t = field.type();
+    Ast.Pos at = c.args().get(0).pos();
+    if (field.isId()) {
+      throw err(at, fn + " searches a declared String property; $" + field.variable() + ".id has no full-text index");
+    }
+    if (t.list() || t.kind() != ScalarKind.STRING) {
+      throw err(at, fn + " needs a free-text String property, but " + describe(field) + " is not one"
+          + (t.kind() == ScalarKind.ENUM && !t.list() ? " (an enum is matched with =)" : ""));
+    }
+    return field;
+  }
+
+  /** {@code $v.prop} of a node variable bound outside {@code not} (search runs on node tables). */
+  private Operand.Property nodeProperty(Ast.Arg arg, String fn, Scope scope) {
+    if (!(arg instanceof Ast.OperandArg oa) || !(oa.operand() instanceof Ast.PropRef ref)) {
+      throw err(arg.pos(), fn + "() needs a property of a bound node as its first argument, as in " + fn + "($d.prop, ...)");
+    }
+    String var = ref.var().text();
+    if (scope.edges().containsKey(var)) {
+      // As the reference's T23: search runs on node tables; an edge has no scan to search.
+      throw err(ref.pos(), fn + " cannot target the edge property $" + var + "." + ref.property().text()
+          + "; search runs on node properties (edge properties support comparison filters and projection)");
+    }
+    return propRef(ref, scope);
+  }
+
+  /** A String query: a literal or a String parameter (optional: a null query matches nothing). */
+  private Value stringArg(Ast.Arg arg, String what) {
+    if (arg instanceof Ast.OperandArg oa && oa.operand() instanceof Ast.Lit lit && lit.literal() instanceof Ast.Str s) {
+      return new Value.Literal(s.value(), PropertyType.scalar(ScalarKind.STRING, false));
+    }
+    if (arg instanceof Ast.OperandArg oa && oa.operand() instanceof Ast.VarRef v && params.containsKey(v.var().text())) {
+      Value.Param p = param(v);
+      if (!p.type().list() && p.type().kind() == ScalarKind.STRING) {
+        return p;
+      }
+      throw err(v.pos(), what + " must be a String, but $" + p.name() + " is " + p.type().display());
+    }
+    throw err(arg.pos(), what + " must be a String literal or parameter");
+  }
+
+  /** An integer literal of at least {@code min}, or an integer parameter (checked when bound). */
+  private Value integerArg(Ast.Arg arg, String what, long min) {
+    if (arg instanceof Ast.OperandArg oa && oa.operand() instanceof Ast.Lit lit && lit.literal() instanceof Ast.Num n
+        && n.integral()) {
+      if (n.value().compareTo(java.math.BigDecimal.valueOf(min)) < 0
+          || n.value().compareTo(java.math.BigDecimal.valueOf(Integer.MAX_VALUE)) > 0) {
+        throw err(n.pos(), what + " must be " + (min == 0 ? "at least 0" : "greater than 0") + ", got " + n.text());
+      }
+      return new Value.Literal(n.value().longValueExact(), I64);
+    }
+    if (arg instanceof Ast.OperandArg oa && oa.operand() instanceof Ast.VarRef v && params.containsKey(v.var().text())) {
+      Value.Param p = param(v);
+      if (!p.type().list() && (p.type().kind() == ScalarKind.I32 || p.type().kind() == ScalarKind.I64
+          || p.type().kind() == ScalarKind.U32 || p.type().kind() == ScalarKind.U64)) {
+        return p;
+      }
+      throw err(v.pos(), what + " must be an integer, but $" + p.name() + " is " + p.type().display());
+    }
+    throw err(arg.pos(), what + " must be an integer literal or parameter");
+  }
+
+  /**
+   * The query of {@code nearest}: a {@code Vector(n)} parameter of the property's dimension, or a
+   * literal list of n numbers. Text needs an embedder, and none is configured.
+   */
+  private Value vectorQuery(Ast.Arg arg, Operand.Property field) {
+    PropertyType target = field.type();
+    String dims = "Vector(" + target.vectorDim() + ")";
+    Ast.Operand o = arg instanceof Ast.OperandArg oa ? oa.operand() : null;
+    if (o instanceof Ast.Lit lit && lit.literal() instanceof Ast.ListLit) {
+      Value.Literal v = literalOfType(lit.literal(), new PropertyType(ScalarKind.VECTOR, false, false, List.of(),
+          target.vectorDim()), false, "the nearest query for " + describe(field));
+      if (!nonZero((float[]) v.value())) {
+        throw err(lit.pos(), "the nearest query is a zero vector, which has no cosine distance to anything");
+      }
+      return v;
+    }
+    if (o instanceof Ast.Lit lit && lit.literal() instanceof Ast.Str) {
+      throw noEmbedder(lit.pos(), "the text \"" + ((Ast.Str) lit.literal()).value() + "\"", dims);
+    }
+    if (o instanceof Ast.VarRef v && params.containsKey(v.var().text())) {
+      Value.Param p = param(v);
+      PropertyType t = p.type();
+      if (!t.list() && t.kind() == ScalarKind.VECTOR) {
+        if (t.vectorDim() != target.vectorDim()) {
+          throw err(v.pos(), "nearest vector dimension mismatch: " + describe(field) + ", but $" + p.name() + " is "
+              + t.display());
+        }
+        return p;
+      }
+      if (!t.list() && t.kind() == ScalarKind.STRING) {
+        throw noEmbedder(v.pos(), "$" + p.name() + " (" + t.display() + ")", dims);
+      }
+      throw err(v.pos(), "the nearest query must be " + dims + ", but $" + p.name() + " is " + t.display());
+    }
+    throw err(arg.pos(), "the nearest query must be a " + dims + " parameter or a list of " + target.vectorDim()
+        + " numbers");
+  }
+
+  private NoEmbedderException noEmbedder(Ast.Pos at, String what, String dims) {
+    return new NoEmbedderException(at.line(), at.column(), decl.name(), "nearest() got " + what
+        + ", but no embedder is configured to turn text into a vector; pass a " + dims + " parameter"
+        + " (or a list of numbers) instead");
+  }
+
+  private static boolean nonZero(float[] v) {
+    for (float x : v) {
+      if (x != 0f) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * What scores need from the rest of the query: nearest() and rrf() need a limit (the number of
+   * nearest rows, and the depth of a nearest ranking), and no score stands beside aggregates.
+   */
+  private void searchNeeds(Ast.Read read, boolean aggregating) {
+    List<Ast.Call> calls = new ArrayList<>();
+    read.projections().forEach(p -> {
+      if (p.expr() instanceof Ast.Call c) {
+        calls.add(c);
+      }
+    });
+    read.order().forEach(o -> {
+      if (o.key() instanceof Ast.Call c) {
+        calls.add(c);
+      }
+    });
+    for (Ast.Call c : calls) {
+      if (aggregating) {
+        throw err(c.pos(), c.fn().text() + "() scores rows; it cannot stand beside aggregates");
+      }
+      Ast.Call needsLimit = c.fn().text().equals("nearest") || c.fn().text().equals("rrf") ? c : null;
+      if (needsLimit != null && read.limit() == null) {
+        throw err(c.pos(), c.fn().text() + "() needs a limit: " + (c.fn().text().equals("nearest")
+            ? "it returns the limit nearest rows" : "each nearest ranking holds the limit nearest rows")
+            + "; add limit N after order");
+      }
+      for (Ast.Arg a : c.args()) {
+        if (a instanceof Ast.Call inner && inner.fn().text().equals("nearest") && read.limit() == null) {
+          throw err(inner.pos(), "nearest() needs a limit: a nearest ranking holds the limit nearest rows;"
+              + " add limit N after order");
+        }
+      }
+    }
   }
 
   // ---- operands ----

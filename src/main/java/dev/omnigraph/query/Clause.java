@@ -9,7 +9,7 @@ import java.util.Objects;
  * A checked {@code match} clause. Clauses are a conjunction; their order is the written order, with
  * a binding's inline constraints ({@code $p: Person { name: $n }}) following it as {@link Filter}s.
  */
-public sealed interface Clause permits Clause.Bind, Clause.Traverse, Clause.Filter, Clause.Not {
+public sealed interface Clause permits Clause.Bind, Clause.Traverse, Clause.Filter, Clause.Not, Clause.TextMatch {
 
   /**
    * {@code $variable: Type}: the variable ranges over the nodes of {@code type}. A variable may be
@@ -71,6 +71,26 @@ public sealed interface Clause permits Clause.Bind, Clause.Traverse, Clause.Filt
   record Not(List<Clause> clauses) implements Clause {
     public Not {
       clauses = List.copyOf(clauses);
+    }
+  }
+
+  /**
+   * {@code search(field, q)}, {@code fuzzy(field, q [, max_edits])}, {@code match_text(field, q)}:
+   * rows whose node's text property matches {@code query} through the property's inverted index.
+   *
+   * @param field a String property of a node variable
+   * @param query a String parameter or literal
+   * @param maxEdits for {@link TextMode#FUZZY}, an integer parameter or literal, or null for
+   *     {@link TextMode#DEFAULT_MAX_EDITS}; null otherwise
+   */
+  record TextMatch(Operand.Property field, TextMode mode, Value query, Value maxEdits) implements Clause {
+    public TextMatch {
+      Objects.requireNonNull(field, "field");
+      Objects.requireNonNull(mode, "mode");
+      Objects.requireNonNull(query, "query");
+      if (maxEdits != null && mode != TextMode.FUZZY) {
+        throw new IllegalArgumentException(mode.spelling() + " takes no max_edits");
+      }
     }
   }
 }

@@ -4,7 +4,7 @@ import dev.omnigraph.schema.PropertyType;
 import java.util.Objects;
 
 /** A checked {@code return} column, in return order. Column names are unique within a query. */
-public sealed interface Column permits Column.Projection, Column.Aggregate, Column.Constant {
+public sealed interface Column permits Column.Projection, Column.Aggregate, Column.Constant, Column.Scored {
 
   /** The output column name: the alias, or {@code p.name} for {@code $p.name}. */
   String name();
@@ -63,6 +63,24 @@ public sealed interface Column permits Column.Projection, Column.Aggregate, Colu
       if (property == null && function != AggFunc.COUNT) {
         throw new IllegalArgumentException(function.spelling() + " needs a property");
       }
+    }
+  }
+
+  /**
+   * A search score ({@code nearest}, {@code bm25}, {@code rrf}) of each row's node, F64 (null where
+   * the score has no value, see {@link Score}). Unaliased, the column is named after the function.
+   */
+  record Scored(String name, Score score) implements Column {
+    private static final PropertyType TYPE = PropertyType.scalar(dev.omnigraph.schema.ScalarKind.F64, true);
+
+    public Scored {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(score, "score");
+    }
+
+    @Override
+    public PropertyType type() {
+      return TYPE;
     }
   }
 }

@@ -6,7 +6,7 @@ import java.util.Objects;
  * A checked {@code order} key. Ascending puts nulls first; the executor breaks remaining ties by the
  * bound entities' ids so order is total.
  */
-public sealed interface OrderKey permits OrderKey.ByColumn, OrderKey.ByProperty {
+public sealed interface OrderKey permits OrderKey.ByColumn, OrderKey.ByProperty, OrderKey.ByScore {
 
   /** True for {@code desc}. */
   boolean descending();
@@ -22,6 +22,17 @@ public sealed interface OrderKey permits OrderKey.ByColumn, OrderKey.ByProperty 
   record ByProperty(Operand.Property property, boolean descending) implements OrderKey {
     public ByProperty {
       Objects.requireNonNull(property, "property");
+    }
+  }
+
+  /**
+   * Sort by a search score of each row's node. As the first key it is a search: {@code nearest}
+   * keeps the {@code limit} nearest rows (ascending distance), {@code bm25} the matching rows and
+   * {@code rrf} the rows either ranking holds (both descending unless written {@code asc}).
+   */
+  record ByScore(Score score, boolean descending) implements OrderKey {
+    public ByScore {
+      Objects.requireNonNull(score, "score");
     }
   }
 }

@@ -23,6 +23,11 @@ public final class AdjacencyCache {
   private final LinkedHashMap<Key, Adjacency> entries = new LinkedHashMap<>(16, 0.75f, true);
   private long edges;
 
+  /** Whether the adjacency of the edge table at exactly this version is built (a warm entry). */
+  synchronized boolean contains(String root, String location, Optional<String> nativeBranch, long version) {
+    return entries.containsKey(new Key(root, location, nativeBranch, version));
+  }
+
   /** The adjacency of the edge table at exactly this version, built (one src/dst scan) on a miss. */
   Adjacency get(String root, DataTables tables, String location, Optional<String> nativeBranch, long version) {
     Key key = new Key(root, location, nativeBranch, version);

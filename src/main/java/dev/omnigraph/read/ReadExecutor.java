@@ -10,6 +10,7 @@ import dev.omnigraph.query.Column;
 import dev.omnigraph.query.CompareOp;
 import dev.omnigraph.query.Operand;
 import dev.omnigraph.query.OrderKey;
+import dev.omnigraph.query.Score;
 import dev.omnigraph.query.Value;
 import dev.omnigraph.schema.NodeType;
 import dev.omnigraph.table.DataTables;
@@ -35,6 +36,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * literal-escaping path) and only the columns the query reads; traversals expand through an
  * {@link AdjacencyCache} entry for the edge table's exact version; {@code not} is an anti-join
  * evaluated per row of its enclosing scope.
+ *
+ * <p>Search (docs/indexes-and-search.md): a text match ({@code search}/{@code fuzzy}/{@code match_text})
+ * narrows its variable's candidates to the ids a full-text search with the pushed filters as
+ * prefilter returns (inside {@code not}, on an outer variable, it is tested per row); scores
+ * ({@code nearest}/{@code bm25}/{@code rrf}) are computed by {@link SearchScores} over the nodes the
+ * finished match holds, and a score as the first order key keeps only the nodes its search finds.
  *
  * <p>At most {@link #MAX_PUSHED_CONDITIONS} of a variable's filters go into the Lance scan; the rest
  * are evaluated on the scanned rows with {@link Filter#test(Map, org.apache.arrow.vector.types.pojo.Schema)},
@@ -85,6 +92,10 @@ final class ReadExecutor {
     final Set<Integer> local = new LinkedHashSet<>();
     final Map<Integer, List<Clause.Filter>> pushed = new HashMap<>();
     final List<Clause.Filter> residual = new ArrayList<>();
+    /** Text matches on a variable of this scope: they narrow its candidate scan. */
+    final Map<Integer, List<Clause.TextMatch>> textPushed = new HashMap<>();
+    /** Text matches on an outer variable (inside not { }): tested per row. */
+    final List<Clause.TextMatch> textResidual = new ArrayList<>();
 
     Scope(List<Clause> clauses, Map<String, Integer> outer) {
       this.clauses = clauses;
@@ -120,6 +131,13 @@ final class ReadExecutor {
           }
           noteColumns(f.left());
           noteColumns(f.right());
+        } else if (c instanceof Clause.TextMatch m) {
+          int slot = visible.get(m.field().variable());
+          if (local.contains(slot)) {
+            textPushed.computeIfAbsent(slot, k -> new ArrayList<>()).add(m);
+          } else {
+            textResidual.add(m);
+          }
         } else if (c instanceof Clause.Not n) {
           innerScopes.put(n, new Scope(n.clauses(), visible));
         }
@@ -184,8 +202,12 @@ final class ReadExecutor {
   /** The result: column names and rows of Java values, in final order. */
   record Result(List<String> columns, List<List<Object>> rows) {}
 
+  /** The read's searches (text matches and scores); set by {@link #run}. */
+  private SearchScores search;
+
   Result run(CheckedRead q, Map<String, NodeType> allNodeTypes) {
     nodeTypesByName.putAll(allNodeTypes);
+    search = new SearchScores(tables, q.name(), q.limit().orElse(Long.MAX_VALUE), this::eval);
     Scope top = new Scope(q.match(), Map.of());
     for (Column c : q.columns()) {
       if (c instanceof Column.Projection p) {
@@ -199,9 +221,25 @@ final class ReadExecutor {
         top.noteColumns(bp.property());
       }
     }
+    Map<Score, Map<String, Double>> scoreTables = new HashMap<>();
+    if (!q.isAggregating() && !q.order().isEmpty() && q.order().get(0) instanceof OrderKey.ByScore leading) {
+      searchFirst(top, leading.score(), scoreTables);
+    }
     List<String[]> bindings = exec(top, java.util.Collections.singletonList(new String[slots.size()]), new LinkedHashSet<>());
     for (int slot : top.local) {
       materialize(slot, bindings);
+    }
+    // A leading search order key is a search: only the nodes it finds are returned.
+    if (!q.order().isEmpty() && q.order().get(0) instanceof OrderKey.ByScore leading) {
+      Map<String, Double> found = scoreTable(leading.score(), true, top, bindings, scoreTables);
+      int slot = top.visible.get(leading.score().variable());
+      List<String[]> kept = new ArrayList<>();
+      for (String[] b : bindings) {
+        if (found.containsKey(b[slot])) {
+          kept.add(b);
+        }
+      }
+      bindings = kept;
     }
     List<String> names = q.columnNames();
     List<List<Object>> out;
@@ -216,10 +254,13 @@ final class ReadExecutor {
       for (String[] b : bindings) {
         List<Object> row = new ArrayList<>(names.size() + q.order().size() + outerSlots.size());
         for (Column c : q.columns()) {
-          row.add(c instanceof Column.Projection p ? value(top, b, p.property()) : eval(((Column.Constant) c).value()));
+          row.add(c instanceof Column.Projection p ? value(top, b, p.property())
+              : c instanceof Column.Scored sc ? scoreValue(sc.score(), top, b, bindings, scoreTables)
+              : eval(((Column.Constant) c).value()));
         }
         for (OrderKey k : q.order()) {
-          row.add(k instanceof OrderKey.ByProperty bp ? value(top, b, bp.property()) : null);
+          row.add(k instanceof OrderKey.ByProperty bp ? value(top, b, bp.property())
+              : k instanceof OrderKey.ByScore bs ? scoreValue(bs.score(), top, b, bindings, scoreTables) : null);
         }
         for (int s : outerSlots) {
           row.add(b[s]);
@@ -238,6 +279,102 @@ final class ReadExecutor {
       trimmed.add(new ArrayList<>(row.subList(0, names.size())));
     }
     return new Result(names, trimmed);
+  }
+
+  /**
+   * The score of binding {@code b}'s node: from the score's table (computed once per distinct score,
+   * over the nodes the match's rows hold); null where the node has none, 0 for an rrf that ranks
+   * it nowhere.
+   */
+  private Object scoreValue(Score score, Scope top, String[] b, List<String[]> bindings,
+      Map<Score, Map<String, Double>> scoreTables) {
+    Double v = scoreTable(score, false, top, bindings, scoreTables).get(b[top.visible.get(score.variable())]);
+    return v == null && score instanceof Score.Rrf ? Double.valueOf(0.0) : v;
+  }
+
+  private Map<String, Double> scoreTable(Score score, boolean leading, Scope top, List<String[]> bindings,
+      Map<Score, Map<String, Double>> scoreTables) {
+    Map<String, Double> known = scoreTables.get(score);
+    if (known != null) {
+      // The leading table is computed first; an equal score elsewhere reads the same rows from it.
+      return known;
+    }
+    int slot = top.visible.get(score.variable());
+    Set<String> ids = new LinkedHashSet<>();
+    for (String[] b : bindings) {
+      ids.add(b[slot]);
+    }
+    Map<String, Double> table = search.table(score, target(slot, pushedFilter(slot)), ids, leading);
+    budget.checkTime();
+    scoreTables.put(score, table);
+    return table;
+  }
+
+  /**
+   * The search-first path of a lone variable ({@code match { $d: Doc { … }  $d.x > 1  search(…) }}
+   * ordered by a score of it): every clause narrows that variable's own scan, so the nodes the match
+   * admits are exactly those its pushed filters and text matches admit, and the search can run first
+   * with them as Lance's prefilter. Its candidates are then the nodes the search found, fetched by
+   * id, instead of a scan of the whole table. Any other shape computes the match first.
+   */
+  private void searchFirst(Scope top, Score score, Map<Score, Map<String, Double>> scoreTables) {
+    int slot = top.visible.get(score.variable());
+    if (top.local.size() != 1 || !top.residual.isEmpty() || !top.textResidual.isEmpty()
+        || slotEdges.containsKey(slot) || pushedParts(slot).size() > MAX_PUSHED_CONDITIONS) {
+      return;
+    }
+    for (Clause c : top.clauses) {
+      if (!(c instanceof Clause.Bind || c instanceof Clause.Filter || c instanceof Clause.TextMatch)) {
+        return;
+      }
+    }
+    TablePin pin = state.tables().get(slotTypes.get(slot).tableKey());
+    if (pin == null) {
+      return;
+    }
+    Filter pushed = pushedFilter(slot);
+    Set<String> ids = null;
+    for (Clause.TextMatch m : top.textPushed.getOrDefault(slot, List.of())) {
+      Set<String> matched = search.textMatches(m, target(slot, pushed));
+      if (ids == null) {
+        ids = matched;
+      } else {
+        ids.retainAll(matched);
+      }
+    }
+    Map<String, Double> found = search.table(score, target(slot, pushed), ids, true);
+    scoreTables.put(score, found);
+    Map<String, Map<String, Object>> out = new TreeMap<>(Compare::codePoints);
+    int width = slotColumns.get(slot).size();
+    for (Map<String, Object> row : tables.rowsById(pin.location(), pin.nativeBranch(), pin.version(), found.keySet(),
+        List.copyOf(slotColumns.get(slot)))) {
+      budget.row(width);
+      out.put((String) row.get("id"), row);
+    }
+    budget.checkTime();
+    candidates.put(slot, out);
+  }
+
+  /** Where {@code slot}'s nodes live, with {@code prefilter} for its searches. */
+  private SearchScores.Target target(int slot, Filter prefilter) {
+    NodeType type = slotTypes.get(slot);
+    return new SearchScores.Target(type, state.tables().get(type.tableKey()), prefilter);
+  }
+
+  /** Rows whose outer node matches each text match of an inner scope (their variable is bound). */
+  private List<String[]> applyText(Scope scope, List<String[]> rows) {
+    for (Clause.TextMatch m : scope.textResidual) {
+      int slot = scope.visible.get(m.field().variable());
+      Set<String> matching = search.textMatchesUnfiltered(m, target(slot, Filter.TRUE));
+      List<String[]> kept = new ArrayList<>();
+      for (String[] r : rows) {
+        if (matching.contains(r[slot])) {
+          kept.add(r);
+        }
+      }
+      rows = kept;
+    }
+    return rows;
   }
 
   private List<String[]> exec(Scope scope, List<String[]> input, Set<Integer> boundIn) {
@@ -278,6 +415,7 @@ final class ReadExecutor {
       }
     }
     rows = applyReady(scope, rows, waiting, bound);
+    rows = applyText(scope, rows);
     for (Clause c : scope.clauses) {
       if (c instanceof Clause.Not n) {
         Scope inner = innerScopes.get(n);
@@ -362,17 +500,19 @@ final class ReadExecutor {
   }
 
   private List<String[]> traverse(List<String[]> rows, Clause.Traverse t, int s, int d, Set<Integer> bound) {
-    Adjacency adj = adjacencyOf(t);
     boolean forward = bound.contains(s);
     int from = forward ? s : d;
     int to = forward ? d : s;
+    Map<String, List<String>> probedReach = probedReach(rows, t, from, forward);
+    Adjacency adj = probedReach == null ? adjacencyOf(t) : null;
     boolean toBound = bound.contains(to);
     // Without filters on the destination every endpoint qualifies: edges only join existing nodes
     // of the declared types, so the node table need not be scanned at all.
     Map<String, Map<String, Object>> allowed = filtered(to) ? candidates(to) : null;
     List<String[]> out = new ArrayList<>();
     for (String[] r : rows) {
-      List<String> reached = t.undirected() ? adj.reachEitherWay(r[from], t.minHops(), t.maxHops())
+      List<String> reached = probedReach != null ? probedReach.get(r[from])
+          : t.undirected() ? adj.reachEitherWay(r[from], t.minHops(), t.maxHops())
           : adj.reach(r[from], forward, t.minHops(), t.maxHops());
       if (toBound) {
         if (reached.contains(r[to])) {
@@ -439,6 +579,66 @@ final class ReadExecutor {
     return out;
   }
 
+  /**
+   * System property forcing how traversal hops are resolved: {@code csr} (always the in-memory
+   * adjacency), {@code indexed} (src/dst BTree probes until they outgrow
+   * {@link ProbedAdjacency#MAX_PROBED}), {@code auto} (the default: probes for at most
+   * {@link ProbedAdjacency#MAX_ORIGINS} distinct origins when the key indexes leave at most
+   * {@link ProbedAdjacency#MAX_UNINDEXED_ROWS} rows uncovered and the CSR is not built yet). Both
+   * give the same rows; the reference's {@code OMNIGRAPH_TRAVERSAL_MODE}.
+   */
+  static final String TRAVERSAL_MODE = "omnigraph.traversal.mode";
+
+  /** Per edge table key, the nodes this query probed through the src/dst index. */
+  private final Map<String, ProbedAdjacency> probed = new HashMap<>();
+
+  /**
+   * The nodes each origin of {@code rows} reaches, resolved from the edge table's src/dst BTree when
+   * the expansion is selective (few distinct origins, no CSR built yet for that table version);
+   * null to use the CSR. The key indexes cover the table except fragments written since it was last
+   * optimized, which the probe scans, so the rows are the CSR's.
+   */
+  private Map<String, List<String>> probedReach(List<String[]> rows, Clause.Traverse t, int from, boolean forward) {
+    String mode = System.getProperty(TRAVERSAL_MODE, "auto");
+    TablePin pin = state.tables().get(t.edge().tableKey());
+    if (mode.equals("csr") || pin == null) {
+      return null;
+    }
+    boolean forced = mode.equals("indexed");
+    if (!forced && adjacency.contains(root, pin.location(), pin.nativeBranch(), pin.version())) {
+      return null; // a warm CSR answers without any read
+    }
+    Set<String> origins = new LinkedHashSet<>();
+    for (String[] r : rows) {
+      origins.add(r[from]);
+    }
+    if (!forced && (origins.size() > ProbedAdjacency.MAX_ORIGINS || !probeable(t, pin))) {
+      return null;
+    }
+    ProbedAdjacency p = probed.computeIfAbsent(t.edge().tableKey(), k -> new ProbedAdjacency(tables, pin));
+    Map<String, List<String>> reached = p.reach(origins, forward, t.undirected(), t.minHops(), t.maxHops());
+    budget.checkTime();
+    return reached;
+  }
+
+  /** Per edge table key, whether its src/dst key indexes cover enough rows for probes (decided once). */
+  private final Map<String, Boolean> probeable = new HashMap<>();
+
+  /**
+   * Whether the key indexes a traversal's hops would probe leave at most
+   * {@link ProbedAdjacency#MAX_UNINDEXED_ROWS} rows to scan (the manifest says; no data read).
+   */
+  private boolean probeable(Clause.Traverse t, TablePin pin) {
+    return probeable.computeIfAbsent(t.edge().tableKey(), k -> {
+      long outside = 0;
+      for (String column : List.of("src", "dst")) {
+        outside = Math.max(outside, tables.rowsOutsideKeyIndex(pin.location(), pin.nativeBranch(), pin.version(),
+            column));
+      }
+      return outside <= ProbedAdjacency.MAX_UNINDEXED_ROWS;
+    });
+  }
+
   private Adjacency adjacencyOf(Clause.Traverse t) {
     TablePin pin = state.tables().get(t.edge().tableKey());
     if (pin == null) {
@@ -447,14 +647,33 @@ final class ReadExecutor {
     return adjacency.get(root, tables, pin.location(), pin.nativeBranch(), pin.version());
   }
 
-  /** Whether any scope pushes a filter into the slot's candidate scan. */
+  /** Whether any scope pushes a filter or a text match into the slot's candidate scan. */
   private boolean filtered(int slot) {
     for (Scope scope : scopes) {
-      if (scope.local.contains(slot) && !scope.pushed.getOrDefault(slot, List.of()).isEmpty()) {
+      if (scope.local.contains(slot) && (!scope.pushed.getOrDefault(slot, List.of()).isEmpty()
+          || !scope.textPushed.getOrDefault(slot, List.of()).isEmpty())) {
         return true;
       }
     }
     return false;
+  }
+
+  /** The filters of {@code slot} pushed into its scan: at most {@link #MAX_PUSHED_CONDITIONS}. */
+  private Filter pushedFilter(int slot) {
+    List<Filter> parts = pushedParts(slot);
+    return Filter.and(parts.subList(0, Math.min(parts.size(), MAX_PUSHED_CONDITIONS)).toArray(Filter[]::new));
+  }
+
+  private List<Filter> pushedParts(int slot) {
+    List<Filter> parts = new ArrayList<>();
+    for (Scope scope : scopes) {
+      if (scope.local.contains(slot)) {
+        for (Clause.Filter f : scope.pushed.getOrDefault(slot, List.of())) {
+          parts.add(pushable(f));
+        }
+      }
+    }
+    return parts;
   }
 
   /** Rows fetched by id for slots bound without a candidate scan. */
@@ -497,26 +716,43 @@ final class ReadExecutor {
     TablePin pin = state.tables().get(edgeType != null ? edgeType.tableKey() : type.tableKey());
     Map<String, Map<String, Object>> out = new TreeMap<>(Compare::codePoints);
     if (pin != null) {
-      List<Filter> parts = new ArrayList<>();
-      for (Scope scope : scopes) {
-        if (scope.local.contains(slot)) {
-          for (Clause.Filter f : scope.pushed.getOrDefault(slot, List.of())) {
-            parts.add(pushable(f));
-          }
-        }
-      }
+      List<Filter> parts = pushedParts(slot);
       int pushedCount = Math.min(parts.size(), MAX_PUSHED_CONDITIONS);
       Filter pushed = Filter.and(parts.subList(0, pushedCount).toArray(Filter[]::new));
       Filter rest = Filter.and(parts.subList(pushedCount, parts.size()).toArray(Filter[]::new));
       Schema schema = edgeType != null ? TableSchemas.edge(edgeType) : TableSchemas.node(type);
       int width = slotColumns.get(slot).size();
-      tables.scan(pin.location(), pin.nativeBranch(), pin.version(), pushed, List.copyOf(slotColumns.get(slot)),
-          row -> {
-            budget.row(width);
-            if (rest.isTrue() || rest.test(row, schema)) {
-              out.put((String) row.get("id"), row);
+      // Text matches narrow the candidates to the nodes the pushed filters admit and whose text
+      // matches: the full-text searches run first (pushed filters as prefilter) and only the nodes
+      // they found are read, by id, instead of the whole table.
+      Set<String> matched = null;
+      if (edgeType == null) {
+        for (Scope scope : scopes) {
+          if (scope.local.contains(slot)) {
+            for (Clause.TextMatch m : scope.textPushed.getOrDefault(slot, List.of())) {
+              Set<String> ids = search.textMatches(m, target(slot, pushed));
+              if (matched == null) {
+                matched = ids;
+              } else {
+                matched.retainAll(ids);
+              }
             }
-          });
+          }
+        }
+      }
+      java.util.function.Consumer<Map<String, Object>> keep = row -> {
+        budget.row(width);
+        if (rest.isTrue() || rest.test(row, schema)) {
+          out.put((String) row.get("id"), row);
+        }
+      };
+      if (matched != null) {
+        tables.rowsById(pin.location(), pin.nativeBranch(), pin.version(), matched,
+            List.copyOf(slotColumns.get(slot))).forEach(keep);
+      } else {
+        tables.scan(pin.location(), pin.nativeBranch(), pin.version(), pushed, List.copyOf(slotColumns.get(slot)),
+            keep);
+      }
       budget.checkTime();
     }
     candidates.put(slot, out);

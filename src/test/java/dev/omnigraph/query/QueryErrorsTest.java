@@ -32,8 +32,9 @@ class QueryErrorsTest {
             1, 41, "q", "unexpected '='; expected one of '-', '[', 'date', 'datetime', 'false', 'now', 'null',"
                 + " 'true', a $variable, a number, a string, an integer"),
         err("empty match", "query q() { match { }" + R,
-            1, 21, "q", "unexpected '}'; expected one of '-', '[', 'date', 'datetime', 'false', 'not', 'now',"
-                + " 'null', 'true', a $variable, a number, a string, an integer"),
+            1, 21, "q", "unexpected '}'; expected one of '-', '[', 'bm25', 'date', 'datetime', 'false', 'fuzzy',"
+                + " 'match_text', 'nearest', 'not', 'now', 'null', 'rrf', 'search', 'true', a $variable, a number,"
+                + " a string, an integer"),
         err("empty insert", "query q() { insert Person { } }",
             1, 29, "q", "unexpected '}'; expected a name"),
         err("unterminated comment", "query q() { match { $p: Person }" + R + " /* open",

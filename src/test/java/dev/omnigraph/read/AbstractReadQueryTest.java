@@ -23,6 +23,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
+import dev.omnigraph.table.TestIndexes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,6 +43,15 @@ abstract class AbstractReadQueryTest {
 
   protected abstract StorageConfig newRoot() throws Exception;
 
+  /**
+   * Whether the scalar properties get BTree indexes part-way through the load, so every golden runs
+   * on indexes that cover some fragments and not others (rows loaded after the build, and the
+   * written branch's own rows): the answers must be the unindexed ones.
+   */
+  protected boolean indexed() {
+    return false;
+  }
+
   private StorageConfig config;
   private Omnigraph graph;
   private String queries;
@@ -50,7 +61,22 @@ abstract class AbstractReadQueryTest {
   void fixture() throws Exception {
     config = newRoot();
     graph = Omnigraph.init(config, resource("graphs/social.pg"), Optional.of(ACTOR));
-    graph.load("main", new StringReader(resource("graphs/social.ndjson")), LoadMode.APPEND, Optional.of(ACTOR));
+    String data = resource("graphs/social.ndjson");
+    if (indexed()) {
+      // dave and eve (and every edge) arrive after the indexes: their fragments are not covered.
+      List<String> lines = data.lines().toList();
+      Predicate<String> late = l -> l.contains("\"edge\"") || l.contains("\"dave\"") || l.contains("\"eve\"");
+      graph.load("main", new StringReader(String.join("\n", lines.stream().filter(late.negate()).toList())),
+          LoadMode.APPEND, Optional.of(ACTOR));
+      TestIndexes.ensure(config, "main", "node:Person", List.of("name", "age", "score"),
+          List.of(TestIndexes.Kind.BTREE, TestIndexes.Kind.BTREE, TestIndexes.Kind.BTREE));
+      TestIndexes.ensure(config, "main", "node:Company", List.of("name", "founded"),
+          List.of(TestIndexes.Kind.BTREE, TestIndexes.Kind.BTREE));
+      graph.load("main", new StringReader(String.join("\n", lines.stream().filter(late).toList())),
+          LoadMode.APPEND, Optional.of(ACTOR));
+    } else {
+      graph.load("main", new StringReader(data), LoadMode.APPEND, Optional.of(ACTOR));
+    }
     queries = resource("graphs/social.gq");
     fixtureCommit = graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().get(0).graphCommitId();
     graph.branchCreate("untouched", "main", Optional.of(ACTOR));

@@ -39,13 +39,26 @@ abstract class AbstractFilterPushdownTest {
   }
 
   /**
-   * Whether to build an index on every column before the probes (a BTree on each scalar column and
-   * {@code id}, an inverted index on the string, a vector index on the vector): the same probes must
-   * then select the same rows, whatever Lance answers from an index.
+   * Whether every scalar column gets a BTree index between two commits, so each filter runs on a
+   * partially covered index (the first commit's fragment indexed, the second's not). The answers
+   * must be the ones without an index.
    */
   boolean indexed() {
     return false;
   }
+
+  /**
+   * Whether to build an index on every column after the rows landed, through the table layer's
+   * EnsureIndices staging (a BTree on each scalar column and {@code id}, an inverted index on the
+   * string, a vector index on the vector): the same probes must then select the same rows, whatever
+   * Lance answers from an index.
+   */
+  boolean indexedEverywhere() {
+    return false;
+  }
+
+  /** The scalar columns a BTree can index (lists and vectors cannot). */
+  static final List<String> INDEXABLE = List.of("id", "s", "b", "i32", "i64", "u32", "u64", "f32", "f64", "d", "ts");
 
   private static final String LOCATION = "nodes/00000000000000aa-0000000000000001";
 
@@ -74,10 +87,20 @@ abstract class AbstractFilterPushdownTest {
     Map<String, Object> nullRow = new HashMap<>();
     nullRow.put("id", "null-row");
     rows.add(nullRow);
-    CommitOutcome outcome = tables.commit(tables.stageInsert(LOCATION, Optional.empty(), v1, schema, rows, false));
-    assertThat(outcome.kind()).isEqualTo(CommitOutcome.Kind.LANDED);
-    version = outcome.version();
-    if (indexed()) {
+    List<List<Map<String, Object>>> commits = indexed()
+        ? List.of(rows.subList(0, rows.size() / 2), rows.subList(rows.size() / 2, rows.size())) : List.of(rows);
+    version = v1;
+    for (List<Map<String, Object>> batch : commits) {
+      if (indexed() && version != v1) {
+        for (String column : INDEXABLE) {
+          version = TestIndexes.build(config, LOCATION, Optional.empty(), column, TestIndexes.Kind.BTREE);
+        }
+      }
+      CommitOutcome outcome = tables.commit(tables.stageInsert(LOCATION, Optional.empty(), version, schema, batch, false));
+      assertThat(outcome.kind()).isEqualTo(CommitOutcome.Kind.LANDED);
+      version = outcome.version();
+    }
+    if (indexedEverywhere()) {
       List<IndexSpec> specs = new ArrayList<>();
       for (String c : List.of("id", "b", "i32", "i64", "u32", "u64", "f32", "f64", "d", "ts")) {
         specs.add(new IndexSpec(c, dev.omnigraph.schema.IndexKind.BTREE));

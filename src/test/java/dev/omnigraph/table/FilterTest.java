@@ -28,7 +28,11 @@ class FilterTest {
     assertThat(Filter.ge("b", true).toSql()).isEqualTo("`b` >= TRUE");
     assertThat(Filter.in("id", List.of("a", "b'c")).toSql()).isEqualTo("`id` IN ('a', 'b''c')");
     assertThat(Filter.in("id", List.of())).isSameAs(Filter.FALSE);
-    assertThat(Filter.startsWith("s", "50%").toSql()).isEqualTo("`s` LIKE '50\\%%' ESCAPE '\\'");
+    // A prefix is a range (a BTree serves it exactly; Lance's indexed LIKE drops escapes).
+    assertThat(Filter.startsWith("s", "50%").toSql()).isEqualTo("(`s` >= '50%') AND (`s` < '50&')");
+    assertThat(Filter.startsWith("s", "a\\").toSql()).isEqualTo("(`s` >= 'a\\') AND (`s` < 'a]')");
+    assertThat(Filter.startsWith("s", "it'").toSql()).isEqualTo("(`s` >= 'it''') AND (`s` < 'it(')");
+    assertThat(Filter.startsWith("s", "").toSql()).isEqualTo("`s` >= ''");
     assertThat(Filter.contains("s", "_").toSql()).isEqualTo("`s` LIKE '%\\_%' ESCAPE '\\'");
     assertThat(Filter.isNull("s").toSql()).isEqualTo("`s` IS NULL");
     assertThat(Filter.and(Filter.eq("a", 1), Filter.or(Filter.isNull("b"), Filter.not(Filter.eq("c", "x"))))
@@ -41,6 +45,18 @@ class FilterTest {
     assertThat(Filter.eq("a", 1).isTrue()).isFalse();
   }
 
+  /** The prefix successor is the least string above every string with the prefix, in code point order. */
+  @Test
+  void prefixSuccessorIncrementsTheLastCodePointThatCanGrow() {
+    assertThat(Filter.successor("ab")).contains("ac");
+    assertThat(Filter.successor("a\uD7FF")).contains("a\uE000"); // the surrogate block is skipped
+    assertThat(Filter.successor("a\uFFFF")).contains("a\uD800\uDC00"); // U+10000
+    assertThat(Filter.successor("a\uDBFF\uDFFF")).contains("b"); // U+10FFFF cannot grow: drop it
+    assertThat(Filter.successor("\uDBFF\uDFFF")).isEmpty();
+    assertThat(Filter.successor("")).isEmpty();
+    assertThat(Filter.successor("x\u0000")).contains("x\u0001");
+  }
+
   /** Negation is pushed to the leaves: Lance mis-types literals under NOT (see Filter#toSql). */
   @Test
   void negationIsPushedDownNeverRendered() {
@@ -51,7 +67,8 @@ class FilterTest {
     assertThat(Filter.not(Filter.gt("a", 1)).toSql()).isEqualTo("`a` <= 1");
     assertThat(Filter.not(Filter.ge("a", 1)).toSql()).isEqualTo("`a` < 1");
     assertThat(Filter.not(Filter.in("a", List.of(1, 2))).toSql()).isEqualTo("`a` NOT IN (1, 2)");
-    assertThat(Filter.not(Filter.startsWith("s", "x")).toSql()).isEqualTo("`s` NOT LIKE 'x%' ESCAPE '\\'");
+    assertThat(Filter.not(Filter.startsWith("s", "x")).toSql()).isEqualTo("(`s` < 'x') OR (`s` >= 'y')");
+    assertThat(Filter.not(Filter.startsWith("s", "")).toSql()).isEqualTo("`s` < ''");
     assertThat(Filter.not(Filter.contains("s", "x")).toSql()).isEqualTo("`s` NOT LIKE '%x%' ESCAPE '\\'");
     assertThat(Filter.not(Filter.isNull("s")).toSql()).isEqualTo("`s` IS NOT NULL");
     assertThat(Filter.not(Filter.TRUE).toSql()).isEqualTo("FALSE");

@@ -14,7 +14,7 @@ class IndexedFilterPushdownLocalTest extends AbstractFilterPushdownTest {
   }
 
   @Override
-  boolean indexed() {
+  boolean indexedEverywhere() {
     return true;
   }
 }

@@ -51,6 +51,7 @@ clause
     : VARIABLE COLON typeName=IDENT (LBRACE propMatch (COMMA propMatch)* COMMA? RBRACE)?   # binding
     | src=VARIABLE (edgeVar=VARIABLE COLON)? (edgeName | open=LT edgeName GT) hopBounds? dst=VARIABLE  # traversal
     | left=operand filterOp right=operand                                                # filter
+    | call                                                                               # textSearch
     | NOT LBRACE clause+ RBRACE                                                          # negation
     ;
 
@@ -59,9 +60,11 @@ propMatch
     ;
 
 // A keyword cannot name an edge bare (`$a contains $b` is a filter); the quoted form reaches it.
+// The search function names can (`$a search $b` is a traversal, as in the reference).
 edgeName
     : IDENT
     | STRING
+    | callName
     ;
 
 // The upper bound is optional here only so that `{1,}` gets a targeted message from the checker.
@@ -95,6 +98,7 @@ projection
 // a constant column, as in the reference.
 returnExpr
     : aggregate
+    | call
     | propRef
     | value
     ;
@@ -118,8 +122,25 @@ ordering
 // A bare name is a return alias.
 orderKey
     : aggregate
+    | call
     | propRef
     | ident
+    ;
+
+// The search functions: search/fuzzy/match_text filter in match; nearest/bm25/rrf score in return
+// and order. Which function may stand where, and its arguments, are judged in AstBuilder and the
+// checker, so a misplaced or misshapen call gets a message naming it.
+call
+    : fn=callName LPAREN (callArg (COMMA callArg)*)? RPAREN
+    ;
+
+callName
+    : NEAREST | SEARCH | FUZZY | MATCH_TEXT | BM25 | RRF
+    ;
+
+callArg
+    : call
+    | operand
     ;
 
 limitClause
@@ -167,6 +188,7 @@ ident
     | INSERT | UPDATE | DELETE | SET | WHERE
     | CONTAINS | STARTS_WITH | COUNT | SUM | AVG | MIN | MAX
     | NOW | DATE | DATETIME
+    | callName
     ;
 
 QUERY       : 'query';
@@ -191,6 +213,12 @@ AVG         : 'avg';
 MIN         : 'min';
 MAX         : 'max';
 NOW         : 'now';
+NEAREST     : 'nearest';
+SEARCH      : 'search';
+FUZZY       : 'fuzzy';
+MATCH_TEXT  : 'match_text';
+BM25        : 'bm25';
+RRF         : 'rrf';
 DATE        : 'date';
 DATETIME    : 'datetime';
 TRUE        : 'true';

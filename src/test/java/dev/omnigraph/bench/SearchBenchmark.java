@@ -1,0 +1,234 @@
+package dev.omnigraph.bench;
+
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.table.CommitOutcome;
+import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.Filter;
+import dev.omnigraph.table.ScoredRow;
+import dev.omnigraph.table.TableSchemas;
+import dev.omnigraph.table.TableStore;
+import dev.omnigraph.table.TestIndexes;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Index-backed read figures (issue 16), reported and not gated, on the local file system through the
+ * table layer the query executor uses ({@code DataTables.scan} with a pushed filter,
+ * {@code DataTables.nearest}):
+ *
+ * <ul>
+ *   <li>equality lookup of one key on a table of {@code omnigraph.bench.lookupRows} (1,000,000)
+ *       rows in 10 fragments, without and with a BTree index on the key column: p50 of 100
+ *       random keys (after 5 warm-up lookups);
+ *   <li>{@code nearest} top-10 over {@code omnigraph.bench.vectorRows} (100,000) 128-d vectors
+ *       drawn around 256 centres, flat (exact) vs a cosine IVF_FLAT index of
+ *       {@code omnigraph.bench.partitions} (256) partitions: p50 of 50 queries and recall@10 of the
+ *       index against the exact answer.
+ * </ul>
+ *
+ * Run with {@code ./mvnw -B -o -Pbench -DskipTests process-test-classes exec:exec@search-benchmark}
+ * (results in {@code target/bench/search.txt}).
+ */
+public final class SearchBenchmark {
+
+  static final int LOOKUPS = 100;
+  static final int WARMUP = 5;
+  static final int QUERIES = 50;
+  static final int DIM = 128;
+  static final int K = 10;
+
+  private SearchBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    Path out = Paths.get(args.length > 0 ? args[0] : "target/bench");
+    Files.createDirectories(out);
+    int lookupRows = Integer.getInteger("omnigraph.bench.lookupRows", 1_000_000);
+    int vectorRows = Integer.getInteger("omnigraph.bench.vectorRows", 100_000);
+    int partitions = Integer.getInteger("omnigraph.bench.partitions", 256);
+    List<String> report = new ArrayList<>();
+    report.add("OmniGraph search benchmark (local FS, " + Runtime.getRuntime().availableProcessors() + " cpus, java "
+        + System.getProperty("java.version") + ")");
+    report.addAll(lookup(Files.createTempDirectory("search-bench-lookup"), lookupRows));
+    report.addAll(vectors(Files.createTempDirectory("search-bench-vectors"), vectorRows, partitions));
+    String text = String.join("\n", report) + "\n";
+    System.out.print(text);
+    Files.writeString(out.resolve("search.txt"), text);
+  }
+
+  // --- equality lookup ------------------------------------------------------------------------
+
+  static List<String> lookup(Path dir, int rows) {
+    StorageConfig config = StorageConfig.local(dir);
+    DataTables tables = new DataTables(config);
+    String loc = "nodes/00000000000000f1-0000000000000001";
+    Schema schema = new Schema(List.of(
+        new Field("id", new FieldType(false, ArrowType.Utf8.INSTANCE, null,
+            Map.of(TableSchemas.PRIMARY_KEY, "true")), null),
+        new Field("k", FieldType.nullable(ArrowType.Utf8.INSTANCE), null),
+        new Field("v", FieldType.nullable(new ArrowType.Int(64, true)), null)));
+    long t0 = System.nanoTime();
+    long version = new TableStore(config).createEmpty(loc, schema);
+    int chunk = Math.max(1, rows / 10);
+    for (int start = 0; start < rows; start += chunk) {
+      List<Map<String, Object>> batch = new ArrayList<>();
+      for (int i = start; i < Math.min(rows, start + chunk); i++) {
+        Map<String, Object> r = new HashMap<>();
+        r.put("id", "r" + i);
+        r.put("k", key(i));
+        r.put("v", (long) i);
+        batch.add(r);
+      }
+      version = commit(tables, tables.stageInsert(loc, Optional.empty(), version, schema, batch, false));
+    }
+    double loadSeconds = (System.nanoTime() - t0) / 1e9;
+    Random random = new Random(16);
+    int[] keys = random.ints(LOOKUPS + WARMUP, 0, rows).toArray();
+    double without = p50Lookup(tables, loc, version, keys, rows);
+    long t1 = System.nanoTime();
+    version = TestIndexes.build(config, loc, Optional.empty(), "k", TestIndexes.Kind.BTREE);
+    double buildSeconds = (System.nanoTime() - t1) / 1e9;
+    double with = p50Lookup(tables, loc, version, keys, rows);
+    return List.of(
+        String.format(Locale.ROOT, "equality lookup by key, %,d rows in 10 fragments (loaded in %.1f s):", rows,
+            loadSeconds),
+        String.format(Locale.ROOT, "  without BTree: p50 %.2f ms over %d random keys", without, LOOKUPS),
+        String.format(Locale.ROOT, "  with BTree:    p50 %.2f ms (index built in %.1f s)", with, buildSeconds),
+        String.format(Locale.ROOT, "  speedup:       %.1fx (target >= 20x)", without / with));
+  }
+
+  static String key(int i) {
+    return String.format(Locale.ROOT, "k%08d", i);
+  }
+
+  static double p50Lookup(DataTables tables, String loc, long version, int[] keys, int rows) {
+    double[] ms = new double[LOOKUPS];
+    for (int n = 0; n < keys.length; n++) {
+      long t = System.nanoTime();
+      List<Object> found = new ArrayList<>();
+      tables.scan(loc, Optional.empty(), version, Filter.eq("k", key(keys[n])), List.of("id", "k"),
+          r -> found.add(r.get("id")));
+      double elapsed = (System.nanoTime() - t) / 1e6;
+      if (!found.equals(List.of("r" + keys[n]))) {
+        throw new IllegalStateException("lookup of " + key(keys[n]) + " found " + found);
+      }
+      if (n >= WARMUP) {
+        ms[n - WARMUP] = elapsed;
+      }
+    }
+    return median(ms);
+  }
+
+  // --- nearest --------------------------------------------------------------------------------
+
+  static List<String> vectors(Path dir, int rows, int partitions) {
+    StorageConfig config = StorageConfig.local(dir);
+    DataTables tables = new DataTables(config);
+    String loc = "nodes/00000000000000f2-0000000000000001";
+    Schema schema = new Schema(List.of(
+        new Field("id", new FieldType(false, ArrowType.Utf8.INSTANCE, null,
+            Map.of(TableSchemas.PRIMARY_KEY, "true")), null),
+        // As TableSchemas spells a Vector(128)? property.
+        new Field("vec", FieldType.nullable(new ArrowType.FixedSizeList(DIM)), List.of(new Field("item",
+            FieldType.notNullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null)))));
+    Random random = new Random(128);
+    float[][] centres = new float[256][DIM];
+    for (float[] c : centres) {
+      for (int d = 0; d < DIM; d++) {
+        c[d] = (float) random.nextGaussian();
+      }
+    }
+    long t0 = System.nanoTime();
+    long version = new TableStore(config).createEmpty(loc, schema);
+    int chunk = Math.max(1, rows / 10);
+    for (int start = 0; start < rows; start += chunk) {
+      List<Map<String, Object>> batch = new ArrayList<>();
+      for (int i = start; i < Math.min(rows, start + chunk); i++) {
+        Map<String, Object> r = new HashMap<>();
+        r.put("id", "v" + i);
+        r.put("vec", around(centres[random.nextInt(centres.length)], random));
+        batch.add(r);
+      }
+      version = commit(tables, tables.stageInsert(loc, Optional.empty(), version, schema, batch, false));
+    }
+    double loadSeconds = (System.nanoTime() - t0) / 1e9;
+    float[][] queries = new float[QUERIES][];
+    for (int q = 0; q < QUERIES; q++) {
+      queries[q] = around(centres[random.nextInt(centres.length)], random);
+    }
+    double[] flatMs = new double[QUERIES];
+    List<Set<Object>> exact = new ArrayList<>();
+    for (int q = 0; q < QUERIES; q++) {
+      long t = System.nanoTime();
+      List<ScoredRow> top = tables.nearest(loc, Optional.empty(), version, "vec", queries[q], K, Filter.TRUE,
+          List.of("id"));
+      flatMs[q] = (System.nanoTime() - t) / 1e6;
+      exact.add(ids(top));
+    }
+    long t1 = System.nanoTime();
+    version = TestIndexes.build(config, loc, Optional.empty(), "vec", TestIndexes.Kind.VECTOR, partitions);
+    double buildSeconds = (System.nanoTime() - t1) / 1e9;
+    double[] annMs = new double[QUERIES];
+    double recall = 0;
+    for (int q = 0; q < QUERIES; q++) {
+      long t = System.nanoTime();
+      List<ScoredRow> top = tables.nearest(loc, Optional.empty(), version, "vec", queries[q], K, Filter.TRUE,
+          List.of("id"));
+      annMs[q] = (System.nanoTime() - t) / 1e6;
+      Set<Object> found = ids(top);
+      found.retainAll(exact.get(q));
+      recall += found.size() / (double) K;
+    }
+    recall /= QUERIES;
+    return List.of(
+        String.format(Locale.ROOT, "nearest top-%d, %,d vectors of %d dimensions (loaded in %.1f s):", K, rows, DIM,
+            loadSeconds),
+        String.format(Locale.ROOT, "  brute force (flat, exact): p50 %.2f ms over %d queries", median(flatMs), QUERIES),
+        String.format(Locale.ROOT, "  IVF_FLAT cosine, %d partitions: p50 %.2f ms (index built in %.1f s)", partitions,
+            median(annMs), buildSeconds),
+        String.format(Locale.ROOT, "  recall@%d of the index: %.3f (target >= 0.9)", K, recall));
+  }
+
+  static float[] around(float[] centre, Random random) {
+    float[] v = new float[DIM];
+    for (int d = 0; d < DIM; d++) {
+      v[d] = centre[d] + (float) (random.nextGaussian() * 0.3);
+    }
+    return v;
+  }
+
+  static Set<Object> ids(List<ScoredRow> rows) {
+    Set<Object> out = new HashSet<>();
+    rows.forEach(r -> out.add(r.row().get("id")));
+    return out;
+  }
+
+  static long commit(DataTables tables, dev.omnigraph.table.StagedWrite staged) {
+    CommitOutcome outcome = tables.commit(staged);
+    if (outcome.kind() != CommitOutcome.Kind.LANDED) {
+      throw new IllegalStateException(outcome.detail());
+    }
+    return outcome.version();
+  }
+
+  static double median(double[] values) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    return sorted[sorted.length / 2];
+  }
+}
