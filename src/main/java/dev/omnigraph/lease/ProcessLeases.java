@@ -176,7 +176,7 @@ public final class ProcessLeases {
       lastRenewalFailure = null;
       long every = settings.renewEvery().toMillis();
       renewal = RENEWER.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
-      LOG.infof("writer lease of %s acquired by %s (ttl %s)", root, OWNER.ownerId(), settings.ttl());
+      LOG.debugf("writer lease of %s acquired by %s (ttl %s)", root, OWNER.ownerId(), settings.ttl());
     }
 
     /** One renewal: a storage failure is retried at the next tick (the TTL covers two misses). */
@@ -213,7 +213,7 @@ public final class ProcessLeases {
       }
       try {
         if (lease != null && lease.release()) {
-          LOG.infof("writer lease of %s released by %s", root, OWNER.ownerId());
+          LOG.debugf("writer lease of %s released by %s", root, OWNER.ownerId());
         }
       } catch (RuntimeException e) {
         // The lease then expires by its TTL; nothing else depends on the release.

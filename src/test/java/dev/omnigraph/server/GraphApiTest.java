@@ -190,7 +190,7 @@ class GraphApiTest {
   void graphsAreListedSortedWithTheirUris() {
     api().get("/graphs").then().statusCode(200)
         .body("graphs.graph_id", equalTo(List.of("apply", "applycli", "cli", "copy", "default", "empty", "feed", "fuzz",
-            "g", "r", "sq")))
+            "g", "idx", "idxcli", "r", "sq")))
         .body("graphs.find { it.graph_id == 'g' }.uri", equalTo(uriOf("g")));
   }
 
