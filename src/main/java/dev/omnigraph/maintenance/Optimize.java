@@ -19,7 +19,6 @@ import dev.omnigraph.table.TableStats;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
 import dev.omnigraph.write.UncoveredDrift;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -151,7 +150,7 @@ public final class Optimize {
   private OptimizeReport compactAndPublish(String branch, Optional<String> identity, Optional<String> head,
       List<Planned> planned, List<String> skipped) {
     String operationId = Ulid.next();
-    long createdAt = micros();
+    long createdAt = dev.omnigraph.util.Micros.now();
     RecoverySidecar sidecar = new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, OptimizeRecovery.WRITER_KIND,
         operationId, ACTOR,
         new RecoverySidecar.Authority(branch, identity.orElse(null), head.orElse(null), schemaIdentity.get()),
@@ -172,7 +171,7 @@ public final class Optimize {
           out = tables.compact(pin.location(), pin.nativeBranch(), pin.version());
         } catch (TableHeadMoved moved) {
           if (!effected) {
-            deleteSidecar(operationId);
+            sidecars.deleteQuietly(operationId);
             throw new UncoveredDrift(pin.tableKey(), moved.getMessage());
           }
           throw new RecoveryRequired(operationId, "optimize of " + branch + ": " + moved.getMessage(), moved);
@@ -201,7 +200,7 @@ public final class Optimize {
           moved = true;
         }
         if (!moved) {
-          deleteSidecar(operationId);
+          sidecars.deleteQuietly(operationId);
           throw failure;
         }
       }
@@ -211,7 +210,7 @@ public final class Optimize {
 
     List<OptimizeReport.Table> moved = done.stream().filter(t -> t.toVersion() > t.fromVersion()).toList();
     if (moved.isEmpty()) {
-      deleteSidecar(operationId);
+      sidecars.deleteQuietly(operationId);
       return new OptimizeReport(branch, Optional.empty(), done, skipped);
     }
     RecoverySidecar confirmed = sidecar.withTables(sidecar.tables().stream().map(t -> {
@@ -240,7 +239,7 @@ public final class Optimize {
     }
     try {
       Failpoints.hit("optimize.after_publish");
-      deleteSidecar(operationId);
+      sidecars.deleteQuietly(operationId);
     } catch (RuntimeException failure) {
       LOG.warnf(failure, "sidecar %s kept after a published optimize; recovery will retire it", operationId);
     }
@@ -282,16 +281,5 @@ public final class Optimize {
         t.firstTouchFrom(), t.firstTouchRefIdentity());
   }
 
-  private void deleteSidecar(String operationId) {
-    try {
-      sidecars.delete(operationId);
-    } catch (RuntimeException e) {
-      LOG.warnf(e, "could not delete optimize sidecar %s; recovery will retire it", operationId);
-    }
-  }
 
-  private static long micros() {
-    Instant now = Instant.now();
-    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
-  }
 }

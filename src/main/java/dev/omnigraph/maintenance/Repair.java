@@ -11,7 +11,6 @@ import dev.omnigraph.table.NativeBranch;
 import dev.omnigraph.table.TxInfo;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -172,7 +171,7 @@ final class Repair {
       BranchAuthority authority = m.manifest.capture(branch);
       ManifestBatchPublisher.Published published = m.publisher.publish(new ManifestBatchPublisher.Intent(branch,
           authority.nativeIdentity(), authority.head(), List.of(), e.getValue(), Ulid.next(),
-          Optional.of(Maintenance.REPAIR_ACTOR), Optional.empty(), micros()));
+          Optional.of(Maintenance.REPAIR_ACTOR), Optional.empty(), dev.omnigraph.util.Micros.now()));
       commits.add(new RepairReport.RepairCommit(branch, published.commitId(), published.manifestVersion(),
           e.getValue().stream().map(TableVersionUpdate::tableKey).toList()));
       LOG.infof("repair: published restored heads of %s on %s as commit %s", e.getValue().stream()
@@ -226,8 +225,4 @@ final class Repair {
         pin.version(), head, detail);
   }
 
-  private static long micros() {
-    Instant now = Instant.now();
-    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
-  }
 }

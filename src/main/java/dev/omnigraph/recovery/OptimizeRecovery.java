@@ -15,7 +15,6 @@ import dev.omnigraph.table.NativeBranch;
 import dev.omnigraph.table.RecoveryAuditTable;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -169,7 +168,7 @@ public final class OptimizeRecovery {
       throw new IllegalStateException(e);
     }
     audit.appendOnce(new RecoveryAuditTable.Entry(Ulid.next(), s.operationId(), kind, s.actor(), s.writerKind(),
-        s.authority().branch(), commitId, micros(), json));
+        s.authority().branch(), commitId, dev.omnigraph.util.Micros.now(), json));
     try {
       sidecars.delete(s.operationId());
     } catch (RuntimeException e) {
@@ -183,8 +182,4 @@ public final class OptimizeRecovery {
     return new TableIdentity(t.stableTableId(), t.incarnationId());
   }
 
-  private static long micros() {
-    Instant now = Instant.now();
-    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
-  }
 }

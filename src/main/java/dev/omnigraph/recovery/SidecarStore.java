@@ -118,6 +118,20 @@ public final class SidecarStore {
   }
 
   /**
+   * {@link #delete}, for a writer finalizing an attempt that left no effect (or whose outcome is
+   * already durable): a failure is logged, not thrown, and the sidecar stays for recovery to retire.
+   */
+  public void deleteQuietly(String operationId) {
+    try {
+      delete(operationId);
+    } catch (RuntimeException e) {
+      // The write already published (or had no effect): failing the caller would misreport it.
+      // The next write's barrier or open sees the stale sidecar and settles it.
+      LOG.warnf(e, "could not delete recovery sidecar %s; recovery will retire it", operationId);
+    }
+  }
+
+  /**
    * Phase D off the acknowledgement path (seed: a failed delete is swallowed and healed): the
    * delete of a published write's sidecar runs in the background. Every later listing of this
    * root in this process, and {@link #awaitRetirements()}, first waits for it, so no reader here

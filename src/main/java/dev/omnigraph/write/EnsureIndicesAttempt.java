@@ -24,7 +24,6 @@ import dev.omnigraph.table.TableIndexState;
 import dev.omnigraph.util.BoundedRetry;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -275,7 +274,7 @@ public final class EnsureIndicesAttempt {
   private Result armAndBuild(String branch, AuthorityToken token, BranchAuthority verified, List<Work> work,
       List<Pending> pending, Optional<String> actor) {
     Optional<String> head = token.graphHead();
-    long createdAt = micros();
+    long createdAt = dev.omnigraph.util.Micros.now();
     Map<String, List<RecoverySidecar.IndexEntry>> indexes = new TreeMap<>();
     List<RecoverySidecar.TableIntent> intents = new ArrayList<>();
     for (Work w : work) {
@@ -313,7 +312,7 @@ public final class EnsureIndicesAttempt {
         CommitOutcome outcome = tables.commit(staged);
         if (outcome.kind() == CommitOutcome.Kind.NOT_LANDED && !before) {
           // Nothing of this attempt landed anywhere: finalize it as if it never armed.
-          retire(op);
+          sidecars.deleteQuietly(op);
           throw new ReadSetChanged("table:" + w.key(), Optional.of(Long.toString(w.pin.version())),
               Optional.of(outcome.detail()));
         }
@@ -338,7 +337,7 @@ public final class EnsureIndicesAttempt {
       throw effectFree;
     } catch (RuntimeException failure) {
       if (!effected) {
-        retire(op); // armed, nothing happened: the attempt leaves no trace
+        sidecars.deleteQuietly(op); // armed, nothing happened: the attempt leaves no trace
         throw failure;
       }
       throw new RecoveryRequired(op, "index ensure on " + branch + " failed after its sidecar was armed; recovery"
@@ -361,16 +360,5 @@ public final class EnsureIndicesAttempt {
     return new Result(branch, built, pending, Optional.of(published.commit()), published.manifestVersion());
   }
 
-  private void retire(String operationId) {
-    try {
-      sidecars.delete(operationId);
-    } catch (RuntimeException e) {
-      LOG.warnf(e, "could not delete recovery sidecar %s; recovery will retire it", operationId);
-    }
-  }
 
-  private static long micros() {
-    Instant now = Instant.now();
-    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
-  }
 }

@@ -35,7 +35,6 @@ import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.StagedWrite;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -195,7 +194,7 @@ public final class MergeAttempt {
     String target = targetAuth.branch();
     String targetHead = targetAuth.head().orElseThrow();
     String commitId = Ulid.next();
-    long createdAt = micros();
+    long createdAt = dev.omnigraph.util.Micros.now();
     List<TablePlan> physical = plan.tables().stream().filter(TablePlan::physical).toList();
     RecoverySidecar sidecar = null;
     if (!physical.isEmpty()) {
@@ -539,8 +538,4 @@ public final class MergeAttempt {
     return new MergeResult(MergeOutcome.ALREADY_UP_TO_DATE, Optional.empty(), Map.of(), Map.of());
   }
 
-  private static long micros() {
-    Instant now = Instant.now();
-    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
-  }
 }

@@ -30,7 +30,6 @@ import dev.omnigraph.table.Filter;
 import dev.omnigraph.table.StagedWrite;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -512,7 +511,7 @@ public final class SchemaApplyAttempt {
   private Result armAndApply(SchemaIr now, Plan plan, BranchAuthority authority, Optional<String> actor,
       List<SchemaStep> steps) {
     Optional<String> head = authority.head();
-    long createdAt = micros();
+    long createdAt = dev.omnigraph.util.Micros.now();
     RecoverySidecar sidecar = new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, RecoverySidecar.SCHEMA_APPLY,
         Ulid.next(), actor.orElse(null), new RecoverySidecar.Authority(MAIN, null, head.orElse(null), now.identity()),
         plan.intents, RecoverySidecar.State.ARMED,
@@ -562,8 +561,4 @@ public final class SchemaApplyAttempt {
     return new Result(steps, published.manifestVersion(), Optional.of(published.commit()), rowCounts, dropped);
   }
 
-  private static long micros() {
-    Instant now = Instant.now();
-    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
-  }
 }

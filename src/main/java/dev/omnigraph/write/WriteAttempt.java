@@ -21,7 +21,6 @@ import dev.omnigraph.table.StagedWrite;
 import dev.omnigraph.util.Background;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -162,7 +161,7 @@ public final class WriteAttempt {
       // Step 5: arm, effect, confirm, publish.
       String operationId = Ulid.next();
       String commitId = Ulid.next();
-      long createdAt = micros();
+      long createdAt = dev.omnigraph.util.Micros.now();
       RecoverySidecar sidecar = new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, writer.writerKind(), operationId,
           actor.orElse(null),
           new RecoverySidecar.Authority(branch, identity.orElse(null), head.orElse(null), token.schemaIdentity()),
@@ -175,7 +174,7 @@ public final class WriteAttempt {
       try {
         Failpoints.hit("write.after_arm");
       } catch (RuntimeException failure) {
-        deleteSidecar(operationId); // nothing landed: finalize as effect-free
+        sidecars.deleteQuietly(operationId); // nothing landed: finalize as effect-free
         throw failure;
       }
       return effectAndPublish(writer, verified, token, effects, sidecar, actor, attempt);
@@ -236,7 +235,7 @@ public final class WriteAttempt {
                 + "other effects of this write landed");
           }
           // Effect-free: finalize the attempt as if it never armed.
-          deleteSidecar(op);
+          sidecars.deleteQuietly(op);
           throw effectFreeConflict(writer, token, e, c.outcome());
         }
         case REBASED -> throw new RecoveryRequired(op, "Lance rebased the commit of " + e.tableKey()
@@ -413,20 +412,11 @@ public final class WriteAttempt {
 
   private RecoveryRequired afterArm(String op, boolean effected, String what, RuntimeException failure) {
     if (!effected) {
-      deleteSidecar(op);
+      sidecars.deleteQuietly(op);
     }
     return new RecoveryRequired(op, what, failure);
   }
 
-  private void deleteSidecar(String operationId) {
-    try {
-      sidecars.delete(operationId);
-    } catch (RuntimeException e) {
-      // The write already published (or had no effect): failing the caller would misreport it.
-      // The next write's barrier or open sees the stale sidecar and settles it.
-      LOG.warnf(e, "could not delete recovery sidecar %s; recovery will retire it", operationId);
-    }
-  }
 
   private static RecoverySidecar.TableIntent intent(TableEffect e) {
     return new RecoverySidecar.TableIntent(e.tableKey(), e.identity().stableTableId(), e.identity().incarnationId(),
@@ -434,8 +424,4 @@ public final class WriteAttempt {
         e.rowCountAfter(), e.firstTouch(), e.firstTouch() ? e.pinnedBranch().orElse(null) : null, null);
   }
 
-  private static long micros() {
-    Instant now = Instant.now();
-    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
-  }
 }
