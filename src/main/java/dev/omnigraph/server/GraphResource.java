@@ -419,8 +419,26 @@ class GraphResource {
   @GET
   @Path("{graph_id}/snapshot")
   @Operation(operationId = "snapshot", summary = "The published state of a branch.")
-  public SnapshotOutput snapshot(@PathParam("graph_id") String graphId, @QueryParam("branch") String branch) {
+  public SnapshotOutput snapshot(@PathParam("graph_id") String graphId, @QueryParam("branch") String branch,
+      @Parameter(description = "Ours: the state a commit published (time travel); not with branch")
+      @QueryParam("commit") String commit) {
+    if (commit != null) {
+      if (branch != null) {
+        throw new InvalidRequest("give either branch or commit, not both");
+      }
+      if (commit.isBlank()) {
+        throw new InvalidRequest("commit must be a commit id");
+      }
+      return graphs.get(graphId).handle().snapshotAtCommit(commit.strip());
+    }
     return graphs.get(graphId).handle().snapshot(orMain(branch));
+  }
+
+  @GET
+  @Path("{graph_id}/lease")
+  @Operation(operationId = "lease", summary = "Ours: this service's writer-lease role and the stored lease.")
+  public LeaseOutput lease(@PathParam("graph_id") String graphId) {
+    return graphs.get(graphId).leaseStatus();
   }
 
   @GET

@@ -417,6 +417,35 @@ final class ServedGraph implements AutoCloseable {
     return out;
   }
 
+  /** This service's role for the writer lease and the stored lease as read now (one GET). */
+  LeaseOutput leaseStatus() {
+    dev.omnigraph.lease.ProcessLeases.Claim current = lease;
+    String role;
+    if (readOnly) {
+      role = "read_only";
+    } else if (draining) {
+      role = "draining";
+    } else if (current != null && current.status().held()) {
+      role = "writer";
+    } else if (current != null) {
+      role = "lease_lost";
+    } else {
+      role = "standby";
+    }
+    Optional<dev.omnigraph.lease.LeaseView> view;
+    try {
+      view = new dev.omnigraph.lease.LeaseManager(adapter, java.time.Clock.systemUTC()).show();
+    } catch (dev.omnigraph.lease.LeaseUnreadable e) {
+      return new LeaseOutput(id, role, false, null, null, null, null, e.reason());
+    }
+    if (view.isEmpty()) {
+      return new LeaseOutput(id, role, false, null, null, null, null, null);
+    }
+    dev.omnigraph.lease.LeaseDocument d = view.get().document();
+    return new LeaseOutput(id, role, !view.get().expired(), new LeaseOutput.Holder(d.ownerId(), d.host(), d.pid()),
+        d.acquiredAtMicros(), d.renewedAtMicros(), dev.omnigraph.util.Micros.of(view.get().expiresAt()), null);
+  }
+
   /**
    * Why writes are blocked now, from cheap checks only: one listing of {@code __recovery/} (plus, on
    * a local root whose listing is empty, one stat of it) and the in-memory marks. Never opens the

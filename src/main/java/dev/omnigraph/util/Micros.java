@@ -9,7 +9,11 @@ public final class Micros {
 
   /** Now, in microseconds since the epoch. */
   public static long now() {
-    Instant now = Instant.now();
-    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+    return of(Instant.now());
+  }
+
+  /** An instant in microseconds since the epoch (truncated). */
+  public static long of(Instant instant) {
+    return instant.getEpochSecond() * 1_000_000L + instant.getNano() / 1_000;
   }
 }

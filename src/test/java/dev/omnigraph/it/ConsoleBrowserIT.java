@@ -1,0 +1,343 @@
+package dev.omnigraph.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The web console (docs/console.md) in real headless Chromium, driven through chromedriver, against
+ * the packaged service started as the README says ({@code bin/omnigraph serve}, embedded default:
+ * the example graph). The methods run in order on one service, one browser and one graph, each
+ * building on what the one before wrote; each saves a screenshot under
+ * {@code target/console-screenshots/}.
+ *
+ * <p>Runs when the {@code browser} Maven profile is active (on by itself where
+ * {@code /usr/bin/chromedriver} exists; {@code .ci/run} installs Debian's chromium and
+ * chromium-driver); otherwise every method is skipped with the reason.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ConsoleBrowserIT {
+
+  private static final Path BASEDIR = Path.of(System.getProperty("omnigraph.it.basedir", "."));
+  private static final Path SHOTS = BASEDIR.resolve("target/console-screenshots");
+  private static final String CHROMIUM = System.getProperty("omnigraph.it.chromium", "/usr/bin/chromium");
+  private static final String CHROMEDRIVER = System.getProperty("omnigraph.it.chromedriver", "/usr/bin/chromedriver");
+  /** Markup that would run if the console ever inserted graph data as HTML. */
+  private static final String XSS_SCRIPT = "<script>window.__pwned = 1</script>";
+  private static final String XSS_IMG = "<img src=x onerror=\"window.__pwned = 2\">";
+
+  private Path dir;
+  private Process serve;
+  private ChromeDriver browser;
+  private WebDriverWait wait;
+  private String base;
+
+  @BeforeAll
+  void start() throws Exception {
+    Assumptions.assumeTrue(Boolean.getBoolean("omnigraph.it.browser"),
+        "console browser tests skipped: the 'browser' profile is off (no " + CHROMEDRIVER
+            + "; apt-get install chromium chromium-driver, or run with -Pbrowser)");
+    Assumptions.assumeTrue(new File(CHROMIUM).canExecute() && new File(CHROMEDRIVER).canExecute(),
+        "console browser tests skipped: " + CHROMIUM + " or " + CHROMEDRIVER + " is missing");
+    dir = Files.createTempDirectory("console-it-");
+    Files.createDirectories(SHOTS);
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    base = "http://127.0.0.1:" + port;
+    Path log = dir.resolve("serve.log");
+    serve = new ProcessBuilder(BASEDIR.resolve("bin/omnigraph").toString(), "serve", "--port", Integer.toString(port))
+        .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    awaitReady(log);
+
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(CHROMIUM);
+    // As root on a machine with a closed network: no sandbox, no background connections.
+    options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-dev-shm-usage", "--window-size=1400,1000", "--user-data-dir=" + dir.resolve("chrome"));
+    LoggingPreferences logs = new LoggingPreferences();
+    logs.enable(LogType.BROWSER, Level.ALL);
+    options.setCapability("goog:loggingPrefs", logs);
+    ChromeDriverService service = new ChromeDriverService.Builder()
+        .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
+    browser = new ChromeDriver(service, options);
+    wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (browser != null) {
+      browser.quit();
+    }
+    if (serve != null) {
+      serve.destroy();
+      if (!serve.waitFor(20, TimeUnit.SECONDS)) {
+        serve.destroyForcibly();
+      }
+    }
+  }
+
+  @Test
+  @Order(1)
+  void uiOnTheEmbeddedDefaultShowsTheExampleGraph() throws Exception {
+    browser.get(base + "/ui");
+    assertThat(browser.getCurrentUrl()).isEqualTo(base + "/ui/");
+    // The default query (every Knows pair) runs on open and is drawn: alice -> bob -> carol.
+    WebElement graph = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#result-graph[data-node-count]")));
+    assertThat(graph.getAttribute("data-node-count")).isEqualTo("3");
+    assertThat(graph.getAttribute("data-edge-count")).isEqualTo("2");
+    assertThat(text("#query-outcome")).contains("2 rows");
+    shot("query-graph");
+  }
+
+  @Test
+  @Order(2)
+  void aQueryShowsItsRows() throws Exception {
+    List<List<String>> rows = runQuery(PEOPLE, null);
+    assertThat(rows).containsExactly(List.of("alice", "30"), List.of("bob", "25"), List.of("carol", "30"));
+    shot("query-table");
+  }
+
+  @Test
+  @Order(3)
+  void anUploadedNdjsonFileBecomesTheNewestCommitInTheHistory() throws Exception {
+    Path ndjson = dir.resolve("people.ndjson");
+    Files.writeString(ndjson, "{\"type\":\"Person\",\"data\":{\"name\":\"dave\",\"age\":41}}\n"
+        + "{\"type\":\"Person\",\"data\":{\"name\":" + json(XSS_SCRIPT) + ",\"age\":7}}\n"
+        + "{\"type\":\"Person\",\"data\":{\"name\":" + json(XSS_IMG) + ",\"age\":8}}\n"
+        + "{\"edge\":\"Knows\",\"from\":\"carol\",\"to\":\"dave\"}\n");
+    String commit = upload(ndjson);
+    assertThat(text("#load-percent")).isEqualTo("100%");
+    assertThat(browser.findElement(By.id("load-progress")).getAttribute("value")).isEqualTo("100");
+    shot("write-load");
+
+    browser.findElement(By.id("see-history")).click();
+    WebElement dag = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#dag[data-node-count]")));
+    List<WebElement> rows = wait.until(d -> {
+      List<WebElement> r = d.findElements(By.cssSelector("#commit-list tbody tr"));
+      return r.isEmpty() ? null : r;
+    });
+    // Newest first: the upload's commit heads the list, and every listed commit is drawn.
+    assertThat(rows.get(0).getAttribute("data-commit")).isEqualTo(commit);
+    assertThat(dag.getAttribute("data-node-count")).isEqualTo(Integer.toString(rows.size()));
+    assertThat(rows).hasSize(3);
+    rows.get(0).click();
+    wait.until(d -> d.findElement(By.id("commit-detail")).getText().contains("Person"));
+    wait.until(d -> !d.findElements(By.cssSelector("#commit-detail table")).isEmpty()
+        && d.findElements(By.cssSelector("#commit-detail table")).size() == 2);
+    assertThat(text("#commit-detail")).contains(commit).contains("insert").contains("dave");
+    shot("history");
+  }
+
+  @Test
+  @Order(4)
+  void anOlderCommitShowsTheOlderRows() throws Exception {
+    // The commit before the upload, chosen in the history and queried there (time travel).
+    browser.get(base + "/ui/#history");
+    List<WebElement> rows = wait.until(d -> {
+      List<WebElement> r = d.findElements(By.cssSelector("#commit-list tbody tr"));
+      return r.size() < 2 ? null : r;
+    });
+    String older = rows.get(1).getAttribute("data-commit");
+    rows.get(1).click();
+    wait.until(ExpectedConditions.elementToBeClickable(By.id("query-at-commit"))).click();
+    wait.until(d -> new Select(d.findElement(By.id("query-at"))).getFirstSelectedOption().getAttribute("value").equals(older));
+    List<List<String>> then = runQuery(PEOPLE, null);
+    assertThat(then).extracting(r -> r.get(0)).containsExactly("alice", "bob", "carol");
+    shot("query-older-commit");
+
+    new Select(browser.findElement(By.id("query-at"))).selectByValue("");
+    List<List<String>> now = runQuery(PEOPLE, null);
+    assertThat(now).extracting(r -> r.get(0)).containsExactly(XSS_IMG, XSS_SCRIPT, "alice", "bob", "carol", "dave");
+  }
+
+  @Test
+  @Order(5)
+  void aTwoHopResultIsDrawnAsAGraphWithClickableNodes() throws Exception {
+    setEditor("query-text", "query two_hops() {\n  match {\n    $a: Person\n    $a knows $b\n    $b knows $c\n  }\n"
+        + "  return { $a, $b, $c }\n}\n");
+    browser.findElement(By.id("run-query")).click();
+    WebElement graph = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#result-graph[data-node-count]")));
+    // alice -> bob -> carol and bob -> carol -> dave: four people, three Knows edges.
+    assertThat(graph.getAttribute("data-node-count")).isEqualTo("4");
+    assertThat(graph.getAttribute("data-edge-count")).isEqualTo("3");
+    // A real click on dave where cytoscape drew him shows his properties.
+    @SuppressWarnings("unchecked")
+    java.util.Map<String, Number> at = (java.util.Map<String, Number>) ((JavascriptExecutor) browser).executeScript(
+        "const c = document.querySelector('#result-graph'); c.scrollIntoView({block: 'center'});"
+            + " const p = c.cy.getElementById('Person:dave').renderedPosition();"
+            + " return {x: p.x - c.clientWidth / 2, y: p.y - c.clientHeight / 2};");
+    new org.openqa.selenium.interactions.Actions(browser)
+        .moveToElement(graph, at.get("x").intValue(), at.get("y").intValue()).click().perform();
+    shot("query-two-hops-clicked");
+    wait.until(d -> d.findElement(By.id("node-props")).getText().contains("41"));
+    assertThat(text("#node-props")).contains("dave").contains("age").contains("41");
+    shot("query-two-hops");
+  }
+
+  @Test
+  @Order(6)
+  void aDuplicateIdIsShownAsAKeyConflict() throws Exception {
+    Path ndjson = dir.resolve("dup.ndjson");
+    Files.writeString(ndjson, "{\"type\":\"Person\",\"data\":{\"name\":\"alice\"}}\n");
+    browser.get(base + "/ui/#write");
+    browser.findElement(By.id("load-file")).sendKeys(ndjson.toString());
+    browser.findElement(By.id("run-load")).click();
+    WebElement outcome = wait.until(ExpectedConditions.presenceOfElementLocated(
+        By.cssSelector("#load-outcome .outcome[data-kind='key-conflict']")));
+    assertThat(outcome.getText()).contains("Key conflict (409)").contains("Person").contains("\"alice\"")
+        .contains("Nothing was written");
+    shot("write-key-conflict");
+  }
+
+  @Test
+  @Order(7)
+  void markupInTheGraphIsShownAsText() throws Exception {
+    runQuery(PEOPLE, null);
+    List<String> cells = browser.findElements(By.cssSelector("#results td")).stream().map(WebElement::getText)
+        .collect(Collectors.toList());
+    assertThat(cells).contains(XSS_SCRIPT, XSS_IMG);
+    assertThat(browser.findElements(By.cssSelector("#results script, #results img"))).isEmpty();
+    assertThat(((JavascriptExecutor) browser).executeScript("return window.__pwned === undefined")).isEqualTo(true);
+  }
+
+  @Test
+  @Order(8)
+  void aQueryErrorPointsAtItsLineAndColumn() throws Exception {
+    setEditor("query-text", "query broken() {\n  match {\n    $p: Persn\n  }\n  return { $p }\n}\n");
+    browser.findElement(By.id("run-query")).click();
+    WebElement outcome = wait.until(ExpectedConditions.presenceOfElementLocated(
+        By.cssSelector("#query-outcome .outcome[data-kind='bad-request']")));
+    assertThat(outcome.getText()).contains("Error at line 3, column").contains("Persn");
+    assertThat(browser.findElements(By.cssSelector(".editor .tk-error"))).isNotEmpty();
+    shot("query-error");
+  }
+
+  @Test
+  @Order(9)
+  void healthShowsReadinessTheLeaseAndTheWriteMetrics() throws Exception {
+    browser.get(base + "/ui/#health");
+    wait.until(d -> d.findElements(By.id("metrics")).size() == 1);
+    String health = text("#health");
+    assertThat(health).contains("Readiness: UP").contains("default").contains("up");
+    assertThat(text("#lease")).contains("writer").contains("pid");
+    // Two loads landed (one commit each), one was a key conflict.
+    assertThat(text("#metrics")).containsPattern("writes\\s+2").containsPattern("conflicts\\s+1");
+    shot("health");
+    // No policy violation other than the inline <style> cytoscape tries to inject (its rule is in
+    // console.css), and no script error, on any page the tests visited.
+    List<String> problems = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+        .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue()).map(LogEntry::getMessage)
+        .filter(m -> !(m.contains("Content Security Policy") && m.contains("style-src")))
+        .filter(m -> !m.contains("the server responded with a status of"))
+        .collect(Collectors.toList());
+    assertThat(problems).isEmpty();
+  }
+
+  private static final String PEOPLE = "query people() {\n  match {\n    $p: Person\n  }\n"
+      + "  return { $p.name, $p.age }\n  order { $p.name }\n}\n";
+
+  /** Runs the query text (at the run-at choice shown) and returns the table's rows as text. */
+  private List<List<String>> runQuery(String query, String ignored) {
+    if (!browser.getCurrentUrl().endsWith("#query") && !browser.getCurrentUrl().endsWith("/ui/")) {
+      browser.get(base + "/ui/#query");
+    }
+    WebElement area = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("query-text")));
+    setEditor("query-text", query);
+    String before = (String) ((JavascriptExecutor) browser).executeScript(
+        "const o = document.querySelector('#query-outcome'); o.replaceChildren(); return 'cleared'");
+    assertThat(before).isEqualTo("cleared");
+    browser.findElement(By.id("run-query")).click();
+    wait.until(d -> !d.findElements(By.cssSelector("#query-outcome .outcome")).isEmpty());
+    assertThat(browser.findElements(By.cssSelector("#query-outcome .outcome.ok"))).as(text("#query-outcome")).isNotEmpty();
+    return browser.findElements(By.cssSelector("#results tbody tr")).stream()
+        .map(tr -> tr.findElements(By.tagName("td")).stream().map(WebElement::getText).collect(Collectors.toList()))
+        .collect(Collectors.toList());
+  }
+
+  private String upload(Path file) {
+    browser.get(base + "/ui/#write");
+    wait.until(ExpectedConditions.presenceOfElementLocated(By.id("load-file"))).sendKeys(file.toString());
+    browser.findElement(By.id("run-load")).click();
+    WebElement ok = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#load-outcome .outcome.ok")));
+    String title = ok.findElement(By.tagName("strong")).getText();
+    assertThat(title).startsWith("Loaded 4 entities in commit ");
+    return title.substring(title.lastIndexOf(' ') + 1);
+  }
+
+  private void setEditor(String id, String value) {
+    WebElement area = wait.until(ExpectedConditions.presenceOfElementLocated(By.id(id)));
+    ((JavascriptExecutor) browser).executeScript(
+        "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'));", area, value);
+  }
+
+  private String text(String css) {
+    return browser.findElement(By.cssSelector(css)).getText();
+  }
+
+  private void shot(String name) throws IOException {
+    byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
+    Files.write(SHOTS.resolve(name + ".png"), png);
+  }
+
+  private static String json(String s) {
+    return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  }
+
+  private void awaitReady(Path log) throws Exception {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    while (System.nanoTime() < deadline) {
+      assertThat(serve.isAlive()).as("serve exited early: %s", Files.readString(log)).isTrue();
+      try {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/q/health/ready"))
+            .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() == 200) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // still starting
+      }
+      Thread.sleep(250);
+    }
+    throw new AssertionError("the service did not become ready: " + Files.readString(log));
+  }
+}
