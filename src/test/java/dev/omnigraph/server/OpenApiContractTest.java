@@ -40,7 +40,7 @@ class OpenApiContractTest {
    * Operations of this server the reference does not have, documented in our document (each in
    * docs/http-api.md): served and listed, compared with nothing.
    */
-  static final Set<String> OURS = Set.of("POST /graphs/{graph_id}/indexes/ensure");
+  static final Set<String> OURS = Set.of("POST /graphs/{graph_id}/indexes/ensure", "GET /graphs/{graph_id}/lease");
 
   private static final String APPLY = "POST /graphs/{graph_id}/schema/apply";
 
@@ -51,6 +51,7 @@ class OpenApiContractTest {
   static final Map<String, String> EXTENSIONS = Map.of(
       "GET /graphs/{graph_id}/commits parameters[query:limit]", "commit pagination (docs/http-api.md, Commits)",
       "GET /graphs/{graph_id}/commits parameters[query:cursor]", "commit pagination (docs/http-api.md, Commits)",
+      "GET /graphs/{graph_id}/snapshot parameters[query:commit]", "a commit's snapshot, for the console's history (docs/http-api.md)",
       "GET /graphs/{graph_id}/commits responses.200.content.application/json.schema.properties.next_cursor",
       "commit pagination: present only when more commits follow",
       APPLY + " requestBody.content.application/json.schema.additionalProperties",
