@@ -253,14 +253,65 @@ class ConsoleBrowserIT {
 
   @Test
   @Order(9)
+  void aConditionalMutationOnAStaleHeadIsShownAsAPreconditionFailure() throws Exception {
+    browser.get(base + "/ui/#write");
+    WebElement expected = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("expected-head")));
+    wait.until(d -> !expected.getAttribute("value").isEmpty());
+    browser.findElement(By.id("if-head")).click();
+    setEditor("mutation-params", "{\"value\": \"erin\"}");
+    browser.findElement(By.id("run-mutation")).click();
+    WebElement ok = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#mutation-outcome .outcome.ok")));
+    assertThat(ok.getText()).contains("1 node and 0 edges affected");
+    String seen = expected.getAttribute("value");
+    // Someone else writes (an upload from the same page), so the head the user saw is stale.
+    Path other = dir.resolve("frank.ndjson");
+    Files.writeString(other, "{\"type\":\"Person\",\"data\":{\"name\":\"frank\"}}\n");
+    browser.findElement(By.id("load-file")).sendKeys(other.toString());
+    browser.findElement(By.id("run-load")).click();
+    WebElement loaded = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#load-outcome .outcome.ok")));
+    String head = loaded.findElement(By.tagName("strong")).getText().replaceAll(".* ", "");
+    setEditor("mutation-params", "{\"value\": \"gina\"}");
+    browser.findElement(By.id("run-mutation")).click();
+    WebElement refused = wait.until(ExpectedConditions.presenceOfElementLocated(
+        By.cssSelector("#mutation-outcome .outcome[data-kind='precondition']")));
+    assertThat(refused.getText()).contains("(412)").contains("Nothing was written").contains(seen).contains(head);
+    shot("write-precondition");
+  }
+
+  @Test
+  @Order(10)
+  void everyTypedOutcomeHasItsWords() {
+    browser.manage().timeouts().scriptTimeout(Duration.ofSeconds(20));
+    @SuppressWarnings("unchecked")
+    List<String> shown = (List<String>) ((JavascriptExecutor) browser).executeAsyncScript(
+        "const done = arguments[arguments.length - 1];"
+            + "import('/ui/js/outcome.js').then(m => done(["
+            + " {status: 409, body: {error: 'e', code: 'conflict', read_set_conflict: {member: 'node:Person', expected: 3, actual: 4}}},"
+            + " {status: 413, body: {error: 'e', code: 'bad_request', resource_limit: {resource: 'rows', limit: 8192, actual: 9000}}},"
+            + " {status: 408, body: {error: 'e', code: 'bad_request', resource_limit: {resource: 'timeout_ms', limit: 10, actual: 11}}},"
+            + " {status: 503, body: {error: 'e', recovery_required: {operation_id: 'op-7'}}},"
+            + " {status: 503, body: {error: 'the object store did not answer', code: 'internal'}, retryAfter: '2'},"
+            + " {status: 401, body: {error: 'missing bearer token', code: 'unauthorized'}},"
+            + "].map(e => { const d = m.describe(e); return d.kind + ' | ' + d.title + ' | ' + d.advice; })));");
+    assertThat(shown).hasSize(6);
+    assertThat(shown.get(0)).startsWith("read-set-changed | ").contains("node:Person: expected 3, now 4");
+    assertThat(shown.get(1)).startsWith("resource-limit | Too large (413): rows limit 8192, got 9000");
+    assertThat(shown.get(2)).startsWith("resource-limit | Too large (408): timeout_ms").contains("time budget");
+    assertThat(shown.get(3)).startsWith("recovery | Writes wait for recovery (503)").contains("op-7");
+    assertThat(shown.get(4)).startsWith("unavailable | Service unavailable (503)").contains("Retry after 2 s");
+    assertThat(shown.get(5)).startsWith("unauthorized | Not authorized (401)");
+  }
+
+  @Test
+  @Order(11)
   void healthShowsReadinessTheLeaseAndTheWriteMetrics() throws Exception {
     browser.get(base + "/ui/#health");
     wait.until(d -> d.findElements(By.id("metrics")).size() == 1);
     String health = text("#health");
     assertThat(health).contains("Readiness: UP").contains("default").contains("up");
     assertThat(text("#lease")).contains("writer").contains("pid");
-    // Two loads landed (one commit each), one was a key conflict.
-    assertThat(text("#metrics")).containsPattern("writes\\s+2").containsPattern("conflicts\\s+1");
+    // Three loads and a mutation landed; a load met a key conflict, a mutation a stale head.
+    assertThat(text("#metrics")).containsPattern("writes\\s+5").containsPattern("conflicts\\s+2");
     shot("health");
     // No policy violation other than the inline <style> cytoscape tries to inject (its rule is in
     // console.css), and no script error, on any page the tests visited.

@@ -67,10 +67,10 @@ export function get(path) {
   return send(path, { headers: headers() });
 }
 
-export function post(path, body) {
+export function post(path, body, extraHeaders = {}) {
   return send(path, {
     method: 'POST',
-    headers: headers({ 'Content-Type': 'application/json' }),
+    headers: headers({ 'Content-Type': 'application/json', ...extraHeaders }),
     body: JSON.stringify(body),
   });
 }

@@ -351,6 +351,18 @@ function writeView() {
   const params = el('textarea', { id: 'mutation-params', class: 'params', rows: 3, spellcheck: 'false', 'aria-label': 'mutation parameters' });
   params.value = '{"value": "new"}';
   const runMutation = el('button', { id: 'run-mutation', class: 'primary' }, 'Run mutation');
+  // Optimistic concurrency: the head the user last saw, sent as Omnigraph-If-Graph-Commit.
+  const ifHead = el('input', { id: 'if-head', type: 'checkbox' });
+  const expected = el('input', { id: 'expected-head', class: 'mono', size: 28, 'aria-label': 'expected head commit' });
+  const refreshHead = async () => {
+    try {
+      const out = await api.get(api.graphPath(state.graph, `/commits${api.qs({ branch: state.branch, limit: 1 })}`));
+      expected.value = (out.commits && out.commits[0] && out.commits[0].graph_commit_id) || '';
+    } catch (e) {
+      expected.value = '';
+    }
+  };
+  refreshHead();
   const mutationOutcome = el('div', { id: 'mutation-outcome' });
 
   const file = el('input', { id: 'load-file', type: 'file', accept: '.ndjson,.jsonl,.json,application/x-ndjson' });
@@ -364,7 +376,10 @@ function writeView() {
   fill(view, el('section', { class: 'write' },
     el('div', { class: 'col' },
       el('h2', {}, `Mutation on ${state.branch}`), ed.root,
-      el('label', {}, 'parameters (JSON) ', params), runMutation, mutationOutcome),
+      el('label', {}, 'parameters (JSON) ', params),
+      el('label', {}, ifHead, ' only if the head is still ', expected, ' ',
+        el('button', { type: 'button', onclick: refreshHead }, 'current head')),
+      runMutation, mutationOutcome),
     el('div', { class: 'col' },
       el('h2', {}, `Load NDJSON into ${state.branch}`),
       el('p', { class: 'hint' }, 'One entity per line: {"type": "Person", "data": {…}} or {"edge": "Knows", "from": …, "to": …}.'),
@@ -381,7 +396,11 @@ function writeView() {
       return;
     }
     try {
-      const out = await api.post(api.graphPath(state.graph, '/mutate'), { query: ed.value(), params: p, branch: state.branch });
+      const conditional = ifHead.checked;
+      const out = await api.post(api.graphPath(state.graph, conditional ? '/mutate/if-graph-commit' : '/mutate'),
+        { query: ed.value(), params: p, branch: state.branch },
+        conditional ? { 'Omnigraph-If-Graph-Commit': expected.value.trim() } : {});
+      if (out.commit) expected.value = out.commit.graph_commit_id;
       fill(mutationOutcome, okBox(`Committed ${out.commit ? out.commit.graph_commit_id : ''} on ${out.branch}`,
         `${out.affected_nodes} node${out.affected_nodes === 1 ? '' : 's'} and ${out.affected_edges} edge${out.affected_edges === 1 ? '' : 's'} affected.`));
     } catch (e) {
