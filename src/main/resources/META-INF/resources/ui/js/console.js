@@ -428,7 +428,7 @@ function writeView() {
       progress.value = 100;
       percent.textContent = '100%';
       const commit = out.commit ? out.commit.graph_commit_id : '';
-      fill(loadOutcome, okBox(`Loaded ${out.total_entities} entities in commit ${commit}`,
+      fill(loadOutcome, okBox(`Loaded ${out.total_entities} ${out.total_entities === 1 ? 'entity' : 'entities'} in commit ${commit}`,
         [...(out.nodes || []), ...(out.edges || [])].map(t => `${t.name}: ${t.entities_loaded}`).join(', ')),
       el('a', { href: '#history', id: 'see-history' }, 'See it in the history'));
     } catch (e) {
