@@ -80,13 +80,13 @@ public final class OptimizeWriteLatencyBenchmark {
       report.append(String.format(Locale.ROOT, "OptimizeWriteLatencyBenchmark: local FS, %d single-row loads"
           + " (%.1f s, automatic optimize off), Doc with id/rank BTree, body inverted, emb vector (Vector(%d))%n",
           writes, fillSeconds, DIM));
-      report.append("  after the fill:          ").append(shapeBefore).append('\n');
+      report.append("  shape after the fill:    ").append(shapeBefore).append('\n');
       report.append(line("before optimize", before)).append("  (").append(shapeTimed).append(" after them)\n");
       report.append(String.format(Locale.ROOT, "  optimize: %.0f ms, commit %s, tables %s%n", optimizeMs,
           r.commitId().orElse("none"), r.tables().stream().map(x -> x.tableKey() + " v" + x.fromVersion() + "->v"
               + x.toVersion() + " " + x.fragmentsBefore() + "->" + x.fragmentsAfter() + " fragments, pending "
               + x.indexesPending()).toList()));
-      report.append("  after optimize:          ").append(shapeAfter).append('\n');
+      report.append("  shape after optimize:    ").append(shapeAfter).append('\n');
       report.append(line("after optimize", after)).append('\n');
     }
     System.out.print(report);
