@@ -399,17 +399,18 @@ public final class DataTables {
     });
   }
 
-  /** The most fragments an index of {@code table} does not cover (a missing key index covers none). */
+  /** The most fragments an index does not cover in {@code s} (a missing key index covers none). */
   static int unindexedFragments(FragmentStats s) {
     return s.missingKeyIndexes().isEmpty() ? s.maxUnindexedFragments() : Math.max(s.maxUnindexedFragments(), s.fragments());
   }
 
-  /** The indexes of {@code table} that leave a live fragment uncovered, by name. */
+  /** The indexes {@code s} names that leave a live fragment uncovered, sorted by name. */
   static List<String> staleIndexes(FragmentStats s) {
     return s.unindexedFragments().entrySet().stream().filter(e -> e.getValue() > 0).map(Map.Entry::getKey)
         .sorted().toList();
   }
 
+  /** {@link #fragmentStats(String, Optional, long)} of a handle {@link TableCompaction} already holds. */
   static FragmentStats fragmentStatsOf(Dataset table) {
     return fragmentStats(table);
   }
