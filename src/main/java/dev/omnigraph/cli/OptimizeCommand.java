@@ -42,6 +42,9 @@ public class OptimizeCommand implements Callable<Integer> {
         System.out.printf("%-20s %-8s v%d -> v%d: %d -> %d fragments, %d -> %d with deletions%n", t.tableKey(),
             t.nativeBranch() == null ? "main" : t.nativeBranch(), t.fromVersion(), t.toVersion(),
             t.fragmentsBefore(), t.fragmentsAfter(), t.deletionFragmentsBefore(), t.deletionFragmentsAfter());
+        if (!t.indexesPending().isEmpty()) {
+          System.out.printf("%-20s          indexes still pending: %s%n", "", String.join(", ", t.indexesPending()));
+        }
       }
       System.out.println(r.commitId().map(c -> "published maintenance commit " + c)
           .orElse("nothing to compact on " + r.branch()));

@@ -125,7 +125,12 @@ public final class Optimize {
           continue;
         }
         TableStats stats = tables.stats(pin.location(), pin.nativeBranch(), OptionalLong.of(pin.version()));
-        boolean due = force ? stats.fragments() > 1 || stats.fragmentsWithDeletions() > 0 : settings.due(stats);
+        // Explicit runs also take a table whose only work is an index fold (or a missing key index):
+        // "every index current" is part of what an explicit optimize promises. Missing property
+        // indexes are not work here (EnsureIndices builds them), so they never make a table due.
+        boolean due = force
+            ? stats.fragments() > 1 || stats.fragmentsWithDeletions() > 0 || stats.unindexedFragments() > 0
+            : settings.due(stats);
         if (!due) {
           skipped.add(pin.tableKey() + ": " + stats.fragments() + " fragments, " + stats.fragmentsWithDeletions()
               + " with deletions");
@@ -183,7 +188,12 @@ public final class Optimize {
         }
         done.add(new OptimizeReport.Table(pin.tableKey(), pin.location(), pin.nativeBranch().orElse(null),
             pin.version(), out.version(), out.before().fragments(), out.after().fragments(),
-            out.before().fragmentsWithDeletions(), out.after().fragmentsWithDeletions()));
+            out.before().fragmentsWithDeletions(), out.after().fragmentsWithDeletions(),
+            out.after().staleIndexes()));
+        if (!out.after().staleIndexes().isEmpty()) {
+          LOG.warnf("optimize of %s: %s still leaves fragments outside %s (reads scan them; the next optimize"
+              + " tries again)", branch, pin.tableKey(), out.after().staleIndexes());
+        }
         Failpoints.hit("optimize.after_compact");
       }
     } catch (UncoveredDrift | RecoveryRequired typed) {

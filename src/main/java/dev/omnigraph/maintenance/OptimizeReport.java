@@ -41,7 +41,11 @@ public record OptimizeReport(
    * One compacted table.
    *
    * @param fromVersion the pin before
-   * @param toVersion the pin published (the compaction's {@code Rewrite} version)
+   * @param toVersion the pin published (the last version of the pass: index folds, then the
+   *     compaction's {@code Rewrite})
+   * @param indexesPending indexes that still leave a fragment of {@code toVersion} uncovered after
+   *     the pass (an index Lance could not fold; reads stay exact and scan those fragments, and the
+   *     next optimize tries again): reported, never a failure
    */
   public record Table(
       @JsonProperty("table_key") String tableKey,
@@ -52,5 +56,11 @@ public record OptimizeReport(
       @JsonProperty("fragments_before") int fragmentsBefore,
       @JsonProperty("fragments_after") int fragmentsAfter,
       @JsonProperty("deletion_fragments_before") int deletionFragmentsBefore,
-      @JsonProperty("deletion_fragments_after") int deletionFragmentsAfter) {}
+      @JsonProperty("deletion_fragments_after") int deletionFragmentsAfter,
+      @JsonProperty("indexes_pending") List<String> indexesPending) {
+
+    public Table {
+      indexesPending = List.copyOf(indexesPending);
+    }
+  }
 }

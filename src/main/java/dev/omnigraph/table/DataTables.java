@@ -399,10 +399,20 @@ public final class DataTables {
     });
   }
 
-  /** The most fragments a key index of {@code table} does not cover (a missing index covers none). */
-  static int unindexedFragments(Dataset table) {
-    FragmentStats s = fragmentStats(table);
+  /** The most fragments an index does not cover in {@code s} (a missing key index covers none). */
+  static int unindexedFragments(FragmentStats s) {
     return s.missingKeyIndexes().isEmpty() ? s.maxUnindexedFragments() : Math.max(s.maxUnindexedFragments(), s.fragments());
+  }
+
+  /** The indexes {@code s} names that leave a live fragment uncovered, sorted by name. */
+  static List<String> staleIndexes(FragmentStats s) {
+    return s.unindexedFragments().entrySet().stream().filter(e -> e.getValue() > 0).map(Map.Entry::getKey)
+        .sorted().toList();
+  }
+
+  /** {@link #fragmentStats(String, Optional, long)} of a handle {@link TableCompaction} already holds. */
+  static FragmentStats fragmentStatsOf(Dataset table) {
+    return fragmentStats(table);
   }
 
   private static FragmentStats fragmentStats(Dataset table) {
@@ -424,27 +434,35 @@ public final class DataTables {
     for (org.lance.index.Index index : table.getIndexes()) {
       covered.computeIfAbsent(index.name(), k -> new HashSet<>()).addAll(index.fragments().orElse(List.of()));
     }
+    // Every index, key and property alike: a stale property index costs its reads the same
+    // uncovered-fragment scans a stale key index costs a probe.
     Map<String, Integer> unindexed = new TreeMap<>();
+    covered.forEach((name, byIndex) ->
+        unindexed.put(name, (int) live.stream().filter(f -> !byIndex.contains(f)).count()));
     List<String> missing = new ArrayList<>();
     for (String column : KeyIndexes.keyColumns(table.getSchema())) {
-      String name = KeyIndexes.indexName(column);
-      Set<Integer> byIndex = covered.get(name);
-      if (byIndex == null) {
+      if (!covered.containsKey(KeyIndexes.indexName(column))) {
         missing.add(column);
-      } else {
-        unindexed.put(name, (int) live.stream().filter(f -> !byIndex.contains(f)).count());
       }
     }
     return new FragmentStats(table.version(), live.size(), withDeletions, deletedRows, unindexed, missing);
   }
 
   /**
-   * Brings the branch's key indexes up to date at its live head, which must be
-   * {@code expectedVersion}: creates each missing key index (one {@code CreateIndex} commit each;
-   * an {@code Overwrite} drops indexes) and folds the fragments an existing key index does not cover
-   * into it with Lance's {@code optimizeIndices} (one {@code CreateIndex} commit that replaces the
-   * stale index segments by one covering every live fragment). Only the fragments the index does
-   * not cover and the old index are read, not the whole table.
+   * Brings every index of the branch up to date at its live head, which must be
+   * {@code expectedVersion}: creates each missing <em>key</em> index (one {@code CreateIndex} commit
+   * each; an {@code Overwrite} drops indexes) and folds the fragments an existing index — key or
+   * property — does not cover into it with Lance's {@code optimizeIndices}: one {@code CreateIndex}
+   * commit for the stale scalar indexes (BTree, inverted), then one for the stale vector indexes,
+   * each merging every segment of the folded indexes into one (lance-java 7.0.0 otherwise adds a
+   * vector delta segment per fold, and compaction never merges fragments that different segments
+   * cover; docs/lance-write-layer.md, "Index maintenance"). A missing property index is not created:
+   * that is EnsureIndices' work, with its own planning and pending rules.
+   *
+   * <p>The vector fold is its own commit so that a vector index Lance cannot fold (lance-java
+   * 7.0.0 never failed one in our trials: a fold assigns to the trained centroids, it does not
+   * train) leaves the scalar fold landed; whatever index still does not cover every fragment
+   * afterwards is named in {@link IndexOptimization#stale()}, read from the head's manifest.
    *
    * <p>No table content changes, but every commit is a new version: the caller (the Optimize
    * writer) must hold the table's write gate and publish the returned version as the new pin, or
@@ -463,25 +481,47 @@ public final class DataTables {
       long head = h.table.version();
       if (head != expectedVersion) {
         return new IndexOptimization(IndexOptimization.Kind.HEAD_MOVED, expectedVersion, head, List.of(),
-            "live head is version " + head + ", not the expected " + expectedVersion + "; nothing done");
+            "live head is version " + head + ", not the expected " + expectedVersion + "; nothing done", List.of());
       }
       FragmentStats stats = fragmentStats(h.table);
-      if (stats.keyIndexesCurrent()) {
+      if (stats.indexesCurrent()) {
         return new IndexOptimization(IndexOptimization.Kind.UP_TO_DATE, expectedVersion, head, List.of(),
-            "every key index covers all " + stats.fragments() + " fragments; nothing done");
+            "every index covers all " + stats.fragments() + " fragments; nothing done", List.of());
       }
+      Map<String, Integer> segments = new TreeMap<>();
+      Set<String> vectors = new TreeSet<>();
+      for (org.lance.index.Index index : h.table.getIndexes()) {
+        segments.merge(index.name(), 1, Integer::sum);
+        if (PropertyIndexes.kindOf(index.indexType()) == dev.omnigraph.schema.IndexKind.VECTOR) {
+          vectors.add(index.name());
+        }
+      }
+      List<String> stale = staleIndexes(stats);
+      List<List<String>> folds = List.of(stale.stream().filter(n -> !vectors.contains(n)).toList(),
+          stale.stream().filter(vectors::contains).toList());
       try {
         for (String column : stats.missingKeyIndexes()) {
           KeyIndexes.create(h.table, column);
         }
-        List<String> stale = stats.unindexedFragments().entrySet().stream()
-            .filter(e -> e.getValue() > 0).map(Map.Entry::getKey).sorted().toList();
-        if (!stale.isEmpty()) {
-          h.table.optimizeIndices(org.lance.index.OptimizeOptions.builder().indexNames(stale).build());
-        }
       } catch (Exception e) {
         // Not inspected (STYLE #10): the re-read below decides.
         failure = e;
+      }
+      for (List<String> names : folds) {
+        if (names.isEmpty() || failure != null) {
+          continue;
+        }
+        // Lance no-ops on an unknown name, so only names the table lists are passed. Merging as
+        // many segments as the most-segmented index has leaves each folded index one segment.
+        int merge = names.stream().mapToInt(n -> segments.getOrDefault(n, 1)).max().orElse(1);
+        try {
+          h.table.optimizeIndices(org.lance.index.OptimizeOptions.builder().indexNames(names)
+              .numIndicesToMerge(merge).build());
+        } catch (Exception e) {
+          // Not inspected: a vector fold that fails leaves its index stale (reported), and the
+          // classification below decides what landed.
+          failure = e;
+        }
       }
     }
     try {
@@ -504,6 +544,8 @@ public final class DataTables {
     return lance(() -> {
       try (Handle h = open(location, nativeBranch, OptionalLong.empty())) {
         long head = h.table.version();
+        // What is still stale at the head the caller will publish (an index Lance could not fold).
+        List<String> stale = staleIndexes(fragmentStats(h.table));
         List<TxInfo> transactions = new ArrayList<>();
         String unexpected = null;
         for (long v = readVersion + 1; v <= head; v++) {
@@ -517,16 +559,16 @@ public final class DataTables {
         }
         if (head == readVersion) {
           return new IndexOptimization(IndexOptimization.Kind.NOT_LANDED, readVersion, head, transactions,
-              "head is still version " + head + " (effect-free); " + cause);
+              "head is still version " + head + " (effect-free); " + cause, stale);
         }
         if (head < readVersion || unexpected != null) {
           return new IndexOptimization(IndexOptimization.Kind.UNCLASSIFIED, readVersion, head, transactions,
               "head moved from " + readVersion + " to " + head + " and not only by index work: "
-                  + (unexpected == null ? "head went backwards" : unexpected) + "; " + cause);
+                  + (unexpected == null ? "head went backwards" : unexpected) + "; " + cause, stale);
         }
         return new IndexOptimization(IndexOptimization.Kind.OPTIMIZED, readVersion, head, transactions,
             "versions " + (readVersion + 1) + ".." + head + " are CreateIndex commits chained on " + readVersion
-                + "; " + cause);
+                + "; " + cause, stale);
       }
     });
   }

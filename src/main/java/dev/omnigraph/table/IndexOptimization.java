@@ -20,13 +20,16 @@ import java.util.Objects;
  * @param transactions the transactions recorded after {@code readVersion}, oldest first (their
  *     uuids are what a sidecar or manifest should record after the fact)
  * @param detail what was observed, for logs
+ * @param stale the indexes that still leave a live fragment of {@code version} uncovered (an index
+ *     Lance could not fold: reported pending by the Optimize writer, never a failure); empty when
+ *     every index is current
  */
 public record IndexOptimization(Kind kind, long readVersion, long version, List<TxInfo> transactions,
-    String detail) {
+    String detail, List<String> stale) {
 
   /** The classifications. */
   public enum Kind {
-    /** Nothing to fold and no key index missing: no commit was attempted; {@code version = readVersion}. */
+    /** Nothing to fold (every index covers every fragment) and no key index missing: no commit was attempted; {@code version = readVersion}. */
     UP_TO_DATE,
     /** The live head was not {@code readVersion} before any effect: nothing was done. */
     HEAD_MOVED,
@@ -48,5 +51,6 @@ public record IndexOptimization(Kind kind, long readVersion, long version, List<
     Objects.requireNonNull(kind, "kind");
     transactions = List.copyOf(Objects.requireNonNull(transactions, "transactions"));
     Objects.requireNonNull(detail, "detail");
+    stale = List.copyOf(Objects.requireNonNull(stale, "stale"));
   }
 }

@@ -37,10 +37,10 @@ final class TableCompaction {
    */
   static final Set<String> COMPACTION_OPERATIONS = Set.of("Rewrite", "ReserveFragments", "CreateIndex");
 
-  /** The most versions one compaction call is allowed to add (ReserveFragments + Rewrite). */
   /** A step whose recorded transaction lance-java cannot decode (see {@link #classify}). */
   static final String UNDECODABLE = "undecodable";
 
+  /** The most versions one pass over a table may add: its index commits, ReserveFragments and Rewrite. */
   static final int MAX_COMPACTION_VERSIONS = 2 + KeyIndexes.MAX_INDEX_COMMITS;
 
   private final StorageConfig config;
@@ -81,8 +81,9 @@ final class TableCompaction {
         deleted += m.getNumDeletions();
       }
     }
+    FragmentStats indexes = DataTables.fragmentStatsOf(d);
     return new TableStats(d.version(), fragments, withDeletions, physical, deleted,
-        DataTables.unindexedFragments(d));
+        DataTables.unindexedFragments(indexes), DataTables.staleIndexes(indexes));
   }
 
   CompactionOutcome compact(String location, Optional<String> nativeBranch, long expectedVersion) {
@@ -92,29 +93,33 @@ final class TableCompaction {
     }
     TableStats before = stats(location, nativeBranch, OptionalLong.of(expectedVersion));
     Exception failure = null;
+    // Indexes first: Lance's compaction planner never merges fragments that different index
+    // segments cover (or that one index covers and another does not), so compacting before the
+    // fold left a table written by single-row writes in several fragments for good. Folded first,
+    // every fragment is covered alike and compacts into one, and the compaction remaps the indexes
+    // onto it (docs/lance-write-layer.md, "Index maintenance"). Derived, content-preserving state
+    // on the same maintenance chain.
     try {
-      lance(() -> {
-        try (BufferAllocator allocator = new RootAllocator();
-            Dataset main = LanceSupport.open(config, location, OptionalLong.empty(), allocator);
-            Dataset at = nativeBranch.isEmpty() ? null
-                : main.checkout(LanceSupport.ref(nativeBranch, OptionalLong.empty()))) {
-          Dataset d = at == null ? main : at;
-          // Deletion files are folded into the rewritten fragments (materialized), so the
-          // deletion-file count drops along with the fragment count.
-          d.compact(CompactionOptions.builder().withMaterializeDeletions(true).build());
-        }
-        return null;
-      });
+      tables.optimizeIndices(location, nativeBranch, expectedVersion);
     } catch (RuntimeException e) {
-      // Not inspected: what landed is decided below from the table's history.
       failure = e;
     }
     if (failure == null) {
-      // Fold the fragments the key indexes do not cover (the compacted ones included) into them:
-      // derived, content-preserving state on the same maintenance chain.
       try {
-        tables.optimizeIndices(location, nativeBranch, tables.head(location, nativeBranch));
+        lance(() -> {
+          try (BufferAllocator allocator = new RootAllocator();
+              Dataset main = LanceSupport.open(config, location, OptionalLong.empty(), allocator);
+              Dataset at = nativeBranch.isEmpty() ? null
+                  : main.checkout(LanceSupport.ref(nativeBranch, OptionalLong.empty()))) {
+            Dataset d = at == null ? main : at;
+            // Deletion files are folded into the rewritten fragments (materialized), so the
+            // deletion-file count drops along with the fragment count.
+            d.compact(CompactionOptions.builder().withMaterializeDeletions(true).build());
+          }
+          return null;
+        });
       } catch (RuntimeException e) {
+        // Not inspected: what landed is decided below from the table's history.
         failure = e;
       }
     }

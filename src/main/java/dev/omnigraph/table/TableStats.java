@@ -10,14 +10,20 @@ package dev.omnigraph.table;
  *     every scan must still skip)
  * @param physicalRows rows stored, deleted ones included
  * @param deletedRows rows marked deleted by the deletion files
- * @param unindexedFragments the most fragments any key index ({@code id}, {@code src},
- *     {@code dst}) does not cover yet: each one is read by every key probe
+ * @param unindexedFragments the most fragments any index (key or property) does not cover yet, a
+ *     missing key index counting every fragment: each one is read in full by every key probe or
+ *     indexed read
+ * @param staleIndexes the indexes the table has that leave a live fragment uncovered
  */
 public record TableStats(long version, int fragments, int fragmentsWithDeletions, long physicalRows,
-    long deletedRows, int unindexedFragments) {
+    long deletedRows, int unindexedFragments, java.util.List<String> staleIndexes) {
 
-  /** Statistics of a table whose key indexes cover every fragment. */
+  public TableStats {
+    staleIndexes = java.util.List.copyOf(staleIndexes);
+  }
+
+  /** Statistics of a table whose indexes cover every fragment. */
   public TableStats(long version, int fragments, int fragmentsWithDeletions, long physicalRows, long deletedRows) {
-    this(version, fragments, fragmentsWithDeletions, physicalRows, deletedRows, 0);
+    this(version, fragments, fragmentsWithDeletions, physicalRows, deletedRows, 0, java.util.List.of());
   }
 }

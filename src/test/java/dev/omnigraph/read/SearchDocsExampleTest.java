@@ -8,7 +8,6 @@ import dev.omnigraph.api.ReadOutput;
 import dev.omnigraph.api.SearchIndexMissing;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.table.TestIndexes;
 import dev.omnigraph.write.LoadMode;
 import java.io.StringReader;
 import java.nio.file.Files;
@@ -59,9 +58,8 @@ class SearchDocsExampleTest {
         assertThatThrownBy(() -> g.query(Optional.empty(), Optional.empty(), queries, name, JSON.readTree(params)))
             .as(name).isInstanceOf(SearchIndexMissing.class);
       }
-      // What `omnigraph index ensure` builds for this schema.
-      TestIndexes.ensure(config, "main", "node:Doc", List.of("title", "body", "embedding"),
-          List.of(TestIndexes.Kind.INVERTED, TestIndexes.Kind.INVERTED, TestIndexes.Kind.VECTOR));
+      // The docs' `omnigraph index ensure` step, through the real writer.
+      assertThat(g.ensureIndices("main", Optional.of("act-test")).changed()).isTrue();
       ReadOutput similar = g.query(Optional.empty(), Optional.empty(), queries, "similar",
           JSON.readTree("{\"q\":[0.1,0.2,0.3,0.4]}"));
       assertThat(slugs(similar)).containsExactly("ml-intro", "dl-basics");

@@ -135,7 +135,7 @@ abstract class AbstractKeyIndexTest {
         assertThat(lanceIndexes(d.datasetPath(), MAIN)).as(d.typeName())
             .isEqualTo(isEdge ? List.of("dst_idx", "id_idx", "src_idx") : List.of("id_idx"));
         FragmentStats stats = tables.fragmentStats(d.datasetPath(), MAIN, d.publishedDatasetVersion());
-        assertThat(stats.keyIndexesCurrent()).isTrue();
+        assertThat(stats.indexesCurrent()).isTrue();
         assertThat(stats.fragments()).isZero();
       }
     }
@@ -197,7 +197,7 @@ abstract class AbstractKeyIndexTest {
     optimized = tables.optimizeIndices(LOC, MAIN, v);
     assertThat(optimized.kind()).as(optimized.detail()).isEqualTo(IndexOptimization.Kind.OPTIMIZED);
     v = optimized.version();
-    assertThat(tables.fragmentStats(LOC, MAIN, v).keyIndexesCurrent()).isTrue();
+    assertThat(tables.fragmentStats(LOC, MAIN, v).indexesCurrent()).isTrue();
     assertThat(probe(MAIN, v, all)).isEqualTo(byFullScan(MAIN, v, all)).hasSize(5);
     // Older versions still answer as they did (the index of each version is its own).
     assertThat(probe(MAIN, 3, all)).isEqualTo(Map.of("a", "Ann", "b", "Bo"));
@@ -272,7 +272,7 @@ abstract class AbstractKeyIndexTest {
     IndexOptimization done = tables.optimizeIndices(EDGE_LOC, MAIN, v);
     assertThat(done.kind()).as(done.detail()).isEqualTo(IndexOptimization.Kind.OPTIMIZED);
     assertThat(done.transactions()).extracting(TxInfo::operation).containsExactly("CreateIndex");
-    assertThat(tables.fragmentStats(EDGE_LOC, MAIN, done.version()).keyIndexesCurrent()).isTrue();
+    assertThat(tables.fragmentStats(EDGE_LOC, MAIN, done.version()).indexesCurrent()).isTrue();
     tables.scan(EDGE_LOC, MAIN, done.version(), Filter.or(Filter.in("src", List.of("s1")), Filter.in("dst", List.of("d2"))),
         List.of("id"), rows::add);
     assertThat(rows).extracting(r -> r.get("id")).containsExactlyInAnyOrder("e1", "e2");
@@ -294,7 +294,7 @@ abstract class AbstractKeyIndexTest {
     IndexOptimization done = tables.optimizeIndices(LOC, MAIN, v);
     assertThat(done.kind()).as(done.detail()).isEqualTo(IndexOptimization.Kind.OPTIMIZED);
     assertThat(lanceIndexes(LOC, MAIN)).containsExactly("id_idx");
-    assertThat(tables.fragmentStats(LOC, MAIN, done.version()).keyIndexesCurrent()).isTrue();
+    assertThat(tables.fragmentStats(LOC, MAIN, done.version()).indexesCurrent()).isTrue();
     assertThat(probe(MAIN, done.version(), "a", "b")).isEqualTo(Map.of("b", "Bo"));
   }
 
@@ -316,7 +316,7 @@ abstract class AbstractKeyIndexTest {
     assertThat(done.kind()).as(done.detail()).isEqualTo(IndexOptimization.Kind.OPTIMIZED);
     assertThat(done.version()).isEqualTo(tables.head(LOC, feature));
     assertThat(tables.head(LOC, MAIN)).isEqualTo(mainHead);
-    assertThat(tables.fragmentStats(LOC, feature, done.version()).keyIndexesCurrent()).isTrue();
+    assertThat(tables.fragmentStats(LOC, feature, done.version()).indexesCurrent()).isTrue();
     assertThat(probe(feature, done.version(), "a", "b")).isEqualTo(Map.of("a", "Ann", "b", "Bo"));
     assertThat(probe(MAIN, mainHead, "a", "b")).isEqualTo(Map.of("a", "Ann"));
   }
