@@ -172,8 +172,18 @@ public final class CrashChild {
       graph.branchMerge("src", "main", false, actor);
       graph.ensureIndices("main", actor);
       graph.optimize("main");
-      out.println("DONE warmup");
     }
+    // The S3 children's client classes (AWS SDK, S3StorageAdapter) up to their first request,
+    // against a port nothing listens on: the warm-up needs no S3 server.
+    StorageConfig s3 = StorageConfig.fromEnvironment("s3://cds-warmup/g", java.util.Map.of(
+        "AWS_ENDPOINT", "http://127.0.0.1:9", "AWS_REGION", "us-east-1", "AWS_ACCESS_KEY_ID", "warmup",
+        "AWS_SECRET_ACCESS_KEY", "warmup", "AWS_ALLOW_HTTP", "true"));
+    try (Omnigraph graph = Omnigraph.open(s3, OpenMode.READ_WRITE)) {
+      out.println("UNEXPECTED open of " + s3.rootUri());
+    } catch (RuntimeException expected) {
+      out.println("S3 " + expected.getClass().getSimpleName());
+    }
+    out.println("DONE warmup");
     return 0;
   }
 
