@@ -57,7 +57,9 @@ public final class CrashChild {
     }
     int code;
     try {
-      code = run(out, StorageConfig.fromEnvironment(args[0]), args[1], Arrays.copyOfRange(args, 2, args.length));
+      StorageConfig config = StorageConfig.fromEnvironment(args[0]);
+      code = args[1].equals("warmup") ? warmup(out, config)
+          : run(out, config, args[1], Arrays.copyOfRange(args, 2, args.length));
     } catch (Throwable t) {
       out.println("FAILED " + t);
       t.printStackTrace(out);
@@ -136,6 +138,53 @@ public final class CrashChild {
         }
       }
     }
+  }
+
+  /**
+   * {@code warmup}: creates the graph at the (empty) root and runs each kind of operation the crash
+   * tests give a child once, then exits normally: the run that dumps the children's shared class
+   * archive ({@code dev.omnigraph.testing.ChildJvm#launch}), so it should load what they load.
+   */
+  private static int warmup(PrintStream out, StorageConfig config) throws IOException {
+    ObjectMapper json = new ObjectMapper();
+    String source = gq();
+    String schema;
+    try (InputStream in = CrashChild.class.getResourceAsStream("/graphs/people.pg")) {
+      schema = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    Optional<String> actor = Optional.of(ACTOR);
+    try (Omnigraph g = Omnigraph.init(config, schema, actor)) {
+      out.println("INIT");
+    }
+    try (Omnigraph graph = Omnigraph.open(config, OpenMode.READ_WRITE)) {
+      graph.openRecovery();
+      graph.load("main", new StringReader(String.join("\n",
+          "{\"type\":\"Person\",\"data\":{\"name\":\"ann\",\"age\":30}}",
+          "{\"type\":\"Company\",\"data\":{\"name\":\"initech\"}}",
+          "{\"edge\":\"WorksAt\",\"from\":\"ann\",\"to\":\"initech\",\"data\":{\"role\":\"ops\"}}")),
+          LoadMode.APPEND, actor);
+      graph.mutate("main", source, "add_pair", json.readTree("{\"a\":\"cat\",\"b\":\"dan\",\"since\":2024}"),
+          actor, Optional.empty());
+      // Before the branch: a schema apply needs a graph with main only.
+      graph.schemaApply(schema.replace("  founded: Date?\n", "  founded: Date?\n  city: String?\n"), true, actor);
+      graph.branchCreate("src", "main", actor);
+      graph.mutate("src", source, "add_person", json.createObjectNode().put("name", "eve"), actor, Optional.empty());
+      graph.branchMerge("src", "main", false, actor);
+      graph.ensureIndices("main", actor);
+      graph.optimize("main");
+    }
+    // The S3 children's client classes (AWS SDK, S3StorageAdapter) up to their first request,
+    // against a port nothing listens on: the warm-up needs no S3 server.
+    StorageConfig s3 = StorageConfig.fromEnvironment("s3://cds-warmup/g", java.util.Map.of(
+        "AWS_ENDPOINT", "http://127.0.0.1:9", "AWS_REGION", "us-east-1", "AWS_ACCESS_KEY_ID", "warmup",
+        "AWS_SECRET_ACCESS_KEY", "warmup", "AWS_ALLOW_HTTP", "true"));
+    try (Omnigraph graph = Omnigraph.open(s3, OpenMode.READ_WRITE)) {
+      out.println("UNEXPECTED open of " + s3.rootUri());
+    } catch (RuntimeException expected) {
+      out.println("S3 " + expected.getClass().getSimpleName());
+    }
+    out.println("DONE warmup");
+    return 0;
   }
 
   /**

@@ -64,24 +64,16 @@ final class CrashChildProcess implements AutoCloseable {
   static CrashChildProcess start(StorageConfig config, Optional<String> failpoint, Map<String, String> extraEnv,
       List<String> jvmOptions, String op, String... args) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = new ArrayList<>(List.of(java,
-        "--add-opens=java.base/java.nio=ALL-UNNAMED",
-        "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-        // The child loads ~2,000 classes of our own build and its dependencies, verified by the
-        // compiler that made them; skipping their bytecode verification saves ~15% of a child's CPU
-        // (measured: 1.9 -> 1.6 s user for a one-row load), and the suite starts about a hundred.
-        "-XX:+UnlockDiagnosticVMOptions", "-XX:-BytecodeVerificationRemote",
-        "-Djava.util.logging.manager=org.jboss.logmanager.LogManager"));
-    // Lance's native library: loaded in place from where Maven unpacked it once per build
-    // (ChildJvm). Without that, Lance unpacks its ~180 MB into java.io.tmpdir and deletes it only
-    // on a normal exit, so a halted or killed child would leave it behind: each child gets a
-    // private directory that close() removes.
-    cmd.addAll(ChildJvm.nativeOptions());
+    ChildJvm.Launch launch = ChildJvm.launch("crash-child", BASE_OPTIONS, CrashChildProcess::warmup);
+    List<String> cmd = new ArrayList<>();
+    cmd.add(java);
+    cmd.addAll(BASE_OPTIONS);
+    cmd.addAll(launch.options());
     Path tmp = Files.createTempDirectory("crash-child-");
     cmd.add("-Djava.io.tmpdir=" + tmp);
     failpoint.ifPresent(fp -> cmd.add("-Domnigraph.failpoints=" + fp + "=exit"));
     cmd.addAll(jvmOptions);
-    cmd.addAll(List.of("-cp", ChildJvm.classPath(), CrashChild.class.getName(), config.rootUri(), op));
+    cmd.addAll(List.of("-cp", launch.classPath(), CrashChild.class.getName(), config.rootUri(), op));
     cmd.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true);
     Map<String, String> env = builder.environment();
@@ -98,6 +90,38 @@ final class CrashChildProcess implements AutoCloseable {
     }
     env.putAll(extraEnv);
     return new CrashChildProcess(builder.start(), tmp);
+  }
+
+  /** The options every crash child starts with, the warm-up that dumps their class archive too. */
+  private static final List<String> BASE_OPTIONS = baseOptions();
+
+  private static List<String> baseOptions() {
+    List<String> o = new ArrayList<>(List.of("--add-opens=java.base/java.nio=ALL-UNNAMED",
+        "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+        // The child loads ~2,000 classes of our own build and its dependencies, verified by the
+        // compiler that made them; skipping their bytecode verification saves ~15% of a child's CPU
+        // (measured: 1.9 -> 1.6 s user for a one-row load), and the suite starts about a hundred.
+        "-XX:+UnlockDiagnosticVMOptions", "-XX:-BytecodeVerificationRemote",
+        "-Djava.util.logging.manager=org.jboss.logmanager.LogManager"));
+    // Lance's native library: loaded in place from where Maven unpacked it once per build
+    // (ChildJvm). Without that, Lance unpacks its ~180 MB into java.io.tmpdir and deletes it only
+    // on a normal exit, so a halted or killed child would leave it behind: each child gets a
+    // private directory that close() removes.
+    o.addAll(ChildJvm.nativeOptions());
+    return List.copyOf(o);
+  }
+
+  /**
+   * The run that dumps the children's class archive: {@code CrashChild warmup} on a local root in
+   * {@code scratch}, one operation of each kind the tests give a child (AppCDS, see ChildJvm:
+   * a child's ~3,500 classes mapped instead of loaded, 1.9 -> 1.45 s for a one-row mutation).
+   */
+  private static ProcessBuilder warmup(List<String> jvm, Path scratch) {
+    List<String> cmd = new ArrayList<>(jvm);
+    cmd.addAll(List.of(CrashChild.class.getName(), scratch.resolve("g").toUri().toString(), "warmup"));
+    ProcessBuilder builder = new ProcessBuilder(cmd);
+    builder.environment().keySet().removeIf(k -> k.startsWith("AWS_"));
+    return builder;
   }
 
   /** Writes one command line to the child's stdin (see {@code CrashChild hold}). */

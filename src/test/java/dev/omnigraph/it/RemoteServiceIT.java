@@ -42,8 +42,11 @@ class RemoteServiceIT {
     Path out = Files.createTempFile(dir, "out", ".txt");
     Path err = Files.createTempFile(dir, "err", ".txt");
     // The child inherits AWS_* from this JVM (failsafe points them at the S3Mock front).
-    Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile())
-        .redirectError(err.toFile()).start();
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile())
+        .redirectError(err.toFile());
+    // The CLI client runs only; the served process keeps the launcher's defaults.
+    pb.environment().put("OMNIGRAPH_JAVA_OPTS", NewUserFlowsIT.CLI_JVM_OPTIONS);
+    Process p = pb.start();
     assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("command finished: %s", cmd).isTrue();
     return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
   }

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,6 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * printed). Writers get distinct {@code HOSTNAME}s, so a holder is never judged dead from its pid:
  * only the TTL (or a release) frees its lease, as across pods.
  */
+// Alone in the parallel IT run (pom.xml, failsafe): the takeover and replica staleness are timed.
+@Isolated
 class WriterLeaseServiceIT {
 
   private static final Path BASEDIR = Path.of(System.getProperty("omnigraph.it.basedir", "."));
