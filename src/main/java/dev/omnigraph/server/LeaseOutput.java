@@ -8,8 +8,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * graph's writer lease and the stored lease as read now, for the console's health view and
  * operators. Authenticated like every {@code /graphs} route, since it names a host and a pid.
  *
- * @param role {@code writer}, {@code standby}, {@code lease_lost}, {@code draining} or
- *     {@code read_only} (a replica never takes the lease)
+ * @param role {@code writer}, {@code standby}, {@code lease_lost}, {@code draining},
+ *     {@code read_only} (a replica never takes the lease) or {@code unclaimed} (the graph is not
+ *     open yet; the first open or write takes it)
  * @param live whether a stored lease exists and has not expired
  * @param unreadable why the stored lease could not be read, when it could not
  */

@@ -419,18 +419,22 @@ final class ServedGraph implements AutoCloseable {
 
   /** This service's role for the writer lease and the stored lease as read now (one GET). */
   LeaseOutput leaseStatus() {
-    dev.omnigraph.lease.ProcessLeases.Claim current = lease;
+    // The process's lease on the root, whether this service's own claim or an open handle's took it.
+    Optional<dev.omnigraph.lease.ProcessLeases.LeaseStatus> mine =
+        dev.omnigraph.lease.ProcessLeases.statusOf(config.rootUri());
     String role;
     if (readOnly) {
       role = "read_only";
     } else if (draining) {
       role = "draining";
-    } else if (current != null && current.status().held()) {
+    } else if (mine.isPresent() && mine.get().held()) {
       role = "writer";
-    } else if (current != null) {
+    } else if (mine.isPresent()) {
       role = "lease_lost";
-    } else {
+    } else if (standbyFor != null) {
       role = "standby";
+    } else {
+      role = "unclaimed"; // nothing opened the graph yet: the first open or write takes the lease
     }
     Optional<dev.omnigraph.lease.LeaseView> view;
     try {
