@@ -22,7 +22,7 @@ public class RecoveryProfile implements QuarkusTestProfile {
 
   @Override
   public Map<String, String> getConfigOverrides() {
-    return Map.of("omnigraph.recovery.reconcile-interval", "20s");
+    return Map.of("omnigraph.recovery.reconcile-interval", "8s");
   }
 
   @Override

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * Readiness for what blocks writes before any write was tried. Graph {@code x}, whose last write
  * left a rollback-class sidecar (its table commit landed, the sidecar stayed ARMED), is DOWN with
  * reason {@code pending_sidecar} (and no operation id) until the background reconciler's first pass
- * (4 s after start) rolls it back, then UP, with no restart; the rolled-back row is gone. Graph
+ * (one 8 s interval after start) rolls it back, then UP, with no restart; the rolled-back row is gone. Graph
  * {@code d}, whose sidecar was deleted while no service ran (uncovered drift), is DOWN with reason
  * {@code uncovered_drift} from the start-up drift check, before any request opened it, until an
  * operator's repair, then UP.
@@ -130,7 +130,7 @@ class RecoveryReadinessTest {
         .post("/graphs/" + graph + "/load/ndjson?mode=append");
   }
 
-  /** Polls readiness until {@code done} holds (at most 60 s: reconciler passes are 20 s apart) and returns the last answer. */
+  /** Polls readiness until {@code done} holds (at most 60 s: reconciler passes are 8 s apart) and returns the last answer. */
   private static Response awaitReady(java.util.function.Predicate<Response> done) throws InterruptedException {
     long deadline = System.currentTimeMillis() + 60_000;
     Response ready = given().get("/q/health/ready");
