@@ -122,6 +122,46 @@ class KeyProbeRequestCountS3Test {
     assertThat(tables.rowsById(LOC, MAIN, head, List.of("k6"), List.of("id"))).containsExactly(Map.of("id", "k6"));
   }
 
+  /**
+   * Bulk loads stage fragments of up to 8,192 rows (the per-table cap of a load): an 8,192-id probe
+   * of new ids reads none of them, and one id written into one of them costs that one fragment.
+   * Before, fragments above 1,024 rows were not recorded and each was scanned by every chunk of the
+   * probe's {@code IN} list: 100-150 ms per 8,192-row load behind a few of them, growing with each.
+   */
+  @Test
+  void bulkFragmentsThisProcessStagedAreSkippedByAnEightThousandIdProbe() throws Exception {
+    fresh();
+    long v = new TableStore(config).createWithKeyIndexes(LOC, schema);
+    int rows = StagedKeys.MAX_IDS;
+    for (int f = 0; f < 3; f++) {
+      List<Map<String, Object>> batch = new java.util.ArrayList<>();
+      for (int i = 0; i < rows; i++) {
+        batch.add(person("b" + f + "-" + i, "n", (long) i));
+      }
+      v = tables.commit(tables.stageInsert(LOC, MAIN, v, schema, batch, false)).version();
+    }
+    long head = v;
+    assertThat(tables.fragmentStats(LOC, MAIN, head).unindexedFragments()).isEqualTo(Map.of("id_idx", 3));
+    List<String> fresh = new java.util.ArrayList<>();
+    for (int i = 0; i < rows; i++) {
+      fresh.add("new-" + i);
+    }
+    assertThat(dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, fresh, List.of("id"))).isEmpty()))
+        .isZero();
+    List<String> oneOld = new java.util.ArrayList<>(fresh);
+    oneOld.set(rows / 2, "b1-77");
+    long hit = dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, oneOld, List.of("id")))
+        .containsExactly(Map.of("id", "b1-77")));
+
+    // Another process: the same answers, reading all three unindexed fragments (at least one GET each).
+    StagedKeys.forgetAll();
+    long all = dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, oneOld, List.of("id")))
+        .containsExactly(Map.of("id", "b1-77")));
+    assertThat(hit).isPositive().isLessThan(all);
+    assertThat(dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, fresh, List.of("id"))).isEmpty()))
+        .isGreaterThanOrEqualTo(3);
+  }
+
   @Test
   void aDeletedRowInAStagedFragmentIsNotFoundAndAReinsertedOneIs() throws Exception {
     fresh();
