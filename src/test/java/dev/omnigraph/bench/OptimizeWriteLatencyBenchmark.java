@@ -51,7 +51,13 @@ public final class OptimizeWriteLatencyBenchmark {
   public static void main(String[] args) throws Exception {
     Path out = Paths.get(args.length > 0 ? args[0] : "target/bench");
     Files.createDirectories(out);
-    int writes = Integer.getInteger("omnigraph.bench.writes", 1000);
+    String report = run(Integer.getInteger("omnigraph.bench.writes", 1000));
+    System.out.print(report);
+    Files.writeString(out.resolve("optimize-write-latency.txt"), report);
+  }
+
+  /** The figures of {@code writes} single-row loads before and after one optimize, as report text. */
+  static String run(int writes) throws Exception {
     Path root = Files.createTempDirectory("optimize-bench");
     StorageConfig config = StorageConfig.local(root);
     Omnigraph.init(config, SCHEMA, Optional.of("bench")).close();
@@ -89,8 +95,7 @@ public final class OptimizeWriteLatencyBenchmark {
       report.append("  shape after optimize:    ").append(shapeAfter).append('\n');
       report.append(line("after optimize", after)).append('\n');
     }
-    System.out.print(report);
-    Files.writeString(out.resolve("optimize-write-latency.txt"), report.toString());
+    return report.toString();
   }
 
   static void write(Omnigraph g, int i, Random random) {

@@ -41,7 +41,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *   <li>{@code nearest} top-10 over {@code omnigraph.bench.vectorRows} (100,000) 128-d vectors
  *       drawn around 256 centres, flat (exact) vs a cosine IVF_FLAT index of
  *       {@code omnigraph.bench.partitions} (256) partitions: p50 of 50 queries and recall@10 of the
- *       index against the exact answer.
+ *       index against the exact answer;
+ *   <li>single-row write latency after {@code omnigraph.bench.writes} (1,000) writes, before vs
+ *       after {@code optimize} ({@link OptimizeWriteLatencyBenchmark}, also runnable alone).
  * </ul>
  *
  * Run with {@code ./mvnw -B -o -Pbench -DskipTests process-test-classes exec:exec@search-benchmark}
@@ -69,6 +71,8 @@ public final class SearchBenchmark {
         + System.getProperty("java.version") + ")");
     report.addAll(lookup(Files.createTempDirectory("search-bench-lookup"), lookupRows));
     report.addAll(vectors(Files.createTempDirectory("search-bench-vectors"), vectorRows, partitions));
+    // Issue 16's third figure in the same run: single-row write latency after 1,000 writes, before vs after optimize.
+    report.add(OptimizeWriteLatencyBenchmark.run(Integer.getInteger("omnigraph.bench.writes", 1000)).stripTrailing());
     String text = String.join("\n", report) + "\n";
     System.out.print(text);
     Files.writeString(out.resolve("search.txt"), text);
