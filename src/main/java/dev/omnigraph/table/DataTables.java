@@ -415,12 +415,8 @@ public final class DataTables {
         .sorted().toList();
   }
 
-  /** {@link #fragmentStats(String, Optional, long)} of a handle {@link TableCompaction} already holds. */
-  static FragmentStats fragmentStatsOf(Dataset table) {
-    return fragmentStats(table);
-  }
-
-  private static FragmentStats fragmentStats(Dataset table) {
+  /** {@link #fragmentStats(String, Optional, long)} of a handle the caller holds ({@link TableCompaction}'s). */
+  static FragmentStats fragmentStats(Dataset table) {
     Set<Integer> live = new TreeSet<>();
     int withDeletions = 0;
     long deletedRows = 0;

@@ -81,7 +81,7 @@ final class TableCompaction {
         deleted += m.getNumDeletions();
       }
     }
-    FragmentStats indexes = DataTables.fragmentStatsOf(d);
+    FragmentStats indexes = DataTables.fragmentStats(d);
     return new TableStats(d.version(), fragments, withDeletions, physical, deleted,
         DataTables.unindexedFragments(indexes), DataTables.staleIndexes(indexes));
   }
