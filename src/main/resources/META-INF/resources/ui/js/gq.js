@@ -106,6 +106,18 @@ export function parseSchema(source) {
   return { nodes, edges };
 }
 
+/** The index just past the `}` closing the block whose `{` ends right before `from`. */
+function afterBlock(text, from) {
+  let depth = 1;
+  let j = from;
+  while (j < text.length && depth > 0) {
+    if (text[j] === '{') depth++;
+    else if (text[j] === '}') depth--;
+    j++;
+  }
+  return j;
+}
+
 /** Text with every `not { … }` block removed (its variables stay inside it). */
 function withoutNegations(body) {
   let out = '';
@@ -114,13 +126,7 @@ function withoutNegations(body) {
   let m;
   while ((m = re.exec(body)) !== null) {
     out += body.slice(i, m.index);
-    let depth = 1;
-    let j = re.lastIndex;
-    while (j < body.length && depth > 0) {
-      if (body[j] === '{') depth++;
-      else if (body[j] === '}') depth--;
-      j++;
-    }
+    const j = afterBlock(body, re.lastIndex);
     i = j;
     re.lastIndex = j;
   }
@@ -139,14 +145,7 @@ function matchBlock(text, name) {
   m.lastIndex = start;
   const found = m.exec(clean);
   if (!found) return '';
-  let depth = 1;
-  let j = m.lastIndex;
-  while (j < clean.length && depth > 0) {
-    if (clean[j] === '{') depth++;
-    else if (clean[j] === '}') depth--;
-    j++;
-  }
-  return clean.slice(m.lastIndex, j - 1);
+  return clean.slice(m.lastIndex, afterBlock(clean, m.lastIndex) - 1);
 }
 
 /**
