@@ -14,8 +14,7 @@ function colorOf(type, types) {
 /** Draws a result graph ({nodes, edges}) into container; onNode(node data) on a click. */
 export function drawResult(container, graph, onNode) {
   const types = [];
-  const cy = cytoscape({
-    container,
+  return mount(container, {
     elements: [
       ...graph.nodes.map(n => ({ data: { ...n, color: colorOf(n.type, types) } })),
       ...graph.edges.map(e => ({ data: e, classes: e.undirected ? 'undirected' : '' })),
@@ -30,16 +29,9 @@ export function drawResult(container, graph, onNode) {
       { selector: 'edge.undirected', style: { 'target-arrow-shape': 'none' } },
     ],
     layout: { name: graph.nodes.length > 1 ? 'cose' : 'grid', animate: false, padding: 20 },
-    wheelSensitivity: 0.3,
-  });
-  cy.on('tap', 'node', e => onNode(e.target.data()));
-  cy.maxZoom(2);
-  cy.fit(undefined, 30);
-  // The instance on its container, for the browser tests and the devtools console.
-  container.cy = cy;
-  container.dataset.nodeCount = String(cy.nodes().length);
-  container.dataset.edgeCount = String(cy.edges().length);
-  return cy;
+    maxZoom: 2,
+    padding: 30,
+  }, node => onNode(node.data()));
 }
 
 /** Draws commits (newest first, as listed) as a DAG; onCommit(id) on a click. */
@@ -60,8 +52,7 @@ export function drawHistory(container, commits, onCommit) {
         classes: 'merged' });
     }
   }
-  const cy = cytoscape({
-    container,
+  return mount(container, {
     elements,
     style: [
       { selector: 'node', style: { 'background-color': '#4e79a7', label: 'data(label)', 'font-size': 10,
@@ -74,12 +65,23 @@ export function drawHistory(container, commits, onCommit) {
     ],
     layout: { name: 'breadthfirst', directed: true, spacingFactor: 0.9, animate: false, padding: 16,
       roots: commits.filter(c => !c.parent_commit_id || !ids.has(c.parent_commit_id)).map(c => c.graph_commit_id) },
-    wheelSensitivity: 0.3,
-  });
-  cy.on('tap', 'node', e => onCommit(e.target.id()));
-  cy.maxZoom(1.5);
-  cy.fit(undefined, 16);
+    maxZoom: 1.5,
+    padding: 16,
+  }, node => onCommit(node.id()));
+}
+
+/**
+ * One cytoscape instance in container, fitted; onTap(node) on a node click. The instance stays on
+ * its container (container.cy) with its counts in data attributes, for the browser tests and the
+ * devtools console.
+ */
+function mount(container, { elements, style, layout, maxZoom, padding }, onTap) {
+  const cy = cytoscape({ container, elements, style, layout, wheelSensitivity: 0.3 });
+  cy.on('tap', 'node', e => onTap(e.target));
+  cy.maxZoom(maxZoom);
+  cy.fit(undefined, padding);
   container.cy = cy;
   container.dataset.nodeCount = String(cy.nodes().length);
+  container.dataset.edgeCount = String(cy.edges().length);
   return cy;
 }
