@@ -41,8 +41,10 @@ import org.lance.ipc.ScanOptions;
  * has not moved, i.e. the existing-target all-new adopt) against a raw lance-java comparator doing
  * the same data work — read the N rows from a dataset in 8,192-row batches and append each to
  * another as one {@code Append} — five pairs per N, each side in a fresh child JVM on a fresh copy
- * of a prepared root, so each child's VmHWM is that side's peak RSS. Reports the median
- * operation-time ratio and the maximum signed paired peak-RSS overhead (production − raw).
+ * of a prepared root, so each child's VmHWM is that side's peak RSS (the cold series); then the
+ * same five pairs in one warm JVM after two discarded pairs, as a long-running service merges, each
+ * side's peak RSS its high-water growth over the operation (the warm series). Reports, per series,
+ * the median operation-time ratio and the maximum signed paired peak-RSS overhead (production − raw).
  *
  * <p>Usage: {@code MergeBenchmark [outputDir] [sizes]} (defaults {@code target/bench},
  * {@code 10000,100000}); the child modes {@code --child merge|raw DIR} run one operation.
@@ -59,13 +61,17 @@ public final class MergeBenchmark {
       child(args[1], Paths.get(args[2]));
       return;
     }
+    if (args.length == 2 && args[0].equals("--warm")) {
+      warm(Paths.get(args[1]));
+      return;
+    }
     Path out = Paths.get(args.length > 0 ? args[0] : "target/bench");
     int[] sizes = Arrays.stream((args.length > 1 ? args[1] : "10000,100000").split(",")).mapToInt(Integer::parseInt)
         .toArray();
     StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
         "OmniGraph merge benchmark (local FS, %d cpus, java %s), %d pairs per size, auto-optimize %s%n"
-            + "| rows | merge median ms | raw median ms | median ratio | max paired peak-RSS overhead | route |%n"
-            + "|---|---|---|---|---|---|%n", Runtime.getRuntime().availableProcessors(),
+            + "| rows | series | merge median ms | raw median ms | median ratio | max paired peak-RSS overhead | route |%n"
+            + "|---|---|---|---|---|---|---|%n", Runtime.getRuntime().availableProcessors(),
         System.getProperty("java.version"), PAIRS,
         dev.omnigraph.maintenance.OptimizeSettings.fromSystemProperties().autoEnabled() ? "on (inline)" : "off"));
     StringBuilder json = new StringBuilder("[");
@@ -86,11 +92,17 @@ public final class MergeBenchmark {
         maxOverhead = Math.max(maxOverhead, (m.hwmKb() - r.hwmKb()) * 1024);
         route = m.route();
       }
-      table.append(String.format(Locale.ROOT, "| %,d | %.0f | %.0f | %.3fx | %,d bytes | %s |%n", n, median(merge),
-          median(raw), median(ratio), maxOverhead, route));
+      table.append(String.format(Locale.ROOT, "| %,d | cold: a fresh JVM per operation (peak RSS = VmHWM) | %.0f | %.0f"
+          + " | %.3fx | %,d bytes | %s |%n", n, median(merge), median(raw), median(ratio), maxOverhead, route));
+      Warm w = runWarm(template);
+      table.append(String.format(Locale.ROOT, "| %,d | warm: one JVM, %d warm-up pairs first (peak RSS = VmHWM"
+          + " growth over the operation) | %.0f | %.0f | %.3fx | %,d bytes | %s |%n", n, WARMUP_PAIRS,
+          median(w.merge()), median(w.raw()), median(w.ratio()), w.maxOverheadBytes(), w.route()));
       json.append(json.length() > 1 ? "," : "").append(String.format(Locale.ROOT,
-          "{\"rows\":%d,\"mergeMs\":%s,\"rawMs\":%s,\"medianRatio\":%.3f,\"maxRssOverheadBytes\":%d,\"route\":\"%s\"}",
-          n, Arrays.toString(merge), Arrays.toString(raw), median(ratio), maxOverhead, route));
+          "{\"rows\":%d,\"mergeMs\":%s,\"rawMs\":%s,\"medianRatio\":%.3f,\"maxRssOverheadBytes\":%d,\"route\":\"%s\","
+              + "\"warm\":{\"mergeMs\":%s,\"rawMs\":%s,\"medianRatio\":%.3f,\"maxRssOverheadBytes\":%d}}",
+          n, Arrays.toString(merge), Arrays.toString(raw), median(ratio), maxOverhead, route,
+          Arrays.toString(w.merge()), Arrays.toString(w.raw()), median(w.ratio()), w.maxOverheadBytes()));
       deleteTree(template);
     }
     System.out.print(table);
@@ -169,39 +181,140 @@ public final class MergeBenchmark {
   }
 
   private static void child(String mode, Path dir) throws Exception {
-    String schema = schema();
-    if (mode.equals("merge")) {
-      try (Omnigraph g = Omnigraph.open(StorageConfig.local(dir.resolve("g")), OpenMode.READ_WRITE)) {
-        MergeMemory.reset();
-        long start = System.nanoTime();
-        BranchMergeOutput out = g.branchMerge("bulk", "main", false, Optional.of("bench"));
-        System.out.println("op-ms=" + (System.nanoTime() - start) / 1e6);
-        System.out.println("route=" + out.outcome().wire() + (MergeMemory.provenTables() > 0 ? ", certificate-proven"
-            : ", ordered join"));
-      }
-    } else {
-      NodeType person = SchemaParser.parse(schema).node("Person").orElseThrow();
-      try (BufferAllocator allocator = new RootAllocator();
-          RawLanceTable target = RawLanceTable.create(dir.resolve("dst").toString(), Map.of(), person, allocator);
-          Dataset src = Dataset.open().allocator(allocator).uri(dir.resolve("src").toString()).build()) {
-        long start = System.nanoTime();
-        try (LanceScanner scanner = LanceScanner.create(src, new ScanOptions.Builder().batchSize(8_192).build(),
-            allocator); ArrowReader reader = scanner.scanBatches()) {
-          while (reader.loadNextBatch()) {
-            target.append(reader.getVectorSchemaRoot());
-          }
+    Op op = mode.equals("merge") ? merge(dir) : raw(dir);
+    System.out.println("op-ms=" + op.millis());
+    System.out.println("route=" + op.route());
+    System.out.println("VmHWM-kB=" + procStatusKb("VmHWM"));
+  }
+
+  private record Op(double millis, String route) {}
+
+  /** The timed merge on a fresh copy (the graph is opened before the clock starts). */
+  private static Op merge(Path dir) {
+    try (Omnigraph g = Omnigraph.open(StorageConfig.local(dir.resolve("g")), OpenMode.READ_WRITE)) {
+      MergeMemory.reset();
+      long start = System.nanoTime();
+      BranchMergeOutput out = g.branchMerge("bulk", "main", false, Optional.of("bench"));
+      double millis = (System.nanoTime() - start) / 1e6;
+      return new Op(millis, out.outcome().wire() + (MergeMemory.provenTables() > 0 ? ", certificate-proven"
+          : ", ordered join"));
+    }
+  }
+
+  /** The comparator on a fresh copy: the source's rows appended to a new dataset, 8,192 per {@code Append}. */
+  private static Op raw(Path dir) throws Exception {
+    NodeType person = SchemaParser.parse(schema()).node("Person").orElseThrow();
+    try (BufferAllocator allocator = new RootAllocator();
+        RawLanceTable target = RawLanceTable.create(dir.resolve("dst").toString(), Map.of(), person, allocator);
+        Dataset src = Dataset.open().allocator(allocator).uri(dir.resolve("src").toString()).build()) {
+      long start = System.nanoTime();
+      try (LanceScanner scanner = LanceScanner.create(src, new ScanOptions.Builder().batchSize(8_192).build(),
+          allocator); ArrowReader reader = scanner.scanBatches()) {
+        while (reader.loadNextBatch()) {
+          target.append(reader.getVectorSchemaRoot());
         }
-        System.out.println("op-ms=" + (System.nanoTime() - start) / 1e6);
-        if (target.countRows() != src.countRows()) {
-          throw new IllegalStateException("raw copy wrote " + target.countRows() + " of " + src.countRows());
+      }
+      double millis = (System.nanoTime() - start) / 1e6;
+      if (target.countRows() != src.countRows()) {
+        throw new IllegalStateException("raw copy wrote " + target.countRows() + " of " + src.countRows());
+      }
+      return new Op(millis, "raw");
+    }
+  }
+
+  private static final int WARMUP_PAIRS = 2;
+
+  private record Warm(double[] merge, double[] raw, double[] ratio, long maxOverheadBytes, String route) {}
+
+  /**
+   * The warm series in one child JVM, as a long-running service merges: {@link #WARMUP_PAIRS}
+   * discarded pairs, then {@link #PAIRS} pairs, each side on its own fresh copy of the template. A
+   * side's peak RSS is its growth over the operation: the kernel's high-water mark is reset
+   * ({@code /proc/self/clear_refs} 5) just before the operation and read right after it, less the
+   * resident set just before.
+   */
+  private static Warm runWarm(Path template) throws IOException, InterruptedException {
+    String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> command = new ArrayList<>(List.of(java, "--add-opens=java.base/java.nio=ALL-UNNAMED"));
+    System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("omnigraph.")).sorted()
+        .forEach(k -> command.add("-D" + k + "=" + System.getProperty(k)));
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), MergeBenchmark.class.getName(), "--warm",
+        template.toString()));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    List<String> output = new ArrayList<>();
+    List<double[]> pairs = new ArrayList<>();
+    String route = "";
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = r.readLine()) != null) {
+        output.add(line);
+        if (line.startsWith("pair ")) {
+          String[] f = line.substring(5).split(" ");
+          pairs.add(new double[] {Double.parseDouble(f[0]), Double.parseDouble(f[1]), Double.parseDouble(f[2]),
+              Double.parseDouble(f[3])});
+        } else if (line.startsWith("route=")) {
+          route = line.substring(6);
         }
       }
     }
+    if (p.waitFor() != 0 || pairs.size() != PAIRS) {
+      throw new IllegalStateException("warm child failed:\n" + String.join("\n", output));
+    }
+    double[] merge = new double[PAIRS];
+    double[] raw = new double[PAIRS];
+    double[] ratio = new double[PAIRS];
+    long max = Long.MIN_VALUE;
+    for (int i = 0; i < PAIRS; i++) {
+      double[] pair = pairs.get(i);
+      merge[i] = pair[0];
+      raw[i] = pair[2];
+      ratio[i] = pair[0] / pair[2];
+      max = Math.max(max, (long) (pair[1] - pair[3]) * 1024);
+    }
+    return new Warm(merge, raw, ratio, max, route);
+  }
+
+  /** The warm child: prints {@code pair <merge ms> <merge peak kB> <raw ms> <raw peak kB>} per measured pair. */
+  private static void warm(Path template) throws Exception {
+    String route = "";
+    for (int i = -WARMUP_PAIRS; i < PAIRS; i++) {
+      Path m = copy(template);
+      Path r = copy(template);
+      long[] peak = new long[2];
+      Op merge = peaked(() -> merge(m), peak, 0);
+      Op raw = peaked(() -> raw(r), peak, 1);
+      deleteTree(m);
+      deleteTree(r);
+      route = merge.route();
+      if (i >= 0) {
+        System.out.printf(Locale.ROOT, "pair %.3f %d %.3f %d%n", merge.millis(), peak[0], raw.millis(), peak[1]);
+      }
+    }
+    System.out.println("route=" + route);
+  }
+
+  @FunctionalInterface
+  private interface Timed {
+    Op run() throws Exception;
+  }
+
+  /** Runs {@code op} with the high-water mark reset first; {@code peak[slot]} = its growth in kB. */
+  private static Op peaked(Timed op, long[] peak, int slot) throws Exception {
+    System.gc();
+    Files.writeString(Paths.get("/proc/self/clear_refs"), "5");
+    long before = procStatusKb("VmRSS");
+    Op out = op.run();
+    peak[slot] = procStatusKb("VmHWM") - before;
+    return out;
+  }
+
+  private static long procStatusKb(String field) throws IOException {
     for (String line : Files.readAllLines(Paths.get("/proc/self/status"))) {
-      if (line.startsWith("VmHWM:")) {
-        System.out.println("VmHWM-kB=" + line.substring("VmHWM:".length()).replace("kB", "").trim());
+      if (line.startsWith(field + ":")) {
+        return Long.parseLong(line.substring(field.length() + 1).replace("kB", "").trim());
       }
     }
+    throw new IllegalStateException("no " + field + " in /proc/self/status");
   }
 
   private static String schema() throws IOException {
