@@ -13,6 +13,7 @@ import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.storage.StorageConfig;
 import dev.omnigraph.testing.ConditionalWriteSerializer;
 import dev.omnigraph.testing.S3TestServer;
+import dev.omnigraph.testing.TestFiles;
 import dev.omnigraph.write.LoadMode;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,7 +27,6 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -192,7 +192,7 @@ public final class ManifestDepthBenchmark {
         System.out.println("[bench] " + timings.get(timings.size() - 1));
       }
     } finally {
-      deleteTree(dir);
+      TestFiles.deleteTree(dir);
     }
   }
 
@@ -388,17 +388,6 @@ public final class ManifestDepthBenchmark {
   private static long countFiles(Path root) throws IOException {
     try (Stream<Path> walk = Files.walk(root)) {
       return walk.filter(Files::isRegularFile).count();
-    }
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(root)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
     }
   }
 

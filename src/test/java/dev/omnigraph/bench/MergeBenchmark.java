@@ -7,20 +7,19 @@ import dev.omnigraph.merge.MergeMemory;
 import dev.omnigraph.schema.NodeType;
 import dev.omnigraph.schema.SchemaParser;
 import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.testing.TestFiles;
 import dev.omnigraph.write.LoadMode;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.StringReader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -105,7 +104,7 @@ public final class MergeBenchmark {
               + "\"warm\":{\"mergeMs\":%s,\"rawMs\":%s,\"medianRatio\":%.3f,\"maxRssOverheadBytes\":%d}}",
           n, Arrays.toString(merge), Arrays.toString(raw), median(ratio), maxOverhead, route,
           Arrays.toString(w.merge()), Arrays.toString(w.raw()), median(w.ratio()), w.maxOverheadBytes()));
-      deleteTree(template);
+      TestFiles.deleteTree(template);
     }
     System.out.print(table);
     Files.createDirectories(out);
@@ -175,7 +174,7 @@ public final class MergeBenchmark {
       }
     }
     int rc = p.waitFor();
-    deleteTree(dir);
+    TestFiles.deleteTree(dir);
     if (rc != 0 || kb < 0 || millis < 0) {
       throw new IllegalStateException("child " + mode + " failed (exit " + rc + "):\n" + String.join("\n", output));
     }
@@ -289,8 +288,8 @@ public final class MergeBenchmark {
       long[] peak = new long[2];
       Op merge = peaked(() -> merge(m), peak, 0);
       Op raw = peaked(() -> raw(r), peak, 1);
-      deleteTree(m);
-      deleteTree(r);
+      TestFiles.deleteTree(m);
+      TestFiles.deleteTree(r);
       route = merge.route();
       if (i >= 0) {
         System.out.printf(Locale.ROOT, "pair %.3f %d %.3f %d%n", merge.millis(), peak[0], raw.millis(), peak[1]);
@@ -349,19 +348,5 @@ public final class MergeBenchmark {
     Arrays.sort(sorted);
     return sorted.length % 2 == 1 ? sorted[sorted.length / 2]
         : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-  }
-
-  private static void deleteTree(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -6,6 +6,7 @@ import dev.omnigraph.schema.NodeType;
 import dev.omnigraph.schema.SchemaParser;
 import dev.omnigraph.storage.StorageConfig;
 import dev.omnigraph.table.TableSchemas;
+import dev.omnigraph.testing.TestFiles;
 import dev.omnigraph.write.LoadMode;
 import dev.omnigraph.write.WriteResult;
 import java.io.BufferedReader;
@@ -13,19 +14,16 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.StringReader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.IntVector;
@@ -132,7 +130,7 @@ public final class WriteBenchmark {
       }
       return millis;
     } finally {
-      deleteTree(dir);
+      TestFiles.deleteTree(dir);
     }
   }
 
@@ -158,7 +156,7 @@ public final class WriteBenchmark {
       }
       return millis;
     } finally {
-      deleteTree(dir);
+      TestFiles.deleteTree(dir);
     }
   }
 
@@ -200,7 +198,7 @@ public final class WriteBenchmark {
         return millis;
       }
     } finally {
-      deleteTree(dir);
+      TestFiles.deleteTree(dir);
     }
   }
 
@@ -311,19 +309,5 @@ public final class WriteBenchmark {
 
   private static String fmt(double[] values) {
     return String.join(", ", Arrays.stream(values).mapToObj(v -> String.format(Locale.ROOT, "%.1f", v)).toList());
-  }
-
-  private static void deleteTree(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -11,6 +11,7 @@ import dev.omnigraph.storage.StorageConfig;
 import dev.omnigraph.storage.StoreRequests;
 import dev.omnigraph.testing.ConditionalWriteSerializer;
 import dev.omnigraph.testing.S3TestServer;
+import dev.omnigraph.testing.TestFiles;
 import dev.omnigraph.write.LoadMode;
 import dev.omnigraph.write.WriteLimits;
 import dev.omnigraph.write.WriteResult;
@@ -24,7 +25,6 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -179,7 +179,7 @@ public final class WriteCostBenchmark {
       line("Target (issue 11): ≤ 3× raw. Lance operations per one-row `load` (engine counters, mean): "
           + perWrite(lanceOps, ONE_ROW_WRITES) + ".");
     } finally {
-      deleteTree(dir);
+      TestFiles.deleteTree(dir);
     }
   }
 
@@ -275,7 +275,7 @@ public final class WriteCostBenchmark {
       line("");
       line(String.format(Locale.ROOT, "Ratio %.1f× (target ≤ 3×).", om / rm));
     } finally {
-      deleteTree(dir);
+      TestFiles.deleteTree(dir);
     }
   }
 
@@ -381,7 +381,7 @@ public final class WriteCostBenchmark {
         }
       }
     } finally {
-      deleteTree(dir);
+      TestFiles.deleteTree(dir);
     }
   }
 
@@ -567,7 +567,7 @@ public final class WriteCostBenchmark {
         }
       }
     } finally {
-      deleteTree(dir);
+      TestFiles.deleteTree(dir);
     }
     line(String.format(Locale.ROOT, "Depth = one-row writes before the measured ones (grown on local disk through the "
         + "engine, auto-optimize on, then written into a private S3Mock's store, a bucket per history). Each step writes one row of "
@@ -770,14 +770,6 @@ public final class WriteCostBenchmark {
         throw new IllegalStateException(name + " not on the class path (run with the test class path)");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void deleteTree(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -189,7 +189,7 @@ public final class ChildJvm {
       Files.move(tmp, archive, StandardCopyOption.ATOMIC_MOVE);
     } finally {
       Files.deleteIfExists(tmp);
-      deleteTree(scratch);
+      TestFiles.deleteTree(scratch);
     }
   }
 
@@ -260,14 +260,6 @@ public final class ChildJvm {
       return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
-    }
-  }
-
-  private static void deleteTree(Path root) {
-    try (Stream<Path> files = Files.walk(root)) {
-      files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-    } catch (IOException e) {
-      // best effort: a leftover directory is only disk space
     }
   }
 }

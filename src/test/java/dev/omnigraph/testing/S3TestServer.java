@@ -339,7 +339,7 @@ public final class S3TestServer implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    deleteTree(store);
+    TestFiles.deleteTree(store);
   }
 
   /** Copies the local tree {@code from} to {@code to}, leaving out in-flight temporaries ('#'). */
@@ -430,14 +430,6 @@ public final class S3TestServer implements AutoCloseable {
       return s.getLocalPort();
     } catch (IOException e) {
       throw new IllegalStateException(e);
-    }
-  }
-
-  private static void deleteTree(Path root) {
-    try (var paths = Files.walk(root)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException ignored) {
-      // best effort on JVM exit
     }
   }
 }
