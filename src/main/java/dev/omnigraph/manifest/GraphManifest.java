@@ -144,8 +144,19 @@ public final class GraphManifest {
    * needs a page or the commits since a known one reads only those lineage fragments.
    */
   public void lineage(BranchAuthority authority, Predicate<GraphCommit> visitor) {
-    try (ManifestDataset m = open(authority.branch(), OptionalLong.of(authority.manifestVersion()))) {
+    // The capture left this process's held handle of the branch at exactly the captured version
+    // (unless another publish moved it since): reading through it saves opening that version again.
+    boolean read = states.withLatest(config, authority.branch(), Optional.of(authority.stamp()), m -> {
+      if (!m.stamp().equals(authority.stamp())) {
+        return false;
+      }
       Lineage.newestFirst(m, states.entry(m, authority.branch()).read().stateFragment(), visitor);
+      return true;
+    });
+    if (!read) {
+      try (ManifestDataset m = open(authority.branch(), OptionalLong.of(authority.manifestVersion()))) {
+        Lineage.newestFirst(m, states.entry(m, authority.branch()).read().stateFragment(), visitor);
+      }
     }
   }
 

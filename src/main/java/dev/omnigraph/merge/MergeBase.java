@@ -5,8 +5,10 @@ import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The merge base of two captured lineages (seed, BranchMerge step 2: "compute the merge base from
@@ -19,10 +21,12 @@ public final class MergeBase {
   private MergeBase() {}
 
   /**
-   * The common ancestor of {@code sourceHead} and {@code targetHead} with the smallest sum of
-   * distances from both, ties broken by the newer manifest version then the larger commit id (so
-   * the answer is deterministic); empty when either head is not in the given lineages or they
-   * share no commit.
+   * The best common ancestor of {@code sourceHead} and {@code targetHead}: a common ancestor that is
+   * not an ancestor of another one (so a head that is an ancestor of the other head is the base,
+   * whatever shortcuts merged-parent edges offer), and among several such the one with the
+   * smallest sum of distances from both heads, ties broken by the newer manifest version then the
+   * larger commit id (so the answer is deterministic); empty when either head is not in the given
+   * lineages or they share no commit.
    *
    * @param sourceLineage every commit reachable from the source head, as captured
    * @param targetLineage every commit reachable from the target head, as captured
@@ -37,12 +41,23 @@ public final class MergeBase {
     }
     Map<String, Integer> fromSource = distances(sourceHead, commits);
     Map<String, Integer> fromTarget = distances(targetHead, commits);
+    Set<String> common = new HashSet<>();
+    fromSource.keySet().forEach(id -> {
+      if (fromTarget.containsKey(id) && commits.containsKey(id)) {
+        common.add(id);
+      }
+    });
+    // A proper ancestor of a common ancestor is a worse base: drop every one.
+    Set<String> dominated = new HashSet<>();
+    for (String id : common) {
+      markAncestors(id, commits, dominated);
+    }
     GraphCommit best = null;
     long bestScore = Long.MAX_VALUE;
     for (Map.Entry<String, Integer> e : fromSource.entrySet()) {
       Integer t = fromTarget.get(e.getKey());
       GraphCommit c = commits.get(e.getKey());
-      if (t == null || c == null) {
+      if (t == null || c == null || dominated.contains(e.getKey())) {
         continue;
       }
       long score = (long) e.getValue() + t;
@@ -59,6 +74,26 @@ public final class MergeBase {
       return a.manifestVersion() > b.manifestVersion();
     }
     return a.id().compareTo(b.id()) > 0;
+  }
+
+  /**
+   * Adds every proper ancestor of {@code id} to {@code marked}. A walk stops at a commit already
+   * marked (its ancestors are too), so marking from every common ancestor visits each commit once.
+   */
+  private static void markAncestors(String id, Map<String, GraphCommit> commits, Set<String> marked) {
+    Deque<String> stack = new ArrayDeque<>();
+    stack.push(id);
+    while (!stack.isEmpty()) {
+      GraphCommit c = commits.get(stack.pop());
+      if (c == null) {
+        continue;
+      }
+      for (Optional<String> p : java.util.List.of(c.parent(), c.mergedParent())) {
+        if (p.isPresent() && marked.add(p.get())) {
+          stack.push(p.get());
+        }
+      }
+    }
   }
 
   /** Shortest distance from {@code start} to each ancestor, over parent and merged-parent edges. */

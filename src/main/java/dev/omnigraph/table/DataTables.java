@@ -231,6 +231,9 @@ public final class DataTables {
       try (Handle h = open(location, nativeBranch, OptionalLong.empty())) {
         org.lance.cleanup.RemovalStats stats = h.table.cleanupWithPolicy(org.lance.cleanup.CleanupPolicy.builder()
             .withBeforeVersion(beforeVersion).withErrorIfTaggedOldVersions(false).build());
+        // A cached handle of a removed version would go on proving and reading history that
+        // storage no longer holds (the merge's certificate proof must see the cleanup).
+        PinnedHandles.forgetBefore(config, location, nativeBranch, beforeVersion);
         return new Removed(stats.getOldVersions(), stats.getBytesRemoved());
       }
     });
@@ -1563,8 +1566,9 @@ public final class DataTables {
    */
   public List<String> insertCertificateViolations(String location, Optional<String> nativeBranch, long version) {
     return lance(() -> {
-      try (Handle h = open(location, nativeBranch, OptionalLong.empty());
-          Dataset at = h.main.checkout(LanceSupport.ref(nativeBranch, OptionalLong.of(version)))) {
+      // Exact versions never change: the shared pinned handles serve both, with no fresh open.
+      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+        Dataset at = h.table;
         Optional<Transaction> read = LanceSupport.readTransaction(at);
         if (read.isEmpty()) {
           return List.of("version " + version + " has no recorded transaction");
@@ -1590,8 +1594,8 @@ public final class DataTables {
             return violations;
           }
           long growth;
-          try (Dataset parent = h.main.checkout(LanceSupport.ref(nativeBranch, OptionalLong.of(version - 1)))) {
-            growth = at.countRows() - parent.countRows();
+          try (Handle parent = open(location, nativeBranch, OptionalLong.of(version - 1))) {
+            growth = at.countRows() - parent.table.countRows();
           }
           violations.addAll(insertShapeViolations(
               tx.operation(), at.getLanceSchema(), growth, tx.uuid(), tx.readVersion()));

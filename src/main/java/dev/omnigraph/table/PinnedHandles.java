@@ -125,6 +125,29 @@ final class PinnedHandles {
     }
   }
 
+  /**
+   * Forgets every handle of {@code branch} of the table (empty: its main) at a version below
+   * {@code beforeVersion}: called after a cleanup removed such versions, so that this process stops
+   * reading what a fresh open can no longer read (a kept, tagged version only reopens).
+   */
+  static void forgetBefore(StorageConfig config, String location, Optional<String> branch, long beforeVersion) {
+    String prefix = config.rootUri() + "|" + location + "|" + branch.orElse("") + "|";
+    synchronized (ENTRIES) {
+      Iterator<Map.Entry<String, Entry>> it = ENTRIES.entrySet().iterator();
+      while (it.hasNext()) {
+        Map.Entry<String, Entry> e = it.next();
+        if (e.getKey().startsWith(prefix)
+            && Long.parseLong(e.getKey().substring(prefix.length())) < beforeVersion) {
+          it.remove();
+          e.getValue().evicted = true;
+          if (e.getValue().leases == 0) {
+            e.getValue().closeNow();
+          }
+        }
+      }
+    }
+  }
+
   static void release(Entry e) {
     synchronized (ENTRIES) {
       e.leases--;

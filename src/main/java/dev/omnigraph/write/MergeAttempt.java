@@ -140,8 +140,16 @@ public final class MergeAttempt {
     if (sourceHead.equals(targetHead)) {
       return upToDate();
     }
-    GraphCommit base = MergeBase.find(manifest.history(sourceAuth), manifest.history(targetAuth), sourceHead,
-        targetHead).orElseThrow(() -> new Conflict("branches '" + source + "' and '" + target
+    // The common case first: the target head in the source's lineage makes it the base (a fast
+    // forward), found by reading the source newest first, back only as far as that head. Only
+    // diverged branches read both lineages whole.
+    List<GraphCommit> sourceLineage = new ArrayList<>();
+    manifest.lineage(sourceAuth, c -> sourceLineage.add(c) && !c.id().equals(targetHead));
+    boolean targetInSource = !sourceLineage.isEmpty()
+        && sourceLineage.get(sourceLineage.size() - 1).id().equals(targetHead);
+    GraphCommit base = (targetInSource ? Optional.of(sourceLineage.get(sourceLineage.size() - 1))
+        : MergeBase.find(sourceLineage, manifest.history(targetAuth), sourceHead, targetHead))
+        .orElseThrow(() -> new Conflict("branches '" + source + "' and '" + target
             + "' share no commit: nothing to merge against"));
     if (base.id().equals(sourceHead)) {
       return upToDate();

@@ -116,6 +116,33 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
   }
 
   @Test
+  void aFastForwardReadsTheSourceLineageOnlyBackToTheTargetHead() {
+    // Main's history is twelve commits, each its own lineage fragment (no merge-down yet). Reading
+    // both lineages whole, as the merge base once did, took about 26 manifest scans; the fast
+    // forward reads the feature's one commit and stops at main's head in the next fragment.
+    try (Omnigraph g = Omnigraph.open(config, OpenMode.READ_WRITE,
+        dev.omnigraph.maintenance.OptimizeSettings.disabled())) {
+      for (int i = 0; i < 12; i++) {
+        g.load("main", new java.io.StringReader(person("m" + i, i)), LoadMode.APPEND, Optional.of("act-test"));
+      }
+      g.branchCreate("feature", "main", Optional.of("act-test"));
+      g.load("feature", new java.io.StringReader(person("f", 1)), LoadMode.APPEND, Optional.of("act-test"));
+      long before = dev.omnigraph.storage.StoreRequests.count(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
+          dev.omnigraph.storage.StoreRequests.Kind.MANIFEST);
+
+      BranchMergeOutput out = g.branchMerge("feature", "main", false, Optional.of("act-merge"));
+
+      long scans = dev.omnigraph.storage.StoreRequests.count(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
+          dev.omnigraph.storage.StoreRequests.Kind.MANIFEST) - before;
+      assertThat(out.outcome()).isEqualTo(MergeOutcome.FAST_FORWARD);
+      assertThat(scans).as("manifest scans of a fast-forward merge").isLessThanOrEqualTo(2);
+      assertThat(g.commits("main", CommitPage.first(1)).commits().get(0).mergedParentCommitId())
+          .isEqualTo(g.commits("feature", CommitPage.first(1)).commits().get(0).graphCommitId());
+    }
+    assertThat(rows("main", "Person")).hasSize(13);
+  }
+
+  @Test
   void aMergedSourceIsAlreadyUpToDateAndWritesNothing() {
     branch("feature");
     load("feature", LoadMode.APPEND, person("bob", 40));
