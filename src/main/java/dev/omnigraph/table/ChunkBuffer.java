@@ -4,9 +4,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.TransferPair;
+import org.apache.arrow.vector.util.VectorAppender;
 
 /**
  * One chunk transaction's rows as Arrow, filled by copying rows from a {@link FragmentRows} scan
@@ -21,7 +26,12 @@ public final class ChunkBuffer implements AutoCloseable {
   private final BufferAllocator allocator;
   private final VectorSchemaRoot root;
   private VectorSchemaRoot checkedSource;
-  private int rows;
+  /** Rows copied into {@link #root}. */
+  private int copied;
+  /** A run of consecutive rows of {@link #runSource} appended but not yet copied. */
+  private VectorSchemaRoot runSource;
+  private int runStart;
+  private int runLength;
 
   /** An empty buffer for rows of {@code schema} (the table's write schema). */
   public ChunkBuffer(Schema schema) {
@@ -48,18 +58,56 @@ public final class ChunkBuffer implements AutoCloseable {
       }
       checkedSource = source;
     }
-    List<FieldVector> to = root.getFieldVectors();
-    List<FieldVector> of = source.getFieldVectors();
     int at = from.index();
-    for (int c = 0; c < to.size(); c++) {
-      to.get(c).copyFromSafe(at, rows, of.get(c));
+    if (source != runSource || at != runStart + runLength) {
+      flush();
+      runSource = source;
+      runStart = at;
     }
-    rows++;
+    runLength++;
+    if (at == source.getRowCount() - 1) {
+      flush(); // the scan refills these vectors with its next batch
+    }
   }
 
   /** Rows buffered. */
   public int rows() {
-    return rows;
+    return copied + runLength;
+  }
+
+  /**
+   * Copies the pending run column by column: a whole range at once for the flat vector kinds (one
+   * slice, one append: bulk memory copies), value by value for nested ones.
+   */
+  private void flush() {
+    if (runLength == 0) {
+      return;
+    }
+    List<FieldVector> to = root.getFieldVectors();
+    List<FieldVector> of = runSource.getFieldVectors();
+    for (int c = 0; c < to.size(); c++) {
+      FieldVector target = to.get(c);
+      FieldVector source = of.get(c);
+      if (flat(target) && flat(source)) {
+        target.setValueCount(copied);
+        TransferPair slice = source.getTransferPair(source.getAllocator());
+        slice.splitAndTransfer(runStart, runLength);
+        try (ValueVector range = slice.getTo()) {
+          range.accept(new VectorAppender(target), null);
+        }
+      } else {
+        for (int i = 0; i < runLength; i++) {
+          target.copyFromSafe(runStart + i, copied + i, source);
+        }
+      }
+    }
+    copied += runLength;
+    runLength = 0;
+    runSource = null;
+  }
+
+  private static boolean flat(FieldVector v) {
+    return v instanceof BaseFixedWidthVector || v instanceof BaseVariableWidthVector;
   }
 
   /** The buffered rows' Arrow bytes, as they will be staged. */
@@ -72,7 +120,9 @@ public final class ChunkBuffer implements AutoCloseable {
     // reset keeps each buffer's capacity: the next chunk reuses it instead of growing it again.
     root.getFieldVectors().forEach(FieldVector::reset);
     root.setRowCount(0);
-    rows = 0;
+    copied = 0;
+    runLength = 0;
+    runSource = null;
   }
 
   Schema schema() {
@@ -81,13 +131,15 @@ public final class ChunkBuffer implements AutoCloseable {
 
   /** The buffered rows as a batch, value counts set; valid until the next append or clear. */
   VectorSchemaRoot seal() {
-    root.setRowCount(rows);
+    flush();
+    root.setRowCount(copied);
     return root;
   }
 
   /** The buffered ids, distinct; {@code null} ids fail (the table contract: a non-null Utf8 id). */
   Set<String> distinctIds() {
     FieldVector id = seal().getVector(DataTables.ID);
+    int rows = id.getValueCount();
     Set<String> ids = new HashSet<>(rows * 2);
     for (int i = 0; i < rows; i++) {
       Object v = RowCodec.get(id, i);
