@@ -13,10 +13,11 @@ import java.util.function.Predicate;
  * stops as soon as the caller has what it needs: a page of the commit list, or the commits since a
  * known one. What it reads is bounded by what the caller asks for, not by the history.
  *
- * <p>The lineage visible on a branch is exactly the history reachable from its head: the commits
- * its ancestors published up to the fork, then its own (a merge must bring the source's missing
- * lineage rows along in its publish to keep this so). Newest first is the contract's order:
- * manifest version, then created-at, then commit id, all descending.
+ * <p>The lineage visible on a branch is the commits its ancestors published up to the fork, then
+ * its own: every one is reachable from its head. A merge commit names the merged source head as its
+ * merged parent but does not copy the source's own commits (as in the reference: a deleted branch's
+ * commits are not kept), so a merge base is computed over both branches' lineages together. Newest
+ * first is the contract's order: manifest version, then created-at, then commit id, all descending.
  */
 final class Lineage {
 
