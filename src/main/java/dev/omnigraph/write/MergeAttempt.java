@@ -205,17 +205,22 @@ public final class MergeAttempt {
     long createdAt = dev.omnigraph.util.Micros.now();
     List<TablePlan> physical = plan.tables().stream().filter(TablePlan::physical).toList();
     RecoverySidecar sidecar = null;
+    java.util.concurrent.CompletableFuture<Void> arming = null;
     if (!physical.isEmpty()) {
       sidecar = sidecar(plan, chains, targetAuth, sourceAuth, sourceHead, targetNative, actor, commitId, createdAt);
-      sidecars.arm(sidecar); // a failed arm aborts with no effect
+      RecoverySidecar toArm = sidecar;
+      // The arm's durable write overlaps the first chunk's staging (reclaimable files, no effect);
+      // every effect waits for it (ArmBarrier), so none can precede a durable sidecar.
+      arming = dev.omnigraph.util.Background.run(() -> sidecars.arm(toArm));
     }
+    ArmBarrier armed = new ArmBarrier(arming);
     String op = sidecar == null ? null : sidecar.operationId();
     Map<String, Long> finalVersions = new LinkedHashMap<>();
     try {
-      Failpoints.hit("merge.after_arm");
       for (TablePlan t : physical) {
-        finalVersions.put(t.tableKey(), effect(t, chains.get(t.tableKey()), target, targetNative));
+        finalVersions.put(t.tableKey(), effect(t, chains.get(t.tableKey()), target, targetNative, armed));
       }
+      armed.await();
       Failpoints.hit("merge.after_commits");
       if (sidecar != null) {
         sidecar = sidecar.withTables(sidecar.tables().stream().map(i -> i.firstTouch()
@@ -226,7 +231,12 @@ public final class MergeAttempt {
         sidecars.update(sidecar);
       }
       Failpoints.hit("merge.after_confirm");
+    } catch (ArmFailed failed) {
+      throw failed.cause; // a failed arm aborts with no effect
     } catch (RuntimeException failure) {
+      if (arming != null && !armed.landed()) {
+        throw failure; // the arm failed, so nothing was effected: every effect waits for it
+      }
       // Seed: after arm, every failure is RecoveryRequired (no effect-free finalizer for merge).
       throw new RecoveryRequired(op, "branch merge into " + target + " failed after its recovery sidecar armed",
           failure);
@@ -273,9 +283,11 @@ public final class MergeAttempt {
   }
 
   /** One table's physical effect; returns the version its pin publishes. */
-  private long effect(TablePlan t, List<Chunk> chain, String target, Optional<String> targetNative) {
+  private long effect(TablePlan t, List<Chunk> chain, String target, Optional<String> targetNative,
+      ArmBarrier armed) {
     String location = t.target().location();
     if (t.action() == TablePlan.Action.FORK) {
+      armed.await();
       tables.createBranch(location, target, t.source().nativeBranch(), t.source().version());
       Failpoints.hit("merge.after_ref_create");
       return t.source().version();
@@ -283,13 +295,14 @@ public final class MergeAttempt {
     Optional<String> ref = t.publishedBranch(targetNative);
     long version = t.target().version();
     if (t.firstTouch()) {
+      armed.await();
       tables.createBranch(location, target, t.target().nativeBranch(), version);
       Failpoints.hit("merge.after_ref_create");
     }
     Schema arrow = Effects.schemaOf(schemas.get().catalog(), t.tableKey());
     boolean certify = t.tableKey().startsWith("node:");
     if (t.delta().proven()) {
-      return provenEffect(t, chain, location, ref, version, arrow);
+      return provenEffect(t, chain, location, ref, version, arrow, armed);
     }
     // One ordered join per chunk kind present, in the chain's order (inserts, upserts, deletes):
     // each buffers only its own kind's rows, at most one chunk, staged at the boundary the planner
@@ -311,7 +324,7 @@ public final class MergeAttempt {
         }
         if (rows.size() + ids.size() == c.rows) {
           MergeMemory.chunk(c.rows, bytes[0]);
-          at[0] = commitChunk(t, c, location, ref, at[0], arrow, certify, rows, ids);
+          at[0] = commitChunk(t, c, location, ref, at[0], arrow, certify, rows, ids, armed);
           next[0]++;
           rows.clear();
           ids.clear();
@@ -370,7 +383,7 @@ public final class MergeAttempt {
    * and staged, re-certified, at exactly the boundary fixed before arm. No row becomes a Java map.
    */
   private long provenEffect(TablePlan t, List<Chunk> chain, String location, Optional<String> ref, long version,
-      Schema arrow) {
+      Schema arrow, ArmBarrier armed) {
     long[] at = {version};
     int[] next = {0};
     try (ChunkBuffer buffer = new ChunkBuffer(arrow)) {
@@ -386,7 +399,7 @@ public final class MergeAttempt {
         buffer.append(rows);
         if (buffer.rows() == c.rows) {
           MergeMemory.chunk(c.rows, buffer.bytes());
-          at[0] = commitStaged(t, c, tables.stageInsert(location, ref, at[0], buffer, true, c.uuid), at[0]);
+          at[0] = commitStaged(t, c, tables.stageInsert(location, ref, at[0], buffer, true, c.uuid), at[0], armed);
           next[0]++;
           buffer.clear();
         }
@@ -401,21 +414,22 @@ public final class MergeAttempt {
 
   /** Stages and commits one pre-minted chunk at exactly {@code version}; returns the version it made. */
   private long commitChunk(TablePlan t, Chunk c, String location, Optional<String> ref, long version, Schema arrow,
-      boolean certify, List<Map<String, Object>> rows, List<String> ids) {
+      boolean certify, List<Map<String, Object>> rows, List<String> ids, ArmBarrier armed) {
     StagedWrite staged = switch (c.kind) {
       case STRICT_INSERT -> tables.stageInsert(location, ref, version, arrow, rows, certify, c.uuid);
       case UPSERT -> tables.stageUpsert(location, ref, version, arrow, rows, c.uuid);
       case DELETE -> tables.stageDeleteIds(location, ref, version, ids, c.uuid);
     };
-    return commitStaged(t, c, staged, version);
+    return commitStaged(t, c, staged, version, armed);
   }
 
   /** Commits one staged chunk, which must land at exactly {@code version + 1}; returns that version. */
-  private long commitStaged(TablePlan t, Chunk c, StagedWrite staged, long version) {
+  private long commitStaged(TablePlan t, Chunk c, StagedWrite staged, long version, ArmBarrier armed) {
     if (staged.isEmpty()) {
       throw new IllegalStateException("chunk " + c.uuid + " of " + t.tableKey() + " staged nothing at version "
           + version + ": the table is not what the merge planned on");
     }
+    armed.await();
     CommitOutcome outcome = tables.commit(staged);
     if (outcome.kind() != CommitOutcome.Kind.LANDED || outcome.version() != version + 1) {
       throw new IllegalStateException("chunk " + c.uuid + " of " + t.tableKey() + " did not land at version "
@@ -423,6 +437,59 @@ public final class MergeAttempt {
     }
     Failpoints.hit("merge.after_chunk_commit");
     return version + 1;
+  }
+
+  /** The arm's own failure: the merge aborts with it as thrown, having made no effect. */
+  private static final class ArmFailed extends RuntimeException {
+    final RuntimeException cause;
+
+    ArmFailed(RuntimeException cause) {
+      super(cause.getMessage(), cause, false, false);
+      this.cause = cause;
+    }
+  }
+
+  /**
+   * The point every effect waits at: the sidecar's arm, started in the background, durable. The
+   * first wait also hits {@code merge.after_arm}, the failpoint between a durable sidecar and the
+   * first effect. Used by the one merge thread only.
+   */
+  private static final class ArmBarrier {
+    private final java.util.concurrent.CompletableFuture<Void> arming;
+    private boolean passed;
+
+    ArmBarrier(java.util.concurrent.CompletableFuture<Void> arming) {
+      this.arming = arming;
+    }
+
+    /** Waits for the arm; its failure is {@link ArmFailed}. */
+    void await() {
+      if (passed) {
+        return;
+      }
+      if (arming != null) {
+        try {
+          dev.omnigraph.util.Background.join(arming);
+        } catch (RuntimeException e) {
+          throw new ArmFailed(e);
+        }
+      }
+      passed = true;
+      Failpoints.hit("merge.after_arm");
+    }
+
+    /** Whether the sidecar is durable, waiting for an arm still in flight. */
+    boolean landed() {
+      if (arming == null) {
+        return false;
+      }
+      try {
+        arming.join();
+        return true;
+      } catch (RuntimeException e) {
+        return false;
+      }
+    }
   }
 
   /** A pre-minted chunk transaction: its kind, planned row count and identity. */
