@@ -140,21 +140,31 @@ public final class MergeAttempt {
     if (sourceHead.equals(targetHead)) {
       return upToDate();
     }
-    // The common case first: the target head in the source's lineage makes it the base (a fast
-    // forward), found by reading the source newest first, back only as far as that head. Only
-    // diverged branches read both lineages whole.
-    List<GraphCommit> sourceLineage = new ArrayList<>();
-    manifest.lineage(sourceAuth, c -> sourceLineage.add(c) && !c.id().equals(targetHead));
-    boolean targetInSource = !sourceLineage.isEmpty()
-        && sourceLineage.get(sourceLineage.size() - 1).id().equals(targetHead);
-    GraphCommit base = (targetInSource ? Optional.of(sourceLineage.get(sourceLineage.size() - 1))
-        : MergeBase.find(sourceLineage, manifest.history(targetAuth), sourceHead, targetHead))
-        .orElseThrow(() -> new Conflict("branches '" + source + "' and '" + target
-            + "' share no commit: nothing to merge against"));
-    if (base.id().equals(sourceHead)) {
+    // Cheapest first. Every head row a branch's state shows (its own, and each ancestor branch's as
+    // of a fork) names an ancestor of that branch's head, and commit ids are never reused: the
+    // target head among the source's rows proves a fast forward, the source head among the
+    // target's proves nothing to merge, both without reading any lineage.
+    if (targetAuth.state().heads().containsValue(sourceHead)) {
       return upToDate();
     }
-    boolean fastForward = base.id().equals(targetHead);
+    boolean fastForward = sourceAuth.state().heads().containsValue(targetHead);
+    GraphCommit base = null;
+    if (!fastForward) {
+      // Then the source's lineage newest first, back only as far as the target head; only
+      // diverged branches read both lineages whole.
+      List<GraphCommit> sourceLineage = new ArrayList<>();
+      manifest.lineage(sourceAuth, c -> sourceLineage.add(c) && !c.id().equals(targetHead));
+      boolean targetInSource = !sourceLineage.isEmpty()
+          && sourceLineage.get(sourceLineage.size() - 1).id().equals(targetHead);
+      base = (targetInSource ? Optional.of(sourceLineage.get(sourceLineage.size() - 1))
+          : MergeBase.find(sourceLineage, manifest.history(targetAuth), sourceHead, targetHead))
+          .orElseThrow(() -> new Conflict("branches '" + source + "' and '" + target
+              + "' share no commit: nothing to merge against"));
+      if (base.id().equals(sourceHead)) {
+        return upToDate();
+      }
+      fastForward = base.id().equals(targetHead);
+    }
     // A fast-forward's base is the captured target itself: re-reading history could only give the
     // same state, possibly at an older physical version.
     ManifestState baseState = fastForward ? targetAuth.state() : manifest.stateAt(base.branch(), base.manifestVersion());
