@@ -151,6 +151,31 @@ public final class ChunkBuffer implements AutoCloseable {
     return ids;
   }
 
+  /**
+   * The buffered ids' {@link StagedKeys#hash hashes}, sorted, read straight from the Arrow bytes (no
+   * String per row for ASCII ids); {@code null} ids fail (the table contract: a non-null Utf8 id).
+   */
+  long[] sortedIdHashes() {
+    FieldVector id = seal().getVector(DataTables.ID);
+    if (!(id instanceof org.apache.arrow.vector.VarCharVector chars)) {
+      throw new IllegalArgumentException("column 'id' is " + id.getField().getType() + ", not Utf8");
+    }
+    int rows = chars.getValueCount();
+    long[] out = new long[rows];
+    org.apache.arrow.memory.ArrowBuf offsets = chars.getOffsetBuffer();
+    org.apache.arrow.memory.ArrowBuf data = chars.getDataBuffer();
+    for (int i = 0; i < rows; i++) {
+      if (chars.isNull(i)) {
+        throw new IllegalArgumentException("row " + i + ": column 'id' must be a non-null String");
+      }
+      long start = offsets.getInt((long) i * 4);
+      long end = offsets.getInt((long) (i + 1) * 4);
+      out[i] = StagedKeys.hash(data, start, end);
+    }
+    java.util.Arrays.sort(out);
+    return out;
+  }
+
   /** Nulls only where the schema allows them, as {@link RowCodec#encode} guarantees for map rows. */
   void requireDeclaredNullability() {
     for (FieldVector v : seal().getFieldVectors()) {

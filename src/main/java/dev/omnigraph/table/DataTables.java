@@ -985,8 +985,9 @@ public final class DataTables {
       }
       try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion));
           VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
-        return stageInsertBatch(h, location, nativeBranch, readVersion, schema, batch, distinctIds(rows),
-            certifyAbsence, uuid);
+        Set<String> ids = distinctIds(rows);
+        return stageInsertBatch(h, location, nativeBranch, readVersion, schema, batch, ids.size() == rows.size(),
+            StagedKeys.sortedHashes(ids), certifyAbsence, uuid);
       }
     });
   }
@@ -1010,26 +1011,40 @@ public final class DataTables {
         return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.INSERT).empty().build();
       }
       chunk.requireDeclaredNullability();
-      Set<String> ids = chunk.distinctIds();
+      // Distinct hashes prove distinct ids; only a repeated hash (a repeated id, or a collision)
+      // needs the exact check.
+      long[] hashes = chunk.sortedIdHashes();
+      boolean distinct = true;
+      for (int i = 1; i < hashes.length && distinct; i++) {
+        distinct = hashes[i] != hashes[i - 1];
+      }
+      if (!distinct) {
+        distinct = chunk.distinctIds().size() == chunk.rows();
+      }
       try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion))) {
-        return stageInsertBatch(h, location, nativeBranch, readVersion, chunk.schema(), chunk.seal(), ids,
-            certifyAbsence, uuid);
+        return stageInsertBatch(h, location, nativeBranch, readVersion, chunk.schema(), chunk.seal(), distinct,
+            hashes, certifyAbsence, uuid);
       }
     });
   }
 
+  /**
+   * @param distinctIds whether the batch's ids are distinct (a certified insert requires it)
+   * @param idHashes the batch's id {@link StagedKeys#hash hashes}, sorted
+   */
   private StagedWrite stageInsertBatch(Handle h, String location, Optional<String> nativeBranch, long readVersion,
-      Schema schema, VectorSchemaRoot batch, Set<String> ids, boolean certifyAbsence, String uuid) {
+      Schema schema, VectorSchemaRoot batch, boolean distinctIds, long[] idHashes, boolean certifyAbsence,
+      String uuid) {
     requireTableSchema(schema, h.table);
     int rows = batch.getRowCount();
     LanceSchema lanceSchema = h.table.getLanceSchema();
     List<FragmentMetadata> fragments = LanceSupport.stage(config, h.table, batch, h.allocator);
-    StagedKeys.record(fragments, ids);
+    StagedKeys.record(fragments, idHashes);
     Update update = LanceSupport.insertOnlyUpdate(fragments, lanceSchema);
     Map<String, String> properties = Map.of();
     if (certifyAbsence) {
       List<String> violations = new ArrayList<>(insertShapeViolations(update, lanceSchema, rows, uuid, readVersion));
-      if (ids.size() != rows) {
+      if (!distinctIds) {
         violations.add("the inserted ids are not distinct");
       }
       if (!violations.isEmpty()) {

@@ -45,8 +45,16 @@ final class StagedKeys {
     if (staged.size() != 1 || ids.size() > MAX_IDS) {
       return; // rows spread over several fragments: which id went where is not known here
     }
+    record(staged, sortedHashes(ids));
+  }
+
+  /** As above, from the ids' {@link #hash hashes}, sorted (duplicates allowed). */
+  static void record(List<FragmentMetadata> staged, long[] sortedHashes) {
+    if (staged.size() != 1 || sortedHashes.length > MAX_IDS) {
+      return;
+    }
     fileOf(staged.get(0)).ifPresent(file -> {
-      long[] hashes = sortedHashes(ids);
+      long[] hashes = sortedHashes;
       synchronized (HASHES) {
         long[] previous = HASHES.put(file, hashes);
         held += hashes.length - (previous == null ? 0 : previous.length);
@@ -110,7 +118,8 @@ final class StagedKeys {
     return true;
   }
 
-  private static long[] sortedHashes(Collection<String> ids) {
+  /** The ids' {@link #hash hashes}, sorted. */
+  static long[] sortedHashes(Collection<String> ids) {
     long[] out = new long[ids.size()];
     int n = 0;
     for (String id : ids) {
@@ -131,6 +140,30 @@ final class StagedKeys {
       h ^= id.charAt(i);
       h *= 0x100000001b3L;
     }
+    return finish(h);
+  }
+
+  /**
+   * {@link #hash(String)} of the UTF-8 value {@code bytes[start, end)} of an Arrow buffer, without
+   * building the String when the value is ASCII (one byte per UTF-16 code unit); any other value is
+   * decoded first, so both spellings hash alike.
+   */
+  static long hash(org.apache.arrow.memory.ArrowBuf bytes, long start, long end) {
+    long h = 0xcbf29ce484222325L;
+    for (long i = start; i < end; i++) {
+      byte b = bytes.getByte(i);
+      if (b < 0) {
+        byte[] utf8 = new byte[(int) (end - start)];
+        bytes.getBytes(start, utf8);
+        return hash(new String(utf8, java.nio.charset.StandardCharsets.UTF_8));
+      }
+      h ^= b;
+      h *= 0x100000001b3L;
+    }
+    return finish(h);
+  }
+
+  private static long finish(long h) {
     h ^= h >>> 33;
     h *= 0xff51afd7ed558ccdL;
     h ^= h >>> 33;
