@@ -47,6 +47,8 @@ final class MergeValidator implements dev.omnigraph.merge.MergePlanner.Validatio
 
   /** One-row constraint violations the planner's join showed us, in join order. */
   private final List<MergeConflict> rowViolations = new ArrayList<>();
+  /** Per node table key: its type when it has row constraints, else empty (looked up once, not per row). */
+  private final Map<String, java.util.Optional<NodeType>> rowChecked = new java.util.HashMap<>();
 
   /**
    * What validation reads of a written row: its id, its {@code @unique} columns and, for an edge,
@@ -70,11 +72,12 @@ final class MergeValidator implements dev.omnigraph.merge.MergePlanner.Validatio
   /** {@code @range} / {@code @check} of a written node row, while the join holds it. */
   @Override
   public void written(String tableKey, java.util.function.Function<String, Object> column) {
-    if (tableKey.startsWith("node:")) {
-      NodeType type = schema.catalog().node(tableKey.substring(5)).orElseThrow();
-      if (type.ranges().isEmpty() && type.checks().isEmpty()) {
-        return;
-      }
+    java.util.Optional<NodeType> checked = rowChecked.computeIfAbsent(tableKey, k -> k.startsWith("node:")
+        ? java.util.Optional.of(schema.catalog().node(k.substring(5)).orElseThrow())
+            .filter(t -> !t.ranges().isEmpty() || !t.checks().isEmpty())
+        : java.util.Optional.empty());
+    if (checked.isPresent()) {
+      NodeType type = checked.get();
       guard(rowViolations, MergeConflict.Kind.VALUE_CONSTRAINT_VIOLATION, () -> RowValidator.checkRow(type, column));
     }
   }
