@@ -150,8 +150,11 @@ public final class MergeAttempt {
     boolean fastForward = sourceAuth.state().heads().containsValue(targetHead);
     GraphCommit base = null;
     if (!fastForward) {
+      base = forkPointBase(sourceAuth, targetAuth, sourceHead, targetHead).orElse(null);
+    }
+    if (!fastForward && base == null) {
       // Then the source's lineage newest first, back only as far as the target head; only
-      // diverged branches read both lineages whole.
+      // branches that merged since they diverged read both lineages whole.
       List<GraphCommit> sourceLineage = new ArrayList<>();
       manifest.lineage(sourceAuth, c -> sourceLineage.add(c) && !c.id().equals(targetHead));
       boolean targetInSource = !sourceLineage.isEmpty()
@@ -160,6 +163,8 @@ public final class MergeAttempt {
           : MergeBase.find(sourceLineage, manifest.history(targetAuth), sourceHead, targetHead))
           .orElseThrow(() -> new Conflict("branches '" + source + "' and '" + target
               + "' share no commit: nothing to merge against"));
+    }
+    if (!fastForward) {
       if (base.id().equals(sourceHead)) {
         return upToDate();
       }
@@ -204,6 +209,52 @@ public final class MergeAttempt {
       }
       return effectAndPublish(plan, chains, verified, targetAuth, sourceAuth, sourceHead, targetNative, actor);
     }
+  }
+
+  /**
+   * The merge base of two branches that diverged from one fork point and merged nothing since: the
+   * target's head as the source's state shows it (the target's head when the source forked, an
+   * ancestor of both heads), proven by reading each lineage newest first back to it only, along
+   * parent links with no merge commit on the way. Then the two sides share exactly that commit and
+   * its ancestors, so it is the best base. Empty (the caller reads both lineages whole) when the
+   * source did not fork from the target or either side merged since.
+   */
+  private Optional<GraphCommit> forkPointBase(BranchAuthority sourceAuth, BranchAuthority targetAuth,
+      String sourceHead, String targetHead) {
+    String fork = sourceAuth.state().heads().get(targetAuth.branch());
+    if (fork == null) {
+      return Optional.empty();
+    }
+    Optional<GraphCommit> fromSource = chainBackTo(sourceAuth, sourceHead, fork);
+    if (fromSource.isEmpty() || chainBackTo(targetAuth, targetHead, fork).isEmpty()) {
+      return Optional.empty();
+    }
+    return fromSource;
+  }
+
+  /**
+   * Reads {@code authority}'s lineage newest first, expecting {@code head} and then each commit's
+   * parent in turn until {@code fork}; returns the fork's commit, or empty at the first row that is
+   * not the expected one, a merge commit before the fork, or the lineage's end.
+   */
+  private Optional<GraphCommit> chainBackTo(BranchAuthority authority, String head, String fork) {
+    String[] expected = {head};
+    GraphCommit[] found = {null};
+    manifest.lineage(authority, c -> {
+      if (!c.id().equals(expected[0])) {
+        return false;
+      }
+      if (c.id().equals(fork)) {
+        found[0] = c;
+        return false;
+      }
+      if (c.mergedParent().isPresent() || c.parent().isEmpty()) {
+        return false;
+      }
+      expected[0] = c.parent().get();
+      return true;
+    });
+    return Optional.ofNullable(found[0]);
   }
 
   private MergeResult effectAndPublish(MergePlan plan, Map<String, List<Chunk>> chains, BranchAuthority verified,
