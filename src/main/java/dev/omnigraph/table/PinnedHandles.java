@@ -109,20 +109,7 @@ final class PinnedHandles {
    * other contents, and a handle is keyed by name and version, not by branch identity.
    */
   static void forgetBranch(StorageConfig config, String location, String branch) {
-    String prefix = config.rootUri() + "|" + location + "|" + branch + "|";
-    synchronized (ENTRIES) {
-      Iterator<Map.Entry<String, Entry>> it = ENTRIES.entrySet().iterator();
-      while (it.hasNext()) {
-        Map.Entry<String, Entry> e = it.next();
-        if (e.getKey().startsWith(prefix)) {
-          it.remove();
-          e.getValue().evicted = true;
-          if (e.getValue().leases == 0) {
-            e.getValue().closeNow();
-          }
-        }
-      }
-    }
+    forgetIf(config.rootUri() + "|" + location + "|" + branch + "|", version -> true);
   }
 
   /**
@@ -131,13 +118,16 @@ final class PinnedHandles {
    * reading what a fresh open can no longer read (a kept, tagged version only reopens).
    */
   static void forgetBefore(StorageConfig config, String location, Optional<String> branch, long beforeVersion) {
-    String prefix = config.rootUri() + "|" + location + "|" + branch.orElse("") + "|";
+    forgetIf(config.rootUri() + "|" + location + "|" + branch.orElse("") + "|", version -> version < beforeVersion);
+  }
+
+  /** Forgets the handles whose key starts with {@code prefix} and whose version {@code matches}. */
+  private static void forgetIf(String prefix, java.util.function.LongPredicate matches) {
     synchronized (ENTRIES) {
       Iterator<Map.Entry<String, Entry>> it = ENTRIES.entrySet().iterator();
       while (it.hasNext()) {
         Map.Entry<String, Entry> e = it.next();
-        if (e.getKey().startsWith(prefix)
-            && Long.parseLong(e.getKey().substring(prefix.length())) < beforeVersion) {
+        if (e.getKey().startsWith(prefix) && matches.test(Long.parseLong(e.getKey().substring(prefix.length())))) {
           it.remove();
           e.getValue().evicted = true;
           if (e.getValue().leases == 0) {

@@ -54,10 +54,9 @@ final class StagedKeys {
       return;
     }
     fileOf(staged.get(0)).ifPresent(file -> {
-      long[] hashes = sortedHashes;
       synchronized (HASHES) {
-        long[] previous = HASHES.put(file, hashes);
-        held += hashes.length - (previous == null ? 0 : previous.length);
+        long[] previous = HASHES.put(file, sortedHashes);
+        held += sortedHashes.length - (previous == null ? 0 : previous.length);
         Iterator<long[]> eldest = HASHES.values().iterator();
         while (held > MAX_HASHES && eldest.hasNext()) {
           held -= eldest.next().length;

@@ -150,21 +150,8 @@ public final class MergeAttempt {
     boolean fastForward = sourceAuth.state().heads().containsValue(targetHead);
     GraphCommit base = null;
     if (!fastForward) {
-      base = forkPointBase(sourceAuth, targetAuth, sourceHead, targetHead).orElse(null);
-    }
-    if (!fastForward && base == null) {
-      // Then the source's lineage newest first, back only as far as the target head; only
-      // branches that merged since they diverged read both lineages whole.
-      List<GraphCommit> sourceLineage = new ArrayList<>();
-      manifest.lineage(sourceAuth, c -> sourceLineage.add(c) && !c.id().equals(targetHead));
-      boolean targetInSource = !sourceLineage.isEmpty()
-          && sourceLineage.get(sourceLineage.size() - 1).id().equals(targetHead);
-      base = (targetInSource ? Optional.of(sourceLineage.get(sourceLineage.size() - 1))
-          : MergeBase.find(sourceLineage, manifest.history(targetAuth), sourceHead, targetHead))
-          .orElseThrow(() -> new Conflict("branches '" + source + "' and '" + target
-              + "' share no commit: nothing to merge against"));
-    }
-    if (!fastForward) {
+      base = mergeBase(sourceAuth, targetAuth, sourceHead, targetHead).orElseThrow(() -> new Conflict("branches '"
+          + source + "' and '" + target + "' share no commit: nothing to merge against"));
       if (base.id().equals(sourceHead)) {
         return upToDate();
       }
@@ -209,6 +196,26 @@ public final class MergeAttempt {
       }
       return effectAndPublish(plan, chains, verified, targetAuth, sourceAuth, sourceHead, targetNative, actor);
     }
+  }
+
+  /**
+   * The merge base when the head rows proved no fast forward, cheapest first: the fork point of
+   * branches that merged nothing since they diverged; the target head found in the source's lineage
+   * read newest first back to it; else both lineages whole ({@link MergeBase}).
+   */
+  private Optional<GraphCommit> mergeBase(BranchAuthority sourceAuth, BranchAuthority targetAuth, String sourceHead,
+      String targetHead) {
+    Optional<GraphCommit> fork = forkPointBase(sourceAuth, targetAuth, sourceHead, targetHead);
+    if (fork.isPresent()) {
+      return fork;
+    }
+    List<GraphCommit> sourceLineage = new ArrayList<>();
+    manifest.lineage(sourceAuth, c -> sourceLineage.add(c) && !c.id().equals(targetHead));
+    GraphCommit last = sourceLineage.isEmpty() ? null : sourceLineage.get(sourceLineage.size() - 1);
+    if (last != null && last.id().equals(targetHead)) {
+      return Optional.of(last);
+    }
+    return MergeBase.find(sourceLineage, manifest.history(targetAuth), sourceHead, targetHead);
   }
 
   /**

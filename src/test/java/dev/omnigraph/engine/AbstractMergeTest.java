@@ -115,25 +115,41 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
     assertThat(head("feature")).isEqualTo(featureHead);
   }
 
+  /** One single-row load: one commit, one lineage fragment. */
+  private static void loadOne(Omnigraph g, String branch, String name, int age) {
+    g.load(branch, new java.io.StringReader(person(name, age)), LoadMode.APPEND, Optional.of("act-test"));
+  }
+
+  /**
+   * A handle with automatic compaction off (no maintenance commit may touch the manifest), after
+   * twelve commits on main, each its own lineage fragment (no merge-down yet), and a branch
+   * {@code feature} forked from main's head.
+   */
+  private Omnigraph twelveCommitsOnMainThenFeature() {
+    Omnigraph g = Omnigraph.open(config, OpenMode.READ_WRITE, dev.omnigraph.maintenance.OptimizeSettings.disabled());
+    for (int i = 0; i < 12; i++) {
+      loadOne(g, "main", "m" + i, i);
+    }
+    g.branchCreate("feature", "main", Optional.of("act-test"));
+    return g;
+  }
+
+  private static long manifestScans() {
+    return dev.omnigraph.storage.StoreRequests.count(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
+        dev.omnigraph.storage.StoreRequests.Kind.MANIFEST);
+  }
+
   @Test
   void aFastForwardReadsNoLineageWhateverTheTargetsHistory() {
-    // Main's history is twelve commits, each its own lineage fragment (no merge-down yet). Reading
-    // both lineages whole, as the merge base once did, took about 26 manifest scans; the feature's
-    // state already shows main's head as its fork point, which proves the fast forward.
-    try (Omnigraph g = Omnigraph.open(config, OpenMode.READ_WRITE,
-        dev.omnigraph.maintenance.OptimizeSettings.disabled())) {
-      for (int i = 0; i < 12; i++) {
-        g.load("main", new java.io.StringReader(person("m" + i, i)), LoadMode.APPEND, Optional.of("act-test"));
-      }
-      g.branchCreate("feature", "main", Optional.of("act-test"));
-      g.load("feature", new java.io.StringReader(person("f", 1)), LoadMode.APPEND, Optional.of("act-test"));
-      long before = dev.omnigraph.storage.StoreRequests.count(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
-          dev.omnigraph.storage.StoreRequests.Kind.MANIFEST);
+    // Reading both lineages whole, as the merge base once did, took about 26 manifest scans; the
+    // feature's state already shows main's head as its fork point, which proves the fast forward.
+    try (Omnigraph g = twelveCommitsOnMainThenFeature()) {
+      loadOne(g, "feature", "f", 1);
+      long before = manifestScans();
 
       BranchMergeOutput out = g.branchMerge("feature", "main", false, Optional.of("act-merge"));
 
-      long scans = dev.omnigraph.storage.StoreRequests.count(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
-          dev.omnigraph.storage.StoreRequests.Kind.MANIFEST) - before;
+      long scans = manifestScans() - before;
       assertThat(out.outcome()).isEqualTo(MergeOutcome.FAST_FORWARD);
       assertThat(scans).as("manifest scans of a fast-forward merge").isZero();
       assertThat(g.commits("main", CommitPage.first(1)).commits().get(0).mergedParentCommitId())
@@ -144,25 +160,18 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
 
   @Test
   void aDivergedMergeReadsEachLineageOnlyBackToTheForkPoint() {
-    // Twelve commits on main before the fork, then one on each side: the base is main's head at
-    // the fork, proven by reading each side's lineage back to it. Reading both lineages whole, as
-    // the merge base once did, took 29 manifest scans here; now 4 lineage reads and the base state.
-    try (Omnigraph g = Omnigraph.open(config, OpenMode.READ_WRITE,
-        dev.omnigraph.maintenance.OptimizeSettings.disabled())) {
-      for (int i = 0; i < 12; i++) {
-        g.load("main", new java.io.StringReader(person("m" + i, i)), LoadMode.APPEND, Optional.of("act-test"));
-      }
+    // One commit on each side after the fork: the base is main's head at the fork, proven by
+    // reading each side's lineage back to it. Reading both lineages whole, as the merge base once
+    // did, took 29 manifest scans here; now 4 lineage reads and the base state.
+    try (Omnigraph g = twelveCommitsOnMainThenFeature()) {
       String fork = g.commits("main", CommitPage.first(1)).commits().get(0).graphCommitId();
-      g.branchCreate("feature", "main", Optional.of("act-test"));
-      g.load("feature", new java.io.StringReader(person("f", 1)), LoadMode.APPEND, Optional.of("act-test"));
-      g.load("main", new java.io.StringReader(person("m12", 12)), LoadMode.APPEND, Optional.of("act-test"));
-      long before = dev.omnigraph.storage.StoreRequests.count(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
-          dev.omnigraph.storage.StoreRequests.Kind.MANIFEST);
+      loadOne(g, "feature", "f", 1);
+      loadOne(g, "main", "m12", 12);
+      long before = manifestScans();
 
       BranchMergeOutput out = g.branchMerge("feature", "main", false, Optional.of("act-merge"));
 
-      long scans = dev.omnigraph.storage.StoreRequests.count(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
-          dev.omnigraph.storage.StoreRequests.Kind.MANIFEST) - before;
+      long scans = manifestScans() - before;
       assertThat(out.outcome()).isEqualTo(MergeOutcome.MERGED);
       assertThat(scans).as("manifest scans of a diverged merge").isLessThanOrEqualTo(5);
       assertThat(fork).isNotNull();
