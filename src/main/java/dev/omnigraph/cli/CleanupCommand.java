@@ -44,6 +44,10 @@ public class CleanupCommand implements Callable<Integer> {
                 : (dryRun ? "would remove " : "removed ") + t.removedVersions()
                     + (t.bytesRemoved() == null ? "" : " (" + t.bytesRemoved() + " bytes)"));
       }
+      for (dev.omnigraph.maintenance.RepairReport.LeftoverRef l : r.leftoverRefs()) {
+        System.out.printf("%-20s %-8s Lance branch of a deleted graph branch: %s%n", l.tableKey(), l.nativeBranch(),
+            l.keptBecause() != null ? "kept (" + l.keptBecause() + ")" : l.removed() ? "removed" : "would remove");
+      }
       System.out.println((dryRun ? "dry run: " : "") + r.versionsRemoved() + " version(s) "
           + (dryRun ? "would be removed" : "removed") + "; " + r.commitsScanned() + " commits keep their versions");
     }

@@ -96,6 +96,11 @@ public class RepairCommand implements Callable<Integer> {
           u.tableKey(), u.nativeBranch(), u.forkVersion(), u.head(),
           u.removed() ? " -> deleted" : u.keptBecause() == null ? "" : " -> kept: " + u.keptBecause());
     }
+    for (RepairReport.LeftoverRef l : r.leftoverRefs()) {
+      System.out.printf("left   %-10s %-20s Lance branch %s of a deleted graph branch%s%n", l.nativeBranch(),
+          l.tableKey(), l.nativeBranch(), l.removed() ? " -> deleted" : l.keptBecause() != null
+              ? " (kept: " + l.keptBecause() + ")" : " (blocks nothing; cleanup removes it)");
+    }
     for (RepairReport.HeadBehindPin v : r.invariantViolations()) {
       System.out.printf("BROKEN %-10s %-20s pinned %d: %s%n", v.branch(), v.tableKey(), v.pinnedVersion(), v.detail());
     }

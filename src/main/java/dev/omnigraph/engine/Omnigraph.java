@@ -1,6 +1,7 @@
 package dev.omnigraph.engine;
 
 import dev.omnigraph.gate.GateManager;
+import dev.omnigraph.util.Failpoints;
 
 import dev.omnigraph.Versions;
 import dev.omnigraph.api.BranchCreateOutput;
@@ -465,26 +466,42 @@ public final class Omnigraph implements AutoCloseable {
     requireWritable();
     BranchNames.validate(name);
     String source = from == null || from.isBlank() ? BranchNames.MAIN : from;
-    try (GateManager.Held held = gates.acquireExclusive(List.of(name, source), List.of())) {
+    try (GateManager.Held held = gates.acquireExclusive(List.of(name, source), tableGates(name))) {
       evidence.call(() -> {
         recovery.refusePendingSchemaApply("branch create");
         return null;
       });
       evidence.call(() -> {
-        manifest.createBranch(name, source, live -> BranchNames.requireDisjoint(name, live));
+        manifest.createBranch(name, source, live -> {
+          BranchNames.requireDisjoint(name, live);
+          // A name used before may have left table refs behind (a delete interrupted after its
+          // manifest step): the new branch's first write to such a table would find its ref taken.
+          maintenance.reclaimBranchName(name);
+        });
         return null;
       });
     }
     return new BranchCreateOutput(config.rootUri(), source, name, actor.orElse(null));
   }
 
-  /** Deletes graph branch {@code name}. */
+  /** The table gates of every table of the accepted schema on graph branch {@code branch}. */
+  private List<String> tableGates(String branch) {
+    return contract().ir().catalog().tableKeys().stream().map(k -> GateManager.tableGate(k, branch)).toList();
+  }
+
+  /** Deletes graph branch {@code name} and the data-table refs only it used. */
   public BranchDeleteOutput branchDelete(String name, Optional<String> actor) {
     requireWritable();
-    try (GateManager.Held held = gates.acquireExclusive(List.of(name), List.of())) {
+    // Seed, "Branch-delete orphaning exception": schema, the branch and every table gate of it.
+    try (GateManager.Held held = gates.acquireExclusive(List.of(name), tableGates(name))) {
       evidence.call(() -> {
         recovery.refusePendingSchemaApply("branch delete");
+        ManifestState last = manifest.state(name);
         manifest.deleteBranch(name);
+        // The manifest ref was the authority: with it gone, the table refs this branch forked are
+        // unreachable; a crash before they go leaves them to the next create of the name.
+        Failpoints.hit("branch_delete.before_table_refs");
+        maintenance.removeRefsOfDeletedBranch(name, last);
         return null;
       });
     }

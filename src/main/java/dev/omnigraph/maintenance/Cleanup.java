@@ -87,6 +87,12 @@ final class Cleanup {
       if (!violations.isEmpty()) {
         throw new InvariantViolation("cleanup", violations);
       }
+      // Leftover refs of deleted graph branches first: once they are gone, the versions they were
+      // forked from are no longer fork points and can go with the rest.
+      List<LeftoverRefs.Leftover> leftovers = m.leftoverRefs();
+      List<LeftoverRefs.Leftover> gone = dryRun ? List.of() : m.removeLeftovers(leftovers);
+      List<RepairReport.LeftoverRef> refs = leftovers.stream()
+          .map(l -> RepairReport.LeftoverRef.of(l, gone.contains(l))).toList();
       Map<String, List<Maintenance.TableBranch>> byLocation = new TreeMap<>();
       pins.pinned.keySet().forEach(tb -> byLocation.computeIfAbsent(tb.location(), k -> new ArrayList<>()).add(tb));
       List<CleanupReport.TableCleanup> out = new ArrayList<>();
@@ -104,7 +110,7 @@ final class Cleanup {
           out.add(clean(tb, pins, heads.get(tb), forks, dryRun));
         }
       }
-      return new CleanupReport(dryRun, pins.commits, out);
+      return new CleanupReport(dryRun, pins.commits, out, refs);
     }
   }
 

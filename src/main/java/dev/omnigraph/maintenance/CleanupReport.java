@@ -11,15 +11,19 @@ import java.util.List;
  * @param commitsScanned distinct graph commits whose pins were collected (every commit reachable
  *     from a live branch head)
  * @param tables one entry per (dataset, Lance branch) that some reachable commit pins
+ * @param leftoverRefs data-table Lance branches of graph branches that no longer exist: removed
+ *     unless {@code kept_because} says why one must stay (in a dry run: what would be removed)
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record CleanupReport(
     @JsonProperty("dry_run") boolean dryRun,
     @JsonProperty("commits_scanned") int commitsScanned,
-    @JsonProperty("tables") List<TableCleanup> tables) {
+    @JsonProperty("tables") List<TableCleanup> tables,
+    @JsonProperty("leftover_refs") List<RepairReport.LeftoverRef> leftoverRefs) {
 
   public CleanupReport {
     tables = List.copyOf(tables);
+    leftoverRefs = List.copyOf(leftoverRefs);
   }
 
   /** Versions removed over every table (planned ones in a dry run). */

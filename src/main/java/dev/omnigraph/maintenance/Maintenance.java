@@ -10,8 +10,10 @@ import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.NativeBranch;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -85,6 +87,93 @@ public final class Maintenance {
    */
   public CleanupReport cleanup(boolean dryRun) {
     return new Cleanup(this).run(dryRun);
+  }
+
+  /**
+   * After graph branch {@code name} was deleted (its manifest ref is gone): deletes the data-table
+   * Lance refs it owned that nothing else needs ({@link LeftoverRefs}). Derived cleanup, like the
+   * manifest tree's: a ref that cannot go now is logged and left for the next create of the name,
+   * {@code repair} and {@code cleanup}. The caller holds the root's exclusive gates.
+   *
+   * @param deleted the deleted branch's last state (its tables are searched)
+   * @return the refs removed, as {@code tableKey@name}
+   */
+  public List<String> removeRefsOfDeletedBranch(String name, ManifestState deleted) {
+    LeftoverRefs refs = leftovers(List.of(deleted), false);
+    List<LeftoverRefs.Leftover> found = refs.find(Optional.of(name), Set.copyOf(claimed(name)));
+    return refs.remove(found).stream().map(l -> l.tableKey() + "@" + l.ref().name()).toList();
+  }
+
+  /**
+   * Before graph branch {@code name} is created: reclaims the data-table refs an earlier branch of
+   * the same name left behind (a crash between a delete's manifest step and its ref removal, or a
+   * root written before deletes removed them), so the new branch's first write to a table can fork
+   * its own ref. The caller holds the root's exclusive gates.
+   *
+   * @throws RecoveryPending when a pending sidecar claims that name (nothing is removed)
+   * @throws dev.omnigraph.api.Conflict when such a ref is still needed (nothing is removed): the
+   *     message names the table and why
+   */
+  public void reclaimBranchName(String name) {
+    List<String> claims = claimed(name);
+    LeftoverRefs refs = leftovers(List.of(), false);
+    List<LeftoverRefs.Leftover> found = refs.find(Optional.of(name), Set.copyOf(claims));
+    if (found.isEmpty()) {
+      return;
+    }
+    if (!claims.isEmpty()) {
+      throw new RecoveryPending("branch create '" + name + "'", claims);
+    }
+    List<LeftoverRefs.Leftover> kept = found.stream().filter(l -> !l.removable()).toList();
+    if (!kept.isEmpty()) {
+      throw new dev.omnigraph.api.Conflict("branch name '" + name + "' cannot be reused yet: "
+          + kept.stream().map(l -> l.tableKey() + " keeps Lance branch '" + l.ref().name() + "' of an earlier "
+          + "branch of this name (" + l.keptBecause() + ")").collect(java.util.stream.Collectors.joining("; "))
+          + "; choose another name");
+    }
+    List<LeftoverRefs.Leftover> removed = refs.remove(found);
+    if (removed.size() != found.size()) {
+      throw new IllegalStateException("branch create '" + name + "': leftover Lance branches of an earlier branch "
+          + "of this name could not be removed (see the log); nothing was created");
+    }
+  }
+
+  /** Every leftover ref named after no live graph branch, in removal order. */
+  List<LeftoverRefs.Leftover> leftoverRefs() {
+    return leftovers(List.of(), true).find(Optional.empty(), Set.copyOf(claimedAll()));
+  }
+
+  /** Removes the removable ones of {@code found}; returns those removed. */
+  List<LeftoverRefs.Leftover> removeLeftovers(List<LeftoverRefs.Leftover> found) {
+    return new LeftoverRefs(this, n -> true, Map.of(), Set::of).remove(found);
+  }
+
+  /**
+   * @param extra states no longer live whose tables are searched too (a branch just deleted); with
+   *     none, main's tables (every table of the accepted schema) are searched, or with
+   *     {@code everyBranch} the tables of every live branch
+   */
+  private LeftoverRefs leftovers(List<ManifestState> extra, boolean everyBranch) {
+    List<String> live = liveBranches();
+    Set<String> names = Set.copyOf(live);
+    java.util.function.Supplier<List<ManifestState>> states = () -> live.stream().map(manifest::state).toList();
+    List<ManifestState> searched = new ArrayList<>(extra);
+    if (everyBranch) {
+      searched.addAll(states.get());
+    } else {
+      searched.add(manifest.state(ManifestState.MAIN));
+    }
+    return new LeftoverRefs(this, names::contains, LeftoverRefs.locationsOf(searched),
+        () -> LeftoverRefs.pinsOf(states.get()));
+  }
+
+  private List<String> claimed(String name) {
+    return recovery.claimsOnBranchName(name);
+  }
+
+  /** Ref names that pending sidecars claim (their branches and the table refs they write). */
+  private List<String> claimedAll() {
+    return recovery.claimedBranchNames();
   }
 
   /** Refuses {@code operation} while any sidecar is pending; a listing failure is thrown. */

@@ -48,7 +48,7 @@ final class Repair {
       List<RepairReport.Transaction> transactions, String keptBecause) {}
 
   private record Inspection(int pinsChecked, List<Drift> drift, List<Unreferenced> refs,
-      List<RepairReport.HeadBehindPin> violations) {}
+      List<RepairReport.HeadBehindPin> violations, List<LeftoverRefs.Leftover> leftovers) {}
 
   RepairReport run(boolean apply) {
     return run(apply, true);
@@ -69,7 +69,7 @@ final class Repair {
         LOG.errorf("repair: invariant violation, live HEAD behind the manifest pin: %s", found.violations());
       }
       if (!apply) {
-        return report(false, found, Map.of(), Set.of(), List.of());
+        return report(false, found, Map.of(), Set.of(), List.of(), List.of());
       }
       if (!found.violations().isEmpty()) {
         throw new InvariantViolation("repair --apply", found.violations().stream().map(v -> v.branch() + " "
@@ -116,7 +116,10 @@ final class Repair {
         }
       }
     }
-    return new Inspection(checked, drift, refs, violations);
+    // Only the thorough run looks for them: one branch listing per table, and they block nothing,
+    // so the readiness check (explain off) leaves them out.
+    List<LeftoverRefs.Leftover> leftovers = explain ? m.leftoverRefs() : List.of();
+    return new Inspection(checked, drift, refs, violations, leftovers);
   }
 
   /**
@@ -185,18 +188,21 @@ final class Repair {
         LOG.infof("repair: deleted unreferenced Lance branch %s of %s", u.branch(), u.pin().tableKey());
       }
     }
-    return report(true, found, restored, removed, commits);
+    List<LeftoverRefs.Leftover> gone = m.removeLeftovers(found.leftovers());
+    return report(true, found, restored, removed, commits, gone);
   }
 
   private static RepairReport report(boolean applied, Inspection found, Map<Drift, Long> restored,
-      Set<Unreferenced> removed, List<RepairReport.RepairCommit> commits) {
+      Set<Unreferenced> removed, List<RepairReport.RepairCommit> commits, List<LeftoverRefs.Leftover> gone) {
     List<RepairReport.TableDrift> drift = found.drift().stream().map(d -> new RepairReport.TableDrift(d.branch(),
         d.pin().tableKey(), d.pin().location(), d.pin().nativeBranch().orElse(null), d.pin().version(), d.liveHead(),
         d.transactions(), restored.get(d))).toList();
     List<RepairReport.UnreferencedRef> refs = found.refs().stream().map(u -> new RepairReport.UnreferencedRef(
         u.branch(), u.pin().tableKey(), u.pin().location(), u.ref().name(), u.ref().parentVersion(), u.head(),
         u.transactions(), removed.contains(u), applied ? u.keptBecause() : null)).toList();
-    return new RepairReport(applied, found.pinsChecked(), drift, refs, found.violations(), commits);
+    List<RepairReport.LeftoverRef> leftovers = found.leftovers().stream()
+        .map(l -> RepairReport.LeftoverRef.of(l, gone.contains(l))).toList();
+    return new RepairReport(applied, found.pinsChecked(), drift, refs, found.violations(), leftovers, commits);
   }
 
   /** The Lance transactions of versions {@code from … to} of a table branch, oldest first. */

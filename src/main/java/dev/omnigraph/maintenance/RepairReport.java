@@ -17,6 +17,9 @@ import java.util.Map;
  * @param drift every drifted table pin, with the Lance transactions past the pin
  * @param unreferencedRefs Lance branches that block a graph branch's first write to a table
  * @param invariantViolations pins whose live HEAD is behind (never fixed; repair refuses to apply)
+ * @param leftoverRefs Lance branches of data tables named after a graph branch that no longer
+ *     exists (a delete interrupted before its table refs went): they block nothing, the next create
+ *     of the name reclaims them, and {@code cleanup} (or {@code repair --apply}) removes them
  * @param commits the graph commits {@code apply} published, one per repaired graph branch
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -26,18 +29,28 @@ public record RepairReport(
     @JsonProperty("drift") List<TableDrift> drift,
     @JsonProperty("unreferenced_refs") List<UnreferencedRef> unreferencedRefs,
     @JsonProperty("invariant_violations") List<HeadBehindPin> invariantViolations,
+    @JsonProperty("leftover_refs") List<LeftoverRef> leftoverRefs,
     @JsonProperty("commits") List<RepairCommit> commits) {
 
   public RepairReport {
     drift = List.copyOf(drift);
     unreferencedRefs = List.copyOf(unreferencedRefs);
     invariantViolations = List.copyOf(invariantViolations);
+    leftoverRefs = List.copyOf(leftoverRefs);
     commits = List.copyOf(commits);
   }
 
-  /** Whether the graph has nothing to repair (and nothing broken). */
+  /**
+   * Whether the graph has nothing to repair (and nothing broken). Leftover refs do not count: they
+   * block no write and no read.
+   */
   public boolean clean() {
     return drift.isEmpty() && unreferencedRefs.isEmpty() && invariantViolations.isEmpty();
+  }
+
+  /** Whether nothing at all was found, leftover refs included. */
+  public boolean empty() {
+    return clean() && leftoverRefs.isEmpty();
   }
 
   /**
@@ -120,6 +133,31 @@ public record RepairReport(
       @JsonProperty("pinned_version") long pinnedVersion,
       @JsonProperty("live_head") Long liveHead,
       @JsonProperty("detail") String detail) {}
+
+  /**
+   * A data table's Lance branch named after a graph branch that no longer exists.
+   *
+   * @param nativeBranch the ref's name (the deleted graph branch's)
+   * @param parentBranch the Lance branch it was forked from (null: the table's main)
+   * @param forkVersion the parent version it was forked at
+   * @param removed whether this run deleted it
+   * @param keptBecause why it must stay (another ref was forked from it, a live state pins it, or
+   *     a pending sidecar claims it); null when it may go
+   */
+  public record LeftoverRef(
+      @JsonProperty("native_branch") String nativeBranch,
+      @JsonProperty("table_key") String tableKey,
+      @JsonProperty("location") String location,
+      @JsonProperty("parent_branch") String parentBranch,
+      @JsonProperty("fork_version") long forkVersion,
+      @JsonProperty("removed") boolean removed,
+      @JsonProperty("kept_because") String keptBecause) {
+
+    static LeftoverRef of(LeftoverRefs.Leftover l, boolean removed) {
+      return new LeftoverRef(l.ref().name(), l.tableKey(), l.location(), l.ref().parent().orElse(null),
+          l.ref().parentVersion(), removed, l.keptBecause());
+    }
+  }
 
   /** A graph commit repair published: the restored heads of {@code tableKeys} on {@code branch}. */
   public record RepairCommit(

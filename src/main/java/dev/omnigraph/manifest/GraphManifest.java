@@ -54,8 +54,16 @@ public final class GraphManifest {
    * @throws NotFound when the branch does not exist
    */
   public BranchAuthority capture(String branch) {
+    return notFoundIfGone(branch, () -> states.withLatest(config, branch, m -> states.capture(m, branch, refs)));
+  }
+
+  /**
+   * Runs a read of {@code branch}'s manifest; when it fails because the branch is gone (a delete
+   * raced it: Lance reports the missing tree as an untyped error) the failure is {@link NotFound}.
+   */
+  private <T> T notFoundIfGone(String branch, java.util.function.Supplier<T> read) {
     try {
-      return states.withLatest(config, branch, m -> states.capture(m, branch, refs));
+      return read.get();
     } catch (NotFound e) {
       throw e;
     } catch (Exception e) { // lance-java also throws undeclared IOExceptions (a missing branch tree)
@@ -77,7 +85,7 @@ public final class GraphManifest {
    * identity and the exact manifest version are unchanged, else a fresh capture.
    */
   public BranchAuthority recapture(BranchAuthority captured) {
-    return states.withLatest(config, captured.branch(), m -> {
+    return notFoundIfGone(captured.branch(), () -> states.withLatest(config, captured.branch(), m -> {
       if (m.stamp().equals(captured.stamp())) {
         if (captured.branch().equals(MAIN)) {
           return captured;
@@ -88,7 +96,7 @@ public final class GraphManifest {
         }
       }
       return capture(m, captured.branch());
-    });
+    }));
   }
 
   /** The latest published state of {@code branch}. */

@@ -644,4 +644,36 @@ public final class Recovery {
   public List<String> pending() {
     return sidecars.list();
   }
+
+  /**
+   * The pending sidecars that claim anything named after graph branch {@code branch}: an intent on
+   * that branch, or one that writes a table's Lance ref of that name. Unresolved ownership of what
+   * a branch-name reuse would reclaim (seed, "Branch-delete orphaning exception": create still
+   * rejects relevant unresolved ownership).
+   *
+   * @return their operation ids (a sidecar that finished between list and read is left out)
+   */
+  public List<String> claimsOnBranchName(String branch) {
+    List<String> out = new ArrayList<>();
+    for (String key : sidecars.list()) {
+      Optional<RecoverySidecar> s = sidecars.readIdentity(key);
+      if (s.isPresent() && (s.get().authority().branch().equals(branch)
+          || s.get().tables().stream().anyMatch(t -> branch.equals(t.nativeBranch())))) {
+        out.add(s.get().operationId());
+      }
+    }
+    return out;
+  }
+
+  /** Every name a pending sidecar claims: its branch and the Lance refs its tables write. */
+  public List<String> claimedBranchNames() {
+    java.util.Set<String> out = new java.util.TreeSet<>();
+    for (String key : sidecars.list()) {
+      sidecars.readIdentity(key).ifPresent(s -> {
+        out.add(s.authority().branch());
+        s.tables().stream().map(RecoverySidecar.TableIntent::nativeBranch).filter(Objects::nonNull).forEach(out::add);
+      });
+    }
+    return List.copyOf(out);
+  }
 }
