@@ -1060,4 +1060,59 @@ class GraphApiTest {
     api().contentType("application/json").body(Map.of("query", source, "name", "add_d2", "params", Map.of("n", "d2")))
         .post("/graphs/g/mutate").then().statusCode(200);
   }
+
+  /**
+   * Issue 44 item 3: a write racing the delete of its branch. Each round creates a branch, then
+   * loads into it and deletes it at once from two threads: the load lands (200) or finds the
+   * branch gone (404), never a 500, and no data-table ref of the branch outlives it.
+   */
+  @Test
+  @Order(53)
+  void aWriteRacingTheDeleteOfItsBranchIsTypedAndLeavesNoRef() throws Exception {
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      java.util.Map<Integer, Integer> loads = new java.util.TreeMap<>();
+      for (int round = 0; round < 20; round++) {
+        api().contentType("application/json").body(Map.of("name", "race")).post("/graphs/g/branches")
+            .then().statusCode(200);
+        String row = "{\"type\":\"Person\",\"data\":{\"name\":\"racer" + round + "\"}}";
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.Future<Response> load = pool.submit(() -> {
+          go.await();
+          return load("g", "merge", "branch=race", row);
+        });
+        int lag = (round % 10) * 12; // ms: spreads the delete over the load's phases
+        java.util.concurrent.Future<Response> delete = pool.submit(() -> {
+          go.await();
+          Thread.sleep(lag);
+          return api().delete("/graphs/g/branches/race");
+        });
+        go.countDown();
+        Response l = load.get();
+        Response d = delete.get();
+        assertThat(l.statusCode()).as("load, round %d: %s", round, l.asString()).isIn(200, 404);
+        if (l.statusCode() == 404) {
+          assertThat(l.jsonPath().getString("code")).isEqualTo("not_found");
+        }
+        assertThat(d.statusCode()).as("delete, round %d: %s", round, d.asString()).isEqualTo(200);
+        loads.merge(l.statusCode(), 1, Integer::sum);
+      }
+      api().get("/graphs/g/branches").then().body("branches", not(org.hamcrest.Matchers.hasItem("race")));
+      String uri = ConfigProvider.getConfig().getValue("omnigraph.graphs.g.uri", String.class);
+      StorageConfig config = StorageConfig.fromEnvironment(uri);
+      dev.omnigraph.table.DataTables tables = new dev.omnigraph.table.DataTables(config);
+      for (String dir : List.of("nodes", "edges")) {
+        try (java.util.stream.Stream<Path> ds = Files.list(Path.of(uri, dir))) {
+          for (Path table : ds.toList()) {
+            assertThat(tables.branches(dir + "/" + table.getFileName()))
+                .extracting(dev.omnigraph.table.NativeBranch::name).doesNotContain("race");
+          }
+        }
+      }
+      given().get("/q/health/ready").then().statusCode(200);
+      System.out.println("write/delete race outcomes by status: " + loads);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
 }
