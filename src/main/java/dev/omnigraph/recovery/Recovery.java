@@ -88,6 +88,14 @@ public final class Recovery {
     /** Our effect followed by a Restore to the pin: a rollback that stopped before its publish. */
     COMPENSATED,
     /**
+     * Our exact transaction at the planned version and again at each version after it, nothing
+     * else: our own effect committed more than once. A lost response to the commit's manifest PUT
+     * does this: the object store client under Lance retries the PUT, meets its own object (412),
+     * and Lance rebases the same transaction one version up (issue 48). Ours, so never foreign;
+     * recovery compensates it back to the pin like any unpublished effect.
+     */
+    DUPLICATED,
+    /**
      * A branch merge's chain landed only as a contiguous prefix of its pre-minted transactions (seed:
      * "Armed recovery accepts only a contiguous prefix"): ours, incomplete, so rollback-only.
      */
@@ -455,11 +463,23 @@ public final class Recovery {
     if (head == t.postCommitVersion()) {
       return ours ? TableClass.ROLLED_PAST_EXPECTED : TableClass.UNEXPECTED_AT_P1;
     }
-    if (ours && head == t.postCommitVersion() + 1) {
-      Optional<TxInfo> next = tables.transactionAt(t.location(), nb, head);
-      if (next.isPresent() && next.get().operation().equals("Restore")
-          && next.get().restoredVersion().equals(java.util.OptionalLong.of(t.expectedVersion()))) {
-        return TableClass.COMPENSATED;
+    if (ours) {
+      // Past our own version: further copies of our transaction (DUPLICATED), possibly ended by the
+      // Restore to the pin a rollback made before its publish (COMPENSATED).
+      long v = t.postCommitVersion() + 1;
+      while (v <= head && tables.transactionAt(t.location(), nb, v).map(tx -> tx.uuid().equals(t.uuid()))
+          .orElse(false)) {
+        v++;
+      }
+      if (v > head) {
+        return TableClass.DUPLICATED;
+      }
+      if (v == head) {
+        Optional<TxInfo> last = tables.transactionAt(t.location(), nb, head);
+        if (last.isPresent() && last.get().operation().equals("Restore")
+            && last.get().restoredVersion().equals(java.util.OptionalLong.of(t.expectedVersion()))) {
+          return TableClass.COMPENSATED;
+        }
       }
     }
     return TableClass.UNEXPECTED_MULTISTEP;
@@ -520,7 +540,7 @@ public final class Recovery {
         // ref (or foreign commits on ours) is left untouched and never adopted.
         String action = "none";
         if (c == TableClass.ROLLED_PAST_EXPECTED || c == TableClass.COMPENSATED || c == TableClass.PARTIAL_CHAIN
-            || (c == TableClass.NO_MOVEMENT && tables.branchExists(t.location(), t.nativeBranch()))) {
+            || c == TableClass.DUPLICATED || (c == TableClass.NO_MOVEMENT && tables.branchExists(t.location(), t.nativeBranch()))) {
           tables.deleteBranch(t.location(), t.nativeBranch());
           action = "ref_removed";
         } else if (isForeign(c)) {
@@ -531,7 +551,7 @@ public final class Recovery {
       }
       TablePin pin = a.state.tables().get(t.tableKey());
       switch (c) {
-        case ROLLED_PAST_EXPECTED, PARTIAL_CHAIN -> {
+        case ROLLED_PAST_EXPECTED, PARTIAL_CHAIN, DUPLICATED -> {
           requirePinnedAtExpected(s, t, pin);
           long v = tables.restore(t.location(), nb, t.expectedVersion());
           Failpoints.hit("recovery.after_restore");
@@ -576,7 +596,8 @@ public final class Recovery {
     for (RecoverySidecar.TableIntent t : s.tables()) {
       TableClass c = a.classes.get(t.tableKey());
       boolean ownedRef = t.firstTouch() && tables.branchExists(t.location(), t.nativeBranch())
-          && (c == TableClass.NO_MOVEMENT || c == TableClass.ROLLED_PAST_EXPECTED || c == TableClass.COMPENSATED);
+          && (c == TableClass.NO_MOVEMENT || c == TableClass.ROLLED_PAST_EXPECTED || c == TableClass.COMPENSATED
+          || c == TableClass.DUPLICATED);
       if (ownedRef) {
         refs.add(t);
       }

@@ -46,6 +46,10 @@ final class CountingS3Front implements AutoCloseable {
   private final HttpClient client;
   private final String upstream;
   private final List<Request> log = new ArrayList<>();
+  /** A lost-response fault: method, key pattern, and how many more matches to drop. */
+  private String dropMethod;
+  private java.util.regex.Pattern dropKey;
+  private int dropCount;
 
   CountingS3Front() throws IOException {
     this.upstream = S3TestServer.get().endpoint();
@@ -71,6 +75,25 @@ final class CountingS3Front implements AutoCloseable {
         "AWS_ACCESS_KEY_ID", S3TestServer.ACCESS_KEY,
         "AWS_SECRET_ACCESS_KEY", S3TestServer.SECRET_KEY,
         "AWS_ALLOW_HTTP", "true"));
+  }
+
+  /**
+   * Loses the response to the next {@code count} requests with {@code method} whose key matches
+   * {@code keyPattern}: each is forwarded (so it takes effect upstream) and then the connection is
+   * closed without an answer, the in-doubt outcome of a real network.
+   */
+  synchronized void dropResponses(String method, String keyPattern, int count) {
+    dropMethod = method;
+    dropKey = java.util.regex.Pattern.compile(keyPattern);
+    dropCount = count;
+  }
+
+  private synchronized boolean dropThis(String method, String key) {
+    if (dropCount > 0 && method.equals(dropMethod) && dropKey.matcher(key).find()) {
+      dropCount--;
+      return true;
+    }
+    return false;
   }
 
   /** Forgets every request recorded so far. */
@@ -110,6 +133,11 @@ final class CountingS3Front implements AutoCloseable {
         }
       });
       HttpResponse<byte[]> response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+      if (dropThis(method, uri.getPath())) {
+        // Forwarded and applied upstream; the caller never hears back.
+        exchange.getHttpContext().getServer();
+        throw new LostResponse();
+      }
       response.headers().map().forEach((name, values) -> {
         String lower = name.toLowerCase(Locale.ROOT);
         if (!lower.equals(":status")
@@ -127,11 +155,21 @@ final class CountingS3Front implements AutoCloseable {
           os.write(out);
         }
       }
+    } catch (LostResponse e) {
+      // Closing the exchange without response headers makes the server drop the connection.
+      exchange.getRequestBody().close();
+      exchange.close();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       exchange.sendResponseHeaders(502, -1);
     } catch (IOException e) {
       exchange.sendResponseHeaders(502, -1);
+    }
+  }
+
+  private static final class LostResponse extends RuntimeException {
+    LostResponse() {
+      super(null, null, false, false);
     }
   }
 
