@@ -631,6 +631,7 @@ public final class DataTables {
    * @param vectors non-null vectors per VECTOR column (from {@link #indexState}); each must be ≥ 1
    * @throws IllegalArgumentException for no specs, a duplicate index name, a version with no row,
    *     or a VECTOR column without a trainable vector
+   * @throws NoTextToIndex when an INVERTED column yields no token at that version (nothing committed)
    * @throws RuntimeException from Lance when a build fails (nothing committed; files left are garbage)
    */
   public StagedWrite stageCreateIndices(String location, Optional<String> nativeBranch, long readVersion,
