@@ -105,22 +105,31 @@ public final class MergePlanner {
       }
       boolean adopt = samePin(t, b);
       boolean ownsRef = t.nativeBranch().equals(targetNative);
-      // The certificate fast path is for an existing target that receives data (main, or a branch
-      // owning its ref) and still holds the base: a first-touch target keeps the ref-only fork.
-      boolean existingTargetAdopt = adopt && (targetNative.isEmpty() || ownsRef);
-      List<Integer> proof = existingTargetAdopt ? proveAllNew(key, b, s) : List.of();
-      MergeMemory.planned(!proof.isEmpty());
-      TableDelta delta = join(key, b, s, t, proof, conflicts);
       TablePlan.Action action;
       if (adopt && s.nativeBranch().isEmpty() && targetNative.isPresent() && !ownsRef) {
         // Main's lineage, which every branch reads. A target that owns a ref keeps writing it, so
         // its pin must stay on that ref (else its next write would meet its own ref as drift).
         action = TablePlan.Action.POINTER;
-      } else if (adopt && targetNative.isPresent() && !ownsRef && s.nativeBranch().isPresent()) {
+      } else if (adopt && targetNative.isPresent() && !ownsRef && s.nativeBranch().isPresent()
+          && t.nativeBranch().isPresent()) {
+        // The target already reads another branch's ref, so any ref it forks is a fork of a fork:
+        // forking from the source's version costs no data and is no worse than forking its own pin.
         action = TablePlan.Action.FORK;
       } else {
+        // Includes a target on main's lineage adopting a branch's ref (issue 47, the reference's
+        // #624): a ref forked from the source's branch ref is a fork of a fork, and lance-core 7.0.0
+        // re-stamps every index such a fork inherits with the source branch's base path
+        // (lance-format/lance#7840), so the indexes built on main resolve under tree/<source>/ and
+        // every full-text read and later merge of the target failed. The first-touch fork from the
+        // target's own pin (main's lineage) keeps their base path; the delta is then applied on it.
         action = TablePlan.Action.APPLY;
       }
+      boolean firstTouch = action == TablePlan.Action.APPLY && !ownsRef;
+      // The certificate fast path is for a target that receives data and still holds the base (a
+      // first-touch target forks its ref at its pin, which is the base).
+      List<Integer> proof = adopt && action == TablePlan.Action.APPLY ? proveAllNew(key, b, s) : List.of();
+      MergeMemory.planned(!proof.isEmpty());
+      TableDelta delta = join(key, b, s, t, proof, conflicts);
       if (action == TablePlan.Action.APPLY && delta.isEmpty()) {
         // Same rows at different versions: nothing to write. The target keeps its pin (its row
         // count already equals the source's).
@@ -129,7 +138,7 @@ public final class MergePlanner {
       if (action == TablePlan.Action.APPLY && delta.chain().size() > limits.chain()) {
         throw new ResourceLimitExceeded("merge_chain:" + key, limits.chain(), delta.chain().size());
       }
-      plans.add(new TablePlan(key, action, t, s, b, delta, action == TablePlan.Action.APPLY && !ownsRef));
+      plans.add(new TablePlan(key, action, t, s, b, delta, firstTouch));
     }
     return new MergePlan(fastForward ? MergeOutcome.FAST_FORWARD : MergeOutcome.MERGED, plans, conflicts);
   }

@@ -92,7 +92,8 @@ final class Adjacency {
    * The distinct nodes whose breadth-first distance from {@code origin} along the edges (forward or
    * reverse) lies in {@code [minHops, maxHops]}. Each node is reached once (a visited set prunes
    * longer paths to it and cycles back to the origin), so every destination is reported once per
-   * origin.
+   * origin. The origin itself is at distance 1 when it has a self-loop, and otherwise never
+   * reported (the reference's docs/user/queries/traversal.md: a cycle back does not return it).
    */
   java.util.List<String> reach(String origin, boolean forward, int minHops, int maxHops) {
     return forward ? reach(origin, minHops, maxHops, outStart, outTargets)
@@ -118,6 +119,7 @@ final class Adjacency {
     visited.set(o);
     int[] frontier = {o};
     int frontierSize = 1;
+    boolean originLooped = false;
     for (int depth = 1; depth <= maxHops && frontierSize > 0; depth++) {
       int[] next = new int[16];
       int nextSize = 0;
@@ -128,7 +130,16 @@ final class Adjacency {
           int[] targets = adjacency[a + 1];
           for (int e = start[node]; e < start[node + 1]; e++) {
             int t = targets[e];
-            if (!visited.get(t)) {
+            if (t == o && depth == 1 && !originLooped) {
+              // The origin is visited before the first hop, so without this its own self-loop would
+              // be pruned like a cycle and `$a knows $a` would never match. Reported once (an
+              // undirected loop appears in both directions), never expanded again: its neighbours
+              // are the frontier already.
+              originLooped = true;
+              if (minHops <= 1) {
+                out.add(ids[t]);
+              }
+            } else if (!visited.get(t)) {
               visited.set(t);
               if (nextSize == next.length) {
                 next = Arrays.copyOf(next, nextSize * 2);

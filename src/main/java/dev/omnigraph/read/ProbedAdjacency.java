@@ -76,6 +76,8 @@ final class ProbedAdjacency {
     Map<String, Set<String>> visited = new LinkedHashMap<>();
     Map<String, List<String>> frontier = new LinkedHashMap<>();
     Map<String, List<String>> reached = new LinkedHashMap<>();
+    // Origins already reported through their own self-loop (distance 1), as Adjacency#reach.
+    Set<String> looped = new java.util.HashSet<>();
     for (String o : origins) {
       visited.put(o, new LinkedHashSet<>(List.of(o)));
       frontier.put(o, List.of(o));
@@ -96,7 +98,12 @@ final class ProbedAdjacency {
         List<String> next = new ArrayList<>();
         for (String node : frontier.get(o)) {
           for (String t : neighbours(node, forward, undirected)) {
-            if (visited.get(o).add(t)) {
+            if (depth == 1 && t.equals(o)) {
+              // The origin is in its visited set from the start; its self-loop is still one hop.
+              if (looped.add(o) && minHops <= 1) {
+                reached.get(o).add(t);
+              }
+            } else if (visited.get(o).add(t)) {
               next.add(t);
               if (depth >= minHops) {
                 reached.get(o).add(t);

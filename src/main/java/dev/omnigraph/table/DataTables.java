@@ -589,6 +589,17 @@ public final class DataTables {
    */
   public TableIndexState indexState(String location, Optional<String> nativeBranch, long version,
       Collection<String> vectorColumns) {
+    return indexState(location, nativeBranch, version, vectorColumns, List.of());
+  }
+
+  /**
+   * As {@link #indexState(String, Optional, long, Collection)}, and for each of {@code textColumns}
+   * how many rows hold a non-null, non-empty string (one count per column).
+   *
+   * @throws RuntimeException from Lance when the dataset, branch or version does not exist
+   */
+  public TableIndexState indexState(String location, Optional<String> nativeBranch, long version,
+      Collection<String> vectorColumns, Collection<String> textColumns) {
     return lance(() -> {
       try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
         Map<String, dev.omnigraph.schema.IndexKind> indexes = new TreeMap<>();
@@ -600,7 +611,12 @@ public final class DataTables {
         for (String column : vectorColumns) {
           vectors.put(column, rows == 0 ? 0 : h.table.countRows(SqlLiteral.identifier(column) + " IS NOT NULL"));
         }
-        return new TableIndexState(version, rows, indexes, vectors);
+        Map<String, Long> texts = new TreeMap<>();
+        for (String column : textColumns) {
+          String c = SqlLiteral.identifier(column);
+          texts.put(column, rows == 0 ? 0 : h.table.countRows(c + " IS NOT NULL AND " + c + " <> " + SqlLiteral.quote("")));
+        }
+        return new TableIndexState(version, rows, indexes, vectors, texts);
       }
     });
   }
@@ -615,6 +631,7 @@ public final class DataTables {
    * @param vectors non-null vectors per VECTOR column (from {@link #indexState}); each must be ≥ 1
    * @throws IllegalArgumentException for no specs, a duplicate index name, a version with no row,
    *     or a VECTOR column without a trainable vector
+   * @throws NoTextToIndex when an INVERTED column yields no token at that version (nothing committed)
    * @throws RuntimeException from Lance when a build fails (nothing committed; files left are garbage)
    */
   public StagedWrite stageCreateIndices(String location, Optional<String> nativeBranch, long readVersion,

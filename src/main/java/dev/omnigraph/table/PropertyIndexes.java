@@ -38,6 +38,9 @@ final class PropertyIndexes {
   /** Every vector index is cosine: what {@code nearest} ranks by. */
   static final DistanceType DISTANCE = DistanceType.Cosine;
 
+  /** What lance-core 7.0.0 says when a fragment-scoped inverted build produced no partition. */
+  static final String NO_PARTITIONS = "No partition metadata files found";
+
   private PropertyIndexes() {}
 
   /**
@@ -59,7 +62,18 @@ final class PropertyIndexes {
         // A fragment-scoped inverted build writes partition files only; the merge writes the
         // index's metadata file beside them (still uncommitted). Without it the committed index
         // names files that do not exist (tried: "tokens.lance not found" on the first search).
-        table.mergeIndexMetadata(uuid, IndexType.INVERTED, Optional.empty());
+        try {
+          table.mergeIndexMetadata(uuid, IndexType.INVERTED, Optional.empty());
+        } catch (RuntimeException e) {
+          // lance-core 7.0.0 writes no partition when no row yields a token (null or empty text is
+          // counted out by the planner; text of only stop words or punctuation is not), and then
+          // refuses the merge: "No partition metadata files found in index directory". Its
+          // message is the only evidence of that case; anything else stays Lance's failure.
+          if (String.valueOf(e.getMessage()).contains(NO_PARTITIONS)) {
+            throw new NoTextToIndex(spec.column(), e);
+          }
+          throw e;
+        }
         yield index;
       }
       case VECTOR -> {

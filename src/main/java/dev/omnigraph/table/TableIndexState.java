@@ -14,12 +14,21 @@ import java.util.Objects;
  *     {@link IndexKind#NONE})
  * @param vectors for each vector column asked about: how many rows hold a non-null vector (what
  *     IVF training needs at least one of)
+ * @param texts for each full-text column asked about: how many rows hold a non-null, non-empty
+ *     string (lance-core 7.0.0 cannot build an inverted index that holds no token: issue 47)
  */
-public record TableIndexState(long version, long rows, Map<String, IndexKind> indexes, Map<String, Long> vectors) {
+public record TableIndexState(long version, long rows, Map<String, IndexKind> indexes, Map<String, Long> vectors,
+    Map<String, Long> texts) {
 
   public TableIndexState {
     indexes = Map.copyOf(Objects.requireNonNull(indexes, "indexes"));
     vectors = Map.copyOf(Objects.requireNonNull(vectors, "vectors"));
+    texts = Map.copyOf(Objects.requireNonNull(texts, "texts"));
+  }
+
+  /** A state with no full-text column asked about. */
+  public TableIndexState(long version, long rows, Map<String, IndexKind> indexes, Map<String, Long> vectors) {
+    this(version, rows, indexes, vectors, Map.of());
   }
 
   /** Whether an index of this name exists at the version. */

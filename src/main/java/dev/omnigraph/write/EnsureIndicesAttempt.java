@@ -19,6 +19,7 @@ import dev.omnigraph.schema.SchemaIr;
 import dev.omnigraph.table.CommitOutcome;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.IndexSpec;
+import dev.omnigraph.table.NoTextToIndex;
 import dev.omnigraph.table.StagedWrite;
 import dev.omnigraph.table.TableIndexState;
 import dev.omnigraph.util.BoundedRetry;
@@ -81,6 +82,9 @@ public final class EnsureIndicesAttempt {
 
   /** What a vector column without a non-null vector is reported with. */
   public static final String UNTRAINABLE = "no non-null vector to train the vector index on yet";
+
+  /** What a full-text column without a word to index is reported with (issue 47). */
+  public static final String NO_TEXT = "no text to build the full-text index from yet";
 
   /** A table's index work, done or planned. */
   public record TableWork(String tableKey, Optional<String> nativeBranch, long fromVersion, long toVersion,
@@ -189,7 +193,10 @@ public final class EnsureIndicesAttempt {
       Map<String, IndexKind> declared = IndexKind.declared(schema.catalog(), key);
       List<String> vectorColumns = declared.entrySet().stream().filter(e -> e.getValue() == IndexKind.VECTOR)
           .map(Map.Entry::getKey).toList();
-      TableIndexState at = tables.indexState(pin.location(), pin.nativeBranch(), pin.version(), vectorColumns);
+      List<String> textColumns = declared.entrySet().stream().filter(e -> e.getValue() == IndexKind.INVERTED)
+          .map(Map.Entry::getKey).toList();
+      TableIndexState at = tables.indexState(pin.location(), pin.nativeBranch(), pin.version(), vectorColumns,
+          textColumns);
       List<IndexSpec> missing = new ArrayList<>();
       for (Map.Entry<String, IndexKind> d : declared.entrySet()) {
         IndexSpec spec = new IndexSpec(d.getKey(), d.getValue());
@@ -198,19 +205,33 @@ public final class EnsureIndicesAttempt {
         }
         if (d.getValue() == IndexKind.VECTOR && at.vectors().getOrDefault(d.getKey(), 0L) == 0) {
           pending.add(new Pending(key, d.getKey(), UNTRAINABLE));
+        } else if (d.getValue() == IndexKind.INVERTED && at.rows() > 0 && at.texts().getOrDefault(d.getKey(), 0L) == 0) {
+          // Issue 47: lance-core 7.0.0 cannot build a full-text index holding no token, and a
+          // table whose text is all null or empty (say one row without it) has none.
+          pending.add(new Pending(key, d.getKey(), NO_TEXT));
         } else if (at.rows() > 0) {
           missing.add(spec);
+        }
+      }
+      boolean firstTouch = !pin.nativeBranch().equals(target);
+      String uuid = UUID.randomUUID().toString();
+      StagedWrite staged = null;
+      while (!missing.isEmpty() && !firstTouch && staged == null) {
+        try {
+          staged = tables.stageCreateIndices(pin.location(), pin.nativeBranch(), pin.version(), missing, at.vectors(),
+              uuid);
+        } catch (NoTextToIndex e) {
+          // Text, but no word the tokenizer keeps (only stop words or punctuation): the planner's
+          // count cannot see that, the build can. Pending as above; the other indexes are built.
+          missing.removeIf(spec -> spec.kind() == IndexKind.INVERTED && spec.column().equals(e.column()));
+          pending.add(new Pending(key, e.column(), NO_TEXT));
         }
       }
       if (missing.isEmpty()) {
         continue;
       }
-      boolean firstTouch = !pin.nativeBranch().equals(target);
-      Work w = new Work(pin, target, firstTouch, List.copyOf(missing), at.vectors(), UUID.randomUUID().toString());
-      if (!firstTouch) {
-        w.staged = tables.stageCreateIndices(pin.location(), pin.nativeBranch(), pin.version(), w.specs, w.vectors,
-            w.uuid);
-      }
+      Work w = new Work(pin, target, firstTouch, List.copyOf(missing), at.vectors(), uuid);
+      w.staged = staged;
       work.add(w);
     }
     Failpoints.hit("ensure_indices.after_plan");

@@ -227,18 +227,23 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
   }
 
   @Test
-  void aBranchMergesFromMainByPointerAndIntoABranchByRefOnlyFork() {
+  void aBranchMergesFromMainByPointerAndIntoABranchOnARefForkedFromItsOwnPin() {
     branch("reader");
     branch("writer");
     branch("second");
+    SnapshotOutput.Dataset mainPersonBefore = dataset("main", "Person");
     load("writer", LoadMode.APPEND, person("bob", 40));
-    SnapshotOutput.Dataset writerPerson = dataset("writer", "Person");
 
-    // second still inherits main's Person: it adopts writer's by forking its own ref, no data copied.
+    // second still inherits main's Person: it forks its own ref from that pin (main's lineage) and
+    // applies writer's delta there. Not a fork of writer's ref: a fork of a fork resolves the
+    // indexes it inherits from main under writer's tree (lance-format/lance#7840; issue 47).
     assertThat(merge("writer", "second").outcome()).isEqualTo(MergeOutcome.FAST_FORWARD);
     SnapshotOutput.Dataset forked = dataset("second", "Person");
-    assertThat(forked.nativeDatasetBranch()).as("a ref of its own, forked from writer's version").isEqualTo("second");
-    assertThat(forked.publishedDatasetVersion()).isEqualTo(writerPerson.publishedDatasetVersion());
+    assertThat(forked.nativeDatasetBranch()).as("a ref of its own, forked from main's lineage").isEqualTo("second");
+    assertThat(forked.publishedDatasetVersion()).isEqualTo(mainPersonBefore.publishedDatasetVersion() + 1);
+    assertThat(new DataTables(config).branches(forked.datasetPath())).filteredOn(b -> b.name().equals("second"))
+        .singleElement().satisfies(b -> assertThat(b.parent().filter(p -> !p.isEmpty() && !p.equals("main")))
+            .as("the fork's parent ref").isEmpty());
     assertThat(rows("second", "Person")).containsOnlyKeys("bob");
     assertPinsAreHeads("second");
 

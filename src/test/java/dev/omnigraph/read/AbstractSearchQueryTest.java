@@ -334,4 +334,50 @@ abstract class AbstractSearchQueryTest {
     assertThat(column(on(Optional.of("feature"), "bm25_search", "q", "branch"), "d.slug")).containsExactly("branch-doc");
     assertThat(column(q("text_search", "q", "learning"), "d.slug")).doesNotContain("branch-doc");
   }
+
+  private void doc(String branch, String slug, String title) {
+    graph.load(branch, new StringReader("{\"type\":\"Doc\",\"data\":{\"slug\":\"" + slug + "\",\"title\":\""
+        + title + "\",\"body\":\"written on " + branch + "\",\"embedding\":[0.9,0.1,0.1,0.1]}}"),
+        LoadMode.APPEND, Optional.of(ACTOR));
+  }
+
+  /**
+   * Issue 47 (the reference's #624): a branch fast-forwarded from another branch's ref of a table,
+   * then written, still finds the inherited inverted index's files, and a later three-way merge into
+   * it reads them too. Before the fix both failed with {@code LanceError(IO) … tokens.lance not found}.
+   */
+  @Test
+  void searchAfterAFastForwardFromABranchAndAWriteFindsTheIndexFiles() {
+    graph.branchCreate("ff-tgt", "main", Optional.of(ACTOR));
+    graph.branchCreate("ff-a", "main", Optional.of(ACTOR));
+    graph.branchCreate("ff-b", "main", Optional.of(ACTOR));
+    doc("ff-a", "from-a", "Learning from a");
+    assertThat(graph.branchMerge("ff-a", "ff-tgt", false, Optional.of(ACTOR)).outcome())
+        .isEqualTo(dev.omnigraph.api.MergeOutcome.FAST_FORWARD);
+    doc("ff-tgt", "on-tgt", "Learning on tgt");
+    assertThat(column(on(Optional.of("ff-tgt"), "text_search", "q", "learning"), "d.slug"))
+        .containsExactlyInAnyOrder("dl-basics", "ml-intro", "rl-intro", "from-a", "on-tgt");
+    assertThat(column(on(Optional.of("ff-tgt"), "bm25_search", "q", "tgt"), "d.slug")).containsExactly("on-tgt");
+    doc("ff-b", "from-b", "Learning from b");
+    graph.branchMerge("ff-b", "ff-tgt", false, Optional.of(ACTOR));
+    assertThat(column(on(Optional.of("ff-tgt"), "text_search", "q", "learning"), "d.slug"))
+        .containsExactlyInAnyOrder("dl-basics", "ml-intro", "rl-intro", "from-a", "on-tgt", "from-b");
+  }
+
+  /** As above without the write between the merges: the second merge reads the fast-forwarded ref. */
+  @Test
+  void aSecondMergeAfterAFastForwardFromABranchFindsTheIndexFiles() {
+    graph.branchCreate("ff2-tgt", "main", Optional.of(ACTOR));
+    graph.branchCreate("ff2-a", "main", Optional.of(ACTOR));
+    graph.branchCreate("ff2-b", "main", Optional.of(ACTOR));
+    doc("ff2-a", "from-a", "Learning from a");
+    assertThat(graph.branchMerge("ff2-a", "ff2-tgt", false, Optional.of(ACTOR)).outcome())
+        .isEqualTo(dev.omnigraph.api.MergeOutcome.FAST_FORWARD);
+    doc("ff2-b", "from-b", "Learning from b");
+    graph.branchMerge("ff2-b", "ff2-tgt", false, Optional.of(ACTOR));
+    assertThat(column(on(Optional.of("ff2-tgt"), "text_search", "q", "learning"), "d.slug"))
+        .containsExactlyInAnyOrder("dl-basics", "ml-intro", "rl-intro", "from-a", "from-b");
+    assertThat(column(on(Optional.of("ff2-tgt"), "bm25_search", "q", "from"), "d.slug")).containsExactlyInAnyOrder(
+        "from-a", "from-b");
+  }
 }
