@@ -23,13 +23,14 @@ import picocli.CommandLine.Parameters;
  * was settled. Exit 0 when nothing is left pending, 3 when recovery refuses a sidecar (it is kept),
  * 1 when a sidecar cannot be read (each one is named with the quarantine command for it).
  *
- * <p>{@code omnigraph recover --quarantine OPERATION_ID}: the exit for an unreadable sidecar (corrupt,
- * empty, another format version). Prints what it holds, then moves it to
- * {@code __recovery_quarantine/<id>.json}; refuses with exit 1, changing nothing, when the sidecar is
- * readable (recovery settles that one). Does not run recovery.
+ * <p>{@code omnigraph recover --quarantine OPERATION_ID}: the exit for a sidecar recovery cannot read
+ * (corrupt, empty, another format version) or refuses (a foreign commit on a table it owns, a HEAD
+ * behind its pin). Prints what it holds, then moves it to {@code __recovery_quarantine/<id>.json};
+ * refuses with exit 1, changing nothing, when recovery would settle the sidecar (plain
+ * {@code recover} does). Settles nothing itself.
  */
 @Command(name = "recover", description = "Settle pending recovery sidecars (roll forward or roll back) and"
-    + " print what was settled; --quarantine moves an unreadable sidecar aside.")
+    + " print what was settled; --quarantine moves aside a sidecar recovery cannot read or refuses.")
 public class RecoverCommand implements Callable<Integer> {
 
   @Mixin GraphOptions graph;
@@ -38,8 +39,9 @@ public class RecoverCommand implements Callable<Integer> {
   boolean json;
 
   @Option(names = "--quarantine", paramLabel = "OPERATION_ID",
-      description = "Print what the unreadable sidecar __recovery/OPERATION_ID.json holds and move it to"
-          + " __recovery_quarantine/; refused when the sidecar is readable. Runs no recovery.")
+      description = "Print what the sidecar __recovery/OPERATION_ID.json holds and move it to"
+          + " __recovery_quarantine/, when recovery cannot read it or refuses it (then run repair --apply);"
+          + " refused when recovery would settle it. Settles nothing itself.")
   String quarantine;
 
   @Parameters(index = "0", arity = "0..1", paramLabel = "URI", description = "Graph root (or --store).")
@@ -64,7 +66,7 @@ public class RecoverCommand implements Callable<Integer> {
   private int quarantine(StorageConfig config) {
     SidecarStore.Quarantined moved = Omnigraph.quarantineSidecar(config, quarantine, q -> {
       if (!json) {
-        System.out.println("unreadable recovery sidecar " + q.key() + ": " + q.reason());
+        System.out.println("recovery sidecar " + q.key() + ": " + q.reason());
         System.out.println("content (" + q.content().length + " bytes):");
         String text = new String(q.content(), StandardCharsets.UTF_8);
         System.out.println(shown(text));
@@ -86,7 +88,8 @@ public class RecoverCommand implements Callable<Integer> {
       Output.json(out);
     } else {
       System.out.println("quarantined: moved " + moved.key() + " to " + moved.quarantineKey()
-          + "; it no longer blocks writes. Check the graph with omnigraph repair.");
+          + "; it no longer blocks writes. Next: omnigraph repair --apply (restores any table its"
+          + " unpublished effect left ahead of the published version).");
     }
     return ExitCodes.OK;
   }

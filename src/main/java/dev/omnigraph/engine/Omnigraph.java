@@ -216,16 +216,19 @@ public final class Omnigraph implements AutoCloseable {
 
   /**
    * The operator's exit for a recovery sidecar that recovery cannot read (corrupt, empty, of
-   * another format version): moves {@code __recovery/<id>.json} aside to
+   * another format version) or reads and refuses (a foreign commit on a table it owns, a HEAD
+   * behind its pin: {@code Recovery.refusal}): moves {@code __recovery/<id>.json} aside to
    * {@code __recovery_quarantine/<id>.json}, where no listing of pending sidecars sees it, and
-   * returns what it held. Works without opening the graph read-write (that open is what the
-   * sidecar blocks); takes the root's schema gate exclusively, so no writer of this process is
-   * live. Refuses, changing nothing, when the sidecar is readable: recovery must settle that one.
+   * returns what it held. A refused intent's unpublished effect is then uncovered drift, which
+   * {@code repair --apply} restores to the published version. Works without opening the graph
+   * read-write (that open is what the sidecar blocks); takes the root's schema gate exclusively,
+   * so no writer of this process is live. Refuses, changing nothing, when recovery would settle the
+   * sidecar: {@code recover} does that.
    *
    * @param operationId the operation id, or the sidecar's key {@code __recovery/<id>.json}
    * @param beforeMove sees what the sidecar holds before anything is written
    * @throws NotFound when the root holds no graph or no such sidecar
-   * @throws dev.omnigraph.api.InvalidRequest when the id is malformed or the sidecar is readable
+   * @throws dev.omnigraph.api.InvalidRequest when the id is malformed or recovery would settle it
    * @throws dev.omnigraph.api.LeaseHeld when another live process holds the writer lease; nothing moved
    */
   public static SidecarStore.Quarantined quarantineSidecar(StorageConfig config, String operationId,
@@ -238,7 +241,17 @@ public final class Omnigraph implements AutoCloseable {
       try (dev.omnigraph.lease.ProcessLeases.Claim lease = dev.omnigraph.lease.ProcessLeases.join(config.rootUri(),
           () -> StorageAdapters.open(config), dev.omnigraph.lease.LeaseSettings.fromSystemProperties());
           GateManager.Held held = GateManager.forRoot(config.rootUri()).acquireExclusive(List.of(), List.of())) {
-        return new SidecarStore(storage).quarantine(operationId, beforeMove);
+        SidecarStore store = new SidecarStore(storage);
+        String id = SidecarStore.operationIdOf(operationId);
+        Optional<String> refused;
+        try (Omnigraph reader = open(config, OpenMode.READ_ONLY)) {
+          // Recovery's own verdict, without acting on it: a sidecar it refuses can never complete.
+          refused = reader.evidence.call(() -> reader.recovery.refusal(id));
+        } catch (dev.omnigraph.recovery.UnreadableSidecar unreadable) {
+          refused = Optional.empty(); // the unreadable path below
+        }
+        return refused.isPresent() ? store.quarantineRefused(id, refused.get(), beforeMove)
+            : store.quarantine(id, beforeMove);
       }
     }
   }

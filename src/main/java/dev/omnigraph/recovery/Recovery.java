@@ -58,6 +58,12 @@ public final class Recovery {
   /** The actor of commits recovery publishes on its own behalf (rollbacks). */
   public static final String RECOVERY_ACTOR = "omnigraph:recovery";
 
+  /** What an operator does with a sidecar recovery refuses: the CLI's exact commands. */
+  static String quarantineHint(String operationId) {
+    return "move it aside with omnigraph recover --quarantine " + operationId
+        + ", then omnigraph repair --apply restores the tables to their published versions";
+  }
+
   /** What a write is told when a relevant sidecar needs a rollback that live healing cannot do. */
   public static final String ROLLBACK_REQUIRED =
       "a pending recovery sidecar requires rollback — reopen the graph read-write";
@@ -275,12 +281,39 @@ public final class Recovery {
         case INCOMPLETE_PHASE_B, AUTHORITY_CHANGED -> mode == Mode.FULL ? rollBack(s, a) : deferred(s, a);
         case FOREIGN_EFFECT -> throw new RecoveryRequired(s.operationId(), "recovery refuses " + s.writerKind()
             + " on " + s.authority().branch() + ": a table it owns moved by a foreign commit " + a.classes
-            + "; the sidecar " + SidecarStore.keyOf(s.operationId()) + " is kept for an operator");
+            + "; the sidecar " + SidecarStore.keyOf(s.operationId()) + " is kept for an operator: "
+            + quarantineHint(s.operationId()));
         case INVARIANT_VIOLATION -> throw new RecoveryRequired(s.operationId(), "invariant violation: a table's "
             + "Lance HEAD is behind its manifest pin " + a.classes + "; the sidecar "
             + SidecarStore.keyOf(s.operationId()) + " is kept for an operator");
       };
     }
+  }
+
+  /**
+   * Why recovery refuses to settle the sidecar of {@code operationId}, decided from the same
+   * evidence {@code settle} would use but without acting on it: a foreign commit on a table it
+   * owns, or a HEAD behind its pin. Empty when recovery would settle it (or the sidecar is gone),
+   * and for optimize and schema-apply sidecars, whose recoveries decide as they act.
+   *
+   * @throws UnreadableSidecar when the sidecar cannot be read
+   */
+  public Optional<String> refusal(String operationId) {
+    Optional<RecoverySidecar> read = sidecars.read(SidecarStore.keyOf(operationId));
+    if (read.isEmpty() || RecoverySidecar.SCHEMA_APPLY.equals(read.get().writerKind())
+        || OptimizeRecovery.WRITER_KIND.equals(read.get().writerKind())) {
+      return Optional.empty();
+    }
+    RecoverySidecar s = read.get();
+    if (RecoverySidecar.ENSURE_INDICES.equals(s.writerKind())) {
+      EnsureIndicesRecovery.verify(s);
+    }
+    Assessment a = assess(s);
+    return switch (a.verdict) {
+      case FOREIGN_EFFECT -> Optional.of("a table it owns moved by a foreign commit " + a.classes);
+      case INVARIANT_VIOLATION -> Optional.of("a table's Lance HEAD is behind its manifest pin " + a.classes);
+      default -> Optional.empty();
+    };
   }
 
   /** A classification of one sidecar against live state. */

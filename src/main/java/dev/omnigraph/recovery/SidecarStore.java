@@ -312,6 +312,24 @@ public final class SidecarStore {
    * an operator sees the content even if the move then fails.
    */
   public Quarantined quarantine(String operationId, java.util.function.Consumer<Quarantined> beforeMove) {
+    return quarantine(operationId, Optional.empty(), beforeMove);
+  }
+
+  /**
+   * As {@link #quarantine(String, java.util.function.Consumer)}, for a sidecar recovery can read
+   * but refuses to settle (a foreign commit on a table it owns, a HEAD behind its pin): its intent
+   * can never complete, so it is moved aside with the refusal as its reason. Only the caller knows
+   * that recovery refused it (it just ran recovery and caught the refusal for this operation id).
+   *
+   * @param refusal why recovery refuses it (the refusal's message)
+   */
+  public Quarantined quarantineRefused(String operationId, String refusal,
+      java.util.function.Consumer<Quarantined> beforeMove) {
+    return quarantine(operationId, Optional.of(refusal), beforeMove);
+  }
+
+  private Quarantined quarantine(String operationId, Optional<String> refusal,
+      java.util.function.Consumer<Quarantined> beforeMove) {
     String id = operationIdOf(operationId);
     String key = keyOf(id);
     awaitRetirements();
@@ -327,12 +345,21 @@ public final class SidecarStore {
     String reason;
     try {
       RecoverySidecar readable = decode(key, new String(content, java.nio.charset.StandardCharsets.UTF_8));
+      if (refusal.isPresent()) {
+        reason = "recovery refuses it: " + refusal.get();
+        return move(id, key, content, reason, beforeMove);
+      }
       throw new dev.omnigraph.api.InvalidRequest("recovery sidecar " + key + " is readable (" + readable.writerKind()
           + " on branch " + (readable.authority() == null ? "?" : readable.authority().branch()) + ", state "
           + readable.state() + "): recovery settles it, quarantine refuses; run omnigraph recover");
     } catch (UnreadableSidecar e) {
       reason = e.reason();
     }
+    return move(id, key, content, reason, beforeMove);
+  }
+
+  private Quarantined move(String id, String key, byte[] content, String reason,
+      java.util.function.Consumer<Quarantined> beforeMove) {
     String target = QUARANTINE_PREFIX + "/" + id + ".json";
     beforeMove.accept(new Quarantined(key, target, reason, content));
     try {
@@ -348,7 +375,7 @@ public final class SidecarStore {
       }
     }
     storage.delete(key);
-    LOG.warnf("quarantined unreadable recovery sidecar %s to %s (%s)", key, target, reason);
+    LOG.warnf("quarantined recovery sidecar %s to %s (%s)", key, target, reason);
     return new Quarantined(key, target, reason, content);
   }
 }

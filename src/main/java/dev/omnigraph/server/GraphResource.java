@@ -81,7 +81,7 @@ class GraphResource {
   @Operation(operationId = "query", summary = "Run a read query over one pinned snapshot.")
   public ReadOutput query(@PathParam("graph_id") String graphId, Requests.QueryRequest request) {
     Requests.QueryRequest r = required(request);
-    Omnigraph g = graphs.get(graphId).handle();
+    Omnigraph g = graphs.get(graphId).reader();
     return g.query(Optional.ofNullable(r.branch()), Optional.ofNullable(commitId("snapshot", r.snapshot())), r.query(),
         declaration(r.query(), r.name()), r.params(), graphs.readSettings());
   }
@@ -254,7 +254,7 @@ class GraphResource {
       throw new InvalidRequest("stored query '" + name + "' is a read query; " + IF_GRAPH_COMMIT
           + " conditions stored mutations only");
     }
-    return served.handle().query(Optional.ofNullable(r.branch()), Optional.ofNullable(commitId("snapshot", r.snapshot())),
+    return served.reader().query(Optional.ofNullable(r.branch()), Optional.ofNullable(commitId("snapshot", r.snapshot())),
         q.source(), name, r.params(), graphs.readSettings());
   }
 
@@ -262,7 +262,7 @@ class GraphResource {
   @Path("{graph_id}/branches")
   @Operation(operationId = "listBranches", summary = "Branch names, sorted.")
   public BranchListOutput branches(@PathParam("graph_id") String graphId) {
-    List<String> names = new ArrayList<>(graphs.get(graphId).handle().branchList().branches());
+    List<String> names = new ArrayList<>(graphs.get(graphId).reader().branchList().branches());
     names.sort(null);
     return new BranchListOutput(names);
   }
@@ -323,14 +323,14 @@ class GraphResource {
       @QueryParam("cursor") String cursor) {
     // Parsed here, not by JAX-RS, so a bad value is our 400 bad_request rather than a bare 404.
     CommitPage page = CommitPage.parse(limit, cursor);
-    return graphs.get(graphId).handle().commits(orMain(branch), page);
+    return graphs.get(graphId).reader().commits(orMain(branch), page);
   }
 
   @GET
   @Path("{graph_id}/commits/{commit_id}")
   @Operation(operationId = "getCommit", summary = "One commit.")
   public CommitOutput commit(@PathParam("graph_id") String graphId, @PathParam("commit_id") String commitId) {
-    return graphs.get(graphId).handle().commit(commitId);
+    return graphs.get(graphId).reader().commit(commitId);
   }
 
   @GET
@@ -353,7 +353,7 @@ class GraphResource {
       }
     }
     dev.omnigraph.api.ChangesPage page = dev.omnigraph.api.ChangesPage.parse(limit, pageToken, kinds, types, ops);
-    return graphs.get(graphId).handle().commitChanges(commitId, page);
+    return graphs.get(graphId).reader().commitChanges(commitId, page);
   }
 
   @GET
@@ -373,7 +373,7 @@ class GraphResource {
       }
     }
     dev.omnigraph.api.ChangesPage filter = dev.omnigraph.api.ChangesPage.parse(limit, null, kinds, types, ops);
-    return graphs.get(graphId).handle().changes(orMain(branch), present(cursor), present(start), present(pageToken),
+    return graphs.get(graphId).reader().changes(orMain(branch), present(cursor), present(start), present(pageToken),
         filter);
   }
 
@@ -387,7 +387,7 @@ class GraphResource {
     // A baseline is an export: it shares the export streams' bound.
     exports.reserve();
     try {
-      Omnigraph.ChangeBaseline baseline = graphs.get(graphId).handle().changeBaseline(orMain(r.branch()), scope);
+      Omnigraph.ChangeBaseline baseline = graphs.get(graphId).reader().changeBaseline(orMain(r.branch()), scope);
       byte[] terminal = mapper.writeValueAsBytes(java.util.Map.of("baseline", new java.util.LinkedHashMap<>(
           java.util.Map.of("snapshot_commit_id", baseline.snapshotCommitId(),
               "resume_cursor", baseline.resumeCursor()))));
@@ -429,9 +429,9 @@ class GraphResource {
       if (commit.isBlank()) {
         throw new InvalidRequest("commit must be a commit id");
       }
-      return graphs.get(graphId).handle().snapshotAtCommit(commit.strip());
+      return graphs.get(graphId).reader().snapshotAtCommit(commit.strip());
     }
-    return graphs.get(graphId).handle().snapshot(orMain(branch));
+    return graphs.get(graphId).reader().snapshot(orMain(branch));
   }
 
   @GET
@@ -445,7 +445,7 @@ class GraphResource {
   @Path("{graph_id}/schema")
   @Operation(operationId = "schema", summary = "The accepted schema source.")
   public SchemaOutput schema(@PathParam("graph_id") String graphId) {
-    return graphs.get(graphId).handle().schema();
+    return graphs.get(graphId).reader().schema();
   }
 
   @POST
@@ -488,7 +488,7 @@ class GraphResource {
     exports.reserve();
     try {
       // Pinned and validated here, so an unknown branch or type is a 404/400 before any byte is sent.
-      GraphExport export = graphs.get(graphId).handle().export(Optional.ofNullable(r.branch()),
+      GraphExport export = graphs.get(graphId).reader().export(Optional.ofNullable(r.branch()),
           r.typeNames() == null ? List.of() : r.typeNames());
       StreamingOutput stream = out -> {
         try {

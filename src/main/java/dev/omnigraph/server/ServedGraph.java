@@ -47,6 +47,12 @@ final class ServedGraph implements AutoCloseable {
   private final boolean seedExample;
   private final StorageAdapter adapter;
   private volatile Omnigraph handle;
+  /**
+   * A read-only handle that serves reads while the read-write open is refused by recovery (a
+   * sidecar it will not settle on its own): published state stays readable, as docs/recovery.md
+   * promises; closed once the read-write handle opens.
+   */
+  private Omnigraph refusedReader;
   private volatile dev.omnigraph.engine.StoredQueries storedQueries = dev.omnigraph.engine.StoredQueries.none();
   private volatile int lastPendingCount;
   /** Operation ids known to block writes (they survived a heal or were left by a failed write). */
@@ -303,6 +309,42 @@ final class ServedGraph implements AutoCloseable {
       }
     }
     return h;
+  }
+
+  /**
+   * The handle for a read route: the read-write handle, or, while its open is refused by recovery
+   * (a pending sidecar recovery will not settle on its own, or one it cannot read), a read-only
+   * handle of the same root. A pending write-side intent never hides the published state: the
+   * manifest is the only visibility authority, so reads need no recovery. Writes keep answering
+   * the refusal through {@link #handle()}.
+   *
+   * @throws NotFound when the root holds no graph
+   */
+  Omnigraph reader() {
+    try {
+      Omnigraph h = handle();
+      closeRefusedReader();
+      return h;
+    } catch (dev.omnigraph.api.RecoveryRequired | dev.omnigraph.recovery.UnreadableSidecar refused) {
+      synchronized (this) {
+        if (handle != null) {
+          return handle;
+        }
+        if (refusedReader == null) {
+          LOG.warnf("graph %s: the read-write open is refused by recovery (%s); serving reads from a read-only "
+              + "handle until an operator settles it", id, refused.getMessage());
+          refusedReader = Omnigraph.open(config, OpenMode.READ_ONLY, optimize);
+        }
+        return refusedReader;
+      }
+    }
+  }
+
+  private synchronized void closeRefusedReader() {
+    if (refusedReader != null) {
+      refusedReader.close();
+      refusedReader = null;
+    }
   }
 
   /** Registers {@code listener} for every Optimize run of the handle, now or once it opens. */
@@ -617,6 +659,7 @@ final class ServedGraph implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    closeRefusedReader();
     if (handle != null) {
       handle.close();
       handle = null;

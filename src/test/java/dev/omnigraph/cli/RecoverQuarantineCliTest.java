@@ -105,7 +105,7 @@ class RecoverQuarantineCliTest {
 
     Run q = run("recover", "--quarantine", ID, "--store", root.toString());
     assertThat(q.exit()).as(q.err()).isZero();
-    assertThat(q.out()).startsWith("unreadable recovery sidecar __recovery/" + ID + ".json: " + reason)
+    assertThat(q.out()).startsWith("recovery sidecar __recovery/" + ID + ".json: " + reason)
         .contains(content == null || content.isEmpty() ? "(empty file)" : content)
         .contains("moved __recovery/" + ID + ".json to __recovery_quarantine/" + ID + ".json");
     assertThat(sidecar).doesNotExist();
@@ -141,6 +141,57 @@ class RecoverQuarantineCliTest {
     assertThat(recover.exit()).as(recover.err()).isZero();
     assertThat(recover.out()).contains(failure.operationId()).contains("RolledBack");
     assertThat(Files.exists(root.resolve("__recovery_quarantine"))).isFalse();
+  }
+
+  /**
+   * Issue 48: a sidecar recovery reads but refuses (a foreign commit landed on top of its effect).
+   * Before, {@code recover} refused, {@code recover --quarantine} refused and told the user to run
+   * {@code recover}, {@code repair} refused while the sidecar was pending: only deleting the object by
+   * hand got out. Now {@code recover} names the quarantine command, which moves the sidecar aside,
+   * and {@code repair --apply} restores the table; then the graph takes writes.
+   */
+  @Test
+  void aSidecarRecoveryRefusesIsQuarantinedThenRepairRestoresAndWritesWorkAgain() throws Exception {
+    RecoveryRequired failure;
+    StorageConfig config = StorageConfig.local(root);
+    try (Omnigraph g = Omnigraph.open(config, OpenMode.READ_WRITE)) {
+      g.load("main", new StringReader(ANN), LoadMode.APPEND, Optional.of("t"));
+      try (AutoCloseable fp = Failpoints.enableError("write.after_commits")) {
+        failure = catchThrowableOfType(RecoveryRequired.class, () -> g.load("main",
+            new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"bob\"}}\n"), LoadMode.APPEND,
+            Optional.of("t")));
+      }
+      // A writer outside the supported topology commits on top of the unpublished effect.
+      String loc = g.snapshot("main").datasets().stream().filter(d -> d.typeName().equals("Person")).findFirst()
+          .orElseThrow().datasetPath();
+      dev.omnigraph.table.DataTables tables = new dev.omnigraph.table.DataTables(config);
+      long head = tables.head(loc, Optional.empty());
+      assertThat(tables.commit(tables.stageDeleteIds(loc, Optional.empty(), head, List.of("bob"))).isLanded())
+          .isTrue();
+    }
+    assertThat(failure).isNotNull();
+    String id = failure.operationId();
+
+    Run recover = run("recover", "--store", root.toString());
+    assertThat(recover.exit()).isEqualTo(3);
+    assertThat(recover.err()).contains("foreign commit").contains("omnigraph recover --quarantine " + id)
+        .contains("omnigraph repair --apply");
+
+    Run q = run("recover", "--quarantine", id, "--store", root.toString());
+    assertThat(q.exit()).as(q.err()).isZero();
+    assertThat(q.out()).contains("recovery refuses it: a table it owns moved by a foreign commit")
+        .contains("moved __recovery/" + id + ".json to __recovery_quarantine/" + id + ".json")
+        .contains("omnigraph repair --apply");
+    assertThat(root.resolve("__recovery/" + id + ".json")).doesNotExist();
+
+    Run repair = run("repair", "--apply", "--store", root.toString());
+    assertThat(repair.exit()).as(repair.err()).isZero();
+    assertThat(run("repair", "--store", root.toString()).exit()).isZero();
+    assertThat(run("recover", "--store", root.toString()).out()).isEqualTo("nothing to recover\n");
+    Run again = run("load", "--data", Files.writeString(dir.resolve("cid.ndjson"),
+        "{\"type\":\"Person\",\"data\":{\"name\":\"cid\"}}\n").toString(), "--store", root.toString());
+    assertThat(again.exit()).as(again.err()).isZero();
+    assertThat(persons()).isEqualTo(2); // ann and cid: bob was never published
   }
 
   @Test

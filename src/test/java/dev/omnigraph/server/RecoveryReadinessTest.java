@@ -89,8 +89,48 @@ class RecoveryReadinessTest {
    * write fails while the probe says ready). The drift check runs at start (and at open, and on the
    * reconciler's passes while due), so readiness tells before the first write.
    */
+  /**
+   * Issue 48: a sidecar recovery refuses kept the read-write open failing, so after a restart every
+   * read answered 503 too. Reads are served (the published state: ann), writes answer 503
+   * {@code recovery_required}, readiness is DOWN; the operator's quarantine and repair bring it UP.
+   */
   @Test
   @Order(2)
+  void aSidecarRecoveryRefusesKeepsReadsServedUntilQuarantineAndRepair() throws Exception {
+    String refused = System.getProperty("omnigraph.test.recovery.refused");
+    assertThat(refused).isNotBlank();
+    Response down = awaitReady(r -> "down".equals(r.jsonPath().get(CHECK + "'f.state'")));
+    down.then().statusCode(503).body(CHECK + "'f.state'", equalTo("down"));
+
+    given().header("Authorization", AUTH).contentType("application/json")
+        .body(Map.of("query", "query q() { match { $p: Person } return { $p.name } order { $p.name } }"))
+        .post("/graphs/f/query").then().statusCode(200)
+        .body("rows.'p.name'", equalTo(List.of("ann")));
+    given().header("Authorization", AUTH).get("/graphs/f/snapshot").then().statusCode(200);
+    given().header("Authorization", AUTH).get("/graphs/f/commits").then().statusCode(200);
+    Response refusedWrite = load("f", "cy");
+    assertThat(refusedWrite.statusCode()).as(refusedWrite.asString()).isEqualTo(503);
+    assertThat(refusedWrite.jsonPath().getString("recovery_required.operation_id")).as(refusedWrite.asString())
+        .isEqualTo(refused);
+    assertThat(refusedWrite.jsonPath().getString("error")).contains("recover --quarantine " + refused);
+
+    // The operator's way out, as the refusal names it: quarantine, then repair.
+    String f = org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("omnigraph.graphs.f.uri",
+        String.class);
+    dev.omnigraph.engine.Omnigraph.quarantineSidecar(dev.omnigraph.storage.StorageConfig.local(java.nio.file.Path.of(f)),
+        refused, q -> { });
+    assertThat(registry.get("f").handle().repair(true).drift()).hasSize(1);
+    awaitReady(r -> "up".equals(r.jsonPath().get(CHECK + "'f.state'")))
+        .then().body(CHECK + "'f.state'", equalTo("up"));
+    load("f", "cy").then().statusCode(200).body("total_entities", equalTo(1));
+    given().header("Authorization", AUTH).contentType("application/json")
+        .body(Map.of("query", "query q() { match { $p: Person } return { $p.name } order { $p.name } }"))
+        .post("/graphs/f/query").then().statusCode(200)
+        .body("rows.'p.name'", equalTo(List.of("ann", "cy")));
+  }
+
+  @Test
+  @Order(3)
   void readinessIsDownForUncoveredDriftBeforeAnyWriteUntilRepair() throws Exception {
     Response down = awaitReady(r -> "uncovered_drift".equals(r.jsonPath().get(CHECK + "'d.reason'")));
     down.then().statusCode(503)

@@ -32,6 +32,9 @@ public final class RecoveryScenarioMain {
     if (args.length > 1) {
       drifted(StorageConfig.local(Path.of(args[1])), schema);
     }
+    if (args.length > 2) {
+      refused(StorageConfig.local(Path.of(args[2])), schema);
+    }
     try (Omnigraph g = Omnigraph.init(config, schema, Optional.of("setup"))) {
       g.load("main", new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"ann\"}}\n"), LoadMode.APPEND,
           Optional.of("setup"));
@@ -44,6 +47,30 @@ public final class RecoveryScenarioMain {
       }
     }
     System.exit(0);
+  }
+
+  /**
+   * A graph whose pending sidecar recovery refuses: ann published; bob's load fails at
+   * {@code write.after_commits} (effect landed, sidecar ARMED); then a commit outside the supported
+   * topology deletes bob on top of it. Prints {@code refused <id>}.
+   */
+  private static void refused(StorageConfig config, String schema) throws Exception {
+    try (Omnigraph g = Omnigraph.init(config, schema, Optional.of("setup"))) {
+      g.load("main", new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"ann\"}}\n"), LoadMode.APPEND,
+          Optional.of("setup"));
+      try (AutoCloseable fp = Failpoints.enableError("write.after_commits")) {
+        g.load("main", new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"bob\"}}\n"), LoadMode.APPEND,
+            Optional.of("setup"));
+        throw new IllegalStateException("the failpoint did not fire");
+      } catch (RecoveryRequired expected) {
+        System.out.println("refused " + expected.operationId());
+      }
+      String loc = g.snapshot("main").datasets().stream().filter(d -> d.typeName().equals("Person")).findFirst()
+          .orElseThrow().datasetPath();
+      dev.omnigraph.table.DataTables tables = new dev.omnigraph.table.DataTables(config);
+      long head = tables.head(loc, Optional.empty());
+      tables.commit(tables.stageDeleteIds(loc, Optional.empty(), head, java.util.List.of("bob")));
+    }
   }
 
   private static void drifted(StorageConfig config, String schema) throws Exception {
