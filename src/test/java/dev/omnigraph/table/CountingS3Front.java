@@ -50,6 +50,10 @@ final class CountingS3Front implements AutoCloseable {
   private String dropMethod;
   private java.util.regex.Pattern dropKey;
   private int dropCount;
+  /** Random lost responses: each request's response is lost with this probability (0: off). */
+  private double dropShare;
+  private java.util.Random dropRandom;
+  private int dropped;
 
   CountingS3Front() throws IOException {
     this.upstream = S3TestServer.get().endpoint();
@@ -88,9 +92,28 @@ final class CountingS3Front implements AutoCloseable {
     dropCount = count;
   }
 
+  /**
+   * Loses the response to each request with probability {@code share} (after forwarding it), drawn
+   * from a generator seeded with {@code seed}; 0 turns it off.
+   */
+  synchronized void dropAtRandom(double share, long seed) {
+    dropShare = share;
+    dropRandom = new java.util.Random(seed);
+  }
+
+  /** How many responses were lost so far. */
+  synchronized int dropped() {
+    return dropped;
+  }
+
   private synchronized boolean dropThis(String method, String key) {
     if (dropCount > 0 && method.equals(dropMethod) && dropKey.matcher(key).find()) {
       dropCount--;
+      dropped++;
+      return true;
+    }
+    if (dropShare > 0 && dropRandom.nextDouble() < dropShare) {
+      dropped++;
       return true;
     }
     return false;
