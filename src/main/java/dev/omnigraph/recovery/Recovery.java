@@ -456,6 +456,27 @@ public final class Recovery {
     if (prefix == head - expected) {
       return prefix == chain.size() ? TableClass.ROLLED_PAST_EXPECTED : TableClass.PARTIAL_CHAIN;
     }
+    if (prefix >= 1 && prefix < head - expected) {
+      // The last step that landed, landed again (a lost commit response, see DUPLICATED): the chain
+      // stopped there, so whatever follows the copies can only be our own compensation.
+      String again = chain.get(prefix - 1).uuid();
+      long v = expected + prefix + 1;
+      while (v <= head && tables.transactionAt(t.location(), nb, v).map(tx -> tx.uuid().equals(again))
+          .orElse(false)) {
+        v++;
+      }
+      if (v > expected + prefix + 1) {
+        if (v > head) {
+          return TableClass.DUPLICATED;
+        }
+        Optional<TxInfo> last = tables.transactionAt(t.location(), nb, head);
+        if (v == head && last.isPresent() && last.get().operation().equals("Restore")
+            && last.get().restoredVersion().equals(java.util.OptionalLong.of(expected))) {
+          return TableClass.COMPENSATED;
+        }
+        return TableClass.UNEXPECTED_MULTISTEP;
+      }
+    }
     if (prefix >= 1 && prefix == head - expected - 1) {
       Optional<TxInfo> last = tables.transactionAt(t.location(), nb, head);
       if (last.isPresent() && last.get().operation().equals("Restore")

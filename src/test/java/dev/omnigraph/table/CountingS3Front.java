@@ -50,6 +50,7 @@ final class CountingS3Front implements AutoCloseable {
   private String dropMethod;
   private java.util.regex.Pattern dropKey;
   private int dropCount;
+  private int dropSkip;
   /** Random lost responses: each request's response is lost with this probability (0: off). */
   private double dropShare;
   private java.util.Random dropRandom;
@@ -87,9 +88,21 @@ final class CountingS3Front implements AutoCloseable {
    * closed without an answer, the in-doubt outcome of a real network.
    */
   synchronized void dropResponses(String method, String keyPattern, int count) {
+    dropResponses(method, keyPattern, count, 0);
+  }
+
+  /** As {@link #dropResponses(String, String, int)}, after letting the first {@code skip} matches through. */
+  synchronized void dropResponses(String method, String keyPattern, int count, int skip) {
     dropMethod = method;
     dropKey = java.util.regex.Pattern.compile(keyPattern);
     dropCount = count;
+    dropSkip = skip;
+  }
+
+  /** Turns every fault off. */
+  synchronized void faultsOff() {
+    dropCount = 0;
+    dropShare = 0;
   }
 
   /**
@@ -108,6 +121,10 @@ final class CountingS3Front implements AutoCloseable {
 
   private synchronized boolean dropThis(String method, String key) {
     if (dropCount > 0 && method.equals(dropMethod) && dropKey.matcher(key).find()) {
+      if (dropSkip > 0) {
+        dropSkip--;
+        return false;
+      }
       dropCount--;
       dropped++;
       return true;

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class LostResponseSoakS3Test {
 
   /** Writes per run: 200 in the long profile, fewer by default. */
-  private static final int WRITES = Integer.getInteger("omnigraph.test.lost.writes", 40);
+  private static final int WRITES = Integer.getInteger("omnigraph.test.lost.writes", 20);
 
   private CountingS3Front front;
   private StorageConfig config;
