@@ -158,9 +158,9 @@ class GraphResource {
       // so a client cannot send a body of unknown type and have it read as NDJSON.
       throw new NotSupportedException("Content-Type " + NDJSON + " is required");
     }
-    // Strict UTF-8: a malformed byte is a 400 naming its line, never a stored U+FFFD.
-    return loadInto(graphs.get(graphId), branchParam, from, modeParam,
-        NdjsonInput.strictUtf8(BodyLimits.ndjson(body)));
+    // Strict UTF-8: a malformed byte is a 400 naming its line, never a stored U+FFFD. The body is
+    // counted against the load limit as it is read (BodyLimits, for every body route).
+    return loadInto(graphs.get(graphId), branchParam, from, modeParam, NdjsonInput.strictUtf8(body));
   }
 
   @POST
