@@ -10,6 +10,7 @@ import dev.omnigraph.schema.JsonValues;
 import dev.omnigraph.schema.KeyIds;
 import dev.omnigraph.schema.NodeType;
 import dev.omnigraph.schema.Property;
+import dev.omnigraph.schema.ValueLimits;
 import dev.omnigraph.util.Ulid;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -133,6 +134,11 @@ final class NdjsonReader {
     JsonNode v = node.get(field);
     if (v == null || !(v.isTextual() || v.isNumber() || v.isBoolean())) {
       throw new LoadInputError(line, "edge needs '" + field + "' (the endpoint node id)");
+    }
+    // An id over the limit names no node: refused here rather than looked up.
+    String tooLong = ValueLimits.idTooLong("'" + field + "' (the endpoint node id)", v.asText());
+    if (tooLong != null) {
+      throw new LoadInputError(line, tooLong);
     }
     return v.asText();
   }
