@@ -50,6 +50,10 @@ class RequestBodyLimitsTest {
   /** The acceptance bound on the server's resident-memory growth for one 64 MiB body to a JSON route. */
   private static final long RSS_GROWTH_LIMIT = 16L * 1024 * 1024;
 
+  /** The documented value limits (docs/write-path.md, "Value limits"), in UTF-8 bytes. */
+  private static final int ID_LIMIT = 4096;
+  private static final int STRING_LIMIT = 1_048_576;
+
   @TestHTTPResource("/") URL server;
 
   @BeforeAll
@@ -139,7 +143,7 @@ class RequestBodyLimitsTest {
   @Test
   void aKeyOrAStringOverItsLimitIs400AndCommitsNothing() {
     String head = head();
-    String longKey = "k".repeat(dev.omnigraph.schema.ValueLimits.MAX_ID_BYTES + 1);
+    String longKey = "k".repeat(ID_LIMIT + 1);
     api().contentType("application/json")
         .body(java.util.Map.of("query", GraphApiTest.resource("graphs/people.gq"), "name", "add_person",
             "params", java.util.Map.of("name", longKey)))
@@ -147,7 +151,7 @@ class RequestBodyLimitsTest {
         .body("code", org.hamcrest.Matchers.equalTo("bad_request"))
         .body("error", org.hamcrest.Matchers.containsString("at most 4096 bytes (UTF-8), got 4097 bytes"));
     // Two-byte characters: the limit counts UTF-8 bytes, not characters.
-    String wideKey = "\u00e9".repeat(dev.omnigraph.schema.ValueLimits.MAX_ID_BYTES / 2 + 1);
+    String wideKey = "\u00e9".repeat(ID_LIMIT / 2 + 1);
     load("{\"type\":\"Person\",\"data\":{\"name\":\"ok\"}}\n{\"type\":\"Person\",\"data\":{\"name\":\"" + wideKey
         + "\"}}\n").then().statusCode(400)
         .body("error", org.hamcrest.Matchers.startsWith("line 2: cannot derive an id for node Person from key property"
@@ -158,12 +162,12 @@ class RequestBodyLimitsTest {
     String huge = "k".repeat(3_000_000);
     load("{\"type\":\"Person\",\"data\":{\"name\":\"" + huge + "\"}}\n").then().statusCode(400)
         .body("error", org.hamcrest.Matchers.startsWith("line 1: Person.name: a string value is at most 1048576 bytes"));
-    String bigEmail = "a".repeat(dev.omnigraph.schema.ValueLimits.MAX_STRING_BYTES) + "@x";
+    String bigEmail = "a".repeat(STRING_LIMIT) + "@x";
     load("{\"type\":\"Person\",\"data\":{\"name\":\"big\",\"email\":\"" + bigEmail + "\"}}\n")
         .then().statusCode(400).body("error", org.hamcrest.Matchers.containsString("Person.email: a string value"));
     assertThat(head()).isEqualTo(head);
     // At the limits, both are stored.
-    String atLimit = "k".repeat(dev.omnigraph.schema.ValueLimits.MAX_ID_BYTES);
+    String atLimit = "k".repeat(ID_LIMIT);
     load("{\"type\":\"Person\",\"data\":{\"name\":\"" + atLimit + "\"}}\n").then().statusCode(200);
   }
 
