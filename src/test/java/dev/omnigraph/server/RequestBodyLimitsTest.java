@@ -77,12 +77,16 @@ class RequestBodyLimitsTest {
       if (contentType.equals(GraphResource.NDJSON)) {
         return "{\"type\":\"Person\",\"data\":{\"name\":\"";
       }
-      String field = path.endsWith("/branches") ? "from"
+      return "{\"" + field() + "\":\"";
+    }
+
+    /** A string field of the route's request. */
+    String field() {
+      return path.endsWith("/branches") ? "from"
           : path.endsWith("/branches/merge") ? "target"
           : path.endsWith("/schema/apply") ? "schema_source"
           : load() ? "data"
           : "branch";
-      return "{\"" + field + "\":\"";
     }
   }
 
@@ -169,6 +173,47 @@ class RequestBodyLimitsTest {
     // At the limits, both are stored.
     String atLimit = "k".repeat(ID_LIMIT);
     load("{\"type\":\"Person\",\"data\":{\"name\":\"" + atLimit + "\"}}\n").then().statusCode(200);
+  }
+
+  /**
+   * Issue 44 items 6 and 7: a key given twice is refused on every JSON body route and in NDJSON,
+   * naming the key (and the line), and a reader limit is said with the limit, never in the JSON
+   * library's words ({@code StreamReadConstraints.getMaxNestingDepth()}).
+   */
+  @Test
+  void aKeyGivenTwiceAndAReaderLimitAreRefusedInOurWordsOnEveryBodyRoute() {
+    String head = head();
+    for (Route r : bodyRoutes()) {
+      if (r.contentType().equals(GraphResource.NDJSON)) {
+        continue;
+      }
+      api().contentType("application/json").body("{\"" + r.field() + "\":\"a\",\"" + r.field() + "\":\"b\"}")
+          .post(r.path()).then().statusCode(400).body("code", org.hamcrest.Matchers.equalTo("bad_request"))
+          .body("error", org.hamcrest.Matchers.equalTo("malformed JSON in request body at line 1, column "
+              + (r.field().length() + 9) + ": field '" + r.field() + "' appears twice in one object"));
+    }
+    // Inside params too, at any depth.
+    api().contentType("application/json").body("{\"query\":\"x\",\"params\":{\"a\":{\"n\":1,\"n\":2}}}")
+        .post("/graphs/" + GRAPH + "/query").then().statusCode(400)
+        .body("error", org.hamcrest.Matchers.endsWith(": field 'n' appears twice in one object"));
+    api().contentType("application/json").body("{\"params\": " + "[".repeat(2_000) + "]".repeat(2_000) + "}")
+        .post("/graphs/" + GRAPH + "/query").then().statusCode(400)
+        .body("error", org.hamcrest.Matchers.equalTo("malformed JSON in request body at line 1, column 1012:"
+            + " nested 1001 levels deep, over the limit of 1000"));
+    api().contentType("application/json").body("{\"params\": {\"n\": " + "9".repeat(1_001) + "}}")
+        .post("/graphs/" + GRAPH + "/query").then().statusCode(400)
+        .body("error", org.hamcrest.Matchers.containsString(": a number is 1001 characters, over the limit of 1000"));
+    // NDJSON: the issue's line, refused naming it, never loaded as L10.
+    load("{\"type\":\"Person\",\"data\":{\"name\":\"L8\"}}\n{\"type\":\"Person\",\"data\":{\"name\":\"L9\",\"name\":\"L10\"}}\n")
+        .then().statusCode(400).body("error", org.hamcrest.Matchers.equalTo(
+            "line 2: field 'name' appears twice in one object at column 38"));
+    api().contentType("application/json").body(java.util.Map.of("data",
+            "{\"type\":\"Person\",\"type\":\"Company\",\"data\":{\"name\":\"L9\"}}\n"))
+        .post("/graphs/" + GRAPH + "/load").then().statusCode(400)
+        .body("error", org.hamcrest.Matchers.equalTo("line 1: field 'type' appears twice in one object at column 18"));
+    load("{\"type\":\"Person\",\"data\":{\"name\":" + "[".repeat(2_000) + "}}\n").then().statusCode(400)
+        .body("error", org.hamcrest.Matchers.startsWith("line 1: nested 1001 levels deep, over the limit of 1000"));
+    assertThat(head()).isEqualTo(head);
   }
 
   private static io.restassured.response.Response load(String ndjson) {
