@@ -1,6 +1,8 @@
 package dev.omnigraph.server;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,9 +23,6 @@ import java.util.List;
  */
 final class JsonBodyErrors {
 
-  /** How Jackson's message for content after the root value begins (its only spelling since 2.9). */
-  private static final String TRAILING = "Trailing token";
-
   private JsonBodyErrors() {}
 
   /** The message of a 400 for {@code failure}. */
@@ -32,8 +31,7 @@ final class JsonBodyErrors {
     if (failure instanceof UnrecognizedPropertyException u) {
       return "invalid request body" + at + ": unknown field '" + path(u.getPath()) + "'";
     }
-    if (failure instanceof MismatchedInputException m && m.getPath().isEmpty()
-        && String.valueOf(m.getOriginalMessage()).startsWith(TRAILING)) {
+    if (failure instanceof MismatchedInputException m && m.getPath().isEmpty() && afterTheRootValue(m)) {
       // FAIL_ON_TRAILING_TOKENS (StrictJsonBodies): a second value after the body's object.
       return "malformed JSON in request body" + at + ": unexpected content after the JSON object"
           + " (the body is exactly one object)";
@@ -58,6 +56,21 @@ final class JsonBodyErrors {
       return "invalid request body" + at;
     }
     return "malformed JSON in request body" + at + ": " + StrictJson.reason(failure);
+  }
+
+  /**
+   * Whether the parser had begun a second top-level value when {@code m} was raised: the evidence of
+   * a trailing-token refusal, read from the parser's state rather than from the message.
+   */
+  private static boolean afterTheRootValue(MismatchedInputException m) {
+    if (!(m.getProcessor() instanceof JsonParser p)) {
+      return false;
+    }
+    JsonStreamContext context = p.getParsingContext();
+    while (context != null && !context.inRoot()) {
+      context = context.getParent();
+    }
+    return context != null && context.getCurrentIndex() >= 1;
   }
 
   private static String position(JsonLocation location) {
