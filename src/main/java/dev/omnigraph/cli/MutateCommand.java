@@ -1,7 +1,6 @@
 package dev.omnigraph.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.api.ChangeOutput;
 import dev.omnigraph.engine.Omnigraph;
@@ -43,7 +42,7 @@ public class MutateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    JsonNode bound = new ObjectMapper().readTree(params);
+    JsonNode bound = ParamsJson.parse(params);
     var remote = graph.remote();
     if (remote.isPresent()) {
       Map<String, Object> body = new LinkedHashMap<>();

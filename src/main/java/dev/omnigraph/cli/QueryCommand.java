@@ -49,7 +49,7 @@ public class QueryCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    var bound = new ObjectMapper().readTree(params);
+    var bound = ParamsJson.parse(params);
     var remote = graph.remote();
     if (remote.isPresent()) {
       java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();

@@ -23,7 +23,9 @@ public final class InvalidKeyException extends IllegalArgumentException {
     /** An enum value that is not one of the declared variants. */
     NOT_A_VARIANT,
     /** A string with an unpaired surrogate, which has no UTF-8 encoding. */
-    MALFORMED_STRING
+    MALFORMED_STRING,
+    /** The tuple's id is over {@link ValueLimits#MAX_ID_BYTES}. */
+    TOO_LONG
   }
 
   private final String typeName;

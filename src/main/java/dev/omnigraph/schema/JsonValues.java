@@ -133,6 +133,10 @@ public final class JsonValues {
     if (!value.isTextual()) {
       throw mismatch(type, value);
     }
+    String tooLong = ValueLimits.stringTooLong(value.textValue());
+    if (tooLong != null) {
+      throw new IllegalArgumentException(tooLong);
+    }
     return value.textValue();
   }
 

@@ -49,7 +49,8 @@ public final class KeyIds {
    *
    * @param type a keyed node type
    * @param values property values by name; only the key properties are read
-   * @throws InvalidKeyException if the type is unkeyed or a key value is missing, null or unusable
+   * @throws InvalidKeyException if the type is unkeyed, a key value is missing, null or unusable, or
+   *     the id is over {@link ValueLimits#MAX_ID_BYTES}
    */
   public static String nodeId(NodeType type, Map<String, ?> values) {
     if (!type.isKeyed()) {
@@ -60,7 +61,13 @@ public final class KeyIds {
       Property p = type.property(name).orElseThrow();
       parts.add(canonical(type, p, values.get(name)));
     }
-    return tupleId(parts);
+    String id = tupleId(parts);
+    String tooLong = ValueLimits.idTooLong("the id", id);
+    if (tooLong != null) {
+      throw new InvalidKeyException(type.name(), type.key().size() == 1 ? type.key().get(0) : null, Reason.TOO_LONG,
+          tooLong);
+    }
+    return id;
   }
 
   /**

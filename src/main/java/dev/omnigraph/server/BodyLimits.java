@@ -1,19 +1,32 @@
 package dev.omnigraph.server;
 
 import dev.omnigraph.api.BodyTooLarge;
+import dev.omnigraph.api.OmnigraphException;
 import dev.omnigraph.api.ResourceLimitExceeded;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.HttpHeaders;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Set;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
- * The reference's request-body limits, decided from {@code Content-Length} in a filter, i.e. before
- * the body is read: a graph-batch NDJSON load over {@link #NDJSON_LIMIT} is 413 {@code resource_limit}
- * {@code graph_batch_request_bytes}; any other body over {@link #JSON_LIMIT} is 413 {@code bad_request}.
- * A load sent without a length (chunked) is counted as it is read ({@link #ndjson}).
+ * The reference's request-body limits, on every route that takes a body: a graph-batch NDJSON load
+ * over {@link #NDJSON_LIMIT} is 413 {@code resource_limit} {@code graph_batch_request_bytes}; any
+ * other body over {@link #JSON_LIMIT} is 413 {@code bad_request} ({@link BodyTooLarge}). A declared
+ * {@code Content-Length} over the limit is refused before the body is read; every body, with a
+ * length or without one (chunked), is also counted as it is read ({@link #counted}) and refused the
+ * moment it passes the limit, so no more than the limit is ever buffered. Before the counting, a
+ * chunked body was bounded only by the server's 512 MiB cap: one such body held the JVM in GC for
+ * minutes (issue 44).
+ *
+ * <p>After a refusal the connection is closed once the 413 is written (HTTP/1.x), as Quarkus does
+ * for its own body cap: the rest of the body is never read, so the connection could carry nothing
+ * else, and reading it to the end would cost what the limit is there to save.
  */
 class BodyLimits {
 
@@ -23,24 +36,32 @@ class BodyLimits {
   static final long NDJSON_LIMIT = 32L * 1024 * 1024;
   static final String NDJSON_RESOURCE = "graph_batch_request_bytes";
 
+  /** The methods whose bodies a route reads; the others' are never read, so never counted. */
+  private static final Set<String> BODY_METHODS = Set.of(HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH);
+
   @ServerRequestFilter
-  void limit(ContainerRequestContext request) {
-    String length = request.getHeaderString(HttpHeaders.CONTENT_LENGTH);
-    if (length == null || length.isBlank()) {
-      return;
+  void limit(ContainerRequestContext request, RoutingContext http) {
+    boolean ndjson = isNdjsonLoad(request.getUriInfo().getPath());
+    long limit = ndjson ? NDJSON_LIMIT : JSON_LIMIT;
+    long declared = declaredLength(request.getHeaderString(HttpHeaders.CONTENT_LENGTH));
+    if (declared > limit) {
+      closeAfterAnswer(http);
+      throw tooLarge(ndjson, declared, true);
     }
-    long actual;
+    if (BODY_METHODS.contains(request.getMethod())) {
+      request.setEntityStream(counted(request.getEntityStream(), ndjson, () -> closeAfterAnswer(http)));
+    }
+  }
+
+  /** The declared length, or -1 without one; a malformed one is the HTTP layer's to refuse. */
+  private static long declaredLength(String header) {
+    if (header == null || header.isBlank()) {
+      return -1;
+    }
     try {
-      actual = Long.parseLong(length.trim());
+      return Long.parseLong(header.trim());
     } catch (NumberFormatException e) {
-      return; // the HTTP layer refuses a malformed length itself
-    }
-    if (isNdjsonLoad(request.getUriInfo().getPath())) {
-      if (actual > NDJSON_LIMIT) {
-        throw ndjsonTooLarge(actual);
-      }
-    } else if (actual > JSON_LIMIT) {
-      throw new BodyTooLarge(JSON_LIMIT, actual);
+      return -1;
     }
   }
 
@@ -53,22 +74,37 @@ class BodyLimits {
         && (path.endsWith("/load/ndjson") || path.endsWith("/load") || path.endsWith("/ingest"));
   }
 
-  static ResourceLimitExceeded ndjsonTooLarge(long actual) {
-    return new ResourceLimitExceeded(NDJSON_RESOURCE, NDJSON_LIMIT, actual,
-        "split the load into smaller requests");
+  private static OmnigraphException tooLarge(boolean ndjson, long actual, boolean declared) {
+    if (ndjson) {
+      return new ResourceLimitExceeded(NDJSON_RESOURCE, NDJSON_LIMIT, actual, "split the load into smaller requests");
+    }
+    return declared ? new BodyTooLarge(JSON_LIMIT, actual) : BodyTooLarge.whileReading(JSON_LIMIT, actual);
+  }
+
+  /** Lets the 413 be written, then ends the connection that still owes the unread rest of the body. */
+  private static void closeAfterAnswer(RoutingContext http) {
+    if (http.request().version() == HttpVersion.HTTP_2) {
+      return; // one stream of a shared connection: Vert.x resets the stream, the connection stays
+    }
+    http.response().putHeader(io.vertx.core.http.HttpHeaders.CONNECTION, io.vertx.core.http.HttpHeaders.CLOSE);
+    http.addEndHandler(done -> http.request().connection().close());
   }
 
   /**
-   * {@code body} counted as it is read: past {@link #NDJSON_LIMIT} bytes, the same 413 as a declared
-   * length over it, so a chunked upload cannot get past the limit a {@code Content-Length} one meets.
-   * Thrown before the load plans anything, so nothing is written.
+   * {@code body} counted as it is read: past the route's limit, the same 413 as a declared length
+   * over it, thrown from the read itself so the reader (Jackson, the NDJSON loader) stops there, before
+   * anything is planned or written. A typed outcome a JSON reader wraps is unwrapped by
+   * {@link ErrorMapper}.
    */
-  static InputStream ndjson(InputStream body) {
+  static InputStream counted(InputStream body, boolean ndjson, Runnable onRefusal) {
+    long limit = ndjson ? NDJSON_LIMIT : JSON_LIMIT;
     return new FilterInputStream(body) {
       private long read;
+      private boolean refused;
 
       @Override
       public int read() throws IOException {
+        refuseAgain();
         int b = super.read();
         if (b >= 0) {
           count(1);
@@ -78,17 +114,42 @@ class BodyLimits {
 
       @Override
       public int read(byte[] buf, int off, int len) throws IOException {
-        int n = super.read(buf, off, len);
+        refuseAgain();
+        // Never more than one byte past the limit in one read: the overflow is seen at once.
+        int n = super.read(buf, off, (int) Math.min(len, limit + 1 - read));
         if (n > 0) {
           count(n);
         }
         return n;
       }
 
-      private void count(int n) {
+      @Override
+      public long skip(long n) throws IOException {
+        refuseAgain();
+        long skipped = super.skip(Math.min(n, limit + 1 - read));
+        count(skipped);
+        return skipped;
+      }
+
+      @Override
+      public void close() throws IOException {
+        if (!refused) {
+          super.close(); // closing the request's stream reads it to its end: never after a refusal
+        }
+      }
+
+      private void count(long n) {
         read += n;
-        if (read > NDJSON_LIMIT) {
-          throw ndjsonTooLarge(read);
+        if (read > limit) {
+          refused = true;
+          onRefusal.run();
+          throw tooLarge(ndjson, read, false);
+        }
+      }
+
+      private void refuseAgain() {
+        if (refused) {
+          throw tooLarge(ndjson, read, false);
         }
       }
     };

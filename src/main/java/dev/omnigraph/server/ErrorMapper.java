@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import dev.omnigraph.api.KeyConflict;
+import dev.omnigraph.api.OmnigraphException;
 import dev.omnigraph.api.PreconditionFailed;
 import dev.omnigraph.api.ReadBudgetExceeded;
 import dev.omnigraph.api.ReadSetChanged;
@@ -28,12 +29,17 @@ class ErrorMapper {
 
   @ServerExceptionMapper
   Response engine(Throwable failure) {
-    return response(failure);
+    OmnigraphException outcome = outcomeWithin(failure);
+    return response(outcome != null ? outcome : failure);
   }
 
   /** JAX-RS's own outcomes (unknown route, wrong method or media type) in the same body shape. */
   @ServerExceptionMapper
   Response jaxrs(WebApplicationException failure) {
+    OmnigraphException outcome = outcomeWithin(failure);
+    if (outcome != null) {
+      return response(outcome);
+    }
     // The JSON reader wraps a syntax error (and a nesting or size limit) in a bare 400: say what it was.
     if (failure.getCause() instanceof JsonProcessingException json) {
       return json(json);
@@ -48,6 +54,10 @@ class ErrorMapper {
    */
   @ServerExceptionMapper
   Response json(JsonProcessingException failure) {
+    OmnigraphException outcome = outcomeWithin(failure);
+    if (outcome != null) {
+      return response(outcome);
+    }
     return build(400, ErrorOutput.plain(JsonBodyErrors.describe(failure), "bad_request"));
   }
 
@@ -64,6 +74,26 @@ class ErrorMapper {
   @ServerExceptionMapper
   Response jsonDefinition(InvalidDefinitionException failure) {
     return response(failure);
+  }
+
+  /**
+   * A typed outcome that a reader wrapped: Jackson wraps what a body's stream throws while it binds
+   * a field (a body counted past its limit, {@link BodyLimits}) in its own mapping exception, and
+   * JAX-RS wraps that again; the outcome, not the wrapper, is the answer.
+   */
+  private static OmnigraphException outcomeWithin(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof OmnigraphException o) {
+        return o;
+      }
+      // Only through the readers' own wrappers: any other wrapper is someone's decision to stand by.
+      if (!(t instanceof JsonProcessingException || t instanceof WebApplicationException
+          || t instanceof jakarta.ws.rs.ProcessingException || t instanceof java.io.IOException
+          || t instanceof java.io.UncheckedIOException)) {
+        return null;
+      }
+    }
+    return null;
   }
 
   static Response response(Throwable failure) {

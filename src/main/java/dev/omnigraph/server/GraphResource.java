@@ -22,6 +22,7 @@ import dev.omnigraph.read.GraphExport;
 import dev.omnigraph.write.LoadMode;
 import dev.omnigraph.write.NdjsonInput;
 import dev.omnigraph.write.WriteResult;
+import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -79,6 +80,7 @@ class GraphResource {
   @Path("{graph_id}/query")
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(operationId = "query", summary = "Run a read query over one pinned snapshot.")
+  @CustomDeserialization(StrictBodies.class)
   public ReadOutput query(@PathParam("graph_id") String graphId, Requests.QueryRequest request) {
     Requests.QueryRequest r = required(request);
     Omnigraph g = graphs.get(graphId).reader();
@@ -90,6 +92,7 @@ class GraphResource {
   @Path("{graph_id}/mutate")
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(operationId = "mutate", summary = "Run a mutation as one graph commit.")
+  @CustomDeserialization(StrictBodies.class)
   public ChangeOutput mutate(@PathParam("graph_id") String graphId,
       @HeaderParam(IF_GRAPH_COMMIT) String ifGraphCommit, Requests.ChangeRequest request) {
     if (ifGraphCommit != null) {
@@ -105,6 +108,7 @@ class GraphResource {
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(operationId = "mutateIfGraphCommit",
       summary = "Run a mutation only while the branch head is the commit the header names.")
+  @CustomDeserialization(StrictBodies.class)
   public ChangeOutput mutateIfGraphCommit(@PathParam("graph_id") String graphId,
       @jakarta.ws.rs.core.Context HttpHeaders headers, Requests.ChangeRequest request) {
     String expected = expectedHead(headers.getRequestHeader(IF_GRAPH_COMMIT));
@@ -158,14 +162,15 @@ class GraphResource {
       // so a client cannot send a body of unknown type and have it read as NDJSON.
       throw new NotSupportedException("Content-Type " + NDJSON + " is required");
     }
-    // Strict UTF-8: a malformed byte is a 400 naming its line, never a stored U+FFFD.
-    return loadInto(graphs.get(graphId), branchParam, from, modeParam,
-        NdjsonInput.strictUtf8(BodyLimits.ndjson(body)));
+    // Strict UTF-8: a malformed byte is a 400 naming its line, never a stored U+FFFD. The body is
+    // counted against the load limit as it is read (BodyLimits, for every body route).
+    return loadInto(graphs.get(graphId), branchParam, from, modeParam, NdjsonInput.strictUtf8(body));
   }
 
   @POST
   @Path("{graph_id}/load")
   @Consumes(MediaType.APPLICATION_JSON)
+  @CustomDeserialization(StrictBodies.class)
   public Requests.IngestOutput loadJson(@PathParam("graph_id") String graphId, Requests.IngestRequest request) {
     return ingest(graphId, request);
   }
@@ -174,6 +179,7 @@ class GraphResource {
   @POST
   @Path("{graph_id}/ingest")
   @Consumes(MediaType.APPLICATION_JSON)
+  @CustomDeserialization(StrictBodies.class)
   public Requests.IngestOutput ingest(@PathParam("graph_id") String graphId, Requests.IngestRequest request) {
     Requests.IngestRequest r = required(request);
     if (r.data() == null) {
@@ -212,6 +218,7 @@ class GraphResource {
   @POST
   @Path("{graph_id}/queries/{name}")
   @Consumes(MediaType.APPLICATION_JSON)
+  @CustomDeserialization(StrictBodies.class)
   public Object invokeStoredQuery(@PathParam("graph_id") String graphId, @PathParam("name") String name,
       @HeaderParam(IF_GRAPH_COMMIT) String ifGraphCommit, Requests.InvokeStoredQueryRequest request) {
     if (ifGraphCommit != null) {
@@ -225,6 +232,7 @@ class GraphResource {
   @POST
   @Path("{graph_id}/queries/{name}/if-graph-commit")
   @Consumes(MediaType.APPLICATION_JSON)
+  @CustomDeserialization(StrictBodies.class)
   public Object invokeStoredQueryIfGraphCommit(@PathParam("graph_id") String graphId, @PathParam("name") String name,
       @jakarta.ws.rs.core.Context HttpHeaders headers, Requests.InvokeStoredQueryRequest request) {
     String expected = expectedHead(headers.getRequestHeader(IF_GRAPH_COMMIT));
@@ -271,6 +279,7 @@ class GraphResource {
   @Path("{graph_id}/branches")
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(operationId = "createBranch", summary = "Fork a branch (default from main).")
+  @CustomDeserialization(StrictBodies.class)
   public BranchCreateOutput createBranch(@PathParam("graph_id") String graphId, Requests.BranchCreateRequest request) {
     Requests.BranchCreateRequest r = required(request);
     if (r.name() == null || r.name().isBlank()) {
@@ -289,6 +298,7 @@ class GraphResource {
           + " `merged`. 409 with `merge_conflicts[]` when it cannot land (the target is unchanged). With"
           + " `delete_branch: true` the source is deleted after a successful merge; a failed deletion is reported"
           + " in `branch_deleted` / `branch_delete_error` and never fails the merge.")
+  @CustomDeserialization(StrictBodies.class)
   public dev.omnigraph.api.BranchMergeOutput mergeBranches(@PathParam("graph_id") String graphId,
       Requests.BranchMergeRequest request) {
     Requests.BranchMergeRequest r = required(request);
@@ -381,6 +391,7 @@ class GraphResource {
   @Path("{graph_id}/changes/baseline")
   @Consumes(MediaType.APPLICATION_JSON)
   @Produces({NDJSON, MediaType.APPLICATION_JSON})
+  @CustomDeserialization(StrictBodies.class)
   public Response changeBaseline(@PathParam("graph_id") String graphId, Requests.ChangeBaselineRequest request) {
     Requests.ChangeBaselineRequest r = required(request);
     dev.omnigraph.api.ChangesPage scope = dev.omnigraph.api.ChangesPage.parse(null, null, r.kind(), r.type(), r.op());
@@ -454,7 +465,7 @@ class GraphResource {
   @Operation(operationId = "applySchema", summary = "Apply a schema migration on main as one graph commit.")
   public SchemaApplyOutput applySchema(@PathParam("graph_id") String graphId, String body)
       throws com.fasterxml.jackson.core.JsonProcessingException {
-    Requests.SchemaApplyRequest r = Requests.schemaApplyRequest(mapper, body);
+    Requests.SchemaApplyRequest r = Requests.schemaApplyRequest(StrictBodies.mapper(mapper), body);
     ServedGraph served = graphs.get(graphId);
     Omnigraph g = served.handle();
     served.storedQueries().checkSchema(graphId, g.schema().schemaSource(), r.schemaSource());
@@ -469,7 +480,7 @@ class GraphResource {
   @Operation(operationId = "ensureIndexes", summary = "Build the declared indexes a branch lacks, as one graph commit.")
   public dev.omnigraph.api.EnsureIndicesOutput ensureIndexes(@PathParam("graph_id") String graphId, String body)
       throws com.fasterxml.jackson.core.JsonProcessingException {
-    Requests.EnsureIndicesRequest r = Requests.ensureIndicesRequest(mapper, body);
+    Requests.EnsureIndicesRequest r = Requests.ensureIndicesRequest(StrictBodies.mapper(mapper), body);
     ServedGraph served = graphs.get(graphId);
     Omnigraph g = served.handle();
     // Refusals (pending recovery 503, drift or a moved branch 409, unknown branch 404) come from the engine by type.
@@ -483,7 +494,7 @@ class GraphResource {
   @Operation(operationId = "export", summary = "Stream a branch as NDJSON that load accepts back.")
   public Response export(@PathParam("graph_id") String graphId, String body)
       throws com.fasterxml.jackson.core.JsonProcessingException {
-    Requests.ExportRequest r = Requests.exportRequest(mapper, body);
+    Requests.ExportRequest r = Requests.exportRequest(StrictBodies.mapper(mapper), body);
     // Bounded like the reference's export transport: the 9th concurrent stream waits 250 ms, then 413.
     exports.reserve();
     try {

@@ -1,34 +1,27 @@
 package dev.omnigraph.server;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.omnigraph.util.StrictJson;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * A request body Jackson could not read, said in the client's terms: where (line and column of the
  * body) and what (the syntax problem, or the field and the JSON type it takes). Never a Java class
  * name: Jackson's own messages name the target classes ({@code java.util.LinkedHashMap},
- * {@code Requests$QueryRequest}), which say nothing to a client and leak the implementation.
+ * {@code Requests$QueryRequest}), which say nothing to a client and leak the implementation. Nor its
+ * syntax messages, which name its settings ({@code StreamReadConstraints.getMaxNestingDepth()}): what
+ * went wrong is said from the failure's type and fields ({@link StrictJson#reason}).
  */
 final class JsonBodyErrors {
-
-  /** Jackson's inline source marker, e.g. {@code [Source: REDACTED (`…` disabled); line: 1, column: 9]}. */
-  private static final Pattern SOURCE_MARKER =
-      Pattern.compile("\\[Source: .*?; line: (\\d+), column: (\\d+)\\]");
-  /** Jackson's pointer to the setting behind a limit, e.g. {@code , from `StreamReadConstraints.…()`}. */
-  private static final Pattern FROM_SETTING = Pattern.compile(",? from `[^`]*`");
-  /** Anything left in backticks names a Java type or member; a client cannot use it. */
-  private static final Pattern BACKTICKED = Pattern.compile("`[^`]*`");
-
-  /** How Jackson's message for content after the root value begins (its only spelling since 2.9). */
-  private static final String TRAILING = "Trailing token";
 
   private JsonBodyErrors() {}
 
@@ -38,8 +31,7 @@ final class JsonBodyErrors {
     if (failure instanceof UnrecognizedPropertyException u) {
       return "invalid request body" + at + ": unknown field '" + path(u.getPath()) + "'";
     }
-    if (failure instanceof MismatchedInputException m && m.getPath().isEmpty()
-        && String.valueOf(m.getOriginalMessage()).startsWith(TRAILING)) {
+    if (failure instanceof MismatchedInputException m && m.getPath().isEmpty() && afterTheRootValue(m)) {
       // FAIL_ON_TRAILING_TOKENS (StrictJsonBodies): a second value after the body's object.
       return "malformed JSON in request body" + at + ": unexpected content after the JSON object"
           + " (the body is exactly one object)";
@@ -52,9 +44,10 @@ final class JsonBodyErrors {
           : "invalid request body" + at + ": field '" + field + "' must be " + expected;
     }
     if (failure instanceof JsonMappingException && failure.getCause() instanceof JsonProcessingException syntax) {
-      // A syntax error or a reader limit (nesting depth, string length) met while binding a field.
+      // A syntax error, a key given twice or a reader limit (nesting depth, a number's length) met
+      // while binding a field.
       String where = syntax.getLocation() != null ? position(syntax.getLocation()) : at;
-      return "malformed JSON in request body" + where + ": " + reason(syntax.getOriginalMessage());
+      return "malformed JSON in request body" + where + ": " + StrictJson.reason(syntax);
     }
     if (failure instanceof JsonMappingException m && !m.getPath().isEmpty()) {
       return "invalid request body" + at + ": field '" + path(m.getPath()) + "' has a value this route cannot take";
@@ -62,7 +55,22 @@ final class JsonBodyErrors {
     if (failure instanceof JsonMappingException) {
       return "invalid request body" + at;
     }
-    return "malformed JSON in request body" + at + ": " + reason(failure.getOriginalMessage());
+    return "malformed JSON in request body" + at + ": " + StrictJson.reason(failure);
+  }
+
+  /**
+   * Whether the parser had begun a second top-level value when {@code m} was raised: the evidence of
+   * a trailing-token refusal, read from the parser's state rather than from the message.
+   */
+  private static boolean afterTheRootValue(MismatchedInputException m) {
+    if (!(m.getProcessor() instanceof JsonParser p)) {
+      return false;
+    }
+    JsonStreamContext context = p.getParsingContext();
+    while (context != null && !context.inRoot()) {
+      context = context.getParent();
+    }
+    return context != null && context.getCurrentIndex() >= 1;
   }
 
   private static String position(JsonLocation location) {
@@ -115,16 +123,5 @@ final class JsonBodyErrors {
       return "a JSON value";
     }
     return "an object";
-  }
-
-  /** Jackson's syntax message without its Java-facing parts. */
-  private static String reason(String message) {
-    if (message == null || message.isBlank()) {
-      return "not valid JSON";
-    }
-    String m = SOURCE_MARKER.matcher(message).replaceAll("line $1, column $2");
-    m = FROM_SETTING.matcher(m).replaceAll("");
-    m = BACKTICKED.matcher(m).replaceAll("a setting");
-    return m.strip();
   }
 }

@@ -11,6 +11,7 @@ import dev.omnigraph.query.Value;
 import dev.omnigraph.schema.Catalog;
 import dev.omnigraph.schema.EdgeType;
 import dev.omnigraph.schema.KeyIds;
+import dev.omnigraph.schema.ValueLimits;
 import dev.omnigraph.schema.NodeType;
 import dev.omnigraph.schema.Property;
 import dev.omnigraph.table.Filter;
@@ -162,7 +163,7 @@ final class MutationWriter implements PreparedWrite {
     Map<String, Object> row = new LinkedHashMap<>();
     for (Property p : type.properties()) {
       Value v = ins.values().get(p.name());
-      Object value = v == null ? null : eval(v);
+      Object value = v == null ? null : stored(type.name() + "." + p.name(), eval(v));
       if (value == null && !p.type().nullable()) {
         throw new InvalidRequest(mutation.name() + ": insert " + type.name() + " needs " + p.name());
       }
@@ -188,14 +189,14 @@ final class MutationWriter implements PreparedWrite {
 
   private void insertEdge(MutationStaging staging, Statement.InsertEdge ins) {
     EdgeType type = ins.type();
-    String from = String.valueOf(eval(ins.from()));
-    String to = String.valueOf(eval(ins.to()));
+    String from = endpoint(type, "from", eval(ins.from()));
+    String to = endpoint(type, "to", eval(ins.to()));
     requireNode(staging, "node:" + type.from(), from);
     requireNode(staging, "node:" + type.to(), to);
     Map<String, Object> row = new LinkedHashMap<>();
     for (Property p : type.properties()) {
       Value v = ins.values().get(p.name());
-      Object value = v == null ? null : eval(v);
+      Object value = v == null ? null : stored(type.name() + "." + p.name(), eval(v));
       if (value == null && !p.type().nullable()) {
         throw new InvalidRequest(mutation.name() + ": insert " + type.name() + " needs " + p.name());
       }
@@ -225,7 +226,7 @@ final class MutationWriter implements PreparedWrite {
     MutationStaging.Pending p = staging.table(type.tableKey());
     for (Map<String, Object> match : matches) {
       Map<String, Object> row = new LinkedHashMap<>(match);
-      upd.assignments().forEach((prop, value) -> row.put(prop, eval(value)));
+      upd.assignments().forEach((prop, value) -> row.put(prop, stored(type.name() + "." + prop, eval(value))));
       String id = String.valueOf(row.get("id"));
       if (!p.inserted.contains(id)) {
         p.updated.add(id);
@@ -300,6 +301,25 @@ final class MutationWriter implements PreparedWrite {
 
   private List<String> columns(String tableKey) {
     return Effects.schemaOf(catalog, tableKey).getFields().stream().map(Field::getName).toList();
+  }
+
+  /** {@code value}, checked against the value limits before it reaches a row (never staged over them). */
+  private Object stored(String property, Object value) {
+    String tooLong = ValueLimits.stringTooLong(value);
+    if (tooLong != null) {
+      throw new InvalidRequest(mutation.name() + ": " + property + ": " + tooLong);
+    }
+    return value;
+  }
+
+  /** An edge endpoint's node id; one over the id limit cannot name a node, so it is refused unlooked-up. */
+  private String endpoint(EdgeType type, String side, Object value) {
+    String id = String.valueOf(value);
+    String tooLong = ValueLimits.idTooLong("the '" + side + "' node id", id);
+    if (tooLong != null) {
+      throw new InvalidRequest(mutation.name() + ": insert " + type.name() + ": " + tooLong);
+    }
+    return id;
   }
 
   private Object eval(Value v) {

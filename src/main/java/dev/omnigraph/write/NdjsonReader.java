@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,6 +11,8 @@ import dev.omnigraph.schema.JsonValues;
 import dev.omnigraph.schema.KeyIds;
 import dev.omnigraph.schema.NodeType;
 import dev.omnigraph.schema.Property;
+import dev.omnigraph.schema.ValueLimits;
+import dev.omnigraph.util.StrictJson;
 import dev.omnigraph.util.Ulid;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -31,7 +34,8 @@ import java.util.Set;
  */
 final class NdjsonReader {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Strict (StrictJson): a key given twice in one object is refused, naming the line, not loaded as the last value. */
+  private static final ObjectMapper JSON = new ObjectMapper(StrictJson.factory());
   private static final Set<String> NODE_FIELDS = Set.of("type", "data");
   private static final Set<String> EDGE_FIELDS = Set.of("edge", "from", "to", "data");
 
@@ -72,7 +76,11 @@ final class NdjsonReader {
       try {
         node = JSON.readTree(parser);
       } catch (JsonProcessingException e) {
-        throw new LoadInputError(line, "not JSON: " + e.getOriginalMessage());
+        // In our words, from the failure's type and fields: the parser's own message names Java settings.
+        JsonProcessingException cause = e.getCause() instanceof JsonProcessingException c ? c : e;
+        JsonLocation at = cause.getLocation() != null ? cause.getLocation() : e.getLocation();
+        throw new LoadInputError(line, StrictJson.reason(cause)
+            + (at != null && at.getColumnNr() > 0 ? " at column " + at.getColumnNr() : ""));
       }
       // Scanned by hand rather than with nextToken(): "garbage" is not a token, and a second object
       // would parse fine; both must be refused, and the column is the same either way.
@@ -133,6 +141,11 @@ final class NdjsonReader {
     JsonNode v = node.get(field);
     if (v == null || !(v.isTextual() || v.isNumber() || v.isBoolean())) {
       throw new LoadInputError(line, "edge needs '" + field + "' (the endpoint node id)");
+    }
+    // An id over the limit names no node: refused here rather than looked up.
+    String tooLong = ValueLimits.idTooLong("'" + field + "' (the endpoint node id)", v.asText());
+    if (tooLong != null) {
+      throw new LoadInputError(line, tooLong);
     }
     return v.asText();
   }

@@ -377,6 +377,31 @@ class LocalCliTest {
   }
 
   /** D₂ per query (issue 13): the file's mixed mutation is refused when it is the one run, not before. */
+  /**
+   * Issue 44 item 6: a key given twice is refused in every input, as JSON bodies refuse it. Before,
+   * {@code --params '{"name":"L9","name":"L10"}'} inserted L10 and the NDJSON line loaded L10.
+   */
+  @Test
+  void aKeyGivenTwiceInParamsOrInAnNdjsonLineExitsOneAndCommitsNothing() throws Exception {
+    Path file = Files.writeString(dir.resolve("add.gq"), "query add($name: String) { insert Person { name: $name } }");
+    Run mutate = run("mutate", "add", "--query", file.toString(), "--params", "{\"name\":\"L9\",\"name\":\"L10\"}",
+        "--store", root.toString());
+    assertThat(mutate.exit()).isEqualTo(1);
+    assertThat(mutate.err()).isEqualTo("error: --params: field 'name' appears twice in one object at column 14\n");
+    Run query = run("query", "add", "--query", file.toString(), "--params", "{\"a\":1} {\"a\":2}",
+        "--store", root.toString());
+    assertThat(query.exit()).isEqualTo(1);
+    assertThat(query.err()).startsWith("error: --params: unexpected content after the JSON value");
+    Path data = Files.writeString(dir.resolve("dup.ndjson"), """
+        {"type":"Person","data":{"name":"L8"}}
+        {"type":"Person","data":{"name":"L9","name":"L10"}}
+        """);
+    Run load = run("load", "--data", data.toString(), "--store", root.toString());
+    assertThat(load.exit()).isEqualTo(1);
+    assertThat(load.err()).isEqualTo("error: line 2: field 'name' appears twice in one object at column 38\n");
+    assertThat(commits()).isEqualTo(1);
+  }
+
   @Test
   void aFileWithOneMixedMutationStillRunsItsOtherQueries() throws Exception {
     Path file = Files.writeString(dir.resolve("mixed.gq"), """

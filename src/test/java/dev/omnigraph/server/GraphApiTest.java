@@ -189,7 +189,7 @@ class GraphApiTest {
   @Order(1)
   void graphsAreListedSortedWithTheirUris() {
     api().get("/graphs").then().statusCode(200)
-        .body("graphs.graph_id", equalTo(List.of("apply", "applycli", "cli", "copy", "default", "empty", "feed", "fuzz",
+        .body("graphs.graph_id", equalTo(List.of("apply", "applycli", "bodies", "cli", "copy", "default", "empty", "feed", "fuzz",
             "g", "idx", "idxcli", "r", "sq")))
         .body("graphs.find { it.graph_id == 'g' }.uri", equalTo(uriOf("g")));
   }
@@ -465,12 +465,13 @@ class GraphApiTest {
           .post(route).then().statusCode(400).contentType("application/json")
           .body("code", equalTo("bad_request"))
           .extract().path("error");
-      assertThat(error).as(route).isEqualTo("malformed JSON in request body at line 3, column 3:"
-          + " Unexpected character ('o' (code 111)): was expecting double-quote to start field name");
+      // In our words (issue 44 item 7): the JSON library's own text named its internals.
+      assertThat(error).as(route).isEqualTo("malformed JSON in request body at line 3, column 3: not valid JSON");
     }
     api().contentType("application/json").body("{\"query\": ").post("/graphs/g/query").then().statusCode(400)
         .body("code", equalTo("bad_request"))
-        .body("error", startsWith("malformed JSON in request body at line 1, column 11: Unexpected end-of-input"));
+        .body("error", equalTo("malformed JSON in request body at line 1, column 11: the JSON ends before it is"
+            + " complete (an object, array or string is left open)"));
     api().contentType("application/json").body("{\"query\": {\"a\": 1}}").post("/graphs/g/query")
         .then().statusCode(400).body("code", equalTo("bad_request"))
         .body("error", equalTo("invalid request body at line 1, column 11: field 'query' must be a string"));
@@ -495,7 +496,8 @@ class GraphApiTest {
    * Found by HttpRequestFuzzTest: a key repeated after every field of the request record had been
    * read ({@code {"branch":"main","type_names":[],"branch":""}}) made Jackson throw
    * InvalidDefinitionException, which Quarkus's own mapper answered 500 with an empty body; before
-   * that point the last value silently won. Now a repeated key is a 400 naming it and its position,
+   * that point the last value silently won. Now a repeated key is a 400 naming it and its position
+   * (the second occurrence's start),
    * and a value after the body's object is refused rather than ignored.
    */
   @Test
@@ -505,13 +507,14 @@ class GraphApiTest {
     api().contentType("application/json").body("{\"branch\":\"main\",\"type_names\":[],\"branch\":\"\"}")
         .post("/graphs/g/export").then().statusCode(400).contentType("application/json")
         .body("code", equalTo("bad_request"))
-        .body("error", equalTo("malformed JSON in request body at line 1, column 42: Duplicate field 'branch'"));
+        .body("error", equalTo("malformed JSON in request body at line 1, column 34: field 'branch' appears twice in one"
+            + " object"));
     api().contentType("application/json").body("{\"name\":\"dup1\",\"from\":\"main\",\"name\":\"dup2\"}")
-        .post("/graphs/g/branches").then().statusCode(400).body("error", containsString("Duplicate field 'name'"));
+        .post("/graphs/g/branches").then().statusCode(400).body("error", containsString("field 'name' appears twice in one object"));
     // Before the creator had all its fields: the last value used to win, unnoticed.
     api().contentType("application/json")
         .body("{\"name\":\"friends\",\"name\":\"everyone\",\"query\":" + quoted(READS) + "}")
-        .post("/graphs/g/query").then().statusCode(400).body("error", containsString("Duplicate field 'name'"));
+        .post("/graphs/g/query").then().statusCode(400).body("error", containsString("field 'name' appears twice in one object"));
     api().contentType("application/json").body("{\"query\":" + quoted(PEOPLE_GQ)
             + ",\"name\":\"add_person\",\"params\":{\"name\":\"trailing\"}} {\"name\":\"forget\"}")
         .post("/graphs/g/mutate").then().statusCode(400).body("code", equalTo("bad_request"))
@@ -519,7 +522,7 @@ class GraphApiTest {
             + " after the JSON object \\(the body is exactly one object\\)"));
     api().contentType("application/json").body("{\"query\":" + quoted(PEOPLE_GQ)
             + ",\"name\":\"add_person\",\"params\":{\"name\":\"p\",\"name\":\"q\"}}")
-        .post("/graphs/g/mutate").then().statusCode(400).body("error", containsString("Duplicate field 'name'"));
+        .post("/graphs/g/mutate").then().statusCode(400).body("error", containsString("field 'name' appears twice in one object"));
     api().get("/graphs/g/branches").then().body("branches", equalTo(List.of("main")));
     assertThat(head("g", "main")).isEqualTo(head);
   }

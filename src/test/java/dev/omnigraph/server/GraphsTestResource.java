@@ -13,6 +13,7 @@ import java.util.Map;
  * ({@code SchemaApplyRemoteCliTest}; both change their schema, so no other test uses them), {@code idx}
  * ({@link EnsureIndicesApiTest}), {@code idxcli} ({@code IndexRemoteCliTest}) and
  * {@code fuzz} (initialized by the tests; {@code fuzz} is {@link HttpRequestFuzzTest}'s alone),
+ * {@code bodies} ({@link RequestBodyLimitsTest}'s alone),
  * {@code empty} (never initialized) and {@code default} (the embedded example, created on first use);
  * and two bearer tokens.
  */
@@ -41,6 +42,7 @@ public class GraphsTestResource implements QuarkusTestResourceLifecycleManager {
           Map.entry("omnigraph.graphs.r.uri", root.resolve("r").toString()),
           Map.entry("omnigraph.graphs.cli.uri", root.resolve("cli").toString()),
           Map.entry("omnigraph.graphs.fuzz.uri", root.resolve("fuzz").toString()),
+          Map.entry("omnigraph.graphs.bodies.uri", root.resolve("bodies").toString()),
           Map.entry("omnigraph.graphs.empty.uri", root.resolve("empty").toString()),
           Map.entry("omnigraph.graphs.default.uri", root.resolve("default").toString()),
           Map.entry("omnigraph.storage.example", "true"),
