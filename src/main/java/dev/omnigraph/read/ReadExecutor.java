@@ -800,12 +800,13 @@ final class ReadExecutor {
       return Filter.FALSE; // a comparison with null matches nothing
     }
     return switch (op) {
-      case EQ -> Filter.eq(c, value);
-      case NE -> Filter.ne(c, value);
-      case LT -> Filter.lt(c, value);
-      case LE -> Filter.le(c, value);
-      case GT -> Filter.gt(c, value);
-      case GE -> Filter.ge(c, value);
+      // By value: an integer property against a decimal or out-of-range number (see Filter.compare).
+      case EQ -> Filter.compare(Filter.Comparison.EQ, c, p.type().kind(), value);
+      case NE -> Filter.compare(Filter.Comparison.NE, c, p.type().kind(), value);
+      case LT -> Filter.compare(Filter.Comparison.LT, c, p.type().kind(), value);
+      case LE -> Filter.compare(Filter.Comparison.LE, c, p.type().kind(), value);
+      case GT -> Filter.compare(Filter.Comparison.GT, c, p.type().kind(), value);
+      case GE -> Filter.compare(Filter.Comparison.GE, c, p.type().kind(), value);
       case STARTS_WITH -> Filter.startsWith(c, (String) value);
       case STRING_CONTAINS -> Filter.contains(c, (String) value);
       default -> null;
