@@ -314,6 +314,28 @@ abstract class AbstractReadQueryTest {
     return graph.query(Optional.empty(), Optional.empty(), source, name, null, budgets);
   }
 
+  @Test
+  void resultJsonSpellsDateTimeDateF32AndNullAsTheReference() throws Exception {
+    // Issue 47.6, the reference's case issue_618_json_f32_datetime_null_spelling and RFC 0051: a
+    // DateTime is UTC wall-clock time with no Z (and no .000), a Date YYYY-MM-DD, an F32 its 32-bit
+    // digits, and a null cell's key is left out of the row.
+    String source = """
+        query spelled($w: F32, $none: String?) {
+          match { $c: Company }
+          return { $c.name, $c.founded, datetime("2024-01-01T11:54:56.789Z") as at,
+                   datetime("2024-01-01T00:00:00+01:00") as t0, $w, $none }
+          order { $c.name }
+        }
+        """;
+    ReadOutput out = graph.query(Optional.empty(), Optional.empty(), source, "spelled",
+        JSON.createObjectNode().put("w", 0.99));
+    assertThat(out.columns()).containsExactly("c.name", "c.founded", "at", "t0", "w", "none");
+    assertThat(JSON.writeValueAsString(out.rows())).isEqualTo("["
+        + "{\"c.name\":\"acme\",\"c.founded\":\"2001-02-03\",\"at\":\"2024-01-01T11:54:56.789\","
+        + "\"t0\":\"2023-12-31T23:00:00\",\"w\":0.99},"
+        + "{\"c.name\":\"globex\",\"at\":\"2024-01-01T11:54:56.789\",\"t0\":\"2023-12-31T23:00:00\",\"w\":0.99}]");
+  }
+
   private List<Object> ages(String condition) {
     String source = "query q() { match { $p: Person " + condition + " } return { $p.name } order { $p.name } }";
     return names(graph.query(Optional.empty(), Optional.empty(), source, "q", null));
