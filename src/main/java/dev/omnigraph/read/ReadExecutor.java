@@ -245,7 +245,7 @@ final class ReadExecutor {
     List<List<Object>> out;
     Comparator<List<Object>> order;
     if (q.isAggregating()) {
-      out = aggregate(q, top, bindings);
+      out = aggregate(q, top, bindings, scoreTables);
       order = columnOrder(q, names, null);
     } else {
       // Rows carry their order-by-property values and bound ids after the columns, for sorting.
@@ -856,14 +856,23 @@ final class ReadExecutor {
     return row.get(p.property());
   }
 
-  private List<List<Object>> aggregate(CheckedRead q, Scope top, List<String[]> bindings) {
+  /**
+   * One row per group of {@code bindings}: the group key is every non-aggregate, non-constant
+   * column (a property, or a bm25 score: rows are scored, then folded, as the reference does). After
+   * the columns, a row carries one value per order key for {@link #columnOrder}: for a score key the
+   * group's best score in that key's direction (so groups rank by their best-scoring row), for a
+   * column key nothing (it reads the column).
+   */
+  private List<List<Object>> aggregate(CheckedRead q, Scope top, List<String[]> bindings,
+      Map<Score, Map<String, Double>> scoreTables) {
     Map<List<Object>, List<String[]>> groups = new LinkedHashMap<>();
-    List<Column.Projection> keys = q.columns().stream().filter(c -> c instanceof Column.Projection)
-        .map(c -> (Column.Projection) c).toList();
+    List<Column> keys = q.columns().stream()
+        .filter(c -> c instanceof Column.Projection || c instanceof Column.Scored).toList();
     for (String[] b : bindings) {
       List<Object> key = new ArrayList<>();
-      for (Column.Projection p : keys) {
-        key.add(value(top, b, p.property()));
+      for (Column c : keys) {
+        key.add(c instanceof Column.Projection p ? value(top, b, p.property())
+            : scoreValue(((Column.Scored) c).score(), top, b, bindings, scoreTables));
       }
       groups.computeIfAbsent(key, k -> new ArrayList<>()).add(b);
     }
@@ -875,13 +884,28 @@ final class ReadExecutor {
       List<Object> row = new ArrayList<>();
       int k = 0;
       for (Column c : q.columns()) {
-        if (c instanceof Column.Projection) {
+        if (c instanceof Column.Projection || c instanceof Column.Scored) {
           row.add(g.getKey().get(k++));
         } else if (c instanceof Column.Constant constant) {
           row.add(eval(constant.value()));
         } else {
           row.add(fold((Column.Aggregate) c, top, g.getValue()));
         }
+      }
+      for (OrderKey key : q.order()) {
+        Object best = null;
+        if (key instanceof OrderKey.ByScore bs) {
+          Comparator<Object> first = key.descending() ? (x, y) -> Compare.nullsFirst(y, x) : Compare::nullsFirst;
+          boolean seen = false;
+          for (String[] b : g.getValue()) {
+            Object v = scoreValue(bs.score(), top, b, bindings, scoreTables);
+            if (!seen || first.compare(v, best) < 0) {
+              best = v;
+              seen = true;
+            }
+          }
+        }
+        row.add(best);
       }
       out.add(row);
     }
