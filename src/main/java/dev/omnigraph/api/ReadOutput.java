@@ -12,7 +12,7 @@ import java.util.Map;
  * @param target what it read: a branch head or an explicit commit
  * @param rowCount rows returned
  * @param columns column names in return order ({@code p.name} for {@code $p.name}, or the alias)
- * @param rows one object per row, keys in column order
+ * @param rows one object per row, keys in column order; a null cell has no key (the reference's spelling)
  * @param graphCommitId the effective head commit of the exact snapshot the rows came from
  */
 public record ReadOutput(

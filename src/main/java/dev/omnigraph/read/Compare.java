@@ -1,5 +1,8 @@
 package dev.omnigraph.read;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
+
 import dev.omnigraph.query.CompareOp;
 import java.util.List;
 
@@ -40,8 +43,7 @@ final class Compare {
   @SuppressWarnings({"unchecked", "rawtypes"})
   static int values(Object a, Object b) {
     if (a instanceof Number x && b instanceof Number y) {
-      boolean integral = !(x instanceof Float || x instanceof Double || y instanceof Float || y instanceof Double);
-      return integral ? Long.compare(x.longValue(), y.longValue()) : Double.compare(x.doubleValue(), y.doubleValue());
+      return numbers(x, y);
     }
     if (a instanceof String x && b instanceof String y) {
       return codePoints(x, y);
@@ -59,6 +61,44 @@ final class Compare {
       return java.util.Arrays.compare(x, y);
     }
     return ((Comparable) a).compareTo(b);
+  }
+
+  /**
+   * Numbers by value. An integer against a float compares exactly, the float read as the decimal
+   * its shortest spelling writes: what the pushed filter does ({@code Filter.compare}), so a
+   * predicate gives the same rows pushed down or evaluated here; through doubles a 64-bit integer
+   * above 2^53 would equal its rounded neighbour.
+   */
+  private static int numbers(Number x, Number y) {
+    boolean fx = x instanceof Float || x instanceof Double;
+    boolean fy = y instanceof Float || y instanceof Double;
+    if (fx && fy) {
+      return Double.compare(x.doubleValue(), y.doubleValue());
+    }
+    if (!fx && !fy) {
+      return x instanceof BigInteger || y instanceof BigInteger
+          ? integer(x).compareTo(integer(y))
+          : Long.compare(x.longValue(), y.longValue());
+    }
+    Number f = fx ? x : y;
+    if (Double.isNaN(f.doubleValue()) || Double.isInfinite(f.doubleValue())) {
+      return Double.compare(x.doubleValue(), y.doubleValue());
+    }
+    return decimal(x).compareTo(decimal(y));
+  }
+
+  private static BigInteger integer(Number n) {
+    return n instanceof BigInteger big ? big : BigInteger.valueOf(n.longValue());
+  }
+
+  private static BigDecimal decimal(Number n) {
+    if (n instanceof Float f) {
+      return new BigDecimal(Float.toString(f));
+    }
+    if (n instanceof Double d) {
+      return new BigDecimal(Double.toString(d));
+    }
+    return new BigDecimal(integer(n));
   }
 
   /** {@link #values} with null before every value. */

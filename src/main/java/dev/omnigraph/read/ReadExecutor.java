@@ -245,7 +245,7 @@ final class ReadExecutor {
     List<List<Object>> out;
     Comparator<List<Object>> order;
     if (q.isAggregating()) {
-      out = aggregate(q, top, bindings);
+      out = aggregate(q, top, bindings, scoreTables);
       order = columnOrder(q, names, null);
     } else {
       // Rows carry their order-by-property values and bound ids after the columns, for sorting.
@@ -800,12 +800,13 @@ final class ReadExecutor {
       return Filter.FALSE; // a comparison with null matches nothing
     }
     return switch (op) {
-      case EQ -> Filter.eq(c, value);
-      case NE -> Filter.ne(c, value);
-      case LT -> Filter.lt(c, value);
-      case LE -> Filter.le(c, value);
-      case GT -> Filter.gt(c, value);
-      case GE -> Filter.ge(c, value);
+      // By value: an integer property against a decimal or out-of-range number (see Filter.compare).
+      case EQ -> Filter.compare(Filter.Comparison.EQ, c, p.type().kind(), value);
+      case NE -> Filter.compare(Filter.Comparison.NE, c, p.type().kind(), value);
+      case LT -> Filter.compare(Filter.Comparison.LT, c, p.type().kind(), value);
+      case LE -> Filter.compare(Filter.Comparison.LE, c, p.type().kind(), value);
+      case GT -> Filter.compare(Filter.Comparison.GT, c, p.type().kind(), value);
+      case GE -> Filter.compare(Filter.Comparison.GE, c, p.type().kind(), value);
       case STARTS_WITH -> Filter.startsWith(c, (String) value);
       case STRING_CONTAINS -> Filter.contains(c, (String) value);
       default -> null;
@@ -855,14 +856,23 @@ final class ReadExecutor {
     return row.get(p.property());
   }
 
-  private List<List<Object>> aggregate(CheckedRead q, Scope top, List<String[]> bindings) {
+  /**
+   * One row per group of {@code bindings}: the group key is every non-aggregate, non-constant
+   * column (a property, or a bm25 score: rows are scored, then folded, as the reference does). After
+   * the columns, a row carries one value per order key for {@link #columnOrder}: for a score key the
+   * group's best score in that key's direction (so groups rank by their best-scoring row), for a
+   * column key nothing (it reads the column).
+   */
+  private List<List<Object>> aggregate(CheckedRead q, Scope top, List<String[]> bindings,
+      Map<Score, Map<String, Double>> scoreTables) {
     Map<List<Object>, List<String[]>> groups = new LinkedHashMap<>();
-    List<Column.Projection> keys = q.columns().stream().filter(c -> c instanceof Column.Projection)
-        .map(c -> (Column.Projection) c).toList();
+    List<Column> keys = q.columns().stream()
+        .filter(c -> c instanceof Column.Projection || c instanceof Column.Scored).toList();
     for (String[] b : bindings) {
       List<Object> key = new ArrayList<>();
-      for (Column.Projection p : keys) {
-        key.add(value(top, b, p.property()));
+      for (Column c : keys) {
+        key.add(c instanceof Column.Projection p ? value(top, b, p.property())
+            : scoreValue(((Column.Scored) c).score(), top, b, bindings, scoreTables));
       }
       groups.computeIfAbsent(key, k -> new ArrayList<>()).add(b);
     }
@@ -874,13 +884,28 @@ final class ReadExecutor {
       List<Object> row = new ArrayList<>();
       int k = 0;
       for (Column c : q.columns()) {
-        if (c instanceof Column.Projection) {
+        if (c instanceof Column.Projection || c instanceof Column.Scored) {
           row.add(g.getKey().get(k++));
         } else if (c instanceof Column.Constant constant) {
           row.add(eval(constant.value()));
         } else {
           row.add(fold((Column.Aggregate) c, top, g.getValue()));
         }
+      }
+      for (OrderKey key : q.order()) {
+        Object best = null;
+        if (key instanceof OrderKey.ByScore bs) {
+          Comparator<Object> first = key.descending() ? (x, y) -> Compare.nullsFirst(y, x) : Compare::nullsFirst;
+          boolean seen = false;
+          for (String[] b : g.getValue()) {
+            Object v = scoreValue(bs.score(), top, b, bindings, scoreTables);
+            if (!seen || first.compare(v, best) < 0) {
+              best = v;
+              seen = true;
+            }
+          }
+        }
+        row.add(best);
       }
       out.add(row);
     }

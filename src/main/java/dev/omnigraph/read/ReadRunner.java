@@ -57,17 +57,34 @@ public final class ReadRunner {
     for (List<Object> r : result.rows()) {
       Map<String, Object> row = new LinkedHashMap<>();
       for (int i = 0; i < result.columns().size(); i++) {
-        row.put(result.columns().get(i), json(r.get(i)));
+        // The reference omits a null cell's key from its row object (RFC 0051, its gqt case
+        // issue_618_json_f32_datetime_null_spelling); `columns` still names every column.
+        if (r.get(i) != null) {
+          row.put(result.columns().get(i), json(r.get(i)));
+        }
       }
       rows.add(row);
     }
     return new ReadOutput(read.name(), target, rows.size(), result.columns(), rows, headCommit.orElse(null));
   }
 
-  /** Dates and times as ISO-8601 strings, vectors as number arrays; everything else as is. */
+  private static final java.time.format.DateTimeFormatter DATETIME_SECONDS =
+      java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss").withZone(java.time.ZoneOffset.UTC);
+  private static final java.time.format.DateTimeFormatter DATETIME_MILLIS =
+      java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS").withZone(java.time.ZoneOffset.UTC);
+
+  /**
+   * The reference's JSON spelling of a cell: a Date as {@code 2024-01-01}; a DateTime as UTC
+   * wall-clock time without a zone, with three fractional digits only when the milliseconds are
+   * not zero ({@code 2024-01-01T12:34:56.789}, {@code 2024-01-01T00:00:00}); vectors as number
+   * arrays; F32 stays a Float, so it is written at 32-bit width ({@code 0.99}).
+   */
   private static Object json(Object v) {
-    if (v instanceof LocalDate || v instanceof Instant) {
-      return v.toString();
+    if (v instanceof LocalDate d) {
+      return d.toString();
+    }
+    if (v instanceof Instant t) {
+      return (t.getNano() / 1_000_000 == 0 ? DATETIME_SECONDS : DATETIME_MILLIS).format(t);
     }
     if (v instanceof float[] f) {
       List<Float> out = new ArrayList<>(f.length);

@@ -2,6 +2,7 @@ package dev.omnigraph.table;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import dev.omnigraph.schema.ScalarKind;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -182,6 +183,112 @@ public final class Filter {
   /** Negation (unknown stays unknown). */
   public static Filter not(Filter filter) {
     return new Filter(Op.NOT, null, null, List.of(), List.of(Objects.requireNonNull(filter)));
+  }
+
+  /** The six ordering comparisons, for {@link #compare(Comparison, String, ScalarKind, Object)}. */
+  public enum Comparison {
+    EQ, NE, LT, LE, GT, GE
+  }
+
+  private static final BigDecimal I32_MIN = BigDecimal.valueOf(Integer.MIN_VALUE);
+  private static final BigDecimal I32_MAX = BigDecimal.valueOf(Integer.MAX_VALUE);
+  private static final BigDecimal I64_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
+  private static final BigDecimal I64_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
+  private static final BigDecimal U32_MAX = BigDecimal.valueOf(0xFFFF_FFFFL);
+  private static final BigDecimal U64_MAX = new BigDecimal(BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE));
+
+  /**
+   * {@code column op value} for a column of kind {@code columnKind}, numbers compared by value.
+   *
+   * <p>lance-core 7.0.0 converts a numeric literal to the column's type and fails the scan when it
+   * does not convert exactly (20.5 or 3000000000 against Int32), where the reference compares
+   * numerically. So on an integer column a number that is not a value of the column's type is
+   * turned into the equivalent comparison with the nearest integer of that type ({@code > 20.5}
+   * is {@code > 20}, {@code >= 20.5} is {@code >= 21}, {@code <= 20.5} is {@code <= 20}), or into a
+   * constant when every or no non-null value qualifies ({@code = 20.5} matches nothing,
+   * {@code != 20.5} every non-null value). The pushed text and {@link #test} then agree with an
+   * exact numeric comparison. A floating value counts as the decimal its shortest round-trip
+   * spelling writes ({@code 0.1f} is 0.1), as it does in {@link #toSql()}. Any other column or
+   * value is the plain comparison.
+   *
+   * @throws IllegalArgumentException as the plain comparison factories
+   */
+  public static Filter compare(Comparison op, String column, ScalarKind columnKind, Object value) {
+    if (columnKind != null && columnKind.isInteger() && value instanceof Number n) {
+      BigDecimal exact = exactDecimal(n);
+      if (exact != null) {
+        return integerCompare(op, column, columnKind, exact);
+      }
+    }
+    return plain(op, column, value);
+  }
+
+  private static Filter plain(Comparison op, String column, Object value) {
+    return switch (op) {
+      case EQ -> eq(column, value);
+      case NE -> ne(column, value);
+      case LT -> lt(column, value);
+      case LE -> le(column, value);
+      case GT -> gt(column, value);
+      case GE -> ge(column, value);
+    };
+  }
+
+  /** The value as an exact decimal, or null for NaN (left to the plain comparison, which refuses it). */
+  private static BigDecimal exactDecimal(Number n) {
+    if (n instanceof Float || n instanceof Double) {
+      double d = n.doubleValue();
+      if (Double.isNaN(d)) {
+        return null;
+      }
+      if (Double.isInfinite(d)) {
+        // Beyond every column bound: only its sign matters below.
+        return d > 0 ? U64_MAX.add(BigDecimal.ONE) : I64_MIN.subtract(BigDecimal.ONE);
+      }
+      return new BigDecimal(SqlLiteral.number(n));
+    }
+    if (n instanceof BigInteger big) {
+      return new BigDecimal(big);
+    }
+    return BigDecimal.valueOf(n.longValue());
+  }
+
+  private static Filter integerCompare(Comparison op, String column, ScalarKind kind, BigDecimal v) {
+    BigDecimal min = switch (kind) {
+      case I32 -> I32_MIN;
+      case I64 -> I64_MIN;
+      default -> BigDecimal.ZERO;
+    };
+    BigDecimal max = switch (kind) {
+      case I32 -> I32_MAX;
+      case I64 -> I64_MAX;
+      case U32 -> U32_MAX;
+      default -> U64_MAX;
+    };
+    BigDecimal floor = v.setScale(0, java.math.RoundingMode.FLOOR);
+    BigDecimal ceil = v.setScale(0, java.math.RoundingMode.CEILING);
+    boolean integral = floor.compareTo(ceil) == 0;
+    Filter none = FALSE;
+    Filter all = not(isNull(column)); // a comparison with null is never true
+    return switch (op) {
+      case EQ -> !integral || v.compareTo(min) < 0 || v.compareTo(max) > 0 ? none : eq(column, typed(kind, floor));
+      case NE -> !integral || v.compareTo(min) < 0 || v.compareTo(max) > 0 ? all : ne(column, typed(kind, floor));
+      // x > v  <=>  x > floor(v);  x <= v  <=>  x <= floor(v)
+      case GT -> floor.compareTo(max) >= 0 ? none : floor.compareTo(min) < 0 ? all : gt(column, typed(kind, floor));
+      case LE -> floor.compareTo(min) < 0 ? none : floor.compareTo(max) >= 0 ? all : le(column, typed(kind, floor));
+      // x >= v  <=>  x >= ceil(v);  x < v  <=>  x < ceil(v)
+      case GE -> ceil.compareTo(max) > 0 ? none : ceil.compareTo(min) <= 0 ? all : ge(column, typed(kind, ceil));
+      case LT -> ceil.compareTo(min) <= 0 ? none : ceil.compareTo(max) > 0 ? all : lt(column, typed(kind, ceil));
+    };
+  }
+
+  /** An in-range integer as the Java type of the column's values (U64 above 2^63 − 1 as BigInteger). */
+  private static Number typed(ScalarKind kind, BigDecimal integral) {
+    BigInteger big = integral.toBigIntegerExact();
+    if (kind == ScalarKind.I32) {
+      return big.intValueExact();
+    }
+    return big.bitLength() < 64 ? (Number) big.longValueExact() : big;
   }
 
   private static Filter compare(Op op, String column, Object value) {

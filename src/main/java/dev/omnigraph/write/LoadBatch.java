@@ -1,6 +1,5 @@
 package dev.omnigraph.write;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +13,10 @@ final class LoadBatch {
 
   private final Map<String, LinkedHashMap<String, Map<String, Object>>> rows = new TreeMap<>();
   private final Map<String, Long> lines = new java.util.HashMap<>();
-  private final List<Endpoint> endpoints = new ArrayList<>();
+  /** Endpoints by table key and edge id: a merge's later line for the same id replaces the earlier one's. */
+  private final Map<String, List<Endpoint>> endpoints = new java.util.LinkedHashMap<>();
+  /** Edge tables by key, with the ids the input named (rather than generated) in them. */
+  private final Map<String, java.util.Set<String>> namedEdgeIds = new TreeMap<>();
 
   void add(String tableKey, String id, Map<String, Object> row, long line, boolean strict) {
     LinkedHashMap<String, Map<String, Object>> table = rows.computeIfAbsent(tableKey, k -> new LinkedHashMap<>());
@@ -29,10 +31,18 @@ final class LoadBatch {
   }
 
   void addEdge(String tableKey, String id, Map<String, Object> row, long line, String fromType, String from,
-      String toType, String to) {
-    add(tableKey, id, row, line, true);
-    endpoints.add(new Endpoint("node:" + fromType, from, line));
-    endpoints.add(new Endpoint("node:" + toType, to, line));
+      String toType, String to, boolean named, boolean strict) {
+    add(tableKey, id, row, line, strict);
+    if (named) {
+      namedEdgeIds.computeIfAbsent(tableKey, k -> new java.util.LinkedHashSet<>()).add(id);
+    }
+    endpoints.put(tableKey + "\u0000" + id,
+        List.of(new Endpoint("node:" + fromType, from, line), new Endpoint("node:" + toType, to, line)));
+  }
+
+  /** Edge tables whose input named ids, with those ids: only they can meet a committed row. */
+  Map<String, java.util.Set<String>> namedEdgeIds() {
+    return namedEdgeIds;
   }
 
   Map<String, LinkedHashMap<String, Map<String, Object>>> rows() {
@@ -40,7 +50,7 @@ final class LoadBatch {
   }
 
   List<Endpoint> endpoints() {
-    return endpoints;
+    return endpoints.values().stream().flatMap(List::stream).toList();
   }
 
   boolean isEmpty() {

@@ -17,7 +17,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * An NDJSON load as a {@link PreparedWrite}: one load is one graph commit. {@code append} is a strict
  * insert (an existing id is {@link KeyConflict}, and it stays strict through reprepare),
- * {@code merge} upserts by id, {@code overwrite} replaces the content of every touched table.
+ * {@code merge} upserts by id, {@code overwrite} replaces the content of every touched table. Edges
+ * follow the same rule by their id: a generated one cannot meet a committed row, a named one can
+ * (append: {@link KeyConflict}; merge: the committed edge is replaced, endpoints included).
  */
 final class LoadWriter implements PreparedWrite {
 
@@ -72,7 +74,8 @@ final class LoadWriter implements PreparedWrite {
     Schema schema = Effects.schemaOf(catalog, tableKey);
     List<String> ids = rows.stream().map(r -> (String) r.get("id")).toList();
     long existing = 0;
-    if (mode != LoadMode.OVERWRITE && tableKey.startsWith("node:")) {
+    boolean probed = probesIds(tableKey);
+    if (probed) {
       List<Map<String, Object>> present = ctx.tables().rowsById(pin.location(), pin.nativeBranch(), pin.version(), ids,
           List.of("id"));
       if (mode == LoadMode.APPEND && !present.isEmpty()) {
@@ -86,10 +89,20 @@ final class LoadWriter implements PreparedWrite {
       case MERGE -> pin.rowCount() + rows.size() - existing;
       case OVERWRITE -> rows.size();
     };
-    boolean certify = mode == LoadMode.APPEND && tableKey.startsWith("node:");
+    // The certificate needs the exact-id preflight above against the same read version.
+    boolean certify = mode == LoadMode.APPEND && probed;
     TableEffect.Stager stager = (readVersion, uuid) -> stage(ctx, pin.location(), ctx.targetBranch(), readVersion,
         schema, rows, certify, uuid);
     return Effects.of(ctx, pin, stager, after, rows.size(), tableKey.startsWith("node:") && mode != LoadMode.OVERWRITE);
+  }
+
+  /**
+   * Whether a table's ids can already be committed: every node table's (key-derived), and an edge
+   * table's only when the input named ids in it (generated ones are fresh). Overwrite replaces.
+   */
+  private boolean probesIds(String tableKey) {
+    return mode != LoadMode.OVERWRITE
+        && (tableKey.startsWith("node:") || batch.namedEdgeIds().containsKey(tableKey));
   }
 
   private StagedWrite stage(PrepareContext ctx, String location, Optional<String> target, long readVersion,
@@ -113,9 +126,22 @@ final class LoadWriter implements PreparedWrite {
       } else {
         var type = catalog.edge(name).orElseThrow();
         RowValidator.checkUnique(ctx, t.getKey(), type.uniques(), t.getValue().values(), Set.of(), replaces);
-        RowValidator.checkCardinality(ctx, type, t.getValue().values(), Set.of(), replaces);
+        // A merge that names a committed edge replaces it: its old row must not count twice.
+        RowValidator.checkCardinality(ctx, type, t.getValue().values(), replacedEdges(ctx, t.getKey()), replaces);
       }
     }
+  }
+
+  private Set<String> replacedEdges(PrepareContext ctx, String tableKey) {
+    Set<String> named = batch.namedEdgeIds().get(tableKey);
+    if (mode != LoadMode.MERGE || named == null) {
+      return Set.of();
+    }
+    TablePin pin = ctx.pin(tableKey);
+    Set<String> replaced = new HashSet<>();
+    ctx.tables().rowsById(pin.location(), pin.nativeBranch(), pin.version(), named, List.of("id"))
+        .forEach(r -> replaced.add(String.valueOf(r.get("id"))));
+    return replaced;
   }
 
   /** Every edge endpoint names a node in this load or in the pinned snapshot. */

@@ -284,12 +284,13 @@ final class MutationWriter implements PreparedWrite {
     Object v = eval(where.value());
     String c = where.column();
     return switch (where.op()) {
-      case EQ -> Filter.eq(c, v);
-      case NE -> Filter.ne(c, v);
-      case LT -> Filter.lt(c, v);
-      case LE -> Filter.le(c, v);
-      case GT -> Filter.gt(c, v);
-      case GE -> Filter.ge(c, v);
+      // By value, as a read compares: see Filter.compare.
+      case EQ -> Filter.compare(Filter.Comparison.EQ, c, where.type().kind(), v);
+      case NE -> Filter.compare(Filter.Comparison.NE, c, where.type().kind(), v);
+      case LT -> Filter.compare(Filter.Comparison.LT, c, where.type().kind(), v);
+      case LE -> Filter.compare(Filter.Comparison.LE, c, where.type().kind(), v);
+      case GT -> Filter.compare(Filter.Comparison.GT, c, where.type().kind(), v);
+      case GE -> Filter.compare(Filter.Comparison.GE, c, where.type().kind(), v);
       case STARTS_WITH -> Filter.startsWith(c, String.valueOf(v));
       case STRING_CONTAINS -> Filter.contains(c, String.valueOf(v));
       case IS_NULL -> Filter.isNull(c);

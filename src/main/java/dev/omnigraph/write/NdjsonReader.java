@@ -28,6 +28,8 @@ import java.util.Set;
  * Parses NDJSON load input into typed rows, one line at a time: {@code {"type":"T","data":{…}}} for
  * nodes and {@code {"edge":"E","from":"id","to":"id","data":{…}}} for edges ({@code data} defaults
  * to {@code {}}; {@code from}/{@code to} are endpoint node ids, i.e. key values for keyed nodes).
+ * An edge may name its own id, as {@code data.id} (the reference's spelling) or a top-level
+ * {@code "id"}; without one it gets a generated id.
  * Every error names its line; nothing is written until the whole input parsed. A line holds exactly
  * one JSON value: anything but whitespace after it is refused, because a lenient reader would keep
  * the first object of {@code {…} {…}} and silently drop the rest.
@@ -37,7 +39,7 @@ final class NdjsonReader {
   /** Strict (StrictJson): a key given twice in one object is refused, naming the line, not loaded as the last value. */
   private static final ObjectMapper JSON = new ObjectMapper(StrictJson.factory());
   private static final Set<String> NODE_FIELDS = Set.of("type", "data");
-  private static final Set<String> EDGE_FIELDS = Set.of("edge", "from", "to", "data");
+  private static final Set<String> EDGE_FIELDS = Set.of("edge", "id", "from", "to", "data");
 
   private NdjsonReader() {}
 
@@ -61,7 +63,7 @@ final class NdjsonReader {
       if (node.has("type")) {
         readNode(batch, catalog, node, line, mode);
       } else if (node.has("edge")) {
-        readEdge(batch, edgesByLowerName, node, line);
+        readEdge(batch, edgesByLowerName, node, line, mode);
       } else {
         throw new LoadInputError(line, "expected {\"type\":…,\"data\":…} or {\"edge\":…,\"from\":…,\"to\":…}");
       }
@@ -120,7 +122,8 @@ final class NdjsonReader {
     batch.add(type.tableKey(), id, row, line, mode == LoadMode.APPEND);
   }
 
-  private static void readEdge(LoadBatch batch, Map<String, EdgeType> edges, JsonNode node, long line) {
+  private static void readEdge(LoadBatch batch, Map<String, EdgeType> edges, JsonNode node, long line,
+      LoadMode mode) {
     requireFields(node, EDGE_FIELDS, line);
     String name = node.get("edge").asText();
     EdgeType type = edges.get(name.toLowerCase(Locale.ROOT));
@@ -129,12 +132,45 @@ final class NdjsonReader {
     }
     String from = endpoint(node, "from", line);
     String to = endpoint(node, "to", line);
-    Map<String, Object> row = values(type.properties(), data(node, line), line, type.name());
-    String id = Ulid.next();
+    JsonNode data = data(node, line);
+    String explicit = explicitEdgeId(node, data, line);
+    if (explicit != null) {
+      // The id is structure, not a declared property: the property conversion must not see it.
+      data = ((com.fasterxml.jackson.databind.node.ObjectNode) data.deepCopy()).without("id");
+    }
+    Map<String, Object> row = values(type.properties(), data, line, type.name());
+    String id = explicit != null ? explicit : Ulid.next();
     row.put("id", id);
     row.put("src", from);
     row.put("dst", to);
-    batch.addEdge(type.tableKey(), id, row, line, type.from(), from, type.to(), to);
+    // A generated id never repeats; a named one repeats only when the input says so, and then it is
+    // refused in append (strict insert) and the last line wins in merge/overwrite (an upsert by id).
+    boolean strict = explicit == null || mode == LoadMode.APPEND;
+    batch.addEdge(type.tableKey(), id, row, line, type.from(), from, type.to(), to, explicit != null, strict);
+  }
+
+  /**
+   * The id an edge line names, or null. The reference reads it from {@code data.id}; a top-level
+   * {@code "id"} is accepted too (the spelling users write by analogy with {@code from}/{@code to}).
+   * Either must be a non-empty string: a number would be a second spelling of the same id.
+   */
+  private static String explicitEdgeId(JsonNode node, JsonNode data, long line) {
+    String top = edgeId(node.get("id"), "id", line);
+    String inData = edgeId(data.get("id"), "data.id", line);
+    if (top != null && inData != null && !top.equals(inData)) {
+      throw new LoadInputError(line, "edge names two ids: id '" + top + "' and data.id '" + inData + "'");
+    }
+    return top != null ? top : inData;
+  }
+
+  private static String edgeId(JsonNode v, String field, long line) {
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    if (!v.isTextual() || v.asText().isEmpty()) {
+      throw new LoadInputError(line, "edge " + field + " must be a non-empty string, got " + v);
+    }
+    return v.asText();
   }
 
   private static String endpoint(JsonNode node, String field, long line) {

@@ -18,6 +18,7 @@ import dev.omnigraph.write.WriteResult;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -219,6 +220,31 @@ abstract class AbstractMutationTest extends AbstractGraphFixture {
     assertThat(rows("main", "Person").get("ann").get("age")).isEqualTo(30);
     assertThat(rows("main", "Person")).containsOnlyKeys("ann", "bob");
     assertThat(sidecars()).isEmpty();
+  }
+
+  @Test
+  void aMutationWhereComparesAnIntegerPropertyWithADecimalByValue() {
+    // Issue 47.5: the where filter failed inside Lance (29.5 does not convert to Int32).
+    mutate("add_person", "{\"name\":\"ann\",\"age\":30}");
+    mutate("add_person", "{\"name\":\"bob\",\"age\":25}");
+    String gq = "query older() { update Person set { email: \"o@x.io\" } where age > 29.5 }\n"
+        + "query none() { delete Person where age = 25.5 }\n"
+        + "query young() { delete Person where age <= 25.5 }\n";
+    var noParams = new ObjectMapper().createObjectNode();
+    graph.mutate("main", gq, "older", noParams, Optional.empty(), Optional.empty());
+    assertThat(emails()).containsEntry("ann", "o@x.io").containsEntry("bob", null);
+    assertThat(graph.mutate("main", gq, "none", noParams, Optional.empty(), Optional.empty()).commitId()).isEmpty();
+    graph.mutate("main", gq, "young", noParams, Optional.empty(), Optional.empty());
+    assertThat(rows("main", "Person")).containsOnlyKeys("ann");
+  }
+
+  private Map<String, Object> emails() {
+    SnapshotOutput.Dataset d = dataset("main", "Person");
+    Map<String, Object> out = new java.util.TreeMap<>();
+    new dev.omnigraph.table.DataTables(config).scan(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
+        d.publishedDatasetVersion(), dev.omnigraph.table.Filter.TRUE, List.of("id", "email"),
+        r -> out.put(String.valueOf(r.get("id")), r.get("email")));
+    return out;
   }
 
   @Test

@@ -92,6 +92,61 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
   }
 
   @Test
+  void anEdgeLineMayNameItsIdAndAppendInsertsItStrictly() {
+    load("main", LoadMode.APPEND, person("a", 1), person("b", 2));
+    load("main", LoadMode.APPEND, "{\"edge\":\"Knows\",\"id\":\"k1\",\"from\":\"a\",\"to\":\"b\"}",
+        "{\"edge\":\"Knows\",\"from\":\"b\",\"to\":\"a\",\"data\":{\"id\":\"k2\",\"since\":7}}");
+    assertThat(edgeRows("main", "Knows")).containsOnlyKeys("k1", "k2");
+    assertThat(edgeRows("main", "Knows").get("k2")).containsEntry("src", "b").containsEntry("since", 7L);
+    long version = graph.snapshot("main").graphManifestVersion();
+    assertThatThrownBy(() -> load("main", LoadMode.APPEND,
+        "{\"edge\":\"Knows\",\"id\":\"k9\",\"from\":\"a\",\"to\":\"a\"}",
+        "{\"edge\":\"Knows\",\"id\":\"k1\",\"from\":\"b\",\"to\":\"b\"}"))
+        .isInstanceOfSatisfying(KeyConflict.class, e -> {
+          assertThat(e.tableKey()).isEqualTo("edge:Knows");
+          assertThat(e.key()).isEqualTo("k1");
+        });
+    assertThatThrownBy(() -> load("main", LoadMode.APPEND,
+        "{\"edge\":\"Knows\",\"id\":\"k3\",\"from\":\"a\",\"to\":\"a\"}",
+        "{\"edge\":\"Knows\",\"id\":\"k3\",\"from\":\"b\",\"to\":\"b\"}"))
+        .isInstanceOf(LoadInputError.class).hasMessageContaining("appears twice");
+    assertThatThrownBy(() -> load("main", LoadMode.APPEND,
+        "{\"edge\":\"Knows\",\"id\":\"k4\",\"from\":\"a\",\"to\":\"a\",\"data\":{\"id\":\"k5\"}}"))
+        .isInstanceOf(LoadInputError.class).hasMessageContaining("two ids");
+    assertThatThrownBy(() -> load("main", LoadMode.APPEND, "{\"edge\":\"Knows\",\"id\":7,\"from\":\"a\",\"to\":\"a\"}"))
+        .isInstanceOf(LoadInputError.class).hasMessageContaining("non-empty string");
+    assertThat(graph.snapshot("main").graphManifestVersion()).isEqualTo(version);
+    assertThat(edgeRows("main", "Knows")).containsOnlyKeys("k1", "k2");
+  }
+
+  @Test
+  void mergeUpsertsANamedEdgeByIdEndpointsIncluded() {
+    load("main", LoadMode.APPEND, person("a", 1), person("b", 2), person("c", 3),
+        "{\"type\":\"Company\",\"data\":{\"name\":\"acme\"}}", "{\"type\":\"Company\",\"data\":{\"name\":\"beta\"}}",
+        "{\"edge\":\"Knows\",\"id\":\"k1\",\"from\":\"a\",\"to\":\"b\",\"data\":{\"since\":1}}",
+        "{\"edge\":\"WorksAt\",\"id\":\"w1\",\"from\":\"a\",\"to\":\"acme\"}");
+    // The last line for an id wins inside a merge; WorksAt is @card(0..1): replacing w1 is no second job.
+    load("main", LoadMode.MERGE, "{\"edge\":\"Knows\",\"id\":\"k1\",\"from\":\"a\",\"to\":\"b\",\"data\":{\"since\":2}}",
+        "{\"edge\":\"Knows\",\"id\":\"k1\",\"from\":\"a\",\"to\":\"c\",\"data\":{\"since\":3}}",
+        "{\"edge\":\"WorksAt\",\"id\":\"w1\",\"from\":\"a\",\"to\":\"beta\"}");
+    assertThat(edgeRows("main", "Knows")).containsOnlyKeys("k1");
+    assertThat(edgeRows("main", "Knows").get("k1")).containsEntry("dst", "c").containsEntry("since", 3L);
+    assertThat(dataset("main", "Knows").entityCount()).isEqualTo(1);
+    assertThat(edgeRows("main", "WorksAt")).containsOnlyKeys("w1");
+    assertThat(edgeRows("main", "WorksAt").get("w1")).containsEntry("dst", "beta");
+    assertThat(dataset("main", "WorksAt").entityCount()).isEqualTo(1);
+  }
+
+  private Map<String, Map<String, Object>> edgeRows(String branch, String type) {
+    SnapshotOutput.Dataset d = dataset(branch, type);
+    Map<String, Map<String, Object>> out = new java.util.TreeMap<>();
+    new DataTables(config).scan(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
+        d.publishedDatasetVersion(), dev.omnigraph.table.Filter.TRUE, List.of(),
+        r -> out.put(String.valueOf(r.get("id")), r));
+    return out;
+  }
+
+  @Test
   void tooManyKeyedRowsIsResourceLimitExceededBeforeAnySidecar() {
     String[] lines = IntStream.range(0, 8_193).mapToObj(i -> person("p" + i, i)).toArray(String[]::new);
     assertThatThrownBy(() -> load("main", LoadMode.APPEND, lines))

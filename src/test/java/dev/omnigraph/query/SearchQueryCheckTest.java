@@ -139,8 +139,8 @@ class SearchQueryCheckTest {
         query q() { match { $p: Person $p $w:knows $f search($w.since, "x") } return { $p.name } }""",
         1, 54, "search cannot target the edge property $w.since");
     rejected("""
-        query q() { match { $p: Person } return { $p.name, count($p) as n, bm25($p.name, "x") as s } }""",
-        1, 68, "cannot stand beside aggregates");
+        query q() { match { $p: Person } return { $p.name, count($p) as n, rrf(bm25($p.name, "x"), bm25($p.name, "y")) as s } limit 2 }""",
+        1, 68, "cannot stand beside aggregates"); // bm25 can (issue 47.7); rrf ranks a window, not yet
     rejected("""
         query q() { match { $p: Person search($p.status, "x") } return { $p.name } }""",
         1, 39, "(an enum is matched with =)");

@@ -269,6 +269,51 @@ abstract class AbstractSearchQueryTest {
   }
 
   @Test
+  void bm25BesideAnAggregateScoresEveryMatchThenAggregates() {
+    // Issue 47.7, as the reference's issue_563_aggregate_uncapped: the rows are scored (a leading
+    // bm25 keeps every matching doc, not `limit` of them), then folded; the limit trims the groups.
+    // "learning" is in the titles of rl-intro (closed, the best score), dl-basics and ml-intro (open).
+    String source = """
+        query total($q: String) {
+          match { $d: Doc }
+          return { count($d) as total }
+          order { bm25($d.title, $q) }
+          limit 1
+        }
+        query by_status($q: String) {
+          match { $d: Doc }
+          return { $d.status, count($d) as n }
+          order { bm25($d.title, $q) }
+          limit 2
+        }
+        query by_status_asc($q: String) {
+          match { $d: Doc }
+          return { $d.status, count($d) as n }
+          order { bm25($d.title, $q) asc }
+        }
+        query per_score($q: String) {
+          match { $d: Doc }
+          return { bm25($d.title, $q) as s, count($d) as n }
+          order { s desc }
+        }
+        """;
+    ObjectNode params = JSON.createObjectNode().put("q", "learning");
+    assertThat(graph.query(Optional.empty(), Optional.empty(), source, "total", params).rows())
+        .containsExactly(Map.of("total", 3L));
+    ReadOutput byStatus = graph.query(Optional.empty(), Optional.empty(), source, "by_status", params);
+    assertThat(column(byStatus, "d.status")).containsExactly("closed", "open");
+    assertThat(column(byStatus, "n")).containsExactly(1L, 2L);
+    // Ascending: groups rank by their lowest score.
+    ReadOutput ascending = graph.query(Optional.empty(), Optional.empty(), source, "by_status_asc", params);
+    assertThat(column(ascending, "d.status")).containsExactly("open", "closed");
+    // A score in return beside an aggregate is a group key, as any other non-aggregate column.
+    ReadOutput perScore = graph.query(Optional.empty(), Optional.empty(), source, "per_score", params);
+    assertThat(column(perScore, "n")).containsExactly(1L, 2L, 2L);
+    assertThat((Double) column(perScore, "s").get(0)).isGreaterThan((Double) column(perScore, "s").get(1));
+    assertThat(column(perScore, "s").get(2)).isNull(); // cv-overview and nlp-guide: no match, no score
+  }
+
+  @Test
   void rrfFusesTheTwoRankingsExactlyAsTheFormulaSays() {
     float[] vq = {0.1f, 0.2f, 0.3f, 0.4f};
     ReadOutput out = q("hybrid_scores", "vq", vq, "tq", "learning");

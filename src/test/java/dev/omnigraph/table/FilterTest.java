@@ -19,6 +19,34 @@ import org.junit.jupiter.api.Test;
 class FilterTest {
 
   @Test
+  void anIntegerColumnAgainstANumberItsTypeCannotHoldBecomesTheEquivalentIntegerComparison() {
+    // Issue 47.5: Lance fails a scan whose literal does not convert to the column's type.
+    Filter.Comparison gt = Filter.Comparison.GT;
+    assertThat(Filter.compare(gt, "age", dev.omnigraph.schema.ScalarKind.I32, 20.5).toSql()).isEqualTo("`age` > 20");
+    assertThat(Filter.compare(Filter.Comparison.GE, "age", dev.omnigraph.schema.ScalarKind.I32, 20.5).toSql())
+        .isEqualTo("`age` >= 21");
+    assertThat(Filter.compare(Filter.Comparison.LT, "age", dev.omnigraph.schema.ScalarKind.I64, -20.5).toSql())
+        .isEqualTo("`age` < -20");
+    assertThat(Filter.compare(Filter.Comparison.LE, "age", dev.omnigraph.schema.ScalarKind.I64, -20.5).toSql())
+        .isEqualTo("`age` <= -21");
+    assertThat(Filter.compare(Filter.Comparison.EQ, "age", dev.omnigraph.schema.ScalarKind.I32, 20.5))
+        .isSameAs(Filter.FALSE);
+    assertThat(Filter.compare(Filter.Comparison.NE, "age", dev.omnigraph.schema.ScalarKind.I32, 20.5).toSql())
+        .isEqualTo("`age` IS NOT NULL");
+    assertThat(Filter.compare(Filter.Comparison.EQ, "age", dev.omnigraph.schema.ScalarKind.I32, 20.0).toSql())
+        .isEqualTo("`age` = 20");
+    assertThat(Filter.compare(gt, "age", dev.omnigraph.schema.ScalarKind.I32, 3_000_000_000L)).isSameAs(Filter.FALSE);
+    assertThat(Filter.compare(gt, "n", dev.omnigraph.schema.ScalarKind.U32, -1.5).toSql()).isEqualTo("`n` IS NOT NULL");
+    assertThat(Filter.compare(gt, "n", dev.omnigraph.schema.ScalarKind.U64, 1e19).toSql())
+        .isEqualTo("`n` > arrow_cast('10000000000000000000', 'UInt64')");
+    assertThat(Filter.compare(gt, "f", dev.omnigraph.schema.ScalarKind.F64, 20.5).toSql()).isEqualTo("`f` > 20.5");
+    Map<String, Object> row = new HashMap<>();
+    row.put("age", 21);
+    assertThat(Filter.compare(gt, "age", dev.omnigraph.schema.ScalarKind.I32, 20.5).test(row)).isTrue();
+    assertThat(Filter.compare(Filter.Comparison.NE, "age", dev.omnigraph.schema.ScalarKind.I32, 20.5).test(row)).isTrue();
+  }
+
+  @Test
   void sqlText() {
     assertThat(Filter.eq("name", "it's").toSql()).isEqualTo("`name` = 'it''s'");
     assertThat(Filter.ne("age", 3L).toSql()).isEqualTo("`age` <> 3");
