@@ -135,7 +135,8 @@ class LocalCliTest {
     Run page = run("changes", "poll", "--start", "beginning", "--limit", "1", "--store", root.toString());
     assertThat(page.exit()).as(page.err()).isZero();
     assertThat(page.out()).matches("[0-9A-Z]{26} insert node Person ann\n");
-    assertThat(page.err()).startsWith("more: omnigraph changes poll --branch main --limit 1 --page-token ");
+    assertThat(page.err()).startsWith("more: omnigraph changes poll --store " + root + " --branch main --limit 1"
+        + " --page-token ");
     String token = page.err().strip().substring(page.err().lastIndexOf(' ') + 1);
     Run rest = run("changes", "poll", "--page-token", token, "--limit", "1", "--json", "--store", root.toString());
     assertThat(rest.exit()).as(rest.err()).isZero();
