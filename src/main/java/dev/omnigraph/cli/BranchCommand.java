@@ -15,12 +15,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code omnigraph branch create|list|delete|merge}. */
-@Command(name = "branch", description = "Create, list, delete and merge graph branches.",
+@Command(name = "branch", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph branch create feature --store ./g", description = "Create, list, delete and merge graph branches.",
     subcommands = {BranchCommand.Create.class, BranchCommand.ListBranches.class, BranchCommand.Delete.class,
         BranchCommand.Merge.class})
 public class BranchCommand {
 
-  @Command(name = "create", description = "Create a branch (data is shared until first write).")
+  @Command(name = "create", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph branch create feature --from main --store ./g", description = "Create a branch (data is shared until first write).")
   static class Create implements Callable<Integer> {
     @Mixin GraphOptions graph;
 
@@ -55,7 +57,8 @@ public class BranchCommand {
     }
   }
 
-  @Command(name = "list", description = "List branches (main first).")
+  @Command(name = "list", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph branch list --server http://127.0.0.1:8080 --graph default", description = "List branches (main first).")
   static class ListBranches implements Callable<Integer> {
     @Mixin GraphOptions graph;
 
@@ -84,7 +87,8 @@ public class BranchCommand {
     }
   }
 
-  @Command(name = "delete", description = "Delete a branch.")
+  @Command(name = "delete", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph branch delete feature --store ./g", description = "Delete a branch.")
   static class Delete implements Callable<Integer> {
     @Mixin GraphOptions graph;
 
@@ -116,7 +120,8 @@ public class BranchCommand {
     }
   }
 
-  @Command(name = "merge", description = "Merge SOURCE into a branch (default main): three-way, entity by entity,"
+  @Command(name = "merge", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph branch merge feature --into main --delete-branch --store ./g", description = "Merge SOURCE into a branch (default main): three-way, entity by entity,"
       + " one atomic commit. Exit 3 on conflicts, each listed.")
   static class Merge implements Callable<Integer> {
     @Mixin GraphOptions graph;

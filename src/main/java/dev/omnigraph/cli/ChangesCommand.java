@@ -18,11 +18,13 @@ import picocli.CommandLine.Option;
  * engine on a local graph). It prints one page and where to continue: a consumer stores the cursor only
  * from a terminal page, after applying its blocks (docs/http-api.md, "Change feed").
  */
-@Command(name = "changes", description = "The branch change feed.", subcommands = ChangesCommand.Poll.class)
+@Command(name = "changes", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph changes poll --start beginning --store ./g", description = "The branch change feed.", subcommands = ChangesCommand.Poll.class)
 public class ChangesCommand {
 
   /** {@code changes poll}. */
-  @Command(name = "poll", description = {
+  @Command(name = "poll", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph changes poll --start beginning --limit 50 --store ./g", description = {
       "One poll of a branch's first-parent changes after --cursor, --start (now|beginning|after:ID) or --page-token.",
       "Text: one change a line; the last line on stderr is 'cursor: C' (terminal page) or 'more: … --page-token T'."})
   public static class Poll implements Callable<Integer> {
@@ -76,7 +78,7 @@ public class ChangesCommand {
         }
       }
       if (out.nextPageToken() != null) {
-        System.err.println("more: omnigraph changes poll --branch " + branch + " --limit " + limit
+        System.err.println("more: " + graph.again() + " --branch " + branch + " --limit " + limit
             + " --page-token " + out.nextPageToken());
       } else {
         System.err.println("cursor: " + out.cursor() + (Boolean.TRUE.equals(out.caughtUp()) ? " (caught up)" : ""));

@@ -14,11 +14,12 @@ import picocli.CommandLine.Parameters;
  * {@code --dry-run} opens the graph read-only and only reports. Exit 3 while a recovery sidecar is
  * pending (nothing is removed).
  */
-@Command(name = "cleanup", description = "Garbage-collect Lance versions that no reachable graph commit pins;"
+@Command(name = "cleanup", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph cleanup --dry-run --store ./g", description = "Garbage-collect Lance versions that no reachable graph commit pins;"
     + " time travel to every commit keeps working.")
 public class CleanupCommand implements Callable<Integer> {
 
-  @Mixin GraphOptions graph;
+  @Mixin StoreOptions graph;
 
   @Option(names = "--dry-run", description = "Report what would be removed; write nothing.")
   boolean dryRun;

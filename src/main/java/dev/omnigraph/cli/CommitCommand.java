@@ -16,11 +16,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code omnigraph commit list|show|changes}: the graph commit lineage and what each commit changed. */
-@Command(name = "commit", description = "Inspect graph commits.",
+@Command(name = "commit", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph commit list --limit 20 --store ./g", description = "Inspect graph commits.",
     subcommands = {CommitCommand.ListCommits.class, CommitCommand.Show.class, CommitCommand.Changes.class})
 public class CommitCommand {
 
-  @Command(name = "list", description = {
+  @Command(name = "list", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph commit list --limit 20 --json --store ./g", description = {
       "Commits reachable from a branch head, one page, newest first by (manifest version, created-at, id).",
       "When more follow, the last line on stderr is the command for the next page (--json: next_cursor)."})
   static class ListCommits implements Callable<Integer> {
@@ -70,12 +72,7 @@ public class CommitCommand {
 
     /** The command that lists the next page, with this one's graph options. */
     String nextPageCommand(String next) {
-      StringBuilder cmd = new StringBuilder("omnigraph commit list");
-      if (graph.server != null) {
-        cmd.append(" --server ").append(shellWord(graph.server)).append(" --graph ").append(shellWord(graph.graphId));
-      } else if (graph.store != null) {
-        cmd.append(" --store ").append(shellWord(graph.store));
-      }
+      StringBuilder cmd = new StringBuilder(graph.again());
       cmd.append(" --branch ").append(shellWord(branch));
       if (limit != CommitPage.DEFAULT_LIMIT) {
         cmd.append(" --limit ").append(limit);
@@ -84,15 +81,12 @@ public class CommitCommand {
     }
   }
 
-  /** {@code s} as one POSIX shell word: as is when plainly safe, else single-quoted. */
   static String shellWord(String s) {
-    if (!s.isEmpty() && s.chars().allMatch(c -> Character.isLetterOrDigit(c) || "-_./:=@%+,".indexOf(c) >= 0)) {
-      return s;
-    }
-    return "'" + s.replace("'", "'\\''") + "'";
+    return StoreOptions.shellWord(s);
   }
 
-  @Command(name = "show", description = "One commit.")
+  @Command(name = "show", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph commit show 01JD8ZQ3V4N1W6X2Y7K5M9P0RS --store ./g", description = "One commit.")
   static class Show implements Callable<Integer> {
     @Mixin GraphOptions graph;
 
@@ -121,7 +115,8 @@ public class CommitCommand {
     }
   }
 
-  @Command(name = "changes", description = {
+  @Command(name = "changes", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph commit changes 01JD8ZQ3V4N1W6X2Y7K5M9P0RS --kind node --store ./g", description = {
       "Entity changes one commit made relative to its first parent: inserted, updated and deleted nodes and edges,",
       "nodes before edges, then by type, then by id. Pages are fetched until the last; --page-token prints one page."})
   static class Changes implements Callable<Integer> {
@@ -159,6 +154,25 @@ public class CommitCommand {
       }
     }
 
+    private static void appendEach(StringBuilder cmd, String option, List<String> values) {
+      if (values != null) {
+        values.forEach(v -> cmd.append(' ').append(option).append(' ').append(shellWord(v)));
+      }
+    }
+
+    /** The command that prints the next page, as {@code commit list} prints its own: runnable as it stands. */
+    String nextPageCommand(String token) {
+      StringBuilder cmd = new StringBuilder(graph.again()).append(' ').append(shellWord(id));
+      if (limit != ChangesPage.DEFAULT_LIMIT) {
+        cmd.append(" --limit ").append(limit);
+      }
+      // The filters again: a page token continues one filtered listing.
+      appendEach(cmd, "--kind", kinds);
+      appendEach(cmd, "--type", types);
+      appendEach(cmd, "--op", ops);
+      return cmd.append(" --page-token ").append(shellWord(token)).toString();
+    }
+
     private String path(ChangesPage p) {
       StringBuilder path = new StringBuilder("/commits/").append(RemoteGraph.encode(id)).append("/changes?limit=")
           .append(p.limit());
@@ -178,7 +192,7 @@ public class CommitCommand {
         } else {
           out.changes().forEach(CommitCommand::print);
           if (out.nextPageToken() != null) {
-            System.err.println("more: --page-token " + shellWord(out.nextPageToken()));
+            System.err.println("more: " + nextPageCommand(out.nextPageToken()));
           }
         }
         return ExitCodes.OK;

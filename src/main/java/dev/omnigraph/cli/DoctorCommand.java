@@ -29,7 +29,8 @@ import picocli.CommandLine.Spec;
  * {@code --store}.
  */
 @Command(
-    name = "doctor",
+    name = "doctor", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph doctor --store s3://bucket/g",
     description = "Check that Lance works against a graph root (scratch dataset, removed afterwards).")
 public class DoctorCommand implements Callable<Integer> {
 

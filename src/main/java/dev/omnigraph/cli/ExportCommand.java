@@ -19,7 +19,8 @@ import picocli.CommandLine.Option;
  * {@code omnigraph export [--branch B] [--type T]... [--output F]}: the branch's pinned state as
  * NDJSON in the load format, streamed one Lance batch at a time (read-only open).
  */
-@Command(name = "export", description = "Stream a branch's data as NDJSON that load accepts (read-only).")
+@Command(name = "export", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph export --branch main --output backup.ndjson --store ./g", description = "Stream a branch's data as NDJSON that load accepts (read-only).")
 public class ExportCommand implements Callable<Integer> {
 
   @Mixin GraphOptions graph;

@@ -1,19 +1,14 @@
 package dev.omnigraph.cli;
 
-import dev.omnigraph.api.OpenMode;
-import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.storage.StorageConfig;
+import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /**
- * How a command names its graph: {@code --store URI} (a local path or {@code s3://bucket/prefix}),
- * or, for the commands with a remote form, {@code --server URL [--graph ID]} with the bearer token
- * in {@code $OMNIGRAPH_TOKEN}.
+ * How a command with a remote form names its graph: {@code --store URI} as in {@link StoreOptions},
+ * or {@code --server URL [--graph ID]} with the bearer token in {@code $OMNIGRAPH_TOKEN}.
  */
-public class GraphOptions {
-
-  /** The environment, replaceable by tests (a JVM cannot change its own). */
-  static java.util.function.Function<String, String> env = System::getenv;
+public class GraphOptions extends StoreOptions {
 
   @Option(names = "--server", paramLabel = "URL",
       description = "A running omnigraph server (token from $OMNIGRAPH_TOKEN) instead of --store.")
@@ -23,53 +18,34 @@ public class GraphOptions {
       description = "The graph id on --server (default: default).")
   String graphId;
 
-  @Option(names = "--store", paramLabel = "URI", description = "Graph root: a directory or s3://bucket/prefix.")
-  String store;
-
-  @Option(names = "--actor", paramLabel = "ID", description = "Actor id recorded in the commit lineage.")
-  String actor;
-
   /** The remote graph when {@code --server} is given. */
-  java.util.Optional<RemoteGraph> remote() {
+  Optional<RemoteGraph> remote() {
     if (server == null) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     if (store != null) {
-      throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-          "give --store or --server, not both");
+      throw new UsageError(command.commandLine(), "give --store or --server, not both",
+          "keep one: --store URI for a graph root, --server URL --graph ID for a running server");
     }
-    return java.util.Optional.of(new RemoteGraph(server, graphId,
-        java.util.Optional.ofNullable(env.apply("OMNIGRAPH_TOKEN")).filter(t -> !t.isBlank())));
+    return Optional.of(new RemoteGraph(server, graphId,
+        Optional.ofNullable(env.apply("OMNIGRAPH_TOKEN")).filter(t -> !t.isBlank())));
   }
 
+  @Override
   StorageConfig config(String positional) {
     if (server != null) {
-      throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-          "this command has no --server form; name the graph with --store");
+      // A command whose remote form does not cover what was asked (it calls config() with --server given).
+      throw new UsageError(command.commandLine(), "this form of " + command.qualifiedName() + " has no --server form",
+          "name the graph root with --store URI");
     }
-    String uri = store != null ? store : positional;
-    if (uri == null || uri.isBlank()) {
-      throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "missing --store URI");
-    }
-    return StorageConfig.fromEnvironment(uri, new java.util.AbstractMap<String, String>() {
-      // A view of {@link #env}: StorageConfig only looks names up, so tests can point it at a store.
-      @Override
-      public String get(Object name) {
-        return name instanceof String n ? env.apply(n) : null;
-      }
-
-      @Override
-      public java.util.Set<Entry<String, String>> entrySet() {
-        return java.util.Set.of();
-      }
-    });
+    return super.config(positional);
   }
 
-  Omnigraph open(OpenMode mode) {
-    return Omnigraph.open(config(null), mode);
-  }
-
-  java.util.Optional<String> actor() {
-    return java.util.Optional.ofNullable(actor).or(() -> java.util.Optional.ofNullable(System.getenv("OMNIGRAPH_ACTOR")));
+  @Override
+  String again() {
+    if (server == null) {
+      return super.again();
+    }
+    return command.qualifiedName() + " --server " + shellWord(server) + " --graph " + shellWord(graphId);
   }
 }

@@ -19,11 +19,13 @@ import picocli.CommandLine.Parameters;
  * ({@code --server URL --graph ID}, {@code POST /graphs/{id}/indexes/ensure}). Exit 3 while a
  * recovery sidecar on the branch needs a rollback, or for drift (nothing written).
  */
-@Command(name = "index", description = "Build the indexes the schema declares.",
+@Command(name = "index", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph index ensure --store ./g", description = "Build the indexes the schema declares.",
     subcommands = {IndexCommand.Ensure.class})
 public class IndexCommand {
 
-  @Command(name = "ensure", description = "Build every declared index the branch's tables lack (BTree, full-text,"
+  @Command(name = "ensure", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph index ensure --branch main --json --store ./g", description = "Build every declared index the branch's tables lack (BTree, full-text,"
       + " vector) as one graph commit; a second run builds nothing.")
   static class Ensure implements Callable<Integer> {
 
@@ -44,8 +46,8 @@ public class IndexCommand {
       var remote = graph.remote();
       if (remote.isPresent()) {
         if (positional != null) {
-          throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-              "give --server or a graph root, not both");
+          throw new UsageError(graph.command.commandLine(), "give --server or a graph root, not both",
+              "drop the graph root argument, or --server URL --graph ID");
         }
         Map<String, Object> body = new LinkedHashMap<>();
         if (branch != null) {

@@ -10,10 +10,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code omnigraph init --schema F [--store] URI}: create a graph. */
-@Command(name = "init", description = "Create a graph from a .pg schema.")
+@Command(name = "init", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph init --schema people.pg ./g", description = "Create a graph from a .pg schema.")
 public class InitCommand implements Callable<Integer> {
 
-  @Mixin GraphOptions graph;
+  @Mixin StoreOptions graph;
 
   @Option(names = "--schema", required = true, paramLabel = "FILE", description = "The .pg schema file.")
   Path schema;
@@ -26,7 +27,7 @@ public class InitCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    String source = Files.readString(schema);
+    String source = InputFiles.read(graph.command, "--schema", schema);
     try (Omnigraph g = Omnigraph.init(graph.config(positional), source, graph.actor())) {
       var snapshot = g.snapshot("main");
       if (json) {

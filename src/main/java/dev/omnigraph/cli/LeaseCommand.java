@@ -23,7 +23,8 @@ import picocli.CommandLine.Option;
  * deletes the lease as read, live or not; without {@code --force} it explains the risk and changes
  * nothing (exit 2).
  */
-@Command(name = "lease", description = "Show or break the graph's writer lease (docs/lease.md).",
+@Command(name = "lease", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph lease show --store ./g", description = "Show or break the graph's writer lease (docs/lease.md).",
     subcommands = {LeaseCommand.Show.class, LeaseCommand.Break.class})
 public class LeaseCommand {
 
@@ -33,9 +34,10 @@ public class LeaseCommand {
       + " (within its renew interval) and stops. Break only a lease whose holder is dead or stopped; a dead"
       + " holder's lease is also taken over by the next writer once it expires.";
 
-  @Command(name = "show", description = "Print who holds the writer lease, since when, and whether it is live.")
+  @Command(name = "show", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph lease show --json --store ./g", description = "Print who holds the writer lease, since when, and whether it is live.")
   static class Show implements Callable<Integer> {
-    @Mixin GraphOptions graph;
+    @Mixin StoreOptions graph;
 
     @Option(names = "--json", description = "Print the lease as JSON.")
     boolean json;
@@ -82,10 +84,11 @@ public class LeaseCommand {
     }
   }
 
-  @Command(name = "break", description = "Delete the writer lease so the next writer acquires it at once."
+  @Command(name = "break", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph lease break --force --store ./g", description = "Delete the writer lease so the next writer acquires it at once."
       + " Needs --force: breaking a live lease lets a second writer in.")
   static class Break implements Callable<Integer> {
-    @Mixin GraphOptions graph;
+    @Mixin StoreOptions graph;
 
     @Option(names = "--force", description = "Really delete it, live or not (see the risk in docs/lease.md).")
     boolean force;

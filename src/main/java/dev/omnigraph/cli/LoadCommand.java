@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code omnigraph load --data F --mode M [--branch B] URI}: one NDJSON load, one commit. */
-@Command(name = "load", description = "Load NDJSON nodes and edges as one graph commit.")
+@Command(name = "load", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph load --data people.ndjson --mode append ./g", description = "Load NDJSON nodes and edges as one graph commit.")
 public class LoadCommand implements Callable<Integer> {
 
   @Mixin GraphOptions graph;
@@ -43,11 +44,14 @@ public class LoadCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (!data.equals("-")) {
+      InputFiles.require(graph.command, "--data", Path.of(data));
+    }
     var remote = graph.remote();
     if (remote.isPresent()) {
       if (positional != null) {
-        throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-            "give --server or a graph root, not both");
+        throw new UsageError(graph.command.commandLine(), "give --server or a graph root, not both",
+            "drop the graph root argument, or --server URL --graph ID");
       }
       Progress p = Progress.start(Progress.wanted(progress), "sent", size());
       GraphBatchLoadOutput out;

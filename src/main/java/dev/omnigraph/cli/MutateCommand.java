@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code omnigraph mutate NAME --query F [--params JSON] [--branch B] [--if-commit ID]}. */
-@Command(name = "mutate", description = "Run a .gq mutation as one graph commit.")
+@Command(name = "mutate", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph mutate add_person --query people.gq --params '{\"name\":\"ann\"}' --store ./g", description = "Run a .gq mutation as one graph commit.")
 public class MutateCommand implements Callable<Integer> {
 
   @Mixin GraphOptions graph;
@@ -42,11 +43,12 @@ public class MutateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    String source = InputFiles.read(graph.command, "--query", query);
     JsonNode bound = ParamsJson.parse(params);
     var remote = graph.remote();
     if (remote.isPresent()) {
       Map<String, Object> body = new LinkedHashMap<>();
-      body.put("query", Files.readString(query));
+      body.put("query", source);
       body.put("name", name);
       body.put("params", bound);
       body.put("branch", branch);
@@ -57,7 +59,7 @@ public class MutateCommand implements Callable<Integer> {
       return ExitCodes.OK;
     }
     try (Omnigraph g = graph.open(OpenMode.READ_WRITE)) {
-      WriteResult r = g.mutate(branch, Files.readString(query), name, bound, graph.actor(), Optional.ofNullable(ifCommit));
+      WriteResult r = g.mutate(branch, source, name, bound, graph.actor(), Optional.ofNullable(ifCommit));
       print(WriteOutputs.change(g, branch, name, graph.actor(), r));
     }
     return ExitCodes.OK;

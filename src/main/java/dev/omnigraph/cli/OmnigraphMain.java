@@ -9,7 +9,8 @@ import picocli.CommandLine;
 /**
  * One jar, two faces: {@code serve} boots the HTTP service, every other command is a CLI run that
  * must not open a port. Quarkus starts HTTP during boot, before {@link #run} sees the arguments, so
- * {@link #main} settles the HTTP settings from the raw arguments first.
+ * {@link #main} parses the arguments first and {@link BootSettings} enables HTTP only for a clean
+ * {@code serve} parse: {@code serve --help} or a mistyped {@code serve} starts nothing.
  */
 @QuarkusMain
 public class OmnigraphMain implements QuarkusApplication {
@@ -23,8 +24,6 @@ public class OmnigraphMain implements QuarkusApplication {
 
   @Override
   public int run(String... args) {
-    CommandLine cli = new CommandLine(RootCommand.class, factory);
-    cli.setExecutionExceptionHandler(new ExitCodes.ExceptionHandler());
-    return cli.execute(args);
+    return RootCommand.commandLine(factory).execute(args);
   }
 }

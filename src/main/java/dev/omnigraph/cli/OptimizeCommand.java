@@ -15,11 +15,12 @@ import picocli.CommandLine.Parameters;
  * Writes also trigger it automatically past the configured thresholds; this runs it on demand.
  * Exit 3 while a recovery sidecar on the branch is pending or a table drifted (nothing written).
  */
-@Command(name = "optimize", description = "Compact the branch's data tables (rows, row ids and time travel are"
+@Command(name = "optimize", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph optimize --branch main --store ./g", description = "Compact the branch's data tables (rows, row ids and time travel are"
     + " unchanged) and publish one maintenance commit.")
 public class OptimizeCommand implements Callable<Integer> {
 
-  @Mixin GraphOptions graph;
+  @Mixin StoreOptions graph;
 
   @Option(names = "--branch", description = "Graph branch (default main).")
   String branch;

@@ -18,11 +18,13 @@ import picocli.CommandLine.Option;
  * files themselves ({@code --query F}, repeatable) and lists the catalog a server configured with them
  * would serve, with the same load checks (a parse error or a name declared twice is exit 1).
  */
-@Command(name = "queries", description = "Stored queries.", subcommands = QueriesCommand.ListCommand.class)
+@Command(name = "queries", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph queries list --query people.gq", description = "Stored queries.", subcommands = QueriesCommand.ListCommand.class)
 public class QueriesCommand {
 
   /** {@code queries list}. */
-  @Command(name = "list", description = "List the stored-query catalog (reference QueriesCatalogOutput).")
+  @Command(name = "list", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph queries list --server http://127.0.0.1:8080 --graph default", description = "List the stored-query catalog (reference QueriesCatalogOutput).")
   public static class ListCommand implements Callable<Integer> {
 
     @Mixin GraphOptions graph;
@@ -47,6 +49,7 @@ public class QueriesCommand {
         if (files == null || files.isEmpty()) {
           throw new InvalidRequest("give --server URL --graph ID, or the catalog's .gq files with --query FILE");
         }
+        files.forEach(f -> InputFiles.require(graph.command, "--query", f));
         try {
           catalog = StoredQueries.load(files).catalog();
         } catch (IllegalArgumentException e) {

@@ -21,7 +21,8 @@ import picocli.CommandLine.Parameters;
  * json|table|jsonl|csv]}. {@code jsonl} and {@code csv} render as the reference CLI does: a metadata
  * line then one object per row; a header line then one line per row.
  */
-@Command(name = "query", description = "Run a .gq read query over one pinned snapshot (read-only).")
+@Command(name = "query", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph query friends --query people.gq --params '{\"name\":\"ann\"}' --format table --store ./g", description = "Run a .gq read query over one pinned snapshot (read-only).")
 public class QueryCommand implements Callable<Integer> {
 
   enum Format { json, table, jsonl, csv }
@@ -49,11 +50,12 @@ public class QueryCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    String source = InputFiles.read(graph.command, "--query", query);
     var bound = ParamsJson.parse(params);
     var remote = graph.remote();
     if (remote.isPresent()) {
       java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
-      body.put("query", Files.readString(query));
+      body.put("query", source);
       body.put("name", name);
       body.put("params", bound);
       body.put("branch", branch);
@@ -62,7 +64,7 @@ public class QueryCommand implements Callable<Integer> {
       return ExitCodes.OK;
     }
     try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-      print(g.query(Optional.ofNullable(branch), Optional.ofNullable(commit), Files.readString(query), name, bound));
+      print(g.query(Optional.ofNullable(branch), Optional.ofNullable(commit), source, name, bound));
     }
     return ExitCodes.OK;
   }

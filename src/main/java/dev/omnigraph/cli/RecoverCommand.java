@@ -29,11 +29,12 @@ import picocli.CommandLine.Parameters;
  * refuses with exit 1, changing nothing, when recovery would settle the sidecar (plain
  * {@code recover} does). Settles nothing itself.
  */
-@Command(name = "recover", description = "Settle pending recovery sidecars (roll forward or roll back) and"
+@Command(name = "recover", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph recover --store ./g", description = "Settle pending recovery sidecars (roll forward or roll back) and"
     + " print what was settled; --quarantine moves aside a sidecar recovery cannot read or refuses.")
 public class RecoverCommand implements Callable<Integer> {
 
-  @Mixin GraphOptions graph;
+  @Mixin StoreOptions graph;
 
   @Option(names = "--json", description = "Print the outcomes as JSON.")
   boolean json;

@@ -21,11 +21,12 @@ import picocli.CommandLine.Parameters;
  * read is named with its {@code omnigraph recover --quarantine} command (exit 3 on a dry run, 1 with
  * {@code --apply}, whose read-write open it fails), since {@code recover} cannot settle it.
  */
-@Command(name = "repair", description = "Explain uncovered drift (live Lance HEAD ahead of the manifest pin);"
+@Command(name = "repair", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph repair --apply --store ./g", description = "Explain uncovered drift (live Lance HEAD ahead of the manifest pin);"
     + " --apply restores drifted tables to their pins. Commits are recorded as omnigraph:repair.")
 public class RepairCommand implements Callable<Integer> {
 
-  @Mixin GraphOptions graph;
+  @Mixin StoreOptions graph;
 
   @Option(names = "--apply", description = "Resolve what is found (default: report only, read-only).")
   boolean apply;

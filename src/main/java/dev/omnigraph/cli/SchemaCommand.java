@@ -18,7 +18,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code omnigraph schema show | plan | apply}. */
-@Command(name = "schema", description = "Inspect the accepted schema, plan changes to it and apply them.",
+@Command(name = "schema", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph schema plan --schema new.pg --store ./g", description = "Inspect the accepted schema, plan changes to it and apply them.",
     subcommands = {SchemaCommand.Show.class, SchemaCommand.Plan.class, SchemaCommand.Apply.class})
 public class SchemaCommand {
 
@@ -38,9 +39,10 @@ public class SchemaCommand {
    * {@code schema plan --schema F [--json]}: the migration steps from the accepted schema to F,
    * without applying anything. Exit 0 whether or not the plan is supported; the output says which.
    */
-  @Command(name = "plan", description = "Show the migration steps from the accepted schema to a desired .pg file.")
-  static class Plan implements Callable<Integer> {
-    @Mixin GraphOptions graph;
+  @Command(name = "plan", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph schema plan --schema new.pg --json --store ./g", description = "Show the migration steps from the accepted schema to a desired .pg file.")
+  static class Plan implements Callable<Integer>, ExitCodes.NoRemoteForm {
+    @Mixin StoreOptions graph;
 
     @Option(names = "--schema", required = true, paramLabel = "FILE", description = "The desired .pg schema.")
     java.nio.file.Path schema;
@@ -50,13 +52,7 @@ public class SchemaCommand {
 
     @Override
     public Integer call() throws IOException {
-      if (graph.server != null) {
-        // Not the generic "no --server form": say why, and what does work remotely.
-        throw new CommandLine.ParameterException(new CommandLine(this), "schema plan has no --server form: the"
-            + " HTTP API has no plan route (the server plans inside POST /schema/apply). Plan against the graph"
-            + " root with --store, or compare 'schema show --server ...' with the desired file");
-      }
-      String source = Files.readString(schema);
+      String source = InputFiles.read(graph.command, "--schema", schema);
       dev.omnigraph.api.SchemaPlanOutput plan;
       try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
         plan = g.schemaPlan(source);
@@ -70,6 +66,14 @@ public class SchemaCommand {
       printSteps(plan.steps());
       return ExitCodes.OK;
     }
+
+    /** Not the generic "no --server form": say why, and what does work remotely. */
+    @Override
+    public String whyNoRemoteForm() {
+      return "schema plan has no --server form: the HTTP API has no plan route (the server plans inside POST"
+          + " /schema/apply). Plan against the graph root with --store, or compare 'schema show --server ...'"
+          + " with the desired file";
+    }
   }
 
   /**
@@ -77,7 +81,8 @@ public class SchemaCommand {
    * locally or through {@code POST /schema/apply}. Refusals exit through {@link ExitCodes}: an
    * unsupported change or a constraint existing rows break 1, other branches or a pending recovery 3.
    */
-  @Command(name = "apply", description = "Apply the migration from the accepted schema to a desired .pg file"
+  @Command(name = "apply", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph schema apply --schema new.pg --store ./g", description = "Apply the migration from the accepted schema to a desired .pg file"
       + " as one commit on main.")
   static class Apply implements Callable<Integer> {
     @Mixin GraphOptions graph;
@@ -107,7 +112,7 @@ public class SchemaCommand {
 
     @Override
     public Integer call() throws IOException {
-      String source = Files.readString(schema);
+      String source = InputFiles.read(graph.command, "--schema", schema);
       var remote = graph.remote();
       SchemaApplyOutput out;
       if (remote.isPresent()) {
@@ -140,7 +145,8 @@ public class SchemaCommand {
     }
   }
 
-  @Command(name = "show", description = "Print the accepted .pg schema.")
+  @Command(name = "show", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph schema show --store ./g", description = "Print the accepted .pg schema.")
   static class Show implements Callable<Integer> {
     @Mixin GraphOptions graph;
 

@@ -6,18 +6,21 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code omnigraph serve}: run the HTTP service until stopped. The options are applied before boot by
- * {@link BootSettings}; they are declared here for help text and validation.
+ * {@link BootSettings}, which parses this tree first; they are declared here for help text and
+ * validation. {@code --help} never reaches {@link #run}: picocli answers it, and BootSettings kept
+ * HTTP off for it.
  */
-@Command(name = "serve", description = "Start the HTTP service (default 127.0.0.1:8080).")
+@Command(name = "serve", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph serve --port 9090 --store ./g", description = "Start the HTTP service (default 127.0.0.1:8080).")
 public class ServeCommand implements Runnable {
 
-  @Option(names = "--host", description = "Address to bind (default 127.0.0.1).")
+  @Option(names = "--host", paramLabel = "ADDRESS", description = "Address to bind (default 127.0.0.1).")
   String host;
 
-  @Option(names = "--port", description = "Port to bind (default 8080; 0 picks a free one).")
+  @Option(names = "--port", paramLabel = "PORT", description = "Port to bind (default 8080; 0 picks a free one).")
   Integer port;
 
-  @Option(names = "--store", description = "Graph root URI served (default ./omnigraph-data).")
+  @Option(names = "--store", paramLabel = "URI", description = "Graph root URI served (default ./omnigraph-data).")
   String store;
 
   @Override

@@ -9,7 +9,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code omnigraph snapshot}: the published datasets of a branch (or of a commit). */
-@Command(name = "snapshot", description = "Show the published state of a branch.")
+@Command(name = "snapshot", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph snapshot --json --store ./g", description = "Show the published state of a branch.")
 public class SnapshotCommand implements Callable<Integer> {
 
   @Mixin GraphOptions graph;

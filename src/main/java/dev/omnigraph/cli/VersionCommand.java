@@ -6,7 +6,8 @@ import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Option;
 
 /** {@code omnigraph version}: the release and the internal schema version this binary serves. */
-@Command(name = "version", description = "Print the version and the served internal schema version.")
+@Command(name = "version", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
+    footer = "  omnigraph version --json", description = "Print the version and the served internal schema version.")
 public class VersionCommand implements Runnable {
 
   @Option(names = "--json", description = "Print the reference HealthOutput-style JSON.")

@@ -29,9 +29,8 @@ final class CliHarness {
       System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
       // Usage errors raised while a command runs print through picocli's own System.err writer.
       System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-      CommandLine cli = new CommandLine(RootCommand.class);
+      CommandLine cli = RootCommand.commandLine(null);
       cli.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
-      cli.setExecutionExceptionHandler(new ExitCodes.ExceptionHandler());
       exit = cli.execute(args);
     } finally {
       System.setOut(stdout);

@@ -125,6 +125,28 @@ class LocalCliTest {
     assertThat(none.err()).contains("--query FILE");
   }
 
+  /** {@code commit changes --page-token}: its {@code more:} line is the next page's whole command, runnable as printed. */
+  @Test
+  void commitChangesPagePrintsTheCommandForTheNextPage() throws Exception {
+    Path data = Files.writeString(dir.resolve("three.ndjson"), "{\"type\":\"Person\",\"data\":{\"name\":\"ann\"}}\n"
+        + "{\"type\":\"Person\",\"data\":{\"name\":\"ben\"}}\n{\"type\":\"Person\",\"data\":{\"name\":\"cat\"}}\n");
+    assertThat(run("load", "--data", data.toString(), "--mode", "append", "--store", root.toString()).exit()).isZero();
+    String id = run("commit", "list", "--json", "--store", root.toString()).json().get("commits").get(0)
+        .get("graph_commit_id").asText();
+    String token;
+    try (Omnigraph g = Omnigraph.open(StorageConfig.local(root), OpenMode.READ_ONLY)) {
+      token = g.commitChanges(id, dev.omnigraph.api.ChangesPage.parse("1", null, List.of("node"), null, null)).nextPageToken();
+    }
+    Run page = run("commit", "changes", id, "--limit", "1", "--kind", "node", "--page-token", token, "--store", root.toString());
+    assertThat(page.exit()).as(page.err()).isZero();
+    assertThat(page.out().lines()).hasSize(1);
+    String prefix = "more: omnigraph commit changes --store " + root + " " + id + " --limit 1 --kind node --page-token ";
+    assertThat(page.err()).startsWith(prefix);
+    Run next = run(page.err().strip().substring("more: omnigraph ".length()).split(" "));
+    assertThat(next.exit()).as(next.err()).isZero();
+    assertThat(next.out().lines()).hasSize(1).doesNotContainAnyElementsOf(page.out().lines().toList());
+  }
+
   /** {@code changes poll} on a local graph: blocks from a start, a terminal cursor, then a caught-up poll. */
   @Test
   void changesPollReadsTheFeedAndPrintsWhereToContinue() throws Exception {
@@ -135,7 +157,8 @@ class LocalCliTest {
     Run page = run("changes", "poll", "--start", "beginning", "--limit", "1", "--store", root.toString());
     assertThat(page.exit()).as(page.err()).isZero();
     assertThat(page.out()).matches("[0-9A-Z]{26} insert node Person ann\n");
-    assertThat(page.err()).startsWith("more: omnigraph changes poll --branch main --limit 1 --page-token ");
+    assertThat(page.err()).startsWith("more: omnigraph changes poll --store " + root + " --branch main --limit 1"
+        + " --page-token ");
     String token = page.err().strip().substring(page.err().lastIndexOf(' ') + 1);
     Run rest = run("changes", "poll", "--page-token", token, "--limit", "1", "--json", "--store", root.toString());
     assertThat(rest.exit()).as(rest.err()).isZero();

@@ -54,6 +54,41 @@ class PackagedAppIT {
     assertThat(r.stderr()).contains("no-such-command");
   }
 
+  /**
+   * Issue 45 item 2: {@code serve --help} used to boot the service (port bound, ./omnigraph-data
+   * opened, writer lease taken) before refusing {@code --help}. The launcher now parses first.
+   */
+  @Test
+  void serveHelpPrintsUsageAndStartsNothing(@TempDir Path dir) throws Exception {
+    int port;
+    try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+      port = probe.getLocalPort();
+    }
+    long start = System.nanoTime();
+    Run r = run(dir, "serve", "--port", Integer.toString(port), "--help");
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    assertThat(r.exit()).as(r.stderr()).isZero();
+    assertThat(r.stdout()).startsWith("Usage: omnigraph serve").contains("--port=PORT").contains("\nExample:\n");
+    assertThat(r.stderr()).doesNotContain("Listening on").doesNotContain("Unknown option");
+    // A JVM start and a Quarkus boot with HTTP off: seconds, not a server that runs until stopped.
+    assertThat(took).isLessThan(Duration.ofSeconds(60));
+    try (java.net.ServerSocket again = new java.net.ServerSocket(port)) {
+      assertThat(again.getLocalPort()).isEqualTo(port);
+    }
+    try (var files = Files.list(dir)) {
+      // Only run()'s own capture files: no omnigraph-data, no lease.
+      assertThat(files.map(f -> f.getFileName().toString())).allMatch(n -> n.matches("(out|err)\\d+\\.txt"));
+    }
+  }
+
+  @Test
+  void aMissingSchemaFileIsAUsageErrorNamingTheCommandAndThePath(@TempDir Path dir) throws Exception {
+    Run r = run(dir, "init", "--schema", "people.pg", "g");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.stderr()).startsWith("error: omnigraph init: file not found: people.pg\n");
+    assertThat(dir.resolve("g")).doesNotExist();
+  }
+
   @Test
   void serveAnswersHealthReadinessMetricsHealthzAndTheEmbeddedExample(@TempDir Path dir) throws Exception {
     String port = System.getProperty("omnigraph.it.http.port", "18081");
