@@ -48,7 +48,7 @@ class LostResponseMatrixS3Test {
   }
 
   /** A writer: its operation under the fault, and what all-or-nothing means for it. */
-  enum Writer { LOAD, MUTATE, MERGE, BRANCH_CREATE, BRANCH_DELETE }
+  enum Writer { LOAD, MUTATE, MERGE, BRANCH_CREATE, BRANCH_DELETE, SCHEMA_APPLY, OPTIMIZE }
 
   private static final String GQ = """
       query add_pair($a: String, $b: String) {
@@ -75,6 +75,8 @@ class LostResponseMatrixS3Test {
   @ParameterizedTest
   @EnumSource(Writer.class)
   void aResponseLostOnceLeavesTheWriteAllOrNothingAndTheGraphWritable(Writer writer) throws Exception {
+    String only = System.getProperty("omnigraph.test.lost.writer"); // one writer, when chasing a case
+    org.junit.jupiter.api.Assumptions.assumeTrue(only == null || only.equals(writer.name()));
     String schema = new String(getClass().getResourceAsStream("/graphs/people.pg").readAllBytes());
     Omnigraph.init(config, schema, Optional.empty()).close();
     List<String> report = new ArrayList<>();
@@ -90,6 +92,17 @@ class LostResponseMatrixS3Test {
           g.branchCreate(branch, "main", Optional.empty());
           pair(g, branch, a, b);
         }
+        // A new node type per case (an AddType apply creates its dataset). Adding a property twice
+        // is left out: a load after a second property-adding apply fails in Lance on main too
+        // ("all columns in a record batch must have the same length"), see the session note.
+        String desired = schema + added(n);
+        Map<String, Integer> before = Map.of();
+        if (writer == Writer.OPTIMIZE) {
+          for (int f = 0; f < 3; f++) {
+            g.load("main", new StringReader(person(a + "f" + f)), LoadMode.APPEND, Optional.empty());
+          }
+          before = counts(g, "Person");
+        }
         int lostBefore = front.dropped();
         front.dropResponses(kind.method, kind.pattern, 1, kind.skip);
         boolean acked;
@@ -102,6 +115,8 @@ class LostResponseMatrixS3Test {
             case MERGE -> g.branchMerge(branch, "main", false, Optional.empty());
             case BRANCH_CREATE -> g.branchCreate(branch, "main", Optional.empty());
             case BRANCH_DELETE -> g.branchDelete(branch, Optional.empty());
+            case SCHEMA_APPLY -> g.schemaApply(desired, false, Optional.empty());
+            case OPTIMIZE -> g.optimize("main");
           }
           acked = true;
         } catch (RuntimeException e) {
@@ -148,7 +163,21 @@ class LostResponseMatrixS3Test {
               assertThat(counts(g, branch, "Person")).containsKeys(a, b);
             }
           }
+          case SCHEMA_APPLY -> {
+            boolean applied = g.schema().schemaSource().contains("node Extra" + n + " ");
+            if (acked) {
+              assertThat(applied).as("%s/%s acknowledged", writer, kind).isTrue();
+            }
+            // Whatever the outcome, the snapshot holds exactly the accepted schema's tables.
+            long types = g.schema().schemaSource().lines().filter(l -> l.startsWith("node ") || l.startsWith("edge "))
+                .count();
+            assertThat(g.snapshot("main").datasets()).as("%s/%s tables", writer, kind).hasSize((int) types);
+          }
+          case OPTIMIZE -> assertThat(counts(g, "Person")).as("%s/%s: optimize changes no row", writer, kind)
+              .isEqualTo(before);
         }
+        System.out.println("lost-response case " + writer + "/" + kind + ": " + (acked ? "acked" : failure)
+            + ", lost " + lost + ", recovers " + recovers);
         assertThat(g.repair(false).clean()).as("%s/%s: repair finds nothing", writer, kind).isTrue();
         // The graph takes writes again.
         g.load("main", new StringReader(person("after" + n)), LoadMode.APPEND, Optional.empty());
@@ -157,6 +186,15 @@ class LostResponseMatrixS3Test {
       }
     }
     System.out.println("lost-response matrix " + writer + ": " + report);
+  }
+
+  /** The node types the first {@code n} schema-apply cases add. */
+  private static String added(int n) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 1; i <= n; i++) {
+      b.append("\nnode Extra").append(i).append(" {\n  name: String @key\n}\n");
+    }
+    return b.toString();
   }
 
   private static String person(String name) {
