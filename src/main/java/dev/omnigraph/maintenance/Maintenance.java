@@ -156,7 +156,15 @@ public final class Maintenance {
   private LeftoverRefs leftovers(List<ManifestState> extra, boolean everyBranch) {
     List<String> live = liveBranches();
     Set<String> names = Set.copyOf(live);
-    java.util.function.Supplier<List<ManifestState>> states = () -> live.stream().map(manifest::state).toList();
+    // Read at most once: the thorough search needs every state up front, the name search only once a
+    // ref of that name turns up.
+    List<List<ManifestState>> read = new ArrayList<>(1);
+    java.util.function.Supplier<List<ManifestState>> states = () -> {
+      if (read.isEmpty()) {
+        read.add(live.stream().map(manifest::state).toList());
+      }
+      return read.get(0);
+    };
     List<ManifestState> searched = new ArrayList<>(extra);
     if (everyBranch) {
       searched.addAll(states.get());
