@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
@@ -1224,8 +1225,9 @@ public final class DataTables {
       try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion));
           VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
         requireTableSchema(schema, h.table);
-        List<FragmentMetadata> fragments =
-            rows.isEmpty() ? List.of() : LanceSupport.stage(config, h.table, batch, h.allocator);
+        List<FragmentMetadata> fragments = rows.isEmpty() ? List.of()
+            : pastUsedIds(location, nativeBranch, readVersion, h.table,
+                LanceSupport.stage(config, h.table, batch, h.allocator));
         return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.OVERWRITE)
             .counts(rows.size(), 0, 0)
             .arrowBytes(RowCodec.arrowBytes(batch))
@@ -1234,6 +1236,44 @@ public final class DataTables {
             .build();
       }
     });
+  }
+
+  /**
+   * An Overwrite's staged fragments, renumbered past every fragment id the table has used. Lance 7.0
+   * restarts an Overwrite's fragment ids at 0, and its session cache keeps each fragment's stable
+   * row-id sequence per dataset URI under the fragment id alone (lance#7645; keyed by the row-id
+   * meta upstream since). A process that had read the replaced fragment 0 then attached that
+   * fragment's row ids to the new fragment 0: a filtered scan failed ("all columns in a record batch
+   * must have the same length") or, at equal lengths, carried another row's ids. Ids that never
+   * repeat keep every cache entry right, in every process. Lance keeps a non-zero id it is given.
+   */
+  private List<FragmentMetadata> pastUsedIds(String location, Optional<String> branch, long readVersion,
+      Dataset read, List<FragmentMetadata> staged) {
+    int next = highestFragmentId(location, branch, readVersion, read) + 1;
+    List<FragmentMetadata> out = new ArrayList<>(staged.size());
+    for (FragmentMetadata f : staged) {
+      out.add(new FragmentMetadata(next++, f.getFiles(), f.getPhysicalRows(), f.getDeletionFile(), f.getRowIdMeta(),
+          f.getCreatedAtVersionMeta(), f.getLastUpdatedAtVersionMeta()));
+    }
+    return out;
+  }
+
+  /**
+   * The highest fragment id of {@code readVersion}, or, when that version has no fragment (every
+   * row deleted), of the newest earlier version that has one: ids only grow between Overwrites, so
+   * that is the highest any version used. The walk back is as long as the run of fragmentless
+   * versions, which only an emptied or a new table has. -1 when no version ever had a fragment.
+   */
+  private int highestFragmentId(String location, Optional<String> branch, long readVersion, Dataset read) {
+    OptionalInt max = read.getFragments().stream().mapToInt(org.lance.Fragment::getId).max();
+    for (long v = readVersion - 1; max.isEmpty() && v >= 1; v--) {
+      try (Handle h = open(location, branch, OptionalLong.of(v))) {
+        max = h.table.getFragments().stream().mapToInt(org.lance.Fragment::getId).max();
+      } catch (RuntimeException notOnThisBranch) {
+        break; // below a fork point the branch has no version of its own: its parent's ids are lower
+      }
+    }
+    return max.orElse(-1);
   }
 
   /** Rows staged per fragment by a schema rewrite: few fragments, one bounded buffer. */
@@ -1302,6 +1342,9 @@ public final class DataTables {
           }
         });
         flush.run();
+        List<FragmentMetadata> renumbered = pastUsedIds(location, Optional.empty(), readVersion, h.table, fragments);
+        fragments.clear();
+        fragments.addAll(renumbered);
       }
       return StagedWrite.builder(location, Optional.empty(), readVersion, uuid, StagedWrite.Kind.OVERWRITE)
           .counts(rows[0], 0, 0)

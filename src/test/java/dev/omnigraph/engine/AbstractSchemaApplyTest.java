@@ -150,6 +150,28 @@ abstract class AbstractSchemaApplyTest extends AbstractGraphFixture {
         .as("the old commit's schema has no Company.city").isInstanceOf(RuntimeException.class);
   }
 
+  /**
+   * Two property-adding applies with a load between them: each rewrite is an Overwrite of Person,
+   * and the load after the second one probed its ids through the row ids Lance had cached for the
+   * fragment id the first rewrite had used (see AbstractWritePathTest's overwrite case).
+   */
+  @Test
+  void loadsBetweenAndAfterTwoPropertyAddingAppliesProbeTheRightRows() {
+    String one = BASE.replace("  age: I32?\n", "  age: I32?\n  p1: String?\n");
+    String two = BASE.replace("  age: I32?\n", "  age: I32?\n  p1: String?\n  p2: String?\n");
+    assertThat(one).isNotEqualTo(BASE);
+    apply(one);
+    load("main", LoadMode.APPEND, person("dan", 40));
+    apply(two);
+    load("main", LoadMode.APPEND, person("eve", 41));
+    load("main", LoadMode.MERGE, person("ada", 37));
+    assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("dan", 1)))
+        .isInstanceOfSatisfying(dev.omnigraph.api.KeyConflict.class, e -> assertThat(e.key()).isEqualTo("dan"));
+    assertThat(rowsOf(query(Optional.empty(), QUERIES, "people"))).containsExactly(
+        List.of("ada", "37"), java.util.Arrays.asList("bob", null), List.of("cy", "36"), List.of("dan", "40"),
+        List.of("eve", "41"));
+  }
+
   @Test
   void aTypeRenameKeepsIdentityPathAndVersion() {
     String before = head();
