@@ -7,7 +7,9 @@ import org.lance.Session;
 /**
  * One Lance {@link Session} per graph root per process, shared by every dataset open under that
  * root. Lance keys its metadata cache (manifests, file footers, deletion vectors) and its index
- * cache by immutable object path and version, so sharing is always safe: a reopened version is
+ * cache by immutable object path and version, so sharing is safe (one exception: a fragment's
+ * stable row-id sequence is keyed by fragment id alone, which is why our Overwrites never reuse an
+ * id, see {@code DataTables.pastUsedIds}; a Restore keeps Lance's highest-id counter): a reopened version is
  * served from memory instead of object storage, and only "which version is latest" is asked again.
  * Without it every open re-reads the same manifest and every scan re-reads every deletion file,
  * which made a write's request count grow with history (issue 11).
