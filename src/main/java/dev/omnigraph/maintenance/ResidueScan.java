@@ -1,10 +1,10 @@
 package dev.omnigraph.maintenance;
 
+import dev.omnigraph.maintenance.RepairReport.Residue;
+import dev.omnigraph.maintenance.RepairReport.ResidueKind;
 import dev.omnigraph.manifest.BranchAuthority;
 import dev.omnigraph.manifest.GraphCommit;
 import dev.omnigraph.manifest.ManifestState;
-import dev.omnigraph.maintenance.RepairReport.Residue;
-import dev.omnigraph.maintenance.RepairReport.ResidueKind;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapter.Child;
 import dev.omnigraph.table.LanceFiles;
