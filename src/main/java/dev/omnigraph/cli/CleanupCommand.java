@@ -49,6 +49,12 @@ public class CleanupCommand implements Callable<Integer> {
         System.out.printf("%-20s %-8s Lance branch of a deleted graph branch: %s%n", l.tableKey(), l.nativeBranch(),
             l.keptBecause() != null ? "kept (" + l.keptBecause() + ")" : l.removed() ? "removed" : "would remove");
       }
+      for (dev.omnigraph.maintenance.RepairReport.Residue x : r.residue()) {
+        System.out.printf("residue %s%s [%s]: %s%n", x.path(), x.directory() ? "/" : "",
+            x.kind().name().toLowerCase(java.util.Locale.ROOT), !x.removable() ? "kept, not ours to remove ("
+                + x.why() + "): check it by hand" : x.removed() ? "removed" : dryRun ? "would remove" : "could not be"
+                + " removed (see the log); the next cleanup tries again");
+      }
       System.out.println((dryRun ? "dry run: " : "") + r.versionsRemoved() + " version(s) "
           + (dryRun ? "would be removed" : "removed") + "; " + r.commitsScanned() + " commits keep their versions");
     }

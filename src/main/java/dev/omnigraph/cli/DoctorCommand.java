@@ -3,6 +3,11 @@ package dev.omnigraph.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.api.RecoveryPending;
+import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.maintenance.RepairReport;
+import dev.omnigraph.manifest.ManifestBootstrap;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.storage.StorageConfig;
@@ -12,6 +17,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -25,8 +31,9 @@ import picocli.CommandLine.Spec;
  * {@code omnigraph doctor}: proves that this binary, on this JVM, can drive Lance against a graph root
  * (create, stage, commit with a pre-minted uuid, confirm, async scan, branch) by running
  * {@link LanceProbe} in a scratch dataset under {@code __doctor/<uuid>}, then removing the scratch.
- * It touches nothing else under the root. Exit 0 when every check passes, 1 otherwise, 2 for a bad
- * {@code --store}.
+ * It writes nothing else under the root. On a root that holds a graph it also lists, read-only, what
+ * {@code repair} reports as residue (files and datasets nothing explains), as warnings. Exit 0 when
+ * every Lance check passes, 1 otherwise (residue never fails it), 2 for a bad {@code --store}.
  */
 @Command(
     name = "doctor", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
@@ -59,15 +66,55 @@ public class DoctorCommand implements Callable<Integer> {
 
     LanceProbe.Report report = LanceProbe.run(config, scratchKey);
     Cleanup cleanup = cleanUp(config, scratchKey, createdRoot);
+    Residue residue = residue(config);
 
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      out.println(toJson(config, report, cleanup));
+      ObjectNode root = toJson(config, report, cleanup);
+      ObjectNode r = root.putObject("residue");
+      r.put("checked", residue.checked());
+      r.put("detail", residue.detail());
+      r.set("found", new ObjectMapper().valueToTree(residue.found()));
+      out.println(root.toPrettyString());
     } else {
       printText(out, config, report, cleanup);
+      out.println("residue: " + residue.detail());
+      for (RepairReport.Residue x : residue.found()) {
+        out.printf("WARN residue %s%s [%s]: %s%s%n", x.path(), x.directory() ? "/" : "",
+            x.kind().name().toLowerCase(Locale.ROOT), x.why(),
+            x.removable() ? " (omnigraph cleanup removes it)" : " (not ours to remove: check it by hand)");
+      }
     }
     out.flush();
     return report.passed() ? ExitCodes.OK : ExitCodes.ERROR;
+  }
+
+  /**
+   * What {@code repair} reports as residue, when the root holds a graph (issue 44 item 5). It never
+   * fails the doctor: residue blocks nothing; the exit code stays about whether Lance works here.
+   *
+   * @param checked whether the scan ran (no graph, a pending sidecar or a failure: false)
+   */
+  record Residue(boolean checked, String detail, List<RepairReport.Residue> found) {}
+
+  private static Residue residue(StorageConfig config) {
+    try (StorageAdapter adapter = StorageAdapters.open(config)) {
+      if (!adapter.exists(ManifestBootstrap.MANIFEST_KEY)) {
+        return new Residue(false, "not checked: no graph at this root", List.of());
+      }
+    } catch (RuntimeException e) {
+      return new Residue(false, "not checked: " + e.getMessage(), List.of());
+    }
+    try (Omnigraph g = Omnigraph.open(config, OpenMode.READ_ONLY)) {
+      List<RepairReport.Residue> found = g.residue();
+      return new Residue(true, found.isEmpty() ? "nothing under the root that no commit, sidecar or branch explains"
+          : found.size() + " unexplained file(s) or dataset(s) under the root", found);
+    } catch (RecoveryPending e) {
+      return new Residue(false, "not checked: recovery sidecars are pending (run omnigraph recover): "
+          + e.pendingSidecars(), List.of());
+    } catch (RuntimeException e) {
+      return new Residue(false, "not checked: " + e.getMessage(), List.of());
+    }
   }
 
   /** Whether scratch removal succeeded; a failure leaves the scratch dataset and says where. */
@@ -136,7 +183,7 @@ public class DoctorCommand implements Callable<Integer> {
         : "doctor: " + failed + " of " + report.checks().size() + " checks failed");
   }
 
-  private static String toJson(StorageConfig config, LanceProbe.Report report, Cleanup cleanup) {
+  private static ObjectNode toJson(StorageConfig config, LanceProbe.Report report, Cleanup cleanup) {
     ObjectMapper mapper = new ObjectMapper();
     ObjectNode root = mapper.createObjectNode();
     root.put("store", config.rootUri());
@@ -154,6 +201,6 @@ public class DoctorCommand implements Callable<Integer> {
     ObjectNode clean = root.putObject("cleanup");
     clean.put("done", cleanup.done());
     clean.put("detail", cleanup.detail());
-    return root.toPrettyString();
+    return root;
   }
 }

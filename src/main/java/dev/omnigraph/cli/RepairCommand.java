@@ -79,10 +79,19 @@ public class RepairCommand implements Callable<Integer> {
     return exit;
   }
 
+  /** One line per unexplained file or directory: its path, kind and why (shared with cleanup and doctor). */
+  static void printResidue(List<RepairReport.Residue> residue) {
+    for (RepairReport.Residue x : residue) {
+      System.out.printf("residue %s%s [%s]: %s%s%n", x.path(), x.directory() ? "/" : "",
+          x.kind().name().toLowerCase(java.util.Locale.ROOT), x.why(), x.removed() ? " -> removed"
+              : x.removable() ? " (blocks nothing; cleanup removes it)" : " (blocks nothing; not ours to remove: check it by hand)");
+    }
+  }
+
   private static void print(RepairReport r) {
     if (r.clean()) {
+      // Leftover refs and residue block nothing, so they do not make a graph unclean; still listed.
       System.out.println("no drift: " + r.pinsChecked() + " table pins match their live Lance HEADs");
-      return;
     }
     for (RepairReport.TableDrift d : r.drift()) {
       System.out.printf("drift  %-10s %-20s pinned %d, live HEAD %d%s%n", d.branch(), d.tableKey(), d.pinnedVersion(),
@@ -102,6 +111,7 @@ public class RepairCommand implements Callable<Integer> {
           l.tableKey(), l.nativeBranch(), l.removed() ? " -> deleted" : l.keptBecause() != null
               ? " (kept: " + l.keptBecause() + ")" : " (blocks nothing; cleanup removes it)");
     }
+    printResidue(r.residue());
     for (RepairReport.HeadBehindPin v : r.invariantViolations()) {
       System.out.printf("BROKEN %-10s %-20s pinned %d: %s%n", v.branch(), v.tableKey(), v.pinnedVersion(), v.detail());
     }

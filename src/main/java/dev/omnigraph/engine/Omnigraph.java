@@ -114,7 +114,7 @@ public final class Omnigraph implements AutoCloseable {
     this.indexEnsures = new dev.omnigraph.write.EnsureIndicesAttempt(gates, manifest, tables, sidecars, publisher,
         recovery, () -> contract().ir(), () -> SchemaContract.liveIdentity(storage));
     this.maintenance = new Maintenance(gates, manifest, tables, publisher, recovery,
-        () -> contract().ir().catalog().tableKeys());
+        () -> contract().ir().catalog().tableKeys(), storage);
     this.optimizer = new AutoOptimizer(optimizeSettings, new Optimize(gates, manifest, tables, sidecars, publisher,
         recovery, () -> contract().identity()), manifest, tables);
   }
@@ -311,6 +311,18 @@ public final class Omnigraph implements AutoCloseable {
       requireWritable();
     }
     return evidence.call(() -> maintenance.repair(apply));
+  }
+
+  /**
+   * Every file or dataset under the root that no commit, sidecar or branch explains (a foreign
+   * writer's residue, an uncommitted manifest transaction), older than the residue grace: what
+   * {@code repair} reports under {@code residue} and {@code doctor} prints. Writes nothing; works on
+   * a read-only handle. Never part of readiness: nothing of ours reads residue.
+   *
+   * @throws dev.omnigraph.api.RecoveryPending while a recovery sidecar is pending
+   */
+  public List<dev.omnigraph.maintenance.RepairReport.Residue> residue() {
+    return evidence.call(maintenance::residue);
   }
 
   /**

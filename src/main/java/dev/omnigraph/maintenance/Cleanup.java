@@ -93,6 +93,12 @@ final class Cleanup {
       List<LeftoverRefs.Leftover> gone = dryRun ? List.of() : m.removeLeftovers(leftovers);
       List<RepairReport.LeftoverRef> refs = leftovers.stream()
           .map(l -> RepairReport.LeftoverRef.of(l, gone.contains(l))).toList();
+      // Residue nothing of ours reads: removed independently of every version decision below.
+      ResidueScan scan = m.residueScan();
+      List<RepairReport.Residue> residue = scan.find();
+      if (!dryRun) {
+        residue = scan.remove(residue);
+      }
       Map<String, List<Maintenance.TableBranch>> byLocation = new TreeMap<>();
       pins.pinned.keySet().forEach(tb -> byLocation.computeIfAbsent(tb.location(), k -> new ArrayList<>()).add(tb));
       List<CleanupReport.TableCleanup> out = new ArrayList<>();
@@ -110,7 +116,7 @@ final class Cleanup {
           out.add(clean(tb, pins, heads.get(tb), forks, dryRun));
         }
       }
-      return new CleanupReport(dryRun, pins.commits, out, refs);
+      return new CleanupReport(dryRun, pins.commits, out, refs, residue);
     }
   }
 

@@ -13,15 +13,20 @@ import java.util.List;
  * @param tables one entry per (dataset, Lance branch) that some reachable commit pins
  * @param leftoverRefs data-table Lance branches of graph branches that no longer exist: removed
  *     unless {@code kept_because} says why one must stay (in a dry run: what would be removed)
+ * @param residue files and datasets under the root that nothing explains ({@code repair} reports
+ *     the same): the removable ones are removed ({@code removed}; in a dry run none), the others
+ *     are left for an operator
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record CleanupReport(
     @JsonProperty("dry_run") boolean dryRun,
     @JsonProperty("commits_scanned") int commitsScanned,
     @JsonProperty("tables") List<TableCleanup> tables,
-    @JsonProperty("leftover_refs") List<RepairReport.LeftoverRef> leftoverRefs) {
+    @JsonProperty("leftover_refs") List<RepairReport.LeftoverRef> leftoverRefs,
+    @JsonProperty("residue") List<RepairReport.Residue> residue) {
 
   public CleanupReport {
+    residue = List.copyOf(residue);
     tables = List.copyOf(tables);
     leftoverRefs = List.copyOf(leftoverRefs);
   }

@@ -6,6 +6,7 @@ import dev.omnigraph.manifest.GraphManifest;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.recovery.Recovery;
+import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.NativeBranch;
 import java.util.ArrayList;
@@ -37,12 +38,16 @@ public final class Maintenance {
   final ManifestBatchPublisher publisher;
   private final Recovery recovery;
   private final Supplier<List<String>> tableKeys;
+  /** The root's objects: what residue is looked for in, and removed through. */
+  private final StorageAdapter storage;
 
   /**
    * @param tableKeys every table key of the accepted schema (the table gates to take)
+   * @param storage the graph root's storage adapter (residue is listed and removed through it)
    */
   public Maintenance(GateManager gates, GraphManifest manifest, DataTables tables, ManifestBatchPublisher publisher,
-      Recovery recovery, Supplier<List<String>> tableKeys) {
+      Recovery recovery, Supplier<List<String>> tableKeys, StorageAdapter storage) {
+    this.storage = Objects.requireNonNull(storage);
     this.gates = Objects.requireNonNull(gates);
     this.manifest = Objects.requireNonNull(manifest);
     this.tables = Objects.requireNonNull(tables);
@@ -87,6 +92,26 @@ public final class Maintenance {
    */
   public CleanupReport cleanup(boolean dryRun) {
     return new Cleanup(this).run(dryRun);
+  }
+
+  /**
+   * Every file or dataset under the root that no commit, sidecar or branch explains and that is
+   * older than the residue grace ({@link ResidueScan}): what {@code repair} and {@code doctor}
+   * report. Read-only; runs under every gate of the root, like repair.
+   *
+   * @throws RecoveryPending when a recovery sidecar is pending (its effects are recovery's to settle)
+   */
+  public List<RepairReport.Residue> residue() {
+    requireNoPendingRecovery("residue");
+    try (GateManager.Held held = acquireAll()) {
+      requireNoPendingRecovery("residue");
+      return residueScan().find();
+    }
+  }
+
+  /** A residue scan as of now, with the configured grace. */
+  ResidueScan residueScan() {
+    return new ResidueScan(this, storage, java.time.Instant.now(), ResidueScan.grace());
   }
 
   /**

@@ -48,7 +48,8 @@ final class Repair {
       List<RepairReport.Transaction> transactions, String keptBecause) {}
 
   private record Inspection(int pinsChecked, List<Drift> drift, List<Unreferenced> refs,
-      List<RepairReport.HeadBehindPin> violations, List<LeftoverRefs.Leftover> leftovers) {}
+      List<RepairReport.HeadBehindPin> violations, List<LeftoverRefs.Leftover> leftovers,
+      List<RepairReport.Residue> residue) {}
 
   RepairReport run(boolean apply) {
     return run(apply, true);
@@ -119,7 +120,10 @@ final class Repair {
     // Only the thorough run looks for them: one branch listing per table, and they block nothing,
     // so the readiness check (explain off) leaves them out.
     List<LeftoverRefs.Leftover> leftovers = explain ? m.leftoverRefs() : List.of();
-    return new Inspection(checked, drift, refs, violations, leftovers);
+    // Residue likewise blocks nothing and costs listings of the layout: the thorough run only. It is
+    // reported, never repaired; cleanup removes what it can prove safe.
+    List<RepairReport.Residue> residue = explain ? m.residueScan().find() : List.of();
+    return new Inspection(checked, drift, refs, violations, leftovers, residue);
   }
 
   /**
@@ -202,7 +206,8 @@ final class Repair {
         u.transactions(), removed.contains(u), applied ? u.keptBecause() : null)).toList();
     List<RepairReport.LeftoverRef> leftovers = found.leftovers().stream()
         .map(l -> RepairReport.LeftoverRef.of(l, gone.contains(l))).toList();
-    return new RepairReport(applied, found.pinsChecked(), drift, refs, found.violations(), leftovers, commits);
+    return new RepairReport(applied, found.pinsChecked(), drift, refs, found.violations(), leftovers, commits,
+        found.residue());
   }
 
   /** The Lance transactions of versions {@code from … to} of a table branch, oldest first. */

@@ -21,6 +21,9 @@ import java.util.Map;
  *     exists (a delete interrupted before its table refs went): they block nothing, the next create
  *     of the name reclaims them, and {@code cleanup} (or {@code repair --apply}) removes them
  * @param commits the graph commits {@code apply} published, one per repaired graph branch
+ * @param residue files and datasets under the root that no commit, sidecar or branch explains
+ *     (a foreign writer's, or an uncommitted manifest transaction): reported, never repaired, never
+ *     counted as drift; {@code cleanup} removes the ones it can prove safe
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record RepairReport(
@@ -30,9 +33,11 @@ public record RepairReport(
     @JsonProperty("unreferenced_refs") List<UnreferencedRef> unreferencedRefs,
     @JsonProperty("invariant_violations") List<HeadBehindPin> invariantViolations,
     @JsonProperty("leftover_refs") List<LeftoverRef> leftoverRefs,
-    @JsonProperty("commits") List<RepairCommit> commits) {
+    @JsonProperty("commits") List<RepairCommit> commits,
+    @JsonProperty("residue") List<Residue> residue) {
 
   public RepairReport {
+    residue = List.copyOf(residue);
     drift = List.copyOf(drift);
     unreferencedRefs = List.copyOf(unreferencedRefs);
     invariantViolations = List.copyOf(invariantViolations);
@@ -48,9 +53,9 @@ public record RepairReport(
     return drift.isEmpty() && unreferencedRefs.isEmpty() && invariantViolations.isEmpty();
   }
 
-  /** Whether nothing at all was found, leftover refs included. */
+  /** Whether nothing at all was found, leftover refs and residue included. */
   public boolean empty() {
-    return clean() && leftoverRefs.isEmpty();
+    return clean() && leftoverRefs.isEmpty() && residue.isEmpty();
   }
 
   /**
@@ -156,6 +161,48 @@ public record RepairReport(
     static LeftoverRef of(LeftoverRefs.Leftover l, boolean removed) {
       return new LeftoverRef(l.ref().name(), l.tableKey(), l.location(), l.ref().parent().orElse(null),
           l.ref().parentVersion(), removed, l.keptBecause());
+    }
+  }
+
+  /** Why a {@link Residue} is unexplained: what it is and where it lies in (or outside) the layout. */
+  public enum ResidueKind {
+    /**
+     * A Lance dataset (it has {@code _versions/}) where the layout has none: e.g.
+     * {@code nodes/__manifest}, which a LanceDB directory catalog creates.
+     */
+    @JsonProperty("foreign_dataset") FOREIGN_DATASET,
+    /** A file or directory the layout does not use (a stray top-level entry, or one inside ours). */
+    @JsonProperty("foreign_entry") FOREIGN_ENTRY,
+    /** A {@code __manifest} (or audit table) transaction file that no version of it commits. */
+    @JsonProperty("uncommitted_transaction") UNCOMMITTED_TRANSACTION,
+    /** A dataset named like a table that no live branch, reachable commit or sidecar registers. */
+    @JsonProperty("unregistered_table") UNREGISTERED_TABLE,
+    /** What an interrupted {@code omnigraph doctor} left under {@code __doctor/}. */
+    @JsonProperty("doctor_scratch") DOCTOR_SCRATCH
+  }
+
+  /**
+   * One file or directory under the root that nothing explains. Only what is older than the
+   * residue grace is reported: anything younger may be an in-flight write's.
+   *
+   * @param path the key under the graph root (a directory's without a trailing slash)
+   * @param directory whether {@code path} is a directory (removing it removes everything under it)
+   * @param kind what it is
+   * @param why why nothing explains it
+   * @param removable whether {@code cleanup} removes it: only what nothing of OmniGraph's can read
+   *     and no one else can own (inside our own directories); anything else is left to an operator
+   * @param removed whether this run removed it
+   */
+  public record Residue(
+      @JsonProperty("path") String path,
+      @JsonProperty("directory") boolean directory,
+      @JsonProperty("kind") ResidueKind kind,
+      @JsonProperty("why") String why,
+      @JsonProperty("removable") boolean removable,
+      @JsonProperty("removed") boolean removed) {
+
+    Residue asRemoved() {
+      return new Residue(path, directory, kind, why, removable, true);
     }
   }
 

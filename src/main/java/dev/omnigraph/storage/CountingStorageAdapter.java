@@ -71,6 +71,18 @@ final class CountingStorageAdapter implements StorageAdapter {
   }
 
   @Override
+  public List<Child> children(String prefix) {
+    StoreRequests.record(Op.LIST, Kind.ofKey(prefix), 0);
+    return inner.children(prefix);
+  }
+
+  @Override
+  public List<Listed> listDetailed(String prefix) {
+    StoreRequests.record(Op.LIST, Kind.ofKey(prefix), 0);
+    return inner.listDetailed(prefix);
+  }
+
+  @Override
   public void delete(String key) {
     StoreRequests.record(Op.DELETE, Kind.ofKey(key), 0);
     inner.delete(key);

@@ -269,6 +269,58 @@ final class LocalStorageAdapter implements StorageAdapter {
   }
 
   @Override
+  public List<Child> children(String prefix) {
+    String p = Keys.prefix("children", prefix);
+    Path dir = p.isEmpty() ? root : root.resolve(p);
+    if (!isDirectory("children", p, dir)) {
+      return List.of();
+    }
+    List<Child> out = new ArrayList<>();
+    try (Stream<Path> entries = Files.list(dir)) {
+      for (Path path : (Iterable<Path>) entries::iterator) {
+        if (!Keys.addressable(toKey(path))) {
+          continue;
+        }
+        String name = path.getFileName().toString();
+        try {
+          java.nio.file.attribute.BasicFileAttributes a =
+              Files.readAttributes(path, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+          if (a.isDirectory()) {
+            out.add(new Child(name, true, Optional.empty()));
+          } else if (a.isRegularFile()) {
+            out.add(new Child(name, false, Optional.of(a.lastModifiedTime().toInstant())));
+          }
+        } catch (NoSuchFileException gone) {
+          // Deleted since the directory was read: no longer a child.
+        }
+      }
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      return List.of();
+    } catch (java.io.UncheckedIOException e) {
+      throw classify("children", p, e.getCause());
+    } catch (IOException e) {
+      throw classify("children", p, e);
+    }
+    out.sort(Comparator.comparing(Child::name));
+    return out;
+  }
+
+  @Override
+  public List<Listed> listDetailed(String prefix) {
+    List<Listed> out = new ArrayList<>();
+    for (String key : list(prefix)) {
+      try {
+        out.add(new Listed(key, Files.getLastModifiedTime(root.resolve(key), LinkOption.NOFOLLOW_LINKS).toInstant()));
+      } catch (NoSuchFileException gone) {
+        // Deleted since the listing: not an object any more.
+      } catch (IOException e) {
+        throw classify("listDetailed", key, e);
+      }
+    }
+    return out;
+  }
+
+  @Override
   public void delete(String key) {
     Path target = resolve("delete", key);
     try {

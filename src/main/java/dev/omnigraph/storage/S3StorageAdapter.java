@@ -337,6 +337,60 @@ final class S3StorageAdapter implements StorageAdapter {
   }
 
   @Override
+  public List<Child> children(String prefix) {
+    String p = Keys.prefix("children", prefix);
+    String dir = directory(p);
+    List<Child> out = new ArrayList<>();
+    try {
+      String token = null;
+      do {
+        ListObjectsV2Request.Builder req = ListObjectsV2Request.builder().bucket(bucket).prefix(dir).delimiter("/")
+            .maxKeys(pageSize);
+        if (token != null) {
+          req.continuationToken(token);
+        }
+        ListObjectsV2Response page = s3.listObjectsV2(req.build());
+        for (software.amazon.awssdk.services.s3.model.CommonPrefix cp : page.commonPrefixes()) {
+          String name = cp.prefix().substring(dir.length(), cp.prefix().length() - 1);
+          if (Keys.addressable(p.isEmpty() ? name : p + "/" + name) && !name.contains("/")) {
+            out.add(new Child(name, true, Optional.empty()));
+          }
+        }
+        for (S3Object object : page.contents()) {
+          String name = object.key().substring(dir.length());
+          if (Keys.addressable(p.isEmpty() ? name : p + "/" + name) && !name.contains("/")) {
+            out.add(new Child(name, false, Optional.ofNullable(object.lastModified())));
+          }
+        }
+        token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+      } while (token != null);
+    } catch (RuntimeException e) {
+      throw S3Errors.classify(store, "children", p, e);
+    }
+    out.sort(Comparator.comparing(Child::name));
+    return out;
+  }
+
+  @Override
+  public List<Listed> listDetailed(String prefix) {
+    String p = Keys.prefix("listDetailed", prefix);
+    List<Listed> out = new ArrayList<>();
+    try {
+      scanObjects(directory(p), pageSize, object -> {
+        String relative = object.key().substring(base.length());
+        if (Keys.addressable(relative)) {
+          out.add(new Listed(relative, object.lastModified()));
+        }
+        return true;
+      });
+    } catch (RuntimeException e) {
+      throw S3Errors.classify(store, "listDetailed", p, e);
+    }
+    out.sort(Comparator.comparing(Listed::key));
+    return out;
+  }
+
+  @Override
   public void delete(String key) {
     String k = Keys.object("delete", key);
     try {
@@ -449,6 +503,11 @@ final class S3StorageAdapter implements StorageAdapter {
    * ones for a full page.
    */
   private void scan(String s3Prefix, int firstPage, Predicate<String> visitor) {
+    scanObjects(s3Prefix, firstPage, object -> visitor.test(object.key().substring(base.length())));
+  }
+
+  /** As {@link #scan}, feeding the listed objects themselves (their times, too). */
+  private void scanObjects(String s3Prefix, int firstPage, Predicate<S3Object> visitor) {
     String token = null;
     int size = firstPage;
     do {
@@ -461,7 +520,7 @@ final class S3StorageAdapter implements StorageAdapter {
       }
       ListObjectsV2Response page = s3.listObjectsV2(req.build());
       for (S3Object object : page.contents()) {
-        if (!visitor.test(object.key().substring(base.length()))) {
+        if (!visitor.test(object)) {
           return;
         }
       }

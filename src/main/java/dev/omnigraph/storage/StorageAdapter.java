@@ -125,6 +125,34 @@ public interface StorageAdapter extends AutoCloseable {
   List<String> list(String prefix);
 
   /**
+   * One entry directly under a directory.
+   *
+   * @param name its last segment
+   * @param directory whether it is a directory (an S3 common prefix) rather than an object
+   * @param lastModified when the object was last written; empty for a directory
+   */
+  record Child(String name, boolean directory, Optional<java.time.Instant> lastModified) {}
+
+  /** An object and when it was last written (the store's clock on S3, the file's mtime locally). */
+  record Listed(String key, java.time.Instant lastModified) {}
+
+  /**
+   * The entries directly under the directory {@code prefix} (the empty string is the root), sorted
+   * by name: a delimiter listing on S3 (one request per page), one directory read locally, so a
+   * caller can walk a layout without listing every object under it. Entries whose key is not
+   * addressable (temp-shaped residue, S3 folder markers) are skipped. A local directory that holds
+   * no object is still listed (S3 has no such directory): a caller that needs to know whether a
+   * directory has content asks {@link #listDetailed}. An absent prefix is an empty list.
+   */
+  List<Child> children(String prefix);
+
+  /**
+   * As {@link #list}, with each object's last-modified time (what maintenance's grace rules need to
+   * tell residue from an object an in-flight write is creating).
+   */
+  List<Listed> listDetailed(String prefix);
+
+  /**
    * Deletes the object at {@code key}; deleting an absent key succeeds (object-store semantics),
    * and so does deleting a name that is only a directory, which leaves the objects under it.
    */

@@ -203,7 +203,7 @@ class ConsoleBrowserIT {
     @SuppressWarnings("unchecked")
     java.util.Map<String, Number> at = (java.util.Map<String, Number>) ((JavascriptExecutor) browser).executeScript(
         "const c = document.querySelector('#result-graph'); c.scrollIntoView({block: 'center'});"
-            + " const p = c.cy.getElementById('Person:dave').renderedPosition();"
+            + " const p = c.cy.nodes().filter(n => n.data('entityId') === 'dave')[0].renderedPosition();"
             + " return {x: p.x - c.clientWidth / 2, y: p.y - c.clientHeight / 2};");
     new org.openqa.selenium.interactions.Actions(browser)
         .moveToElement(graph, at.get("x").intValue(), at.get("y").intValue()).click().perform();
@@ -321,6 +321,39 @@ class ConsoleBrowserIT {
         .filter(m -> !m.contains("the server responded with a status of"))
         .collect(Collectors.toList());
     assertThat(problems).isEmpty();
+  }
+
+  @Test
+  @Order(12)
+  void aNodeWhoseKeyLooksLikeAnEdgeIdHidesNoEdge() throws Exception {
+    // Issue 44 item 8: node and edge ids once shared one namespace ("Type:key" for a node,
+    // "source|Edge|target" for an edge), so this person's id was exactly the id of the real
+    // alice -> bob edge and cytoscape dropped the edge as a duplicate.
+    String lookalike = "alice|Knows|Person:bob";
+    Path ndjson = dir.resolve("lookalike.ndjson");
+    Files.writeString(ndjson, "{\"type\":\"Person\",\"data\":{\"name\":" + json(lookalike) + "}}\n"
+        + "{\"edge\":\"Knows\",\"from\":" + json(lookalike) + ",\"to\":\"carol\"}\n");
+    browser.get(base + "/ui/#write");
+    wait.until(ExpectedConditions.presenceOfElementLocated(By.id("load-file"))).sendKeys(ndjson.toString());
+    browser.findElement(By.id("run-load")).click();
+    wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#load-outcome .outcome.ok")));
+
+    browser.get(base + "/ui/#query");
+    setEditor("query-text", "query pairs() {\n  match {\n    $a: Person\n    $a knows $b\n  }\n  return { $a, $b }\n}\n");
+    String cleared = (String) ((JavascriptExecutor) browser).executeScript(
+        "const g = document.querySelector('#result-graph'); if (g) g.remove(); return 'cleared'");
+    assertThat(cleared).isEqualTo("cleared");
+    browser.findElement(By.id("run-query")).click();
+    WebElement graph = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#result-graph[data-node-count]")));
+    // Knows: alice -> bob, bob -> carol, carol -> dave, lookalike -> carol: five people, four edges.
+    assertThat(graph.getAttribute("data-node-count")).isEqualTo("5");
+    assertThat(graph.getAttribute("data-edge-count")).isEqualTo("4");
+    @SuppressWarnings("unchecked")
+    List<String> drawn = (List<String>) ((JavascriptExecutor) browser).executeScript(
+        "const cy = document.querySelector('#result-graph').cy;"
+            + " return cy.edges().map(e => e.source().data('entityId') + ' -> ' + e.target().data('entityId')).sort();");
+    assertThat(drawn).containsExactly("alice -> bob", lookalike + " -> carol", "bob -> carol", "carol -> dave");
+    shot("query-lookalike-node");
   }
 
   private static final String PEOPLE = "query people() {\n  match {\n    $p: Person\n  }\n"

@@ -345,6 +345,28 @@ abstract class AbstractStorageAdapterContractTest {
     assertThat(store.list("ab")).containsExactly("ab/x");
   }
 
+  @Test
+  void childrenAreOneLevelWithObjectTimesAndListDetailedIsListWithTimes() {
+    java.time.Instant before = java.time.Instant.now().minusSeconds(5);
+    for (String k : List.of("g/t/2", "g/a", "g/t/1/deep", "g/b/x", "other/y", "top")) {
+      store.putText(k, k);
+    }
+    java.time.Instant after = java.time.Instant.now().plusSeconds(5);
+
+    assertThat(store.children("g")).extracting(StorageAdapter.Child::name, StorageAdapter.Child::directory)
+        .containsExactly(org.assertj.core.api.Assertions.tuple("a", false),
+            org.assertj.core.api.Assertions.tuple("b", true), org.assertj.core.api.Assertions.tuple("t", true));
+    assertThat(store.children("")).extracting(StorageAdapter.Child::name).containsExactly("g", "other", "top");
+    assertThat(store.children("g/t/")).extracting(StorageAdapter.Child::name).containsExactly("1", "2");
+    assertThat(store.children("nothing")).isEmpty();
+    assertThat(store.children("g")).allSatisfy(c -> assertThat(c.lastModified().isPresent()).isEqualTo(!c.directory()));
+    assertThat(store.children("g").get(0).lastModified().orElseThrow()).isBetween(before, after);
+
+    assertThat(store.listDetailed("g")).extracting(StorageAdapter.Listed::key).isEqualTo(store.list("g"));
+    assertThat(store.listDetailed("g")).allSatisfy(o -> assertThat(o.lastModified()).isBetween(before, after));
+    assertThat(store.listDetailed("nothing")).isEmpty();
+  }
+
   // ---------------------------------------------------------------- delete
 
   @Test

@@ -184,7 +184,11 @@ export function resultGraph(result, analysis) {
   const links = analysis.traversals.filter(t => nodeColumns.includes(t.from) && nodeColumns.includes(t.to));
   const nodes = new Map();
   const edges = new Map();
-  const key = (v, id) => `${analysis.vars.get(v)}:${id}`;
+  // Nodes and edges share cytoscape's one id namespace, and keys are arbitrary strings, so ids are
+  // built to be unambiguous (issue 44 item 8): a kind prefix keeps a node from ever taking an
+  // edge's id, and JSON-encoded parts keep a key holding "|" or ":" from spelling another node's or
+  // edge's id.
+  const key = (v, id) => `n:${JSON.stringify([analysis.vars.get(v), String(id)])}`;
   for (const row of result.rows || []) {
     for (const c of nodeColumns) {
       const id = row[c];
@@ -196,7 +200,7 @@ export function resultGraph(result, analysis) {
       if (row[t.from] == null || row[t.to] == null) continue;
       const source = key(t.from, row[t.from]);
       const target = key(t.to, row[t.to]);
-      const k = `${source}|${t.edge}${t.hops}|${target}`;
+      const k = `e:${JSON.stringify([source, t.edge + t.hops, target])}`;
       if (!edges.has(k)) edges.set(k, { id: k, source, target, label: t.edge + t.hops, undirected: t.undirected });
     }
   }
