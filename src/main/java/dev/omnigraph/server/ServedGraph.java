@@ -98,7 +98,12 @@ final class ServedGraph implements AutoCloseable {
     /** This service lost the writer lease (taken over or broken); it asks for it again. */
     LEASE_LOST,
     /** Shutting down: new writes are refused while in-flight ones finish. */
-    DRAINING;
+    DRAINING,
+    /**
+     * The root holds no graph (no {@code init} yet, or a mistyped {@code --store}): every route of
+     * the graph answers 404. Not for the embedded example root, which is created on first use.
+     */
+    NO_GRAPH;
 
     String code() {
       return name().toLowerCase(java.util.Locale.ROOT);
@@ -200,6 +205,17 @@ final class ServedGraph implements AutoCloseable {
       standbyFor = null;
     }
     return true;
+  }
+
+  /** Set once the root is seen holding a graph: a graph is never un-initialized, so it is not asked again. */
+  private volatile boolean graphSeen;
+
+  /** Whether the root holds a graph: one existence check per readiness probe until it does. */
+  private boolean graphKnownToExist() {
+    if (!graphSeen && graphExists()) {
+      graphSeen = true;
+    }
+    return graphSeen;
   }
 
   private boolean graphExists() {
@@ -513,6 +529,9 @@ final class ServedGraph implements AutoCloseable {
       } else if (current != null && !current.status().held()) {
         block = Optional.of(WriteBlock.LEASE_LOST);
         detail = "the writer lease was lost: " + current.status().lost().orElse("expired before a renewal");
+      } else if (!seedExample && !graphKnownToExist()) {
+        block = Optional.of(WriteBlock.NO_GRAPH);
+        detail = uri() + " holds no graph; create it with omnigraph init --schema FILE " + uri();
       } else if (pending.isEmpty() && recoveryDirIsAFile()) {
         // An object store lists a file as an empty prefix; every write's sidecar arm would fail.
         block = Optional.of(WriteBlock.RECOVERY_UNREADABLE);

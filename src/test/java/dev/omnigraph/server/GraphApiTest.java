@@ -475,6 +475,18 @@ class GraphApiTest {
     api().contentType("application/json").body("{\"query\": {\"a\": 1}}").post("/graphs/g/query")
         .then().statusCode(400).body("code", equalTo("bad_request"))
         .body("error", equalTo("invalid request body at line 1, column 11: field 'query' must be a string"));
+    // A scalar of the wrong type is not coerced into a string (issue 45): {"query":5} named the
+    // field only once it failed to parse as GQ, {"branch":7} read branch "7".
+    api().contentType("application/json").body("{\"query\": 5}").post("/graphs/g/query")
+        .then().statusCode(400).body("code", equalTo("bad_request"))
+        .body("error", equalTo("invalid request body at line 1, column 11: field 'query' must be a string"));
+    api().contentType("application/json").body("{\"query\": \"query q() { match { $p: Person } return { $p.name } }\","
+        + " \"branch\": 7}").post("/graphs/g/query")
+        .then().statusCode(400).body("code", equalTo("bad_request"))
+        .body("error", containsString("field 'branch' must be a string"));
+    api().contentType("application/json").body("{\"source\": \"x\", \"target\": \"main\", \"delete_branch\": \"yes\"}")
+        .post("/graphs/g/branches/merge").then().statusCode(400).body("code", equalTo("bad_request"))
+        .body("error", containsString("field 'delete_branch' must be"));
     api().contentType("application/json").body("[1, 2]").post("/graphs/g/mutate")
         .then().statusCode(400).body("code", equalTo("bad_request"))
         .body("error", equalTo("invalid request body at line 1, column 1: the body must be an object"));

@@ -34,10 +34,15 @@ class ServiceEndpointsTest {
   @Test
   void readinessCarriesGraphIdsAndStatesOnly() {
     io.restassured.response.Response ready = given().when().get("/q/health/ready");
+    // Graph g holds a graph once a class of this shared test application initialised it; until then
+    // it is down for no_graph, as "empty" always is (issue 45).
+    String g = ready.jsonPath().getString("checks.find { it.name == 'omnigraph-graphs' }.data.'g.state'");
+    String gReason = ready.jsonPath().getString("checks.find { it.name == 'omnigraph-graphs' }.data.'g.reason'");
+    assertThat(g.equals("up") || (g.equals("down") && "no_graph".equals(gReason))).as(g + " " + gReason).isTrue();
     ready.then()
         .body("checks.name", hasItem("omnigraph-graphs"))
-        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'g.state'", equalTo("up"))
-        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'empty.state'", equalTo("up"))
+        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'empty.state'", equalTo("down"))
+        .body("checks.find { it.name == 'omnigraph-graphs' }.data.'empty.reason'", equalTo("no_graph"))
         .body("checks.find { it.name == 'omnigraph-graphs' }.data.'empty.open'", equalTo(false));
     java.util.Map<String, Object> data = ready.jsonPath().getMap("checks.find { it.name == 'omnigraph-graphs' }.data");
     // No storage location, operation id or error text: only these keys, with short values.

@@ -17,9 +17,11 @@ import java.util.zip.CheckedInputStream;
 import java.util.zip.ZipEntry;
 
 /**
- * OmniGraph's replacement for jar-jni 1.1.1's loader (the original class is removed from the
- * packaged jar, application.properties {@code quarkus.class-loading.removed-resources}), which
- * lance-core 7.0.0 calls from {@code org.lance.JniLoader}'s static initializer. The original
+ * OmniGraph's replacement for jar-jni 1.1.1's loader, written over the original's entry in the
+ * packaged jar after Quarkus built it (pom.xml, {@code lance-loader}). It is compiled apart from
+ * the application's classes: under {@code @QuarkusTest} Lance's classes load in a parent class
+ * loader that cannot see those, and a same-named application class hid jar-jni's. Lance calls it
+ * from {@code org.lance.JniLoader}'s static initializer (lance-core 7.0.0). The original
  * inflates the ~180 MB Lance library from the jar into {@code java.io.tmpdir} on every JVM start:
  * about 1.4 s of every CLI call that touches a table (issue 45).
  *
