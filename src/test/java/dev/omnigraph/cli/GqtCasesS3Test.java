@@ -8,7 +8,9 @@ class GqtCasesS3Test extends AbstractGqtCasesTest {
 
   @Override
   protected Function<String, StorageConfig> roots() {
-    return label -> S3TestServer.get().freshRoot("gqt-" + label);
+    // Started here, before the cases' clock: the fork's S3Mock boots once (tens of seconds cold).
+    S3TestServer server = S3TestServer.get();
+    return label -> server.freshRoot("gqt-" + label);
   }
 
   @Override
