@@ -33,6 +33,11 @@ public class StoreOptions {
       throw new UsageError(command.commandLine(), "missing --store URI",
           "name the graph root: " + command.qualifiedName() + " --store DIR (or s3://bucket/prefix)");
     }
+    return configAt(uri);
+  }
+
+  /** The storage of the root at {@code uri} (a path or {@code s3://…}), credentials from {@link #env}. */
+  StorageConfig configAt(String uri) {
     return StorageConfig.fromEnvironment(uri, new java.util.AbstractMap<String, String>() {
       // A view of {@link #env}: StorageConfig only looks names up, so tests can point it at a store.
       @Override

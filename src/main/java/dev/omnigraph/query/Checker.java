@@ -594,9 +594,6 @@ final class Checker {
     if (o instanceof Ast.Lit lit && lit.literal() instanceof Ast.ListLit) {
       Value.Literal v = literalOfType(lit.literal(), new PropertyType(ScalarKind.VECTOR, false, false, List.of(),
           target.vectorDim()), false, "the nearest query for " + describe(field));
-      if (!nonZero((float[]) v.value())) {
-        throw err(lit.pos(), "the nearest query is a zero vector, which has no cosine distance to anything");
-      }
       return v;
     }
     if (o instanceof Ast.Lit lit && lit.literal() instanceof Ast.Str) {
@@ -625,15 +622,6 @@ final class Checker {
     return new NoEmbedderException(at.line(), at.column(), decl.name(), "nearest() got " + what
         + ", but no embedder is configured to turn text into a vector; pass a " + dims + " parameter"
         + " (or a list of numbers) instead");
-  }
-
-  private static boolean nonZero(float[] v) {
-    for (float x : v) {
-      if (x != 0f) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**

@@ -22,7 +22,7 @@ public final class Params {
    * Converts a JSON object of parameters, keyed by name without {@code $}, to typed values.
    *
    * <p>Conversions: String from a JSON string; Bool from a JSON boolean; I32 to Integer, I64, U32 and
-   * U64 to Long, from JSON integers within the type's range (U64 up to 2^63-1); F32 to Float and F64 to
+   * U64 to Long, from JSON integers within the type's range (U64 above 2^63-1 to BigInteger); F32 to Float and F64 to
    * Double from any JSON number; Date to LocalDate from {@code "YYYY-MM-DD"}; DateTime to Instant from an
    * ISO-8601 string with an offset or from integer epoch milliseconds; {@code [T]} to an unmodifiable
    * List from a JSON array without nulls; {@code Vector(n)} to float[] from an array of n numbers.

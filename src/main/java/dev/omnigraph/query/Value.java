@@ -12,7 +12,7 @@ public sealed interface Value extends Operand permits Value.Literal, Value.Param
 
   /**
    * A literal converted to the Java type of {@link #type()}: String (also for enums), Boolean, Integer
-   * (I32), Long (I64, U32, U64), Float (F32), Double (F64), LocalDate (Date), Instant (DateTime), an
+   * (I32), Long (I64, U32, U64 up to 2^63-1), BigInteger (U64 above), Float (F32), Double (F64), LocalDate (Date), Instant (DateTime), an
    * unmodifiable List of those (lists), float[] (vectors), or null for {@code null}. The same
    * representation {@link Params#bind} produces, so executors handle one set of types.
    *

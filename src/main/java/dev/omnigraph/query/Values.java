@@ -29,10 +29,12 @@ final class Values {
   }
 
   private static final BigInteger U32_MAX = BigInteger.ONE.shiftLeft(32).subtract(BigInteger.ONE);
+  private static final BigInteger U64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
   /**
-   * An integer for an integer kind: Integer for I32, Long otherwise. U64 is carried in a Long, so its
-   * upper half (above 2^63-1) is refused rather than wrapped into negative numbers.
+   * An integer for an integer kind: Integer for I32, Long for I64 and U32, and for U64 a Long up to
+   * 2^63-1 and a BigInteger above it (issue 47 item 9: the full U64 range, compared and written by
+   * value, never wrapped into a negative Long).
    */
   static Object integer(BigInteger v, ScalarKind kind) throws Misfit {
     BigInteger min;
@@ -52,16 +54,17 @@ final class Values {
       }
       case U64 -> {
         min = BigInteger.ZERO;
-        max = BigInteger.valueOf(Long.MAX_VALUE);
+        max = U64_MAX;
       }
       default -> throw new IllegalArgumentException(kind + " is not an integer kind");
     }
     if (v.compareTo(min) < 0 || v.compareTo(max) > 0) {
-      String range = kind == ScalarKind.U64 ? "0 to " + max + " (larger U64 values are not supported)"
-          : min + " to " + max;
-      throw new Misfit(v + " is out of range for " + kind.spelling() + " (" + range + ")");
+      throw new Misfit(v + " is out of range for " + kind.spelling() + " (" + min + " to " + max + ")");
     }
-    return kind == ScalarKind.I32 ? (Object) v.intValue() : (Object) v.longValue();
+    if (kind == ScalarKind.I32) {
+      return v.intValue();
+    }
+    return v.bitLength() < 64 ? (Object) v.longValue() : v;
   }
 
   /** A finite floating value: Float for F32 (refusing what would overflow it), Double for F64. */

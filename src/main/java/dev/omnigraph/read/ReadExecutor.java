@@ -853,7 +853,25 @@ final class ReadExecutor {
     if (row == null) {
       throw new IllegalStateException("binding of $" + p.variable() + " has no row");
     }
-    return row.get(p.property());
+    Object v = row.get(p.property());
+    return p.type().kind() == dev.omnigraph.schema.ScalarKind.U64 ? unsigned(v) : v;
+  }
+
+  /**
+   * A U64 value as its number: rows carry U64 as the Long of its bits, so values at or above 2^63
+   * read negative; every comparison, aggregate, ordering and JSON cell needs the value (issue 47
+   * item 9), so those become BigIntegers here, the one place the read takes a property's value.
+   */
+  private static Object unsigned(Object v) {
+    if (v instanceof Long l && l < 0) {
+      return new java.math.BigInteger(Long.toUnsignedString(l));
+    }
+    if (v instanceof List<?> list) {
+      List<Object> out = new ArrayList<>(list.size());
+      list.forEach(e -> out.add(unsigned(e)));
+      return out;
+    }
+    return v;
   }
 
   /**

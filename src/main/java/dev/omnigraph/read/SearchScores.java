@@ -121,7 +121,7 @@ final class SearchScores {
     return out;
   }
 
-  /** The {@code want} admitted nodes nearest to the query, nearest first, with their cosine distance. */
+  /** The {@code want} admitted nodes nearest to the query, nearest first, with their L2 distance (squared). */
   private LinkedHashMap<String, Double> nearest(Score.Nearest n, Target target, Set<String> ids, long want) {
     LinkedHashMap<String, Double> out = new LinkedHashMap<>();
     if (target.pin() == null || (ids != null && ids.isEmpty()) || want <= 0) {
@@ -186,17 +186,12 @@ final class SearchScores {
       throw new QueryParamException(queryName, v instanceof Value.Param p ? p.name() : null,
           "nearest needs a query vector, got null");
     }
-    boolean nonZero = false;
+    // A zero vector is a query like any other: L2 is defined for it (issue 47 item 8).
     for (float x : query) {
       if (!Float.isFinite(x)) {
         throw new QueryParamException(queryName, v instanceof Value.Param p ? p.name() : null,
             "the nearest query vector holds a non-finite number");
       }
-      nonZero |= x != 0f;
-    }
-    if (!nonZero) {
-      throw new QueryParamException(queryName, v instanceof Value.Param p ? p.name() : null,
-          "the nearest query is a zero vector, which has no cosine distance to anything");
     }
     return query;
   }

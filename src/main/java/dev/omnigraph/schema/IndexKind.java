@@ -18,7 +18,7 @@ public enum IndexKind {
   BTREE,
   /** A Lance inverted (full-text) index: {@code search}, {@code match_text}, {@code bm25}. */
   INVERTED,
-  /** A Lance vector index (IVF, cosine): {@code nearest}. */
+  /** A Lance vector index (IVF, L2): {@code nearest}. */
   VECTOR,
   /** No index: lists (and Blob, later) are not indexable. */
   NONE;

@@ -767,27 +767,29 @@ public final class DataTables {
   }
 
   /**
-   * The {@code k} rows of exactly {@code version} of the branch nearest to {@code query} by cosine
+   * The {@code k} rows of exactly {@code version} of the branch nearest to {@code query} by L2
    * distance on the vector column {@code column}, nearest first (ties by id), each with its exact
-   * cosine distance (1 − cos, double precision, computed here from the row's vector, so the same
-   * with or without an index). Only rows {@code prefilter} admits are candidates (Lance's
-   * prefilter: a selective filter cannot starve the result). Rows with a null or zero vector have no
-   * cosine and are never returned. {@code columns} empty means every column; {@code id} is always
-   * read.
+   * squared Euclidean distance (double precision, computed here from the row's vector, so the same
+   * with or without an index). L2 is the reference's metric (Lance's default, its {@code ivf_flat}
+   * index is built for it; issue 47 item 8): every vector, the zero vector included, has a distance
+   * to every query, so a row is never dropped for its vector. Only rows {@code prefilter} admits are
+   * candidates (Lance's prefilter: a selective filter cannot starve the result). Rows with a null
+   * vector are not candidates (Lance skips them; so does the reference). {@code columns} empty means
+   * every column; {@code id} is always read.
    *
-   * <p>With a cosine vector index on {@code column} Lance searches it (approximate: the k it finds
+   * <p>With an L2 vector index on {@code column} Lance searches it (approximate: the k it finds
    * may miss a true neighbour) plus, flat, the fragments appended since it was built; without one,
    * or with an index of another metric, the search is flat and exact.
    *
    * @throws IllegalArgumentException when {@code column} is not a vector column of
    *     {@code query.length} dimensions (Lance would silently ignore the search), or the query
-   *     vector is zero or not finite
+   *     vector holds a non-finite number
    */
   public List<ScoredRow> nearest(String location, Optional<String> nativeBranch, long version, String column,
       float[] query, int k, Filter prefilter, List<String> columns) {
     SqlLiteral.identifier(column);
     if (!SearchIndexes.usableQuery(query)) {
-      throw new IllegalArgumentException("a nearest query vector must be finite and not zero (cosine is undefined)");
+      throw new IllegalArgumentException("a nearest query vector must hold finite numbers only");
     }
     return lance(() -> {
       try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
@@ -796,9 +798,9 @@ public final class DataTables {
         if (k <= 0) {
           return out;
         }
-        boolean indexed = SearchIndexes.cosineVectorIndex(h.table, column);
+        boolean indexed = SearchIndexes.l2VectorIndex(h.table, column);
         org.lance.ipc.Query nearest = new org.lance.ipc.Query.Builder().setColumn(column).setKey(query.clone())
-            .setK(k).setDistanceType(org.lance.index.DistanceType.Cosine).setUseIndex(indexed).build();
+            .setK(k).setDistanceType(org.lance.index.DistanceType.L2).setUseIndex(indexed).build();
         List<String> read = new ArrayList<>(columns);
         boolean keepVector = columns.isEmpty() || columns.contains(column);
         if (!read.isEmpty() && !read.contains(column)) {
@@ -808,9 +810,9 @@ public final class DataTables {
         collect(h, options.build(), row -> {
           row.remove(DISTANCE);
           Object vector = keepVector ? row.get(column) : row.remove(column);
-          double distance = vector instanceof float[] v ? SearchIndexes.cosineDistance(query, v) : Double.NaN;
-          if (!Double.isNaN(distance)) {
-            out.add(new ScoredRow(row, distance));
+          // A null vector is no candidate (as in the reference); every other vector has a distance.
+          if (vector instanceof float[] v) {
+            out.add(new ScoredRow(row, SearchIndexes.l2Distance(query, v)));
           }
         });
         out.sort(java.util.Comparator.comparingDouble(ScoredRow::score)

@@ -35,8 +35,11 @@ final class PropertyIndexes {
   /** Lloyd iterations of the IVF k-means (Lance's default). */
   static final int KMEANS_ITERATIONS = 50;
 
-  /** Every vector index is cosine: what {@code nearest} ranks by. */
-  static final DistanceType DISTANCE = DistanceType.Cosine;
+  /**
+   * Every vector index is L2: what {@code nearest} ranks by (the reference's metric, issue 47
+   * item 8). An index of another metric is never used by a search.
+   */
+  static final DistanceType DISTANCE = DistanceType.L2;
 
   /** What lance-core 7.0.0 says when a fragment-scoped inverted build produced no partition. */
   static final String NO_PARTITIONS = "No partition metadata files found";

@@ -1,5 +1,6 @@
 package dev.omnigraph.table;
 
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -166,7 +167,16 @@ final class RowCodec {
       }
       v.setSafe(index, (int) l);
     } else if (vector instanceof UInt8Vector v) {
-      v.setSafe(index, as(value, Long.class, field));
+      // A Long is already the unsigned bits (load's spelling); a query's U64 above 2^63-1 arrives
+      // as a BigInteger (issue 47 item 9) and is stored as its low 64 bits.
+      if (value instanceof BigInteger big) {
+        if (big.signum() < 0 || big.bitLength() > 64) {
+          throw new IllegalArgumentException("value " + big + " is outside the U64 range [0, 18446744073709551615]");
+        }
+        v.setSafe(index, big.longValue());
+      } else {
+        v.setSafe(index, as(value, Long.class, field));
+      }
     } else if (vector instanceof Float4Vector v) {
       v.setSafe(index, as(value, Float.class, field));
     } else if (vector instanceof Float8Vector v) {

@@ -16,7 +16,7 @@ import org.lance.schema.LanceField;
 /**
  * What a table version's indexes offer a search, decided from Lance's index metadata (the manifest's
  * index list and the indexes' recorded details), never from index names: an inverted index on a
- * column, its analyzer, a cosine vector index. Facts in docs/lance-write-layer.md ("Search reads").
+ * column, its analyzer, an L2 vector index. Facts in docs/lance-write-layer.md ("Search reads").
  */
 final class SearchIndexes {
 
@@ -77,12 +77,13 @@ final class SearchIndexes {
   }
 
   /**
-   * Whether {@code column} has a vector index built for the cosine metric: only then may a cosine
-   * search use it (an index of another metric would answer for its own metric, or not at all).
+   * Whether {@code column} has a vector index built for the L2 metric: only then may an L2 search
+   * use it (an index of another metric, such as the cosine indexes built before issue 47 item 8,
+   * would answer for its own metric; the search is then flat and exact instead).
    */
-  static boolean cosineVectorIndex(Dataset table, String column) {
+  static boolean l2VectorIndex(Dataset table, String column) {
     Optional<Index> index = on(table, column, IndexType.VECTOR);
-    return index.isPresent() && "COSINE".equalsIgnoreCase(details(table, index.get()).path("metric_type").asText());
+    return index.isPresent() && "L2".equalsIgnoreCase(details(table, index.get()).path("metric_type").asText());
   }
 
   /**
@@ -101,34 +102,33 @@ final class SearchIndexes {
     }
   }
 
-  /** A query vector cosine is defined for: finite components, not all zero. */
+  /**
+   * A query vector L2 is defined for: finite components. A zero vector is a query like any other
+   * (issue 47 item 8: the reference ranks by L2, where the zero vector is simply the origin).
+   */
   static boolean usableQuery(float[] query) {
-    boolean nonZero = false;
     for (float x : query) {
       if (!Float.isFinite(x)) {
         return false;
       }
-      nonZero |= x != 0f;
     }
-    return nonZero;
+    return true;
   }
 
-  /** 1 − cos(a, b) in double precision; NaN when either vector is zero or the lengths differ. */
-  static double cosineDistance(float[] a, float[] b) {
+  /**
+   * The squared Euclidean distance Σ(aᵢ − bᵢ)² in double precision (what Lance's L2 reports as
+   * {@code _distance}, and so what the reference's {@code nearest} projects); NaN when the lengths
+   * differ. Defined for every pair of finite vectors, zero vectors included.
+   */
+  static double l2Distance(float[] a, float[] b) {
     if (a.length != b.length) {
       return Double.NaN;
     }
-    double dot = 0;
-    double na = 0;
-    double nb = 0;
+    double sum = 0;
     for (int i = 0; i < a.length; i++) {
-      dot += (double) a[i] * b[i];
-      na += (double) a[i] * a[i];
-      nb += (double) b[i] * b[i];
+      double d = (double) a[i] - b[i];
+      sum += d * d;
     }
-    if (na == 0 || nb == 0) {
-      return Double.NaN;
-    }
-    return 1 - dot / Math.sqrt(na * nb);
+    return sum;
   }
 }

@@ -53,6 +53,9 @@ class ParamsTest {
     assertThat(p.get("l")).isEqualTo(9007199254740993L);
     assertThat(p.get("u")).isEqualTo(4294967295L);
     assertThat(p.get("w")).isEqualTo(Long.MAX_VALUE);
+    // Above 2^63-1 a U64 is carried by value, never as negative Long bits (issue 47 item 9).
+    assertThat(bind(VALID.replace("9223372036854775807", "18446744073709551615")).get("w"))
+        .isEqualTo(new java.math.BigInteger("18446744073709551615"));
     assertThat(p.get("f")).isEqualTo(1.5f);
     assertThat(p.get("g")).isEqualTo(2.0d);
     assertThat(p.get("d")).isEqualTo(LocalDate.of(2024, 2, 29));
@@ -123,9 +126,11 @@ class ParamsTest {
             "query 'all': parameter $u: 4294967296 is out of range for U32 (0 to 4294967295)"),
         misfit("negative U32", VALID.replace("4294967295", "-1"), "u",
             "query 'all': parameter $u: -1 is out of range for U32 (0 to 4294967295)"),
-        misfit("U64 above Long", VALID.replace("9223372036854775807", "18446744073709551615"), "w",
-            "query 'all': parameter $w: 18446744073709551615 is out of range for U64 (0 to 9223372036854775807"
-                + " (larger U64 values are not supported))"),
+        // U64 takes its whole range (issue 47 item 9); one past it is refused.
+        misfit("U64 overflow", VALID.replace("9223372036854775807", "18446744073709551616"), "w",
+            "query 'all': parameter $w: 18446744073709551616 is out of range for U64 (0 to 18446744073709551615)"),
+        misfit("negative U64", VALID.replace("9223372036854775807", "-1"), "w",
+            "query 'all': parameter $w: -1 is out of range for U64 (0 to 18446744073709551615)"),
         misfit("F32 overflow", VALID.replace("1.5", "1e39"), "f",
             "query 'all': parameter $f: 1.0E+39 is out of range for F32".replace("1.0E+39", "1000000000000000000000000000000000000000")),
         misfit("bad Date", VALID.replace("2024-02-29", "2023-02-29"), "d",

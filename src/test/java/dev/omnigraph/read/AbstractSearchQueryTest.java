@@ -32,7 +32,7 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The search functions of {@code .gq} against real tables per backend (graphs/search.*): exact
- * k-nearest by cosine checked against brute force here (with and without a vector index, the index
+ * k-nearest by L2 checked against brute force here (with and without a vector index, the index
  * covering only part of the rows), filters applied before the search, bm25 ranking, rrf fused as
  * its formula says, the text filters, and the typed error for full-text search without an index.
  */
@@ -95,8 +95,8 @@ abstract class AbstractSearchQueryTest {
     items.append("{\"type\":\"Tag\",\"data\":{\"name\":\"a\"}}\n{\"type\":\"Tag\",\"data\":{\"name\":\"b\"}}\n");
     graph.load("main", new StringReader(items.toString()), LoadMode.APPEND, Optional.of(ACTOR));
     TestIndexes.ensure(config, "main", "node:Doc", List.of("title", "body", "embedding"),
-        List.of(TestIndexes.Kind.INVERTED, TestIndexes.Kind.INVERTED, TestIndexes.Kind.VECTOR));
-    TestIndexes.ensure(config, "main", "node:IndexedItem", "embedding", TestIndexes.Kind.VECTOR);
+        List.of(TestIndexes.Kind.INVERTED, TestIndexes.Kind.INVERTED, TestIndexes.Kind.VECTOR_L2));
+    TestIndexes.ensure(config, "main", "node:IndexedItem", "embedding", TestIndexes.Kind.VECTOR_L2);
     graph.load("main", new StringReader(late.toString()), LoadMode.APPEND, Optional.of(ACTOR));
     // A branch inherits the indexes: "inherit" reads main's tables, "feature" writes its own Doc rows.
     graph.branchCreate("inherit", "main", Optional.of(ACTOR));
@@ -153,35 +153,32 @@ abstract class AbstractSearchQueryTest {
     return out.rows().stream().map(r -> r.get(name)).toList();
   }
 
-  /** The cosine distance the engine promises: 1 − cos in double precision from the stored floats. */
-  static double cosine(float[] a, float[] b) {
-    double dot = 0;
-    double na = 0;
-    double nb = 0;
+  /** The distance the engine promises: squared L2 in double precision from the stored floats. */
+  static double l2(float[] a, float[] b) {
+    double sum = 0;
     for (int i = 0; i < a.length; i++) {
-      dot += (double) a[i] * b[i];
-      na += (double) a[i] * a[i];
-      nb += (double) b[i] * b[i];
+      double d = (double) a[i] - b[i];
+      sum += d * d;
     }
-    return 1 - dot / Math.sqrt(na * nb);
+    return sum;
   }
 
   /** The k names nearest to {@code q} among those {@code keep} admits, by brute force (ties by name). */
   private List<String> bruteForce(float[] q, int k, Predicate<String> keep) {
     return vectors.keySet().stream().filter(keep)
-        .sorted(Comparator.comparingDouble((String n) -> cosine(q, vectors.get(n))).thenComparing(n -> n))
+        .sorted(Comparator.comparingDouble((String n) -> l2(q, vectors.get(n))).thenComparing(n -> n))
         .limit(k).toList();
   }
 
   // --- nearest ----------------------------------------------------------------------------------
 
   @Test
-  void nearestReturnsTheExactKNearestByCosineWithTheirDistances() {
+  void nearestReturnsTheExactKNearestByL2WithTheirDistances() {
     ReadOutput out = q("item_nearest", "q", Q);
     List<String> expected = bruteForce(Q, 10, n -> true);
     assertThat(column(out, "i.name")).isEqualTo(new ArrayList<Object>(expected));
     for (Map<String, Object> row : out.rows()) {
-      assertThat(row.get("dist")).isEqualTo(cosine(Q, vectors.get((String) row.get("i.name"))));
+      assertThat(row.get("dist")).isEqualTo(l2(Q, vectors.get((String) row.get("i.name"))));
     }
     // Another direction, and a query equal to one stored vector (distance ~0, first).
     float[] other = direction(new Random(99));
@@ -200,7 +197,7 @@ abstract class AbstractSearchQueryTest {
       float[] near = vectors.get(lateName);
       ReadOutput out = q("indexed_nearest", "q", near);
       assertThat(column(out, "i.name")).as(lateName).isEqualTo(new ArrayList<Object>(bruteForce(near, 10, n -> true)));
-      assertThat(out.rows().get(0).get("dist")).isEqualTo(cosine(near, near));
+      assertThat(out.rows().get(0).get("dist")).isEqualTo(0.0);
     }
   }
 
@@ -228,10 +225,9 @@ abstract class AbstractSearchQueryTest {
     ReadOutput literal = q("vector_literal");
     assertThat(column(literal, "d.slug")).containsExactly("cv-overview", "dl-basics");
     assertThat((Double) literal.rows().get(0).get("d")).isCloseTo(0.0, org.assertj.core.api.Assertions.within(1e-12));
-    QueryParamException zero = catchThrowableOfType(() -> q("vector_search", "q", new float[4]),
-        QueryParamException.class);
-    assertThat(zero.param()).isEqualTo("q");
-    assertThat(zero).hasMessageContaining("zero vector");
+    // A zero query ranks by distance from the origin (issue 47 item 8; cosine refused it).
+    assertThat(column(q("vector_search", "q", new float[4]), "d.slug"))
+        .containsExactly("ml-intro", "nlp-guide", "rl-intro");
   }
 
   // --- full text --------------------------------------------------------------------------------

@@ -365,32 +365,47 @@ abstract class AbstractLanceSearchTest {
   }
 
   @Test
-  void nearestIsExactCosineWithAndWithoutAnIndexAndRefusesWhatLanceWouldIgnore() {
+  void nearestIsExactL2WithAndWithoutAnIndexAndRefusesWhatLanceWouldIgnore() {
     Map<String, float[]> vectors = vectors();
     List<String> expected = vectors.keySet().stream()
-        .sorted(java.util.Comparator.comparingDouble((String id) -> cosineDistance(Q, vectors.get(id)))
+        .sorted(java.util.Comparator.comparingDouble((String id) -> l2Distance(Q, vectors.get(id)))
             .thenComparing(id -> id)).limit(6).toList();
     for (boolean indexed : List.of(false, true)) {
       if (indexed) {
-        index("vec", TestIndexes.Kind.VECTOR);
+        index("vec", TestIndexes.Kind.VECTOR_L2);
       }
       List<ScoredRow> top = tables.nearest(LOC, MAIN, version, "vec", Q, 6, Filter.TRUE, List.of("id"));
       assertThat(hitIds(top)).as("indexed %s", indexed).isEqualTo(new ArrayList<Object>(expected));
       for (ScoredRow r : top) {
         assertThat(r.row()).containsOnlyKeys("id");
-        assertThat(r.score()).isEqualTo(cosineDistance(Q, vectors.get((String) r.row().get("id"))));
+        assertThat(r.score()).isEqualTo(l2Distance(Q, vectors.get((String) r.row().get("id"))));
       }
       assertThat(hitIds(tables.nearest(LOC, MAIN, version, "vec", Q, 2, Filter.eq("status", "miss"), List.of("id"))))
           .containsExactly("ml", "cv");
+      // A zero query is an ordinary point under L2 (issue 47 item 8): nearest to the origin first,
+      // with its squared norm as the distance; cosine refused it.
+      List<ScoredRow> origin = tables.nearest(LOC, MAIN, version, "vec", new float[4], 2, Filter.TRUE, List.of("id"));
+      assertThat(hitIds(origin)).as("indexed %s", indexed).containsExactly("ml", "nlp");
+      assertThat(origin.get(0).score()).isEqualTo(l2Distance(new float[4], vectors.get("ml")));
     }
     assertThatThrownBy(() -> tables.nearest(LOC, MAIN, version, "vec", new float[] {1, 0, 0}, 3, Filter.TRUE, List.of()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("4 dimensions");
-    assertThatThrownBy(() -> tables.nearest(LOC, MAIN, version, "vec", new float[4], 3, Filter.TRUE, List.of()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("zero");
+    assertThatThrownBy(() -> tables.nearest(LOC, MAIN, version, "vec", new float[] {Float.NaN, 0, 0, 0}, 3,
+        Filter.TRUE, List.of())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("finite");
     assertThatThrownBy(() -> tables.nearest(LOC, MAIN, version, "title", Q, 3, Filter.TRUE, List.of()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a vector column");
     // Rows keep every column when none is named, the vector included.
     assertThat(tables.nearest(LOC, MAIN, version, "vec", Q, 1, Filter.TRUE, List.of()).get(0).row())
         .containsOnlyKeys("id", "status", "title", "vec");
+  }
+
+  /** The squared Euclidean distance the engine reports, in double precision. */
+  static double l2Distance(float[] a, float[] b) {
+    double sum = 0;
+    for (int i = 0; i < a.length; i++) {
+      double d = (double) a[i] - b[i];
+      sum += d * d;
+    }
+    return sum;
   }
 }

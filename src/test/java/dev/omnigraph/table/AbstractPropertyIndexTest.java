@@ -163,32 +163,29 @@ abstract class AbstractPropertyIndexTest {
     hits.forEach(r -> matched.add((String) r.get("id")));
     assertThat(matched).isEqualTo(unindexed.get("bio"));
 
-    // The vector index, probed in every partition, gives the exact cosine top-k.
+    // The vector index (L2, the engine's metric), probed in every partition, gives the exact top-k.
     float[] q = new float[DIM];
     java.util.Arrays.fill(q, 0.25f);
     q[0] = -1f;
     int k = 10;
     List<Map<String, Object>> nearest = lance(MAIN, v + 1, new ScanOptions.Builder().nearest(new Query.Builder()
         .setColumn("emb").setKey(q).setK(k).setNprobes(PropertyIndexes.partitions(nonNull))
-        .setDistanceType(DistanceType.Cosine).build()).columns(List.of("id")).build());
+        .setDistanceType(DistanceType.L2).build()).columns(List.of("id")).build());
     List<Map<String, Object>> inserted = new ArrayList<>(rows(0, 150, true));
     inserted.addAll(rows(150, 150, true));
     List<String> exact = inserted.stream().filter(r -> r.get("emb") != null)
-        .sorted(Comparator.comparingDouble(r -> cosineDistance((float[]) r.get("emb"), q)))
+        .sorted(Comparator.comparingDouble(r -> l2Distance((float[]) r.get("emb"), q)))
         .limit(k).map(r -> (String) r.get("id")).toList();
     assertThat(nearest.stream().map(r -> (String) r.get("id")).toList()).isEqualTo(exact);
   }
 
-  static double cosineDistance(float[] a, float[] b) {
-    double dot = 0;
-    double na = 0;
-    double nb = 0;
+  static double l2Distance(float[] a, float[] b) {
+    double sum = 0;
     for (int i = 0; i < a.length; i++) {
-      dot += a[i] * b[i];
-      na += a[i] * a[i];
-      nb += b[i] * b[i];
+      double d = (double) a[i] - b[i];
+      sum += d * d;
     }
-    return 1 - dot / Math.sqrt(na * nb);
+    return sum;
   }
 
   @Test

@@ -41,8 +41,10 @@ public final class TestIndexes {
     BTREE,
     /** Lance inverted (full-text) index: free-text Strings. */
     INVERTED,
-    /** IVF_FLAT vector index, cosine metric: {@code Vector(n)}. */
-    VECTOR
+    /** IVF_FLAT vector index, cosine metric: Lance's behaviour with another metric than ours. */
+    VECTOR,
+    /** IVF_FLAT vector index, L2 metric: what the engine builds and searches (issue 47 item 8). */
+    VECTOR_L2
   }
 
   private TestIndexes() {}
@@ -96,6 +98,9 @@ public final class TestIndexes {
           .withIndexName(column + "_fts").build();
       case VECTOR -> IndexOptions.builder(List.of(column), IndexType.IVF_FLAT,
           IndexParams.builder().setVectorIndexParams(VectorIndexParams.ivfFlat(partitions, DistanceType.Cosine)).build())
+          .withIndexName(column + "_vec").build();
+      case VECTOR_L2 -> IndexOptions.builder(List.of(column), IndexType.IVF_FLAT,
+          IndexParams.builder().setVectorIndexParams(VectorIndexParams.ivfFlat(partitions, DistanceType.L2)).build())
           .withIndexName(column + "_vec").build();
     };
   }
