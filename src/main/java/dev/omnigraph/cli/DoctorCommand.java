@@ -3,11 +3,14 @@ package dev.omnigraph.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.manifest.ManifestBootstrap;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.storage.StorageConfig;
 import dev.omnigraph.storage.StorageException;
 import dev.omnigraph.table.LanceProbe;
+import dev.omnigraph.table.RootLocations;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -25,8 +28,10 @@ import picocli.CommandLine.Spec;
  * {@code omnigraph doctor}: proves that this binary, on this JVM, can drive Lance against a graph root
  * (create, stage, commit with a pre-minted uuid, confirm, async scan, branch) by running
  * {@link LanceProbe} in a scratch dataset under {@code __doctor/<uuid>}, then removing the scratch.
- * It touches nothing else under the root. Exit 0 when every check passes, 1 otherwise, 2 for a bad
- * {@code --store}.
+ * It touches nothing else under the root. When the root holds a graph it also checks that nothing
+ * under it points outside it ({@link Omnigraph#relocate} as a dry run: a copied or moved root whose
+ * branch manifests still name the old place), naming each file, the location and the command that
+ * fixes it. Exit 0 when every check passes, 1 otherwise, 2 for a bad {@code --store}.
  */
 @Command(
     name = "doctor", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
@@ -59,15 +64,52 @@ public class DoctorCommand implements Callable<Integer> {
 
     LanceProbe.Report report = LanceProbe.run(config, scratchKey);
     Cleanup cleanup = cleanUp(config, scratchKey, createdRoot);
+    Locations locations = locations(config);
 
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      out.println(toJson(config, report, cleanup));
+      out.println(toJson(config, report, cleanup, locations));
     } else {
-      printText(out, config, report, cleanup);
+      printText(out, config, report, cleanup, locations);
     }
     out.flush();
-    return report.passed() ? ExitCodes.OK : ExitCodes.ERROR;
+    return report.passed() && locations.passed() ? ExitCodes.OK : ExitCodes.ERROR;
+  }
+
+  /** The root-locations check: absent ({@code report} null) when the root holds no graph. */
+  record Locations(RootLocations.Report report, String error) {
+    boolean passed() {
+      return error == null && (report == null || report.clean());
+    }
+  }
+
+  private static Locations locations(StorageConfig config) {
+    try (StorageAdapter adapter = StorageAdapters.open(config)) {
+      if (!adapter.exists(ManifestBootstrap.MANIFEST_KEY)) {
+        return new Locations(null, null);
+      }
+      return new Locations(Omnigraph.relocate(config, true), null);
+    } catch (RuntimeException e) {
+      return new Locations(null, e.getMessage());
+    }
+  }
+
+  private static void printLocations(PrintWriter out, StorageConfig config, Locations l) {
+    if (l.error() != null) {
+      out.println("FAIL root-locations: " + l.error());
+    } else if (l.report() == null) {
+      out.println("root-locations: no graph at " + config.rootUri() + " (nothing to check)");
+    } else if (l.report().clean()) {
+      out.println("ok   root-locations: the " + l.report().filesChecked()
+          + " branch manifests and transactions under the root name only the root");
+    } else {
+      for (RootLocations.Reference r : l.report().outside()) {
+        out.println("FAIL root-locations: " + r.file() + " points outside the root, at " + r.recorded());
+      }
+      out.println("     the root was copied or moved" + (l.report().recordedRoots().isEmpty() ? ""
+          : " from " + String.join(", ", l.report().recordedRoots())) + "; fix it with: omnigraph relocate --store "
+          + config.rootUri());
+    }
   }
 
   /** Whether scratch removal succeeded; a failure leaves the scratch dataset and says where. */
@@ -119,7 +161,7 @@ public class DoctorCommand implements Callable<Integer> {
   }
 
   private static void printText(
-      PrintWriter out, StorageConfig config, LanceProbe.Report report, Cleanup cleanup) {
+      PrintWriter out, StorageConfig config, LanceProbe.Report report, Cleanup cleanup, Locations locations) {
     out.println("doctor: " + config.rootUri() + " (scratch " + report.datasetUri() + ")");
     int width = report.checks().stream().mapToInt(c -> c.name().length()).max().orElse(0);
     for (LanceProbe.Check check : report.checks()) {
@@ -130,19 +172,22 @@ public class DoctorCommand implements Callable<Integer> {
       }
     }
     out.println((cleanup.done() ? "cleanup: " : "cleanup WARNING: ") + cleanup.detail());
-    long failed = report.checks().stream().filter(c -> !c.passed()).count();
+    printLocations(out, config, locations);
+    boolean located = locations.report() != null || locations.error() != null;
+    long failed = report.checks().stream().filter(c -> !c.passed()).count() + (locations.passed() ? 0 : 1);
+    long total = report.checks().size() + (located ? 1 : 0);
     out.println(failed == 0
-        ? "doctor: all " + report.checks().size() + " checks passed"
-        : "doctor: " + failed + " of " + report.checks().size() + " checks failed");
+        ? "doctor: all " + total + " checks passed"
+        : "doctor: " + failed + " of " + total + " checks failed");
   }
 
-  private static String toJson(StorageConfig config, LanceProbe.Report report, Cleanup cleanup) {
+  private static String toJson(StorageConfig config, LanceProbe.Report report, Cleanup cleanup, Locations l) {
     ObjectMapper mapper = new ObjectMapper();
     ObjectNode root = mapper.createObjectNode();
     root.put("store", config.rootUri());
     root.put("backend", config.backend().name().toLowerCase(Locale.ROOT));
     root.put("dataset", report.datasetUri());
-    root.put("ok", report.passed());
+    root.put("ok", report.passed() && l.passed());
     ArrayNode checks = root.putArray("checks");
     for (LanceProbe.Check check : report.checks()) {
       ObjectNode c = checks.addObject();
@@ -154,6 +199,13 @@ public class DoctorCommand implements Callable<Integer> {
     ObjectNode clean = root.putObject("cleanup");
     clean.put("done", cleanup.done());
     clean.put("detail", cleanup.detail());
+    ObjectNode loc = root.putObject("root_locations");
+    loc.put("ok", l.passed());
+    loc.put("error", l.error());
+    loc.set("report", l.report() == null ? null : mapper.valueToTree(l.report()));
+    if (!l.passed() && l.error() == null) {
+      loc.put("fix", "omnigraph relocate --store " + config.rootUri());
+    }
     return root.toPrettyString();
   }
 }

@@ -10,6 +10,11 @@ class RootCopyS3Test extends AbstractRootCopyTest {
   }
 
   @Override
+  protected StorageConfig movedRoot(StorageConfig original) {
+    return S3TestServer.get().rootBeside(original, original.prefix() + "-moved/graphs/g");
+  }
+
+  @Override
   protected boolean thorough() {
     return false;
   }

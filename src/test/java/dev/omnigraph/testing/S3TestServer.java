@@ -200,6 +200,11 @@ public final class S3TestServer implements AutoCloseable {
     return rootIn(bucket, label);
   }
 
+  /** The root {@code s3://<root's bucket>/<prefix>}: another prefix of an existing root's bucket. */
+  public StorageConfig rootBeside(StorageConfig root, String prefix) {
+    return rootIn(root.bucket(), prefix);
+  }
+
   /** As {@link #freshRoot(String)}; kept for the bulk fixtures, which once needed a bucket apart. */
   public StorageConfig freshBulkRoot(String label) {
     return freshRoot(label);
