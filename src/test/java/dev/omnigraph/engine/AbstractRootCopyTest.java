@@ -57,6 +57,18 @@ abstract class AbstractRootCopyTest {
   protected abstract StorageConfig movedRoot(StorageConfig original) throws Exception;
 
   /**
+   * A root of this backend holding the graph {@code build} makes. S3 round trips are slow, so the
+   * S3 variant builds it on local disk, uploads it to a fresh prefix and relocates it there (the
+   * same command an operator runs after syncing a local root to S3), which leaves it an S3 root
+   * whose branches name S3 locations, as if it had been written there.
+   */
+  protected StorageConfig rootWith(java.util.function.Consumer<StorageConfig> build) throws Exception {
+    StorageConfig root = newRoot();
+    build.accept(root);
+    return root;
+  }
+
+  /**
    * All checks (the local backend); S3 round trips are slow, so the S3 variant skips hashing every
    * object and writing a second copy, and keeps the copy, the template's deletion, and every read,
    * recovery, write, branch and fork on the copy.
@@ -239,8 +251,7 @@ abstract class AbstractRootCopyTest {
 
   @Test
   void aCopiedRootWithBranchesIsRelocatedAndReadsEveryBranchAtEveryCommitFromItself() throws Exception {
-    StorageConfig original = newRoot();
-    buildBranchedGraph(original);
+    StorageConfig original = rootWith(AbstractRootCopyTest::buildBranchedGraph);
     Map<String, Object> before;
     try (Omnigraph g = Omnigraph.open(original, OpenMode.READ_ONLY)) {
       before = view(g, BRANCHES);
@@ -295,7 +306,6 @@ abstract class AbstractRootCopyTest {
     // The copy sits deeper than the original: the rewritten manifests grew, so the branch and tag
     // refs that record their sizes were brought up to date.
     assertThat(done.refsUpdated()).isNotEmpty().allMatch(k -> k.contains("/_refs/"));
-    assertThat(Omnigraph.relocate(copy, true).clean()).isTrue();
     assertThat(Omnigraph.relocate(copy, false).filesRewritten()).isEmpty(); // idempotent
 
     try (Omnigraph g = Omnigraph.open(copy, OpenMode.READ_ONLY)) {
@@ -324,7 +334,11 @@ abstract class AbstractRootCopyTest {
   }
 
   /** On the relocated copy: a write on a branch of a branch, a merge, a new fork, cleanup. */
-  private static void assertWritesMergesAndCleansUp(StorageConfig copy, Map<String, Object> before) {
+  private void assertWritesMergesAndCleansUp(StorageConfig copy, Map<String, Object> before) {
+    Set<String> heads = new TreeSet<>();
+    for (String b : BRANCHES) {
+      heads.add((String) ((List<?>) before.get(b + " commits")).get(0));
+    }
     try (Omnigraph g = Omnigraph.open(copy, OpenMode.READ_WRITE)) {
       load(g, "g", person("gwen"));
       g.branchMerge("g", "main", false, Optional.of(ACTOR));
@@ -337,9 +351,10 @@ abstract class AbstractRootCopyTest {
           "ann", "bob", "cy", "fay", "fred", "gus", "gia", "gil", "gwen", "kim");
       assertThat(content(copy, g.snapshot("f"))).isEqualTo(before.get("f content"));
       assertThat(content(copy, g.snapshot("h"))).isEqualTo(before.get("h content"));
-      // Time travel still reads every commit the original had, after the copy's cleanup too.
+      // Time travel still reads every commit the original had, after the copy's cleanup too (on S3
+      // the branch heads' commits: every commit was read from the copy before its cleanup).
       for (String key : before.keySet()) {
-        if (key.startsWith("commit ")) {
+        if (key.startsWith("commit ") && (thorough() || heads.contains(key.substring("commit ".length())))) {
           String c = key.substring("commit ".length());
           assertThat(content(copy, g.snapshotAtCommit(c))).as(key).isEqualTo(before.get(key));
         }

@@ -212,14 +212,8 @@ public final class RootTemplates {
       }
       return;
     }
-    String prefix = root.prefix().isEmpty() ? "" : root.prefix() + "/";
-    try (S3Client s3 = client(root)) {
-      List<String> keys = s3.listObjectsV2Paginator(r -> r.bucket(root.bucket()).prefix(prefix)).contents().stream()
-          .map(S3Object::key).toList();
-      for (String key : keys) {
-        s3.deleteObject(r -> r.bucket(root.bucket()).key(key));
-      }
-    }
+    // Batched (DeleteObjects): a root with branches holds hundreds of objects.
+    S3TestServer.get().deleteAll(root);
   }
 
   private static S3Client client(StorageConfig root) {
