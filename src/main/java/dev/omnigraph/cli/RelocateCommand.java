@@ -17,7 +17,7 @@ import picocli.CommandLine.Parameters;
  * fails while anything points outside.
  */
 @Command(name = "relocate", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
-    footer = "  cp -r ./g /backup/g && omnigraph relocate --store /backup/g",
+    footer = "  omnigraph relocate --store /backup/g    # after: cp -r ./g /backup/g",
     description = "Point a copied or moved graph root at itself: rewrite the parent locations Lance recorded in"
         + " its branch manifests for the old root (a read-write open does it too; read-only opens refuse"
         + " until then). --dry-run lists them.")

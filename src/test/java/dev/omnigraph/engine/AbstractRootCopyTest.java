@@ -44,7 +44,8 @@ import org.junit.jupiter.api.Test;
  * {@link #aCopiedRootWithBranchesIsRelocatedAndReadsEveryBranchAtEveryCommitFromItself} copies a
  * root with branches, a branch of a branch and tagged branch versions the way an operator does
  * ({@code cp -r}, {@code aws s3 sync}) to another place, deletes the original, and reads every
- * branch at every commit.
+ * branch at every commit. On main before the fix its first read of a branch of the copy failed with
+ * Lance's {@code Object at location <original>/nodes/…/data/….lance not found}.
  */
 abstract class AbstractRootCopyTest {
 
@@ -57,21 +58,24 @@ abstract class AbstractRootCopyTest {
   protected abstract StorageConfig movedRoot(StorageConfig original) throws Exception;
 
   /**
-   * A root of this backend holding the graph {@code build} makes. S3 round trips are slow, so the
-   * S3 variant builds it on local disk, uploads it to a fresh prefix and relocates it there (the
-   * same command an operator runs after syncing a local root to S3), which leaves it an S3 root
-   * whose branches name S3 locations, as if it had been written there.
+   * Where the branched graph is built: a root of this backend. S3 round trips are slow, so the S3
+   * variant builds it on local disk and copies it to a new S3 prefix ({@link #copyRoot}), as an
+   * operator syncs a local root to S3.
    */
-  protected StorageConfig rootWith(java.util.function.Consumer<StorageConfig> build) throws Exception {
-    StorageConfig root = newRoot();
-    build.accept(root);
-    return root;
+  protected StorageConfig buildRoot() throws Exception {
+    return newRoot();
+  }
+
+  /** Copies {@code from} to {@code to} as an operator does: {@code cp -r}, {@code aws s3 sync}. */
+  protected void copyRoot(StorageConfig from, StorageConfig to) throws Exception {
+    RootTemplates.copyAsIs(from, to);
   }
 
   /**
    * All checks (the local backend); S3 round trips are slow, so the S3 variant skips hashing every
-   * object and writing a second copy, and keeps the copy, the template's deletion, and every read,
-   * recovery, write, branch and fork on the copy.
+   * object, writing a second copy, a second relocation and the time travel after the copy's cleanup
+   * to commits other than the branch heads, and keeps the copy, the original's deletion, and every
+   * read, recovery, write, branch, fork, merge and cleanup on the copy.
    */
   protected boolean thorough() {
     return true;
@@ -251,7 +255,8 @@ abstract class AbstractRootCopyTest {
 
   @Test
   void aCopiedRootWithBranchesIsRelocatedAndReadsEveryBranchAtEveryCommitFromItself() throws Exception {
-    StorageConfig original = rootWith(AbstractRootCopyTest::buildBranchedGraph);
+    StorageConfig original = buildRoot();
+    buildBranchedGraph(original);
     Map<String, Object> before;
     try (Omnigraph g = Omnigraph.open(original, OpenMode.READ_ONLY)) {
       before = view(g, BRANCHES);
@@ -267,7 +272,7 @@ abstract class AbstractRootCopyTest {
         "Knows", Set.of("ann->bob", "fay->ann", "gus->fay"), "WorksAt", Set.of()));
 
     StorageConfig copy = movedRoot(original);
-    RootTemplates.copyAsIs(original, copy);
+    copyRoot(original, copy);
     List<String> copied = thorough() ? fingerprint(copy) : List.of();
     if (thorough()) {
       assertAReadWriteOpenRelocatesACopyItselfAndLeavesTheOriginalAlone(original, before);
@@ -306,7 +311,9 @@ abstract class AbstractRootCopyTest {
     // The copy sits deeper than the original: the rewritten manifests grew, so the branch and tag
     // refs that record their sizes were brought up to date.
     assertThat(done.refsUpdated()).isNotEmpty().allMatch(k -> k.contains("/_refs/"));
-    assertThat(Omnigraph.relocate(copy, false).filesRewritten()).isEmpty(); // idempotent
+    if (thorough()) {
+      assertThat(Omnigraph.relocate(copy, false).filesRewritten()).isEmpty(); // idempotent
+    }
 
     try (Omnigraph g = Omnigraph.open(copy, OpenMode.READ_ONLY)) {
       assertThat(view(g, BRANCHES)).isEqualTo(before);

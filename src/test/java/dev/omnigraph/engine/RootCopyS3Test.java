@@ -1,9 +1,8 @@
 package dev.omnigraph.engine;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.omnigraph.storage.StorageConfig;
 import dev.omnigraph.testing.S3TestServer;
+import java.nio.file.Files;
 
 class RootCopyS3Test extends AbstractRootCopyTest {
   @Override
@@ -13,17 +12,22 @@ class RootCopyS3Test extends AbstractRootCopyTest {
 
   @Override
   protected StorageConfig movedRoot(StorageConfig original) {
-    return S3TestServer.get().rootBeside(original, original.prefix() + "-moved/graphs/g");
+    return original.backend() == StorageConfig.Backend.LOCAL ? S3TestServer.get().freshRoot("moved/graphs/g")
+        : S3TestServer.get().rootBeside(original, original.prefix() + "-moved/graphs/g");
   }
 
   @Override
-  protected StorageConfig rootWith(java.util.function.Consumer<StorageConfig> build) throws Exception {
-    StorageConfig local = StorageConfig.local(java.nio.file.Files.createTempDirectory("built"));
-    build.accept(local);
-    StorageConfig root = newRoot();
-    S3TestServer.get().upload(local.localRoot(), root);
-    assertThat(Omnigraph.relocate(root, false).recordedRoots()).containsExactly(local.lanceUri(""));
-    return root;
+  protected StorageConfig buildRoot() throws Exception {
+    return StorageConfig.local(Files.createTempDirectory("built"));
+  }
+
+  @Override
+  protected void copyRoot(StorageConfig from, StorageConfig to) throws Exception {
+    if (from.backend() == StorageConfig.Backend.LOCAL) {
+      S3TestServer.get().upload(from.localRoot(), to); // a local root synced to S3
+    } else {
+      super.copyRoot(from, to);
+    }
   }
 
   @Override
