@@ -103,9 +103,10 @@ public class DoctorCommand implements Callable<Integer> {
       out.println("ok   root-locations: the " + l.report().filesChecked()
           + " branch manifests and transactions under the root name only the root");
     } else {
-      for (RootLocations.Reference r : l.report().outside()) {
-        out.println("FAIL root-locations: " + r.file() + " points outside the root, at " + r.recorded());
-      }
+      // One line per file and location (a branch's first manifest names its parent twice: as a base
+      // path and in the inlined clone transaction).
+      l.report().outside().stream().map(r -> r.file() + " points outside the root, at " + r.recorded()).distinct()
+          .forEach(line -> out.println("FAIL root-locations: " + line));
       out.println("     the root was copied or moved" + (l.report().recordedRoots().isEmpty() ? ""
           : " from " + String.join(", ", l.report().recordedRoots())) + "; fix it with: omnigraph relocate --store "
           + config.rootUri());

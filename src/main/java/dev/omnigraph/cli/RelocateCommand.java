@@ -41,11 +41,9 @@ public class RelocateCommand implements Callable<Integer> {
     if (json) {
       Output.json(r);
     } else {
-      for (RootLocations.Reference ref : r.outside()) {
-        System.out.println((ref.relocatedTo() == null ? "outside    " : dryRun ? "would move " : "moved      ")
-            + ref.file() + ": " + ref.recorded() + (ref.relocatedTo() == null ? " (names no dataset of this root)"
-                : " -> " + ref.relocatedTo()));
-      }
+      r.outside().stream().map(ref -> (ref.relocatedTo() == null ? "outside    " : dryRun ? "would move " : "moved      ")
+          + ref.file() + ": " + ref.recorded() + (ref.relocatedTo() == null ? " (names no dataset of this root)"
+              : " -> " + ref.relocatedTo())).distinct().forEach(System.out::println);
       r.refsUpdated().forEach(k -> System.out.println((dryRun ? "would update " : "updated    ") + k));
       if (r.clean()) {
         System.out.println("nothing to relocate: the " + r.filesChecked()
