@@ -13,6 +13,7 @@ import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.storage.StorageConfig;
 import dev.omnigraph.storage.StorageException;
 import dev.omnigraph.table.LanceProbe;
+import dev.omnigraph.table.RootLocations;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -31,9 +32,12 @@ import picocli.CommandLine.Spec;
  * {@code omnigraph doctor}: proves that this binary, on this JVM, can drive Lance against a graph root
  * (create, stage, commit with a pre-minted uuid, confirm, async scan, branch) by running
  * {@link LanceProbe} in a scratch dataset under {@code __doctor/<uuid>}, then removing the scratch.
- * It writes nothing else under the root. On a root that holds a graph it also lists, read-only, what
- * {@code repair} reports as residue (files and datasets nothing explains), as warnings. Exit 0 when
- * every Lance check passes, 1 otherwise (residue never fails it), 2 for a bad {@code --store}.
+ * It writes nothing else under the root. When the root holds a graph it also checks that nothing
+ * under it points outside it ({@link Omnigraph#relocate} as a dry run: a copied or moved root whose
+ * branch manifests still name the old place), naming each file, the location and the command that
+ * fixes it, and lists, read-only, what {@code repair} reports as residue (files and datasets nothing
+ * explains), as warnings. Exit 0 when every check passes (residue never fails it), 1 otherwise, 2
+ * for a bad {@code --store}.
  */
 @Command(
     name = "doctor", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
@@ -66,18 +70,19 @@ public class DoctorCommand implements Callable<Integer> {
 
     LanceProbe.Report report = LanceProbe.run(config, scratchKey);
     Cleanup cleanup = cleanUp(config, scratchKey, createdRoot);
+    Locations locations = locations(config);
     Residue residue = residue(config);
 
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      ObjectNode root = toJson(config, report, cleanup);
+      ObjectNode root = toJson(config, report, cleanup, locations);
       ObjectNode r = root.putObject("residue");
       r.put("checked", residue.checked());
       r.put("detail", residue.detail());
       r.set("found", new ObjectMapper().valueToTree(residue.found()));
       out.println(root.toPrettyString());
     } else {
-      printText(out, config, report, cleanup);
+      printText(out, config, report, cleanup, locations);
       out.println("residue: " + residue.detail());
       for (RepairReport.Residue x : residue.found()) {
         out.printf("WARN residue %s%s [%s]: %s%s%n", x.path(), x.directory() ? "/" : "",
@@ -86,7 +91,44 @@ public class DoctorCommand implements Callable<Integer> {
       }
     }
     out.flush();
-    return report.passed() ? ExitCodes.OK : ExitCodes.ERROR;
+    return report.passed() && locations.passed() ? ExitCodes.OK : ExitCodes.ERROR;
+  }
+
+  /** The root-locations check: absent ({@code report} null) when the root holds no graph. */
+  record Locations(RootLocations.Report report, String error) {
+    boolean passed() {
+      return error == null && (report == null || report.clean());
+    }
+  }
+
+  private static Locations locations(StorageConfig config) {
+    try (StorageAdapter adapter = StorageAdapters.open(config)) {
+      if (!adapter.exists(ManifestBootstrap.MANIFEST_KEY)) {
+        return new Locations(null, null);
+      }
+      return new Locations(Omnigraph.relocate(config, true), null);
+    } catch (RuntimeException e) {
+      return new Locations(null, e.getMessage());
+    }
+  }
+
+  private static void printLocations(PrintWriter out, StorageConfig config, Locations l) {
+    if (l.error() != null) {
+      out.println("FAIL root-locations: " + l.error());
+    } else if (l.report() == null) {
+      out.println("root-locations: no graph at " + config.rootUri() + " (nothing to check)");
+    } else if (l.report().clean()) {
+      out.println("ok   root-locations: the " + l.report().filesChecked()
+          + " branch manifests and transactions under the root name only the root");
+    } else {
+      // One line per file and location (a branch's first manifest names its parent twice: as a base
+      // path and in the inlined clone transaction).
+      l.report().outside().stream().map(r -> r.file() + " points outside the root, at " + r.recorded()).distinct()
+          .forEach(line -> out.println("FAIL root-locations: " + line));
+      out.println("     the root was copied or moved" + (l.report().recordedRoots().isEmpty() ? ""
+          : " from " + String.join(", ", l.report().recordedRoots())) + "; fix it with: omnigraph relocate --store "
+          + config.rootUri());
+    }
   }
 
   /**
@@ -166,7 +208,7 @@ public class DoctorCommand implements Callable<Integer> {
   }
 
   private static void printText(
-      PrintWriter out, StorageConfig config, LanceProbe.Report report, Cleanup cleanup) {
+      PrintWriter out, StorageConfig config, LanceProbe.Report report, Cleanup cleanup, Locations locations) {
     out.println("doctor: " + config.rootUri() + " (scratch " + report.datasetUri() + ")");
     int width = report.checks().stream().mapToInt(c -> c.name().length()).max().orElse(0);
     for (LanceProbe.Check check : report.checks()) {
@@ -177,19 +219,22 @@ public class DoctorCommand implements Callable<Integer> {
       }
     }
     out.println((cleanup.done() ? "cleanup: " : "cleanup WARNING: ") + cleanup.detail());
-    long failed = report.checks().stream().filter(c -> !c.passed()).count();
+    printLocations(out, config, locations);
+    boolean located = locations.report() != null || locations.error() != null;
+    long failed = report.checks().stream().filter(c -> !c.passed()).count() + (locations.passed() ? 0 : 1);
+    long total = report.checks().size() + (located ? 1 : 0);
     out.println(failed == 0
-        ? "doctor: all " + report.checks().size() + " checks passed"
-        : "doctor: " + failed + " of " + report.checks().size() + " checks failed");
+        ? "doctor: all " + total + " checks passed"
+        : "doctor: " + failed + " of " + total + " checks failed");
   }
 
-  private static ObjectNode toJson(StorageConfig config, LanceProbe.Report report, Cleanup cleanup) {
+  private static ObjectNode toJson(StorageConfig config, LanceProbe.Report report, Cleanup cleanup, Locations l) {
     ObjectMapper mapper = new ObjectMapper();
     ObjectNode root = mapper.createObjectNode();
     root.put("store", config.rootUri());
     root.put("backend", config.backend().name().toLowerCase(Locale.ROOT));
     root.put("dataset", report.datasetUri());
-    root.put("ok", report.passed());
+    root.put("ok", report.passed() && l.passed());
     ArrayNode checks = root.putArray("checks");
     for (LanceProbe.Check check : report.checks()) {
       ObjectNode c = checks.addObject();
@@ -201,6 +246,13 @@ public class DoctorCommand implements Callable<Integer> {
     ObjectNode clean = root.putObject("cleanup");
     clean.put("done", cleanup.done());
     clean.put("detail", cleanup.detail());
+    ObjectNode loc = root.putObject("root_locations");
+    loc.put("ok", l.passed());
+    loc.put("error", l.error());
+    loc.set("report", l.report() == null ? null : mapper.valueToTree(l.report()));
+    if (!l.passed() && l.error() == null) {
+      loc.put("fix", "omnigraph relocate --store " + config.rootUri());
+    }
     return root;
   }
 }

@@ -58,7 +58,7 @@ public enum ErrorKind {
    * reference leaves {@code code} unset (its detail is the discriminator).
    */
   CHANGE_FEED_GAP(410, null, ErrorKind.EXIT_ERROR),
-  /** Any other {@link Conflict}: name taken, uncovered drift, an init claim. */
+  /** Any other {@link Conflict}: name taken, uncovered drift, an init claim, a copied root not yet relocated. */
   CONFLICT(409, "conflict", ErrorKind.EXIT_CONFLICT),
   /** {@link NotFound}: graph, branch or commit. */
   NOT_FOUND(404, "not_found", ErrorKind.EXIT_ERROR),

@@ -59,6 +59,8 @@ import java.util.Optional;
  */
 public final class Omnigraph implements AutoCloseable {
 
+  private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(Omnigraph.class);
+
   private final StorageConfig config;
   private final StorageAdapter storage;
   private final OpenMode mode;
@@ -190,6 +192,11 @@ public final class Omnigraph implements AutoCloseable {
         // Before anything that writes (recovery first): one writer process per root.
         lease = dev.omnigraph.lease.ProcessLeases.join(config.rootUri(), () -> StorageAdapters.open(config),
             leaseSettings);
+        // Before recovery or anything else reads a branch: a copied root reads only itself.
+        relocateIfMoved(config, storage);
+      } else {
+        // A read must never reach the root this one was copied from (issue 44 item 4).
+        dev.omnigraph.table.RootLocations.probe(config, storage);
       }
       SchemaContract schema = SchemaContract.read(storage);
       Omnigraph graph = new Omnigraph(config, storage, mode, schema, optimizeSettings, lease);
@@ -211,6 +218,60 @@ public final class Omnigraph implements AutoCloseable {
         lease.close();
       }
       throw settled;
+    }
+  }
+
+  /**
+   * A read-write open of a copied or moved root points its files at it first. Safe there: the
+   * writer lease is held (no other process writes the root), nothing of this handle has read a
+   * branch yet, and every rewrite only replaces a location naming a dataset of the old root with the
+   * same dataset under this one. A location that names no dataset of either is left and refused.
+   */
+  private static void relocateIfMoved(StorageConfig config, StorageAdapter storage) {
+    try {
+      dev.omnigraph.table.RootLocations.probe(config, storage);
+      return;
+    } catch (dev.omnigraph.api.RootRelocated moved) {
+      LOG.warnf("graph root %s was copied or moved from %s: relocating it before the open", config.rootUri(),
+          moved.recordedRoots());
+    }
+    dev.omnigraph.table.RootLocations.Report report;
+    try (GateManager.Held held = GateManager.forRoot(config.rootUri()).acquireExclusive(List.of(), List.of())) {
+      report = dev.omnigraph.table.RootLocations.relocate(config, storage, false);
+    }
+    new GraphManifest(config, storage).forgetHandles();
+    if (!report.unrelocatable().isEmpty()) {
+      throw dev.omnigraph.table.RootLocations.relocated(config, report.unrelocatable());
+    }
+  }
+
+  /**
+   * Points every location that Lance files under {@code config}'s root record for a dataset of the
+   * root it was copied or moved from at the same dataset under this root (a copy, a restored backup,
+   * a sync to another bucket or prefix: Lance names a branch's parent by absolute path or URI). With
+   * {@code dryRun} only reports them, and works beside a live writer. Otherwise takes the writer
+   * lease and the root's schema gate; idempotent, and a run stopped part way is finished by the next
+   * one (or by the next read-write open, which relocates a moved root itself).
+   *
+   * @throws NotFound when the root holds no graph
+   * @throws dev.omnigraph.api.LeaseHeld when another live process holds the writer lease; nothing written
+   */
+  public static dev.omnigraph.table.RootLocations.Report relocate(StorageConfig config, boolean dryRun) {
+    try (StorageAdapter storage = StorageAdapters.open(config)) {
+      if (!storage.exists(ManifestBootstrap.MANIFEST_KEY)) {
+        throw new NotFound("graph", config.rootUri(), "no __manifest; create one with omnigraph init");
+      }
+      if (dryRun) {
+        return dev.omnigraph.table.RootLocations.scan(config, storage);
+      }
+      try (dev.omnigraph.lease.ProcessLeases.Claim lease = dev.omnigraph.lease.ProcessLeases.join(config.rootUri(),
+          () -> StorageAdapters.open(config), dev.omnigraph.lease.LeaseSettings.fromSystemProperties());
+          GateManager.Held held = GateManager.forRoot(config.rootUri()).acquireExclusive(List.of(), List.of())) {
+        dev.omnigraph.table.RootLocations.Report report =
+            dev.omnigraph.table.RootLocations.relocate(config, storage, false);
+        new GraphManifest(config, storage).forgetHandles();
+        return report;
+      }
     }
   }
 

@@ -39,6 +39,15 @@ public final class GraphManifest {
     this.refs = BranchRefs.direct(storage);
   }
 
+  /**
+   * Forgets this process's held manifest handles and states of the root: after a relocation
+   * rewrote the locations its branch manifests record, a handle opened before would still read the
+   * old ones.
+   */
+  public void forgetHandles() {
+    ManifestStates.forgetRoot(config.rootUri());
+  }
+
   /** Checks main's stamp before any branch state is read. */
   public int checkStamp() {
     // On the held handle: the capture that follows an open reuses it instead of fetching the

@@ -31,4 +31,13 @@ final class LanceSessions {
         .indexCacheSizeBytes(INDEX_CACHE_BYTES)
         .build());
   }
+
+  /**
+   * Drops the session of {@code config}'s root: its cached manifests record the locations a
+   * relocation just rewrote. Handles still open keep their own reference to it (nothing is closed
+   * under them); the next open starts a fresh session.
+   */
+  static void forget(StorageConfig config) {
+    SESSIONS.remove(config.rootUri());
+  }
 }

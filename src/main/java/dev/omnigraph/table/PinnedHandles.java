@@ -121,13 +121,27 @@ final class PinnedHandles {
     forgetIf(config.rootUri() + "|" + location + "|" + branch.orElse("") + "|", version -> version < beforeVersion);
   }
 
+  /**
+   * Forgets every handle under {@code config}'s root: called after a relocation rewrote the
+   * locations the root's branch manifests record, which a handle opened before still reads.
+   */
+  static void forgetRoot(StorageConfig config) {
+    forgetIf(config.rootUri() + "|", version -> true, true);
+  }
+
   /** Forgets the handles whose key starts with {@code prefix} and whose version {@code matches}. */
   private static void forgetIf(String prefix, java.util.function.LongPredicate matches) {
+    forgetIf(prefix, matches, false);
+  }
+
+  private static void forgetIf(String prefix, java.util.function.LongPredicate matches, boolean anyTable) {
     synchronized (ENTRIES) {
       Iterator<Map.Entry<String, Entry>> it = ENTRIES.entrySet().iterator();
       while (it.hasNext()) {
         Map.Entry<String, Entry> e = it.next();
-        if (e.getKey().startsWith(prefix) && matches.test(Long.parseLong(e.getKey().substring(prefix.length())))) {
+        String key = e.getKey();
+        if (key.startsWith(prefix)
+            && (anyTable || matches.test(Long.parseLong(key.substring(prefix.length()))))) {
           it.remove();
           e.getValue().evicted = true;
           if (e.getValue().leases == 0) {

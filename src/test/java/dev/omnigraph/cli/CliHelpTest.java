@@ -108,7 +108,8 @@ class CliHelpTest {
       assertThat(out.contains("--server=URL")).as(String.join(" ", path)).isEqualTo(lists);
     }
     for (List<String> local : List.of(List.of("init"), List.of("schema", "plan"), List.of("cleanup"),
-        List.of("optimize"), List.of("recover"), List.of("repair"), List.of("lease", "show"), List.of("lease", "break"))) {
+        List.of("optimize"), List.of("recover"), List.of("repair"), List.of("relocate"), List.of("lease", "show"),
+        List.of("lease", "break"))) {
       assertThat(help(local, "--help").out()).as(String.join(" ", local)).doesNotContain("--server").doesNotContain("--graph");
     }
     for (List<String> remote : List.of(List.of("query"), List.of("mutate"), List.of("load"), List.of("schema", "apply"),

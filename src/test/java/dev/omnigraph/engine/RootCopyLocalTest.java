@@ -8,4 +8,9 @@ class RootCopyLocalTest extends AbstractRootCopyTest {
   protected StorageConfig newRoot() throws Exception {
     return StorageConfig.local(Files.createTempDirectory("copy"));
   }
+
+  @Override
+  protected StorageConfig movedRoot(StorageConfig original) throws Exception {
+    return StorageConfig.local(Files.createTempDirectory("moved").resolve("graphs").resolve("g"));
+  }
 }

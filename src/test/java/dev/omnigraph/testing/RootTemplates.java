@@ -102,7 +102,24 @@ public final class RootTemplates {
     if (from.backend() == StorageConfig.Backend.LOCAL) {
       copyLocal(from.localRoot(), to.localRoot(), branchKey(from));
     } else {
-      copyS3(from, to);
+      copyS3(from, to, true);
+    }
+  }
+
+  /**
+   * Copies everything under {@code from}'s root to {@code to}'s as an operator's {@code cp -r} or
+   * {@code aws s3 sync} would, Lance branches ({@code tree/}) included, so the copy's branch
+   * manifests still name {@code from} until it is relocated. Only the writer lease stays behind, as
+   * in {@link #copy}.
+   */
+  public static void copyAsIs(StorageConfig from, StorageConfig to) {
+    if (from.backend() != to.backend()) {
+      throw new IllegalArgumentException("copy across backends: " + from + " -> " + to);
+    }
+    if (from.backend() == StorageConfig.Backend.LOCAL) {
+      copyLocal(from.localRoot(), to.localRoot(), key -> true);
+    } else {
+      copyS3(from, to, false);
     }
   }
 
@@ -150,7 +167,7 @@ public final class RootTemplates {
     }
   }
 
-  private static void copyS3(StorageConfig from, StorageConfig to) {
+  private static void copyS3(StorageConfig from, StorageConfig to, boolean refuseBranches) {
     String fromPrefix = from.prefix().isEmpty() ? "" : from.prefix() + "/";
     String toPrefix = to.prefix().isEmpty() ? "" : to.prefix() + "/";
     try (S3Client s3 = client(from)) {
@@ -158,7 +175,7 @@ public final class RootTemplates {
       s3.listObjectsV2Paginator(r -> r.bucket(from.bucket()).prefix(fromPrefix)).contents().stream()
           .map(S3Object::key).filter(k -> !isLeaseKey(k.substring(fromPrefix.length()))).forEach(keys::add);
       for (String key : keys) {
-        if (isBranchKey(key.substring(fromPrefix.length()))) {
+        if (refuseBranches && isBranchKey(key.substring(fromPrefix.length()))) {
           throw branchRefused(from, key);
         }
       }
@@ -195,14 +212,8 @@ public final class RootTemplates {
       }
       return;
     }
-    String prefix = root.prefix().isEmpty() ? "" : root.prefix() + "/";
-    try (S3Client s3 = client(root)) {
-      List<String> keys = s3.listObjectsV2Paginator(r -> r.bucket(root.bucket()).prefix(prefix)).contents().stream()
-          .map(S3Object::key).toList();
-      for (String key : keys) {
-        s3.deleteObject(r -> r.bucket(root.bucket()).key(key));
-      }
-    }
+    // Batched (DeleteObjects): a root with branches holds hundreds of objects.
+    S3TestServer.get().deleteAll(root);
   }
 
   private static S3Client client(StorageConfig root) {

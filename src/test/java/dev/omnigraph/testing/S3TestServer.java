@@ -139,7 +139,7 @@ public final class S3TestServer implements AutoCloseable {
    * Uploads every file under the local graph root {@code localRoot} to {@code remote} (same relative
    * keys), eight at a time: a history grown quickly on local disk becomes an S3 fixture. Lance
    * writes the same relative layout on both backends; roots with Lance branches record absolute
-   * parent URIs and are not portable this way.
+   * parent URIs, so such an upload is a copy to relocate ({@code Omnigraph.relocate}).
    */
   public void upload(Path localRoot, StorageConfig remote) throws IOException {
     List<Path> files;
@@ -198,6 +198,11 @@ public final class S3TestServer implements AutoCloseable {
     String bucket = "og-" + UUID.randomUUID().toString().replace("-", "");
     createBucket(bucket);
     return rootIn(bucket, label);
+  }
+
+  /** The root {@code s3://<root's bucket>/<prefix>}: another prefix of an existing root's bucket. */
+  public StorageConfig rootBeside(StorageConfig root, String prefix) {
+    return rootIn(root.bucket(), prefix);
   }
 
   /** As {@link #freshRoot(String)}; kept for the bulk fixtures, which once needed a bucket apart. */
