@@ -28,7 +28,8 @@ public record ChangesPage(int limit, Optional<String> pageToken, Set<String> kin
       throw new InvalidRequest("'limit' must be at least 1, got " + limit);
     }
     if (limit > MAX_LIMIT) {
-      throw new ResourceLimitExceeded("commit_changes_limit", MAX_LIMIT, limit);
+      throw new ResourceLimitExceeded("commit_changes_limit", MAX_LIMIT, limit,
+          "ask for at most " + MAX_LIMIT + " changes a page and follow next_page_token for the rest");
     }
     pageToken = pageToken == null ? Optional.empty() : pageToken;
     for (String k : kinds) {

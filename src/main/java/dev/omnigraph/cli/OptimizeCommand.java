@@ -40,9 +40,17 @@ public class OptimizeCommand implements Callable<Integer> {
         return ExitCodes.OK;
       }
       for (OptimizeReport.Table t : r.tables()) {
-        System.out.printf("%-20s %-8s v%d -> v%d: %d -> %d fragments, %d -> %d with deletions%n", t.tableKey(),
-            t.nativeBranch() == null ? "main" : t.nativeBranch(), t.fromVersion(), t.toVersion(),
-            t.fragmentsBefore(), t.fragmentsAfter(), t.deletionFragmentsBefore(), t.deletionFragmentsAfter());
+        String branchName = t.nativeBranch() == null ? "main" : t.nativeBranch();
+        if (t.fragmentsBefore() == t.fragmentsAfter() && t.deletionFragmentsBefore() == t.deletionFragmentsAfter()) {
+          // Nothing was rewritten: the pass folded the fragments into the table's indexes (issue 45:
+          // "1 -> 1 fragments" beside a published commit read as if nothing had happened).
+          System.out.printf("%-20s %-8s v%d -> v%d: indexes brought up to date over %d fragments%n", t.tableKey(),
+              branchName, t.fromVersion(), t.toVersion(), t.fragmentsAfter());
+        } else {
+          System.out.printf("%-20s %-8s v%d -> v%d: %d -> %d fragments, %d -> %d with deletions%n", t.tableKey(),
+              branchName, t.fromVersion(), t.toVersion(),
+              t.fragmentsBefore(), t.fragmentsAfter(), t.deletionFragmentsBefore(), t.deletionFragmentsAfter());
+        }
         if (!t.indexesPending().isEmpty()) {
           System.out.printf("%-20s          indexes still pending: %s%n", "", String.join(", ", t.indexesPending()));
         }

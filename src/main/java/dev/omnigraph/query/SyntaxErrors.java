@@ -13,6 +13,7 @@ import org.antlr.v4.runtime.RecognitionException;
 import org.antlr.v4.runtime.Recognizer;
 import org.antlr.v4.runtime.RuleContext;
 import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.TokenStream;
 import org.antlr.v4.runtime.Vocabulary;
 import org.antlr.v4.runtime.misc.Interval;
 import org.antlr.v4.runtime.misc.IntervalSet;
@@ -39,7 +40,39 @@ final class SyntaxErrors extends BaseErrorListener {
     Token found = (Token) offendingSymbol;
     IntervalSet expected = e != null && e.getExpectedTokens() != null ? e.getExpectedTokens() : parser.getExpectedTokens();
     throw new QueryParseException(line, column, enclosingQuery(parser),
-        "unexpected " + describe(found) + "; expected " + expected(expected, parser.getVocabulary()));
+        "unexpected " + describe(found) + "; expected " + expected(expected, parser.getVocabulary())
+            + missingColonHint(parser, found));
+  }
+
+  /**
+   * The commonest slip in a match (issue 45): {@code $p Person} for {@code $p: Person}. It parses as
+   * the start of a traversal ({@code $p Knows $q}), so the error only strikes at the next token and
+   * said nothing about the colon. When a variable and a capitalised name come just before the
+   * offending token and no variable follows them, the message says how a binding is written.
+   */
+  private static String missingColonHint(Parser parser, Token found) {
+    TokenStream tokens = parser.getInputStream();
+    if (tokens == null || found.getType() == OmniQueryLexer.VARIABLE) {
+      return "";
+    }
+    Token name = previousOnChannel(tokens, found.getTokenIndex() - 1);
+    Token variable = name == null ? null : previousOnChannel(tokens, name.getTokenIndex() - 1);
+    if (variable == null || variable.getType() != OmniQueryLexer.VARIABLE || name.getText().isEmpty()
+        || !Character.isUpperCase(name.getText().charAt(0))) {
+      return "";
+    }
+    return " (to bind " + variable.getText() + " to the type " + name.getText() + ", write " + variable.getText()
+        + ": " + name.getText() + ")";
+  }
+
+  private static Token previousOnChannel(TokenStream tokens, int index) {
+    for (int i = index; i >= 0; i--) {
+      Token t = tokens.get(i);
+      if (t.getChannel() == Token.DEFAULT_CHANNEL) {
+        return t;
+      }
+    }
+    return null;
   }
 
   /** The declaration being parsed when the error struck, once its name has been read. */

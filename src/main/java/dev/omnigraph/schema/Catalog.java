@@ -49,6 +49,19 @@ public record Catalog(
     return edges.values().stream().filter(e -> foldEdgeName(e.name()).equals(folded)).findFirst();
   }
 
+  /**
+   * {@code " (did you mean X?)"} naming the node type closest to {@code wrong} (a slip of case or of
+   * one or two letters), else the empty string: for messages that refuse an unknown type.
+   */
+  public String nodeTypeHint(String wrong) {
+    return Names.hint(wrong, nodes.keySet());
+  }
+
+  /** As {@link #nodeTypeHint}, among the edge types. */
+  public String edgeTypeHint(String wrong) {
+    return Names.hint(wrong, edges.keySet());
+  }
+
   /** The interface with this exact name. */
   public Optional<InterfaceType> iface(String name) {
     return Optional.ofNullable(interfaces.get(name));

@@ -63,7 +63,7 @@ final class NdjsonReader {
       if (node.has("type")) {
         readNode(batch, catalog, node, line, mode);
       } else if (node.has("edge")) {
-        readEdge(batch, edgesByLowerName, node, line, mode);
+        readEdge(batch, catalog, edgesByLowerName, node, line, mode);
       } else {
         throw new LoadInputError(line, "expected {\"type\":…,\"data\":…} or {\"edge\":…,\"from\":…,\"to\":…}");
       }
@@ -106,7 +106,7 @@ final class NdjsonReader {
     requireFields(node, NODE_FIELDS, line);
     String typeName = node.get("type").asText();
     NodeType type = catalog.node(typeName).orElseThrow(() ->
-        new LoadInputError(line, "unknown node type '" + typeName + "'"));
+        new LoadInputError(line, "unknown node type '" + typeName + "'" + catalog.nodeTypeHint(typeName)));
     Map<String, Object> row = values(type.properties(), data(node, line), line, typeName);
     String id;
     if (type.isKeyed()) {
@@ -140,13 +140,13 @@ final class NdjsonReader {
     }
   }
 
-  private static void readEdge(LoadBatch batch, Map<String, EdgeType> edges, JsonNode node, long line,
-      LoadMode mode) {
+  private static void readEdge(LoadBatch batch, Catalog catalog, Map<String, EdgeType> edges, JsonNode node,
+      long line, LoadMode mode) {
     requireFields(node, EDGE_FIELDS, line);
     String name = node.get("edge").asText();
     EdgeType type = edges.get(name.toLowerCase(Locale.ROOT));
     if (type == null) {
-      throw new LoadInputError(line, "unknown edge type '" + name + "'");
+      throw new LoadInputError(line, "unknown edge type '" + name + "'" + catalog.edgeTypeHint(name));
     }
     String from = endpoint(node, "from", line);
     String to = endpoint(node, "to", line);

@@ -25,7 +25,8 @@ class QueryErrorsTest {
         err("unclosed parameter list", "query q( { }",
             1, 10, "q", "unexpected '{'; expected one of ')', a $variable"),
         err("binding without colon", "query q() { match { $p Person }" + R,
-            1, 31, "q", "unexpected '}'; expected one of '{', a $variable"),
+            1, 31, "q", "unexpected '}'; expected one of '{', a $variable (to bind $p to the type Person, write"
+                + " $p: Person)"),
         err("fractional limit", "query q() { match { $p: Person } return { $p.name } limit 1.5 }",
             1, 59, "q", "unexpected '1.5'; expected an integer"),
         err("double equals", "query q() { match { $p: Person $p.name == \"x\" }" + R,

@@ -48,7 +48,7 @@ class LostResponseMatrixS3Test {
   }
 
   /** A writer: its operation under the fault, and what all-or-nothing means for it. */
-  enum Writer { LOAD, MUTATE, MERGE, BRANCH_CREATE, BRANCH_DELETE, SCHEMA_APPLY, OPTIMIZE }
+  enum Writer { LOAD, MUTATE, MERGE, BRANCH_CREATE, BRANCH_DELETE, SCHEMA_APPLY, OPTIMIZE, INDEX_ENSURE }
 
   private static final String GQ = """
       query add_pair($a: String, $b: String) {
@@ -92,11 +92,16 @@ class LostResponseMatrixS3Test {
           g.branchCreate(branch, "main", Optional.empty());
           pair(g, branch, a, b);
         }
-        // A new node type per case (an AddType apply creates its dataset). Adding a property twice
-        // is left out: a load after a second property-adding apply fails in Lance on main too
-        // ("all columns in a record batch must have the same length"), see the session note.
+        // A new node type per case (an AddType apply creates its dataset).
         String desired = schema + added(n);
         Map<String, Integer> before = Map.of();
+        if (writer == Writer.INDEX_ENSURE) {
+          // Something to build: a new type per case whose @index property has a row but no index yet.
+          g.schemaApply(schema + indexed(n), false, Optional.empty());
+          g.load("main", new StringReader("{\"type\":\"Tagged" + n + "\",\"data\":{\"name\":\"" + a
+              + "\",\"tag\":\"t\"}}"), LoadMode.APPEND, Optional.empty());
+          before = counts(g, "Person");
+        }
         if (writer == Writer.OPTIMIZE) {
           for (int f = 0; f < 3; f++) {
             g.load("main", new StringReader(person(a + "f" + f)), LoadMode.APPEND, Optional.empty());
@@ -117,6 +122,7 @@ class LostResponseMatrixS3Test {
             case BRANCH_DELETE -> g.branchDelete(branch, Optional.empty());
             case SCHEMA_APPLY -> g.schemaApply(desired, false, Optional.empty());
             case OPTIMIZE -> g.optimize("main");
+            case INDEX_ENSURE -> assertThat(g.ensureIndices("main", Optional.empty()).changed()).isTrue();
           }
           acked = true;
         } catch (RuntimeException e) {
@@ -175,6 +181,13 @@ class LostResponseMatrixS3Test {
           }
           case OPTIMIZE -> assertThat(counts(g, "Person")).as("%s/%s: optimize changes no row", writer, kind)
               .isEqualTo(before);
+          case INDEX_ENSURE -> {
+            assertThat(counts(g, "Person")).as("%s/%s: index ensure changes no row", writer, kind).isEqualTo(before);
+            assertThat(counts(g, "Tagged" + n)).as("%s/%s: the indexed row", writer, kind).containsOnlyKeys(a);
+            // Built or not, the next run leaves nothing to build, and a third has nothing to do.
+            g.ensureIndices("main", Optional.empty());
+            assertThat(g.ensureIndices("main", Optional.empty()).changed()).as("%s/%s settled", writer, kind).isFalse();
+          }
         }
         System.out.println("lost-response case " + writer + "/" + kind + ": " + (acked ? "acked" : failure)
             + ", lost " + lost + ", recovers " + recovers);
@@ -186,6 +199,15 @@ class LostResponseMatrixS3Test {
       }
     }
     System.out.println("lost-response matrix " + writer + ": " + report);
+  }
+
+  /** The indexed node types the first {@code n} index-ensure cases add. */
+  private static String indexed(int n) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 1; i <= n; i++) {
+      b.append("\nnode Tagged").append(i).append(" {\n  name: String @key\n  tag: String? @index\n}\n");
+    }
+    return b.toString();
   }
 
   /** The node types the first {@code n} schema-apply cases add. */

@@ -44,6 +44,19 @@ class NdjsonStrictTest {
         PEOPLE, LoadMode.MERGE)).doesNotThrowAnyException();
   }
 
+  /** Issue 45: an unknown type names the line and, for a slip, the type that was meant. */
+  @Test
+  void anUnknownTypeGetsDidYouMean() {
+    assertThat(refusal("{\"type\":\"Person\",\"data\":{\"name\":\"a\"}}\n{\"type\":\"Persn\",\"data\":{\"name\":\"b\"}}"))
+        .hasMessage("line 2: unknown node type 'Persn' (did you mean Person?)");
+    assertThat(refusal("{\"type\":\"person\",\"data\":{\"name\":\"b\"}}"))
+        .hasMessage("line 1: unknown node type 'person' (did you mean Person?)");
+    assertThat(refusal("{\"type\":\"Robot\",\"data\":{\"name\":\"b\"}}"))
+        .hasMessage("line 1: unknown node type 'Robot'");
+    assertThat(refusal("{\"edge\":\"Knwos\",\"from\":\"a\",\"to\":\"b\"}"))
+        .hasMessage("line 1: unknown edge type 'Knwos' (did you mean Knows?)");
+  }
+
   @Test
   void readerLimitsAndSyntaxErrorsAreSaidInOurWordsWithTheLineAndTheLimit() {
     assertThat(refusal("\n{\"type\":\"Person\",\"data\":{\"name\":" + "[".repeat(2_000) + "}}"))
