@@ -73,7 +73,8 @@ class QueryLimitsTest {
   @Test
   void anEarlierSyntaxErrorIsReportedBeforeTheNestingLimit() {
     QueryParseException e = parseError("query q() { match { $p Person } " + "[".repeat(100));
-    assertThat(e.reason()).isEqualTo("unexpected '}'; expected one of '{', a $variable");
+    assertThat(e.reason()).isEqualTo("unexpected '}'; expected one of '{', a $variable (to bind $p to the type Person,"
+        + " write $p: Person)");
   }
 
   @Test
