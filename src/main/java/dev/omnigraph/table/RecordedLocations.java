@@ -171,33 +171,19 @@ final class RecordedLocations {
    * {@code message} itself (the same array) when nothing changed.
    */
   private static byte[] rewriteMessage(byte[] message, int outer, int leaf, UnaryOperator<String> map) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(message.length + 64);
-    boolean changed = false;
-    Reader r = new Reader(message);
-    while (r.more()) {
-      int start = r.pos;
-      long tag = r.varint();
-      int field = (int) (tag >>> 3);
-      int wire = (int) (tag & 7);
-      if (field == outer && wire == LEN) {
-        byte[] sub = r.bytes();
-        byte[] newSub = rewriteLeaf(sub, leaf, map);
-        if (newSub != sub) {
-          changed = true;
-          writeVarint(out, tag);
-          writeVarint(out, newSub.length);
-          out.writeBytes(newSub);
-          continue;
-        }
-      } else {
-        r.skip(wire);
-      }
-      out.write(message, start, r.pos - start);
-    }
-    return changed ? out.toByteArray() : message;
+    return rewriteField(message, outer, sub -> rewriteField(sub, leaf, text -> {
+      String old = new String(text, StandardCharsets.UTF_8);
+      String now = map.apply(old);
+      return now.equals(old) ? text : now.getBytes(StandardCharsets.UTF_8);
+    }));
   }
 
-  private static byte[] rewriteLeaf(byte[] message, int leaf, UnaryOperator<String> map) {
+  /**
+   * {@code message} with the payload of every length-delimited field {@code target} replaced by
+   * {@code map}'s answer (the same array from {@code map}: unchanged); every other field is copied
+   * byte for byte. {@code message} itself when nothing changed.
+   */
+  private static byte[] rewriteField(byte[] message, int target, UnaryOperator<byte[]> map) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(message.length + 64);
     boolean changed = false;
     Reader r = new Reader(message);
@@ -206,15 +192,14 @@ final class RecordedLocations {
       long tag = r.varint();
       int field = (int) (tag >>> 3);
       int wire = (int) (tag & 7);
-      if (field == leaf && wire == LEN) {
-        String old = new String(r.bytes(), StandardCharsets.UTF_8);
-        String now = map.apply(old);
-        if (!now.equals(old)) {
+      if (field == target && wire == LEN) {
+        byte[] payload = r.bytes();
+        byte[] replaced = map.apply(payload);
+        if (replaced != payload) {
           changed = true;
-          byte[] b = now.getBytes(StandardCharsets.UTF_8);
           writeVarint(out, tag);
-          writeVarint(out, b.length);
-          out.writeBytes(b);
+          writeVarint(out, replaced.length);
+          out.writeBytes(replaced);
           continue;
         }
       } else {
