@@ -67,6 +67,19 @@ public class DoctorCommand implements Callable<Integer> {
     }
     String scratchKey = SCRATCH_PREFIX + "/" + UUID.randomUUID();
     boolean createdRoot = prepareLocalRoot(config);
+    try (StorageAdapter adapter = StorageAdapters.open(config)) {
+      // Opening checks what can be checked without a request (credentials found, endpoint usable):
+      // a store set up wrong is said in one line, before Lance's probe buries it in native warnings.
+    } catch (StorageException e) {
+      if (e.kind() != StorageException.Kind.CONFIGURATION) {
+        throw e;
+      }
+      PrintWriter err = spec.commandLine().getErr();
+      err.println("doctor: " + config.rootUri());
+      err.println("FAIL store: " + e.clientMessage());
+      err.flush();
+      return ExitCodes.ERROR;
+    }
 
     LanceProbe.Report report = LanceProbe.run(config, scratchKey);
     Cleanup cleanup = cleanUp(config, scratchKey, createdRoot);

@@ -152,8 +152,7 @@ public class RecoverCommand implements Callable<Integer> {
         if (all.isEmpty()) {
           System.out.println("nothing to recover");
         }
-        all.forEach(o -> System.out.printf("%s %s on %s: %s (%s)%n", o.operationId(), o.writerKind(), o.branch(),
-            o.auditKind() == null ? o.action() : o.auditKind(), o.verdict()));
+        all.forEach(o -> System.out.print(describe(o)));
         pending.forEach(p -> System.out.println("still pending: " + p));
       }
       if (!pending.isEmpty()) {
@@ -162,6 +161,69 @@ public class RecoverCommand implements Callable<Integer> {
       }
     }
     return ExitCodes.OK;
+  }
+
+  /**
+   * One settled sidecar for a person (issue 48: "says what it found and what it will do"): a header
+   * line naming the write, what recovery found, what it did, then one line per table with its
+   * version move, and the audit row written.
+   */
+  static String describe(Recovery.Outcome o) {
+    StringBuilder b = new StringBuilder();
+    b.append(o.operationId()).append(' ').append(o.writerKind()).append(" on ").append(o.branch()).append('\n');
+    b.append("  found: ").append(found(o.verdict())).append(" (").append(o.verdict()).append(")\n");
+    b.append("  did:   ").append(did(o)).append('\n');
+    for (Recovery.TableOutcome t : o.tables()) {
+      b.append("    ").append(t.tableKey());
+      if (t.tableClass() != null) {
+        b.append(' ').append(t.tableClass());
+      }
+      b.append(": ").append(t.action().replace('_', ' '));
+      if (t.fromVersion() != t.toVersion()) {
+        b.append(" v").append(t.fromVersion()).append(" -> v").append(t.toVersion());
+      } else if (t.fromVersion() > 0) {
+        b.append(" at v").append(t.fromVersion());
+      }
+      b.append('\n');
+    }
+    if (o.auditKind() != null) {
+      b.append("  audit: ").append(o.auditKind()).append(", one row in _graph_commit_recoveries.lance\n");
+    }
+    return b.toString();
+  }
+
+  /** What recovery found, by verdict (docs/recovery.md's table, in words). */
+  private static String found(Recovery.Verdict v) {
+    return switch (v) {
+      case ALREADY_PUBLISHED -> "the write's commit is already published";
+      case ROLLBACK_PUBLISHED -> "the write's rollback is already published";
+      case ROLL_FORWARD -> "the write's effects landed and were confirmed, but were not yet published";
+      case NO_EFFECT -> "the write moved no table";
+      case INCOMPLETE_PHASE_B -> "the write changed tables but never confirmed its effects";
+      case AUTHORITY_CHANGED -> "the write's effects were confirmed, but its branch moved on before they were published";
+      case ORPHANED -> "the write's branch was deleted or re-created since";
+      case FOREIGN_EFFECT -> "a table the write owns was moved by another commit";
+      case INVARIANT_VIOLATION -> "a table is behind its published version";
+    };
+  }
+
+  /** What recovery did about it. */
+  private static String did(Recovery.Outcome o) {
+    if (o.action() == Recovery.Action.DEFERRED) {
+      return "nothing yet: a rollback waits for a quiesced recovery (this command runs one next)";
+    }
+    if (o.action() == Recovery.Action.SKIPPED) {
+      return "nothing: kept for an operator";
+    }
+    String kind = o.auditKind() == null ? "" : o.auditKind();
+    return switch (kind) {
+      case "RolledForward" -> "rolled forward: the write is published and visible; the sidecar is retired";
+      case "RolledBack" -> "rolled back: the tables are restored to their published versions and the graph reads as"
+          + " before the write; the sidecar is retired. Retry the write.";
+      case "Discarded" -> "discarded the sidecar: the graph is as before the write. Retry the write.";
+      case "OrphanDiscarded" -> "discarded the sidecar and reclaimed the refs it created";
+      default -> "settled (" + (kind.isEmpty() ? o.action() : kind) + "); the sidecar is retired";
+    };
   }
 
   /** The outcomes in the CLI's snake_case JSON. */

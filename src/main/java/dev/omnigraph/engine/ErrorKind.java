@@ -129,6 +129,10 @@ public enum ErrorKind {
     if (this == STORAGE_UNAVAILABLE && failure instanceof StorageException s) {
       return s.clientMessage();
     }
+    if (failure instanceof StorageException s && s.kind() == StorageException.Kind.CONFIGURATION
+        && s.reason().isPresent()) {
+      return s.clientMessage(); // what to set, without the SDK's text
+    }
     return failure.getMessage();
   }
 

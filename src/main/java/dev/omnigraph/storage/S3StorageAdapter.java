@@ -109,6 +109,7 @@ final class S3StorageAdapter implements StorageAdapter {
     } else {
       this.credentials = DefaultCredentialsProvider.builder().build();
       this.ownsCredentials = true;
+      requireCredentials(credentials, rootUri, store);
     }
     this.http = UrlConnectionHttpClient.builder()
         .connectionTimeout(Duration.ofSeconds(10))
@@ -133,6 +134,33 @@ final class S3StorageAdapter implements StorageAdapter {
     }
     this.s3 = plain;
   }
+
+  /**
+   * Where the default chain finds no credentials, say which variables to set before anything else
+   * runs (issue 45): otherwise the first request fails inside Lance with its chain's warnings and a
+   * "please file a bug report", and the SDK's own message lists every provider it tried. Resolving
+   * here costs one chain walk per adapter, which the SDK caches for the clients built from it.
+   */
+  static void requireCredentials(AwsCredentialsProvider chain, String rootUri, String store) {
+    try {
+      chain.resolveCredentials();
+    } catch (software.amazon.awssdk.core.exception.SdkClientException e) {
+      if (chain instanceof AutoCloseable c) {
+        try {
+          c.close();
+        } catch (Exception ignored) {
+          // closing a provider that found nothing releases nothing worth reporting
+        }
+      }
+      throw new StorageException(Kind.CONFIGURATION, "open", rootUri, "no AWS credentials found", e, store,
+          NO_CREDENTIALS);
+    }
+  }
+
+  /** What to set when the default chain finds no credentials. */
+  static final String NO_CREDENTIALS = "no AWS credentials found; set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"
+      + " (plus AWS_SESSION_TOKEN for temporary credentials), or AWS_PROFILE naming a profile in ~/.aws/credentials;"
+      + " on EC2, ECS or EKS an instance, task or pod role (AWS_WEB_IDENTITY_TOKEN_FILE) provides them";
 
   private S3ClientBuilder builder(StorageConfig config, Optional<URI> endpoint) {
     S3ClientBuilder b = S3Client.builder()

@@ -99,6 +99,10 @@ public final class StorageException extends RuntimeException {
    */
   public String clientMessage() {
     String where = store != null ? store : (key == null ? operation : operation + " " + key);
+    if (kind == Kind.CONFIGURATION && reason != null) {
+      // Set up wrong (credentials, endpoint): retrying cannot help, the reason says what to set.
+      return "the object store cannot be used as configured: " + reason + " (" + where + ")";
+    }
     String why = reason != null ? reason : kind.name().toLowerCase(java.util.Locale.ROOT) + " failure";
     boolean answered = why.startsWith("the store answered");
     // A name that does not resolve is as often a typo in the endpoint as a DNS outage.

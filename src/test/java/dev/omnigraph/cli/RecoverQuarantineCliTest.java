@@ -139,7 +139,13 @@ class RecoverQuarantineCliTest {
 
     Run recover = run("recover", "--store", root.toString());
     assertThat(recover.exit()).as(recover.err()).isZero();
-    assertThat(recover.out()).contains(failure.operationId()).contains("RolledBack");
+    // Issue 48: it says what it found and what it did, table by table, and the audit row.
+    assertThat(recover.out()).startsWith(failure.operationId() + " load on main\n"
+        + "  found: the write changed tables but never confirmed its effects (INCOMPLETE_PHASE_B)\n"
+        + "  did:   rolled back: the tables are restored to their published versions and the graph reads as before"
+        + " the write; the sidecar is retired. Retry the write.\n")
+        .containsPattern("\n    node:Person ROLLED_PAST_EXPECTED: restored v\\d+ -> v\\d+\n")
+        .contains("  audit: RolledBack, one row in _graph_commit_recoveries.lance\n");
     assertThat(Files.exists(root.resolve("__recovery_quarantine"))).isFalse();
   }
 

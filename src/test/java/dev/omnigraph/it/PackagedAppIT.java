@@ -39,6 +39,41 @@ class PackagedAppIT {
     return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
   }
 
+  /**
+   * Issue 45: an S3 root where the AWS SDK's default chain finds no credentials. Before, the first
+   * request failed inside Lance: 9.4 KB of native credential-chain warnings, "Please file a bug
+   * report", and never the variables to set. Now each command says in one line which {@code AWS_*}
+   * variables to set and exits 1, without a request to the store. The chain is made to find nothing:
+   * no {@code AWS_*} credentials, a fresh HOME, instance metadata off.
+   */
+  @Test
+  void anS3RootWithoutCredentialsNamesTheVariablesToSet(@TempDir Path dir) throws Exception {
+    for (String command : List.of("doctor", "snapshot", "repair")) {
+      List<String> cmd = List.of(LAUNCHER.toString(), command, "--store", "s3://omnigraph-no-such-bucket/g");
+      ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
+      pb.environment().keySet().removeIf(k -> k.startsWith("AWS_"));
+      pb.environment().put("HOME", dir.toString());
+      pb.environment().put("AWS_EC2_METADATA_DISABLED", "true");
+      pb.environment().put("AWS_REGION", "us-east-1");
+      pb.environment().put("OMNIGRAPH_CDS", "0");
+      Path out = Files.createTempFile(dir, "out", ".txt");
+      Path err = Files.createTempFile(dir, "err", ".txt");
+      long start = System.nanoTime();
+      Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+      assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+      String stderr = Files.readString(err);
+      assertThat(p.exitValue()).as(command + ": " + stderr).isEqualTo(1);
+      assertThat(stderr).as(command)
+          .contains("no AWS credentials found; set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+          .contains("AWS_SESSION_TOKEN").contains("AWS_PROFILE").contains("s3://omnigraph-no-such-bucket/g")
+          .doesNotContainIgnoringCase("bug report").doesNotContain("Exception").doesNotContain("WARN");
+      assertThat(stderr.length()).as(command + ": " + stderr).isLessThan(800);
+      assertThat(Files.readString(out)).as(command).isEmpty();
+      assertThat(took).as(command + " refused before any request").isLessThan(Duration.ofSeconds(30));
+    }
+  }
+
   @Test
   void versionPrintsReleaseAndInternalSchemaVersion(@TempDir Path dir) throws Exception {
     Run r = run(dir, "version");
