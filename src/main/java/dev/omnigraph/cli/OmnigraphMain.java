@@ -26,6 +26,13 @@ public class OmnigraphMain implements QuarkusApplication {
       }
       System.exit(ExitCodes.OK);
     }
+    java.util.Optional<String> help = HelpTexts.stored(args);
+    if (help.isPresent()) {
+      // The same text, rendered at build time: no command model to build (issue 45).
+      System.out.print(help.get());
+      System.out.flush();
+      System.exit(ExitCodes.OK);
+    }
     if (BootSettings.serveRun(args).isEmpty()) {
       // A CLI run needs none of Quarkus (no bean of ours is injected into a command, no setting is
       // read from its config): booting it loaded ~6,000 classes (Arc, Vert.x, Netty, SmallRye

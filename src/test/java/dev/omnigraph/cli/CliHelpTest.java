@@ -96,6 +96,31 @@ class CliHelpTest {
     }
   }
 
+  /**
+   * The help texts stored at build time (HelpTexts, printed by the launcher without building the
+   * command model) are the live rendering of every command: a changed option cannot leave a stale
+   * text behind. And the stored path answers exactly a command path followed by -h/--help.
+   */
+  @Test
+  void everyStoredHelpTextEqualsTheLiveRendering() {
+    List<List<String>> paths = new ArrayList<>();
+    HelpTexts.walk(RootCommand.commandLine(null), new ArrayList<>(), (path, cmd) -> {
+      paths.add(path);
+      List<String> args = new ArrayList<>(path);
+      args.add("--help");
+      assertThat(HelpTexts.stored(args.toArray(String[]::new))).as(String.join(" ", args))
+          .contains(HelpTexts.render(cmd));
+      assertThat(HelpTexts.render(cmd)).isEqualTo(help(path, "--help").out());
+      args.set(args.size() - 1, "-h");
+      assertThat(HelpTexts.stored(args.toArray(String[]::new))).as(String.join(" ", args)).isPresent();
+    });
+    assertThat(paths).hasSizeGreaterThan(30);
+    assertThat(HelpTexts.stored("load", "--data", "x.ndjson", "--help")).isEmpty();
+    assertThat(HelpTexts.stored("query", "everyone", "--help")).isEmpty();
+    assertThat(HelpTexts.stored("load")).isEmpty();
+    assertThat(HelpTexts.stored()).isEmpty();
+  }
+
   @Test
   void onlyCommandsWithARemoteFormListServer() {
     for (List<String> path : commandPaths()) {
