@@ -356,6 +356,39 @@ class ConsoleBrowserIT {
     shot("query-lookalike-node");
   }
 
+  /**
+   * Issue 45: with about 20 commits the history drawing was fitted into a fixed box, shrinking the
+   * commits until their labels overlapped. Now each commit keeps a readable row and the box scrolls.
+   */
+  @Test
+  @Order(13)
+  void aLongHistoryKeepsEveryLabelReadableAndApart() throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    for (int i = 0; i < 20; i++) {
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/graphs/default/load/ndjson?branch=main"))
+          .header("Content-Type", "application/x-ndjson")
+          .POST(HttpRequest.BodyPublishers.ofString("{\"type\":\"Person\",\"data\":{\"name\":\"h" + i + "\"}}\n"))
+          .build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    }
+    browser.get(base + "/ui/#history");
+    browser.navigate().refresh();
+    WebElement dag = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#dag[data-node-count]")));
+    assertThat(Integer.parseInt(dag.getAttribute("data-node-count"))).isGreaterThanOrEqualTo(24);
+    @SuppressWarnings("unchecked")
+    java.util.Map<String, Object> layout = (java.util.Map<String, Object>) ((JavascriptExecutor) browser).executeScript(
+        "const cy = document.querySelector('#dag').cy;"
+            + " const boxes = cy.nodes().map(n => n.renderedBoundingBox({ includeLabels: true }));"
+            + " let overlaps = 0;"
+            + " for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {"
+            + "   const a = boxes[i], b = boxes[j];"
+            + "   if (a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2) overlaps++; }"
+            + " return { overlaps: overlaps, zoom: cy.zoom() };");
+    assertThat(((Number) layout.get("overlaps")).intValue()).as("overlapping commit labels").isZero();
+    assertThat(((Number) layout.get("zoom")).doubleValue()).as("label scale").isGreaterThanOrEqualTo(0.9);
+    shot("history-long");
+  }
+
   private static final String PEOPLE = "query people() {\n  match {\n    $p: Person\n  }\n"
       + "  return { $p.name, $p.age }\n  order { $p.name }\n}\n";
 

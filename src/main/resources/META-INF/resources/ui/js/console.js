@@ -141,7 +141,7 @@ async function historyView() {
   const list = el('div', { id: 'commit-list' });
   const detail = el('div', { id: 'commit-detail', class: 'detail' }, el('p', { class: 'hint' }, 'Click a commit.'));
   fill(view, el('section', { class: 'history' },
-    el('div', { class: 'col' }, el('h2', {}, `History of ${state.branch}`), dag, list),
+    el('div', { class: 'col' }, el('h2', {}, `History of ${state.branch}`), el('div', { class: 'dag-scroll' }, dag), list),
     el('div', { class: 'col' }, detail)));
   let commits;
   try {

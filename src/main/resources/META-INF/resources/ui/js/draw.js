@@ -37,6 +37,9 @@ export function drawResult(container, graph, onNode) {
 /** Draws commits (newest first, as listed) as a DAG; onCommit(id) on a click. */
 export function drawHistory(container, commits, onCommit) {
   const ids = new Set(commits.map(c => c.graph_commit_id));
+  // One row per commit at a readable size, the box scrolling past a screenful: fitting 20 commits
+  // into a fixed box shrank them until the labels overlapped (issue 45).
+  container.style.height = `${Math.max(320, commits.length * HISTORY_ROW_PX + 40)}px`;
   const elements = [];
   for (const c of commits) {
     const actor = c.actor_id || 'anonymous';
@@ -66,20 +69,32 @@ export function drawHistory(container, commits, onCommit) {
     layout: { name: 'breadthfirst', directed: true, spacingFactor: 0.9, animate: false, padding: 16,
       roots: commits.filter(c => !c.parent_commit_id || !ids.has(c.parent_commit_id)).map(c => c.graph_commit_id) },
     maxZoom: 1.5,
+    minZoom: 0.9,
     padding: 16,
+    // The page scrolls the history; the wheel must not zoom the drawing out of legibility.
+    fixedScale: true,
   }, node => onCommit(node.id()));
 }
+
+/** Vertical room per commit in the history drawing: two 10px label lines and the arrow between. */
+const HISTORY_ROW_PX = 56;
 
 /**
  * One cytoscape instance in container, fitted; onTap(node) on a node click. The instance stays on
  * its container (container.cy) with its counts in data attributes, for the browser tests and the
  * devtools console.
  */
-function mount(container, { elements, style, layout, maxZoom, padding }, onTap) {
-  const cy = cytoscape({ container, elements, style, layout, wheelSensitivity: 0.3 });
+function mount(container, { elements, style, layout, maxZoom, minZoom, padding, fixedScale }, onTap) {
+  const cy = cytoscape({ container, elements, style, layout, wheelSensitivity: 0.3,
+    userZoomingEnabled: !fixedScale, userPanningEnabled: !fixedScale });
   cy.on('tap', 'node', e => onTap(e.target));
   cy.maxZoom(maxZoom);
   cy.fit(undefined, padding);
+  if (minZoom && cy.zoom() < minZoom) {
+    // Wider than the box (many parallel branches): keep the size, show the top, let it scroll.
+    cy.zoom(minZoom);
+    cy.pan({ x: padding, y: padding });
+  }
   container.cy = cy;
   container.dataset.nodeCount = String(cy.nodes().length);
   container.dataset.edgeCount = String(cy.edges().length);
