@@ -609,6 +609,19 @@ public final class Omnigraph implements AutoCloseable {
   }
 
   /**
+   * Loads one chunk of a larger NDJSON input ({@code load --split}) as one ordinary load commit:
+   * the same write path, bounds and outcomes as {@link #load(String, Reader, LoadMode, Optional)},
+   * with input errors naming the line of the whole input.
+   */
+  public WriteResult load(String branch, dev.omnigraph.write.NdjsonChunks.Chunk chunk, LoadMode mode,
+      Optional<String> actor) {
+    requireWritable();
+    WriteResult result = evidence.call(() -> writePath.load(branch, chunk, mode, actor));
+    optimizer.afterWrite(branch, result);
+    return result;
+  }
+
+  /**
    * Runs mutation {@code name} of a {@code .gq} source on {@code branch} as one graph commit.
    *
    * @param ifCommit when present, the write runs only if the branch head is exactly this commit

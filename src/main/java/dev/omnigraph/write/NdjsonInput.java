@@ -27,7 +27,15 @@ public final class NdjsonInput {
    * it has returned.
    */
   public static Reader strictUtf8(InputStream bytes) {
-    return new StrictUtf8Reader(bytes);
+    return new StrictUtf8Reader(bytes, 1);
+  }
+
+  /**
+   * As {@link #strictUtf8(InputStream)}, for bytes that start at line {@code firstLine} of a larger
+   * input (a chunk of {@code load --split}): errors name the line of the whole input.
+   */
+  static Reader strictUtf8(InputStream bytes, long firstLine) {
+    return new StrictUtf8Reader(bytes, firstLine);
   }
 
   private static final class StrictUtf8Reader extends Reader {
@@ -44,8 +52,9 @@ public final class NdjsonInput {
     private boolean eof;
     private boolean flushed;
 
-    StrictUtf8Reader(InputStream in) {
+    StrictUtf8Reader(InputStream in, long firstLine) {
       this.in = in;
+      this.newlines = firstLine - 1;
     }
 
     @Override

@@ -45,12 +45,20 @@ final class NdjsonReader {
 
   /** Rows by table key, then id; each row has {@code id} (and {@code src}/{@code dst}) set. */
   static LoadBatch read(Reader input, Catalog catalog, LoadMode mode) throws IOException {
+    return read(input, 1, catalog, mode);
+  }
+
+  /**
+   * As {@link #read(Reader, Catalog, LoadMode)}; the
+   * input's first line is line {@code firstLine} (1, or where a chunk of {@code load --split} starts).
+   */
+  static LoadBatch read(Reader input, long firstLine, Catalog catalog, LoadMode mode) throws IOException {
     LoadBatch batch = new LoadBatch();
     Map<String, EdgeType> edgesByLowerName = new HashMap<>();
     catalog.edges().values().forEach(e -> edgesByLowerName.put(e.name().toLowerCase(Locale.ROOT), e));
     BufferedReader lines = new BufferedReader(input);
     String text;
-    long line = 0;
+    long line = firstLine - 1;
     while ((text = lines.readLine()) != null) {
       line++;
       if (text.isBlank()) {

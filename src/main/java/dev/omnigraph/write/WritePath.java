@@ -42,10 +42,19 @@ public final class WritePath {
    * anything is staged; every input error names its line.
    */
   public WriteResult load(String branch, Reader ndjson, LoadMode mode, Optional<String> actor) {
+    return load(branch, ndjson, 1, mode, actor);
+  }
+
+  /** One chunk of a split load ({@link NdjsonChunks}) as one commit, exactly as {@link #load} commits an input. */
+  public WriteResult load(String branch, NdjsonChunks.Chunk chunk, LoadMode mode, Optional<String> actor) {
+    return load(branch, chunk.reader(), chunk.firstLine(), mode, actor);
+  }
+
+  private WriteResult load(String branch, Reader ndjson, long firstLine, LoadMode mode, Optional<String> actor) {
     SchemaIr schema = schemas.get();
     LoadBatch batch;
     try {
-      batch = NdjsonReader.read(ndjson, schema.catalog(), mode);
+      batch = NdjsonReader.read(ndjson, firstLine, schema.catalog(), mode);
     } catch (IOException e) {
       throw new UncheckedIOException("could not read the load input", e);
     }
