@@ -99,7 +99,7 @@ public final class StorageException extends RuntimeException {
    */
   public String clientMessage() {
     String where = store != null ? store : (key == null ? operation : operation + " " + key);
-    if (kind == Kind.CONFIGURATION && reason != null) {
+    if (kind == Kind.CONFIGURATION && reason != null && !unreachable()) {
       // Set up wrong (credentials, endpoint): retrying cannot help, the reason says what to set.
       return "the object store cannot be used as configured: " + reason + " (" + where + ")";
     }
