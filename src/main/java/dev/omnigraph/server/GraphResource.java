@@ -167,28 +167,32 @@ class GraphResource {
     return loadInto(graphs.get(graphId), branchParam, from, modeParam, NdjsonInput.strictUtf8(body));
   }
 
+  /**
+   * The JSON envelope of a load ({@code Requests.IngestRequest}, the documented schema), read as a
+   * stream ({@link IngestEnvelope}): its {@code data} string is never held whole, so the body costs
+   * about what a {@code load/ndjson} body does.
+   */
   @POST
   @Path("{graph_id}/load")
   @Consumes(MediaType.APPLICATION_JSON)
-  @CustomDeserialization(StrictBodies.class)
-  public Requests.IngestOutput loadJson(@PathParam("graph_id") String graphId, Requests.IngestRequest request) {
-    return ingest(graphId, request);
+  public Requests.IngestOutput loadJson(@PathParam("graph_id") String graphId, InputStream body)
+      throws java.io.IOException {
+    return ingest(graphId, body);
   }
 
   /** The reference's deprecated alias of {@code POST /load}, same semantics. */
   @POST
   @Path("{graph_id}/ingest")
   @Consumes(MediaType.APPLICATION_JSON)
-  @CustomDeserialization(StrictBodies.class)
-  public Requests.IngestOutput ingest(@PathParam("graph_id") String graphId, Requests.IngestRequest request) {
-    Requests.IngestRequest r = required(request);
-    if (r.data() == null) {
-      throw new InvalidRequest("'data' (the NDJSON records, one per line) is required");
+  public Requests.IngestOutput ingest(@PathParam("graph_id") String graphId, InputStream body)
+      throws java.io.IOException {
+    try (IngestEnvelope envelope = IngestEnvelope.read(mapper, body)) {
+      Requests.IngestRequest r = envelope.request();
+      ServedGraph served = graphs.get(graphId);
+      // The same loader as load/ndjson: the envelope only carries the NDJSON text and the parameters.
+      GraphBatchLoadOutput out = loadInto(served, r.branch(), r.from(), r.mode(), envelope.data());
+      return Requests.IngestOutput.of(served.uri(), out);
     }
-    ServedGraph served = graphs.get(graphId);
-    // The same loader as load/ndjson: the envelope only carries the NDJSON text and the parameters.
-    GraphBatchLoadOutput out = loadInto(served, r.branch(), r.from(), r.mode(), new java.io.StringReader(r.data()));
-    return Requests.IngestOutput.of(served.uri(), out);
   }
 
   private GraphBatchLoadOutput loadInto(ServedGraph served, String branchParam, String from, String modeParam,

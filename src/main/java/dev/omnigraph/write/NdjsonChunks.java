@@ -87,9 +87,18 @@ public final class NdjsonChunks {
   private boolean readLine(ByteArrayOutputStream out) throws IOException {
     boolean blank = true;
     boolean any = false;
+    long length = 0;
     int b;
     while ((b = in.read()) >= 0) {
       any = true;
+      if (++length > WriteLimits.MAX_NDJSON_LINE_BYTES + 2 && out != null) {
+        // The reader's own per-line bound (its terminator aside), here so one huge line is refused
+        // before it fills a chunk: the rest of the line is not read.
+        throw new dev.omnigraph.api.ResourceLimitExceeded(WriteLimits.NDJSON_LINE_RESOURCE,
+            WriteLimits.MAX_NDJSON_LINE_BYTES, length, "refused at line " + (line + 1)
+                + ": one NDJSON record is at most " + WriteLimits.MAX_NDJSON_LINE_BYTES
+                + " bytes (UTF-8); the rest of the line was not read");
+      }
       if (out != null) {
         out.write(b);
       }

@@ -14,7 +14,6 @@ import dev.omnigraph.schema.Property;
 import dev.omnigraph.schema.ValueLimits;
 import dev.omnigraph.util.StrictJson;
 import dev.omnigraph.util.Ulid;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
 import java.util.HashMap;
@@ -56,10 +55,10 @@ final class NdjsonReader {
     LoadBatch batch = new LoadBatch();
     Map<String, EdgeType> edgesByLowerName = new HashMap<>();
     catalog.edges().values().forEach(e -> edgesByLowerName.put(e.name().toLowerCase(Locale.ROOT), e));
-    BufferedReader lines = new BufferedReader(input);
+    Lines lines = new Lines(input);
     String text;
     long line = firstLine - 1;
-    while ((text = lines.readLine()) != null) {
+    while ((text = lines.next(line + 1)) != null) {
       line++;
       if (text.isBlank()) {
         continue;
@@ -103,6 +102,63 @@ final class NdjsonReader {
             + " (exactly one object per line)");
       }
       return node;
+    }
+  }
+
+  /**
+   * The lines of the input as {@link java.io.BufferedReader#readLine} splits them (at LF, CR or
+   * CR LF), each at most {@link WriteLimits#MAX_NDJSON_LINE_BYTES} UTF-8 bytes: a longer one is
+   * refused (413, {@link WriteLimits#NDJSON_LINE_RESOURCE}) at the character that crosses the bound.
+   */
+  private static final class Lines {
+
+    private final Reader in;
+    private final char[] buf = new char[8192];
+    private int pos;
+    private int len;
+    private boolean afterCr;
+    private final StringBuilder line = new StringBuilder();
+
+    Lines(Reader in) {
+      this.in = in;
+    }
+
+    /** Line {@code number}, without its terminator; null at the end of the input. */
+    String next(long number) throws IOException {
+      line.setLength(0);
+      long bytes = 0;
+      boolean any = false;
+      while (true) {
+        if (pos == len) {
+          len = in.read(buf, 0, buf.length);
+          pos = 0;
+          if (len < 0) {
+            len = 0;
+            return any ? line.toString() : null;
+          }
+          continue;
+        }
+        char c = buf[pos++];
+        if (afterCr) {
+          afterCr = false;
+          if (c == '\n') {
+            continue;
+          }
+        }
+        if (c == '\n' || c == '\r') {
+          afterCr = c == '\r';
+          return line.toString();
+        }
+        any = true;
+        // UTF-8 bytes: 1 to 3 per char, 2 for each half of a surrogate pair (4 for the pair).
+        bytes += c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3;
+        if (bytes > WriteLimits.MAX_NDJSON_LINE_BYTES) {
+          throw new dev.omnigraph.api.ResourceLimitExceeded(WriteLimits.NDJSON_LINE_RESOURCE,
+              WriteLimits.MAX_NDJSON_LINE_BYTES, bytes, "refused at line " + number + ": one NDJSON record is at most "
+                  + WriteLimits.MAX_NDJSON_LINE_BYTES + " bytes (UTF-8); the rest of the line was not read");
+        }
+        line.append(c);
+      }
     }
   }
 

@@ -14,6 +14,18 @@ public final class WriteLimits {
   /** Full reprepares of an insert/upsert/append after unrelated authority movement. */
   public static final int MAX_REPREPARES = 5;
 
+  /**
+   * UTF-8 bytes of one NDJSON load line (one record): four string values at their limit
+   * ({@link dev.omnigraph.schema.ValueLimits#MAX_STRING_BYTES}) with their keys and the line's
+   * structure. The reader holds a line whole while it parses it, so without a bound one line was
+   * the whole 32 MiB body, held two to three times over; past it the line is refused at the byte
+   * that crosses it and the rest is never read.
+   */
+  public static final int MAX_NDJSON_LINE_BYTES = 4 * dev.omnigraph.schema.ValueLimits.MAX_STRING_BYTES;
+
+  /** The {@code resource} of the refusal of a line over {@link #MAX_NDJSON_LINE_BYTES}. */
+  public static final String NDJSON_LINE_RESOURCE = "ndjson_line_bytes";
+
   private WriteLimits() {}
 
   static void checkRows(String tableKey, long rows) {
