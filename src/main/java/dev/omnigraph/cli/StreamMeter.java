@@ -28,6 +28,7 @@ final class StreamMeter implements Progress.Meter {
   private final AtomicLong lines = new AtomicLong();
   private final RateWindow byteRate;
   private final RateWindow lineRate;
+  private volatile boolean finished;
 
   /**
    * @param verb what happens to the stream ({@code read}, {@code sent}, {@code exported})
@@ -106,6 +107,11 @@ final class StreamMeter implements Progress.Meter {
   }
 
   @Override
+  public void finish() {
+    finished = true; // the final line has no ETA
+  }
+
+  @Override
   public String line(long nanos) {
     long b = bytes.get();
     long n = lines.get();
@@ -115,12 +121,12 @@ final class StreamMeter implements Progress.Meter {
     if (totalBytes > 0) {
       s.append(' ').append(unit).append(", ").append(Progress.mib(b)).append(" / ").append(Progress.mib(totalBytes))
           .append(" MiB (").append(Math.min(100, b * 100 / totalBytes)).append("%)")
-          .append(Progress.rate(linesPerSecond, unit)).append(Progress.eta(totalBytes - b, bytesPerSecond));
+          .append(Progress.rate(linesPerSecond, unit)).append(finished ? "" : Progress.eta(totalBytes - b, bytesPerSecond));
     } else if (totalLines >= 0) {
       s.append(" / ").append(Progress.count(totalLines)).append(' ').append(unit).append(" (")
           .append(totalLines == 0 ? 100 : Math.min(100, n * 100 / totalLines)).append("%), ")
           .append(Progress.mib(b)).append(" MiB").append(Progress.rate(linesPerSecond, unit))
-          .append(Progress.eta(totalLines - n, linesPerSecond));
+          .append(finished ? "" : Progress.eta(totalLines - n, linesPerSecond));
     } else {
       s.append(' ').append(unit).append(", ").append(Progress.mib(b)).append(" MiB")
           .append(Progress.rate(linesPerSecond, unit));
