@@ -139,6 +139,8 @@ public class BranchCommand {
         + " ErrorOutput with merge_conflicts[]).")
     boolean json;
 
+    @Mixin ProgressOption progress;
+
     @Override
     public Integer call() {
       BranchMergeOutput out;
@@ -152,7 +154,8 @@ public class BranchCommand {
           out = remote.get().post("/branches/merge", body, java.util.Map.of(), BranchMergeOutput.class);
         } else {
           try (Omnigraph g = graph.open(OpenMode.READ_WRITE)) {
-            out = g.branchMerge(source, into, deleteBranch, graph.actor());
+            out = progress.steps("merge " + source + " into " + into,
+                listener -> g.branchMerge(source, into, deleteBranch, graph.actor(), listener));
           }
         }
       } catch (MergeConflicts conflicts) {

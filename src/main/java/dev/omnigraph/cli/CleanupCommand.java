@@ -27,13 +27,15 @@ public class CleanupCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the report as JSON.")
   boolean json;
 
+  @Mixin ProgressOption progress;
+
   @Parameters(index = "0", arity = "0..1", paramLabel = "URI", description = "Graph root (or --store).")
   String positional;
 
   @Override
   public Integer call() {
     try (Omnigraph g = Omnigraph.open(graph.config(positional), dryRun ? OpenMode.READ_ONLY : OpenMode.READ_WRITE)) {
-      CleanupReport r = g.cleanup(dryRun);
+      CleanupReport r = progress.steps(dryRun ? "cleanup (dry run)" : "cleanup", listener -> g.cleanup(dryRun, listener));
       if (json) {
         Output.json(r);
         return ExitCodes.OK;

@@ -34,29 +34,41 @@ public class ExportCommand implements Callable<Integer> {
   @Option(names = "--output", paramLabel = "FILE", description = "Write here instead of stdout.")
   Path output;
 
-  @Option(names = "--progress", negatable = true, description = "Show progress on stderr (default: on a terminal).")
-  Boolean progress;
+  @Mixin ProgressOption progress;
+
+  /** Writes the export to a stream. */
+  private interface Body {
+    void writeTo(OutputStream out) throws Exception;
+  }
 
   @Override
   public Integer call() throws Exception {
-    Progress p = Progress.start(Progress.wanted(progress), "exported", 0);
-    try (OutputStream target = output == null ? System.out : Files.newOutputStream(output);
-        OutputStream out = new BufferedOutputStream(Progress.counting(p, target), 1 << 16)) {
-      var remote = graph.remote();
-      if (remote.isPresent()) {
-        Map<String, Object> request = new LinkedHashMap<>();
-        request.put("branch", branch);
-        request.put("type_names", types);
-        remote.get().postStream("/export", request, out);
-      } else {
-        try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-          g.export(Optional.ofNullable(branch), types).writeTo(out);
-        }
+    var remote = graph.remote();
+    if (remote.isPresent()) {
+      Map<String, Object> request = new LinkedHashMap<>();
+      request.put("branch", branch);
+      request.put("type_names", types);
+      stream(-1, out -> remote.get().postStream("/export", request, out)); // the server sends no total
+    } else {
+      try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
+        var export = g.export(Optional.ofNullable(branch), types);
+        stream(export.rows(), export::writeTo);
       }
+    }
+    return ExitCodes.OK;
+  }
+
+  /** Streams {@code body} to the output, counting its lines ({@code totalRows}: -1 when unknown). */
+  private void stream(long totalRows, Body body) throws Exception {
+    StreamMeter meter = new StreamMeter("exported", "rows", 0, totalRows, Progress.now());
+    Progress p = Progress.start(progress.wanted(), meter);
+    try (OutputStream target = output == null ? System.out : Files.newOutputStream(output);
+        OutputStream out = new BufferedOutputStream(meter.counting(target), 1 << 16)) {
+      body.writeTo(out);
       out.flush();
+      Progress.finish(p);
     } finally {
       Progress.end(p);
     }
-    return ExitCodes.OK;
   }
 }

@@ -37,6 +37,8 @@ public class IndexCommand {
     @Option(names = "--json", description = "Print the EnsureIndicesOutput JSON.")
     boolean json;
 
+    @Mixin ProgressOption progress;
+
     @Parameters(index = "0", arity = "0..1", paramLabel = "URI", description = "Graph root (or --store).")
     String positional;
 
@@ -56,7 +58,8 @@ public class IndexCommand {
         out = remote.get().post("/indexes/ensure", body, Map.of(), EnsureIndicesOutput.class);
       } else {
         try (Omnigraph g = Omnigraph.open(graph.config(positional), OpenMode.READ_WRITE)) {
-          out = g.ensureIndices(branch, graph.actor());
+          out = progress.steps("index ensure " + (branch == null || branch.isBlank() ? "main" : branch),
+              listener -> g.ensureIndices(branch, graph.actor(), listener));
         }
       }
       if (json) {

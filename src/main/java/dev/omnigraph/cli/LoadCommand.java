@@ -42,8 +42,7 @@ public class LoadCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 
-  @Option(names = "--progress", negatable = true, description = "Show progress on stderr (default: on a terminal).")
-  Boolean progress;
+  @Mixin ProgressOption progress;
 
   @Option(names = "--split", description = "Append or merge an input of any size as a sequence of commits of at most"
       + " 8,192 lines each, each all or nothing; prints the last committed line after each (graph root only).")
@@ -65,12 +64,14 @@ public class LoadCommand implements Callable<Integer> {
         throw new UsageError(graph.command.commandLine(), "give --server or a graph root, not both",
             "drop the graph root argument, or --server URL --graph ID");
       }
-      Progress p = Progress.start(Progress.wanted(progress), "sent", size());
+      StreamMeter meter = new StreamMeter("sent", "lines", size(), -1, Progress.now());
+      Progress p = Progress.start(progress.wanted(), meter);
       GraphBatchLoadOutput out;
       try {
-        var body = java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> Progress.counting(p, open()));
+        var body = java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> meter.counting(open()));
         out = remote.get().postNdjson("/load/ndjson?mode=" + loadMode.wire() + "&branch=" + RemoteGraph.encode(branch),
             body, GraphBatchLoadOutput.class);
+        Progress.finish(p);
       } finally {
         Progress.end(p);
       }
@@ -80,12 +81,14 @@ public class LoadCommand implements Callable<Integer> {
     if (split) {
       return splitLoad();
     }
-    Progress p = Progress.start(Progress.wanted(progress), "read", size());
+    StreamMeter meter = new StreamMeter("read", "lines", size(), -1, Progress.now());
+    Progress p = Progress.start(progress.wanted(), meter);
     WriteResult r;
     try (Omnigraph g = Omnigraph.open(graph.config(positional), OpenMode.READ_WRITE);
-        Reader in = new java.io.BufferedReader(NdjsonInput.strictUtf8(Progress.counting(p, open())))) {
+        Reader in = new java.io.BufferedReader(NdjsonInput.strictUtf8(meter.counting(open())))) {
       try {
         r = g.load(branch, in, loadMode, graph.actor());
+        Progress.finish(p);
       } finally {
         Progress.end(p);
       }
@@ -132,9 +135,10 @@ public class LoadCommand implements Callable<Integer> {
     long rows = 0;
     java.util.List<GraphBatchLoadOutput> outputs = new java.util.ArrayList<>();
     java.io.PrintStream log = json ? System.err : System.out;
-    Progress p = Progress.start(Progress.wanted(progress), "read", size());
+    StreamMeter meter = new StreamMeter("read", "lines", size(), -1, Progress.now());
+    Progress p = Progress.start(progress.wanted(), meter);
     try (Omnigraph g = Omnigraph.open(graph.config(positional), OpenMode.READ_WRITE);
-        java.io.InputStream in = Progress.counting(p, open())) {
+        java.io.InputStream in = meter.counting(open())) {
       NdjsonChunks chunks = new NdjsonChunks(in, from);
       try {
         for (var chunk = chunks.next(); chunk.isPresent(); chunk = chunks.next()) {
@@ -147,12 +151,11 @@ public class LoadCommand implements Callable<Integer> {
             rows += out.totalEntities();
             outputs.add(out);
           }
-          if (p != null) {
-            System.err.print("\r"); // this line overwrites the progress display's, which redraws below it
-          }
-          log.println("committed lines " + c.firstLine() + "-" + c.lastLine() + (out.commit() == null
+          // The chunk's line takes the live line's place; the display redraws below it.
+          Progress.printAbove(p, log, "committed lines " + c.firstLine() + "-" + c.lastLine() + (out.commit() == null
               ? " (nothing to load)" : " (commit " + out.commit().graphCommitId() + ", " + out.totalEntities() + " rows)"));
         }
+        Progress.finish(p);
       } catch (RuntimeException | java.io.IOException e) {
         Progress.end(p);
         p = null;

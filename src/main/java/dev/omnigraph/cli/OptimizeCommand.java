@@ -28,13 +28,16 @@ public class OptimizeCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the report as JSON.")
   boolean json;
 
+  @Mixin ProgressOption progress;
+
   @Parameters(index = "0", arity = "0..1", paramLabel = "URI", description = "Graph root (or --store).")
   String positional;
 
   @Override
   public Integer call() {
     try (Omnigraph g = Omnigraph.open(graph.config(positional), OpenMode.READ_WRITE)) {
-      OptimizeReport r = g.optimize(branch);
+      OptimizeReport r = progress.steps("optimize " + (branch == null || branch.isBlank() ? "main" : branch),
+          listener -> g.optimize(branch, listener));
       if (json) {
         Output.json(r);
         return ExitCodes.OK;

@@ -1,114 +1,118 @@
 package dev.omnigraph.cli;
 
-import java.io.FilterInputStream;
-import java.io.FilterOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
- * A one-line progress display on stderr for long commands (load, export), redrawn a few times a
- * second while bytes flow. Shown only on a terminal (or when asked for), so piped and scripted
- * output stays clean; stdout is never touched.
+ * A one-line progress display on stderr for long commands (load, export, index ensure, optimize,
+ * branch merge, cleanup), redrawn a few times a second from a {@link Meter}. Shown only when stderr
+ * is a terminal (or when asked for with {@code --progress}), so piped and scripted output stays
+ * clean; stdout is never touched. The last state is always drawn once more at the end, so even a
+ * run faster than one redraw leaves one line.
  */
 final class Progress implements AutoCloseable {
 
-  private final String label;
-  private final long total;
+  /** What the display shows. Called from the display's thread: implementations are thread-safe. */
+  interface Meter {
+
+    /** The line for time {@code nanos} (of the display's clock). */
+    String line(long nanos);
+
+    /** The command finished successfully: whatever was under way is done. */
+    default void finish() {}
+  }
+
+  /** Redraws per second: often enough to look live, rarely enough to cost nothing. */
+  private static final long TICK_MILLIS = 250;
+
+  /** The span rates are measured over: a few seconds, so a rate follows what happens now. */
+  static final long WINDOW_NANOS = 5_000_000_000L;
+
+  /** Set by the launcher from {@code [ -t 2 ]}: whether stderr is a terminal. */
+  static final String STDERR_TTY = "omnigraph.stderr.tty";
+
+  private final Meter meter;
   private final PrintStream err;
-  private final AtomicLong bytes = new AtomicLong();
+  private final LongSupplier clock;
   private final Thread ticker;
   private volatile boolean done;
+  private int drawn;
 
-  private Progress(String label, long total, PrintStream err) {
-    this.label = label;
-    this.total = total;
+  private Progress(Meter meter, PrintStream err, LongSupplier clock) {
+    this.meter = meter;
     this.err = err;
+    this.clock = clock;
     this.ticker = new Thread(this::tick, "omnigraph-progress");
     this.ticker.setDaemon(true);
     this.ticker.start();
   }
 
-  /** Whether to draw: {@code forced} on/off, else only when attached to a terminal. */
+  /**
+   * Whether to draw: {@code forced} on/off, else only when stderr is a terminal. The launcher knows
+   * that ({@value #STDERR_TTY}); run without it, the JVM's console (stdin and stdout a terminal) is
+   * the nearest answer Java has.
+   */
   static boolean wanted(Boolean forced) {
-    return forced != null ? forced : System.console() != null;
+    if (forced != null) {
+      return forced;
+    }
+    String tty = System.getProperty(STDERR_TTY);
+    return tty != null ? Boolean.parseBoolean(tty) : System.console() != null;
   }
 
-  /** A display, or an inert one when {@code show} is false. */
-  static Progress start(boolean show, String label, long totalBytes) {
-    return show ? new Progress(label, totalBytes, System.err) : null;
+  /** A display of {@code meter} on stderr, or none (null) when {@code show} is false. */
+  static Progress start(boolean show, Meter meter) {
+    return show ? start(System.err, meter, System::nanoTime) : null;
   }
 
-  static InputStream counting(Progress p, InputStream in) {
+  /** A display of {@code meter} on {@code err} with the given clock (tests use a fake one). */
+  static Progress start(PrintStream err, Meter meter, LongSupplier clock) {
+    return new Progress(meter, err, clock);
+  }
+
+  /** The clock meters of a display started now measure against. */
+  static long now() {
+    return System.nanoTime();
+  }
+
+  private synchronized void draw(String line, String end) {
+    // Pad over the previous line's tail instead of an ANSI erase: a forced display may go to a file.
+    err.print("\r" + line + " ".repeat(Math.max(0, drawn - line.length())) + end);
+    err.flush();
+    drawn = end.isEmpty() ? line.length() : 0;
+  }
+
+  /**
+   * Prints {@code line} to {@code out} in the live line's place (erased first, so the two never mix
+   * on a terminal); the display redraws below it. Without a display, just prints it.
+   */
+  static void printAbove(Progress p, PrintStream out, String line) {
     if (p == null) {
-      return in;
+      out.println(line);
+      return;
     }
-    return new FilterInputStream(in) {
-      @Override
-      public int read() throws IOException {
-        int b = super.read();
-        if (b >= 0) {
-          p.bytes.incrementAndGet();
-        }
-        return b;
-      }
-
-      @Override
-      public int read(byte[] buf, int off, int len) throws IOException {
-        int n = super.read(buf, off, len);
-        if (n > 0) {
-          p.bytes.addAndGet(n);
-        }
-        return n;
-      }
-    };
-  }
-
-  static OutputStream counting(Progress p, OutputStream out) {
-    if (p == null) {
-      return out;
+    synchronized (p) {
+      p.err.print("\r" + " ".repeat(p.drawn) + "\r");
+      p.err.flush();
+      p.drawn = 0;
+      out.println(line);
+      out.flush();
     }
-    return new FilterOutputStream(out) {
-      @Override
-      public void write(int b) throws IOException {
-        out.write(b);
-        p.bytes.incrementAndGet();
-      }
-
-      @Override
-      public void write(byte[] buf, int off, int len) throws IOException {
-        out.write(buf, off, len);
-        p.bytes.addAndGet(len);
-      }
-    };
-  }
-
-  String line() {
-    long n = bytes.get();
-    if (total > 0) {
-      return String.format(Locale.ROOT, "%s %.1f / %.1f MiB (%d%%)", label, n / 1048576.0, total / 1048576.0,
-          Math.min(100, n * 100 / total));
-    }
-    return String.format(Locale.ROOT, "%s %.1f MiB", label, n / 1048576.0);
   }
 
   private void tick() {
     while (!done) {
-      err.print("\r" + line() + "   ");
-      err.flush();
+      draw(meter.line(clock.getAsLong()), "");
       try {
-        Thread.sleep(250);
+        Thread.sleep(TICK_MILLIS);
       } catch (InterruptedException e) {
         return;
       }
     }
   }
 
-  @Override
-  public void close() {
+  private void stop() {
     done = true;
     ticker.interrupt();
     try {
@@ -116,13 +120,66 @@ final class Progress implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    err.println("\r" + line() + " done");
   }
 
-  /** Closes {@code p} when there is one. */
+  /** The command succeeded: the final line, marked done. */
+  static void finish(Progress p) {
+    if (p != null && !p.done) {
+      p.stop();
+      p.meter.finish();
+      p.draw(p.meter.line(p.clock.getAsLong()) + ", done", "\n");
+    }
+  }
+
+  /** Ends the display (the final line as it stands, so an error starts on a line of its own). */
+  @Override
+  public void close() {
+    if (!done) {
+      stop();
+      draw(meter.line(clock.getAsLong()), "\n");
+    }
+  }
+
+  /** Closes {@code p} when there is one (after {@link #finish}, nothing more is drawn). */
   static void end(Progress p) {
     if (p != null) {
       p.close();
     }
+  }
+
+  // --- the line's parts, shared by every meter ---
+
+  /** {@code 120,000}. */
+  static String count(long n) {
+    return String.format(Locale.ROOT, "%,d", n);
+  }
+
+  /** {@code 12.0 MiB}. */
+  static String mib(long bytes) {
+    return String.format(Locale.ROOT, "%.1f", bytes / 1048576.0);
+  }
+
+  /** {@code 40,000 lines/s}, {@code 2.1 tables/s}; empty while the rate is unknown. */
+  static String rate(double perSecond, String unit) {
+    if (Double.isNaN(perSecond)) {
+      return "";
+    }
+    return ", " + (perSecond >= 100 ? count(Math.round(perSecond)) : String.format(Locale.ROOT, "%.1f", perSecond))
+        + " " + unit + "/s";
+  }
+
+  /** {@code , ETA 7 s} for {@code remaining} units at {@code perSecond}; empty when unknown or stalled. */
+  static String eta(double remaining, double perSecond) {
+    if (Double.isNaN(perSecond) || perSecond <= 0 || remaining < 0) {
+      return "";
+    }
+    long s = (long) Math.ceil(remaining / perSecond);
+    if (s < 60) {
+      return ", ETA " + s + " s";
+    }
+    if (s < 3600) {
+      return ", ETA " + s / 60 + " min " + s % 60 + " s";
+    }
+    return ", ETA " + s / 3600 + " h " + s % 3600 / 60 + " min";
   }
 }

@@ -116,7 +116,7 @@ final class AutoOptimizer implements AutoCloseable {
     try {
       List<String> due = due(branch, touched);
       if (!due.isEmpty()) {
-        run(branch, due, false, true);
+        run(branch, due, false, true, dev.omnigraph.api.ProgressListener.NONE);
       }
     } catch (RuntimeException e) {
       LOG.warnf(e, "automatic optimize of %s failed; the write it followed is unaffected", branch);
@@ -140,10 +140,11 @@ final class AutoOptimizer implements AutoCloseable {
   }
 
   /** Runs Optimize and reports the run to the listeners, failed or not (a failure is rethrown). */
-  OptimizeReport run(String branch, Collection<String> candidates, boolean force, boolean automatic) {
+  OptimizeReport run(String branch, Collection<String> candidates, boolean force, boolean automatic,
+      dev.omnigraph.api.ProgressListener progress) {
     OptimizeReport r;
     try {
-      r = optimize.run(branch, candidates, settings, force);
+      r = optimize.run(branch, candidates, settings, force, progress);
     } catch (RuntimeException e) {
       report(new OptimizeRun(branch, automatic, ErrorKind.of(e).label(), 0, 0));
       throw e;

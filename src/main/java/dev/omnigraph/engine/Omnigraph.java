@@ -13,6 +13,7 @@ import dev.omnigraph.api.CommitPage;
 import dev.omnigraph.api.Conflict;
 import dev.omnigraph.api.NotFound;
 import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.api.ProgressListener;
 import dev.omnigraph.api.SchemaOutput;
 import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.manifest.BranchAuthority;
@@ -407,10 +408,15 @@ public final class Omnigraph implements AutoCloseable {
    * @throws dev.omnigraph.api.InvariantViolation when a HEAD is behind a pin
    */
   public CleanupReport cleanup(boolean dryRun) {
+    return cleanup(dryRun, ProgressListener.NONE);
+  }
+
+  /** As {@link #cleanup(boolean)}, telling {@code progress} as each table (and Lance branch) is cleaned. */
+  public CleanupReport cleanup(boolean dryRun, ProgressListener progress) {
     if (!dryRun) {
       requireWritable();
     }
-    return evidence.call(() -> maintenance.cleanup(dryRun));
+    return evidence.call(() -> maintenance.cleanup(dryRun, progress));
   }
 
   /**
@@ -506,9 +512,18 @@ public final class Omnigraph implements AutoCloseable {
    * @throws dev.omnigraph.api.ReadSetChanged when the branch kept moving before any effect
    */
   public dev.omnigraph.api.EnsureIndicesOutput ensureIndices(String branch, Optional<String> actor) {
+    return ensureIndices(branch, actor, ProgressListener.NONE);
+  }
+
+  /**
+   * As {@link #ensureIndices(String, Optional)}, telling {@code progress} as each table is planned
+   * and its indexes built (rows: the rows indexed now).
+   */
+  public dev.omnigraph.api.EnsureIndicesOutput ensureIndices(String branch, Optional<String> actor,
+      ProgressListener progress) {
     requireWritable();
     String b = branch == null || branch.isBlank() ? BranchNames.MAIN : branch;
-    dev.omnigraph.write.EnsureIndicesAttempt.Result r = evidence.call(() -> indexEnsures.run(b, actor));
+    dev.omnigraph.write.EnsureIndicesAttempt.Result r = evidence.call(() -> indexEnsures.run(b, actor, progress));
     List<dev.omnigraph.api.EnsureIndicesOutput.Table> built = r.built().stream()
         .map(t -> new dev.omnigraph.api.EnsureIndicesOutput.Table(t.tableKey(), t.nativeBranch().orElse(null),
             t.fromVersion(), t.toVersion(), t.firstTouch(), t.indexes().stream()
@@ -650,7 +665,16 @@ public final class Omnigraph implements AutoCloseable {
    */
   public dev.omnigraph.api.BranchMergeOutput branchMerge(String source, String target, boolean deleteBranch,
       Optional<String> actor) {
-    return branchMerge(source, target, deleteBranch, actor, dev.omnigraph.merge.MergeLimits.PRODUCTION);
+    return branchMerge(source, target, deleteBranch, actor, ProgressListener.NONE);
+  }
+
+  /**
+   * As {@link #branchMerge(String, String, boolean, Optional)}, telling {@code progress} as each
+   * table's effect begins (rows: the rows its transactions write).
+   */
+  public dev.omnigraph.api.BranchMergeOutput branchMerge(String source, String target, boolean deleteBranch,
+      Optional<String> actor, ProgressListener progress) {
+    return branchMerge(source, target, deleteBranch, actor, dev.omnigraph.merge.MergeLimits.PRODUCTION, progress);
   }
 
   /**
@@ -660,10 +684,15 @@ public final class Omnigraph implements AutoCloseable {
    */
   dev.omnigraph.api.BranchMergeOutput branchMerge(String source, String target, boolean deleteBranch,
       Optional<String> actor, dev.omnigraph.merge.MergeLimits limits) {
+    return branchMerge(source, target, deleteBranch, actor, limits, ProgressListener.NONE);
+  }
+
+  private dev.omnigraph.api.BranchMergeOutput branchMerge(String source, String target, boolean deleteBranch,
+      Optional<String> actor, dev.omnigraph.merge.MergeLimits limits, ProgressListener progress) {
     requireWritable();
     String into = target == null || target.isBlank() ? BranchNames.MAIN : target;
     dev.omnigraph.write.MergeAttempt.MergeResult result = evidence.call(() -> merges.run(source, into, actor,
-        limits));
+        limits, progress));
     result.commit().ifPresent(c -> optimizer.afterWrite(into, new WriteResult(Optional.of(c.id()),
         c.manifestVersion(), result.rowCounts(), 1, result.rowCounts(), 1, Optional.of(c))));
     Boolean deleted = null;
@@ -695,9 +724,17 @@ public final class Omnigraph implements AutoCloseable {
    *     after the optimize sidecar was armed (recovery rolls it forward)
    */
   public OptimizeReport optimize(String branch) {
+    return optimize(branch, ProgressListener.NONE);
+  }
+
+  /**
+   * As {@link #optimize(String)}, telling {@code progress} as each table's compaction begins (rows:
+   * its pinned row count, what the compaction rewrites at most).
+   */
+  public OptimizeReport optimize(String branch, ProgressListener progress) {
     requireWritable();
     return evidence.call(() -> optimizer.run(branch == null || branch.isBlank() ? BranchNames.MAIN : branch, List.of(),
-        true, false));
+        true, false, progress));
   }
 
   /** The compaction settings of this handle. */

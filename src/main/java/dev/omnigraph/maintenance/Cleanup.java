@@ -1,6 +1,7 @@
 package dev.omnigraph.maintenance;
 
 import dev.omnigraph.api.InvariantViolation;
+import dev.omnigraph.api.ProgressListener;
 import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.manifest.BranchAuthority;
 import dev.omnigraph.manifest.GraphCommit;
@@ -67,7 +68,7 @@ final class Cleanup {
     }
   }
 
-  CleanupReport run(boolean dryRun) {
+  CleanupReport run(boolean dryRun, ProgressListener progress) {
     // Before anything else: recovery may need the retained version and transaction history.
     m.requireNoPendingRecovery("cleanup");
     try (GateManager.Held held = m.acquireAll()) {
@@ -113,6 +114,7 @@ final class Cleanup {
         }
         List<NativeBranch> forks = m.tables.branches(location);
         for (Maintenance.TableBranch tb : e.getValue()) {
+          progress.step(pins.tableKeys.get(tb), out.size(), pins.pinned.size(), -1);
           out.add(clean(tb, pins, heads.get(tb), forks, dryRun));
         }
       }

@@ -85,13 +85,14 @@ public final class Maintenance {
   /**
    * Removes every data-table version that no commit reachable from a live branch pins, below the
    * oldest version a live branch head pins; with {@code dryRun} only reports what it would remove.
+   * {@code progress} is told as each (table, Lance branch) is cleaned.
    *
    * @throws RecoveryPending when a recovery sidecar is pending (checked before anything else)
    * @throws dev.omnigraph.api.InvariantViolation when a HEAD is behind a pin (nothing is removed)
    * @throws IllegalStateException when a reachable commit's state cannot be read (nothing is removed)
    */
-  public CleanupReport cleanup(boolean dryRun) {
-    return new Cleanup(this).run(dryRun);
+  public CleanupReport cleanup(boolean dryRun, dev.omnigraph.api.ProgressListener progress) {
+    return new Cleanup(this).run(dryRun, progress);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.omnigraph.maintenance;
 
+import dev.omnigraph.api.ProgressListener;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.manifest.GraphManifest;
@@ -83,21 +84,24 @@ public final class Optimize {
    * @param candidates table keys to consider; empty: every table of the branch
    * @param force compact every candidate with more than one fragment or any deletion file,
    *     regardless of the thresholds (the explicit {@code omnigraph optimize})
+   * @param progress told as each planned table's compaction begins, with its pinned row count (the
+   *     rows the compaction rewrites at most)
    * @return what was compacted and the maintenance commit, if one was published
    * @throws UncoveredDrift when a due table's live HEAD is not its manifest pin (nothing written)
    * @throws RecoveryRequired for a pending sidecar on this branch or these tables, or any failure
    *     after the sidecar was armed (kept for recovery)
    */
-  public OptimizeReport run(String branch, Collection<String> candidates, OptimizeSettings settings, boolean force) {
+  public OptimizeReport run(String branch, Collection<String> candidates, OptimizeSettings settings, boolean force,
+      ProgressListener progress) {
     // Take a turn in the branch's writer queue like an appender: queued appenders then do not have
     // to reprepare around the maintenance commit (the queue is taken before the gates, as they do).
     try (GateManager.Held queued = gates.queue(branch)) {
-      return runQueued(branch, candidates, settings, force);
+      return runQueued(branch, candidates, settings, force, progress);
     }
   }
 
   private OptimizeReport runQueued(String branch, Collection<String> candidates, OptimizeSettings settings,
-      boolean force) {
+      boolean force, ProgressListener progress) {
     // Entry barrier: settle what needs no restore; a rollback-class sidecar here refuses.
     recovery.heal(branch);
     Set<String> keys = new TreeSet<>(candidates.isEmpty() ? manifest.state(branch).tables().keySet() : candidates);
@@ -146,14 +150,14 @@ public final class Optimize {
       if (planned.isEmpty()) {
         return new OptimizeReport(branch, Optional.empty(), List.of(), skipped);
       }
-      return compactAndPublish(branch, identity, head, planned, skipped);
+      return compactAndPublish(branch, identity, head, planned, skipped, progress);
     }
   }
 
   private record Planned(TablePin pin, TableStats stats) {}
 
   private OptimizeReport compactAndPublish(String branch, Optional<String> identity, Optional<String> head,
-      List<Planned> planned, List<String> skipped) {
+      List<Planned> planned, List<String> skipped, ProgressListener progress) {
     String operationId = Ulid.next();
     long createdAt = dev.omnigraph.util.Micros.now();
     RecoverySidecar sidecar = new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, OptimizeRecovery.WRITER_KIND,
@@ -171,6 +175,7 @@ public final class Optimize {
       Failpoints.hit("optimize.after_arm");
       for (Planned p : planned) {
         TablePin pin = p.pin;
+        progress.step(pin.tableKey(), done.size(), planned.size(), pin.rowCount());
         CompactionOutcome out;
         try {
           out = tables.compact(pin.location(), pin.nativeBranch(), pin.version());

@@ -76,6 +76,15 @@ public final class GraphExport {
   }
 
   /**
+   * The lines {@link #writeTo} writes, one per row: the row counts the snapshot's pins record for the
+   * selected tables (no data read), so a caller can show how far a stream got.
+   */
+  public long rows() {
+    return java.util.stream.Stream.concat(nodes.stream().map(NodeType::tableKey), edges.stream().map(EdgeType::tableKey))
+        .map(state.tables()::get).filter(java.util.Objects::nonNull).mapToLong(TablePin::rowCount).sum();
+  }
+
+  /**
    * Writes every selected row, one JSON object per line, flushing after every table. The stream is
    * not closed.
    *

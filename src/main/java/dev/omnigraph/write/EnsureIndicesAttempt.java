@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.ProgressListener;
 import dev.omnigraph.api.ReadSetChanged;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.gate.GateManager;
@@ -128,18 +129,20 @@ public final class EnsureIndicesAttempt {
   }
 
   /**
-   * Builds the missing declared indexes of {@code branch}; see the class comment.
+   * Builds the missing declared indexes of {@code branch}; see the class comment. {@code progress}
+   * is told as each table is planned (and, when the branch owns it, its indexes built); a re-planned
+   * attempt starts again from the first table.
    *
    * @throws dev.omnigraph.api.NotFound for an unknown branch
    * @throws RecoveryRequired for a relevant pending sidecar, or any failure after the arm
    * @throws UncoveredDrift when a table's live HEAD is not its pin (nothing written)
    * @throws ReadSetChanged when the authority kept moving before any effect
    */
-  public Result run(String branch, Optional<String> actor) {
+  public Result run(String branch, Optional<String> actor, ProgressListener progress) {
     Reprepare[] last = {null};
     return BoundedRetry.run(WriteAttempt.REPREPARE, BoundedRetry.REAL, attempt -> {
       try {
-        return Optional.of(once(branch, actor));
+        return Optional.of(once(branch, actor, progress));
       } catch (Reprepare moved) {
         last[0] = moved;
         LOG.debugf("ensure_indices on %s: %s; planning again (attempt %d)", branch, moved.getMessage(), attempt + 1);
@@ -173,7 +176,7 @@ public final class EnsureIndicesAttempt {
     }
   }
 
-  private Result once(String branch, Optional<String> actor) {
+  private Result once(String branch, Optional<String> actor, ProgressListener progress) {
     // 1. Barrier: settle what needs no restore; a rollback-class intent refuses before any build.
     recovery.heal(branch);
     SchemaIr schema = accepted.get();
@@ -185,11 +188,10 @@ public final class EnsureIndicesAttempt {
     // 2. Plan (and build the own-ref batches) outside the gates.
     List<Work> work = new ArrayList<>();
     List<Pending> pending = new ArrayList<>();
-    for (String key : schema.catalog().tableKeys()) {
+    List<String> keys = schema.catalog().tableKeys().stream().filter(state.tables()::containsKey).toList();
+    for (int i = 0; i < keys.size(); i++) {
+      String key = keys.get(i);
       TablePin pin = state.tables().get(key);
-      if (pin == null) {
-        continue;
-      }
       Map<String, IndexKind> declared = IndexKind.declared(schema.catalog(), key);
       List<String> vectorColumns = declared.entrySet().stream().filter(e -> e.getValue() == IndexKind.VECTOR)
           .map(Map.Entry::getKey).toList();
@@ -214,6 +216,8 @@ public final class EnsureIndicesAttempt {
         }
       }
       boolean firstTouch = !pin.nativeBranch().equals(target);
+      // Planning builds the indexes of the branch's own tables (the slow part): those are its rows.
+      progress.step(key, i, keys.size(), missing.isEmpty() || firstTouch ? 0 : at.rows());
       String uuid = UUID.randomUUID().toString();
       StagedWrite staged = null;
       while (!missing.isEmpty() && !firstTouch && staged == null) {

@@ -5,6 +5,7 @@ import dev.omnigraph.api.InvalidRequest;
 import dev.omnigraph.api.MergeConflict;
 import dev.omnigraph.api.MergeConflicts;
 import dev.omnigraph.api.MergeOutcome;
+import dev.omnigraph.api.ProgressListener;
 import dev.omnigraph.api.ReadSetChanged;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.api.ResourceLimitExceeded;
@@ -116,15 +117,17 @@ public final class MergeAttempt {
    * @throws ResourceLimitExceeded for a row or a chain past the seed's bounds (before arm)
    */
   public MergeResult run(String source, String target, Optional<String> actor) {
-    return run(source, target, actor, MergeLimits.PRODUCTION);
+    return run(source, target, actor, MergeLimits.PRODUCTION, ProgressListener.NONE);
   }
 
   /**
    * As {@link #run(String, String, Optional)}, planned within {@code limits} (tests tighten them to
    * reach each {@link ResourceLimitExceeded} with a small graph; production passes
-   * {@link MergeLimits#PRODUCTION}).
+   * {@link MergeLimits#PRODUCTION}); {@code progress} is told as each table's effect begins, with
+   * the rows its chain of transactions writes.
    */
-  public MergeResult run(String source, String target, Optional<String> actor, MergeLimits limits) {
+  public MergeResult run(String source, String target, Optional<String> actor, MergeLimits limits,
+      ProgressListener progress) {
     if (source.equals(target)) {
       throw new InvalidRequest("a branch merge needs distinct source and target branches (both '" + source + "')");
     }
@@ -194,7 +197,8 @@ public final class MergeAttempt {
       for (TablePlan t : plan.tables()) {
         drift(t, target);
       }
-      return effectAndPublish(plan, chains, verified, targetAuth, sourceAuth, sourceHead, targetNative, actor);
+      return effectAndPublish(plan, chains, verified, targetAuth, sourceAuth, sourceHead, targetNative, actor,
+          progress);
     }
   }
 
@@ -266,7 +270,7 @@ public final class MergeAttempt {
 
   private MergeResult effectAndPublish(MergePlan plan, Map<String, List<Chunk>> chains, BranchAuthority verified,
       BranchAuthority targetAuth, BranchAuthority sourceAuth, String sourceHead, Optional<String> targetNative,
-      Optional<String> actor) {
+      Optional<String> actor, ProgressListener progress) {
     String target = targetAuth.branch();
     String targetHead = targetAuth.head().orElseThrow();
     String commitId = Ulid.next();
@@ -286,6 +290,8 @@ public final class MergeAttempt {
     Map<String, Long> finalVersions = new LinkedHashMap<>();
     try {
       for (TablePlan t : physical) {
+        progress.step(t.tableKey(), finalVersions.size(), physical.size(),
+            chains.get(t.tableKey()).stream().mapToLong(Chunk::rows).sum());
         finalVersions.put(t.tableKey(), effect(t, chains.get(t.tableKey()), target, targetNative, armed));
       }
       armed.await();

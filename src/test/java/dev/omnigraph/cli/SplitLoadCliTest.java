@@ -66,11 +66,13 @@ class SplitLoadCliTest {
     Path data = Files.write(dir.resolve("big.ndjson"), input());
     int before = commits();
 
-    Run load = CliHarness.run("load", "--data", data.toString(), "--split", "--store", root.toString());
+    Run load = CliHarness.run("load", "--data", data.toString(), "--split", "--progress", "--store", root.toString());
 
     assertThat(load.exit()).as(load.err()).isZero();
     List<String> out = load.out().lines().toList();
-    assertThat(out).hasSize(4);
+    assertThat(out).hasSize(4); // the chunk lines on stdout, the live line (issue 45 item 6) on stderr only
+    assertThat(load.err().stripTrailing()).matches("(?s)\r.*\rread 20,000 lines, [0-9.]+ / [0-9.]+ MiB \\(100%\\)"
+        + "(, [0-9.,]+ lines/s)?, done");
     assertThat(out.get(0)).matches("committed lines 1-8192 \\(commit [0-9A-Z]{26}, 8192 rows\\)");
     assertThat(out.get(1)).matches("committed lines 8193-16384 \\(commit [0-9A-Z]{26}, 8192 rows\\)");
     assertThat(out.get(2)).matches("committed lines 16385-20000 \\(commit [0-9A-Z]{26}, 3616 rows\\)");
