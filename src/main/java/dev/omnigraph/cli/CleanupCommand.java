@@ -32,8 +32,8 @@ public class CleanupCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Omnigraph g = Omnigraph.open(graph.config(positional), dryRun ? OpenMode.READ_ONLY : OpenMode.READ_WRITE)) {
-      CleanupReport r = g.cleanup(dryRun);
+    try (Omnigraph g = graph.open(graph.config(positional), dryRun ? OpenMode.READ_ONLY : OpenMode.READ_WRITE)) {
+      CleanupReport r = g.cleanup(dryRun, graph.actor());
       if (json) {
         Output.json(r);
         return ExitCodes.OK;

@@ -50,7 +50,7 @@ public class ExportCommand implements Callable<Integer> {
         remote.get().postStream("/export", request, out);
       } else {
         try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-          g.export(Optional.ofNullable(branch), types).writeTo(out);
+          g.export(Optional.ofNullable(branch), types, graph.actor()).writeTo(out);
         }
       }
       out.flush();

@@ -55,7 +55,7 @@ public class IndexCommand {
         }
         out = remote.get().post("/indexes/ensure", body, Map.of(), EnsureIndicesOutput.class);
       } else {
-        try (Omnigraph g = Omnigraph.open(graph.config(positional), OpenMode.READ_WRITE)) {
+        try (Omnigraph g = graph.open(graph.config(positional), OpenMode.READ_WRITE)) {
           out = g.ensureIndices(branch, graph.actor());
         }
       }

@@ -67,7 +67,7 @@ public class LoadCommand implements Callable<Integer> {
     }
     Progress p = Progress.start(Progress.wanted(progress), "read", size());
     WriteResult r;
-    try (Omnigraph g = Omnigraph.open(graph.config(positional), OpenMode.READ_WRITE);
+    try (Omnigraph g = graph.open(graph.config(positional), OpenMode.READ_WRITE);
         Reader in = new java.io.BufferedReader(NdjsonInput.strictUtf8(Progress.counting(p, open())))) {
       try {
         r = g.load(branch, in, loadMode, graph.actor());

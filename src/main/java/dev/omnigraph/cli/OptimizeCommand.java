@@ -33,8 +33,8 @@ public class OptimizeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Omnigraph g = Omnigraph.open(graph.config(positional), OpenMode.READ_WRITE)) {
-      OptimizeReport r = g.optimize(branch);
+    try (Omnigraph g = graph.open(graph.config(positional), OpenMode.READ_WRITE)) {
+      OptimizeReport r = g.optimize(branch, graph.actor());
       if (json) {
         Output.json(r);
         return ExitCodes.OK;
