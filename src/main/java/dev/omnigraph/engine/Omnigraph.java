@@ -382,13 +382,16 @@ public final class Omnigraph implements AutoCloseable {
    *
    * @throws dev.omnigraph.api.RecoveryRequired for a sidecar recovery refuses (kept on disk)
    */
-  public List<Recovery.Outcome> recover() {
-    return recover(Optional.empty());
-  }
-
-  /** As {@link #recover()}, for {@code actor} ({@code admin}: it quiesces the whole root). */
   public List<Recovery.Outcome> recover(Optional<String> actor) {
     authorize(actor, PolicyAction.ADMIN, Optional.empty(), Optional.empty());
+    return recover();
+  }
+
+  /**
+   * As {@link #recover(Optional)}, as the service itself: not gated, like {@link #heal()} and the
+   * open's recovery. The service's reconciler settles what a crashed write left; no actor asked for it.
+   */
+  public List<Recovery.Outcome> recover() {
     requireWritable();
     return evidence.call(() -> {
       List<String> branches = new ArrayList<>();
@@ -547,9 +550,20 @@ public final class Omnigraph implements AutoCloseable {
    */
   public dev.omnigraph.api.SchemaApplyOutput schemaApply(String desiredSource, boolean allowDataLoss,
       Optional<String> actor) {
+    return schemaApply(desiredSource, allowDataLoss, actor, accepted -> { });
+  }
+
+  /**
+   * As {@link #schemaApply(String, boolean, Optional)}, with a check the caller runs on the accepted
+   * schema source once the actor is authorized and before anything is planned (the service refuses a
+   * schema its stored queries would not compile against); what it throws is the apply's answer.
+   */
+  public dev.omnigraph.api.SchemaApplyOutput schemaApply(String desiredSource, boolean allowDataLoss,
+      Optional<String> actor, java.util.function.Consumer<String> beforeApply) {
     // Schema apply changes main (the reference's target main).
     authorize(actor, PolicyAction.SCHEMA_APPLY, Optional.empty(), Optional.of(BranchNames.MAIN));
     requireWritable();
+    beforeApply.accept(contract().source());
     dev.omnigraph.write.SchemaApplyAttempt.Result r = evidence.call(() -> schemaApplies.run(desiredSource,
         allowDataLoss, actor));
     r.commit().ifPresent(c -> optimizer.afterWrite(BranchNames.MAIN, new WriteResult(Optional.of(c.id()),
@@ -599,6 +613,16 @@ public final class Omnigraph implements AutoCloseable {
   /** Every graph branch: main first, then the rest sorted. */
   public BranchListOutput branchList() {
     return branchList(Optional.empty());
+  }
+
+  /**
+   * Whether graph branch {@code name} exists. Not gated: a load with {@code from} asks it to decide
+   * whether it needs {@code branch_create} (as the reference does), which an actor without
+   * {@code read} may hold.
+   */
+  public boolean branchExists(String name) {
+    return BranchNames.MAIN.equals(name)
+        || evidence.call(manifest::branches).stream().anyMatch(b -> b.name().equals(name));
   }
 
   /** As {@link #branchList()}, for {@code actor} ({@code read}, no branch). */

@@ -1,9 +1,6 @@
 package dev.omnigraph.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -58,11 +55,7 @@ public final class Policy {
    * @throws PolicyRefused naming the file, line and rule when it cannot be used as written
    */
   public static Policy load(Path file) {
-    try {
-      return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
-    } catch (IOException e) {
-      throw new PolicyRefused(file.toString(), 0, Optional.empty(), "cannot be read: " + e);
-    }
+    return parse(PolicyYaml.readFile(file), file.toString());
   }
 
   /**

@@ -1,9 +1,6 @@
 package dev.omnigraph.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -35,11 +32,7 @@ public record PolicyTests(List<Case> cases) {
 
   /** @throws PolicyRefused when the file cannot be read as written */
   public static PolicyTests load(Path file) {
-    try {
-      return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
-    } catch (IOException e) {
-      throw new PolicyRefused(file.toString(), 0, Optional.empty(), "cannot be read: " + e);
-    }
+    return parse(PolicyYaml.readFile(file), file.toString());
   }
 
   /** @throws PolicyRefused when the document cannot be read as written */

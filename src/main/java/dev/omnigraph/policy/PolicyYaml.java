@@ -75,6 +75,19 @@ final class PolicyYaml {
     return new Document(values, lines, lists);
   }
 
+  /**
+   * The text of {@code file}.
+   *
+   * @throws PolicyRefused when it cannot be read
+   */
+  static String readFile(java.nio.file.Path file) {
+    try {
+      return java.nio.file.Files.readString(file, java.nio.charset.StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new PolicyRefused(file.toString(), 0, Optional.empty(), "cannot be read: " + e);
+    }
+  }
+
   private static int line(JsonParser p) {
     return p.currentTokenLocation().getLineNr();
   }
