@@ -23,20 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class PolicyGateLocalTest extends AbstractGraphFixture {
 
-  static final String E2E = """
-      version: 1
-      groups:
-        team: [act-andrew, act-bruno]
-        admins: [act-andrew]
-      protected_branches: [main]
-      rules:
-        - id: team-read
-          allow: { actors: { group: team }, actions: [read], branch_scope: any }
-        - id: team-write
-          allow: { actors: { group: team }, actions: [change], branch_scope: unprotected }
-        - id: admins-promote
-          allow: { actors: { group: admins }, actions: [branch_merge], target_branch_scope: protected }
-      """;
+  static final String E2E = dev.omnigraph.policy.E2eCases.POLICY;
   private static final String GQ = "query add($name: String) { insert Person { name: $name } }";
   private static final Optional<String> ANDREW = Optional.of("act-andrew");
   private static final Optional<String> BRUNO = Optional.of("act-bruno");

@@ -14,30 +14,8 @@ import org.junit.jupiter.api.Test;
  */
 class PolicyTest {
 
-  /** The reference's e2e policy: team reads anywhere and changes unprotected branches; admins merge into main. */
-  static final String E2E = """
-      version: 1
-      groups:
-        team: [act-andrew, act-bruno]
-        admins: [act-andrew]
-      protected_branches: [main]
-      rules:
-        - id: team-read
-          allow:
-            actors: { group: team }
-            actions: [read]
-            branch_scope: any
-        - id: team-write
-          allow:
-            actors: { group: team }
-            actions: [change]
-            branch_scope: unprotected
-        - id: admins-promote
-          allow:
-            actors: { group: admins }
-            actions: [branch_merge]
-            target_branch_scope: protected
-      """;
+  /** The reference's e2e policy (shared with the HTTP and CLI acceptance). */
+  static final String E2E = E2eCases.POLICY;
 
   private static Policy policy(String yaml) {
     return Policy.parse(yaml, "test.yaml");
