@@ -73,7 +73,7 @@ public class BranchCommand {
         return ExitCodes.OK;
       }
       try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-        print(g.branchList());
+        print(g.branchList(graph.actor()));
       }
       return ExitCodes.OK;
     }

@@ -34,8 +34,9 @@ public class CleanupCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Omnigraph g = Omnigraph.open(graph.config(positional), dryRun ? OpenMode.READ_ONLY : OpenMode.READ_WRITE)) {
-      CleanupReport r = progress.steps(dryRun ? "cleanup (dry run)" : "cleanup", listener -> g.cleanup(dryRun, listener));
+    try (Omnigraph g = graph.open(graph.config(positional), dryRun ? OpenMode.READ_ONLY : OpenMode.READ_WRITE)) {
+      CleanupReport r = progress.steps(dryRun ? "cleanup (dry run)" : "cleanup",
+          listener -> g.cleanup(dryRun, graph.actor(), listener));
       if (json) {
         Output.json(r);
         return ExitCodes.OK;

@@ -51,7 +51,7 @@ public class ExportCommand implements Callable<Integer> {
       stream(-1, out -> remote.get().postStream("/export", request, out)); // the server sends no total
     } else {
       try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-        var export = g.export(Optional.ofNullable(branch), types);
+        var export = g.export(Optional.ofNullable(branch), types, graph.actor());
         stream(export.rows(), export::writeTo);
       }
     }

@@ -57,7 +57,7 @@ public class IndexCommand {
         }
         out = remote.get().post("/indexes/ensure", body, Map.of(), EnsureIndicesOutput.class);
       } else {
-        try (Omnigraph g = Omnigraph.open(graph.config(positional), OpenMode.READ_WRITE)) {
+        try (Omnigraph g = graph.open(graph.config(positional), OpenMode.READ_WRITE)) {
           out = progress.steps("index ensure " + (branch == null || branch.isBlank() ? "main" : branch),
               listener -> g.ensureIndices(branch, graph.actor(), listener));
         }

@@ -84,7 +84,7 @@ public class LoadCommand implements Callable<Integer> {
     StreamMeter meter = new StreamMeter("read", "lines", size(), -1, Progress.now());
     Progress p = Progress.start(progress.wanted(), meter);
     WriteResult r;
-    try (Omnigraph g = Omnigraph.open(graph.config(positional), OpenMode.READ_WRITE);
+    try (Omnigraph g = graph.open(graph.config(positional), OpenMode.READ_WRITE);
         Reader in = new java.io.BufferedReader(NdjsonInput.strictUtf8(meter.counting(open())))) {
       try {
         r = g.load(branch, in, loadMode, graph.actor());
@@ -137,7 +137,7 @@ public class LoadCommand implements Callable<Integer> {
     java.io.PrintStream log = json ? System.err : System.out;
     StreamMeter meter = new StreamMeter("read", "lines", size(), -1, Progress.now());
     Progress p = Progress.start(progress.wanted(), meter);
-    try (Omnigraph g = Omnigraph.open(graph.config(positional), OpenMode.READ_WRITE);
+    try (Omnigraph g = graph.open(graph.config(positional), OpenMode.READ_WRITE);
         java.io.InputStream in = meter.counting(open())) {
       NdjsonChunks chunks = new NdjsonChunks(in, from);
       try {

@@ -35,9 +35,9 @@ public class OptimizeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Omnigraph g = Omnigraph.open(graph.config(positional), OpenMode.READ_WRITE)) {
+    try (Omnigraph g = graph.open(graph.config(positional), OpenMode.READ_WRITE)) {
       OptimizeReport r = progress.steps("optimize " + (branch == null || branch.isBlank() ? "main" : branch),
-          listener -> g.optimize(branch, listener));
+          listener -> g.optimize(branch, graph.actor(), listener));
       if (json) {
         Output.json(r);
         return ExitCodes.OK;

@@ -64,7 +64,8 @@ public class QueryCommand implements Callable<Integer> {
       return ExitCodes.OK;
     }
     try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-      print(g.query(Optional.ofNullable(branch), Optional.ofNullable(commit), source, name, bound));
+      print(g.query(Optional.ofNullable(branch), Optional.ofNullable(commit), source, name, bound,
+          dev.omnigraph.read.ReadSettings.fromSystemProperties(), graph.actor()));
     }
     return ExitCodes.OK;
   }

@@ -135,9 +135,9 @@ public class RecoverCommand implements Callable<Integer> {
   }
 
   private int recover(StorageConfig config) {
-    try (Omnigraph g = Omnigraph.open(config, OpenMode.READ_WRITE)) {
+    try (Omnigraph g = graph.open(config, OpenMode.READ_WRITE)) {
       List<Recovery.Outcome> atOpen = g.openRecovery();
-      List<Recovery.Outcome> now = g.recover();
+      List<Recovery.Outcome> now = g.recover(graph.actor());
       List<String> pending = g.pendingRecovery();
       if (json) {
         Map<String, Object> out = new LinkedHashMap<>();

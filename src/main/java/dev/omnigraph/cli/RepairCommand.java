@@ -40,10 +40,10 @@ public class RepairCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     StorageConfig config = graph.config(positional);
-    try (Omnigraph g = Omnigraph.open(config, apply ? OpenMode.READ_WRITE : OpenMode.READ_ONLY)) {
+    try (Omnigraph g = graph.open(config, apply ? OpenMode.READ_WRITE : OpenMode.READ_ONLY)) {
       RepairReport r;
       try {
-        r = g.repair(apply);
+        r = g.repair(apply, graph.actor());
       } catch (RecoveryPending e) {
         List<UnreadableSidecar> unreadable = g.unreadableSidecars();
         if (unreadable.isEmpty()) {

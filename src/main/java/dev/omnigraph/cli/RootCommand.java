@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
         BranchCommand.class, CommitCommand.class, SchemaCommand.class, LoadCommand.class, MutateCommand.class,
         QueryCommand.class, ExportCommand.class, DoctorCommand.class, RepairCommand.class, CleanupCommand.class, RecoverCommand.class,
         OptimizeCommand.class, IndexCommand.class, QueriesCommand.class, ChangesCommand.class, LeaseCommand.class,
-        GqtCommand.class, RelocateCommand.class})
+        GqtCommand.class, RelocateCommand.class, PolicyCommand.class})
 public class RootCommand {
 
   /** The launcher's name (bin/omnigraph): synopses, usage errors and printed next commands all use it. */

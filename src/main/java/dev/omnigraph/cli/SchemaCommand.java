@@ -55,7 +55,7 @@ public class SchemaCommand {
       String source = InputFiles.read(graph.command, "--schema", schema);
       dev.omnigraph.api.SchemaPlanOutput plan;
       try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-        plan = g.schemaPlan(source);
+        plan = g.schemaPlan(source, graph.actor());
       }
       if (json) {
         Output.json(plan);
@@ -161,7 +161,7 @@ public class SchemaCommand {
         schema = remote.get().get("/schema", SchemaOutput.class);
       } else {
         try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-          schema = g.schema();
+          schema = g.schema(graph.actor());
         }
       }
       if (json) {

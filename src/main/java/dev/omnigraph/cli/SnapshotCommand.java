@@ -35,7 +35,7 @@ public class SnapshotCommand implements Callable<Integer> {
       return ExitCodes.OK;
     }
     try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-      print(commit != null ? g.snapshotAtCommit(commit) : g.snapshot(branch));
+      print(commit != null ? g.snapshotAtCommit(commit, graph.actor()) : g.snapshot(branch, graph.actor()));
     }
     return ExitCodes.OK;
   }

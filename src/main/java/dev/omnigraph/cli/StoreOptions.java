@@ -24,8 +24,15 @@ public class StoreOptions {
   @Option(names = "--store", paramLabel = "URI", description = "Graph root: a directory or s3://bucket/prefix.")
   String store;
 
-  @Option(names = "--actor", paramLabel = "ID", description = "Actor id recorded in the commit lineage.")
+  @Option(names = {"--as", "--actor"}, paramLabel = "ACTOR",
+      description = "Actor id: recorded in the commit lineage, and the actor a --policy decides for"
+          + " (default $OMNIGRAPH_ACTOR).")
   String actor;
+
+  @Option(names = "--policy", paramLabel = "FILE",
+      description = "Authorization policy (YAML) this graph's commands obey; they then need --as ACTOR"
+          + " (default $OMNIGRAPH_POLICY_FILE).")
+  String policy;
 
   StorageConfig config(String positional) {
     String uri = store != null ? store : positional;
@@ -53,11 +60,33 @@ public class StoreOptions {
   }
 
   Omnigraph open(OpenMode mode) {
-    return Omnigraph.open(config(null), mode);
+    return open(config(null), mode);
+  }
+
+  /**
+   * Opens the graph at {@code config}, gated by the policy of {@code --policy} or
+   * {@code $OMNIGRAPH_POLICY_FILE} when one is named (then every command needs {@code --as ACTOR}),
+   * open otherwise. The policy is read before the graph is opened, so a broken one opens nothing.
+   *
+   * @throws dev.omnigraph.policy.PolicyRefused when the named policy cannot be used as written
+   */
+  Omnigraph open(StorageConfig config, OpenMode mode) {
+    dev.omnigraph.policy.PolicyGate gate = gate();
+    return Omnigraph.open(config, mode).gatedBy(gate);
+  }
+
+  /** The gate of {@code --policy} / {@code $OMNIGRAPH_POLICY_FILE}; open without either. */
+  dev.omnigraph.policy.PolicyGate gate() {
+    String file = policy != null ? policy : env.apply("OMNIGRAPH_POLICY_FILE");
+    if (file == null || file.isBlank()) {
+      return dev.omnigraph.policy.PolicyGate.OPEN;
+    }
+    return dev.omnigraph.policy.PolicyGate.enforcing(dev.omnigraph.policy.Policy.load(java.nio.file.Path.of(file)));
   }
 
   Optional<String> actor() {
-    return Optional.ofNullable(actor).or(() -> Optional.ofNullable(System.getenv("OMNIGRAPH_ACTOR")));
+    return Optional.ofNullable(actor).or(() -> Optional.ofNullable(env.apply("OMNIGRAPH_ACTOR")))
+        .filter(a -> !a.isBlank());
   }
 
   /**

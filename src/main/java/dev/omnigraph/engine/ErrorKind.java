@@ -60,6 +60,11 @@ public enum ErrorKind {
   CHANGE_FEED_GAP(410, null, ErrorKind.EXIT_ERROR),
   /** Any other {@link Conflict}: name taken, uncovered drift, an init claim, a copied root not yet relocated. */
   CONFLICT(409, "conflict", ErrorKind.EXIT_CONFLICT),
+  /**
+   * {@link dev.omnigraph.api.Forbidden}: the graph's authorization refused the action (a policy, or
+   * default-deny); nothing was prepared. Exit 1: retrying as the same actor cannot help.
+   */
+  FORBIDDEN(403, "forbidden", ErrorKind.EXIT_ERROR),
   /** {@link NotFound}: graph, branch or commit. */
   NOT_FOUND(404, "not_found", ErrorKind.EXIT_ERROR),
   /** The request is wrong: {@link InvalidRequest} (load input, constraints), query and schema errors. */
@@ -165,6 +170,8 @@ public enum ErrorKind {
       return MERGE_CONFLICTS;
     } else if (failure instanceof Conflict) {
       return CONFLICT;
+    } else if (failure instanceof dev.omnigraph.api.Forbidden) {
+      return FORBIDDEN;
     } else if (failure instanceof dev.omnigraph.api.ChangeDiffRefused) {
       return CHANGE_DIFF_REFUSED;
     } else if (failure instanceof dev.omnigraph.api.ChangeFeedGap) {

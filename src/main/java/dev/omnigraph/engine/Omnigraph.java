@@ -1,6 +1,8 @@
 package dev.omnigraph.engine;
 
 import dev.omnigraph.gate.GateManager;
+import dev.omnigraph.policy.PolicyAction;
+import dev.omnigraph.policy.PolicyGate;
 import dev.omnigraph.util.Failpoints;
 
 import dev.omnigraph.Versions;
@@ -88,6 +90,12 @@ public final class Omnigraph implements AutoCloseable {
    * handle, which never needs it. Checked at every write entry, before every arm and every publish.
    */
   private final dev.omnigraph.lease.ProcessLeases.Claim lease;
+  /**
+   * The authorization gate (issue 34, docs/authorization.md) every public writer and read asks first,
+   * before anything is prepared: a denied call leaves nothing (no sidecar, the same head). Open unless
+   * the opener installs one ({@link #gatedBy}).
+   */
+  private volatile PolicyGate policy = PolicyGate.OPEN;
 
   private Omnigraph(StorageConfig config, StorageAdapter storage, OpenMode mode, SchemaContract schema,
       OptimizeSettings optimizeSettings, dev.omnigraph.lease.ProcessLeases.Claim lease) {
@@ -125,6 +133,34 @@ public final class Omnigraph implements AutoCloseable {
   /** The accepted contract to serve this call with. */
   private SchemaContract contract() {
     return schemas.current();
+  }
+
+  /**
+   * Installs the authorization gate this handle's writers and reads ask at their head; call it before
+   * the handle is shared. Returns this handle.
+   */
+  public Omnigraph gatedBy(PolicyGate gate) {
+    this.policy = java.util.Objects.requireNonNull(gate, "gate");
+    return this;
+  }
+
+  /** The authorization gate of this handle ({@link PolicyGate#OPEN} unless one was installed). */
+  public PolicyGate policyGate() {
+    return policy;
+  }
+
+  /**
+   * The one authorization check of every public entry, at its head.
+   *
+   * @throws dev.omnigraph.api.Forbidden when the gate denies {@code actor} the action
+   */
+  private void authorize(Optional<String> actor, PolicyAction action, Optional<String> branch,
+      Optional<String> targetBranch) {
+    policy.check(actor, action, branch, targetBranch);
+  }
+
+  private static String orMain(String branch) {
+    return branch == null || branch.isBlank() ? BranchNames.MAIN : branch;
   }
 
   /**
@@ -347,6 +383,15 @@ public final class Omnigraph implements AutoCloseable {
    *
    * @throws dev.omnigraph.api.RecoveryRequired for a sidecar recovery refuses (kept on disk)
    */
+  public List<Recovery.Outcome> recover(Optional<String> actor) {
+    authorize(actor, PolicyAction.ADMIN, Optional.empty(), Optional.empty());
+    return recover();
+  }
+
+  /**
+   * As {@link #recover(Optional)}, as the service itself: not gated, like {@link #heal()} and the
+   * open's recovery. The service's reconciler settles what a crashed write left; no actor asked for it.
+   */
   public List<Recovery.Outcome> recover() {
     requireWritable();
     return evidence.call(() -> {
@@ -369,6 +414,12 @@ public final class Omnigraph implements AutoCloseable {
    * @throws dev.omnigraph.api.InvariantViolation with {@code apply}, when a HEAD is behind its pin
    */
   public RepairReport repair(boolean apply) {
+    return repair(apply, Optional.empty());
+  }
+
+  /** As {@link #repair(boolean)}, for {@code actor} ({@code admin}: it works on the whole root). */
+  public RepairReport repair(boolean apply, Optional<String> actor) {
+    authorize(actor, PolicyAction.ADMIN, Optional.empty(), Optional.empty());
     if (apply) {
       requireWritable();
     }
@@ -408,11 +459,17 @@ public final class Omnigraph implements AutoCloseable {
    * @throws dev.omnigraph.api.InvariantViolation when a HEAD is behind a pin
    */
   public CleanupReport cleanup(boolean dryRun) {
-    return cleanup(dryRun, ProgressListener.NONE);
+    return cleanup(dryRun, Optional.empty());
   }
 
-  /** As {@link #cleanup(boolean)}, telling {@code progress} as each table (and Lance branch) is cleaned. */
-  public CleanupReport cleanup(boolean dryRun, ProgressListener progress) {
+  /** As {@link #cleanup(boolean)}, for {@code actor} ({@code admin}: it removes history root-wide). */
+  public CleanupReport cleanup(boolean dryRun, Optional<String> actor) {
+    return cleanup(dryRun, actor, ProgressListener.NONE);
+  }
+
+  /** As {@link #cleanup(boolean, Optional)}, telling {@code progress} as each table (and Lance branch) is cleaned. */
+  public CleanupReport cleanup(boolean dryRun, Optional<String> actor, ProgressListener progress) {
+    authorize(actor, PolicyAction.ADMIN, Optional.empty(), Optional.empty());
     if (!dryRun) {
       requireWritable();
     }
@@ -453,6 +510,12 @@ public final class Omnigraph implements AutoCloseable {
 
   /** The accepted schema source. */
   public SchemaOutput schema() {
+    return schema(Optional.empty());
+  }
+
+  /** As {@link #schema()}, for {@code actor} ({@code read}, no branch). */
+  public SchemaOutput schema(Optional<String> actor) {
+    authorize(actor, PolicyAction.READ, Optional.empty(), Optional.empty());
     return new SchemaOutput(contract().source());
   }
 
@@ -464,6 +527,12 @@ public final class Omnigraph implements AutoCloseable {
    * @throws dev.omnigraph.schema.SchemaParseException if the desired source does not parse or typecheck
    */
   public dev.omnigraph.api.SchemaPlanOutput schemaPlan(String desiredSource) {
+    return schemaPlan(desiredSource, Optional.empty());
+  }
+
+  /** As {@link #schemaPlan(String)}, for {@code actor} ({@code read}, no branch: a plan writes nothing). */
+  public dev.omnigraph.api.SchemaPlanOutput schemaPlan(String desiredSource, Optional<String> actor) {
+    authorize(actor, PolicyAction.READ, Optional.empty(), Optional.empty());
     dev.omnigraph.schema.Catalog desired = dev.omnigraph.schema.SchemaParser.parse(desiredSource);
     return dev.omnigraph.api.SchemaPlanOutput.of(config.rootUri(),
         dev.omnigraph.schema.SchemaPlanner.plan(contract().ir().catalog(), desired));
@@ -487,7 +556,20 @@ public final class Omnigraph implements AutoCloseable {
    */
   public dev.omnigraph.api.SchemaApplyOutput schemaApply(String desiredSource, boolean allowDataLoss,
       Optional<String> actor) {
+    return schemaApply(desiredSource, allowDataLoss, actor, accepted -> { });
+  }
+
+  /**
+   * As {@link #schemaApply(String, boolean, Optional)}, with a check the caller runs on the accepted
+   * schema source once the actor is authorized and before anything is planned (the service refuses a
+   * schema its stored queries would not compile against); what it throws is the apply's answer.
+   */
+  public dev.omnigraph.api.SchemaApplyOutput schemaApply(String desiredSource, boolean allowDataLoss,
+      Optional<String> actor, java.util.function.Consumer<String> beforeApply) {
+    // Schema apply changes main (the reference's target main).
+    authorize(actor, PolicyAction.SCHEMA_APPLY, Optional.empty(), Optional.of(BranchNames.MAIN));
     requireWritable();
+    beforeApply.accept(contract().source());
     dev.omnigraph.write.SchemaApplyAttempt.Result r = evidence.call(() -> schemaApplies.run(desiredSource,
         allowDataLoss, actor));
     r.commit().ifPresent(c -> optimizer.afterWrite(BranchNames.MAIN, new WriteResult(Optional.of(c.id()),
@@ -521,8 +603,10 @@ public final class Omnigraph implements AutoCloseable {
    */
   public dev.omnigraph.api.EnsureIndicesOutput ensureIndices(String branch, Optional<String> actor,
       ProgressListener progress) {
+    String b = orMain(branch);
+    // Ours (the reference has no index route): a commit on the branch, so `change` on it.
+    authorize(actor, PolicyAction.CHANGE, Optional.of(b), Optional.empty());
     requireWritable();
-    String b = branch == null || branch.isBlank() ? BranchNames.MAIN : branch;
     dev.omnigraph.write.EnsureIndicesAttempt.Result r = evidence.call(() -> indexEnsures.run(b, actor, progress));
     List<dev.omnigraph.api.EnsureIndicesOutput.Table> built = r.built().stream()
         .map(t -> new dev.omnigraph.api.EnsureIndicesOutput.Table(t.tableKey(), t.nativeBranch().orElse(null),
@@ -543,6 +627,22 @@ public final class Omnigraph implements AutoCloseable {
 
   /** Every graph branch: main first, then the rest sorted. */
   public BranchListOutput branchList() {
+    return branchList(Optional.empty());
+  }
+
+  /**
+   * Whether graph branch {@code name} exists. Not gated: a load with {@code from} asks it to decide
+   * whether it needs {@code branch_create} (as the reference does), which an actor without
+   * {@code read} may hold.
+   */
+  public boolean branchExists(String name) {
+    return BranchNames.MAIN.equals(name)
+        || evidence.call(manifest::branches).stream().anyMatch(b -> b.name().equals(name));
+  }
+
+  /** As {@link #branchList()}, for {@code actor} ({@code read}, no branch). */
+  public BranchListOutput branchList(Optional<String> actor) {
+    authorize(actor, PolicyAction.READ, Optional.empty(), Optional.empty());
     List<String> names = new ArrayList<>();
     names.add(BranchNames.MAIN);
     evidence.call(manifest::branches).stream().map(NativeBranch::name).sorted().forEach(names::add);
@@ -551,22 +651,35 @@ public final class Omnigraph implements AutoCloseable {
 
   /** The published state of {@code branch}. */
   public SnapshotOutput snapshot(String branch) {
+    return snapshot(branch, Optional.empty());
+  }
+
+  /** As {@link #snapshot(String)}, for {@code actor} ({@code read} on the branch). */
+  public SnapshotOutput snapshot(String branch, Optional<String> actor) {
+    authorize(actor, PolicyAction.READ, Optional.ofNullable(branch), Optional.empty());
     return toSnapshot(evidence.call(() -> manifest.state(branch)));
   }
 
   /** The state a commit published (time travel). */
   public SnapshotOutput snapshotAtCommit(String commitId) {
+    return snapshotAtCommit(commitId, Optional.empty());
+  }
+
+  /** As {@link #snapshotAtCommit(String)}, for {@code actor} ({@code read} on the commit's branch). */
+  public SnapshotOutput snapshotAtCommit(String commitId, Optional<String> actor) {
     return evidence.call(() -> {
       GraphCommit c = manifest.findCommit(commitId).orElseThrow(() -> new NotFound("commit", commitId));
+      authorize(actor, PolicyAction.READ, Optional.of(c.branch()), Optional.empty());
       return toSnapshot(manifest.stateAt(c.branch(), c.manifestVersion()));
     });
   }
 
   /** Creates graph branch {@code name} from {@code from} (default main). Data tables are not copied. */
   public BranchCreateOutput branchCreate(String name, String from, Optional<String> actor) {
+    String source = orMain(from);
+    authorize(actor, PolicyAction.BRANCH_CREATE, Optional.of(source), Optional.of(name));
     requireWritable();
     BranchNames.validate(name);
-    String source = from == null || from.isBlank() ? BranchNames.MAIN : from;
     try (GateManager.Held held = gates.acquireExclusive(List.of(name, source), tableGates(name))) {
       evidence.call(() -> {
         recovery.refusePendingSchemaApply("branch create");
@@ -592,6 +705,7 @@ public final class Omnigraph implements AutoCloseable {
 
   /** Deletes graph branch {@code name} and the data-table refs only it used. */
   public BranchDeleteOutput branchDelete(String name, Optional<String> actor) {
+    authorize(actor, PolicyAction.BRANCH_DELETE, Optional.empty(), Optional.of(name));
     requireWritable();
     // Seed, "Branch-delete orphaning exception": schema, the branch and every table gate of it.
     try (GateManager.Held held = gates.acquireExclusive(List.of(name), tableGates(name))) {
@@ -617,6 +731,7 @@ public final class Omnigraph implements AutoCloseable {
    * @throws dev.omnigraph.api.RecoveryRequired when an effect may have landed
    */
   public WriteResult load(String branch, Reader ndjson, LoadMode mode, Optional<String> actor) {
+    authorize(actor, PolicyAction.CHANGE, Optional.ofNullable(branch), Optional.empty());
     requireWritable();
     WriteResult result = evidence.call(() -> writePath.load(branch, ndjson, mode, actor));
     optimizer.afterWrite(branch, result);
@@ -630,6 +745,7 @@ public final class Omnigraph implements AutoCloseable {
    */
   public WriteResult load(String branch, dev.omnigraph.write.NdjsonChunks.Chunk chunk, LoadMode mode,
       Optional<String> actor) {
+    authorize(actor, PolicyAction.CHANGE, Optional.ofNullable(branch), Optional.empty());
     requireWritable();
     WriteResult result = evidence.call(() -> writePath.load(branch, chunk, mode, actor));
     optimizer.afterWrite(branch, result);
@@ -644,6 +760,7 @@ public final class Omnigraph implements AutoCloseable {
    */
   public WriteResult mutate(String branch, String source, String name, com.fasterxml.jackson.databind.JsonNode params,
       Optional<String> actor, Optional<String> ifCommit) {
+    authorize(actor, PolicyAction.CHANGE, Optional.ofNullable(branch), Optional.empty());
     requireWritable();
     WriteResult result = evidence.call(() -> writePath.mutate(branch, source, name, params, actor, ifCommit));
     optimizer.afterWrite(branch, result);
@@ -689,8 +806,11 @@ public final class Omnigraph implements AutoCloseable {
 
   private dev.omnigraph.api.BranchMergeOutput branchMerge(String source, String target, boolean deleteBranch,
       Optional<String> actor, dev.omnigraph.merge.MergeLimits limits, ProgressListener progress) {
+    String into = orMain(target);
+    // The reference's transition: the source is the branch read, the target the branch changed. A
+    // requested deletion of the source is its own branch_delete decision (reported, never raised).
+    authorize(actor, PolicyAction.BRANCH_MERGE, Optional.ofNullable(source), Optional.of(into));
     requireWritable();
-    String into = target == null || target.isBlank() ? BranchNames.MAIN : target;
     dev.omnigraph.write.MergeAttempt.MergeResult result = evidence.call(() -> merges.run(source, into, actor,
         limits, progress));
     result.commit().ifPresent(c -> optimizer.afterWrite(into, new WriteResult(Optional.of(c.id()),
@@ -724,17 +844,26 @@ public final class Omnigraph implements AutoCloseable {
    *     after the optimize sidecar was armed (recovery rolls it forward)
    */
   public OptimizeReport optimize(String branch) {
-    return optimize(branch, ProgressListener.NONE);
+    return optimize(branch, Optional.empty());
   }
 
   /**
-   * As {@link #optimize(String)}, telling {@code progress} as each table's compaction begins (rows:
-   * its pinned row count, what the compaction rewrites at most).
+   * As {@link #optimize(String)}, for {@code actor}: {@code change} on the branch (ours: the reference
+   * has no optimize route; it publishes a commit on the branch, as a write does).
    */
-  public OptimizeReport optimize(String branch, ProgressListener progress) {
+  public OptimizeReport optimize(String branch, Optional<String> actor) {
+    return optimize(branch, actor, ProgressListener.NONE);
+  }
+
+  /**
+   * As {@link #optimize(String, Optional)}, telling {@code progress} as each table's compaction begins
+   * (rows: its pinned row count, what the compaction rewrites at most).
+   */
+  public OptimizeReport optimize(String branch, Optional<String> actor, ProgressListener progress) {
+    String b = orMain(branch);
+    authorize(actor, PolicyAction.CHANGE, Optional.of(b), Optional.empty());
     requireWritable();
-    return evidence.call(() -> optimizer.run(branch == null || branch.isBlank() ? BranchNames.MAIN : branch, List.of(),
-        true, false, progress));
+    return evidence.call(() -> optimizer.run(b, List.of(), true, false, progress));
   }
 
   /** The compaction settings of this handle. */
@@ -776,14 +905,27 @@ public final class Omnigraph implements AutoCloseable {
    */
   public ReadOutput query(Optional<String> branch, Optional<String> commitId, String source, String name,
       com.fasterxml.jackson.databind.JsonNode params, ReadSettings budgets) {
+    return query(branch, commitId, source, name, params, budgets, Optional.empty());
+  }
+
+  /**
+   * As {@link #query(Optional, Optional, String, String, com.fasterxml.jackson.databind.JsonNode,
+   * ReadSettings)}, for {@code actor}: {@code read} on the branch read (a commit's own branch for time
+   * travel, main by default).
+   */
+  public ReadOutput query(Optional<String> branch, Optional<String> commitId, String source, String name,
+      com.fasterxml.jackson.databind.JsonNode params, ReadSettings budgets, Optional<String> actor) {
     if (branch.isPresent() && commitId.isPresent()) {
       throw new dev.omnigraph.api.InvalidRequest("give a branch or a commit, not both");
     }
-    return evidence.call(() -> read(branch, commitId, source, name, params, budgets));
+    if (commitId.isEmpty()) {
+      authorize(actor, PolicyAction.READ, Optional.of(branch.orElse(BranchNames.MAIN)), Optional.empty());
+    }
+    return evidence.call(() -> read(branch, commitId, source, name, params, budgets, actor));
   }
 
   private ReadOutput read(Optional<String> branch, Optional<String> commitId, String source, String name,
-      com.fasterxml.jackson.databind.JsonNode params, ReadSettings budgets) {
+      com.fasterxml.jackson.databind.JsonNode params, ReadSettings budgets, Optional<String> actor) {
     ManifestState state;
     ReadOutput.Target target;
     Optional<String> head;
@@ -791,6 +933,7 @@ public final class Omnigraph implements AutoCloseable {
     dev.omnigraph.schema.Catalog catalog = contract.ir().catalog();
     if (commitId.isPresent()) {
       GraphCommit c = manifest.findCommit(commitId.get()).orElseThrow(() -> new NotFound("commit", commitId.get()));
+      authorize(actor, PolicyAction.READ, Optional.of(c.branch()), Optional.empty());
       state = manifest.stateAt(c.branch(), c.manifestVersion());
       // Time travel reads with the schema accepted when the commit was published: its table
       // versions have that schema's tables and columns.
@@ -817,7 +960,14 @@ public final class Omnigraph implements AutoCloseable {
    * @throws dev.omnigraph.api.InvalidRequest for an unknown type name
    */
   public GraphExport export(Optional<String> branch, List<String> typeNames) {
-    ManifestState state = evidence.call(() -> manifest.state(branch.orElse(BranchNames.MAIN)));
+    return export(branch, typeNames, Optional.empty());
+  }
+
+  /** As {@link #export(Optional, List)}, for {@code actor} ({@code export} on the branch). */
+  public GraphExport export(Optional<String> branch, List<String> typeNames, Optional<String> actor) {
+    String b = branch.orElse(BranchNames.MAIN);
+    authorize(actor, PolicyAction.EXPORT, Optional.of(b), Optional.empty());
+    ManifestState state = evidence.call(() -> manifest.state(b));
     return new GraphExport(new DataTables(config), contract().ir().catalog(), state, typeNames);
   }
 
@@ -830,6 +980,12 @@ public final class Omnigraph implements AutoCloseable {
    * @throws dev.omnigraph.api.InvalidRequest for a cursor this method did not issue
    */
   public CommitListOutput commits(String branch, CommitPage page) {
+    return commits(branch, page, Optional.empty());
+  }
+
+  /** As {@link #commits(String, CommitPage)}, for {@code actor} ({@code read} on the branch). */
+  public CommitListOutput commits(String branch, CommitPage page, Optional<String> actor) {
+    authorize(actor, PolicyAction.READ, Optional.ofNullable(branch), Optional.empty());
     Optional<CommitCursor> after = page.cursor().map(CommitCursor::decode);
     return evidence.call(() -> commitPage(branch, page, after));
   }
@@ -853,6 +1009,12 @@ public final class Omnigraph implements AutoCloseable {
 
   /** One commit by id. */
   public CommitOutput commit(String commitId) {
+    return commit(commitId, Optional.empty());
+  }
+
+  /** As {@link #commit(String)}, for {@code actor} ({@code read} without a branch, as the reference). */
+  public CommitOutput commit(String commitId, Optional<String> actor) {
+    authorize(actor, PolicyAction.READ, Optional.empty(), Optional.empty());
     return evidence.call(() -> manifest.findCommit(commitId)).map(Omnigraph::toOutput)
         .orElseThrow(() -> new NotFound("commit", commitId));
   }
@@ -868,8 +1030,22 @@ public final class Omnigraph implements AutoCloseable {
    * @throws dev.omnigraph.api.InvalidRequest for an unknown type filter or a foreign page token
    */
   public dev.omnigraph.api.CommitChangesOutput commitChanges(String commitId, dev.omnigraph.api.ChangesPage page) {
+    return commitChanges(commitId, page, Optional.empty());
+  }
+
+  /** As {@link #commitChanges(String, dev.omnigraph.api.ChangesPage)}, for {@code actor} ({@code read} on the commit's branch). */
+  public dev.omnigraph.api.CommitChangesOutput commitChanges(String commitId, dev.omnigraph.api.ChangesPage page,
+      Optional<String> actor) {
+    return commitChanges(commitId, page, c -> authorize(actor, PolicyAction.READ, Optional.of(c.branch()),
+        Optional.empty()));
+  }
+
+  /** The diff, after {@code check} accepted the commit (the change feed checked its branch already). */
+  private dev.omnigraph.api.CommitChangesOutput commitChanges(String commitId, dev.omnigraph.api.ChangesPage page,
+      java.util.function.Consumer<GraphCommit> check) {
     return evidence.call(() -> {
       GraphCommit c = manifest.findCommit(commitId).orElseThrow(() -> new NotFound("commit", commitId));
+      check.accept(c);
       if (c.parent().isEmpty()) {
         throw new dev.omnigraph.api.ChangeDiffRefused(dev.omnigraph.api.ChangeDiffRefused.Reason.PARENTLESS_COMMIT,
             c.id(), Optional.empty(), "commit " + c.id() + " has no parent to diff against (the genesis commit)");
@@ -908,6 +1084,13 @@ public final class Omnigraph implements AutoCloseable {
    */
   public dev.omnigraph.api.ChangeFeedOutput changes(String branch, Optional<String> cursor, Optional<String> start,
       Optional<String> pageToken, dev.omnigraph.api.ChangesPage filter) {
+    return changes(branch, cursor, start, pageToken, filter, Optional.empty());
+  }
+
+  /** As {@link #changes(String, Optional, Optional, Optional, dev.omnigraph.api.ChangesPage)}, for {@code actor} ({@code read} on the branch). */
+  public dev.omnigraph.api.ChangeFeedOutput changes(String branch, Optional<String> cursor, Optional<String> start,
+      Optional<String> pageToken, dev.omnigraph.api.ChangesPage filter, Optional<String> actor) {
+    authorize(actor, PolicyAction.READ, Optional.ofNullable(branch), Optional.empty());
     ChangeFeed.History history = new ChangeFeed.History() {
       @Override
       public Optional<String> head(String b) {
@@ -929,7 +1112,7 @@ public final class Omnigraph implements AutoCloseable {
 
       @Override
       public dev.omnigraph.api.CommitChangesOutput changes(String commitId, dev.omnigraph.api.ChangesPage page) {
-        return commitChanges(commitId, page);
+        return commitChanges(commitId, page, c -> { });
       }
     };
     return ChangeFeed.poll(history, branch, cursor, start, pageToken, filter);
@@ -950,6 +1133,12 @@ public final class Omnigraph implements AutoCloseable {
    * @throws dev.omnigraph.api.InvalidRequest for an unknown type name
    */
   public ChangeBaseline changeBaseline(String branch, dev.omnigraph.api.ChangesPage scope) {
+    return changeBaseline(branch, scope, Optional.empty());
+  }
+
+  /** As {@link #changeBaseline(String, dev.omnigraph.api.ChangesPage)}, for {@code actor} ({@code export} on the branch, as the reference). */
+  public ChangeBaseline changeBaseline(String branch, dev.omnigraph.api.ChangesPage scope, Optional<String> actor) {
+    authorize(actor, PolicyAction.EXPORT, Optional.ofNullable(branch), Optional.empty());
     BranchAuthority authority = evidence.call(() -> manifest.capture(branch));
     dev.omnigraph.schema.Catalog catalog = contract().ir().catalog();
     // Validates the type names (400 for an unknown one) before anything is streamed.

@@ -113,10 +113,18 @@ public final class StoredQueries {
   public StoredQuery get(String name) {
     StoredQuery q = byName.get(name);
     if (q == null) {
-      throw new NotFound("stored query", name, byName.isEmpty() ? "this graph has no stored queries"
-          : "GET /graphs/{graph_id}/queries lists them");
+      throw notFound(name);
     }
     return q;
+  }
+
+  /**
+   * The answer for a query {@code name} this catalog does not hold; also what a caller without
+   * {@code invoke_query} gets for one it does hold, so a denial cannot be told from a miss.
+   */
+  public NotFound notFound(String name) {
+    return new NotFound("stored query", name, byName.isEmpty() ? "this graph has no stored queries"
+        : "GET /graphs/{graph_id}/queries lists them");
   }
 
   /**

@@ -22,6 +22,7 @@ class ExposureGuard {
   private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(ExposureGuard.class);
 
   @Inject BearerTokens tokens;
+  @Inject GraphRegistry graphs;
 
   @ConfigProperty(name = "quarkus.http.host", defaultValue = "0.0.0.0") String host;
   @ConfigProperty(name = "quarkus.http.host-enabled", defaultValue = "true") boolean httpEnabled;
@@ -30,6 +31,8 @@ class ExposureGuard {
   void onStart(@Observes StartupEvent event) {
     if (httpEnabled) {
       LOG.info(describe(tokens.actors(), host, allowUnauthenticated));
+      // The runtime state of each graph (docs/authorization.md); building it refuses a broken policy.
+      LOG.info(graphs.describeAuthorization());
       check(host, tokens.enabled(), allowUnauthenticated);
     }
   }

@@ -30,7 +30,11 @@ class GraphRegistry {
   /** Every read's budgets (omnigraph.read.*, docs/query-language.md); a bad value fails startup naming its key. */
   private final ReadSettings readSettings;
 
-  GraphRegistry(Config config) {
+  /** The service's authorization: each graph's gate, and the gate of {@code GET /graphs}. */
+  private final Authorization authorization;
+
+  GraphRegistry(Config config, Authorization authorization) {
+    this.authorization = authorization;
     boolean example = config.getOptionalValue("omnigraph.storage.example", Boolean.class).orElse(false);
     readSettings = ReadSettings.from(name -> config.getOptionalValue(name, String.class).orElse(null));
     // Compaction settings (docs/maintenance.md): the service runs the automatic pass in the background.
@@ -70,6 +74,9 @@ class GraphRegistry {
             .map(String::trim).filter(f -> !f.isEmpty()).map(java.nio.file.Path::of).toList()));
       });
     }
+    // Before any handle opens: every handle a graph serves requests with carries its gate.
+    authorization.requireServed(graphs.keySet());
+    graphs.values().forEach(g -> g.gate(authorization.forGraph(g.id())));
     graphs.values().forEach(g -> LOG.infof("serving graph %s at %s%s", g.id(), g.uri(),
         g.storedQueries().names().isEmpty() ? "" : " with stored queries " + String.join(", ",
             g.storedQueries().names())));
@@ -97,6 +104,16 @@ class GraphRegistry {
       throw new NotFound("graph", id, "this server serves " + String.join(", ", graphs.keySet()));
     }
     return g;
+  }
+
+  /** The gate of server-scoped actions ({@code GET /graphs}: {@code graph_list}). */
+  dev.omnigraph.policy.PolicyGate serverGate() {
+    return authorization.forServer();
+  }
+
+  /** The startup line naming each graph's authorization state. */
+  String describeAuthorization() {
+    return authorization.describe(graphs.keySet());
   }
 
   /** The budgets of every read this service runs. */

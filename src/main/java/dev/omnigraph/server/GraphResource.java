@@ -72,6 +72,9 @@ class GraphResource {
   @GET
   @Operation(operationId = "listGraphs", summary = "Every served graph, sorted by id.")
   public GraphListResponse list() {
+    // Server-scoped: the server policy's graph_list (DefaultDeny refuses it, as the reference does).
+    graphs.serverGate().check(actor.get(), dev.omnigraph.policy.PolicyAction.GRAPH_LIST, Optional.empty(),
+        Optional.empty());
     return new GraphListResponse(graphs.all().stream()
         .map(g -> new GraphListResponse.GraphInfo(g.id(), g.uri())).toList());
   }
@@ -85,7 +88,7 @@ class GraphResource {
     Requests.QueryRequest r = required(request);
     Omnigraph g = graphs.get(graphId).reader();
     return g.query(Optional.ofNullable(r.branch()), Optional.ofNullable(commitId("snapshot", r.snapshot())), r.query(),
-        declaration(r.query(), r.name()), r.params(), graphs.readSettings());
+        declaration(r.query(), r.name()), r.params(), graphs.readSettings(), actor.get());
   }
 
   @POST
@@ -201,7 +204,7 @@ class GraphResource {
     String branch = orMain(branchParam);
     LoadMode mode = modeParam == null || modeParam.isBlank() ? LoadMode.MERGE : LoadMode.parse(modeParam);
     boolean created = false;
-    if (from != null && !from.isBlank() && !g.branchList().branches().contains(branch)) {
+    if (from != null && !from.isBlank() && !g.branchExists(branch)) {
       try {
         metrics.write(served, "branch_create", () -> g.branchCreate(branch, from, actor.get()), b -> null);
         created = true;
@@ -216,7 +219,10 @@ class GraphResource {
   @GET
   @Path("{graph_id}/queries")
   public dev.omnigraph.api.QueriesCatalogOutput storedQueries(@PathParam("graph_id") String graphId) {
-    return graphs.get(graphId).storedQueries().catalog();
+    ServedGraph served = graphs.get(graphId);
+    // As the reference: the catalog is read-gated on main.
+    served.gate().check(actor.get(), dev.omnigraph.policy.PolicyAction.READ, Optional.of("main"), Optional.empty());
+    return served.storedQueries().catalog();
   }
 
   @POST
@@ -251,6 +257,13 @@ class GraphResource {
   private Object invoke(String graphId, String name, Requests.InvokeStoredQueryRequest request,
       Optional<String> ifCommit) {
     ServedGraph served = graphs.get(graphId);
+    // invoke_query reaches the query; its body is then gated again by the engine (read, or change for a
+    // mutation). A denial answers exactly as a missing query does (the reference's 404), so the catalog
+    // cannot be probed without the grant.
+    if (!served.gate().decide(actor.get(), dev.omnigraph.policy.PolicyAction.INVOKE_QUERY, Optional.empty(),
+        Optional.empty()).allowed()) {
+      throw served.storedQueries().notFound(name);
+    }
     dev.omnigraph.engine.StoredQueries.StoredQuery q = served.storedQueries().get(name);
     Requests.InvokeStoredQueryRequest r = request == null
         ? new Requests.InvokeStoredQueryRequest(null, null, null, null) : request;
@@ -267,14 +280,14 @@ class GraphResource {
           + " conditions stored mutations only");
     }
     return served.reader().query(Optional.ofNullable(r.branch()), Optional.ofNullable(commitId("snapshot", r.snapshot())),
-        q.source(), name, r.params(), graphs.readSettings());
+        q.source(), name, r.params(), graphs.readSettings(), actor.get());
   }
 
   @GET
   @Path("{graph_id}/branches")
   @Operation(operationId = "listBranches", summary = "Branch names, sorted.")
   public BranchListOutput branches(@PathParam("graph_id") String graphId) {
-    List<String> names = new ArrayList<>(graphs.get(graphId).reader().branchList().branches());
+    List<String> names = new ArrayList<>(graphs.get(graphId).reader().branchList(actor.get()).branches());
     names.sort(null);
     return new BranchListOutput(names);
   }
@@ -337,14 +350,14 @@ class GraphResource {
       @QueryParam("cursor") String cursor) {
     // Parsed here, not by JAX-RS, so a bad value is our 400 bad_request rather than a bare 404.
     CommitPage page = CommitPage.parse(limit, cursor);
-    return graphs.get(graphId).reader().commits(orMain(branch), page);
+    return graphs.get(graphId).reader().commits(orMain(branch), page, actor.get());
   }
 
   @GET
   @Path("{graph_id}/commits/{commit_id}")
   @Operation(operationId = "getCommit", summary = "One commit.")
   public CommitOutput commit(@PathParam("graph_id") String graphId, @PathParam("commit_id") String commitId) {
-    return graphs.get(graphId).reader().commit(commitId);
+    return graphs.get(graphId).reader().commit(commitId, actor.get());
   }
 
   @GET
@@ -367,7 +380,7 @@ class GraphResource {
       }
     }
     dev.omnigraph.api.ChangesPage page = dev.omnigraph.api.ChangesPage.parse(limit, pageToken, kinds, types, ops);
-    return graphs.get(graphId).reader().commitChanges(commitId, page);
+    return graphs.get(graphId).reader().commitChanges(commitId, page, actor.get());
   }
 
   @GET
@@ -388,7 +401,7 @@ class GraphResource {
     }
     dev.omnigraph.api.ChangesPage filter = dev.omnigraph.api.ChangesPage.parse(limit, null, kinds, types, ops);
     return graphs.get(graphId).reader().changes(orMain(branch), present(cursor), present(start), present(pageToken),
-        filter);
+        filter, actor.get());
   }
 
   @POST
@@ -402,7 +415,8 @@ class GraphResource {
     // A baseline is an export: it shares the export streams' bound.
     exports.reserve();
     try {
-      Omnigraph.ChangeBaseline baseline = graphs.get(graphId).reader().changeBaseline(orMain(r.branch()), scope);
+      Omnigraph.ChangeBaseline baseline = graphs.get(graphId).reader().changeBaseline(orMain(r.branch()), scope,
+          actor.get());
       byte[] terminal = mapper.writeValueAsBytes(java.util.Map.of("baseline", new java.util.LinkedHashMap<>(
           java.util.Map.of("snapshot_commit_id", baseline.snapshotCommitId(),
               "resume_cursor", baseline.resumeCursor()))));
@@ -444,23 +458,26 @@ class GraphResource {
       if (commit.isBlank()) {
         throw new InvalidRequest("commit must be a commit id");
       }
-      return graphs.get(graphId).reader().snapshotAtCommit(commit.strip());
+      return graphs.get(graphId).reader().snapshotAtCommit(commit.strip(), actor.get());
     }
-    return graphs.get(graphId).reader().snapshot(orMain(branch));
+    return graphs.get(graphId).reader().snapshot(orMain(branch), actor.get());
   }
 
   @GET
   @Path("{graph_id}/lease")
   @Operation(operationId = "lease", summary = "Ours: this service's writer-lease role and the stored lease.")
   public LeaseOutput lease(@PathParam("graph_id") String graphId) {
-    return graphs.get(graphId).leaseStatus();
+    ServedGraph served = graphs.get(graphId);
+    // Ours: operational state of the graph, read-gated without a branch.
+    served.gate().check(actor.get(), dev.omnigraph.policy.PolicyAction.READ, Optional.empty(), Optional.empty());
+    return served.leaseStatus();
   }
 
   @GET
   @Path("{graph_id}/schema")
   @Operation(operationId = "schema", summary = "The accepted schema source.")
   public SchemaOutput schema(@PathParam("graph_id") String graphId) {
-    return graphs.get(graphId).reader().schema();
+    return graphs.get(graphId).reader().schema(actor.get());
   }
 
   @POST
@@ -472,10 +489,10 @@ class GraphResource {
     Requests.SchemaApplyRequest r = Requests.schemaApplyRequest(StrictBodies.mapper(mapper), body);
     ServedGraph served = graphs.get(graphId);
     Omnigraph g = served.handle();
-    served.storedQueries().checkSchema(graphId, g.schema().schemaSource(), r.schemaSource());
-    // Refusals (unsupported change 400, other branches 409, a recovery 503) come from the engine by type.
-    return metrics.write(served, "schema_apply",
-        () -> g.schemaApply(r.schemaSource(), r.dataLossAllowed(), actor.get()), o -> null);
+    // Refusals (unsupported change 400, other branches 409, a recovery 503) come from the engine by type;
+    // the stored-query check runs once the actor is authorized, before anything is planned.
+    return metrics.write(served, "schema_apply", () -> g.schemaApply(r.schemaSource(), r.dataLossAllowed(),
+        actor.get(), accepted -> served.storedQueries().checkSchema(graphId, accepted, r.schemaSource())), o -> null);
   }
 
   @POST
@@ -504,7 +521,7 @@ class GraphResource {
     try {
       // Pinned and validated here, so an unknown branch or type is a 404/400 before any byte is sent.
       GraphExport export = graphs.get(graphId).reader().export(Optional.ofNullable(r.branch()),
-          r.typeNames() == null ? List.of() : r.typeNames());
+          r.typeNames() == null ? List.of() : r.typeNames(), actor.get());
       StreamingOutput stream = out -> {
         try {
           export.writeTo(out);

@@ -67,7 +67,8 @@ final class KeyedConfig {
 
   private static Pattern env(String prefix, String suffix) {
     String envPrefix = prefix.toUpperCase(Locale.ROOT).replace('.', '_');
-    String envTail = suffix.isEmpty() ? "" : "_" + Pattern.quote(suffix.toUpperCase(Locale.ROOT));
+    // A dashed suffix (policy-file) is spelled with an underscore in the environment (POLICY_FILE).
+    String envTail = suffix.isEmpty() ? "" : "_" + Pattern.quote(suffix.toUpperCase(Locale.ROOT).replace('-', '_'));
     return Pattern.compile(Pattern.quote(envPrefix) + "_([A-Z0-9_]+?)" + envTail);
   }
 }

@@ -54,6 +54,8 @@ final class ServedGraph implements AutoCloseable {
    */
   private Omnigraph refusedReader;
   private volatile dev.omnigraph.engine.StoredQueries storedQueries = dev.omnigraph.engine.StoredQueries.none();
+  /** This graph's authorization ({@link Authorization}): installed on every handle it serves requests with. */
+  private volatile dev.omnigraph.policy.PolicyGate gate = dev.omnigraph.policy.PolicyGate.OPEN;
   private volatile int lastPendingCount;
   /** Operation ids known to block writes (they survived a heal or were left by a failed write). */
   private final Set<String> blocking = ConcurrentHashMap.newKeySet();
@@ -284,6 +286,16 @@ final class ServedGraph implements AutoCloseable {
   }
 
   /** The graph's stored-query catalog (empty unless configured). */
+  /** The authorization gate of this graph's requests. */
+  dev.omnigraph.policy.PolicyGate gate() {
+    return gate;
+  }
+
+  /** Sets the gate; before the graph serves (the registry does it while it is built). */
+  void gate(dev.omnigraph.policy.PolicyGate gate) {
+    this.gate = gate;
+  }
+
   dev.omnigraph.engine.StoredQueries storedQueries() {
     return storedQueries;
   }
@@ -307,7 +319,8 @@ final class ServedGraph implements AutoCloseable {
     boolean openedHere = false;
     synchronized (this) {
       if (handle == null) {
-        Omnigraph opened = open();
+        // Gated after the open: an example seeded on first use is the service's own write, not a request's.
+        Omnigraph opened = open().gatedBy(gate);
         optimizeListeners.forEach(opened::onOptimize);
         handle = opened;
         openedHere = true;
@@ -349,7 +362,7 @@ final class ServedGraph implements AutoCloseable {
         if (refusedReader == null) {
           LOG.warnf("graph %s: the read-write open is refused by recovery (%s); serving reads from a read-only "
               + "handle until an operator settles it", id, refused.getMessage());
-          refusedReader = Omnigraph.open(config, OpenMode.READ_ONLY, optimize);
+          refusedReader = Omnigraph.open(config, OpenMode.READ_ONLY, optimize).gatedBy(gate);
         }
         return refusedReader;
       }

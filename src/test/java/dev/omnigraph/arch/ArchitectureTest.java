@@ -35,7 +35,8 @@ class ArchitectureTest {
         WriterBoundaryRules.ONLY_STORAGE_USES_THE_AWS_SDK,
         WriterBoundaryRules.ONLY_THE_MANIFEST_PACKAGE_TOUCHES_MANIFEST_DATASET,
         WriterBoundaryRules.STORAGE_DEPENDS_ON_NOTHING_ABOVE_IT,
-        WriterBoundaryRules.ONE_RETRY_LOOP);
+        WriterBoundaryRules.ONE_RETRY_LOOP,
+        WriterBoundaryRules.POLICY_DEPENDS_ONLY_ON_THE_API);
   }
 
   @ParameterizedTest

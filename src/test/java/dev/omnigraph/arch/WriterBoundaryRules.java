@@ -90,6 +90,13 @@ final class WriterBoundaryRules {
               "dev.omnigraph.table..", "dev.omnigraph.cli..", "dev.omnigraph.server..", "org.lance..")
           .because("storage is the bottom layer");
 
+  static final ArchRule POLICY_DEPENDS_ONLY_ON_THE_API =
+      noClasses().that().resideInAPackage("dev.omnigraph.policy..")
+          .should().dependOnClassesThat().resideInAnyPackage("dev.omnigraph.engine..", "dev.omnigraph.server..",
+              "dev.omnigraph.cli..", "dev.omnigraph.write..", "dev.omnigraph.table..", "dev.omnigraph.storage..",
+              "io.quarkus..", "jakarta..")
+          .because("the policy engine is shared by the engine gate, the server and the CLI tooling");
+
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static DescribedPredicate<com.tngtech.archunit.core.domain.JavaMethodCall> describeCall() {
     return (DescribedPredicate) LANCE_WRITE_CALL;

@@ -47,6 +47,8 @@ class ErrorKindTest {
         Optional.of(5L)), ErrorKind.WRITER_UNAVAILABLE, 503, "internal", 3);
     assertKind(new UncoveredDrift("node:P", "moved"), ErrorKind.CONFLICT, 409, "conflict", 3);
     assertKind(new NotFound("branch", "b"), ErrorKind.NOT_FOUND, 404, "not_found", 1);
+    assertKind(new dev.omnigraph.api.Forbidden("denied", "change", java.util.Optional.of("main"),
+        java.util.Optional.empty()), ErrorKind.FORBIDDEN, 403, "forbidden", 1);
     assertKind(new InvalidRequest("bad"), ErrorKind.BAD_REQUEST, 400, "bad_request", 1);
     assertKind(new LoadInputError(2, "bad"), ErrorKind.BAD_REQUEST, 400, "bad_request", 1);
     assertKind(new QueryParseException(1, 2, "q", "bad"), ErrorKind.BAD_REQUEST, 400, "bad_request", 1);

@@ -189,7 +189,7 @@ class GraphApiTest {
   @Order(1)
   void graphsAreListedSortedWithTheirUris() {
     api().get("/graphs").then().statusCode(200)
-        .body("graphs.graph_id", equalTo(List.of("apply", "applycli", "bodies", "cli", "copy", "default", "empty", "feed", "fuzz",
+        .body("graphs.graph_id", equalTo(List.of("apply", "applycli", "authz", "bodies", "cli", "copy", "default", "empty", "feed", "fuzz",
             "g", "idx", "idxcli", "r", "sq")))
         .body("graphs.find { it.graph_id == 'g' }.uri", equalTo(uriOf("g")));
   }
@@ -383,7 +383,7 @@ class GraphApiTest {
     Omnigraph g = registry.get("g").handle();
     try (AutoCloseable fp = Failpoints.enable("write.after_prepare", () -> {
       if (once.compareAndSet(false, true)) {
-        concurrent.set(g.mutate("main", PEOPLE_GQ, "add_person", json("{\"name\":\"gus\"}"), Optional.of("other"),
+        concurrent.set(g.mutate("main", PEOPLE_GQ, "add_person", json("{\"name\":\"gus\"}"), Optional.of("bob"),
             Optional.empty()).commitId().orElseThrow());
       }
     })) {
@@ -953,7 +953,7 @@ class GraphApiTest {
         .extract().asString();
     assertThat(down).doesNotContain(r.toString()).doesNotContain("node:Person");
     // An operator repairs (here through the served handle); the reconciler's dry run then clears it.
-    assertThat(registry.get("r").handle().repair(true).drift()).hasSize(1);
+    assertThat(registry.get("r").handle().repair(true, Optional.of("alice")).drift()).hasSize(1);
     long deadline = System.currentTimeMillis() + 60_000;
     Response ready;
     do {

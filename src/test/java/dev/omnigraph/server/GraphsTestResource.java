@@ -13,7 +13,7 @@ import java.util.Map;
  * ({@code SchemaApplyRemoteCliTest}; both change their schema, so no other test uses them), {@code idx}
  * ({@link EnsureIndicesApiTest}), {@code idxcli} ({@code IndexRemoteCliTest}) and
  * {@code fuzz} (initialized by the tests; {@code fuzz} is {@link HttpRequestFuzzTest}'s alone),
- * {@code bodies} ({@link RequestBodyLimitsTest}'s alone),
+ * {@code bodies} ({@link RequestBodyLimitsTest}'s alone), {@code authz} ({@code RouteAuthorizationTest}'s alone),
  * {@code empty} (never initialized) and {@code default} (the embedded example, created on first use);
  * and two bearer tokens.
  */
@@ -29,7 +29,10 @@ public class GraphsTestResource implements QuarkusTestResourceLifecycleManager {
       // Graph sq's stored queries (StoredQueriesApiTest): two files, as omnigraph.graphs.<id>.queries lists them.
       Path reads = Files.writeString(root.resolve("reads.gq"), STORED_READS);
       Path writes = Files.writeString(root.resolve("writes.gq"), STORED_WRITES);
-      return Map.ofEntries(
+      // With tokens, a server without a policy is DefaultDeny (reads only): the tests run under the
+      // server policy RoutePolicy generates (alice and bob may do everything).
+      Path policy = Files.writeString(root.resolve("policy.yaml"), RoutePolicy.yaml());
+      java.util.Map<String, String> config = new java.util.HashMap<>(Map.ofEntries(
           Map.entry("omnigraph.graphs.sq.uri", root.resolve("sq").toString()),
           Map.entry("omnigraph.graphs.sq.queries", reads + ", " + writes),
           Map.entry("omnigraph.graphs.feed.uri", root.resolve("feed").toString()),
@@ -47,7 +50,13 @@ public class GraphsTestResource implements QuarkusTestResourceLifecycleManager {
           Map.entry("omnigraph.graphs.default.uri", root.resolve("default").toString()),
           Map.entry("omnigraph.storage.example", "true"),
           Map.entry("omnigraph.auth.tokens.alice", HexFormat.of().formatHex(BearerTokens.sha256(ALICE_TOKEN))),
-          Map.entry("omnigraph.auth.tokens.bob", HexFormat.of().formatHex(BearerTokens.sha256(BOB_TOKEN)).toUpperCase()));
+          Map.entry("omnigraph.auth.tokens.bob", HexFormat.of().formatHex(BearerTokens.sha256(BOB_TOKEN)).toUpperCase()),
+          Map.entry("omnigraph.graphs.authz.uri", root.resolve("authz").toString()),
+          Map.entry("omnigraph.graphs.authz.queries", reads + ", " + writes),
+          Map.entry("omnigraph.policy.file", policy.toString())));
+      RoutePolicy.actors().keySet().stream().filter(a -> !a.equals("alice") && !a.equals("bob")).forEach(a ->
+          config.put("omnigraph.auth.tokens." + a, HexFormat.of().formatHex(BearerTokens.sha256(RoutePolicy.token(a)))));
+      return config;
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e);
     }

@@ -119,7 +119,7 @@ class RecoveryReadinessTest {
         String.class);
     dev.omnigraph.engine.Omnigraph.quarantineSidecar(dev.omnigraph.storage.StorageConfig.local(java.nio.file.Path.of(f)),
         refused, q -> { });
-    assertThat(registry.get("f").handle().repair(true).drift()).hasSize(1);
+    assertThat(registry.get("f").handle().repair(true, java.util.Optional.of("alice")).drift()).hasSize(1);
     awaitReady(r -> "up".equals(r.jsonPath().get(CHECK + "'f.state'")))
         .then().body(CHECK + "'f.state'", equalTo("up"));
     load("f", "cy").then().statusCode(200).body("total_entities", equalTo(1));
@@ -155,7 +155,7 @@ class RecoveryReadinessTest {
     load("d", "cy").then().statusCode(409).body("error", containsString("uncovered drift"));
 
     // An operator repairs (here through the served handle); the reconciler's next drift check clears it.
-    assertThat(registry.get("d").handle().repair(true).drift()).hasSize(1);
+    assertThat(registry.get("d").handle().repair(true, java.util.Optional.of("alice")).drift()).hasSize(1);
     Response up = awaitReady(r -> "up".equals(r.jsonPath().get(CHECK + "'d.state'")));
     up.then().body(CHECK + "'d.state'", equalTo("up"));
     assertThat(up.jsonPath().getMap(CHECK.substring(0, CHECK.length() - 1))).doesNotContainKey("d.reason");

@@ -18,6 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StoredQueriesConfigTest {
 
+  /** No tokens, no policy: these tests are about the catalog, not authorization. */
+  private static final Authorization OPEN = new Authorization(java.util.Optional.empty(), java.util.Map.of(), false);
+
   @TempDir Path dir;
 
   private Config config(Map<String, String> values) {
@@ -35,7 +38,7 @@ class StoredQueriesConfigTest {
   void servingLoadsEveryFileOfTheKey() throws Exception {
     Path one = Files.writeString(dir.resolve("one.gq"), "query r() { match { $p: P } return { $p.x } }\n");
     Path two = Files.writeString(dir.resolve("two.gq"), "query w($x: I64) { delete P where x = $x }\n");
-    GraphRegistry registry = new GraphRegistry(config(graph(one + " , " + two)));
+    GraphRegistry registry = new GraphRegistry(config(graph(one + " , " + two)), OPEN);
     try {
       assertThat(registry.get("a").storedQueries().names()).containsExactly("r", "w");
     } finally {
@@ -46,14 +49,14 @@ class StoredQueriesConfigTest {
   @Test
   void servingRefusesABrokenCatalogNamingTheFile() throws Exception {
     Path broken = Files.writeString(dir.resolve("broken.gq"), "query r( {\n");
-    assertThatThrownBy(() -> new GraphRegistry(config(graph(broken.toString()))))
+    assertThatThrownBy(() -> new GraphRegistry(config(graph(broken.toString())), OPEN))
         .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("stored queries: " + broken + ": 1:");
-    assertThatThrownBy(() -> new GraphRegistry(config(graph(dir.resolve("absent.gq").toString()))))
+    assertThatThrownBy(() -> new GraphRegistry(config(graph(dir.resolve("absent.gq").toString())), OPEN))
         .hasMessageStartingWith("stored queries: cannot read " + dir.resolve("absent.gq"));
     Map<String, String> other = graph(broken.toString());
     other.remove("omnigraph.graphs.a.queries");
     other.put("omnigraph.graphs.b.queries", broken.toString());
-    assertThatThrownBy(() -> new GraphRegistry(config(other)))
+    assertThatThrownBy(() -> new GraphRegistry(config(other), OPEN))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("omnigraph.graphs.b.queries names graph 'b', which this server does not serve (serving: a)");
   }
@@ -63,7 +66,7 @@ class StoredQueriesConfigTest {
     Map<String, String> values = graph(dir.resolve("absent.gq").toString());
     values.put("omnigraph.graphs.b.queries", dir.resolve("absent.gq").toString());
     values.put("quarkus.http.host-enabled", "false");
-    GraphRegistry registry = new GraphRegistry(config(values));
+    GraphRegistry registry = new GraphRegistry(config(values), OPEN);
     try {
       assertThat(registry.get("a").storedQueries().names()).isEmpty();
     } finally {

@@ -1,0 +1,89 @@
+package dev.omnigraph.policy;
+
+import dev.omnigraph.api.Forbidden;
+import java.util.Optional;
+
+/**
+ * The one authorization gate of a graph, in one of the reference's runtime states. The engine asks
+ * it at the head of every writer and read (and the server for what only it serves: stored-query
+ * invocation, the graph list), before anything is prepared, so a denial leaves nothing behind.
+ *
+ * <ul>
+ *   <li>{@link State#OPEN}: no tokens and no policy (a loopback or explicitly opted-in server, a local
+ *       CLI without a policy): everything is allowed.
+ *   <li>{@link State#DEFAULT_DENY}: tokens but no policy: only {@code read}; the "configured auth, forgot
+ *       the policy" trap answers 403 instead of letting every token write.
+ *   <li>{@link State#POLICY_ENABLED}: the policy decides; a call with no actor is refused (fail
+ *       closed: a call site that forgets to pass one never gets through).
+ * </ul>
+ *
+ * <p>Immutable; a reloaded policy is a new gate.
+ */
+public final class PolicyGate {
+
+  /** The runtime state, as the reference names it. */
+  public enum State {
+    OPEN, DEFAULT_DENY, POLICY_ENABLED
+  }
+
+  /** No policy and no tokens: the gate allows everything. */
+  public static final PolicyGate OPEN = new PolicyGate(State.OPEN, Optional.empty());
+  /** Tokens without a policy: only {@code read}. */
+  public static final PolicyGate DEFAULT_DENY = new PolicyGate(State.DEFAULT_DENY, Optional.empty());
+
+  private final State state;
+  private final Optional<Policy> policy;
+
+  private PolicyGate(State state, Optional<Policy> policy) {
+    this.state = state;
+    this.policy = policy;
+  }
+
+  /** A gate that enforces {@code policy}. */
+  public static PolicyGate enforcing(Policy policy) {
+    return new PolicyGate(State.POLICY_ENABLED, Optional.of(policy));
+  }
+
+  public State state() {
+    return state;
+  }
+
+  public Optional<Policy> policy() {
+    return policy;
+  }
+
+  /** The decision for {@code actor} (empty: nobody authenticated or named) in this state. */
+  public PolicyDecision decide(Optional<String> actor, PolicyAction action, Optional<String> branch,
+      Optional<String> targetBranch) {
+    return switch (state) {
+      case OPEN -> new PolicyDecision(true, Optional.empty(), "open: no tokens and no policy");
+      case DEFAULT_DENY -> action == PolicyAction.READ
+          ? new PolicyDecision(true, Optional.empty(), "default-deny allows read")
+          : new PolicyDecision(false, Optional.empty(), "action '" + action + "'" + where(branch, targetBranch)
+              + " denied: default-deny (bearer tokens are configured but no policy file, so only read is"
+              + " permitted); grant it in a policy file (omnigraph.policy.file)");
+      case POLICY_ENABLED -> actor.isEmpty()
+          ? new PolicyDecision(false, Optional.empty(), "action '" + action + "'" + where(branch, targetBranch)
+              + " denied: a policy is installed and no actor was named (CLI: --as ACTOR)")
+          : policy.orElseThrow().decide(actor.get(), action, branch, targetBranch);
+    };
+  }
+
+  /**
+   * Allows the call or refuses it.
+   *
+   * @throws Forbidden when the decision is a denial (its message names the action, branches and actor)
+   */
+  public void check(Optional<String> actor, PolicyAction action, Optional<String> branch,
+      Optional<String> targetBranch) {
+    PolicyDecision d = decide(actor, action, branch, targetBranch);
+    if (!d.allowed()) {
+      throw new Forbidden(d.message(), action.wireName(), branch, targetBranch);
+    }
+  }
+
+  private static String where(Optional<String> branch, Optional<String> target) {
+    return branch.map(b -> " on branch '" + b + "'").orElse("") + target.map(b -> " targeting branch '" + b + "'")
+        .orElse("");
+  }
+}

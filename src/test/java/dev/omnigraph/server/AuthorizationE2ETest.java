@@ -1,0 +1,131 @@
+package dev.omnigraph.server;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.write.LoadMode;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 34's acceptance over HTTP against a running service ({@link AuthorizationProfile}): the
+ * reference's e2e policy on graph {@code e2e} (team writes unprotected branches, admins merge into
+ * protected main; a denied write leaves the same head and no sidecar), and DefaultDeny on graph
+ * {@code dd} (tokens, no policy: every non-read route refused, every read served).
+ */
+@QuarkusTest
+@TestProfile(AuthorizationProfile.class)
+class AuthorizationE2ETest {
+
+  private static final String INSERT = "query add($name: String) { insert Person { name: $name } }";
+
+  @BeforeAll
+  static void initGraphs() {
+    // Before the service opens them: the engine, ungated, seeds main and a feature branch.
+    for (String id : new String[] {"e2e", "dd"}) {
+      String uri = ConfigProvider.getConfig().getValue("omnigraph.graphs." + id + ".uri", String.class);
+      if (Files.exists(Path.of(uri, "__manifest"))) {
+        continue;
+      }
+      StorageConfig config = StorageConfig.fromEnvironment(uri);
+      Omnigraph.init(config, GraphApiTest.resource("graphs/people.pg"), Optional.of("setup")).close();
+      try (Omnigraph g = Omnigraph.open(config, OpenMode.READ_WRITE)) {
+        g.load("main", new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"Ada\"}}\n"), LoadMode.MERGE,
+            Optional.of("setup"));
+        g.branchCreate("feature", "main", Optional.of("setup"));
+      }
+    }
+  }
+
+  private static RequestSpecification as(String actor) {
+    return given().header("Authorization", "Bearer " + RoutePolicy.token(actor));
+  }
+
+  private static Response mutate(String actor, String branch, String name) {
+    return as(actor).contentType("application/json").body(Map.of("query", INSERT, "name", "add", "branch", branch,
+        "params", Map.of("name", name))).post("/graphs/e2e/mutate");
+  }
+
+  private static String head(String graph, String branch) {
+    return as("act-bruno").get("/graphs/" + graph + "/commits?branch=" + branch).then().statusCode(200)
+        .extract().path("commits[0].graph_commit_id");
+  }
+
+  private static void assertNoSidecar(String graph) throws Exception {
+    Path recovery = Path.of(ConfigProvider.getConfig().getValue("omnigraph.graphs." + graph + ".uri", String.class),
+        dev.omnigraph.recovery.SidecarStore.PREFIX);
+    if (Files.exists(recovery)) {
+      try (var files = Files.walk(recovery)) {
+        assertThat(files.filter(Files::isRegularFile).toList()).isEmpty();
+      }
+    }
+  }
+
+  @Test
+  void theReferencePolicyGatesWritesAndMergesByBranch() throws Exception {
+    // The same table the local CLI runs (PolicyCliTest): same decisions on both surfaces.
+    int n = 0;
+    for (dev.omnigraph.policy.E2eCases.Case c : dev.omnigraph.policy.E2eCases.CASES) {
+      String mainHead = head("e2e", "main");
+      Response res = switch (c.op()) {
+        case MUTATE_MAIN -> mutate(c.actor(), "main", "P" + n++);
+        case MUTATE_FEATURE -> mutate(c.actor(), "feature", "P" + n++);
+        case MERGE_INTO_MAIN -> as(c.actor()).contentType("application/json")
+            .body(Map.of("source", "feature", "target", "main")).post("/graphs/e2e/branches/merge");
+      };
+      String what = c + ": " + res.asString();
+      if (c.allowed()) {
+        assertThat(res.statusCode()).as(what).isEqualTo(200);
+        assertThat(res.jsonPath().getString("actor_id")).as(what).isEqualTo(c.actor());
+        continue;
+      }
+      assertThat(res.statusCode()).as(what).isEqualTo(403);
+      assertThat(res.jsonPath().getString("code")).isEqualTo("forbidden");
+      assertThat(res.jsonPath().getString("error")).isEqualTo(c.op() == dev.omnigraph.policy.E2eCases.Op.MUTATE_MAIN
+          ? "policy denied action 'change' on branch 'main' for actor 'act-bruno'"
+          : "policy denied action 'branch_merge' on branch 'feature' targeting branch 'main' for actor 'act-bruno'");
+      // Nothing partial: the same head, no recovery sidecar.
+      assertThat(head("e2e", "main")).as(what).isEqualTo(mainHead);
+      assertNoSidecar("e2e");
+    }
+    // A client-supplied actor header changes nothing: the actor is the token's.
+    as("act-bruno").header("X-Actor-Id", "act-andrew").contentType("application/json")
+        .body(Map.of("source", "feature", "target", "main")).post("/graphs/e2e/branches/merge").then().statusCode(403);
+    // Team reads anywhere; nobody was granted export or the graph list.
+    as("act-bruno").get("/graphs/e2e/snapshot?branch=main").then().statusCode(200);
+    as("act-andrew").contentType("application/json").body("{}").post("/graphs/e2e/export").then().statusCode(403);
+    as("act-andrew").get("/graphs").then().statusCode(403).body("code", org.hamcrest.Matchers.equalTo("forbidden"));
+  }
+
+  @Test
+  void defaultDenyRefusesEveryNonReadRouteAndServesReads() {
+    String before = head("dd", "main");
+    for (RouteActions.Route r : RouteActions.ROUTES) {
+      if (r.action().isEmpty()) {
+        continue;
+      }
+      RouteAuthorizationTest.Req q = RouteAuthorizationTest.request(r, "dd", "/graphs/dd", () -> head("dd", "main"));
+      Response res = RouteAuthorizationTest.send(q, Optional.of("act-bruno"));
+      String what = r.method() + " " + r.path() + ": " + res.asString();
+      boolean read = r.action().get() == dev.omnigraph.policy.PolicyAction.READ;
+      assertThat(res.statusCode()).as(what).isEqualTo(read ? 200 : r.deniedStatus());
+      if (!read && r.deniedStatus() == 403) {
+        assertThat(res.jsonPath().getString("error")).as(what).contains("default-deny");
+      }
+    }
+    assertThat(head("dd", "main")).isEqualTo(before);
+  }
+}

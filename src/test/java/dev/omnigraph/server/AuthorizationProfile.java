@@ -1,0 +1,53 @@
+package dev.omnigraph.server;
+
+import io.quarkus.test.junit.QuarkusTestProfile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The one profile of the authorization acceptance ({@link AuthorizationE2ETest}), without the shared
+ * graphs and their server policy: graph {@code e2e} under the reference's e2e policy (its own
+ * {@code policy-file}) and graph {@code dd} under no policy, which with tokens is DefaultDeny. Tokens
+ * {@code act-andrew} (team, admins), {@code act-bruno} (team), each {@code <actor>-token}.
+ */
+public class AuthorizationProfile implements QuarkusTestProfile {
+
+  @Override
+  public boolean disableGlobalTestResources() {
+    return true;
+  }
+
+  @Override
+  public List<TestResourceEntry> testResources() {
+    return List.of(new TestResourceEntry(Graphs.class));
+  }
+
+  /** Two fresh graph directories (initialized by the test before the service opens them) and the tokens. */
+  public static class Graphs implements io.quarkus.test.common.QuarkusTestResourceLifecycleManager {
+    @Override
+    public Map<String, String> start() {
+      try {
+        Path root = Files.createTempDirectory("omnigraph-authz-");
+        Path policy = Files.writeString(root.resolve("e2e-policy.yaml"), dev.omnigraph.policy.E2eCases.POLICY);
+        java.util.Map<String, String> config = new java.util.HashMap<>(Map.of(
+            "omnigraph.graphs.e2e.uri", root.resolve("e2e").toString(),
+            "omnigraph.graphs.e2e.policy-file", policy.toString(),
+            "omnigraph.graphs.dd.uri", root.resolve("dd").toString(),
+            "omnigraph.storage.example", "false"));
+        for (String actor : List.of("act-andrew", "act-bruno")) {
+          config.put("omnigraph.auth.tokens." + actor,
+              HexFormat.of().formatHex(BearerTokens.sha256(RoutePolicy.token(actor))));
+        }
+        return config;
+      } catch (java.io.IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    @Override
+    public void stop() {}
+  }
+}
