@@ -92,6 +92,37 @@ class HelmChartTest {
         .containsEntry("OMNIGRAPH_GRAPHS_SOCIAL_URI", "s3://bucket/social");
   }
 
+  /**
+   * Issue 34: tokens without a policy serve DefaultDeny, so a deployment that writes needs its
+   * policy in the pod. policy.content becomes a ConfigMap mounted read-only and named by
+   * OMNIGRAPH_POLICY_FILE (omnigraph.policy.file); without it nothing is mounted.
+   */
+  @Test
+  void aPolicyGivenAsContentIsMountedAndNamedByOmnigraphPolicyFile(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws IOException {
+    String policy = "version: 1\ngroups:\n  team: [alice]\nprotected_branches: [main]\nrules:\n"
+        + "  - id: team-read\n    allow:\n      actors: {group: team}\n      actions: [read]\n      branch_scope: any\n";
+    Path values = dir.resolve("values.yaml");
+    java.nio.file.Files.writeString(values, "policy:\n  content: |\n"
+        + policy.lines().map(l -> "    " + l + "\n").collect(java.util.stream.Collectors.joining()));
+    Manifests m = render(t -> t.withValuesFile(values));
+    JsonNode mounted = m.named("ConfigMap", "og-omnigraph-policy");
+    assertThat(mounted.path("data").path("policy.yaml").asText().strip()).isEqualTo(policy.strip());
+    dev.omnigraph.policy.Policy.parse(mounted.path("data").path("policy.yaml").asText(), "policy.yaml");
+    JsonNode writer = m.only("Deployment");
+    JsonNode container = Manifests.container(writer);
+    assertThat(m.literalEnvironment(container)).containsEntry("OMNIGRAPH_POLICY_FILE", "/etc/omnigraph/policy.yaml");
+    assertThat(container.path("volumeMounts").toString()).contains("\"mountPath\":\"/etc/omnigraph\"")
+        .contains("\"readOnly\":true");
+    assertThat(writer.path("spec").path("template").path("spec").path("volumes").toString())
+        .contains("\"name\":\"og-omnigraph-policy\"");
+
+    Manifests none = render(t -> t);
+    assertThat(none.all()).noneMatch(o -> o.path("metadata").path("name").asText().endsWith("-policy"));
+    assertThat(none.literalEnvironment(Manifests.container(none.only("Deployment"))))
+        .doesNotContainKey("OMNIGRAPH_POLICY_FILE");
+  }
+
   /** Issue 17: the writer Deployment is a writer with its lease settings; no reader unless asked. */
   @Test
   void theWriterTakesTheLeaseWithItsTtlAndDrainGraceAndNoReaderByDefault() throws IOException {

@@ -79,6 +79,32 @@ class K8sManifestTest {
     assertThat(c.path("startupProbe").path("httpGet").path("path").asText()).isEqualTo(Manifests.LIVENESS_PATH);
   }
 
+  /**
+   * Issue 34: tokens without a policy serve DefaultDeny (read only), so the example mounts a starter
+   * policy that lets its one actor, admin, do everything, in the writer and in the read replicas.
+   */
+  @Test
+  void theWriterAndTheReadersMountOnePolicyThatParsesAndLetsTheExampleActorWrite() throws IOException {
+    Manifests m = applied();
+    JsonNode policyMap = m.named("ConfigMap", "omnigraph-policy");
+    dev.omnigraph.policy.Policy policy = dev.omnigraph.policy.Policy.parse(
+        policyMap.path("data").path("policy.yaml").asText(), "k8s/policy.yaml");
+    assertThat(policy.decide("admin", dev.omnigraph.policy.PolicyAction.CHANGE, java.util.Optional.of("main"),
+        java.util.Optional.empty()).allowed()).isTrue();
+    assertThat(policy.decide("admin", dev.omnigraph.policy.PolicyAction.BRANCH_MERGE, java.util.Optional.of("f"),
+        java.util.Optional.of("main")).allowed()).isTrue();
+    assertThat(policy.decide("someone", dev.omnigraph.policy.PolicyAction.READ, java.util.Optional.of("main"),
+        java.util.Optional.empty()).allowed()).isFalse();
+    Manifests readers = Manifests.parse(Files.readString(K8S.resolve("readers/reader-deployment.yaml")));
+    for (JsonNode d : List.of(m.only("Deployment"), readers.only("Deployment"))) {
+      JsonNode c = Manifests.container(d);
+      assertThat(c.path("env").toString()).contains("\"name\":\"OMNIGRAPH_POLICY_FILE\",\"value\":\"/etc/omnigraph/policy.yaml\"");
+      assertThat(c.path("volumeMounts").toString()).contains("\"mountPath\":\"/etc/omnigraph\"");
+      assertThat(d.path("spec").path("template").path("spec").path("volumes").toString())
+          .contains("\"name\":\"omnigraph-policy\"");
+    }
+  }
+
   @Test
   void configMapCarriesTheGraphRootAndS3Settings() throws IOException {
     Manifests m = applied();
