@@ -135,7 +135,7 @@ class ProgressCliTest {
       System.setProperty(Progress.STDERR_TTY, "true");
       Run optimizeOnATerminal = CliHarness.run("optimize", "--store", store);
       ok(optimizeOnATerminal);
-      assertThat(optimizeOnATerminal.err().stripTrailing()).matches("(?s)\r.*\roptimize main: 0/0 tables(, [0-9.]+ tables/s)?, done");
+      assertThat(optimizeOnATerminal.err().stripTrailing()).matches("(?s)\r(.*\r)?optimize main: 0/0 tables(, [0-9.]+ tables/s)?, done"); // one draw when it is quick
     } finally {
       System.clearProperty(Progress.STDERR_TTY);
     }

@@ -188,17 +188,33 @@ abstract class AbstractSearchQueryTest {
     assertThat(column(q("item_nearest", "q", exact), "i.name").get(0)).isEqualTo("i123");
   }
 
+  /**
+   * An IVF index is approximate (DataTables.nearest): its k-means starts at random, so a search may
+   * trade a true neighbour for the next one (a CI run missed the 3rd of 10 once). What must hold
+   * every time: k rows, nearest first by their exact distances, nearly all of the true ten, and the
+   * rows appended after the build (which the index does not cover, searched flat) found exactly:
+   * near one of them, it comes first at distance 0.
+   */
   @Test
-  void aVectorIndexGivesTheSameRowsIncludingRowsAppendedAfterItWasBuilt() {
-    assertThat(column(q("indexed_nearest", "q", Q), "i.name"))
-        .isEqualTo(new ArrayList<Object>(bruteForce(Q, 10, n -> true)));
+  void aVectorIndexFindsNearlyTheTrueRowsIncludingRowsAppendedAfterItWasBuilt() {
+    assertNearlyTheTrueTen(q("indexed_nearest", "q", Q), bruteForce(Q, 10, n -> true), "Q");
     // Near the rows the index does not cover.
     for (String lateName : List.of("i299", "i285")) {
       float[] near = vectors.get(lateName);
       ReadOutput out = q("indexed_nearest", "q", near);
-      assertThat(column(out, "i.name")).as(lateName).isEqualTo(new ArrayList<Object>(bruteForce(near, 10, n -> true)));
+      assertNearlyTheTrueTen(out, bruteForce(near, 10, n -> true), lateName);
+      assertThat(out.rows().get(0).get("i.name")).isEqualTo(lateName);
       assertThat(out.rows().get(0).get("dist")).isEqualTo(0.0);
     }
+  }
+
+  private static void assertNearlyTheTrueTen(ReadOutput out, java.util.Collection<String> truth, String query) {
+    List<Object> names = column(out, "i.name");
+    assertThat(names).as(query).hasSize(10).doesNotHaveDuplicates();
+    assertThat(names.stream().filter(truth::contains).count()).as("%s: of the true ten %s, found %s", query, truth, names)
+        .isGreaterThanOrEqualTo(8);
+    List<Double> dist = out.rows().stream().map(r -> ((Number) r.get("dist")).doubleValue()).toList();
+    assertThat(dist).as(query).isSorted();
   }
 
   @Test

@@ -88,7 +88,7 @@ class ServiceEndpointsTest {
         .contains("/graphs", "/graphs/{graph_id}/snapshot", "/healthz", "/graphs/{graph_id}/branches/{branch: .+}",
             "NOT_FOUND", ServiceMetrics.UNMATCHED)
         .allMatch(u -> !u.startsWith("/") || ServiceMetrics.templates(
-            java.util.List.of(GraphResource.class, HealthzResource.class)).contains(u));
+            java.util.List.of(GraphResource.class, HealthzResource.class, OpenApiResource.class)).contains(u));
     assertThat(metrics).contains("http_server_requests_seconds_count{method=\"PUT\",outcome=\"CLIENT_ERROR\","
         + "status=\"405\",uri=\"UNMATCHED\"} 100.0");
   }
