@@ -163,7 +163,8 @@ class NewUserFlowsIT {
     assertThat(run(dir, "init", "--schema", dir.resolve("social.pg").toString(), copy.toString()).exit()).isZero();
     Run reload = run(dir, "load", "--data", dump.toString(), "--progress", "--store", copy.toString());
     assertThat(reload.exit()).as(reload.stderr()).isZero();
-    assertThat(reload.stderr()).contains("read").contains("(100%) done");
+    assertThat(reload.stderr())
+        .containsPattern("read 16 lines, [0-9.]+ / [0-9.]+ MiB \\(100%\\)(, [0-9.]+ lines/s)?(, ETA [0-9]+ s)?, done");
     for (String q : List.of("per_company", "everyone", "older_friends")) {
       assertThat(run(dir, "query", q, "--query", queries.toString(), "--store", copy.toString()).json().get("rows"))
           .isEqualTo(run(dir, "query", q, "--query", queries.toString(), "--store", g.toString()).json().get("rows"));
