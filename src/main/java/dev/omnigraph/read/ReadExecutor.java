@@ -7,7 +7,6 @@ import dev.omnigraph.query.BoundParams;
 import dev.omnigraph.query.CheckedRead;
 import dev.omnigraph.query.Clause;
 import dev.omnigraph.query.Column;
-import dev.omnigraph.query.CompareOp;
 import dev.omnigraph.query.Operand;
 import dev.omnigraph.query.OrderKey;
 import dev.omnigraph.query.Score;
@@ -20,7 +19,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -65,13 +63,9 @@ final class ReadExecutor {
   private final Instant now;
   private final ReadBudget budget;
 
-  private final Map<String, Integer> slots = new LinkedHashMap<>();
-  private final Map<Integer, NodeType> slotTypes = new HashMap<>();
-  /** Slots of edge variables ({@code $a $w:knows $b}): their rows are edges of this type, by edge id. */
-  private final Map<Integer, dev.omnigraph.schema.EdgeType> slotEdges = new HashMap<>();
-  private final Map<Integer, Set<String>> slotColumns = new HashMap<>();
-  private final Map<Clause.Not, Scope> innerScopes = new IdentityHashMap<>();
-  private final List<Scope> scopes = new ArrayList<>();
+  /** What the read does, decided before any data is read; set by {@link #run}. */
+  private ReadPlan plan;
+  private final Hops hops;
   private final Map<Integer, Map<String, Map<String, Object>>> candidates = new HashMap<>();
 
   ReadExecutor(String root, DataTables tables, ManifestState state, AdjacencyCache adjacency, BoundParams params,
@@ -83,120 +77,7 @@ final class ReadExecutor {
     this.params = params;
     this.now = now;
     this.budget = budget;
-  }
-
-  /** A scope: the top-level match or one {@code not} block. */
-  private final class Scope {
-    final List<Clause> clauses;
-    final Map<String, Integer> visible; // variable → slot, outer ones included
-    final Set<Integer> local = new LinkedHashSet<>();
-    final Map<Integer, List<Clause.Filter>> pushed = new HashMap<>();
-    final List<Clause.Filter> residual = new ArrayList<>();
-    /** Text matches on a variable of this scope: they narrow its candidate scan. */
-    final Map<Integer, List<Clause.TextMatch>> textPushed = new HashMap<>();
-    /** Text matches on an outer variable (inside not { }): tested per row. */
-    final List<Clause.TextMatch> textResidual = new ArrayList<>();
-
-    Scope(List<Clause> clauses, Map<String, Integer> outer) {
-      this.clauses = clauses;
-      this.visible = new LinkedHashMap<>(outer);
-      scopes.add(this);
-      for (Clause c : clauses) {
-        if (c instanceof Clause.Bind b) {
-          declare(b.variable(), b.type());
-        } else if (c instanceof Clause.Traverse t) {
-          declare(t.source(), null);
-          declare(t.target(), null);
-          if (t.edgeVariable() != null) {
-            declare(t.edgeVariable(), null);
-            int slot = visible.get(t.edgeVariable());
-            slotEdges.put(slot, t.edge());
-            // The traversal reads an edge's ends from its row.
-            slotColumns.get(slot).addAll(List.of("src", "dst"));
-          }
-        }
-      }
-      for (Clause c : clauses) {
-        if (c instanceof Clause.Traverse t) {
-          typeFromEdge(t);
-        }
-      }
-      for (Clause c : clauses) {
-        if (c instanceof Clause.Filter f) {
-          Integer only = singleLocalVariable(f);
-          if (only != null && pushable(f) != null) {
-            pushed.computeIfAbsent(only, k -> new ArrayList<>()).add(f);
-          } else {
-            residual.add(f);
-          }
-          noteColumns(f.left());
-          noteColumns(f.right());
-        } else if (c instanceof Clause.TextMatch m) {
-          int slot = visible.get(m.field().variable());
-          if (local.contains(slot)) {
-            textPushed.computeIfAbsent(slot, k -> new ArrayList<>()).add(m);
-          } else {
-            textResidual.add(m);
-          }
-        } else if (c instanceof Clause.Not n) {
-          innerScopes.put(n, new Scope(n.clauses(), visible));
-        }
-      }
-    }
-
-    private void declare(String variable, NodeType type) {
-      if (visible.containsKey(variable)) {
-        if (type != null) {
-          slotTypes.putIfAbsent(visible.get(variable), type);
-        }
-        return;
-      }
-      int slot = slots.size();
-      slots.put(variable + "#" + slot, slot);
-      visible.put(variable, slot);
-      local.add(slot);
-      if (type != null) {
-        slotTypes.put(slot, type);
-      }
-      slotColumns.put(slot, new LinkedHashSet<>(List.of("id")));
-    }
-
-    private void typeFromEdge(Clause.Traverse t) {
-      // Traversal endpoints without a Bind clause take the edge's endpoint types.
-      slotTypes.putIfAbsent(visible.get(t.source()), nodeType(t.edge().from()));
-      slotTypes.putIfAbsent(visible.get(t.target()), nodeType(t.edge().to()));
-    }
-
-    private Integer singleLocalVariable(Clause.Filter f) {
-      Set<Integer> vars = new LinkedHashSet<>();
-      if (f.left() instanceof Operand.Property p) {
-        vars.add(visible.get(p.variable()));
-      }
-      if (f.right() instanceof Operand.Property p) {
-        vars.add(visible.get(p.variable()));
-      }
-      if (vars.size() != 1) {
-        return null;
-      }
-      Integer slot = vars.iterator().next();
-      return local.contains(slot) ? slot : null;
-    }
-
-    void noteColumns(Operand o) {
-      if (o instanceof Operand.Property p) {
-        slotColumns.get(visible.get(p.variable())).add(p.property());
-      }
-    }
-  }
-
-  private final Map<String, NodeType> nodeTypesByName = new HashMap<>();
-
-  private NodeType nodeType(String name) {
-    NodeType t = nodeTypesByName.get(name);
-    if (t == null) {
-      throw new IllegalStateException("no node type " + name + " among the query's bindings");
-    }
-    return t;
+    this.hops = new Hops(root, tables, state, adjacency, budget);
   }
 
   /** The result: column names and rows of Java values, in final order. */
@@ -206,26 +87,14 @@ final class ReadExecutor {
   private SearchScores search;
 
   Result run(CheckedRead q, Map<String, NodeType> allNodeTypes) {
-    nodeTypesByName.putAll(allNodeTypes);
+    plan = new ReadPlan(q, allNodeTypes, this::eval);
     search = new SearchScores(tables, q.name(), q.limit().orElse(Long.MAX_VALUE), this::eval);
-    Scope top = new Scope(q.match(), Map.of());
-    for (Column c : q.columns()) {
-      if (c instanceof Column.Projection p) {
-        top.noteColumns(p.property());
-      } else if (c instanceof Column.Aggregate a && a.property() != null) {
-        top.noteColumns(a.property());
-      }
-    }
-    for (OrderKey k : q.order()) {
-      if (k instanceof OrderKey.ByProperty bp) {
-        top.noteColumns(bp.property());
-      }
-    }
+    ReadPlan.Scope top = plan.top();
     Map<Score, Map<String, Double>> scoreTables = new HashMap<>();
-    if (!q.isAggregating() && !q.order().isEmpty() && q.order().get(0) instanceof OrderKey.ByScore leading) {
-      searchFirst(top, leading.score(), scoreTables);
+    if (plan.searchFirst().isPresent()) {
+      searchFirst(plan.searchFirst().get(), top, ((OrderKey.ByScore) q.order().get(0)).score(), scoreTables);
     }
-    List<String[]> bindings = exec(top, java.util.Collections.singletonList(new String[slots.size()]), new LinkedHashSet<>());
+    List<String[]> bindings = exec(top, java.util.Collections.singletonList(new String[plan.slotCount()]), new LinkedHashSet<>());
     for (int slot : top.local) {
       materialize(slot, bindings);
     }
@@ -286,13 +155,13 @@ final class ReadExecutor {
    * over the nodes the match's rows hold); null where the node has none, 0 for an rrf that ranks
    * it nowhere.
    */
-  private Object scoreValue(Score score, Scope top, String[] b, List<String[]> bindings,
+  private Object scoreValue(Score score, ReadPlan.Scope top, String[] b, List<String[]> bindings,
       Map<Score, Map<String, Double>> scoreTables) {
     Double v = scoreTable(score, false, top, bindings, scoreTables).get(b[top.visible.get(score.variable())]);
     return v == null && score instanceof Score.Rrf ? Double.valueOf(0.0) : v;
   }
 
-  private Map<String, Double> scoreTable(Score score, boolean leading, Scope top, List<String[]> bindings,
+  private Map<String, Double> scoreTable(Score score, boolean leading, ReadPlan.Scope top, List<String[]> bindings,
       Map<Score, Map<String, Double>> scoreTables) {
     Map<String, Double> known = scoreTables.get(score);
     if (known != null) {
@@ -304,7 +173,7 @@ final class ReadExecutor {
     for (String[] b : bindings) {
       ids.add(b[slot]);
     }
-    Map<String, Double> table = search.table(score, target(slot, pushedFilter(slot)), ids, leading);
+    Map<String, Double> table = search.table(score, target(slot, plan.pushedFilter(slot)), ids, leading);
     budget.checkTime();
     scoreTables.put(score, table);
     return table;
@@ -317,22 +186,12 @@ final class ReadExecutor {
    * with them as Lance's prefilter. Its candidates are then the nodes the search found, fetched by
    * id, instead of a scan of the whole table. Any other shape computes the match first.
    */
-  private void searchFirst(Scope top, Score score, Map<Score, Map<String, Double>> scoreTables) {
-    int slot = top.visible.get(score.variable());
-    if (top.local.size() != 1 || !top.residual.isEmpty() || !top.textResidual.isEmpty()
-        || slotEdges.containsKey(slot) || pushedParts(slot).size() > MAX_PUSHED_CONDITIONS) {
-      return;
-    }
-    for (Clause c : top.clauses) {
-      if (!(c instanceof Clause.Bind || c instanceof Clause.Filter || c instanceof Clause.TextMatch)) {
-        return;
-      }
-    }
-    TablePin pin = state.tables().get(slotTypes.get(slot).tableKey());
+  private void searchFirst(int slot, ReadPlan.Scope top, Score score, Map<Score, Map<String, Double>> scoreTables) {
+    TablePin pin = state.tables().get(plan.slotType(slot).tableKey());
     if (pin == null) {
       return;
     }
-    Filter pushed = pushedFilter(slot);
+    Filter pushed = plan.pushedFilter(slot);
     Set<String> ids = null;
     for (Clause.TextMatch m : top.textPushed.getOrDefault(slot, List.of())) {
       Set<String> matched = search.textMatches(m, target(slot, pushed));
@@ -345,9 +204,9 @@ final class ReadExecutor {
     Map<String, Double> found = search.table(score, target(slot, pushed), ids, true);
     scoreTables.put(score, found);
     Map<String, Map<String, Object>> out = new TreeMap<>(Compare::codePoints);
-    int width = slotColumns.get(slot).size();
+    int width = plan.columns(slot).size();
     for (Map<String, Object> row : tables.rowsById(pin.location(), pin.nativeBranch(), pin.version(), found.keySet(),
-        List.copyOf(slotColumns.get(slot)))) {
+        List.copyOf(plan.columns(slot)))) {
       budget.row(width);
       out.put((String) row.get("id"), row);
     }
@@ -357,12 +216,12 @@ final class ReadExecutor {
 
   /** Where {@code slot}'s nodes live, with {@code prefilter} for its searches. */
   private SearchScores.Target target(int slot, Filter prefilter) {
-    NodeType type = slotTypes.get(slot);
+    NodeType type = plan.slotType(slot);
     return new SearchScores.Target(type, state.tables().get(type.tableKey()), prefilter);
   }
 
   /** Rows whose outer node matches each text match of an inner scope (their variable is bound). */
-  private List<String[]> applyText(Scope scope, List<String[]> rows) {
+  private List<String[]> applyText(ReadPlan.Scope scope, List<String[]> rows) {
     for (Clause.TextMatch m : scope.textResidual) {
       int slot = scope.visible.get(m.field().variable());
       Set<String> matching = search.textMatchesUnfiltered(m, target(slot, Filter.TRUE));
@@ -377,7 +236,7 @@ final class ReadExecutor {
     return rows;
   }
 
-  private List<String[]> exec(Scope scope, List<String[]> input, Set<Integer> boundIn) {
+  private List<String[]> exec(ReadPlan.Scope scope, List<String[]> input, Set<Integer> boundIn) {
     Set<Integer> bound = new LinkedHashSet<>(boundIn);
     List<String[]> rows = input;
     List<Clause.Filter> waiting = new ArrayList<>(scope.residual);
@@ -418,7 +277,7 @@ final class ReadExecutor {
     rows = applyText(scope, rows);
     for (Clause c : scope.clauses) {
       if (c instanceof Clause.Not n) {
-        Scope inner = innerScopes.get(n);
+        ReadPlan.Scope inner = plan.inner(n);
         List<String[]> kept = new ArrayList<>();
         for (String[] r : rows) {
           if (exec(inner, java.util.Collections.singletonList(r), bound).isEmpty()) {
@@ -431,7 +290,7 @@ final class ReadExecutor {
     return rows;
   }
 
-  private List<String[]> applyReady(Scope scope, List<String[]> rows, List<Clause.Filter> waiting, Set<Integer> bound) {
+  private List<String[]> applyReady(ReadPlan.Scope scope, List<String[]> rows, List<Clause.Filter> waiting, Set<Integer> bound) {
     List<Clause.Filter> ready = new ArrayList<>();
     for (Clause.Filter f : waiting) {
       if (slotsOf(scope, f).stream().allMatch(bound::contains)) {
@@ -463,7 +322,7 @@ final class ReadExecutor {
     return kept;
   }
 
-  private static Set<Integer> slotsOf(Scope scope, Clause.Filter f) {
+  private static Set<Integer> slotsOf(ReadPlan.Scope scope, Clause.Filter f) {
     Set<Integer> out = new LinkedHashSet<>();
     if (f.left() instanceof Operand.Property p) {
       out.add(scope.visible.get(p.variable()));
@@ -475,7 +334,7 @@ final class ReadExecutor {
   }
 
   private List<String[]> bind(List<String[]> rows, int slot, Set<Integer> bound) {
-    if (bound.contains(slot) && !filtered(slot)) {
+    if (bound.contains(slot) && !plan.filtered(slot)) {
       return rows; // already bound to a node of this type (traversal endpoints are typed)
     }
     Map<String, Map<String, Object>> cand = candidates(slot);
@@ -503,12 +362,12 @@ final class ReadExecutor {
     boolean forward = bound.contains(s);
     int from = forward ? s : d;
     int to = forward ? d : s;
-    Map<String, List<String>> probedReach = probedReach(rows, t, from, forward);
-    Adjacency adj = probedReach == null ? adjacencyOf(t) : null;
+    Map<String, List<String>> probedReach = hops.probedReach(rows, t, from, forward);
+    Adjacency adj = probedReach == null ? hops.adjacencyOf(t) : null;
     boolean toBound = bound.contains(to);
     // Without filters on the destination every endpoint qualifies: edges only join existing nodes
     // of the declared types, so the node table need not be scanned at all.
-    Map<String, Map<String, Object>> allowed = filtered(to) ? candidates(to) : null;
+    Map<String, Map<String, Object>> allowed = plan.filtered(to) ? candidates(to) : null;
     List<String[]> out = new ArrayList<>();
     for (String[] r : rows) {
       List<String> reached = probedReach != null ? probedReach.get(r[from])
@@ -561,7 +420,7 @@ final class ReadExecutor {
       return index;
     });
     boolean toBound = bound.contains(to);
-    Map<String, Map<String, Object>> allowed = filtered(to) ? candidates(to) : null;
+    Map<String, Map<String, Object>> allowed = plan.filtered(to) ? candidates(to) : null;
     List<String[]> out = new ArrayList<>();
     for (String[] r : rows) {
       for (Map<String, Object> edge : byNear.getOrDefault(r[from], List.of())) {
@@ -579,102 +438,7 @@ final class ReadExecutor {
     return out;
   }
 
-  /**
-   * System property forcing how traversal hops are resolved: {@code csr} (always the in-memory
-   * adjacency), {@code indexed} (src/dst BTree probes until they outgrow
-   * {@link ProbedAdjacency#MAX_PROBED}), {@code auto} (the default: probes for at most
-   * {@link ProbedAdjacency#MAX_ORIGINS} distinct origins when the key indexes leave at most
-   * {@link ProbedAdjacency#MAX_UNINDEXED_ROWS} rows uncovered and the CSR is not built yet). Both
-   * give the same rows; the reference's {@code OMNIGRAPH_TRAVERSAL_MODE}.
-   */
-  static final String TRAVERSAL_MODE = "omnigraph.traversal.mode";
 
-  /** Per edge table key, the nodes this query probed through the src/dst index. */
-  private final Map<String, ProbedAdjacency> probed = new HashMap<>();
-
-  /**
-   * The nodes each origin of {@code rows} reaches, resolved from the edge table's src/dst BTree when
-   * the expansion is selective (few distinct origins, no CSR built yet for that table version);
-   * null to use the CSR. The key indexes cover the table except fragments written since it was last
-   * optimized, which the probe scans, so the rows are the CSR's.
-   */
-  private Map<String, List<String>> probedReach(List<String[]> rows, Clause.Traverse t, int from, boolean forward) {
-    String mode = System.getProperty(TRAVERSAL_MODE, "auto");
-    TablePin pin = state.tables().get(t.edge().tableKey());
-    if (mode.equals("csr") || pin == null) {
-      return null;
-    }
-    boolean forced = mode.equals("indexed");
-    if (!forced && adjacency.contains(root, pin.location(), pin.nativeBranch(), pin.version())) {
-      return null; // a warm CSR answers without any read
-    }
-    Set<String> origins = new LinkedHashSet<>();
-    for (String[] r : rows) {
-      origins.add(r[from]);
-    }
-    if (!forced && (origins.size() > ProbedAdjacency.MAX_ORIGINS || !probeable(t, pin))) {
-      return null;
-    }
-    ProbedAdjacency p = probed.computeIfAbsent(t.edge().tableKey(), k -> new ProbedAdjacency(tables, pin));
-    Map<String, List<String>> reached = p.reach(origins, forward, t.undirected(), t.minHops(), t.maxHops());
-    budget.checkTime();
-    return reached;
-  }
-
-  /** Per edge table key, whether its src/dst key indexes cover enough rows for probes (decided once). */
-  private final Map<String, Boolean> probeable = new HashMap<>();
-
-  /**
-   * Whether the key indexes a traversal's hops would probe leave at most
-   * {@link ProbedAdjacency#MAX_UNINDEXED_ROWS} rows to scan (the manifest says; no data read).
-   */
-  private boolean probeable(Clause.Traverse t, TablePin pin) {
-    return probeable.computeIfAbsent(t.edge().tableKey(), k -> {
-      long outside = 0;
-      for (String column : List.of("src", "dst")) {
-        outside = Math.max(outside, tables.rowsOutsideKeyIndex(pin.location(), pin.nativeBranch(), pin.version(),
-            column));
-      }
-      return outside <= ProbedAdjacency.MAX_UNINDEXED_ROWS;
-    });
-  }
-
-  private Adjacency adjacencyOf(Clause.Traverse t) {
-    TablePin pin = state.tables().get(t.edge().tableKey());
-    if (pin == null) {
-      return new Adjacency.Builder().build();
-    }
-    return adjacency.get(root, tables, pin.location(), pin.nativeBranch(), pin.version());
-  }
-
-  /** Whether any scope pushes a filter or a text match into the slot's candidate scan. */
-  private boolean filtered(int slot) {
-    for (Scope scope : scopes) {
-      if (scope.local.contains(slot) && (!scope.pushed.getOrDefault(slot, List.of()).isEmpty()
-          || !scope.textPushed.getOrDefault(slot, List.of()).isEmpty())) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** The filters of {@code slot} pushed into its scan: at most {@link #MAX_PUSHED_CONDITIONS}. */
-  private Filter pushedFilter(int slot) {
-    List<Filter> parts = pushedParts(slot);
-    return Filter.and(parts.subList(0, Math.min(parts.size(), MAX_PUSHED_CONDITIONS)).toArray(Filter[]::new));
-  }
-
-  private List<Filter> pushedParts(int slot) {
-    List<Filter> parts = new ArrayList<>();
-    for (Scope scope : scopes) {
-      if (scope.local.contains(slot)) {
-        for (Clause.Filter f : scope.pushed.getOrDefault(slot, List.of())) {
-          parts.add(pushable(f));
-        }
-      }
-    }
-    return parts;
-  }
 
   /** Rows fetched by id for slots bound without a candidate scan. */
   private final Map<Integer, Map<String, Map<String, Object>>> fetched = new HashMap<>();
@@ -685,7 +449,7 @@ final class ReadExecutor {
    * fetched yet (only the columns the query reads).
    */
   private void materialize(int slot, List<String[]> rows) {
-    if (candidates.containsKey(slot) || slotColumns.get(slot).equals(Set.of("id"))) {
+    if (candidates.containsKey(slot) || plan.columns(slot).equals(Set.of("id"))) {
       return;
     }
     Map<String, Map<String, Object>> have = fetched.computeIfAbsent(slot, k -> new HashMap<>());
@@ -698,9 +462,9 @@ final class ReadExecutor {
     if (missing.isEmpty()) {
       return;
     }
-    TablePin pin = state.tables().get(slotTypes.get(slot).tableKey());
+    TablePin pin = state.tables().get(plan.slotType(slot).tableKey());
     for (Map<String, Object> row : tables.rowsById(pin.location(), pin.nativeBranch(), pin.version(), missing,
-        List.copyOf(slotColumns.get(slot)))) {
+        List.copyOf(plan.columns(slot)))) {
       have.put((String) row.get("id"), row);
     }
   }
@@ -711,32 +475,28 @@ final class ReadExecutor {
     if (known != null) {
       return known;
     }
-    dev.omnigraph.schema.EdgeType edgeType = slotEdges.get(slot);
-    NodeType type = edgeType == null ? slotTypes.get(slot) : null;
+    dev.omnigraph.schema.EdgeType edgeType = plan.slotEdge(slot).orElse(null);
+    NodeType type = edgeType == null ? plan.slotType(slot) : null;
     TablePin pin = state.tables().get(edgeType != null ? edgeType.tableKey() : type.tableKey());
     Map<String, Map<String, Object>> out = new TreeMap<>(Compare::codePoints);
     if (pin != null) {
-      List<Filter> parts = pushedParts(slot);
+      List<Filter> parts = plan.pushedParts(slot);
       int pushedCount = Math.min(parts.size(), MAX_PUSHED_CONDITIONS);
       Filter pushed = Filter.and(parts.subList(0, pushedCount).toArray(Filter[]::new));
       Filter rest = Filter.and(parts.subList(pushedCount, parts.size()).toArray(Filter[]::new));
       Schema schema = edgeType != null ? TableSchemas.edge(edgeType) : TableSchemas.node(type);
-      int width = slotColumns.get(slot).size();
+      int width = plan.columns(slot).size();
       // Text matches narrow the candidates to the nodes the pushed filters admit and whose text
       // matches: the full-text searches run first (pushed filters as prefilter) and only the nodes
       // they found are read, by id, instead of the whole table.
       Set<String> matched = null;
       if (edgeType == null) {
-        for (Scope scope : scopes) {
-          if (scope.local.contains(slot)) {
-            for (Clause.TextMatch m : scope.textPushed.getOrDefault(slot, List.of())) {
-              Set<String> ids = search.textMatches(m, target(slot, pushed));
-              if (matched == null) {
-                matched = ids;
-              } else {
-                matched.retainAll(ids);
-              }
-            }
+        for (Clause.TextMatch m : plan.textPushed(slot)) {
+          Set<String> ids = search.textMatches(m, target(slot, pushed));
+          if (matched == null) {
+            matched = ids;
+          } else {
+            matched.retainAll(ids);
           }
         }
       }
@@ -748,9 +508,9 @@ final class ReadExecutor {
       };
       if (matched != null) {
         tables.rowsById(pin.location(), pin.nativeBranch(), pin.version(), matched,
-            List.copyOf(slotColumns.get(slot))).forEach(keep);
+            List.copyOf(plan.columns(slot))).forEach(keep);
       } else {
-        tables.scan(pin.location(), pin.nativeBranch(), pin.version(), pushed, List.copyOf(slotColumns.get(slot)),
+        tables.scan(pin.location(), pin.nativeBranch(), pin.version(), pushed, List.copyOf(plan.columns(slot)),
             keep);
       }
       budget.checkTime();
@@ -760,71 +520,8 @@ final class ReadExecutor {
   }
 
 
-  /**
-   * The Lance filter for a single-variable comparison with a value, or null when it cannot be
-   * pushed (list membership of a list property, a literal on the left of contains/starts_with).
-   */
-  private Filter pushable(Clause.Filter f) {
-    Operand.Property p;
-    Value v;
-    CompareOp op = f.op();
-    if (f.left() instanceof Operand.Property lp && f.right() instanceof Value rv) {
-      p = lp;
-      v = rv;
-    } else if (f.left() instanceof Value lv && f.right() instanceof Operand.Property rp) {
-      p = rp;
-      v = lv;
-      if (op == CompareOp.LIST_CONTAINS) {
-        Object list = eval(v);
-        return list == null ? Filter.FALSE : Filter.in(p.property(), (List<?>) list);
-      }
-      op = flip(op);
-      if (op == null) {
-        return null;
-      }
-    } else {
-      return null;
-    }
-    if (p.type().list()) {
-      return null;
-    }
-    String c = p.property();
-    if (op == CompareOp.IS_NULL) {
-      return Filter.isNull(c);
-    }
-    if (op == CompareOp.IS_NOT_NULL) {
-      return Filter.not(Filter.isNull(c));
-    }
-    Object value = eval(v);
-    if (value == null) {
-      return Filter.FALSE; // a comparison with null matches nothing
-    }
-    return switch (op) {
-      // By value: an integer property against a decimal or out-of-range number (see Filter.compare).
-      case EQ -> Filter.compare(Filter.Comparison.EQ, c, p.type().kind(), value);
-      case NE -> Filter.compare(Filter.Comparison.NE, c, p.type().kind(), value);
-      case LT -> Filter.compare(Filter.Comparison.LT, c, p.type().kind(), value);
-      case LE -> Filter.compare(Filter.Comparison.LE, c, p.type().kind(), value);
-      case GT -> Filter.compare(Filter.Comparison.GT, c, p.type().kind(), value);
-      case GE -> Filter.compare(Filter.Comparison.GE, c, p.type().kind(), value);
-      case STARTS_WITH -> Filter.startsWith(c, (String) value);
-      case STRING_CONTAINS -> Filter.contains(c, (String) value);
-      default -> null;
-    };
-  }
 
 
-  private static CompareOp flip(CompareOp op) {
-    return switch (op) {
-      case EQ -> CompareOp.EQ;
-      case NE -> CompareOp.NE;
-      case LT -> CompareOp.GT;
-      case LE -> CompareOp.GE;
-      case GT -> CompareOp.LT;
-      case GE -> CompareOp.LE;
-      default -> null;
-    };
-  }
 
   private Object eval(Value v) {
     if (v instanceof Value.Literal lit) {
@@ -836,14 +533,14 @@ final class ReadExecutor {
     return now;
   }
 
-  private Object operand(Scope scope, String[] binding, Operand o) {
+  private Object operand(ReadPlan.Scope scope, String[] binding, Operand o) {
     if (o instanceof Value v) {
       return eval(v);
     }
     return value(scope, binding, (Operand.Property) o);
   }
 
-  private Object value(Scope scope, String[] binding, Operand.Property p) {
+  private Object value(ReadPlan.Scope scope, String[] binding, Operand.Property p) {
     int slot = scope.visible.get(p.variable());
     if (p.isId()) {
       return binding[slot];
@@ -881,7 +578,7 @@ final class ReadExecutor {
    * group's best score in that key's direction (so groups rank by their best-scoring row), for a
    * column key nothing (it reads the column).
    */
-  private List<List<Object>> aggregate(CheckedRead q, Scope top, List<String[]> bindings,
+  private List<List<Object>> aggregate(CheckedRead q, ReadPlan.Scope top, List<String[]> bindings,
       Map<Score, Map<String, Double>> scoreTables) {
     Map<List<Object>, List<String[]>> groups = new LinkedHashMap<>();
     List<Column> keys = q.columns().stream()
@@ -930,7 +627,7 @@ final class ReadExecutor {
     return out;
   }
 
-  private Object fold(Column.Aggregate a, Scope top, List<String[]> rows) {
+  private Object fold(Column.Aggregate a, ReadPlan.Scope top, List<String[]> rows) {
     if (a.function() == AggFunc.COUNT && a.property() == null) {
       return (long) rows.size();
     }
@@ -955,7 +652,7 @@ final class ReadExecutor {
    * The query's order, made total: by the order keys (nulls first ascending), then by every
    * returned column, then (non-aggregating) by the bound entity ids.
    */
-  private static Comparator<List<Object>> columnOrder(CheckedRead q, List<String> names, Scope top) {
+  private static Comparator<List<Object>> columnOrder(CheckedRead q, List<String> names, ReadPlan.Scope top) {
     List<Comparator<List<Object>>> parts = new ArrayList<>();
     int width = names.size();
     for (int i = 0; i < q.order().size(); i++) {

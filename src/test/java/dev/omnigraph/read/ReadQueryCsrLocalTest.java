@@ -17,11 +17,11 @@ class ReadQueryCsrLocalTest extends AbstractReadQueryTest {
 
   @BeforeAll
   void forceCsr() {
-    System.setProperty(ReadExecutor.TRAVERSAL_MODE, "csr");
+    System.setProperty(Hops.TRAVERSAL_MODE, "csr");
   }
 
   @AfterAll
   void restore() {
-    System.clearProperty(ReadExecutor.TRAVERSAL_MODE);
+    System.clearProperty(Hops.TRAVERSAL_MODE);
   }
 }

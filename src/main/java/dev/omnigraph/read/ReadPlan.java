@@ -1,0 +1,345 @@
+package dev.omnigraph.read;
+
+import dev.omnigraph.query.CheckedRead;
+import dev.omnigraph.query.Clause;
+import dev.omnigraph.query.Column;
+import dev.omnigraph.query.CompareOp;
+import dev.omnigraph.query.Operand;
+import dev.omnigraph.query.OrderKey;
+import dev.omnigraph.query.Score;
+import dev.omnigraph.query.Value;
+import dev.omnigraph.schema.EdgeType;
+import dev.omnigraph.schema.NodeType;
+import dev.omnigraph.table.Filter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * What one read will do, decided from the checked query and its bound values before any data is
+ * read: one slot per variable (node or edge) with its type and the columns the query reads of it;
+ * per scope (the match, each {@code not} block) which filters and text matches narrow a slot's own
+ * scan (pushed into Lance) and which are tested on bound rows; and whether a leading search runs
+ * first. {@link ReadExecutor} follows the plan; what depends on the data itself (a traversal's probe
+ * or adjacency, the rows fetched by id) is decided there, as the rows arrive.
+ *
+ * <p>Built once per run and not changed afterwards.
+ */
+final class ReadPlan {
+
+  private final Map<String, NodeType> nodeTypesByName;
+  private final Function<Value, Object> eval;
+  private final Map<String, Integer> slots = new LinkedHashMap<>();
+  private final Map<Integer, NodeType> slotTypes = new HashMap<>();
+  /** Slots of edge variables ({@code $a $w:knows $b}): their rows are edges of this type, by edge id. */
+  private final Map<Integer, EdgeType> slotEdges = new HashMap<>();
+  private final Map<Integer, Set<String>> slotColumns = new HashMap<>();
+  private final Map<Clause.Not, Scope> innerScopes = new IdentityHashMap<>();
+  private final List<Scope> scopes = new ArrayList<>();
+  private final Scope top;
+  private final Optional<Integer> searchFirst;
+
+  /**
+   * Plans {@code q}.
+   *
+   * @param allNodeTypes the schema's node types by name (traversal endpoints take their edge's)
+   * @param eval a value's bound value (literal, parameter, {@code now()}), for the pushed filters
+   */
+  ReadPlan(CheckedRead q, Map<String, NodeType> allNodeTypes, Function<Value, Object> eval) {
+    this.nodeTypesByName = allNodeTypes;
+    this.eval = eval;
+    this.top = new Scope(q.match(), Map.of());
+    for (Column c : q.columns()) {
+      if (c instanceof Column.Projection p) {
+        top.noteColumns(p.property());
+      } else if (c instanceof Column.Aggregate a && a.property() != null) {
+        top.noteColumns(a.property());
+      }
+    }
+    for (OrderKey k : q.order()) {
+      if (k instanceof OrderKey.ByProperty bp) {
+        top.noteColumns(bp.property());
+      }
+    }
+    this.searchFirst = !q.isAggregating() && !q.order().isEmpty() && q.order().get(0) instanceof OrderKey.ByScore s
+        ? searchFirstSlot(s.score()) : Optional.empty();
+  }
+
+  /** The top-level match. */
+  Scope top() {
+    return top;
+  }
+
+  /** The scope of a {@code not} block. */
+  Scope inner(Clause.Not n) {
+    return innerScopes.get(n);
+  }
+
+  int slotCount() {
+    return slots.size();
+  }
+
+  /** The node type of a node slot (null for an edge slot). */
+  NodeType slotType(int slot) {
+    return slotTypes.get(slot);
+  }
+
+  /** The edge type of an edge slot; empty for a node slot. */
+  Optional<EdgeType> slotEdge(int slot) {
+    return Optional.ofNullable(slotEdges.get(slot));
+  }
+
+  /** The columns the query reads of a slot's rows ({@code id} first). */
+  Set<String> columns(int slot) {
+    return Collections.unmodifiableSet(slotColumns.get(slot));
+  }
+
+  /**
+   * The slot of a leading score that may run its search before the match: a lone variable whose
+   * every clause narrows its own scan, so the nodes the match admits are exactly those its pushed
+   * filters and text matches admit, and the search runs first with them as Lance's prefilter.
+   */
+  Optional<Integer> searchFirst() {
+    return searchFirst;
+  }
+
+  private Optional<Integer> searchFirstSlot(Score score) {
+    int slot = top.visible.get(score.variable());
+    if (top.local.size() != 1 || !top.residual.isEmpty() || !top.textResidual.isEmpty()
+        || slotEdges.containsKey(slot) || pushedParts(slot).size() > ReadExecutor.MAX_PUSHED_CONDITIONS) {
+      return Optional.empty();
+    }
+    for (Clause c : top.clauses) {
+      if (!(c instanceof Clause.Bind || c instanceof Clause.Filter || c instanceof Clause.TextMatch)) {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(slot);
+  }
+
+  private NodeType nodeType(String name) {
+    NodeType t = nodeTypesByName.get(name);
+    if (t == null) {
+      throw new IllegalStateException("no node type " + name + " among the query's bindings");
+    }
+    return t;
+  }
+
+  /** A scope: the top-level match or one {@code not} block. */
+  final class Scope {
+    final List<Clause> clauses;
+    final Map<String, Integer> visible; // variable → slot, outer ones included
+    final Set<Integer> local = new LinkedHashSet<>();
+    final Map<Integer, List<Clause.Filter>> pushed = new HashMap<>();
+    final List<Clause.Filter> residual = new ArrayList<>();
+    /** Text matches on a variable of this scope: they narrow its candidate scan. */
+    final Map<Integer, List<Clause.TextMatch>> textPushed = new HashMap<>();
+    /** Text matches on an outer variable (inside not { }): tested per row. */
+    final List<Clause.TextMatch> textResidual = new ArrayList<>();
+
+    Scope(List<Clause> clauses, Map<String, Integer> outer) {
+      this.clauses = clauses;
+      this.visible = new LinkedHashMap<>(outer);
+      scopes.add(this);
+      for (Clause c : clauses) {
+        if (c instanceof Clause.Bind b) {
+          declare(b.variable(), b.type());
+        } else if (c instanceof Clause.Traverse t) {
+          declare(t.source(), null);
+          declare(t.target(), null);
+          if (t.edgeVariable() != null) {
+            declare(t.edgeVariable(), null);
+            int slot = visible.get(t.edgeVariable());
+            slotEdges.put(slot, t.edge());
+            // The traversal reads an edge's ends from its row.
+            slotColumns.get(slot).addAll(List.of("src", "dst"));
+          }
+        }
+      }
+      for (Clause c : clauses) {
+        if (c instanceof Clause.Traverse t) {
+          typeFromEdge(t);
+        }
+      }
+      for (Clause c : clauses) {
+        if (c instanceof Clause.Filter f) {
+          Integer only = singleLocalVariable(f);
+          if (only != null && pushable(f) != null) {
+            pushed.computeIfAbsent(only, k -> new ArrayList<>()).add(f);
+          } else {
+            residual.add(f);
+          }
+          noteColumns(f.left());
+          noteColumns(f.right());
+        } else if (c instanceof Clause.TextMatch m) {
+          int slot = visible.get(m.field().variable());
+          if (local.contains(slot)) {
+            textPushed.computeIfAbsent(slot, k -> new ArrayList<>()).add(m);
+          } else {
+            textResidual.add(m);
+          }
+        } else if (c instanceof Clause.Not n) {
+          innerScopes.put(n, new Scope(n.clauses(), visible));
+        }
+      }
+    }
+
+    private void declare(String variable, NodeType type) {
+      if (visible.containsKey(variable)) {
+        if (type != null) {
+          slotTypes.putIfAbsent(visible.get(variable), type);
+        }
+        return;
+      }
+      int slot = slots.size();
+      slots.put(variable + "#" + slot, slot);
+      visible.put(variable, slot);
+      local.add(slot);
+      if (type != null) {
+        slotTypes.put(slot, type);
+      }
+      slotColumns.put(slot, new LinkedHashSet<>(List.of("id")));
+    }
+
+    private void typeFromEdge(Clause.Traverse t) {
+      // Traversal endpoints without a Bind clause take the edge's endpoint types.
+      slotTypes.putIfAbsent(visible.get(t.source()), nodeType(t.edge().from()));
+      slotTypes.putIfAbsent(visible.get(t.target()), nodeType(t.edge().to()));
+    }
+
+    private Integer singleLocalVariable(Clause.Filter f) {
+      Set<Integer> vars = new LinkedHashSet<>();
+      if (f.left() instanceof Operand.Property p) {
+        vars.add(visible.get(p.variable()));
+      }
+      if (f.right() instanceof Operand.Property p) {
+        vars.add(visible.get(p.variable()));
+      }
+      if (vars.size() != 1) {
+        return null;
+      }
+      Integer slot = vars.iterator().next();
+      return local.contains(slot) ? slot : null;
+    }
+
+    private void noteColumns(Operand o) {
+      if (o instanceof Operand.Property p) {
+        slotColumns.get(visible.get(p.variable())).add(p.property());
+      }
+    }
+  }
+
+  /** Whether any scope pushes a filter or a text match into the slot's candidate scan. */
+  boolean filtered(int slot) {
+    for (Scope scope : scopes) {
+      if (scope.local.contains(slot) && (!scope.pushed.getOrDefault(slot, List.of()).isEmpty()
+          || !scope.textPushed.getOrDefault(slot, List.of()).isEmpty())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The filters of {@code slot} pushed into its scan: at most {@link ReadExecutor#MAX_PUSHED_CONDITIONS}. */
+  Filter pushedFilter(int slot) {
+    List<Filter> parts = pushedParts(slot);
+    return Filter.and(parts.subList(0, Math.min(parts.size(), ReadExecutor.MAX_PUSHED_CONDITIONS)).toArray(Filter[]::new));
+  }
+
+  /** The text matches that narrow {@code slot}'s own candidates, from every scope it is local to. */
+  List<Clause.TextMatch> textPushed(int slot) {
+    List<Clause.TextMatch> out = new ArrayList<>();
+    for (Scope scope : scopes) {
+      if (scope.local.contains(slot)) {
+        out.addAll(scope.textPushed.getOrDefault(slot, List.of()));
+      }
+    }
+    return out;
+  }
+
+  List<Filter> pushedParts(int slot) {
+    List<Filter> parts = new ArrayList<>();
+    for (Scope scope : scopes) {
+      if (scope.local.contains(slot)) {
+        for (Clause.Filter f : scope.pushed.getOrDefault(slot, List.of())) {
+          parts.add(pushable(f));
+        }
+      }
+    }
+    return parts;
+  }
+
+  /**
+   * The Lance filter for a single-variable comparison with a value, or null when it cannot be
+   * pushed (list membership of a list property, a literal on the left of contains/starts_with).
+   */
+  private Filter pushable(Clause.Filter f) {
+    Operand.Property p;
+    Value v;
+    CompareOp op = f.op();
+    if (f.left() instanceof Operand.Property lp && f.right() instanceof Value rv) {
+      p = lp;
+      v = rv;
+    } else if (f.left() instanceof Value lv && f.right() instanceof Operand.Property rp) {
+      p = rp;
+      v = lv;
+      if (op == CompareOp.LIST_CONTAINS) {
+        Object list = eval.apply(v);
+        return list == null ? Filter.FALSE : Filter.in(p.property(), (List<?>) list);
+      }
+      op = flip(op);
+      if (op == null) {
+        return null;
+      }
+    } else {
+      return null;
+    }
+    if (p.type().list()) {
+      return null;
+    }
+    String c = p.property();
+    if (op == CompareOp.IS_NULL) {
+      return Filter.isNull(c);
+    }
+    if (op == CompareOp.IS_NOT_NULL) {
+      return Filter.not(Filter.isNull(c));
+    }
+    Object value = eval.apply(v);
+    if (value == null) {
+      return Filter.FALSE; // a comparison with null matches nothing
+    }
+    return switch (op) {
+      // By value: an integer property against a decimal or out-of-range number (see Filter.compare).
+      case EQ -> Filter.compare(Filter.Comparison.EQ, c, p.type().kind(), value);
+      case NE -> Filter.compare(Filter.Comparison.NE, c, p.type().kind(), value);
+      case LT -> Filter.compare(Filter.Comparison.LT, c, p.type().kind(), value);
+      case LE -> Filter.compare(Filter.Comparison.LE, c, p.type().kind(), value);
+      case GT -> Filter.compare(Filter.Comparison.GT, c, p.type().kind(), value);
+      case GE -> Filter.compare(Filter.Comparison.GE, c, p.type().kind(), value);
+      case STARTS_WITH -> Filter.startsWith(c, (String) value);
+      case STRING_CONTAINS -> Filter.contains(c, (String) value);
+      default -> null;
+    };
+  }
+
+
+  private static CompareOp flip(CompareOp op) {
+    return switch (op) {
+      case EQ -> CompareOp.EQ;
+      case NE -> CompareOp.NE;
+      case LT -> CompareOp.GT;
+      case LE -> CompareOp.GE;
+      case GT -> CompareOp.LT;
+      case GE -> CompareOp.LE;
+      default -> null;
+    };
+  }
+}
