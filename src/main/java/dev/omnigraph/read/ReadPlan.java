@@ -9,6 +9,9 @@ import dev.omnigraph.query.OrderKey;
 import dev.omnigraph.query.Score;
 import dev.omnigraph.query.Value;
 import dev.omnigraph.schema.EdgeType;
+import dev.omnigraph.schema.InvalidKeyException;
+import dev.omnigraph.schema.KeyIds;
+import dev.omnigraph.schema.ScalarKind;
 import dev.omnigraph.schema.NodeType;
 import dev.omnigraph.table.Filter;
 import java.util.ArrayList;
@@ -46,6 +49,8 @@ final class ReadPlan {
   private final List<Scope> scopes = new ArrayList<>();
   private final Scope top;
   private final Optional<Integer> searchFirst;
+  /** Per node slot, the id its pushed equalities on every {@code @key} property derive. */
+  private final Map<Integer, String> keyIds = new HashMap<>();
 
   /**
    * Plans {@code q}.
@@ -67,6 +72,11 @@ final class ReadPlan {
     for (OrderKey k : q.order()) {
       if (k instanceof OrderKey.ByProperty bp) {
         top.noteColumns(bp.property());
+      }
+    }
+    for (Scope scope : scopes) {
+      for (int slot : scope.local) {
+        keyId(slot, scope.pushed.getOrDefault(slot, List.of())).ifPresent(id -> keyIds.put(slot, id));
       }
     }
     this.searchFirst = !q.isAggregating() && !q.order().isEmpty() && q.order().get(0) instanceof OrderKey.ByScore s
@@ -123,6 +133,78 @@ final class ReadPlan {
       }
     }
     return Optional.of(slot);
+  }
+
+  /**
+   * The id of a keyed node slot whose pushed filters bind every {@code @key} property by equality
+   * ({@code $p: Person { name: $n }}): the id derives from the key ({@link KeyIds}), so its scan
+   * becomes an exact probe of the {@code id} BTree instead of a scan of the key column. The probe
+   * is one more conjunct of the pushed filter, so it can only narrow: the key equalities stay and
+   * still decide. Only kinds whose key spelling is exactly the value compared are used (strings,
+   * enums, booleans, integers, dates); a value the key cannot spell leaves the scan as it was.
+   */
+  private Optional<String> keyId(int slot, List<Clause.Filter> pushed) {
+    NodeType type = slotTypes.get(slot);
+    if (slotEdges.containsKey(slot) || type == null || !type.isKeyed()) {
+      return Optional.empty();
+    }
+    Map<String, Object> values = new HashMap<>();
+    for (Clause.Filter f : pushed) {
+      if (f.op() != CompareOp.EQ) {
+        continue;
+      }
+      Operand.Property p = f.left() instanceof Operand.Property l ? l : f.right() instanceof Operand.Property r ? r : null;
+      Value v = f.right() instanceof Value r ? r : f.left() instanceof Value l ? l : null;
+      if (p == null || v == null || p.isId() || !type.key().contains(p.property()) || p.type().list()) {
+        continue;
+      }
+      Object value = eval.apply(v);
+      if (value != null && exactlySpelled(p.type().kind(), value)) {
+        values.putIfAbsent(p.property(), value);
+      }
+    }
+    if (!values.keySet().containsAll(type.key())) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(KeyIds.nodeId(type, values));
+    } catch (InvalidKeyException unusable) {
+      return Optional.empty(); // the key cannot spell this value: the scan decides, as before
+    }
+  }
+
+  private static boolean exactlySpelled(ScalarKind kind, Object value) {
+    return switch (kind) {
+      case STRING, ENUM -> value instanceof String;
+      case BOOL -> value instanceof Boolean;
+      case I32, I64, U32, U64 -> value instanceof Integer || value instanceof Long || value instanceof java.math.BigInteger;
+      case DATE -> value instanceof java.time.LocalDate;
+      default -> false;
+    };
+  }
+
+  /** The id a key lookup of {@code slot} probes, if its filters bind the whole key. */
+  Optional<String> keyProbe(int slot) {
+    return Optional.ofNullable(keyIds.get(slot));
+  }
+
+  /**
+   * The plan in words, one line per slot, for {@code explain} and tests: the slot's type, how its
+   * candidates are found (an id probe from the key, a filtered scan, or none: bound by a traversal)
+   * and the columns read.
+   */
+  List<String> describe() {
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<String, Integer> e : slots.entrySet()) {
+      int slot = e.getValue();
+      String variable = e.getKey().substring(0, e.getKey().indexOf('#'));
+      String type = slotEdges.containsKey(slot) ? "edge " + slotEdges.get(slot).name() : slotTypes.get(slot).name();
+      String access = keyIds.containsKey(slot) ? "id probe from its @key"
+          : filtered(slot) ? "scan with " + pushedParts(slot).size() + " pushed filter(s)" : "unfiltered";
+      out.add("$" + variable + ": " + type + ", " + access + ", columns " + String.join(",", slotColumns.get(slot)));
+    }
+    searchFirst.ifPresent(slot -> out.add("search first on slot " + slot));
+    return out;
   }
 
   private NodeType nodeType(String name) {
@@ -267,6 +349,10 @@ final class ReadPlan {
 
   List<Filter> pushedParts(int slot) {
     List<Filter> parts = new ArrayList<>();
+    String keyId = keyIds.get(slot);
+    if (keyId != null) {
+      parts.add(Filter.in("id", List.of(keyId)));
+    }
     for (Scope scope : scopes) {
       if (scope.local.contains(slot)) {
         for (Clause.Filter f : scope.pushed.getOrDefault(slot, List.of())) {
