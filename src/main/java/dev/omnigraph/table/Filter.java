@@ -74,9 +74,19 @@ public final class Filter {
 
   /**
    * The exact values this filter restricts {@code column} to, when it is {@code column = v} or
-   * {@code column IN (…)} of Strings (an exact key probe); empty for any other shape.
+   * {@code column IN (…)} of Strings (an exact key probe), or a conjunction with such a part (its
+   * rows are among that part's: a key lookup with further filters); empty for any other shape.
    */
   Optional<Set<String>> exactStrings(String column) {
+    if (op == Op.AND) {
+      for (Filter child : children) {
+        Optional<Set<String>> bound = child.exactStrings(column);
+        if (bound.isPresent()) {
+          return bound;
+        }
+      }
+      return Optional.empty();
+    }
     if (!column.equals(this.column)) {
       return Optional.empty();
     }
