@@ -205,6 +205,8 @@ final class RemoteGraph {
     return switch (status) {
       case 400, 413, 415 -> new InvalidRequest(message);
       case 409 -> new Conflict(message);
+      // The admission limit: the same exit code (3, retry later) as a local outcome of its kind.
+      case 429 -> new dev.omnigraph.api.TooManyRequests(message, 0, 1);
       default -> new RemoteError(status, message);
     };
   }

@@ -65,6 +65,11 @@ public enum ErrorKind {
    * default-deny); nothing was prepared. Exit 1: retrying as the same actor cannot help.
    */
   FORBIDDEN(403, "forbidden", ErrorKind.EXIT_ERROR),
+  /**
+   * {@link dev.omnigraph.api.TooManyRequests}: the actor's admission limit of concurrent requests is
+   * reached; 429 with {@code Retry-After}, nothing ran.
+   */
+  TOO_MANY_REQUESTS(429, "too_many_requests", ErrorKind.EXIT_CONFLICT),
   /** {@link NotFound}: graph, branch or commit. */
   NOT_FOUND(404, "not_found", ErrorKind.EXIT_ERROR),
   /** The request is wrong: {@link InvalidRequest} (load input, constraints), query and schema errors. */
@@ -172,6 +177,8 @@ public enum ErrorKind {
       return CONFLICT;
     } else if (failure instanceof dev.omnigraph.api.Forbidden) {
       return FORBIDDEN;
+    } else if (failure instanceof dev.omnigraph.api.TooManyRequests) {
+      return TOO_MANY_REQUESTS;
     } else if (failure instanceof dev.omnigraph.api.ChangeDiffRefused) {
       return CHANGE_DIFF_REFUSED;
     } else if (failure instanceof dev.omnigraph.api.ChangeFeedGap) {

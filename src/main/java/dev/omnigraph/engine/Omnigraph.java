@@ -100,6 +100,7 @@ public final class Omnigraph implements AutoCloseable {
   private Omnigraph(StorageConfig config, StorageAdapter storage, OpenMode mode, SchemaContract schema,
       OptimizeSettings optimizeSettings, dev.omnigraph.lease.ProcessLeases.Claim lease) {
     this.config = config;
+    this.owner = null;
     this.lease = lease;
     dev.omnigraph.lease.WriterFence fence = lease == null ? readOnlyFence() : lease;
     this.storage = storage;
@@ -130,6 +131,37 @@ public final class Omnigraph implements AutoCloseable {
         recovery, () -> contract().identity()), manifest, tables);
   }
 
+  /**
+   * A view of {@code owner} that asks {@code gate}: the same storage, writers, lease and caches, by
+   * reference. {@link #pinnedTo} explains why; a new field of this class must be shared here too
+   * (the compiler insists for a final one).
+   */
+  private Omnigraph(Omnigraph owner, PolicyGate gate) {
+    this.config = owner.config;
+    this.storage = owner.storage;
+    this.mode = owner.mode;
+    this.gates = owner.gates;
+    this.manifest = owner.manifest;
+    this.schemas = owner.schemas;
+    this.schemaApplies = owner.schemaApplies;
+    this.indexEnsures = owner.indexEnsures;
+    this.writePath = owner.writePath;
+    this.merges = owner.merges;
+    this.recovery = owner.recovery;
+    this.sidecars = owner.sidecars;
+    this.audit = owner.audit;
+    this.maintenance = owner.maintenance;
+    this.optimizer = owner.optimizer;
+    this.evidence = owner.evidence;
+    this.lease = owner.lease;
+    this.lastRecovery = owner.lastRecovery;
+    this.policy = gate;
+    this.owner = owner;
+  }
+
+  /** The handle a view was made of; null for a handle that owns its resources. */
+  private final Omnigraph owner;
+
   /** The accepted contract to serve this call with. */
   private SchemaContract contract() {
     return schemas.current();
@@ -142,6 +174,17 @@ public final class Omnigraph implements AutoCloseable {
   public Omnigraph gatedBy(PolicyGate gate) {
     this.policy = java.util.Objects.requireNonNull(gate, "gate");
     return this;
+  }
+
+  /**
+   * A view of this handle whose every check asks {@code gate}, whatever is installed here later: the
+   * server takes one per request, so a policy reload that installs a new gate on the handle while a
+   * request runs cannot split that request's decisions between two policies (a merge's
+   * {@code branch_merge} and {@code branch_delete}, a stored query's two checks). It shares everything
+   * else with this handle; closing it closes nothing (the handle owns the storage and the lease).
+   */
+  public Omnigraph pinnedTo(PolicyGate gate) {
+    return new Omnigraph(owner == null ? this : owner, java.util.Objects.requireNonNull(gate, "gate"));
   }
 
   /** The authorization gate of this handle ({@link PolicyGate#OPEN} unless one was installed). */
@@ -1168,6 +1211,9 @@ public final class Omnigraph implements AutoCloseable {
 
   @Override
   public void close() {
+    if (owner != null) {
+      return; // a view (pinnedTo): its handle owns what it uses
+    }
     optimizer.close(); // a background pass finishes before the storage it uses closes
     sidecars.awaitRetirements(); // finished writes' sidecar deletes, before the storage closes
     storage.close();

@@ -22,6 +22,11 @@ public final class PolicyRefused extends InvalidRequest {
     this.ruleId = ruleId;
   }
 
+  /** A policy file that cannot be read at all. */
+  public static PolicyRefused unreadable(String origin, java.io.IOException e) {
+    return new PolicyRefused(origin, 0, Optional.empty(), "cannot be read: " + e);
+  }
+
   /** The file (or other source) refused. */
   public String origin() {
     return origin;

@@ -84,7 +84,7 @@ final class PolicyYaml {
     try {
       return java.nio.file.Files.readString(file, java.nio.charset.StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new PolicyRefused(file.toString(), 0, Optional.empty(), "cannot be read: " + e);
+      throw PolicyRefused.unreadable(file.toString(), e);
     }
   }
 

@@ -161,8 +161,12 @@ class BearerTokens {
   }
 
   static byte[] sha256(String token) {
+    return sha256(token.getBytes(StandardCharsets.UTF_8));
+  }
+
+  static byte[] sha256(byte[] bytes) {
     try {
-      return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+      return MessageDigest.getInstance("SHA-256").digest(bytes);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required of every JVM", e);
     }

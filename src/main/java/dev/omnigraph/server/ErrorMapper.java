@@ -102,6 +102,8 @@ class ErrorMapper {
         .entity(body(kind, failure));
     if (failure instanceof dev.omnigraph.api.WriterUnavailable w) {
       w.retryAfterSeconds().ifPresent(s -> r.header("Retry-After", Long.toString(s)));
+    } else if (failure instanceof dev.omnigraph.api.TooManyRequests t) {
+      r.header("Retry-After", Long.toString(t.retryAfterSeconds()));
     }
     return r.build();
   }

@@ -76,7 +76,10 @@ class GraphRegistry {
     }
     // Before any handle opens: every handle a graph serves requests with carries its gate.
     authorization.requireServed(graphs.keySet());
-    graphs.values().forEach(g -> g.gate(authorization.forGraph(g.id())));
+    graphs.values().forEach(g -> {
+      g.gate(authorization.forGraph(g.id()));
+      g.decidingGate(() -> gates().forGraph(g.id()));
+    });
     graphs.values().forEach(g -> LOG.infof("serving graph %s at %s%s", g.id(), g.uri(),
         g.storedQueries().names().isEmpty() ? "" : " with stored queries " + String.join(", ",
             g.storedQueries().names())));
@@ -108,7 +111,24 @@ class GraphRegistry {
 
   /** The gate of server-scoped actions ({@code GET /graphs}: {@code graph_list}). */
   dev.omnigraph.policy.PolicyGate serverGate() {
-    return authorization.forServer();
+    return gates().server();
+  }
+
+  /**
+   * The gates a decision uses: inside a request, the snapshot the request pinned ({@link RequestGates});
+   * outside one (the reconciler, startup), the gates in force.
+   */
+  private Authorization.Gates gates() {
+    io.quarkus.arc.ArcContainer arc = io.quarkus.arc.Arc.container();
+    if (arc != null && arc.requestContext().isActive()) {
+      return arc.instance(RequestGates.class).get().pinned();
+    }
+    return authorization.current();
+  }
+
+  /** After a policy reload: every graph's handles carry the gate now in force (requests pin their own). */
+  void regate() {
+    graphs.values().forEach(g -> g.gate(authorization.forGraph(g.id())));
   }
 
   /** The startup line naming each graph's authorization state. */

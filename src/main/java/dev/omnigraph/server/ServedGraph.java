@@ -54,8 +54,16 @@ final class ServedGraph implements AutoCloseable {
    */
   private Omnigraph refusedReader;
   private volatile dev.omnigraph.engine.StoredQueries storedQueries = dev.omnigraph.engine.StoredQueries.none();
-  /** This graph's authorization ({@link Authorization}): installed on every handle it serves requests with. */
+  /**
+   * This graph's gate in force ({@link Authorization}), installed on its handles; a policy reload
+   * replaces it ({@link #gate(dev.omnigraph.policy.PolicyGate)}).
+   */
   private volatile dev.omnigraph.policy.PolicyGate gate = dev.omnigraph.policy.PolicyGate.OPEN;
+  /**
+   * The gate a decision uses now: inside a request, the one that request pinned (so a reload while it
+   * runs cannot split its decisions); outside one, {@link #gate}. Set by the registry.
+   */
+  private volatile java.util.function.Supplier<dev.omnigraph.policy.PolicyGate> decidingGate = () -> gate;
   private volatile int lastPendingCount;
   /** Operation ids known to block writes (they survived a heal or were left by a failed write). */
   private final Set<String> blocking = ConcurrentHashMap.newKeySet();
@@ -285,17 +293,28 @@ final class ServedGraph implements AutoCloseable {
     return config.rootUri();
   }
 
-  /** The graph's stored-query catalog (empty unless configured). */
-  /** The authorization gate of this graph's requests. */
+  /** The authorization gate of this graph's current request (the one in force outside a request). */
   dev.omnigraph.policy.PolicyGate gate() {
-    return gate;
+    return decidingGate.get();
   }
 
-  /** Sets the gate; before the graph serves (the registry does it while it is built). */
-  void gate(dev.omnigraph.policy.PolicyGate gate) {
+  /** Installs the gate in force on this graph and its open handles: while the registry is built, and after a reload. */
+  synchronized void gate(dev.omnigraph.policy.PolicyGate gate) {
     this.gate = gate;
+    if (handle != null) {
+      handle.gatedBy(gate);
+    }
+    if (refusedReader != null) {
+      refusedReader.gatedBy(gate);
+    }
   }
 
+  /** Sets where {@link #gate()} finds the current request's gate; while the registry is built. */
+  void decidingGate(java.util.function.Supplier<dev.omnigraph.policy.PolicyGate> source) {
+    this.decidingGate = source;
+  }
+
+  /** The graph's stored-query catalog (empty unless configured). */
   dev.omnigraph.engine.StoredQueries storedQueries() {
     return storedQueries;
   }
@@ -306,12 +325,17 @@ final class ServedGraph implements AutoCloseable {
   }
 
   /**
-   * The read-write handle, opening it on first use (full recovery runs then).
+   * The read-write handle, opening it on first use (full recovery runs then), as a view pinned to
+   * {@link #gate()}: every check of the engine call sees the gate the request decides against.
    *
    * @throws NotFound when the root holds no graph
    * @throws dev.omnigraph.api.RecoveryRequired when the open's recovery refuses a sidecar
    */
   Omnigraph handle() {
+    return openedHandle().pinnedTo(gate());
+  }
+
+  private Omnigraph openedHandle() {
     Omnigraph h = handle;
     if (h != null) {
       return h;
@@ -351,20 +375,20 @@ final class ServedGraph implements AutoCloseable {
    */
   Omnigraph reader() {
     try {
-      Omnigraph h = handle();
+      Omnigraph h = openedHandle();
       closeRefusedReader();
-      return h;
+      return h.pinnedTo(gate());
     } catch (dev.omnigraph.api.RecoveryRequired | dev.omnigraph.recovery.UnreadableSidecar refused) {
       synchronized (this) {
         if (handle != null) {
-          return handle;
+          return handle.pinnedTo(gate());
         }
         if (refusedReader == null) {
           LOG.warnf("graph %s: the read-write open is refused by recovery (%s); serving reads from a read-only "
               + "handle until an operator settles it", id, refused.getMessage());
           refusedReader = Omnigraph.open(config, OpenMode.READ_ONLY, optimize).gatedBy(gate);
         }
-        return refusedReader;
+        return refusedReader.pinnedTo(gate());
       }
     }
   }

@@ -126,14 +126,17 @@ class HelmChartTest {
   /** Issue 17: the writer Deployment is a writer with its lease settings; no reader unless asked. */
   @Test
   void theWriterTakesTheLeaseWithItsTtlAndDrainGraceAndNoReaderByDefault() throws IOException {
-    Manifests m = render(t -> t.set("lease.ttl", "45s").set("drain.grace", "20s"));
+    Manifests m = render(t -> t.set("lease.ttl", "45s").set("drain.grace", "20s")
+        .set("admission.maxConcurrentPerActor", "8").set("admission.actors.ingest7", "2"));
     JsonNode writer = m.only("Deployment");
     assertThat(writer.path("spec").path("replicas").asInt()).isEqualTo(1);
     assertThat(writer.path("spec").path("strategy").path("type").asText()).isEqualTo("Recreate");
     assertThat(m.literalEnvironment(Manifests.container(writer)))
         .containsEntry("OMNIGRAPH_MODE", "writer")
         .containsEntry("OMNIGRAPH_LEASE_TTL", "45s")
-        .containsEntry("OMNIGRAPH_DRAIN_GRACE", "20s");
+        .containsEntry("OMNIGRAPH_DRAIN_GRACE", "20s")
+        .containsEntry("OMNIGRAPH_ADMISSION_MAX_CONCURRENT_PER_ACTOR", "8")
+        .containsEntry("OMNIGRAPH_ADMISSION_ACTORS_INGEST7", "2");
     assertThat(m.only("Service").path("spec").path("selector").path("app.kubernetes.io/component").asText())
         .isEqualTo("writer");
   }

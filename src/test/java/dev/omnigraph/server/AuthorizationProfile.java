@@ -11,9 +11,29 @@ import java.util.Map;
  * The one profile of the authorization acceptance ({@link AuthorizationE2ETest}), without the shared
  * graphs and their server policy: graph {@code e2e} under the reference's e2e policy (its own
  * {@code policy-file}) and graph {@code dd} under no policy, which with tokens is DefaultDeny. Tokens
- * {@code act-andrew} (team, admins), {@code act-bruno} (team), each {@code <actor>-token}.
+ * {@code act-andrew} (team, admins), {@code act-bruno} (team), {@code act-carla}, each
+ * {@code <actor>-token}. Graph {@code live} ({@link PolicyReloadAdmissionTest}) has a policy file the
+ * test rewrites ({@link #LIVE_A} at start), polled every 200 ms; {@code act-carla} may have 2 requests
+ * in flight.
  */
 public class AuthorizationProfile implements QuarkusTestProfile {
+
+  /** Graph {@code live}'s policy at start: the team reads and exports anywhere, changes unprotected branches. */
+  static final String LIVE_A = """
+      version: 1
+      groups:
+        team: [act-bruno, act-carla]
+      protected_branches: [main]
+      rules:
+        - id: team-read
+          allow: { actors: { group: team }, actions: [read, export], branch_scope: any }
+        - id: team-write
+          allow: { actors: { group: team }, actions: [change], branch_scope: unprotected }
+      """;
+
+  /** {@link #LIVE_A} with the team's changes on every branch, {@code main} included. */
+  static final String LIVE_B = LIVE_A.replace("actions: [change], branch_scope: unprotected",
+      "actions: [change], branch_scope: any");
 
   @Override
   public boolean disableGlobalTestResources() {
@@ -32,12 +52,17 @@ public class AuthorizationProfile implements QuarkusTestProfile {
       try {
         Path root = Files.createTempDirectory("omnigraph-authz-");
         Path policy = Files.writeString(root.resolve("e2e-policy.yaml"), dev.omnigraph.policy.E2eCases.POLICY);
+        Path live = Files.writeString(root.resolve("live-policy.yaml"), LIVE_A);
         java.util.Map<String, String> config = new java.util.HashMap<>(Map.of(
             "omnigraph.graphs.e2e.uri", root.resolve("e2e").toString(),
             "omnigraph.graphs.e2e.policy-file", policy.toString(),
             "omnigraph.graphs.dd.uri", root.resolve("dd").toString(),
             "omnigraph.storage.example", "false"));
-        for (String actor : List.of("act-andrew", "act-bruno")) {
+        config.put("omnigraph.graphs.live.uri", root.resolve("live").toString());
+        config.put("omnigraph.graphs.live.policy-file", live.toString());
+        config.put("omnigraph.policy.reload-interval", "200ms");
+        config.put("omnigraph.admission.actors.act-carla", "2");
+        for (String actor : List.of("act-andrew", "act-bruno", "act-carla")) {
           config.put("omnigraph.auth.tokens." + actor,
               HexFormat.of().formatHex(BearerTokens.sha256(RoutePolicy.token(actor))));
         }
