@@ -32,21 +32,29 @@ class Authorization {
   static final String GRAPH_POLICY_SUFFIX = "policy-file";
 
   private final boolean tokens;
+  /** Hears every decision of every gate handed out here ({@link ServiceMetrics#decided}). */
+  private final dev.omnigraph.policy.DecisionListener listener;
   private final Optional<Policy> serverPolicy;
   private final SortedMap<String, Policy> graphPolicies;
 
   @jakarta.inject.Inject
-  Authorization(Config config, BearerTokens bearerTokens) {
+  Authorization(Config config, BearerTokens bearerTokens, ServiceMetrics metrics) {
     this(config.getOptionalValue(POLICY_FILE, String.class).filter(f -> !f.isBlank()).map(Path::of),
         pathsOf(KeyedConfig.read(config.getPropertyNames(), n -> config.getValue(n, String.class), "omnigraph.graphs",
-            GRAPH_POLICY_SUFFIX, java.util.Set.of())), bearerTokens.enabled());
+            GRAPH_POLICY_SUFFIX, java.util.Set.of())), bearerTokens.enabled(), metrics::decided);
   }
 
   /**
    * @throws IllegalStateException when a policy file cannot be used or a policy is set without tokens
    */
   Authorization(Optional<Path> serverFile, Map<String, Path> graphFiles, boolean tokens) {
+    this(serverFile, graphFiles, tokens, dev.omnigraph.policy.DecisionListener.NONE);
+  }
+
+  private Authorization(Optional<Path> serverFile, Map<String, Path> graphFiles, boolean tokens,
+      dev.omnigraph.policy.DecisionListener listener) {
     this.tokens = tokens;
+    this.listener = listener;
     if (!tokens && (serverFile.isPresent() || !graphFiles.isEmpty())) {
       String which = serverFile.map(f -> POLICY_FILE + " (" + f + ")")
           .orElseGet(() -> "omnigraph.graphs." + graphFiles.keySet().iterator().next() + "." + GRAPH_POLICY_SUFFIX);
@@ -106,12 +114,12 @@ class Authorization {
   /** The gate of graph {@code id}: its own policy, else the server's, else the state the tokens give. */
   PolicyGate forGraph(String id) {
     return Optional.ofNullable(graphPolicies.get(id)).or(() -> serverPolicy).map(PolicyGate::enforcing)
-        .orElse(stateless());
+        .orElse(stateless()).observedBy(listener);
   }
 
   /** The gate of server-scoped actions ({@code graph_list}): the server policy's. */
   PolicyGate forServer() {
-    return serverPolicy.map(PolicyGate::enforcing).orElse(stateless());
+    return serverPolicy.map(PolicyGate::enforcing).orElse(stateless()).observedBy(listener);
   }
 
   private PolicyGate stateless() {
