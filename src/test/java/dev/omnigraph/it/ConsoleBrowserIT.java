@@ -103,14 +103,15 @@ class ConsoleBrowserIT {
     }
     base = "http://127.0.0.1:" + port;
     Path log = dir.resolve("serve.log");
-    Path tokens = Files.writeString(dir.resolve("tokens"), WRITER + "=" + sha256(token(WRITER)) + "\n" + READER + "="
-        + sha256(token(READER)) + "\n");
+    // The tokens and the policy in config/application.properties of the working directory, where an
+    // operator (or a mounted ConfigMap) puts them.
     Path policy = Files.writeString(dir.resolve("policy.yaml"), POLICY);
-    ProcessBuilder pb = new ProcessBuilder(BASEDIR.resolve("bin/omnigraph").toString(), "serve", "--port",
-        Integer.toString(port)).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
-    pb.environment().put("OMNIGRAPH_AUTH_TOKENS_FILE", tokens.toString());
-    pb.environment().put("OMNIGRAPH_POLICY_FILE", policy.toString());
-    serve = pb.start();
+    Files.createDirectories(dir.resolve("config"));
+    Files.writeString(dir.resolve("config/application.properties"), "omnigraph.auth.tokens." + WRITER + "="
+        + sha256(token(WRITER)) + "\nomnigraph.auth.tokens." + READER + "=" + sha256(token(READER))
+        + "\nomnigraph.policy.file=" + policy + "\n");
+    serve = new ProcessBuilder(BASEDIR.resolve("bin/omnigraph").toString(), "serve", "--port", Integer.toString(port))
+        .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     awaitReady(log);
 
     ChromeOptions options = new ChromeOptions();
