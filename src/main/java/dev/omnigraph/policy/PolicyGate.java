@@ -17,7 +17,8 @@ import java.util.Optional;
  *       closed: a call site that forgets to pass one never gets through).
  * </ul>
  *
- * <p>Immutable; a reloaded policy is a new gate.
+ * <p>Immutable; a reloaded policy is a new gate. A gate may carry a {@link DecisionListener}
+ * ({@link #observedBy}) that hears each of its decisions.
  */
 public final class PolicyGate {
 
@@ -27,21 +28,32 @@ public final class PolicyGate {
   }
 
   /** No policy and no tokens: the gate allows everything. */
-  public static final PolicyGate OPEN = new PolicyGate(State.OPEN, Optional.empty());
+  public static final PolicyGate OPEN = new PolicyGate(State.OPEN, Optional.empty(), DecisionListener.NONE);
   /** Tokens without a policy: only {@code read}. */
-  public static final PolicyGate DEFAULT_DENY = new PolicyGate(State.DEFAULT_DENY, Optional.empty());
+  public static final PolicyGate DEFAULT_DENY = new PolicyGate(State.DEFAULT_DENY, Optional.empty(),
+      DecisionListener.NONE);
 
   private final State state;
   private final Optional<Policy> policy;
+  private final DecisionListener listener;
 
-  private PolicyGate(State state, Optional<Policy> policy) {
+  private PolicyGate(State state, Optional<Policy> policy, DecisionListener listener) {
     this.state = state;
     this.policy = policy;
+    this.listener = listener;
   }
 
   /** A gate that enforces {@code policy}. */
   public static PolicyGate enforcing(Policy policy) {
-    return new PolicyGate(State.POLICY_ENABLED, Optional.of(policy));
+    return new PolicyGate(State.POLICY_ENABLED, Optional.of(policy), DecisionListener.NONE);
+  }
+
+  /**
+   * This gate, deciding the same, telling {@code listener} of each decision (in place of any listener
+   * it had; {@link DecisionListener#NONE} for a preview that must not count as a request's decision).
+   */
+  public PolicyGate observedBy(DecisionListener listener) {
+    return new PolicyGate(state, policy, java.util.Objects.requireNonNull(listener, "listener"));
   }
 
   public State state() {
@@ -52,8 +64,18 @@ public final class PolicyGate {
     return policy;
   }
 
-  /** The decision for {@code actor} (empty: nobody authenticated or named) in this state. */
+  /**
+   * The decision for {@code actor} (empty: nobody authenticated or named) in this state, told to this
+   * gate's listener.
+   */
   public PolicyDecision decide(Optional<String> actor, PolicyAction action, Optional<String> branch,
+      Optional<String> targetBranch) {
+    PolicyDecision d = evaluate(actor, action, branch, targetBranch);
+    listener.decided(action, d);
+    return d;
+  }
+
+  private PolicyDecision evaluate(Optional<String> actor, PolicyAction action, Optional<String> branch,
       Optional<String> targetBranch) {
     return switch (state) {
       case OPEN -> new PolicyDecision(true, Optional.empty(), "open: no tokens and no policy");

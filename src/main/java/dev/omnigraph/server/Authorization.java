@@ -49,11 +49,14 @@ class Authorization {
   record Gates(Optional<Policy> serverPolicy, SortedMap<String, Policy> graphPolicies, PolicyGate stateless,
       PolicyGate server, SortedMap<String, PolicyGate> graphs) {
 
-    static Gates of(Optional<Policy> serverPolicy, SortedMap<String, Policy> graphPolicies, PolicyGate stateless) {
+    /** Every gate observed by {@code listener}; {@code stateless} is the tokens' state, already observed. */
+    static Gates of(Optional<Policy> serverPolicy, SortedMap<String, Policy> graphPolicies, PolicyGate stateless,
+        dev.omnigraph.policy.DecisionListener listener) {
       SortedMap<String, PolicyGate> graphs = new TreeMap<>();
-      graphPolicies.forEach((id, p) -> graphs.put(id, PolicyGate.enforcing(p)));
+      graphPolicies.forEach((id, p) -> graphs.put(id, PolicyGate.enforcing(p).observedBy(listener)));
       return new Gates(serverPolicy, Collections.unmodifiableSortedMap(new TreeMap<>(graphPolicies)), stateless,
-          serverPolicy.map(PolicyGate::enforcing).orElse(stateless), Collections.unmodifiableSortedMap(graphs));
+          serverPolicy.map(p -> PolicyGate.enforcing(p).observedBy(listener)).orElse(stateless),
+          Collections.unmodifiableSortedMap(graphs));
     }
 
     /** The gate of graph {@code id}: its own policy, else the server's, else the state the tokens give. */
@@ -84,18 +87,26 @@ class Authorization {
   /** The SHA-256 of each source's bytes when last read (key: {@link Source#key}), so a pass parses only changes. */
   private final Map<String, String> seen = new java.util.HashMap<>();
   private volatile Gates current;
+  /** Hears every decision of every gate handed out here ({@link ServiceMetrics#decided}). */
+  private final dev.omnigraph.policy.DecisionListener listener;
 
   @jakarta.inject.Inject
-  Authorization(Config config, BearerTokens bearerTokens) {
+  Authorization(Config config, BearerTokens bearerTokens, ServiceMetrics metrics) {
     this(config.getOptionalValue(POLICY_FILE, String.class).filter(f -> !f.isBlank()).map(Path::of),
         pathsOf(KeyedConfig.read(config.getPropertyNames(), n -> config.getValue(n, String.class), "omnigraph.graphs",
-            GRAPH_POLICY_SUFFIX, java.util.Set.of())), bearerTokens.enabled());
+            GRAPH_POLICY_SUFFIX, java.util.Set.of())), bearerTokens.enabled(), metrics::decided);
   }
 
   /**
    * @throws IllegalStateException when a policy file cannot be used or a policy is set without tokens
    */
   Authorization(Optional<Path> serverFile, Map<String, Path> graphFiles, boolean tokens) {
+    this(serverFile, graphFiles, tokens, dev.omnigraph.policy.DecisionListener.NONE);
+  }
+
+  private Authorization(Optional<Path> serverFile, Map<String, Path> graphFiles, boolean tokens,
+      dev.omnigraph.policy.DecisionListener listener) {
+    this.listener = listener;
     if (!tokens && (serverFile.isPresent() || !graphFiles.isEmpty())) {
       String which = serverFile.map(f -> POLICY_FILE + " (" + f + ")")
           .orElseGet(() -> "omnigraph.graphs." + graphFiles.keySet().iterator().next() + "." + GRAPH_POLICY_SUFFIX);
@@ -125,7 +136,8 @@ class Authorization {
         server = Optional.of(p);
       }
     }
-    this.current = Gates.of(server, graphs, tokens ? PolicyGate.DEFAULT_DENY : PolicyGate.OPEN);
+    this.current = Gates.of(server, graphs, (tokens ? PolicyGate.DEFAULT_DENY : PolicyGate.OPEN).observedBy(listener),
+        listener);
   }
 
   /**
@@ -193,7 +205,7 @@ class Authorization {
       }
     }
     if (out.stream().anyMatch(Reload::applied)) {
-      current = Gates.of(server, graphs, before.stateless());
+      current = Gates.of(server, graphs, before.stateless(), listener);
     }
     return out;
   }

@@ -474,6 +474,17 @@ class GraphResource {
   }
 
   @GET
+  @Path("{graph_id}/access")
+  @Operation(operationId = "access", summary = "Ours: the caller's actor and what it may do on a branch.")
+  public AccessOutput access(@PathParam("graph_id") String graphId, @QueryParam("branch") String branch) {
+    ServedGraph served = graphs.get(graphId);
+    String b = orMain(branch);
+    // Read-gated on the branch, like every view of it; the answer is the caller's own decisions only.
+    served.gate().check(actor.get(), dev.omnigraph.policy.PolicyAction.READ, Optional.of(b), Optional.empty());
+    return AccessOutput.of(graphId, served.gate(), actor.get(), b);
+  }
+
+  @GET
   @Path("{graph_id}/schema")
   @Operation(operationId = "schema", summary = "The accepted schema source.")
   public SchemaOutput schema(@PathParam("graph_id") String graphId) {

@@ -58,6 +58,7 @@ final class RouteActions {
       route("POST", G + "/changes/baseline", PolicyAction.EXPORT, "branch (default main)"),
       route("GET", G + "/snapshot", PolicyAction.READ, "branch (default main); with commit, the commit's branch"),
       route("GET", G + "/lease", PolicyAction.READ, "none (ours)"),
+      route("GET", G + "/access", PolicyAction.READ, "branch (default main) (ours: the console's actor view)"),
       route("GET", G + "/schema", PolicyAction.READ, "none"),
       route("POST", G + "/schema/apply", PolicyAction.SCHEMA_APPLY, "target main"),
       route("POST", G + "/indexes/ensure", PolicyAction.CHANGE, "branch indexed (ours)"),

@@ -2,6 +2,8 @@ package dev.omnigraph.server;
 
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.engine.ErrorKind;
+import dev.omnigraph.policy.PolicyAction;
+import dev.omnigraph.policy.PolicyDecision;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.storage.StoreRequests;
 import dev.omnigraph.write.UncoveredDrift;
@@ -30,7 +32,9 @@ import java.util.function.Supplier;
  *   <li>{@code omnigraph.recovery.pending.sidecars} (graph): sidecars at the last listing;
  *   <li>{@code omnigraph.recovery.outcomes} (graph, verdict, action): every settled or refused sidecar;
  *   <li>{@code omnigraph.store.requests} and {@code omnigraph.store.bytes} (op, kind): object-store
- *       requests of the storage adapter and Lance operations, process-wide ({@link StoreRequests}).
+ *       requests of the storage adapter and Lance operations, process-wide ({@link StoreRequests});
+ *   <li>{@code omnigraph.policy.decisions} (action, outcome): every authorization gate decision, by the
+ *       policy action and {@code allow} or {@code deny} ({@link #decided}); never an actor or a branch.
  * </ul>
  * A write answered {@link RecoveryRequired} also marks its sidecar write-blocking for readiness
  * and asks for a drift check; one answered {@link UncoveredDrift} marks the graph drifted.
@@ -96,8 +100,12 @@ class ServiceMetrics {
     return p.endsWith("/") && p.length() > 1 ? p.substring(0, p.length() - 1) : p;
   }
 
-  /** Binds the process-wide store counters once, at startup. */
+  /** Binds the process-wide store counters once, at startup, and shows every decision counter at 0. */
   void onStart(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent start) {
+    for (PolicyAction action : PolicyAction.values()) {
+      decisions(action, true);
+      decisions(action, false);
+    }
     for (StoreRequests.Op op : StoreRequests.Op.values()) {
       for (StoreRequests.Kind kind : StoreRequests.Kind.values()) {
         io.micrometer.core.instrument.FunctionCounter.builder("omnigraph.store.requests", op,
@@ -110,6 +118,19 @@ class ServiceMetrics {
             .tag("op", op.label()).tag("kind", kind.label()).register(registry);
       }
     }
+  }
+
+  /**
+   * Counts one gate decision ({@link Authorization} hangs this on every gate it hands out). Labels
+   * are bounded by construction: the action enum and two outcomes.
+   */
+  void decided(PolicyAction action, PolicyDecision decision) {
+    decisions(action, decision.allowed()).increment();
+  }
+
+  private Counter decisions(PolicyAction action, boolean allowed) {
+    return Counter.builder("omnigraph.policy.decisions").description("Authorization decisions by action and outcome")
+        .tag("action", action.wireName()).tag("outcome", allowed ? "allow" : "deny").register(registry);
   }
 
   /** Runs one write, timing it and counting its outcome. */

@@ -42,9 +42,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The web console (docs/console.md) in real headless Chromium, driven through chromedriver, against
  * the packaged service started as the README says ({@code bin/omnigraph serve}, embedded default:
- * the example graph). The methods run in order on one service, one browser and one graph, each
- * building on what the one before wrote; each saves a screenshot under
- * {@code target/console-screenshots/}.
+ * the example graph), with two bearer tokens and a policy: {@value #WRITER} may do everything,
+ * {@value #READER} only read. The methods run in order on one service, one browser and one graph,
+ * each building on what the one before wrote, signed in as the writer unless they say otherwise;
+ * each saves a screenshot under {@code target/console-screenshots/}.
  *
  * <p>Runs when the {@code browser} Maven profile is active (on by itself where
  * {@code /usr/bin/chromedriver} exists; {@code .ci/run} installs Debian's chromium and
@@ -61,6 +62,25 @@ class ConsoleBrowserIT {
   /** Markup that would run if the console ever inserted graph data as HTML. */
   private static final String XSS_SCRIPT = "<script>window.__pwned = 1</script>";
   private static final String XSS_IMG = "<img src=x onerror=\"window.__pwned = 2\">";
+  static final String WRITER = "console-writer";
+  static final String READER = "console-reader";
+  /** The writer may do everything on every branch; the reader only read; both list the graphs. */
+  private static final String POLICY = """
+      version: 1
+      groups:
+        writers: [console-writer]
+        everyone: [console-writer, console-reader]
+      protected_branches: [main]
+      rules:
+        - id: writer-does-everything
+          allow:
+            actors: { group: writers }
+            actions: [read, export, change, schema_apply, branch_create, branch_delete, branch_merge, invoke_query, admin]
+        - id: everyone-reads
+          allow: { actors: { group: everyone }, actions: [read], branch_scope: any }
+        - id: everyone-lists-graphs
+          allow: { actors: { group: everyone }, actions: [graph_list] }
+      """;
 
   private Path dir;
   private Process serve;
@@ -83,6 +103,13 @@ class ConsoleBrowserIT {
     }
     base = "http://127.0.0.1:" + port;
     Path log = dir.resolve("serve.log");
+    // The tokens and the policy in config/application.properties of the working directory, where an
+    // operator (or a mounted ConfigMap) puts them.
+    Path policy = Files.writeString(dir.resolve("policy.yaml"), POLICY);
+    Files.createDirectories(dir.resolve("config"));
+    Files.writeString(dir.resolve("config/application.properties"), "omnigraph.auth.tokens." + WRITER + "="
+        + sha256(token(WRITER)) + "\nomnigraph.auth.tokens." + READER + "=" + sha256(token(READER))
+        + "\nomnigraph.policy.file=" + policy + "\n");
     serve = new ProcessBuilder(BASEDIR.resolve("bin/omnigraph").toString(), "serve", "--port", Integer.toString(port))
         .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     awaitReady(log);
@@ -120,6 +147,9 @@ class ConsoleBrowserIT {
   void uiOnTheEmbeddedDefaultShowsTheExampleGraph() throws Exception {
     browser.get(base + "/ui");
     assertThat(browser.getCurrentUrl()).isEqualTo(base + "/ui/");
+    wait.until(d -> d.findElement(By.id("actor")).getText().equals("not signed in"));
+    signIn(WRITER);
+    assertThat(text("#actor")).isEqualTo("signed in as " + WRITER);
     // The default query (every Knows pair) runs on open and is drawn: alice -> bob -> carol.
     WebElement graph = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#result-graph[data-node-count]")));
     assertThat(graph.getAttribute("data-node-count")).isEqualTo("3");
@@ -366,7 +396,7 @@ class ConsoleBrowserIT {
     HttpClient http = HttpClient.newHttpClient();
     for (int i = 0; i < 20; i++) {
       HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/graphs/default/load/ndjson?branch=main"))
-          .header("Content-Type", "application/x-ndjson")
+          .header("Content-Type", "application/x-ndjson").header("Authorization", "Bearer " + token(WRITER))
           .POST(HttpRequest.BodyPublishers.ofString("{\"type\":\"Person\",\"data\":{\"name\":\"h" + i + "\"}}\n"))
           .build(), HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
@@ -387,6 +417,52 @@ class ConsoleBrowserIT {
     assertThat(((Number) layout.get("overlaps")).intValue()).as("overlapping commit labels").isZero();
     assertThat(((Number) layout.get("zoom")).doubleValue()).as("label scale").isGreaterThanOrEqualTo(0.9);
     shot("history-long");
+  }
+
+  /**
+   * Issue 34: the header names the signed-in actor, and the write controls the caller may not use
+   * are disabled, each saying which action it lacks; the same page as the writer has them enabled.
+   */
+  @Test
+  @Order(14)
+  void aReaderSeesItsActorAndDisabledWriteControls() throws Exception {
+    browser.get(base + "/ui/#write");
+    signIn(READER);
+    assertThat(text("#actor")).isEqualTo("signed in as " + READER);
+    for (String id : List.of("run-mutation", "run-load")) {
+      WebElement control = browser.findElement(By.id(id));
+      assertThat(control.isEnabled()).as(id).isFalse();
+      assertThat(control.getAttribute("title")).as(id).isEqualTo("Not allowed: needs the 'change' permission on branch main");
+    }
+    shot("write-read-only");
+
+    signIn(WRITER);
+    assertThat(text("#actor")).isEqualTo("signed in as " + WRITER);
+    for (String id : List.of("run-mutation", "run-load")) {
+      WebElement control = browser.findElement(By.id(id));
+      assertThat(control.isEnabled()).as(id).isTrue();
+      assertThat(control.getAttribute("title")).as(id).isNullOrEmpty();
+    }
+  }
+
+  private static String token(String actor) {
+    return actor + "-token";
+  }
+
+  private static String sha256(String token) throws Exception {
+    return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+        .digest(token.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+  }
+
+  /**
+   * Uses {@code actor}'s token in the header's form, then waits until the page has asked the server
+   * who that is: the view is drawn again for the new caller in the same step.
+   */
+  private void signIn(String actor) {
+    WebElement field = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("token")));
+    field.sendKeys(token(actor));
+    browser.findElement(By.id("token-save")).click();
+    wait.until(d -> actor.equals(d.findElement(By.id("actor")).getAttribute("data-actor")));
   }
 
   private static final String PEOPLE = "query people() {\n  match {\n    $p: Person\n  }\n"

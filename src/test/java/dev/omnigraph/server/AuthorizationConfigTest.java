@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omnigraph.policy.E2eCases;
+import dev.omnigraph.policy.PolicyAction;
 import dev.omnigraph.policy.PolicyGate;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,5 +64,32 @@ class AuthorizationConfigTest {
         "OMNIGRAPH_GRAPHS_B_POLICY_FILE", "/p/b.yaml");
     assertThat(KeyedConfig.read(values.keySet(), values::get, "omnigraph.graphs", "policy-file", java.util.Set.of()))
         .containsExactlyEntriesOf(new java.util.TreeMap<>(Map.of("a", "/p/a.yaml", "b", "/p/b.yaml")));
+  }
+
+  @Test
+  void everyDecisionOfAnObservedGateIsHeardAndAPreviewIsNot() throws Exception {
+    Path policy = Files.writeString(dir.resolve("p.yaml"), E2eCases.POLICY);
+    List<String> heard = new java.util.ArrayList<>();
+    PolicyGate gate = PolicyGate.enforcing(dev.omnigraph.policy.Policy.load(policy))
+        .observedBy((action, d) -> heard.add(action + "=" + d.allowed()));
+    gate.decide(Optional.of("act-bruno"), PolicyAction.CHANGE, Optional.of("feature"), Optional.empty());
+    assertThatThrownBy(() -> gate.check(Optional.of("act-bruno"), PolicyAction.CHANGE, Optional.of("main"),
+        Optional.empty())).isInstanceOf(dev.omnigraph.api.Forbidden.class);
+    // No actor under a policy: refused, and heard as a denial.
+    assertThatThrownBy(() -> gate.check(Optional.empty(), PolicyAction.READ, Optional.of("main"), Optional.empty()))
+        .isInstanceOf(dev.omnigraph.api.Forbidden.class);
+    assertThat(heard).containsExactly("change=true", "change=false", "read=false");
+    AccessOutput.of("g", gate, Optional.of("act-bruno"), "main");
+    assertThat(heard).hasSize(3);
+  }
+
+  @Test
+  void anOpenGraphAllowsEveryActionToNobody() {
+    AccessOutput open = AccessOutput.of("g", PolicyGate.OPEN, Optional.empty(), "main");
+    assertThat(open.actorId()).isNull();
+    assertThat(open.state()).isEqualTo("open");
+    assertThat(open.actions()).hasSize(9).containsOnlyKeys("read", "export", "change", "schema_apply",
+        "branch_create", "branch_delete", "branch_merge", "invoke_query", "admin").allSatisfy((a, ok) ->
+        assertThat(ok).as(a).isTrue());
   }
 }

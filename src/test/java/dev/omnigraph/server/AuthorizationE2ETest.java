@@ -14,6 +14,7 @@ import io.restassured.specification.RequestSpecification;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -127,5 +128,74 @@ class AuthorizationE2ETest {
       }
     }
     assertThat(head("dd", "main")).isEqualTo(before);
+  }
+
+  /** {@code omnigraph_policy_decisions_total} of one action and outcome, as /q/metrics shows it now. */
+  private static double decisions(String action, String outcome) {
+    String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^omnigraph_policy_decisions_total\\{action=\""
+        + action + "\",outcome=\"" + outcome + "\"} (\\S+)$").matcher(metrics);
+    assertThat(m.find()).as("omnigraph_policy_decisions_total{action=%s,outcome=%s} in %s", action, outcome,
+        metrics.lines().filter(l -> l.contains("policy")).toList()).isTrue();
+    return Double.parseDouble(m.group(1));
+  }
+
+  @Test
+  void eachDecisionMovesItsActionAndOutcomeCounterByOne() {
+    double allowed = decisions("change", "allow");
+    double denied = decisions("change", "deny");
+    mutate("act-bruno", "main", "Counted1").then().statusCode(403);
+    assertThat(decisions("change", "deny")).isEqualTo(denied + 1);
+    assertThat(decisions("change", "allow")).isEqualTo(allowed);
+    mutate("act-bruno", "feature", "Counted2").then().statusCode(200);
+    assertThat(decisions("change", "allow")).isEqualTo(allowed + 1);
+    assertThat(decisions("change", "deny")).isEqualTo(denied + 1);
+    // Never an actor or a branch as a label.
+    String metrics = given().get("/q/metrics").then().extract().asString();
+    assertThat(metrics.lines().filter(l -> l.startsWith("omnigraph_policy_decisions_total")))
+        .hasSize(2 * dev.omnigraph.policy.PolicyAction.values().length)
+        .noneMatch(l -> l.contains("act-") || l.contains("main") || l.contains("feature") || l.contains("graph="));
+  }
+
+  private static Map<String, Object> access(String actor, String graph, String branch) {
+    Response res = as(actor).get("/graphs/" + graph + "/access?branch=" + branch);
+    assertThat(res.statusCode()).as(res.asString()).isEqualTo(200);
+    // Only the caller's own decisions: no rule id, group or other actor.
+    assertThat(res.asString()).doesNotContain("team").doesNotContain("admins").doesNotContain("promote")
+        .doesNotContain(actor.equals("act-bruno") ? "act-andrew" : "act-bruno");
+    return res.jsonPath().getMap("");
+  }
+
+  private static Map<String, Boolean> only(String... allowed) {
+    Map<String, Boolean> out = new java.util.LinkedHashMap<>();
+    for (String a : List.of("read", "export", "change", "schema_apply", "branch_create", "branch_delete",
+        "branch_merge", "invoke_query", "admin")) {
+      out.put(a, List.of(allowed).contains(a));
+    }
+    return out;
+  }
+
+  @Test
+  void accessTellsTheCallerItsOwnDecisionsOnABranch() {
+    double reads = decisions("read", "allow");
+    double changesDenied = decisions("change", "deny");
+    Map<String, Object> bruno = access("act-bruno", "e2e", "main");
+    assertThat(bruno).containsEntry("graph_id", "e2e").containsEntry("branch", "main")
+        .containsEntry("actor_id", "act-bruno").containsEntry("state", "policy_enabled");
+    assertThat(bruno.get("actions")).isEqualTo(only("read"));
+    // Its preview of nine actions is no request's decision: only the route's own read is counted.
+    assertThat(decisions("read", "allow")).isEqualTo(reads + 1);
+    assertThat(decisions("change", "deny")).isEqualTo(changesDenied);
+
+    assertThat(access("act-bruno", "e2e", "feature").get("actions")).isEqualTo(only("read", "change"));
+    // A merge into protected main is the admins'; into an unprotected branch nobody's.
+    assertThat(access("act-andrew", "e2e", "main").get("actions")).isEqualTo(only("read", "branch_merge"));
+    assertThat(access("act-andrew", "e2e", "feature").get("actions")).isEqualTo(only("read", "change"));
+    Map<String, Object> dd = access("act-bruno", "dd", "main");
+    assertThat(dd).containsEntry("state", "default_deny").containsEntry("actor_id", "act-bruno");
+    assertThat(dd.get("actions")).isEqualTo(only("read"));
+    // Without a branch: main.
+    assertThat(as("act-bruno").get("/graphs/e2e/access").then().statusCode(200).extract().<String>path("branch"))
+        .isEqualTo("main");
   }
 }

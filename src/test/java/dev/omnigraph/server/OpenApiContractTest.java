@@ -40,7 +40,8 @@ class OpenApiContractTest {
    * Operations of this server the reference does not have, documented in our document (each in
    * docs/http-api.md): served and listed, compared with nothing.
    */
-  static final Set<String> OURS = Set.of("POST /graphs/{graph_id}/indexes/ensure", "GET /graphs/{graph_id}/lease");
+  static final Set<String> OURS = Set.of("POST /graphs/{graph_id}/indexes/ensure", "GET /graphs/{graph_id}/lease",
+      "GET /graphs/{graph_id}/access");
 
   private static final String APPLY = "POST /graphs/{graph_id}/schema/apply";
 

@@ -144,6 +144,8 @@ class RouteAuthorizationTest {
           none, 200);
       case "GET /graphs/{graph_id}/lease" -> new Req("GET", GRAPH + "/lease", Optional.empty(), Optional.empty(),
           none, 200);
+      case "GET /graphs/{graph_id}/access" -> new Req("GET", GRAPH + "/access?branch=main", Optional.empty(),
+          Optional.empty(), none, 200);
       case "GET /graphs/{graph_id}/schema" -> new Req("GET", GRAPH + "/schema", Optional.empty(), Optional.empty(),
           none, 200);
       // Allowed, it gets past the gate to the apply's own refusal: this graph has branches besides main (409).

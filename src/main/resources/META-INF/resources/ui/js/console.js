@@ -21,6 +21,8 @@ const state = {
   snapshot: '',
   autoRun: true,
   timer: null,
+  // The caller's actor and decisions on the branch (GET /access); null when unknown.
+  access: null,
 };
 
 function banner(node) {
@@ -53,6 +55,44 @@ async function loadGraph() {
   state.schemaSource = schema.schema_source || '';
   state.schema = parseSchema(state.schemaSource);
   if (state.query == null) state.query = defaultQuery(state.schema);
+  await loadAccess();
+}
+
+// ---- who is signed in, and what they may do on the branch ------------------------------------
+
+async function loadAccess() {
+  try {
+    state.access = await api.get(api.graphPath(state.graph, `/access${api.qs({ branch: state.branch })}`));
+  } catch (e) {
+    // 403: the caller may not even read the branch, so nothing here is theirs to do. Any other
+    // failure leaves the controls as they are: the server still decides every request.
+    state.access = e.status === 403 ? { actor_id: null, state: 'denied', actions: {} } : null;
+  }
+  showActor();
+}
+
+function showActor(unauthorized) {
+  const a = state.access;
+  const who = $('actor');
+  who.dataset.actor = (a && a.actor_id) || '';
+  if (unauthorized) fill(who, 'not signed in');
+  else if (!a) fill(who);
+  else if (a.actor_id) fill(who, 'signed in as ', el('strong', {}, a.actor_id));
+  else fill(who, a.state === 'open' ? 'open server: no sign-in needed' : 'not signed in');
+}
+
+/**
+ * Enables a control only when the caller may do `action` on the branch; a disabled one says
+ * which action is missing. Without an answer from /access the control stays enabled.
+ */
+function allowOnly(control, action) {
+  const a = state.access;
+  const ok = !a || !!(a.actions && a.actions[action]);
+  control.disabled = !ok;
+  control.dataset.needs = action;
+  if (ok) control.removeAttribute('title');
+  else control.title = `Not allowed: needs the '${action}' permission on branch ${state.branch}`;
+  return ok;
 }
 
 async function start() {
@@ -60,6 +100,8 @@ async function start() {
   try {
     await loadGraphs();
   } catch (e) {
+    state.access = null;
+    showActor(e.status === 401);
     banner(errorBox(e));
     fill(view);
     return;
@@ -76,9 +118,10 @@ $('graph').addEventListener('change', async e => {
   route();
 });
 
-$('branch').addEventListener('change', e => {
+$('branch').addEventListener('change', async e => {
   state.branch = e.target.value;
   state.snapshot = '';
+  await loadAccess();
   route();
 });
 
@@ -384,6 +427,9 @@ function writeView() {
       el('h2', {}, `Load NDJSON into ${state.branch}`),
       el('p', { class: 'hint' }, 'One entity per line: {"type": "Person", "data": {…}} or {"edge": "Knows", "from": …, "to": …}.'),
       file, el('label', {}, 'mode ', mode), upload, el('div', { class: 'row' }, progress, percent), loadOutcome)));
+  // Mutation and load are both 'change' on the branch.
+  allowOnly(runMutation, 'change');
+  allowOnly(upload, 'change');
 
   runMutation.addEventListener('click', async () => {
     fill(mutationOutcome, el('p', { class: 'hint' }, 'running…'));
@@ -434,7 +480,7 @@ function writeView() {
     } catch (e) {
       fill(loadOutcome, errorBox(e));
     } finally {
-      upload.disabled = false;
+      allowOnly(upload, 'change');
     }
   });
 }
