@@ -37,9 +37,17 @@ class BearerTokens {
   static final String TOKENS = "omnigraph.auth.tokens";
   static final String TOKENS_FILE = "omnigraph.auth.tokens-file";
   static final String ALLOW_UNAUTHENTICATED = "omnigraph.auth.allow-unauthenticated";
-  /** The fixed auth keys in both spellings; everything else under the prefix must be a token key. */
+  /**
+   * The fixed auth keys in every spelling; everything else under the prefix must be a token key.
+   * SmallRye lists an environment variable under its own name and also under a dotted rendering
+   * ({@code OMNIGRAPH_AUTH_TOKENS_FILE} as {@code omnigraph.auth.tokens.file}), so those renderings
+   * are fixed keys too, and {@code file} is no actor id.
+   */
   private static final java.util.Set<String> FIXED_KEYS = java.util.Set.of(TOKENS_FILE, "OMNIGRAPH_AUTH_TOKENS_FILE",
-      ALLOW_UNAUTHENTICATED, "OMNIGRAPH_AUTH_ALLOW_UNAUTHENTICATED");
+      "omnigraph.auth.tokens.file", ALLOW_UNAUTHENTICATED, "OMNIGRAPH_AUTH_ALLOW_UNAUTHENTICATED",
+      "omnigraph.auth.allow.unauthenticated");
+  private static final java.util.Set<String> ALLOW_KEYS = java.util.Set.of(ALLOW_UNAUTHENTICATED,
+      "OMNIGRAPH_AUTH_ALLOW_UNAUTHENTICATED", "omnigraph.auth.allow.unauthenticated");
   /** What SmallRye reads as a boolean (anything else it silently reads as false). */
   private static final java.util.Set<String> BOOLEANS = java.util.Set.of("true", "false", "yes", "no", "on", "off",
       "y", "n", "1", "0");
@@ -77,7 +85,7 @@ class BearerTokens {
         continue;
       }
       if (FIXED_KEYS.contains(name)) {
-        if (name.equals(ALLOW_UNAUTHENTICATED) || name.equals("OMNIGRAPH_AUTH_ALLOW_UNAUTHENTICATED")) {
+        if (ALLOW_KEYS.contains(name)) {
           String v = value.apply(name).strip().toLowerCase(Locale.ROOT);
           if (!BOOLEANS.contains(v)) {
             throw new IllegalStateException("configuration key " + name + " must be true or false");

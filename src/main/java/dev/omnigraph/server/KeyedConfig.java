@@ -24,8 +24,8 @@ final class KeyedConfig {
    * @param value the value of a name
    * @param prefix e.g. {@code omnigraph.graphs}
    * @param suffix e.g. {@code uri}, or empty when the name ends the key
-   * @param reserved ids the environment spelling must not produce (e.g. {@code file} for
-   *     {@code OMNIGRAPH_AUTH_TOKENS_FILE}, which is another setting)
+   * @param reserved ids that are another setting, in either spelling (e.g. {@code file}:
+   *     {@code OMNIGRAPH_AUTH_TOKENS_FILE} is the tokens file, not a token of actor {@code file})
    */
   static SortedMap<String, String> read(Iterable<String> names, Function<String, String> value, String prefix,
       String suffix, java.util.Set<String> reserved) {
@@ -36,7 +36,11 @@ final class KeyedConfig {
     for (String name : names) {
       Matcher d = dotted.matcher(name);
       if (d.matches()) {
-        out.put(d.group(1), value.apply(name));
+        // A reserved id is another setting in every spelling: SmallRye also lists an environment
+        // variable under a dotted rendering (OMNIGRAPH_AUTH_TOKENS_FILE as omnigraph.auth.tokens.file).
+        if (!reserved.contains(d.group(1).toLowerCase(Locale.ROOT))) {
+          out.put(d.group(1), value.apply(name));
+        }
         continue;
       }
       Matcher e = env.matcher(name);

@@ -45,6 +45,26 @@ class AuthConfigTest {
   }
 
   @Test
+  void theEnvironmentSpellingsOfTheFixedKeysStartTheServiceAsTheDocsSay(@TempDir Path dir) throws Exception {
+    // SmallRye lists OMNIGRAPH_AUTH_TOKENS_FILE also as omnigraph.auth.tokens.file: that rendering
+    // was read as the token of an actor "file" and refused the start (a packaged serve with the
+    // documented environment variable would not come up).
+    Path file = dir.resolve("tokens");
+    Files.writeString(file, "ci=" + hex("ci-token") + "\n");
+    org.eclipse.microprofile.config.Config config = new io.smallrye.config.SmallRyeConfigBuilder()
+        .withSources(new io.smallrye.config.EnvConfigSource(Map.of("OMNIGRAPH_AUTH_TOKENS_FILE", file.toString(),
+            "OMNIGRAPH_AUTH_ALLOW_UNAUTHENTICATED", "false", "OMNIGRAPH_AUTH_TOKENS_ALICE", hex("a-token")), 300))
+        .build();
+    List<String> names = new java.util.ArrayList<>();
+    config.getPropertyNames().forEach(names::add);
+    assertThat(names).contains("omnigraph.auth.tokens.file", "omnigraph.auth.allow.unauthenticated");
+    BearerTokens tokens = new BearerTokens(config);
+    assertThat(tokens.actorOf("ci-token")).contains("ci");
+    assertThat(tokens.actorOf("a-token")).contains("alice");
+    assertThat(tokens.actorOf(file.toString())).isEmpty();
+  }
+
+  @Test
   void aTokensFileMapsActorsToHashes(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("tokens");
     Files.writeString(file, "# actor=sha256\nci = " + hex("ci-token") + "\n\nops=" + hex("ops-token") + "\n");
