@@ -302,7 +302,8 @@ public final class Policy {
       used.addAll(covering);
     }
     if (used.isEmpty()) {
-      granting.forEach(r -> used.add(r.id()));
+      // A plain request names the smallest granting rule, as the reference.
+      granting.stream().map(PolicyRule::id).min(String::compareTo).ifPresent(used::add);
     }
     return new PolicyDecision(true, Optional.of(used.iterator().next()),
         "policy allowed action '" + action + "' for actor '" + actor + "'", List.copyOf(used));

@@ -9,7 +9,8 @@ import java.util.Optional;
  * message naming the action, branches and actor, never the policy's contents.
  *
  * @param rules every rule the allowance rests on, sorted: for a request naming types or a query,
- *     the rules whose lists cover part of it (two narrow rules may compose); else those that grant
+ *     the granting rules whose lists cover part of it (two narrow rules may compose); else the one
+ *     named by {@code ruleId}
  */
 public record PolicyDecision(boolean allowed, Optional<String> ruleId, String message, List<String> rules) {
 
