@@ -11,7 +11,9 @@ import java.util.Map;
  * The one profile of the authorization acceptance ({@link AuthorizationE2ETest}), without the shared
  * graphs and their server policy: graph {@code e2e} under the reference's e2e policy (its own
  * {@code policy-file}) and graph {@code dd} under no policy, which with tokens is DefaultDeny. Tokens
- * {@code act-andrew} (team, admins), {@code act-bruno} (team), each {@code <actor>-token}.
+ * {@code act-andrew} (team, admins), {@code act-bruno} (team), each {@code <actor>-token}; graph
+ * {@code scoped} under {@code E2eCases.SCOPED_POLICY} with its stored queries, and the tokens of its
+ * Person-only reader {@code agent-p} and writer {@code agent-w}.
  */
 public class AuthorizationProfile implements QuarkusTestProfile {
 
@@ -37,7 +39,13 @@ public class AuthorizationProfile implements QuarkusTestProfile {
             "omnigraph.graphs.e2e.policy-file", policy.toString(),
             "omnigraph.graphs.dd.uri", root.resolve("dd").toString(),
             "omnigraph.storage.example", "false"));
-        for (String actor : List.of("act-andrew", "act-bruno")) {
+        // Beyond the reference: per-type and per-query scopes on graph scoped, with stored queries.
+        config.put("omnigraph.graphs.scoped.uri", root.resolve("scoped").toString());
+        config.put("omnigraph.graphs.scoped.policy-file", Files.writeString(root.resolve("scoped-policy.yaml"),
+            dev.omnigraph.policy.E2eCases.SCOPED_POLICY).toString());
+        config.put("omnigraph.graphs.scoped.queries", Files.writeString(root.resolve("scoped.gq"),
+            dev.omnigraph.policy.E2eCases.SCOPED_QUERIES).toString());
+        for (String actor : List.of("act-andrew", "act-bruno", "agent-p", "agent-w")) {
           config.put("omnigraph.auth.tokens." + actor,
               HexFormat.of().formatHex(BearerTokens.sha256(RoutePolicy.token(actor))));
         }
