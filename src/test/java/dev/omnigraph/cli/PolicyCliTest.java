@@ -72,12 +72,17 @@ class PolicyCliTest {
         + " actor 'act-bruno'\n");
   }
 
+  /** A new local graph of graphs/people.pg at {@code root}, open read-write and ungated. */
+  private static Omnigraph people(Path root) throws java.io.IOException {
+    String schema = new String(PolicyCliTest.class.getResourceAsStream("/graphs/people.pg").readAllBytes(),
+        java.nio.charset.StandardCharsets.UTF_8);
+    return Omnigraph.init(StorageConfig.local(root), schema, Optional.of("setup"));
+  }
+
   @Test
   void aLocalGraphWithAPolicyRunsTheE2eTableAndRefusesANamelessCommand() throws Exception {
     Path root = dir.resolve("g");
-    String schema = new String(PolicyCliTest.class.getResourceAsStream("/graphs/people.pg").readAllBytes(),
-        java.nio.charset.StandardCharsets.UTF_8);
-    try (Omnigraph g = Omnigraph.init(StorageConfig.local(root), schema, Optional.of("setup"))) {
+    try (Omnigraph g = people(root)) {
       g.branchCreate("feature", "main", Optional.of("setup"));
     }
     Path policy = Files.writeString(dir.resolve("p.yaml"), E2eCases.POLICY);
@@ -114,9 +119,7 @@ class PolicyCliTest {
   @Test
   void aLocalGraphRunsTheScopedTableAndExportsOnlyTheAllowedTypes() throws Exception {
     Path root = dir.resolve("scoped");
-    String schema = new String(PolicyCliTest.class.getResourceAsStream("/graphs/people.pg").readAllBytes(),
-        java.nio.charset.StandardCharsets.UTF_8);
-    try (Omnigraph g = Omnigraph.init(StorageConfig.local(root), schema, Optional.of("setup"))) {
+    try (Omnigraph g = people(root)) {
       g.load("main", new java.io.StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"Ada\"}}\n"
           + "{\"type\":\"Person\",\"data\":{\"name\":\"Bob\"}}\n{\"edge\":\"Knows\",\"from\":\"Ada\",\"to\":\"Bob\"}\n"),
           dev.omnigraph.write.LoadMode.MERGE, Optional.of("setup"));
