@@ -694,18 +694,25 @@ public final class Omnigraph implements AutoCloseable {
 
   /**
    * Whether every node and edge type query {@code name} of {@code source} touches is in
-   * {@code actor}'s scope of its action ({@code read}, or {@code change} for a mutation) on some
-   * branch: what a stored-query catalog shows the caller (docs/authorization.md, "Per-type scopes").
-   *
-   * @throws dev.omnigraph.query.QueryParseException when the query does not check against the accepted schema
+   * {@code actor}'s scope of its action ({@code read}, or {@code change} for a {@code mutation}) on
+   * some branch: what a stored-query catalog shows the caller (docs/authorization.md, "Per-type
+   * scopes"). With no type limit nothing is parsed; under one, a query that does not check against
+   * the accepted schema is not shown (its types cannot be known; invoking it answers why).
    */
-  public boolean typesInScope(String source, String name, Optional<String> actor) {
-    dev.omnigraph.schema.Catalog catalog = contract().ir().catalog();
-    dev.omnigraph.query.CheckedQuery q = dev.omnigraph.query.QueryChecker.check(
-        dev.omnigraph.query.QueryParser.parse(source).declaration(name), catalog);
+  public boolean typesInScope(String source, String name, boolean mutation, Optional<String> actor) {
     dev.omnigraph.policy.NameScope scope = policy.typeScopeOnAnyBranch(actor,
-        q instanceof dev.omnigraph.query.CheckedMutation ? PolicyAction.CHANGE : PolicyAction.READ);
-    return dev.omnigraph.query.TouchedTypes.of(q, catalog).stream().allMatch(scope::covers);
+        mutation ? PolicyAction.CHANGE : PolicyAction.READ);
+    if (scope.all()) {
+      return true;
+    }
+    dev.omnigraph.schema.Catalog catalog = contract().ir().catalog();
+    try {
+      dev.omnigraph.query.CheckedQuery q = dev.omnigraph.query.QueryChecker.check(
+          dev.omnigraph.query.QueryParser.parse(source).declaration(name), catalog);
+      return dev.omnigraph.query.TouchedTypes.of(q, catalog).stream().allMatch(scope::covers);
+    } catch (dev.omnigraph.query.QueryException e) {
+      return false;
+    }
   }
 
   /** The accepted-schema identity. */

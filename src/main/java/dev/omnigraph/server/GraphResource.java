@@ -229,10 +229,10 @@ class GraphResource {
         Optional.empty()).allowed();
     dev.omnigraph.policy.NameScope names = gate.queryScope(actor.get());
     dev.omnigraph.engine.StoredQueries stored = served.storedQueries();
-    Omnigraph reader = served.reader();
+    // The handle is reached only for a listed entry: an empty catalog needs no open graph.
     return new dev.omnigraph.api.QueriesCatalogOutput(stored.catalog().queries().stream()
         .filter(e -> invoke && names.covers(e.name())
-            && reader.typesInScope(stored.get(e.name()).source(), e.name(), actor.get()))
+            && served.reader().typesInScope(stored.get(e.name()).source(), e.name(), e.mutation(), actor.get()))
         .toList());
   }
 
