@@ -88,14 +88,26 @@ public class PolicyCommand {
     @Option(names = "--target-branch", paramLabel = "B", description = "The branch changed, created or deleted.")
     String targetBranch;
 
+    @Option(names = "--types", paramLabel = "T,..", split = ",", description = "Node and edge types the request"
+        + " touches (read, export, change), checked against the rules' types.")
+    List<String> types = List.of();
+
+    @Option(names = "--query", paramLabel = "NAME", description = "The stored query invoked (invoke_query),"
+        + " checked against the rules' queries.")
+    String query;
+
     @Override
     public Integer call() {
       Policy p = Policy.load(policy);
       PolicyAction a = PolicyAction.parse(action).orElseThrow(() -> new dev.omnigraph.api.InvalidRequest(
           "unknown action '" + action + "' (actions: " + PolicyAction.spellings() + ")"));
-      PolicyDecision d = p.decide(actor, a, Optional.ofNullable(branch), Optional.ofNullable(targetBranch));
-      System.out.println((d.allowed() ? "allow" : "deny") + d.ruleId().map(id -> " (rule " + id + ")")
-          .orElse(d.allowed() ? "" : " (no rule allows it)") + ": " + d.message());
+      PolicyDecision d = p.decide(actor, a, Optional.ofNullable(branch), Optional.ofNullable(targetBranch), types,
+          Optional.ofNullable(query));
+      // An allowance names every rule it rests on: two narrow types lists may compose.
+      System.out.println((d.allowed() ? "allow" : "deny") + (d.rules().isEmpty()
+          ? (d.allowed() ? "" : " (no rule allows it)")
+          : " (" + (d.rules().size() == 1 ? "rule " : "rules ") + String.join(", ", d.rules()) + ")")
+          + ": " + d.message());
       return ExitCodes.OK;
     }
   }

@@ -202,6 +202,78 @@ public final class Omnigraph implements AutoCloseable {
     policy.check(actor, action, branch, targetBranch);
   }
 
+  /**
+   * The per-type check of a checked {@code .gq} query (docs/authorization.md, "Per-type scopes"): every
+   * node and edge type it touches must be in the actor's scope of {@code action} on {@code branch}.
+   *
+   * @throws dev.omnigraph.api.TypeForbidden naming the first type outside it
+   */
+  private java.util.function.BiConsumer<dev.omnigraph.query.CheckedQuery, dev.omnigraph.schema.Catalog> admitTypes(
+      Optional<String> actor, PolicyAction action, Optional<String> branch) {
+    PolicyGate gate = policy;
+    return (checked, catalog) -> gate.checkTypes(actor, action, branch,
+        dev.omnigraph.query.TouchedTypes.of(checked, catalog));
+  }
+
+  /**
+   * The per-type check of a load's rows, each at its line, as they are read (before anything is
+   * staged): the scope is decided once, the lines only look it up.
+   */
+  /**
+   * {@code export} limited to the actor's type scope of {@code action} on {@code branch}: types the
+   * caller asked for by name must all be in it (else refused), an export of every type streams only
+   * those in it.
+   *
+   * @throws dev.omnigraph.api.TypeForbidden naming the first requested type outside the scope
+   */
+  private GraphExport inTypeScope(GraphExport export, boolean named, Optional<String> actor, PolicyAction action,
+      String branch) {
+    dev.omnigraph.policy.NameScope scope = policy.typeScope(actor, action, Optional.of(branch));
+    if (scope.all()) {
+      return export;
+    }
+    if (named) {
+      export.typeNames().forEach(t -> PolicyGate.refuseOutOfScope(scope, actor, action, Optional.of(branch), t,
+          java.util.OptionalLong.empty()));
+      return export;
+    }
+    return export.only(scope::covers);
+  }
+
+  /**
+   * A change page limited to the actor's {@code read} type scope on {@code branch} (the feed's choice:
+   * rows of other types are left out, as an export leaves them out); a type filter naming a type
+   * outside it is refused.
+   *
+   * @throws dev.omnigraph.api.TypeForbidden naming the first filtered type outside the scope
+   */
+  private java.util.function.UnaryOperator<List<dev.omnigraph.api.CommitChangesOutput.EntityChange>> changesInScope(
+      Optional<String> actor, String branch, dev.omnigraph.api.ChangesPage page) {
+    dev.omnigraph.policy.NameScope scope = policy.typeScope(actor, PolicyAction.READ, Optional.of(branch));
+    if (scope.all()) {
+      return changes -> changes;
+    }
+    dev.omnigraph.schema.Catalog catalog = contract().ir().catalog();
+    for (String t : page.types()) {
+      // The schema's spelling (edge names ignore case); an unknown name is the filter's own 400.
+      catalog.node(t).map(dev.omnigraph.schema.NodeType::name)
+          .or(() -> catalog.edge(t).map(dev.omnigraph.schema.EdgeType::name))
+          .ifPresent(name -> PolicyGate.refuseOutOfScope(scope, actor, PolicyAction.READ, Optional.of(branch), name,
+              java.util.OptionalLong.empty()));
+    }
+    return changes -> changes.stream().filter(c -> scope.covers(c.type().name())).toList();
+  }
+
+  private java.util.function.ObjLongConsumer<String> admitLoadTypes(Optional<String> actor, String branch) {
+    PolicyGate gate = policy;
+    dev.omnigraph.policy.NameScope scope = gate.typeScope(actor, PolicyAction.CHANGE, Optional.ofNullable(branch));
+    if (scope.all()) {
+      return (type, line) -> { };
+    }
+    return (type, line) -> PolicyGate.refuseOutOfScope(scope, actor, PolicyAction.CHANGE,
+        Optional.ofNullable(branch), type, java.util.OptionalLong.of(line));
+  }
+
   private static String orMain(String branch) {
     return branch == null || branch.isBlank() ? BranchNames.MAIN : branch;
   }
@@ -663,6 +735,29 @@ public final class Omnigraph implements AutoCloseable {
         r.commit().map(GraphCommit::id).orElse(null), r.manifestVersion(), built, pending);
   }
 
+  /**
+   * Whether every node and edge type query {@code name} of {@code source} touches is in
+   * {@code actor}'s scope of its action ({@code read}, or {@code change} for a {@code mutation}) on
+   * some branch: what a stored-query catalog shows the caller (docs/authorization.md, "Per-type
+   * scopes"). With no type limit nothing is parsed; under one, a query that does not check against
+   * the accepted schema is not shown (its types cannot be known; invoking it answers why).
+   */
+  public boolean typesInScope(String source, String name, boolean mutation, Optional<String> actor) {
+    dev.omnigraph.policy.NameScope scope = policy.typeScopeOnAnyBranch(actor,
+        mutation ? PolicyAction.CHANGE : PolicyAction.READ);
+    if (scope.all()) {
+      return true;
+    }
+    dev.omnigraph.schema.Catalog catalog = contract().ir().catalog();
+    try {
+      dev.omnigraph.query.CheckedQuery q = dev.omnigraph.query.QueryChecker.check(
+          dev.omnigraph.query.QueryParser.parse(source).declaration(name), catalog);
+      return dev.omnigraph.query.TouchedTypes.of(q, catalog).stream().allMatch(scope::covers);
+    } catch (dev.omnigraph.query.QueryException e) {
+      return false;
+    }
+  }
+
   /** The accepted-schema identity. */
   public String schemaIdentity() {
     return contract().identity();
@@ -776,7 +871,8 @@ public final class Omnigraph implements AutoCloseable {
   public WriteResult load(String branch, Reader ndjson, LoadMode mode, Optional<String> actor) {
     authorize(actor, PolicyAction.CHANGE, Optional.ofNullable(branch), Optional.empty());
     requireWritable();
-    WriteResult result = evidence.call(() -> writePath.load(branch, ndjson, mode, actor));
+    WriteResult result = evidence.call(() -> writePath.load(branch, ndjson, mode, actor,
+        admitLoadTypes(actor, branch)));
     optimizer.afterWrite(branch, result);
     return result;
   }
@@ -790,7 +886,8 @@ public final class Omnigraph implements AutoCloseable {
       Optional<String> actor) {
     authorize(actor, PolicyAction.CHANGE, Optional.ofNullable(branch), Optional.empty());
     requireWritable();
-    WriteResult result = evidence.call(() -> writePath.load(branch, chunk, mode, actor));
+    WriteResult result = evidence.call(() -> writePath.load(branch, chunk, mode, actor,
+        admitLoadTypes(actor, branch)));
     optimizer.afterWrite(branch, result);
     return result;
   }
@@ -805,7 +902,8 @@ public final class Omnigraph implements AutoCloseable {
       Optional<String> actor, Optional<String> ifCommit) {
     authorize(actor, PolicyAction.CHANGE, Optional.ofNullable(branch), Optional.empty());
     requireWritable();
-    WriteResult result = evidence.call(() -> writePath.mutate(branch, source, name, params, actor, ifCommit));
+    WriteResult result = evidence.call(() -> writePath.mutate(branch, source, name, params, actor, ifCommit,
+        admitTypes(actor, PolicyAction.CHANGE, Optional.ofNullable(branch))));
     optimizer.afterWrite(branch, result);
     return result;
   }
@@ -972,6 +1070,7 @@ public final class Omnigraph implements AutoCloseable {
     ManifestState state;
     ReadOutput.Target target;
     Optional<String> head;
+    String readBranch;
     SchemaContract contract = contract();
     dev.omnigraph.schema.Catalog catalog = contract.ir().catalog();
     if (commitId.isPresent()) {
@@ -983,15 +1082,18 @@ public final class Omnigraph implements AutoCloseable {
       catalog = contract.irAt(storage, c.manifestVersion()).catalog();
       target = new ReadOutput.Target(null, c.id());
       head = Optional.of(c.id());
+      readBranch = c.branch();
     } else {
       String b = branch.orElse(BranchNames.MAIN);
+      readBranch = b;
       BranchAuthority authority = manifest.capture(b);
       state = authority.state();
       target = new ReadOutput.Target(b, null);
       head = authority.head();
     }
     return new ReadRunner(config.rootUri(), new DataTables(config), ADJACENCY)
-        .run(catalog, state, target, head, source, name, params, budgets);
+        .run(catalog, state, target, head, source, name, params, budgets,
+            admitTypes(actor, PolicyAction.READ, Optional.of(readBranch)));
   }
 
   /**
@@ -1011,7 +1113,8 @@ public final class Omnigraph implements AutoCloseable {
     String b = branch.orElse(BranchNames.MAIN);
     authorize(actor, PolicyAction.EXPORT, Optional.of(b), Optional.empty());
     ManifestState state = evidence.call(() -> manifest.state(b));
-    return new GraphExport(new DataTables(config), contract().ir().catalog(), state, typeNames);
+    return inTypeScope(new GraphExport(new DataTables(config), contract().ir().catalog(), state, typeNames),
+        !typeNames.isEmpty(), actor, PolicyAction.EXPORT, b);
   }
 
   /**
@@ -1079,16 +1182,23 @@ public final class Omnigraph implements AutoCloseable {
   /** As {@link #commitChanges(String, dev.omnigraph.api.ChangesPage)}, for {@code actor} ({@code read} on the commit's branch). */
   public dev.omnigraph.api.CommitChangesOutput commitChanges(String commitId, dev.omnigraph.api.ChangesPage page,
       Optional<String> actor) {
-    return commitChanges(commitId, page, c -> authorize(actor, PolicyAction.READ, Optional.of(c.branch()),
-        Optional.empty()));
+    return commitChanges(commitId, page, c -> {
+      authorize(actor, PolicyAction.READ, Optional.of(c.branch()), Optional.empty());
+      return changesInScope(actor, c.branch(), page);
+    });
   }
 
-  /** The diff, after {@code check} accepted the commit (the change feed checked its branch already). */
+  /**
+   * The diff, after {@code check} accepted the commit and gave the filter of its rows (the change feed
+   * checked its branch already, and filters its blocks itself).
+   */
   private dev.omnigraph.api.CommitChangesOutput commitChanges(String commitId, dev.omnigraph.api.ChangesPage page,
-      java.util.function.Consumer<GraphCommit> check) {
+      java.util.function.Function<GraphCommit,
+          java.util.function.UnaryOperator<List<dev.omnigraph.api.CommitChangesOutput.EntityChange>>> check) {
     return evidence.call(() -> {
       GraphCommit c = manifest.findCommit(commitId).orElseThrow(() -> new NotFound("commit", commitId));
-      check.accept(c);
+      java.util.function.UnaryOperator<List<dev.omnigraph.api.CommitChangesOutput.EntityChange>> inScope =
+          check.apply(c);
       if (c.parent().isEmpty()) {
         throw new dev.omnigraph.api.ChangeDiffRefused(dev.omnigraph.api.ChangeDiffRefused.Reason.PARENTLESS_COMMIT,
             c.id(), Optional.empty(), "commit " + c.id() + " has no parent to diff against (the genesis commit)");
@@ -1108,8 +1218,9 @@ public final class Omnigraph implements AutoCloseable {
             + " -> " + is.identity().substring(0, 12) + "); rows are not diffed across it: read the commits before and"
             + " after it instead");
       }
-      return new dev.omnigraph.read.CommitChanges(new DataTables(config), is.catalog())
-          .page(c, before, after, page);
+      dev.omnigraph.api.CommitChangesOutput out = new dev.omnigraph.read.CommitChanges(new DataTables(config),
+          is.catalog()).page(c, before, after, page);
+      return new dev.omnigraph.api.CommitChangesOutput(out.cause(), inScope.apply(out.changes()), out.nextPageToken());
     });
   }
 
@@ -1155,10 +1266,15 @@ public final class Omnigraph implements AutoCloseable {
 
       @Override
       public dev.omnigraph.api.CommitChangesOutput changes(String commitId, dev.omnigraph.api.ChangesPage page) {
-        return commitChanges(commitId, page, c -> { });
+        return commitChanges(commitId, page, c -> changes -> changes);
       }
     };
-    return ChangeFeed.poll(history, branch, cursor, start, pageToken, filter);
+    java.util.function.UnaryOperator<List<dev.omnigraph.api.CommitChangesOutput.EntityChange>> inScope =
+        changesInScope(actor, orMain(branch), filter);
+    dev.omnigraph.api.ChangeFeedOutput out = ChangeFeed.poll(history, branch, cursor, start, pageToken, filter);
+    return new dev.omnigraph.api.ChangeFeedOutput(out.blocks().stream()
+        .map(b -> new dev.omnigraph.api.ChangeFeedOutput.Block(b.cause(), inScope.apply(b.changes()))).toList(),
+        out.cursor(), out.caughtUp(), out.nextPageToken());
   }
 
   /**
@@ -1203,6 +1319,7 @@ public final class Omnigraph implements AutoCloseable {
       export = names.isEmpty() ? Optional.empty()
           : Optional.of(new GraphExport(new DataTables(config), catalog, authority.state(), names));
     }
+    export = export.map(e -> inTypeScope(e, !scope.types().isEmpty(), actor, PolicyAction.EXPORT, orMain(branch)));
     String head = authority.head().orElseThrow(() -> new NotFound("commit", "head of " + branch));
     String cursor = ChangeFeed.cursor(branch, ChangeFeed.sorted(scope.kinds()), ChangeFeed.sorted(scope.types()),
         ChangeFeed.opsOf(scope.ops()), Optional.of(head));

@@ -28,7 +28,10 @@ public final class Policy {
   private static final Set<String> KEYS = new java.util.LinkedHashSet<>(
       List.of("version", "groups", "protected_branches", "rules"));
   private static final Set<String> RULE_KEYS = Set.of("id", "allow");
-  private static final Set<String> ALLOW_KEYS = Set.of("actors", "actions", "branch_scope", "target_branch_scope");
+  private static final Set<String> ALLOW_KEYS = Set.of("actors", "actions", "branch_scope", "target_branch_scope",
+      "types", "queries");
+  /** The actions a rule's {@code types} may limit: those that read or write rows of a type. */
+  private static final Set<PolicyAction> TYPED = EnumSet.of(PolicyAction.READ, PolicyAction.EXPORT, PolicyAction.CHANGE);
 
   private final String origin;
   private final Map<String, Set<String>> groups;
@@ -173,8 +176,35 @@ public final class Policy {
             + takes(a));
       }
     }
+    // Beyond the reference: the names a rule is limited to. Each list belongs to the actions it can
+    // narrow; on any other action it would read as a limit that is never applied, so it is refused.
+    NameScope types = names(allow, "types", origin, line, id);
+    NameScope queries = names(allow, "queries", origin, line, id);
+    for (PolicyAction a : actions) {
+      if (!types.all() && !TYPED.contains(a)) {
+        throw new PolicyRefused(origin, line, id, "uses types with action '" + a + "'; types limit only read,"
+            + " export and change");
+      }
+      if (!queries.all() && a != PolicyAction.INVOKE_QUERY) {
+        throw new PolicyRefused(origin, line, id, "uses queries with action '" + a + "'; queries limit only"
+            + " invoke_query");
+      }
+    }
     return new PolicyRule(id.get(), line, group, actorId, Collections.unmodifiableSet(actions), branchScope,
-        targetScope);
+        targetScope, types, queries);
+  }
+
+  /** A rule's {@code types} / {@code queries} list: absent is every name; present, at least one. */
+  private static NameScope names(JsonNode allow, String key, String origin, int line, Optional<String> id) {
+    if (!allow.has(key)) {
+      return NameScope.ALL;
+    }
+    List<String> names = strings(allow.get(key), origin, line, id, key, false);
+    if (names.isEmpty()) {
+      // An empty list would grant the action for nothing; leaving the key out grants every name.
+      throw new PolicyRefused(origin, line, id, key + " must list at least one name (leave it out for all)");
+    }
+    return NameScope.of(new TreeSet<>(names));
   }
 
   private static String takes(PolicyAction a) {
@@ -228,24 +258,118 @@ public final class Policy {
   /**
    * The decision for {@code actor} doing {@code action} on {@code branch} (the branch acted on; a
    * merge's source) and {@code targetBranch} (the branch changed, created or deleted). Allowed when a
-   * rule grants it; the decision names the smallest such rule id.
+   * rule grants it; the decision names the smallest such rule id. A rule limited to some types or
+   * queries still grants here: what the call may touch is then {@link #typeScope} / {@link #queryScope}.
    */
   public PolicyDecision decide(String actor, PolicyAction action, Optional<String> branch,
       Optional<String> targetBranch) {
+    return decide(actor, action, branch, targetBranch, List.of(), Optional.empty());
+  }
+
+  /**
+   * As {@link #decide(String, PolicyAction, Optional, Optional)} for a request that names the node and
+   * edge {@code types} it touches and the stored {@code query} it invokes (beyond the reference):
+   * allowed when some granting rule covers the query and every type is covered by some granting rule
+   * (the union of their lists, so two narrow rules compose). A denial names the first type (in the
+   * order given) or the query outside the actor's scope; an allowance names the rules it rests on.
+   */
+  public PolicyDecision decide(String actor, PolicyAction action, Optional<String> branch,
+      Optional<String> targetBranch, java.util.Collection<String> types, Optional<String> query) {
     Set<String> actorGroups = actors.get(actor);
     if (actorGroups == null) {
       return new PolicyDecision(false, Optional.empty(),
           "policy denied action '" + action + "' for unknown actor '" + actor + "'");
     }
-    Optional<String> rule = rules.stream()
-        .filter(r -> r.grants(actor, actorGroups, action, branch, targetBranch, protectedBranches))
-        .map(PolicyRule::id).min(String::compareTo);
-    if (rule.isPresent()) {
-      return new PolicyDecision(true, rule, "policy allowed action '" + action + "' for actor '" + actor + "'");
+    List<PolicyRule> granting = granting(actor, actorGroups, action, branch, targetBranch);
+    String denied = denied(actor, action, branch, targetBranch);
+    if (granting.isEmpty()) {
+      return new PolicyDecision(false, Optional.empty(), denied);
     }
-    return new PolicyDecision(false, Optional.empty(), "policy denied action '" + action + "'"
-        + branch.map(b -> " on branch '" + b + "'").orElse("")
-        + targetBranch.map(b -> " targeting branch '" + b + "'").orElse("") + " for actor '" + actor + "'");
+    Set<String> used = new TreeSet<>();
+    if (query.isPresent()) {
+      List<String> covering = covering(granting, PolicyRule::queries, query.get());
+      if (covering.isEmpty()) {
+        return new PolicyDecision(false, Optional.empty(), denied + ": query '" + query.get()
+            + "' is outside its scope");
+      }
+      used.addAll(covering);
+    }
+    for (String type : types) {
+      List<String> covering = covering(granting, PolicyRule::types, type);
+      if (covering.isEmpty()) {
+        return new PolicyDecision(false, Optional.empty(), outOfScope(denied, type));
+      }
+      used.addAll(covering);
+    }
+    if (used.isEmpty()) {
+      // A plain request names the smallest granting rule, as the reference.
+      granting.stream().map(PolicyRule::id).min(String::compareTo).ifPresent(used::add);
+    }
+    return new PolicyDecision(true, Optional.of(used.iterator().next()),
+        "policy allowed action '" + action + "' for actor '" + actor + "'", List.copyOf(used));
+  }
+
+  /** A denial's message: the action, branches and actor, never the policy's contents. */
+  static String denied(String actor, PolicyAction action, Optional<String> branch, Optional<String> targetBranch) {
+    return "policy denied action '" + action + "'" + branch.map(b -> " on branch '" + b + "'").orElse("")
+        + targetBranch.map(b -> " targeting branch '" + b + "'").orElse("") + " for actor '" + actor + "'";
+  }
+
+  /** The denial of a type outside the scope, after the message naming the action, branch and actor. */
+  static String outOfScope(String denied, String type) {
+    return denied + ": type '" + type + "' is outside its scope";
+  }
+
+  /**
+   * The node and edge types {@code actor} may touch with {@code action} on {@code branch}: the union
+   * of the {@code types} of the rules that grant it, every type when one of them lists none, none when
+   * no rule grants it.
+   */
+  public NameScope typeScope(String actor, PolicyAction action, Optional<String> branch) {
+    return union(grantingOrNone(actor, action, branch), PolicyRule::types);
+  }
+
+  /**
+   * The types {@code actor} may touch with {@code action} on some branch (what a catalog that is not
+   * bound to one branch may show: a stored query may be invoked on any branch).
+   */
+  public NameScope typeScopeOnAnyBranch(String actor, PolicyAction action) {
+    Set<String> actorGroups = actors.get(actor);
+    return union(actorGroups == null ? List.of() : rules.stream()
+        .filter(r -> r.selects(actor, actorGroups) && r.actions().contains(action)).toList(), PolicyRule::types);
+  }
+
+  /** The stored queries {@code actor} may invoke ({@code invoke_query}, which takes no branch). */
+  public NameScope queryScope(String actor) {
+    return union(grantingOrNone(actor, PolicyAction.INVOKE_QUERY, Optional.empty()), PolicyRule::queries);
+  }
+
+  private List<PolicyRule> grantingOrNone(String actor, PolicyAction action, Optional<String> branch) {
+    Set<String> actorGroups = actors.get(actor);
+    return actorGroups == null ? List.of() : granting(actor, actorGroups, action, branch, Optional.empty());
+  }
+
+  private List<PolicyRule> granting(String actor, Set<String> actorGroups, PolicyAction action,
+      Optional<String> branch, Optional<String> targetBranch) {
+    return rules.stream().filter(r -> r.grants(actor, actorGroups, action, branch, targetBranch, protectedBranches))
+        .toList();
+  }
+
+  private static List<String> covering(List<PolicyRule> rules, java.util.function.Function<PolicyRule, NameScope> dim,
+      String name) {
+    return rules.stream().filter(r -> dim.apply(r).covers(name)).map(PolicyRule::id).toList();
+  }
+
+  private static NameScope union(List<PolicyRule> rules, java.util.function.Function<PolicyRule, NameScope> dim) {
+    Set<String> names = new TreeSet<>();
+    for (PolicyRule r : rules) {
+      NameScope s = dim.apply(r);
+      if (s.all()) {
+        return NameScope.ALL;
+      }
+      names.addAll(s.names().orElseThrow());
+    }
+    return NameScope.of(names);
   }
 
   /**

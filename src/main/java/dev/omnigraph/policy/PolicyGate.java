@@ -1,7 +1,11 @@
 package dev.omnigraph.policy;
 
 import dev.omnigraph.api.Forbidden;
+import dev.omnigraph.api.TypeForbidden;
+import java.util.Collection;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * The one authorization gate of a graph, in one of the reference's runtime states. The engine asks
@@ -101,6 +105,69 @@ public final class PolicyGate {
     PolicyDecision d = decide(actor, action, branch, targetBranch);
     if (!d.allowed()) {
       throw new Forbidden(d.message(), action.wireName(), branch, targetBranch);
+    }
+  }
+
+  /**
+   * As {@link #decide(Optional, PolicyAction, Optional, Optional)} for a request that names the types
+   * it touches and the stored query it invokes ({@link Policy#decide(String, PolicyAction, Optional,
+   * Optional, Collection, Optional)}); without a policy those dimensions are not limited.
+   */
+  public PolicyDecision decide(Optional<String> actor, PolicyAction action, Optional<String> branch,
+      Optional<String> targetBranch, Collection<String> types, Optional<String> query) {
+    PolicyDecision d = decide(actor, action, branch, targetBranch);
+    return state == State.POLICY_ENABLED && d.allowed()
+        ? policy.orElseThrow().decide(actor.orElseThrow(), action, branch, targetBranch, types, query) : d;
+  }
+
+  /**
+   * The node and edge types {@code actor} may touch with {@code action} on {@code branch}, once
+   * {@link #check} allowed the action: every type without a policy or when a granting rule lists none.
+   */
+  public NameScope typeScope(Optional<String> actor, PolicyAction action, Optional<String> branch) {
+    return state != State.POLICY_ENABLED ? NameScope.ALL
+        : actor.map(a -> policy.orElseThrow().typeScope(a, action, branch)).orElse(NameScope.of(Set.of()));
+  }
+
+  /** As {@link #typeScope}, on some branch ({@link Policy#typeScopeOnAnyBranch}). */
+  public NameScope typeScopeOnAnyBranch(Optional<String> actor, PolicyAction action) {
+    return state != State.POLICY_ENABLED ? NameScope.ALL
+        : actor.map(a -> policy.orElseThrow().typeScopeOnAnyBranch(a, action)).orElse(NameScope.of(Set.of()));
+  }
+
+  /** The stored queries {@code actor} may invoke, once {@code invoke_query} is allowed at all. */
+  public NameScope queryScope(Optional<String> actor) {
+    return state != State.POLICY_ENABLED ? NameScope.ALL
+        : actor.map(a -> policy.orElseThrow().queryScope(a)).orElse(NameScope.of(Set.of()));
+  }
+
+  /**
+   * Allows {@code action} on {@code branch} for a request touching {@code types}, or refuses it.
+   *
+   * @throws Forbidden when the action is denied on the branch
+   * @throws TypeForbidden naming the first of {@code types} (in their order) outside the actor's scope
+   */
+  public void checkTypes(Optional<String> actor, PolicyAction action, Optional<String> branch,
+      Collection<String> types) {
+    check(actor, action, branch, Optional.empty());
+    NameScope scope = typeScope(actor, action, branch);
+    for (String type : types) {
+      refuseOutOfScope(scope, actor, action, branch, type, OptionalLong.empty());
+    }
+  }
+
+  /**
+   * Refuses {@code type} when {@code scope} (from {@link #typeScope}) does not cover it.
+   *
+   * @param line for a load, the input line of the row
+   * @throws TypeForbidden naming the action, branch, actor, type (and line)
+   */
+  public static void refuseOutOfScope(NameScope scope, Optional<String> actor, PolicyAction action,
+      Optional<String> branch, String type, OptionalLong line) {
+    if (!scope.covers(type)) {
+      String denied = Policy.denied(actor.orElse(""), action, branch, Optional.empty());
+      throw new TypeForbidden((line.isPresent() ? "line " + line.getAsLong() + ": " : "")
+          + Policy.outOfScope(denied, type), action.wireName(), branch, type, line);
     }
   }
 

@@ -12,16 +12,18 @@ import java.util.Set;
 /**
  * The reference's declarative policy test file: {@code version: 1} and {@code cases} of
  * {@code {id, actor, action, branch?, target_branch?, expect: allow|deny}}, run against a policy
- * ({@code omnigraph policy test --tests F.yaml}).
+ * ({@code omnigraph policy test --tests F.yaml}); beyond the reference a case may name the node and
+ * edge {@code types: [..]} the request touches and the stored {@code query} it invokes.
  */
 public record PolicyTests(List<Case> cases) {
 
   private static final Set<String> KEYS = new java.util.LinkedHashSet<>(List.of("version", "cases"));
-  private static final Set<String> CASE_KEYS = Set.of("id", "actor", "action", "branch", "target_branch", "expect");
+  private static final Set<String> CASE_KEYS = Set.of("id", "actor", "action", "branch", "target_branch", "expect",
+      "types", "query");
 
   /** One case and the line it starts on. */
   public record Case(String id, int line, String actor, PolicyAction action, Optional<String> branch,
-      Optional<String> targetBranch, boolean expectAllowed) {}
+      Optional<String> targetBranch, List<String> types, Optional<String> query, boolean expectAllowed) {}
 
   /** A case's outcome: the decision it got. */
   public record Result(Case testCase, PolicyDecision decision) {
@@ -69,8 +71,16 @@ public record PolicyTests(List<Case> cases) {
       if (!expect.equals("allow") && !expect.equals("deny")) {
         throw new PolicyRefused(origin, line, caseId, "expect must be allow or deny");
       }
-      cases.add(new Case(id, line, actor, action, text(n, "branch"), text(n, "target_branch"),
-          expect.equals("allow")));
+      JsonNode typesNode = n.get("types");
+      List<String> types = new ArrayList<>();
+      if (typesNode != null && !typesNode.isNull()) {
+        if (!typesNode.isArray()) {
+          throw new PolicyRefused(origin, line, caseId, "types must be a list");
+        }
+        typesNode.forEach(t -> types.add(t.asText()));
+      }
+      cases.add(new Case(id, line, actor, action, text(n, "branch"), text(n, "target_branch"), List.copyOf(types),
+          text(n, "query"), expect.equals("allow")));
     }
     return new PolicyTests(List.copyOf(cases));
   }
@@ -82,7 +92,8 @@ public record PolicyTests(List<Case> cases) {
 
   /** Every case's decision under {@code policy}, in file order. */
   public List<Result> run(Policy policy) {
-    return cases.stream().map(c -> new Result(c, policy.decide(c.actor(), c.action(), c.branch(), c.targetBranch())))
+    return cases.stream().map(c -> new Result(c, policy.decide(c.actor(), c.action(), c.branch(), c.targetBranch(),
+        c.types(), c.query())))
         .toList();
   }
 }

@@ -70,6 +70,28 @@ public final class GraphExport {
         .forEach(edges::add);
   }
 
+  private GraphExport(DataTables tables, ManifestState state, List<NodeType> nodes, List<EdgeType> edges) {
+    this.tables = tables;
+    this.state = state;
+    this.nodes.addAll(nodes);
+    this.edges.addAll(edges);
+  }
+
+  /** The selected types' schema names, nodes first. */
+  public List<String> typeNames() {
+    return java.util.stream.Stream.concat(nodes.stream().map(NodeType::name), edges.stream().map(EdgeType::name))
+        .toList();
+  }
+
+  /**
+   * This export without the types {@code keep} rejects (by schema name): what an actor whose
+   * authorization covers only some types may stream. It may select no type, and then streams nothing.
+   */
+  public GraphExport only(java.util.function.Predicate<String> keep) {
+    return new GraphExport(tables, state, nodes.stream().filter(n -> keep.test(n.name())).toList(),
+        edges.stream().filter(e -> keep.test(e.name())).toList());
+  }
+
   /** The branch exported. */
   public String branch() {
     return state.branch();

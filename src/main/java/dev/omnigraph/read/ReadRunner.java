@@ -44,12 +44,24 @@ public final class ReadRunner {
    */
   public ReadOutput run(Catalog catalog, ManifestState state, ReadOutput.Target target, Optional<String> headCommit,
       String source, String name, com.fasterxml.jackson.databind.JsonNode params, ReadSettings budgets) {
+    return run(catalog, state, target, headCommit, source, name, params, budgets, (checked, c) -> { });
+  }
+
+  /**
+   * As {@link #run(Catalog, ManifestState, ReadOutput.Target, Optional, String, String,
+   * com.fasterxml.jackson.databind.JsonNode, ReadSettings)}, handing the checked read to {@code admit}
+   * before anything is read (the engine's per-type authorization); what it throws is the answer.
+   */
+  public ReadOutput run(Catalog catalog, ManifestState state, ReadOutput.Target target, Optional<String> headCommit,
+      String source, String name, com.fasterxml.jackson.databind.JsonNode params, ReadSettings budgets,
+      java.util.function.BiConsumer<CheckedQuery, Catalog> admit) {
     ReadBudget budget = new ReadBudget(budgets, System::nanoTime);
     QueryFile file = QueryParser.parse(source);
     CheckedQuery checked = QueryChecker.check(file.declaration(name), catalog);
     if (!(checked instanceof CheckedRead read)) {
       throw new InvalidRequest("'" + name + "' is a mutation; run it with mutate, not query");
     }
+    admit.accept(read, catalog);
     BoundParams bound = Params.bind(checked, params);
     ReadExecutor.Result result = new ReadExecutor(root, tables, state, adjacency, bound, Instant.now(), budget)
         .run(read, catalog.nodes());

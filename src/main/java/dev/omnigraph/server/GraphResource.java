@@ -221,8 +221,19 @@ class GraphResource {
   public dev.omnigraph.api.QueriesCatalogOutput storedQueries(@PathParam("graph_id") String graphId) {
     ServedGraph served = graphs.get(graphId);
     // As the reference: the catalog is read-gated on main.
-    served.gate().check(actor.get(), dev.omnigraph.policy.PolicyAction.READ, Optional.of("main"), Optional.empty());
-    return served.storedQueries().catalog();
+    dev.omnigraph.policy.PolicyGate gate = served.gate();
+    gate.check(actor.get(), dev.omnigraph.policy.PolicyAction.READ, Optional.of("main"), Optional.empty());
+    // Beyond the reference: only what the caller may invoke (invoke_query and its queries: scope)
+    // and whose types it may touch (docs/authorization.md, "Per-type scopes").
+    boolean invoke = gate.decide(actor.get(), dev.omnigraph.policy.PolicyAction.INVOKE_QUERY, Optional.empty(),
+        Optional.empty()).allowed();
+    dev.omnigraph.policy.NameScope names = gate.queryScope(actor.get());
+    dev.omnigraph.engine.StoredQueries stored = served.storedQueries();
+    // The handle is reached only for a listed entry: an empty catalog needs no open graph.
+    return new dev.omnigraph.api.QueriesCatalogOutput(stored.catalog().queries().stream()
+        .filter(e -> invoke && names.covers(e.name())
+            && served.reader().typesInScope(stored.get(e.name()).source(), e.name(), e.mutation(), actor.get()))
+        .toList());
   }
 
   @POST
@@ -261,7 +272,7 @@ class GraphResource {
     // mutation). A denial answers exactly as a missing query does (the reference's 404), so the catalog
     // cannot be probed without the grant.
     if (!served.gate().decide(actor.get(), dev.omnigraph.policy.PolicyAction.INVOKE_QUERY, Optional.empty(),
-        Optional.empty()).allowed()) {
+        Optional.empty(), List.of(), Optional.of(name)).allowed()) {
       throw served.storedQueries().notFound(name);
     }
     dev.omnigraph.engine.StoredQueries.StoredQuery q = served.storedQueries().get(name);

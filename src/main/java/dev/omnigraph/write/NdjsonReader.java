@@ -52,6 +52,15 @@ final class NdjsonReader {
    * input's first line is line {@code firstLine} (1, or where a chunk of {@code load --split} starts).
    */
   static LoadBatch read(Reader input, long firstLine, Catalog catalog, LoadMode mode) throws IOException {
+    return read(input, firstLine, catalog, mode, (type, line) -> { });
+  }
+
+  /**
+   * As {@link #read(Reader, long, Catalog, LoadMode)}, telling {@code admit} each row's type (the
+   * schema's spelling) and line once the type is resolved; what it throws ends the read.
+   */
+  static LoadBatch read(Reader input, long firstLine, Catalog catalog, LoadMode mode,
+      java.util.function.ObjLongConsumer<String> admit) throws IOException {
     LoadBatch batch = new LoadBatch();
     Map<String, EdgeType> edgesByLowerName = new HashMap<>();
     catalog.edges().values().forEach(e -> edgesByLowerName.put(e.name().toLowerCase(Locale.ROOT), e));
@@ -68,9 +77,9 @@ final class NdjsonReader {
         throw new LoadInputError(line, "expected a JSON object");
       }
       if (node.has("type")) {
-        readNode(batch, catalog, node, line, mode);
+        readNode(batch, catalog, node, line, mode, admit);
       } else if (node.has("edge")) {
-        readEdge(batch, catalog, edgesByLowerName, node, line, mode);
+        readEdge(batch, catalog, edgesByLowerName, node, line, mode, admit);
       } else {
         throw new LoadInputError(line, "expected {\"type\":…,\"data\":…} or {\"edge\":…,\"from\":…,\"to\":…}");
       }
@@ -166,11 +175,13 @@ final class NdjsonReader {
     return c == ' ' || c == '\t' || c == '\r';
   }
 
-  private static void readNode(LoadBatch batch, Catalog catalog, JsonNode node, long line, LoadMode mode) {
+  private static void readNode(LoadBatch batch, Catalog catalog, JsonNode node, long line, LoadMode mode,
+      java.util.function.ObjLongConsumer<String> admit) {
     requireFields(node, NODE_FIELDS, line);
     String typeName = node.get("type").asText();
     NodeType type = catalog.node(typeName).orElseThrow(() ->
         new LoadInputError(line, "unknown node type '" + typeName + "'" + catalog.nodeTypeHint(typeName)));
+    admit.accept(type.name(), line);
     Map<String, Object> row = values(type.properties(), data(node, line), line, typeName);
     String id;
     if (type.isKeyed()) {
@@ -205,13 +216,14 @@ final class NdjsonReader {
   }
 
   private static void readEdge(LoadBatch batch, Catalog catalog, Map<String, EdgeType> edges, JsonNode node,
-      long line, LoadMode mode) {
+      long line, LoadMode mode, java.util.function.ObjLongConsumer<String> admit) {
     requireFields(node, EDGE_FIELDS, line);
     String name = node.get("edge").asText();
     EdgeType type = edges.get(name.toLowerCase(Locale.ROOT));
     if (type == null) {
       throw new LoadInputError(line, "unknown edge type '" + name + "'" + catalog.edgeTypeHint(name));
     }
+    admit.accept(type.name(), line);
     String from = endpoint(node, "from", line);
     String to = endpoint(node, "to", line);
     JsonNode data = data(node, line);

@@ -26,6 +26,17 @@ public final class WritePath {
    */
   public WriteResult mutate(String branch, String source, String name, com.fasterxml.jackson.databind.JsonNode params,
       Optional<String> actor, Optional<String> ifCommit) {
+    return mutate(branch, source, name, params, actor, ifCommit, (checked, catalog) -> { });
+  }
+
+  /**
+   * As {@link #mutate(String, String, String, com.fasterxml.jackson.databind.JsonNode, Optional,
+   * Optional)}, handing the checked mutation to {@code admit} before anything is prepared (the
+   * engine's per-type authorization); what it throws is the answer.
+   */
+  public WriteResult mutate(String branch, String source, String name, com.fasterxml.jackson.databind.JsonNode params,
+      Optional<String> actor, Optional<String> ifCommit,
+      java.util.function.BiConsumer<dev.omnigraph.query.CheckedQuery, dev.omnigraph.schema.Catalog> admit) {
     SchemaIr schema = schemas.get();
     dev.omnigraph.query.QueryFile file = dev.omnigraph.query.QueryParser.parse(source);
     dev.omnigraph.query.CheckedQuery checked =
@@ -33,6 +44,7 @@ public final class WritePath {
     if (!(checked instanceof dev.omnigraph.query.CheckedMutation mutation)) {
       throw new dev.omnigraph.api.InvalidRequest("'" + name + "' is a read query; run it with query, not mutate");
     }
+    admit.accept(mutation, schema.catalog());
     dev.omnigraph.query.BoundParams bound = dev.omnigraph.query.Params.bind(checked, params);
     return attempt.run(branch, new MutationWriter(mutation, bound, schema.catalog()), actor, ifCommit, schema);
   }
@@ -42,19 +54,31 @@ public final class WritePath {
    * anything is staged; every input error names its line.
    */
   public WriteResult load(String branch, Reader ndjson, LoadMode mode, Optional<String> actor) {
-    return load(branch, ndjson, 1, mode, actor);
+    return load(branch, ndjson, mode, actor, (type, line) -> { });
+  }
+
+  /**
+   * As {@link #load(String, Reader, LoadMode, Optional)}, handing each row's type name (the schema's
+   * spelling) and line to {@code admit} as it is read, before anything is staged (the engine's
+   * per-type authorization); what it throws is the answer.
+   */
+  public WriteResult load(String branch, Reader ndjson, LoadMode mode, Optional<String> actor,
+      java.util.function.ObjLongConsumer<String> admit) {
+    return load(branch, ndjson, 1, mode, actor, admit);
   }
 
   /** One chunk of a split load ({@link NdjsonChunks}) as one commit, exactly as {@link #load} commits an input. */
-  public WriteResult load(String branch, NdjsonChunks.Chunk chunk, LoadMode mode, Optional<String> actor) {
-    return load(branch, chunk.reader(), chunk.firstLine(), mode, actor);
+  public WriteResult load(String branch, NdjsonChunks.Chunk chunk, LoadMode mode, Optional<String> actor,
+      java.util.function.ObjLongConsumer<String> admit) {
+    return load(branch, chunk.reader(), chunk.firstLine(), mode, actor, admit);
   }
 
-  private WriteResult load(String branch, Reader ndjson, long firstLine, LoadMode mode, Optional<String> actor) {
+  private WriteResult load(String branch, Reader ndjson, long firstLine, LoadMode mode, Optional<String> actor,
+      java.util.function.ObjLongConsumer<String> admit) {
     SchemaIr schema = schemas.get();
     LoadBatch batch;
     try {
-      batch = NdjsonReader.read(ndjson, firstLine, schema.catalog(), mode);
+      batch = NdjsonReader.read(ndjson, firstLine, schema.catalog(), mode, admit);
     } catch (IOException e) {
       throw new UncheckedIOException("could not read the load input", e);
     }

@@ -72,12 +72,17 @@ class PolicyCliTest {
         + " actor 'act-bruno'\n");
   }
 
+  /** A new local graph of graphs/people.pg at {@code root}, open read-write and ungated. */
+  private static Omnigraph people(Path root) throws java.io.IOException {
+    String schema = new String(PolicyCliTest.class.getResourceAsStream("/graphs/people.pg").readAllBytes(),
+        java.nio.charset.StandardCharsets.UTF_8);
+    return Omnigraph.init(StorageConfig.local(root), schema, Optional.of("setup"));
+  }
+
   @Test
   void aLocalGraphWithAPolicyRunsTheE2eTableAndRefusesANamelessCommand() throws Exception {
     Path root = dir.resolve("g");
-    String schema = new String(PolicyCliTest.class.getResourceAsStream("/graphs/people.pg").readAllBytes(),
-        java.nio.charset.StandardCharsets.UTF_8);
-    try (Omnigraph g = Omnigraph.init(StorageConfig.local(root), schema, Optional.of("setup"))) {
+    try (Omnigraph g = people(root)) {
       g.branchCreate("feature", "main", Optional.of("setup"));
     }
     Path policy = Files.writeString(dir.resolve("p.yaml"), E2eCases.POLICY);
@@ -109,5 +114,55 @@ class PolicyCliTest {
     try (Omnigraph g = Omnigraph.open(StorageConfig.local(root), OpenMode.READ_ONLY)) {
       assertThat(g.snapshot("main").graphManifestVersion()).isPositive();
     }
+  }
+
+  @Test
+  void aLocalGraphRunsTheScopedTableAndExportsOnlyTheAllowedTypes() throws Exception {
+    Path root = dir.resolve("scoped");
+    try (Omnigraph g = people(root)) {
+      g.load("main", new java.io.StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"Ada\"}}\n"
+          + "{\"type\":\"Person\",\"data\":{\"name\":\"Bob\"}}\n{\"edge\":\"Knows\",\"from\":\"Ada\",\"to\":\"Bob\"}\n"),
+          dev.omnigraph.write.LoadMode.MERGE, Optional.of("setup"));
+    }
+    Path policy = Files.writeString(dir.resolve("scoped.yaml"), E2eCases.SCOPED_POLICY);
+    Path gq = Files.writeString(dir.resolve("scoped.gq"), E2eCases.SCOPED_QUERIES);
+    Path withKnows = Files.writeString(dir.resolve("with-knows.ndjson"), E2eCases.LOAD_WITH_KNOWS);
+    Path person = Files.writeString(dir.resolve("person.ndjson"), "{\"type\":\"Person\",\"data\":{\"name\":\"Di\"}}\n");
+    String store = root.toString();
+    List<String> outcomes = new ArrayList<>();
+    for (E2eCases.ScopedCase c : E2eCases.SCOPED_CASES) {
+      List<String> args = new ArrayList<>(switch (c.op()) {
+        case QUERY_PERSON -> List.of("query", "people", "--query", gq.toString());
+        case QUERY_KNOWS -> List.of("query", "friends", "--query", gq.toString());
+        case LOAD_WITH_KNOWS -> List.of("load", "--data", withKnows.toString(), "--mode", "merge");
+        case LOAD_PERSON -> List.of("load", "--data", person.toString(), "--mode", "merge");
+      });
+      args.addAll(List.of("--store", store, "--policy", policy.toString(), "--as", c.actor()));
+      Run r = CliHarness.run(args.toArray(String[]::new));
+      assertThat(r.exit() == 0).as(c + ": " + r.err()).isEqualTo(c.allowed());
+      outcomes.add(c.actor() + " " + c.op() + " " + (r.exit() == 0 ? "allowed" : r.exit() + " " + r.err().strip()));
+    }
+    assertThat(outcomes).containsExactly(
+        "agent-p QUERY_PERSON allowed",
+        "agent-p QUERY_KNOWS 1 error: policy denied action 'read' on branch 'main' for actor 'agent-p': type 'Knows'"
+            + " is outside its scope",
+        "act-bruno QUERY_KNOWS allowed",
+        "agent-w LOAD_WITH_KNOWS 1 error: " + E2eCases.LOAD_REFUSAL,
+        "agent-p LOAD_PERSON 1 error: policy denied action 'change' on branch 'main' for actor 'agent-p'",
+        "agent-w LOAD_PERSON allowed");
+    // The export of a Person-only reader: exactly the three Person rows (Cy's refused load left nothing).
+    Run export = CliHarness.run("export", "--store", store, "--policy", policy.toString(), "--as", "agent-p");
+    assertThat(export.exit()).as(export.err()).isZero();
+    assertThat(export.out().lines().map(l -> l.replaceAll(".*\"name\":\"([A-Za-z]+)\".*", "$1")).toList())
+        .containsExactly("Ada", "Bob", "Di");
+    assertThat(export.out().lines()).allMatch(l -> l.startsWith("{\"type\":\"Person\""));
+    Run explain = CliHarness.run("policy", "explain", "--policy", policy.toString(), "--actor", "agent-p", "--action",
+        "read", "--branch", "main", "--types", "Person,Knows");
+    assertThat(explain.out()).isEqualTo("deny (no rule allows it): policy denied action 'read' on branch 'main' for"
+        + " actor 'agent-p': type 'Knows' is outside its scope\n");
+    Run allow = CliHarness.run("policy", "explain", "--policy", policy.toString(), "--actor", "agent-p", "--action",
+        "invoke_query", "--query", "people");
+    assertThat(allow.out()).isEqualTo("allow (rule readers-invoke): policy allowed action 'invoke_query' for actor"
+        + " 'agent-p'\n");
   }
 }

@@ -124,4 +124,88 @@ class PolicyGateLocalTest extends AbstractGraphFixture {
     assertThatThrownBy(() -> graph.export(Optional.empty(), java.util.List.of(), BRUNO)).isInstanceOf(Forbidden.class);
     assertThatThrownBy(() -> graph.branchCreate("x", null, BRUNO)).isInstanceOf(Forbidden.class);
   }
+
+  /** Beyond the reference: agent-p reads and exports only Person; agent-w changes only Person. */
+  static final String SCOPED = """
+      version: 1
+      groups:
+        readers: [agent-p]
+        writers: [agent-w]
+        auditors: [act-andrew]
+      rules:
+        - id: auditors-read
+          allow: { actors: { group: auditors }, actions: [read], branch_scope: any }
+        - id: p-reads-person
+          allow: { actors: { group: readers }, actions: [read, export], branch_scope: any, types: [Person] }
+        - id: w-changes-person
+          allow: { actors: { group: writers }, actions: [read, change], branch_scope: any, types: [Person] }
+      """;
+  private static final Optional<String> P = Optional.of("agent-p");
+  private static final Optional<String> W = Optional.of("agent-w");
+  private static final String PEOPLE = "query people() { match { $p: Person } return { $p.name } order { $p.name } }";
+  private static final String FRIENDS = "query friends() { match { $p: Person  $p knows $f } return { $f.name } }";
+  private static final String PAIR = "query pair($a: String, $b: String) { insert Person { name: $a }"
+      + " insert Person { name: $b } insert Knows { from: $a, to: $b } }";
+  private static final String FORGET = "query forget($name: String) { delete Person where name = $name }";
+
+  @Test
+  void typeScopesRefuseQueriesMutationsAndLoadLinesAndFilterExportAndChanges() throws Exception {
+    load("main", LoadMode.MERGE, person("Bob", 40), "{\"edge\":\"Knows\",\"from\":\"Ada\",\"to\":\"Bob\"}");
+    String setup = head("main");
+    graph.gatedBy(PolicyGate.enforcing(Policy.parse(SCOPED, "scoped.yaml")));
+    com.fasterxml.jackson.databind.node.ObjectNode none = new ObjectMapper().createObjectNode();
+
+    // Reads: typed from the checked query, refused before it runs when it traverses Knows.
+    assertThat(graph.query(Optional.of("main"), Optional.empty(), PEOPLE, "people", none,
+        dev.omnigraph.read.ReadSettings.fromSystemProperties(), P).rowCount()).isEqualTo(2);
+    assertThatThrownBy(() -> graph.query(Optional.of("main"), Optional.empty(), FRIENDS, "friends", none,
+        dev.omnigraph.read.ReadSettings.fromSystemProperties(), P))
+        .isInstanceOfSatisfying(dev.omnigraph.api.TypeForbidden.class, f -> {
+          assertThat(f.type()).isEqualTo("Knows");
+          assertThat(f.getMessage()).isEqualTo("policy denied action 'read' on branch 'main' for actor 'agent-p':"
+              + " type 'Knows' is outside its scope");
+        });
+
+    // Export: every type streams only Person (2 rows); naming Knows is refused.
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    dev.omnigraph.read.GraphExport export = graph.export(Optional.empty(), java.util.List.of(), P);
+    assertThat(export.typeNames()).containsExactly("Person");
+    export.writeTo(out);
+    assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList()).hasSize(2)
+        .allMatch(l -> l.startsWith("{\"type\":\"Person\""));
+    assertThatThrownBy(() -> graph.export(Optional.empty(), java.util.List.of("Knows"), P))
+        .isInstanceOf(dev.omnigraph.api.TypeForbidden.class);
+
+    // The change feed leaves rows of other types out: the setup commit inserted Bob and Ada->Bob.
+    assertThat(graph.commitChanges(setup, dev.omnigraph.api.ChangesPage.FIRST, P).changes())
+        .extracting(c -> c.type().name() + ":" + c.id()).containsExactly("Person:Bob");
+    assertThat(graph.commitChanges(setup, dev.omnigraph.api.ChangesPage.FIRST, W).changes()).hasSize(1);
+    assertThatThrownBy(() -> graph.changes("main", Optional.empty(), Optional.of("beginning"), Optional.empty(),
+        dev.omnigraph.api.ChangesPage.parse(null, null, java.util.List.of(), java.util.List.of("knows"),
+            java.util.List.of()), P))
+        .isInstanceOfSatisfying(dev.omnigraph.api.TypeForbidden.class, f -> assertThat(f.type()).isEqualTo("Knows"));
+
+    // Writes: a mutation inserting Knows, a node delete that cascades to Knows, a load with a Knows
+    // line are refused before anything is prepared; nothing is left.
+    String mainHead = head("main");
+    assertThatThrownBy(() -> graph.mutate("main", PAIR, "pair", none.deepCopy().put("a", "X").put("b", "Y"), W,
+        Optional.empty())).isInstanceOfSatisfying(dev.omnigraph.api.TypeForbidden.class,
+            f -> assertThat(f.type()).isEqualTo("Knows"));
+    assertThatThrownBy(() -> graph.mutate("main", FORGET, "forget", name("Bob"), W, Optional.empty()))
+        .isInstanceOfSatisfying(dev.omnigraph.api.TypeForbidden.class, f -> {
+          assertThat(f.type()).isEqualTo("Knows");
+          assertThat(f.action()).isEqualTo("change");
+        });
+    assertThatThrownBy(() -> graph.load("main", new StringReader(person("Cy", 1) + "\n"
+        + "{\"edge\":\"Knows\",\"from\":\"Cy\",\"to\":\"Ada\"}\n" + person("Di", 2)), LoadMode.MERGE, W))
+        .isInstanceOfSatisfying(dev.omnigraph.api.TypeForbidden.class, f -> {
+          assertThat(f.line()).hasValue(2);
+          assertThat(f.getMessage()).isEqualTo("line 2: policy denied action 'change' on branch 'main' for actor"
+              + " 'agent-w': type 'Knows' is outside its scope");
+        });
+    assertNothingLeft("main", mainHead);
+    // Within the scope the same writer writes.
+    graph.load("main", new StringReader(person("Cy", 1)), LoadMode.MERGE, W);
+    assertThat(head("main")).isNotEqualTo(mainHead);
+  }
 }

@@ -345,4 +345,119 @@ class PolicyTest {
         });
     gate.check(bruno, PolicyAction.CHANGE, b("feature"), b(null));
   }
+
+  /** Beyond the reference: a fleet where agent-p reads only Person, agent-k also Knows on feature branches. */
+  static final String SCOPED = """
+      version: 1
+      groups:
+        people: [agent-p, agent-k]
+        knows: [agent-k]
+      protected_branches: [main]
+      rules:
+        - id: people-read-person
+          allow: { actors: { group: people }, actions: [read, export], branch_scope: any, types: [Person] }
+        - id: knows-read-knows
+          allow: { actors: { group: knows }, actions: [read], branch_scope: unprotected, types: [Knows] }
+        - id: people-invoke
+          allow: { actors: { group: people }, actions: [invoke_query], queries: [find_person, list_people] }
+      """;
+
+  @Test
+  void typeScopesComposeAcrossRulesAndNameTheFirstTypeOutside() {
+    Policy p = policy(SCOPED);
+    List<String> both = List.of("Person", "Knows");
+    // A rule listing types still grants the action; the types are what the call may touch.
+    assertThat(p.decide("agent-p", PolicyAction.READ, b("main"), b(null)).allowed()).isTrue();
+    assertThat(p.typeScope("agent-p", PolicyAction.READ, b("main"))).isEqualTo(NameScope.of(java.util.Set.of("Person")));
+    PolicyDecision person = p.decide("agent-p", PolicyAction.READ, b("main"), b(null), List.of("Person"), b(null));
+    assertThat(person.allowed()).isTrue();
+    assertThat(person.rules()).containsExactly("people-read-person");
+    PolicyDecision knows = p.decide("agent-p", PolicyAction.READ, b("main"), b(null), both, b(null));
+    assertThat(knows.allowed()).isFalse();
+    assertThat(knows.message()).isEqualTo(
+        "policy denied action 'read' on branch 'main' for actor 'agent-p': type 'Knows' is outside its scope");
+    // Two narrow rules compose on a branch both cover; on main only the Person rule applies.
+    PolicyDecision composed = p.decide("agent-k", PolicyAction.READ, b("feature"), b(null), both, b(null));
+    assertThat(composed.allowed()).isTrue();
+    assertThat(composed.ruleId()).contains("knows-read-knows");
+    assertThat(composed.rules()).containsExactly("knows-read-knows", "people-read-person");
+    assertThat(p.decide("agent-k", PolicyAction.READ, b("main"), b(null), both, b(null)).allowed()).isFalse();
+    assertThat(p.typeScope("agent-k", PolicyAction.READ, b("feature")))
+        .isEqualTo(NameScope.of(java.util.Set.of("Knows", "Person")));
+    assertThat(p.typeScopeOnAnyBranch("agent-k", PolicyAction.READ))
+        .isEqualTo(NameScope.of(java.util.Set.of("Knows", "Person")));
+    // No grant: no type at all. A rule without types: every type.
+    assertThat(p.typeScope("agent-p", PolicyAction.CHANGE, b("feature")).covers("Person")).isFalse();
+    assertThat(policy(E2E).typeScope("act-bruno", PolicyAction.CHANGE, b("feature"))).isEqualTo(NameScope.ALL);
+    // Query names: only those listed, and the gate reports the type it refused.
+    assertThat(p.queryScope("agent-p")).isEqualTo(NameScope.of(java.util.Set.of("find_person", "list_people")));
+    assertThat(p.decide("agent-p", PolicyAction.INVOKE_QUERY, b(null), b(null), List.of(), b("find_person")).rules())
+        .containsExactly("people-invoke");
+    assertThat(p.decide("agent-p", PolicyAction.INVOKE_QUERY, b(null), b(null), List.of(), b("add_person"))
+        .message()).isEqualTo("policy denied action 'invoke_query' for actor 'agent-p': query 'add_person' is"
+            + " outside its scope");
+    assertThatThrownBy(() -> PolicyGate.enforcing(p).checkTypes(b("agent-p"), PolicyAction.READ, b("main"), both))
+        .isInstanceOfSatisfying(dev.omnigraph.api.TypeForbidden.class, f -> {
+          assertThat(f.type()).isEqualTo("Knows");
+          assertThat(f.action()).isEqualTo("read");
+          assertThat(f.branch()).contains("main");
+        });
+    assertThat(PolicyGate.DEFAULT_DENY.typeScope(b("x"), PolicyAction.READ, b("main"))).isEqualTo(NameScope.ALL);
+  }
+
+  @Test
+  void typesAndQueriesAreRefusedOnActionsTheyCannotLimit() {
+    assertThat(refused("""
+        version: 1
+        groups:
+          team: [a]
+        rules:
+          - id: ok
+            allow: { actors: { group: team }, actions: [read], types: [Person] }
+          - id: merge-types
+            allow: { actors: { group: team }, actions: [change, branch_merge], types: [Person] }
+        """).getMessage()).isEqualTo("policy test.yaml:7: rule 'merge-types': uses types with action 'branch_merge';"
+        + " types limit only read, export and change");
+    assertThat(refused("""
+        version: 1
+        groups:
+          team: [a]
+        rules:
+          - id: read-queries
+            allow: { actors: { group: team }, actions: [read], queries: [q] }
+        """).getMessage()).isEqualTo("policy test.yaml:5: rule 'read-queries': uses queries with action 'read';"
+        + " queries limit only invoke_query");
+    assertThat(refused("""
+        version: 1
+        groups:
+          team: [a]
+        rules:
+          - id: empty
+            allow: { actors: { group: team }, actions: [read], types: [] }
+        """).getMessage()).isEqualTo("policy test.yaml:5: rule 'empty': types must list at least one name (leave it"
+        + " out for all)");
+    // Type names are not checked at load: the policy does not know the schema.
+    assertThat(policy("""
+        version: 1
+        groups:
+          team: [a]
+        rules:
+          - id: r
+            allow: { actors: { group: team }, actions: [read], types: [NoSuchType] }
+        """).rules().get(0).types()).isEqualTo(NameScope.of(java.util.Set.of("NoSuchType")));
+  }
+
+  @Test
+  void declarativeCasesMayNameTypesAndAQuery() {
+    PolicyTests tests = PolicyTests.parse("""
+        version: 1
+        cases:
+          - { id: p-person, actor: agent-p, action: read, branch: main, types: [Person], expect: allow }
+          - { id: p-knows, actor: agent-p, action: read, branch: main, types: [Person, Knows], expect: deny }
+          - { id: k-both, actor: agent-k, action: read, branch: f, types: [Person, Knows], expect: allow }
+          - { id: p-find, actor: agent-p, action: invoke_query, query: find_person, expect: allow }
+          - { id: p-add, actor: agent-p, action: invoke_query, query: add_person, expect: deny }
+        """, "cases.yaml");
+    assertThat(tests.run(policy(SCOPED))).allMatch(PolicyTests.Result::passed).hasSize(5);
+  }
 }

@@ -36,7 +36,7 @@ class AuthorizationE2ETest {
   @BeforeAll
   static void initGraphs() {
     // Before the service opens them: the engine, ungated, seeds main and a feature branch.
-    for (String id : new String[] {"e2e", "dd"}) {
+    for (String id : new String[] {"e2e", "dd", "scoped"}) {
       String uri = ConfigProvider.getConfig().getValue("omnigraph.graphs." + id + ".uri", String.class);
       if (Files.exists(Path.of(uri, "__manifest"))) {
         continue;
@@ -47,6 +47,10 @@ class AuthorizationE2ETest {
         g.load("main", new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"Ada\"}}\n"), LoadMode.MERGE,
             Optional.of("setup"));
         g.branchCreate("feature", "main", Optional.of("setup"));
+        if (id.equals("scoped")) {
+          g.load("main", new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"Bob\"}}\n"
+              + "{\"edge\":\"Knows\",\"from\":\"Ada\",\"to\":\"Bob\"}\n"), LoadMode.MERGE, Optional.of("setup"));
+        }
       }
     }
   }
@@ -197,5 +201,65 @@ class AuthorizationE2ETest {
     // Without a branch: main.
     assertThat(as("act-bruno").get("/graphs/e2e/access").then().statusCode(200).extract().<String>path("branch"))
         .isEqualTo("main");
+  }
+
+  @Test
+  void typeAndQueryScopesOverHttp() throws Exception {
+    // The same per-type table the local CLI runs (PolicyCliTest).
+    String mainHead = head("scoped", "main");
+    java.util.List<String> outcomes = new java.util.ArrayList<>();
+    for (dev.omnigraph.policy.E2eCases.ScopedCase c : dev.omnigraph.policy.E2eCases.SCOPED_CASES) {
+      Response res = switch (c.op()) {
+        case QUERY_PERSON, QUERY_KNOWS -> as(c.actor()).contentType("application/json")
+            .body(Map.of("query", dev.omnigraph.policy.E2eCases.SCOPED_QUERIES, "name",
+                c.op() == dev.omnigraph.policy.E2eCases.ScopedOp.QUERY_PERSON ? "people" : "friends", "branch", "main"))
+            .post("/graphs/scoped/query");
+        case LOAD_WITH_KNOWS -> as(c.actor()).contentType("application/x-ndjson")
+            .body(dev.omnigraph.policy.E2eCases.LOAD_WITH_KNOWS.getBytes(java.nio.charset.StandardCharsets.UTF_8)).post("/graphs/scoped/load/ndjson?mode=merge");
+        case LOAD_PERSON -> as(c.actor()).contentType("application/x-ndjson")
+            .body("{\"type\":\"Person\",\"data\":{\"name\":\"Di\"}}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8))
+            .post("/graphs/scoped/load/ndjson?mode=merge");
+      };
+      assertThat(res.statusCode()).as(c + ": " + res.asString()).isEqualTo(c.allowed() ? 200 : 403);
+      outcomes.add(c.actor() + " " + c.op() + " " + (c.allowed() ? "allowed" : res.jsonPath().getString("code") + " "
+          + res.jsonPath().getString("error")));
+      if (c.op() == dev.omnigraph.policy.E2eCases.ScopedOp.LOAD_WITH_KNOWS) {
+        // All or nothing: the Person line before the refused one did not land either.
+        assertThat(head("scoped", "main")).isEqualTo(mainHead);
+        assertNoSidecar("scoped");
+        // The JSON envelope route is the same loader.
+        as(c.actor()).contentType("application/json").body(Map.of("data", dev.omnigraph.policy.E2eCases.LOAD_WITH_KNOWS,
+            "mode", "merge")).post("/graphs/scoped/load").then().statusCode(403)
+            .body("error", org.hamcrest.Matchers.equalTo(dev.omnigraph.policy.E2eCases.LOAD_REFUSAL));
+        assertThat(head("scoped", "main")).isEqualTo(mainHead);
+      }
+    }
+    assertThat(outcomes).containsExactly(
+        "agent-p QUERY_PERSON allowed",
+        "agent-p QUERY_KNOWS forbidden policy denied action 'read' on branch 'main' for actor 'agent-p': type 'Knows'"
+            + " is outside its scope",
+        "act-bruno QUERY_KNOWS allowed",
+        "agent-w LOAD_WITH_KNOWS forbidden " + dev.omnigraph.policy.E2eCases.LOAD_REFUSAL,
+        "agent-p LOAD_PERSON forbidden policy denied action 'change' on branch 'main' for actor 'agent-p'",
+        "agent-w LOAD_PERSON allowed");
+
+    // Export streams only Person: Ada, Bob and Di (3 rows; the graph also holds one Knows edge).
+    String export = as("agent-p").contentType("application/json").body("{}").post("/graphs/scoped/export")
+        .then().statusCode(200).extract().asString();
+    assertThat(export.lines().toList()).hasSize(3).allMatch(l -> l.startsWith("{\"type\":\"Person\""));
+    as("agent-p").contentType("application/json").body(Map.of("type_names", java.util.List.of("Knows")))
+        .post("/graphs/scoped/export").then().statusCode(403).body("code", org.hamcrest.Matchers.equalTo("forbidden"));
+
+    // Stored queries: agent-p may invoke people and friends; friends traverses Knows, so only people is listed.
+    assertThat(as("agent-p").get("/graphs/scoped/queries").then().statusCode(200).extract()
+        .jsonPath().getList("queries.name")).containsExactly("people");
+    assertThat(as("act-bruno").get("/graphs/scoped/queries").then().statusCode(200).extract()
+        .jsonPath().getList("queries.name")).isEmpty();
+    as("agent-p").contentType("application/json").body("{}").post("/graphs/scoped/queries/people").then()
+        .statusCode(200).body("row_count", org.hamcrest.Matchers.equalTo(3));
+    as("agent-p").contentType("application/json").body("{}").post("/graphs/scoped/queries/add_person").then()
+        .statusCode(404).body("code", org.hamcrest.Matchers.equalTo("not_found"));
+    as("agent-p").contentType("application/json").body("{}").post("/graphs/scoped/queries/friends").then()
+        .statusCode(403);
   }
 }

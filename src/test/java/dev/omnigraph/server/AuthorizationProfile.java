@@ -14,7 +14,8 @@ import java.util.Map;
  * {@code act-andrew} (team, admins), {@code act-bruno} (team), {@code act-carla}, each
  * {@code <actor>-token}. Graph {@code live} ({@link PolicyReloadAdmissionTest}) has a policy file the
  * test rewrites ({@link #LIVE_A} at start), polled every 200 ms; {@code act-carla} may have 2 requests
- * in flight.
+ * in flight. Graph {@code scoped} is under {@code E2eCases.SCOPED_POLICY} with its stored queries, and
+ * the tokens of its Person-only reader {@code agent-p} and writer {@code agent-w}.
  */
 public class AuthorizationProfile implements QuarkusTestProfile {
 
@@ -62,7 +63,13 @@ public class AuthorizationProfile implements QuarkusTestProfile {
         config.put("omnigraph.graphs.live.policy-file", live.toString());
         config.put("omnigraph.policy.reload-interval", "200ms");
         config.put("omnigraph.admission.actors.act-carla", "2");
-        for (String actor : List.of("act-andrew", "act-bruno", "act-carla")) {
+        // Beyond the reference: per-type and per-query scopes on graph scoped, with stored queries.
+        config.put("omnigraph.graphs.scoped.uri", root.resolve("scoped").toString());
+        config.put("omnigraph.graphs.scoped.policy-file", Files.writeString(root.resolve("scoped-policy.yaml"),
+            dev.omnigraph.policy.E2eCases.SCOPED_POLICY).toString());
+        config.put("omnigraph.graphs.scoped.queries", Files.writeString(root.resolve("scoped.gq"),
+            dev.omnigraph.policy.E2eCases.SCOPED_QUERIES).toString());
+        for (String actor : List.of("act-andrew", "act-bruno", "act-carla", "agent-p", "agent-w")) {
           config.put("omnigraph.auth.tokens." + actor,
               HexFormat.of().formatHex(BearerTokens.sha256(RoutePolicy.token(actor))));
         }
