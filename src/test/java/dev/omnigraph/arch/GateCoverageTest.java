@@ -41,6 +41,7 @@ class GateCoverageTest {
       Map.entry("quarantineSidecar(StorageConfig, String, Consumer)",
           "static: the offline quarantine tool on a root, no handle"),
       Map.entry("gatedBy(PolicyGate)", "installs the gate"),
+      Map.entry("pinnedTo(PolicyGate)", "a view of the handle with one request's gate fixed; every call on it is gated"),
       Map.entry("policyGate()", "accessor: the installed gate"),
       Map.entry("config()", "accessor: the storage configuration"),
       Map.entry("mode()", "accessor: the open mode"),
