@@ -149,7 +149,12 @@ public final class PolicyGate {
    */
   public void checkTypes(Optional<String> actor, PolicyAction action, Optional<String> branch,
       Collection<String> types) {
-    check(actor, action, branch, Optional.empty());
+    // The action itself was decided (and counted) at the head of the call; this re-evaluates it
+    // without telling the listener, so one request is one decision in the metrics.
+    PolicyDecision d = evaluate(actor, action, branch, Optional.empty());
+    if (!d.allowed()) {
+      throw new Forbidden(d.message(), action.wireName(), branch, Optional.empty());
+    }
     NameScope scope = typeScope(actor, action, branch);
     for (String type : types) {
       refuseOutOfScope(scope, actor, action, branch, type, OptionalLong.empty());

@@ -13,8 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * {@link Raw.Schema} to {@link Catalog}: resolves names and types, merges interfaces, turns
@@ -48,7 +46,7 @@ final class SchemaChecker {
       .thenComparing(Annotation::args, COLUMN_LIST_ORDER)
       .thenComparing(a -> flatten(a.kwargs()), COLUMN_LIST_ORDER);
 
-  private static List<String> flatten(Map<String, String> sorted) {
+  static List<String> flatten(Map<String, String> sorted) {
     List<String> out = new ArrayList<>();
     sorted.forEach((k, v) -> {
       out.add(k);
@@ -222,7 +220,7 @@ final class SchemaChecker {
     // Interface flags bind every implementor (a redeclared property keeps only its own
     // annotations). They are applied first so that a clash is reported at the node's own
     // declaration, the one being written, rather than inside a shared interface.
-    Constraints c = new Constraints(owner, props, false);
+    TypeConstraints c = new TypeConstraints(owner, props, false);
     for (ResolvedInterface contract : contracts) {
       for (Prop ip : contract.props.values()) {
         ip.flags.forEach((flag, pos) -> c.add(flag, List.of(ip.name), pos));
@@ -272,7 +270,7 @@ final class SchemaChecker {
       }
     }
     Map<String, Prop> props = properties(d, owner, true);
-    Constraints c = new Constraints(owner, props, true);
+    TypeConstraints c = new TypeConstraints(owner, props, true);
     for (Prop p : props.values()) {
       p.flags.forEach((flag, pos) -> c.add(flag, List.of(p.name), pos));
       for (Raw.Annotation a : p.deferred) {
@@ -333,7 +331,7 @@ final class SchemaChecker {
   // ---- properties --------------------------------------------------------------------------
 
   /** A resolved property plus what the checker still needs: position, flags and deferred constraints. */
-  private record Prop(String name, Raw.Pos pos, PropertyType type, List<Annotation> annotations,
+  record Prop(String name, Raw.Pos pos, PropertyType type, List<Annotation> annotations,
       Map<String, Raw.Pos> flags, List<Raw.Annotation> deferred) {
 
     Property property() {
@@ -391,7 +389,7 @@ final class SchemaChecker {
     return props;
   }
 
-  private static void checkFlag(String flag, String prop, PropertyType type, String owner, boolean edge, Raw.Pos pos) {
+  static void checkFlag(String flag, String prop, PropertyType type, String owner, boolean edge, Raw.Pos pos) {
     if (flag.equals("key")) {
       if (edge) {
         throw error(pos, "@key is not supported on edges (" + owner + "): edge ids are generated;"
@@ -403,7 +401,7 @@ final class SchemaChecker {
     }
   }
 
-  private static void checkKeyable(String prop, PropertyType type, String owner, Raw.Pos pos) {
+  static void checkKeyable(String prop, PropertyType type, String owner, Raw.Pos pos) {
     if (type.nullable()) {
       throw error(pos, "@key property '" + prop + "' of " + owner + " is nullable (" + type.display()
           + "); every key property must always have a value");
@@ -414,7 +412,7 @@ final class SchemaChecker {
     }
   }
 
-  private static void checkIndexable(String constraint, String prop, PropertyType type, String owner, Raw.Pos pos) {
+  static void checkIndexable(String constraint, String prop, PropertyType type, String owner, Raw.Pos pos) {
     if (type.list()) {
       throw error(pos, "@" + constraint + " is not supported on list property '" + prop + "' of " + owner
           + " (" + type.display() + ")");
@@ -494,153 +492,6 @@ final class SchemaChecker {
 
   // ---- constraints -------------------------------------------------------------------------
 
-  /** Collects one type's constraints, validating each against its resolved properties. */
-  private static final class Constraints {
-    final String owner;
-    final Map<String, Prop> props;
-    final boolean edge;
-    List<String> key = List.of();
-    Raw.Pos keyAt;
-    final Set<List<String>> uniques = new HashSet<>();
-    final Set<List<String>> indexes = new HashSet<>();
-    final Map<String, RangeConstraint> ranges = new HashMap<>();
-    final Map<String, Raw.Pos> rangeAt = new HashMap<>();
-    final Set<CheckConstraint> checks = new HashSet<>();
-
-    Constraints(String owner, Map<String, Prop> props, boolean edge) {
-      this.owner = owner;
-      this.props = props;
-      this.edge = edge;
-    }
-
-    void body(Raw.Annotation a) {
-      String name = a.name().text();
-      if (edge && (name.equals("key") || name.equals("range") || name.equals("check"))) {
-        throw error(a.pos(), "@" + name + " is not supported on edges (" + owner + ")"
-            + (name.equals("key") ? ": edge ids are generated; use @unique(src, dst) to forbid parallel edges" : ""));
-      }
-      switch (name) {
-        case "key", "unique", "index" -> add(name, columns(a), a.pos());
-        case "range" -> range(a);
-        case "check" -> check(a);
-        default -> throw new IllegalStateException(name);
-      }
-    }
-
-    private List<String> columns(Raw.Annotation a) {
-      String name = a.name().text();
-      if (a.args().isEmpty()) {
-        throw error(a.pos(), "@" + name + " on " + owner + " needs at least one property name");
-      }
-      List<String> columns = new ArrayList<>();
-      for (Raw.Arg arg : a.args()) {
-        if (!(arg instanceof Raw.NameArg n)) {
-          throw error(arg.pos(), "@" + name + " on " + owner + " lists property names; '" + arg.text()
-              + "' is not one");
-        }
-        if (columns.contains(n.text())) {
-          throw error(n.pos(), "@" + name + " on " + owner + " lists '" + n.text() + "' twice");
-        }
-        boolean system = edge && (n.text().equals("src") || n.text().equals("dst")) && !name.equals("key");
-        if (!system) {
-          Prop p = property(n.text(), name, n.pos());
-          if (name.equals("key")) {
-            checkKeyable(n.text(), p.type, owner, n.pos());
-          } else {
-            checkIndexable(name, n.text(), p.type, owner, n.pos());
-          }
-        }
-        columns.add(n.text());
-      }
-      return List.copyOf(columns);
-    }
-
-    void add(String constraint, List<String> columns, Raw.Pos pos) {
-      switch (constraint) {
-        case "key" -> {
-          if (keyAt != null && !key.equals(columns)) {
-            throw error(pos, owner + " declares a second @key (" + String.join(", ", columns)
-                + "; the first, at " + at(keyAt) + ", is " + String.join(", ", key)
-                + "); a node has one key: list every key property in one @key(a, b)");
-          }
-          if (keyAt == null) {
-            key = columns;
-            keyAt = pos;
-          }
-        }
-        // Uniqueness is over a set of columns; index column order matters to the index.
-        case "unique" -> uniques.add(columns.stream().sorted().toList());
-        case "index" -> indexes.add(columns);
-        default -> throw new IllegalStateException(constraint);
-      }
-    }
-
-    private void range(Raw.Annotation a) {
-      String usage = "; write @range(property, min..max), either bound may be left open";
-      if (a.args().size() != 2 || !(a.args().get(0) instanceof Raw.NameArg n)
-          || !(a.args().get(1) instanceof Raw.RangeArg r)) {
-        throw error(a.pos(), "@range on " + owner + " takes a property and a range" + usage);
-      }
-      Prop p = property(n.text(), "range", n.pos());
-      if (!p.type.kind().isNumeric() || p.type.list()) {
-        throw error(n.pos(), "@range on " + owner + " needs a numeric property; '" + n.text() + "' is "
-            + p.type.display());
-      }
-      if (r.lo() == null && r.hi() == null) {
-        throw error(r.pos(), "@range on " + owner + " needs at least one bound" + usage);
-      }
-      for (Raw.Num bound : Arrays.asList(r.lo(), r.hi())) {
-        if (bound != null && p.type.kind().isInteger() && !bound.integral()) {
-          throw error(bound.pos(), "@range bound " + bound.text() + " on " + p.type.display() + " property '"
-              + n.text() + "' of " + owner + " must be a whole number");
-        }
-      }
-      if (r.lo() != null && r.hi() != null && r.lo().value().compareTo(r.hi().value()) > 0) {
-        throw error(r.pos(), "@range on " + owner + " has min " + r.lo().text() + " greater than max "
-            + r.hi().text());
-      }
-      Raw.Pos first = rangeAt.putIfAbsent(n.text(), n.pos());
-      if (first != null) {
-        throw error(n.pos(), owner + " declares @range for '" + n.text() + "' twice (first at " + at(first) + ")");
-      }
-      ranges.put(n.text(), new RangeConstraint(n.text(),
-          r.lo() == null ? null : r.lo().value(), r.hi() == null ? null : r.hi().value()));
-    }
-
-    private void check(Raw.Annotation a) {
-      if (a.args().size() != 2 || !(a.args().get(0) instanceof Raw.NameArg n)
-          || !(a.args().get(1) instanceof Raw.StringArg s)) {
-        throw error(a.pos(), "@check on " + owner + " takes a property and a quoted pattern;"
-            + " write @check(property, \"regex\")");
-      }
-      Prop p = property(n.text(), "check", n.pos());
-      if (p.type.kind() != ScalarKind.STRING || p.type.list()) {
-        throw error(n.pos(), "@check on " + owner + " needs a String property; '" + n.text() + "' is "
-            + p.type.display());
-      }
-      try {
-        Pattern.compile(s.value());
-      } catch (PatternSyntaxException e) {
-        throw error(s.pos(), "@check on " + owner + " has an invalid pattern for '" + n.text() + "': "
-            + e.getDescription() + (e.getIndex() >= 0 ? " at index " + e.getIndex() : ""));
-      }
-      checks.add(new CheckConstraint(n.text(), s.value()));
-    }
-
-    private Prop property(String name, String constraint, Raw.Pos pos) {
-      Prop p = props.get(name);
-      if (p == null) {
-        List<String> candidates = new ArrayList<>(props.keySet());
-        if (edge) {
-          candidates.addAll(List.of("src", "dst"));
-        }
-        throw error(pos, "unknown property '" + name + "' in @" + constraint + " of " + owner
-            + Names.hint(name, candidates));
-      }
-      return p;
-    }
-  }
-
   // ---- annotations and helpers -------------------------------------------------------------
 
   private static void rejectConstraintOutsideBody(Raw.Annotation a, String owner) {
@@ -654,11 +505,11 @@ final class SchemaChecker {
     }
   }
 
-  private static List<Annotation> kept(List<Raw.Annotation> raw, String owner) {
+  static List<Annotation> kept(List<Raw.Annotation> raw, String owner) {
     return raw.stream().map(a -> keep(a, owner)).toList();
   }
 
-  private static Annotation keep(Raw.Annotation a, String owner) {
+  static Annotation keep(Raw.Annotation a, String owner) {
     List<String> args = new ArrayList<>();
     Map<String, String> kwargs = new TreeMap<>();
     for (Raw.Arg arg : a.args()) {
@@ -699,11 +550,11 @@ final class SchemaChecker {
     return declared.values().stream().filter(d -> d.kind() == kind).map(d -> d.name().text()).toList();
   }
 
-  private static String at(Raw.Pos pos) {
+  static String at(Raw.Pos pos) {
     return pos.line() + ":" + pos.column();
   }
 
-  private static SchemaParseException error(Raw.Pos pos, String reason) {
+  static SchemaParseException error(Raw.Pos pos, String reason) {
     return new SchemaParseException(pos.line(), pos.column(), reason);
   }
 }

@@ -41,6 +41,8 @@ class GateCoverageTest {
       Map.entry("quarantineSidecar(StorageConfig, String, Consumer)",
           "static: the offline quarantine tool on a root, no handle"),
       Map.entry("gatedBy(PolicyGate)", "installs the gate"),
+      Map.entry("typesInScope(String, String, boolean, Optional)", "a preview for GET /queries' listing: it "
+          + "answers whether a stored query's types are in the caller's scope and decides nothing"),
       Map.entry("pinnedTo(PolicyGate)", "a view of the handle with one request's gate fixed; every call on it is gated"),
       Map.entry("policyGate()", "accessor: the installed gate"),
       Map.entry("config()", "accessor: the storage configuration"),

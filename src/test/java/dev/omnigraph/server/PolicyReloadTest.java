@@ -58,7 +58,7 @@ class PolicyReloadTest {
     assertThat(refused).hasSize(1);
     assertThat(refused.get(0).applied()).isFalse();
     assertThat(refused.get(0).refusal().orElseThrow()).isEqualTo("policy " + file + ":6: rule 'team-read': unknown key"
-        + " 'branch_scpoe' (allowed: actions, actors, branch_scope, target_branch_scope)");
+        + " 'branch_scpoe' (allowed: actions, actors, branch_scope, queries, target_branch_scope, types)");
     assertThat(mayChangeMain(auth.forGraph("live"))).isTrue(); // B stays
     assertThat(auth.reload()).isEmpty(); // reported once per change of the bytes
 
