@@ -155,7 +155,7 @@ final class Ast {
   }
 
   /** {@code arg} is a {@link PropRef} or a {@link VarRef}. */
-  record Agg(AggFunc func, Operand arg, Pos pos) implements ReturnExpr, OrderExpr {}
+  record Agg(AggFunc func, boolean distinct, Operand arg, Pos pos) implements ReturnExpr, OrderExpr {}
 
   /** {@code direction} is where {@code asc}/{@code desc} was written, or null when it was not. */
   record Ordering(OrderExpr key, boolean descending, Pos direction) {}

@@ -264,7 +264,7 @@ final class AstBuilder {
       default -> AggFunc.MAX;
     };
     Ast.Operand arg = a.propRef() != null ? propRef(a.propRef()) : new Ast.VarRef(variable(a.VARIABLE().getSymbol()));
-    return new Ast.Agg(func, arg, pos(a.getStart()));
+    return new Ast.Agg(func, a.DISTINCT() != null, arg, pos(a.getStart()));
   }
 
   private Ast.PropRef propRef(PropRefContext p) {

@@ -53,9 +53,18 @@ public sealed interface Column permits Column.Projection, Column.Aggregate, Colu
    * @param variable the aggregated variable
    * @param property the aggregated property, or null for {@code count($p)}
    */
-  record Aggregate(String name, AggFunc function, String variable, Operand.Property property, PropertyType type)
-      implements Column {
+  record Aggregate(String name, AggFunc function, boolean distinct, String variable, Operand.Property property,
+      PropertyType type) implements Column {
+
+    /** An aggregate over every value (no {@code distinct}). */
+    public Aggregate(String name, AggFunc function, String variable, Operand.Property property, PropertyType type) {
+      this(name, function, false, variable, property, type);
+    }
+
     public Aggregate {
+      if (distinct && function != AggFunc.COUNT) {
+        throw new IllegalArgumentException("distinct is only for count");
+      }
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(function, "function");
       Objects.requireNonNull(variable, "variable");

@@ -303,6 +303,10 @@ final class ReadChecker {
 
   Column.Aggregate aggregate(Ast.Agg a, Ast.Name alias, CheckScope scope) {
     String fn = a.func().spelling();
+    if (a.distinct() && a.func() != AggFunc.COUNT) {
+      throw names.err(a.pos(), fn + "(distinct ...): distinct is only for count, as in count(distinct $x.prop);"
+          + " " + fn + " of the distinct values is not supported");
+    }
     if (a.arg() instanceof Ast.VarRef v) {
       String var = v.var().text();
       if (scope.edges().containsKey(var)) {
@@ -319,7 +323,8 @@ final class ReadChecker {
         throw names.err(v.pos(), fn + " needs a property, as in " + fn + "($" + var + ".prop); only count takes a bare"
             + " variable");
       }
-      return new Column.Aggregate(alias != null ? alias.text() : var, AggFunc.COUNT, var, null, Typing.I64);
+      return new Column.Aggregate(alias != null ? alias.text() : var, AggFunc.COUNT, a.distinct(), var, null,
+          Typing.I64);
     }
     Operand.Property p = names.propRef((Ast.PropRef) a.arg(), scope);
     PropertyType t = p.type();
@@ -341,7 +346,8 @@ final class ReadChecker {
       }
     };
     // Unaliased, an aggregate column is named after its argument, as the reference names it.
-    return new Column.Aggregate(alias != null ? alias.text() : p.columnName(), a.func(), p.variable(), p, result);
+    return new Column.Aggregate(alias != null ? alias.text() : p.columnName(), a.func(), a.distinct(), p.variable(), p,
+        result);
   }
 
   OrderKey orderKey(Ast.Ordering o, List<Column> columns, boolean aggregating, CheckScope scope) {
@@ -370,7 +376,7 @@ final class ReadChecker {
     if (key instanceof Ast.Agg agg) {
       Column.Aggregate wanted = aggregate(agg, null, scope);
       for (Column c : columns) {
-        if (c instanceof Column.Aggregate ca && ca.function() == wanted.function()
+        if (c instanceof Column.Aggregate ca && ca.function() == wanted.function() && ca.distinct() == wanted.distinct()
             && ca.variable().equals(wanted.variable()) && Objects.equals(ca.property(), wanted.property())) {
           return new OrderKey.ByColumn(c.name(), o.descending());
         }

@@ -629,7 +629,11 @@ final class ReadExecutor {
 
   private Object fold(Column.Aggregate a, ReadPlan.Scope top, List<String[]> rows) {
     if (a.function() == AggFunc.COUNT && a.property() == null) {
-      return (long) rows.size();
+      if (!a.distinct()) {
+        return (long) rows.size();
+      }
+      int slot = top.visible.get(a.variable());
+      return rows.stream().map(b -> b[slot]).filter(java.util.Objects::nonNull).distinct().count();
     }
     List<Object> values = new ArrayList<>();
     for (String[] b : rows) {
@@ -639,13 +643,20 @@ final class ReadExecutor {
       }
     }
     return switch (a.function()) {
-      case COUNT -> (long) values.size();
+      // distinct: the values as Compare orders them equal (1 and 1.0 are one value), nulls never counted.
+      case COUNT -> a.distinct() ? distinctCount(values) : (long) values.size();
       case SUM -> values.isEmpty() ? null : values.stream().mapToDouble(x -> ((Number) x).doubleValue()).sum();
       case AVG -> values.isEmpty() ? null
           : values.stream().mapToDouble(x -> ((Number) x).doubleValue()).sum() / values.size();
       case MIN -> values.stream().min(Compare::values).orElse(null);
       case MAX -> values.stream().max(Compare::values).orElse(null);
     };
+  }
+
+  private static long distinctCount(List<Object> values) {
+    java.util.TreeSet<Object> seen = new java.util.TreeSet<>(Compare::values);
+    seen.addAll(values);
+    return seen.size();
   }
 
   /**

@@ -103,8 +103,9 @@ returnExpr
     | value
     ;
 
+// count(distinct ...) counts distinct non-null values (distinct nodes for a variable).
 aggregate
-    : aggFunc LPAREN (propRef | VARIABLE) RPAREN
+    : aggFunc LPAREN DISTINCT? (propRef | VARIABLE) RPAREN
     ;
 
 aggFunc
@@ -186,7 +187,7 @@ ident
     : IDENT
     | QUERY | MATCH | RETURN | ORDER | LIMIT | NOT | AS | ASC | DESC
     | INSERT | UPDATE | DELETE | SET | WHERE
-    | CONTAINS | STARTS_WITH | COUNT | SUM | AVG | MIN | MAX
+    | CONTAINS | STARTS_WITH | COUNT | SUM | AVG | MIN | MAX | DISTINCT
     | NOW | DATE | DATETIME
     | callName
     ;
@@ -212,6 +213,7 @@ SUM         : 'sum';
 AVG         : 'avg';
 MIN         : 'min';
 MAX         : 'max';
+DISTINCT    : 'distinct';
 NOW         : 'now';
 NEAREST     : 'nearest';
 SEARCH      : 'search';
