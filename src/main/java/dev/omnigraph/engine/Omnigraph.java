@@ -115,8 +115,9 @@ public final class Omnigraph implements AutoCloseable {
     ManifestBatchPublisher publisher = new ManifestBatchPublisher(config, storage, fence);
     this.audit = new RecoveryAuditTable(config, storage);
     this.recovery = new Recovery(gates, manifest, tables, sidecars, publisher, audit, contracts);
+    dev.omnigraph.write.CommitTemplate template = new dev.omnigraph.write.CommitTemplate(sidecars, publisher, tables);
     WriteAttempt attempt = new WriteAttempt(gates, manifest, () -> SchemaContract.liveIdentity(storage),
-        tables, sidecars, publisher, recovery);
+        tables, template, recovery);
     this.writePath = new WritePath(attempt, () -> contract().ir());
     this.merges = new dev.omnigraph.write.MergeAttempt(gates, manifest, () -> contract().ir(),
         () -> SchemaContract.liveIdentity(storage), tables, sidecars, publisher, recovery);

@@ -140,7 +140,7 @@ public final class EnsureIndicesAttempt {
    */
   public Result run(String branch, Optional<String> actor, ProgressListener progress) {
     Reprepare[] last = {null};
-    return BoundedRetry.run(WriteAttempt.REPREPARE, BoundedRetry.REAL, attempt -> {
+    return BoundedRetry.run(CommitTemplate.REPREPARE, BoundedRetry.REAL, attempt -> {
       try {
         return Optional.of(once(branch, actor, progress));
       } catch (Reprepare moved) {
