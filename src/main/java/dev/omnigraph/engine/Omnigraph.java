@@ -123,11 +123,11 @@ public final class Omnigraph implements AutoCloseable {
         () -> SchemaContract.liveIdentity(storage), tables, sidecars, publisher, recovery);
     this.schemaApplies = new dev.omnigraph.write.SchemaApplyAttempt(gates, manifest, tables, sidecars, publisher,
         recovery, contracts, () -> contract().ir());
-    this.indexEnsures = new dev.omnigraph.write.EnsureIndicesAttempt(gates, manifest, tables, sidecars, publisher,
+    this.indexEnsures = new dev.omnigraph.write.EnsureIndicesAttempt(gates, manifest, tables, template,
         recovery, () -> contract().ir(), () -> SchemaContract.liveIdentity(storage));
     this.maintenance = new Maintenance(gates, manifest, tables, publisher, recovery,
         () -> contract().ir().catalog().tableKeys(), storage);
-    this.optimizer = new AutoOptimizer(optimizeSettings, new Optimize(gates, manifest, tables, sidecars, publisher,
+    this.optimizer = new AutoOptimizer(optimizeSettings, new Optimize(gates, manifest, tables, template,
         recovery, () -> contract().identity()), manifest, tables);
   }
 
