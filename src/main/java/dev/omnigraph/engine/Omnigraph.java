@@ -120,7 +120,7 @@ public final class Omnigraph implements AutoCloseable {
         tables, template, recovery);
     this.writePath = new WritePath(attempt, () -> contract().ir());
     this.merges = new dev.omnigraph.write.MergeAttempt(gates, manifest, () -> contract().ir(),
-        () -> SchemaContract.liveIdentity(storage), tables, sidecars, publisher, recovery);
+        () -> SchemaContract.liveIdentity(storage), tables, template, recovery);
     this.schemaApplies = new dev.omnigraph.write.SchemaApplyAttempt(gates, manifest, tables, sidecars, publisher,
         recovery, contracts, () -> contract().ir());
     this.indexEnsures = new dev.omnigraph.write.EnsureIndicesAttempt(gates, manifest, tables, template,
