@@ -121,7 +121,7 @@ public final class Omnigraph implements AutoCloseable {
     this.writePath = new WritePath(attempt, () -> contract().ir());
     this.merges = new dev.omnigraph.write.MergeAttempt(gates, manifest, () -> contract().ir(),
         () -> SchemaContract.liveIdentity(storage), tables, template, recovery);
-    this.schemaApplies = new dev.omnigraph.write.SchemaApplyAttempt(gates, manifest, tables, sidecars, publisher,
+    this.schemaApplies = new dev.omnigraph.write.SchemaApplyAttempt(gates, manifest, tables, template,
         recovery, contracts, () -> contract().ir());
     this.indexEnsures = new dev.omnigraph.write.EnsureIndicesAttempt(gates, manifest, tables, template,
         recovery, () -> contract().ir(), () -> SchemaContract.liveIdentity(storage));
