@@ -189,18 +189,9 @@ public final class Optimize {
     }
 
     @Override
-    public String failpoints() {
-      return "optimize";
-    }
-
-    @Override
-    public String what() {
-      return "optimize of " + branch;
-    }
-
-    @Override
-    public Optional<RecoverySidecar> sidecar() {
-      return Optional.of(sidecar);
+    public Header header() {
+      // Maintenance publishes from the publisher's own read of the authority.
+      return new Header("optimize", "optimize of " + branch, Optional.of(sidecar), Optional.empty());
     }
 
     @Override
@@ -278,12 +269,6 @@ public final class Optimize {
       }
       return new ManifestBatchPublisher.Intent(branch, identity, head, List.of(), updates,
           sidecar.lineage().commitId(), Optional.of(ACTOR), Optional.empty(), sidecar.lineage().createdAtMicros());
-    }
-
-    /** Maintenance publishes from the publisher's own read of the authority. */
-    @Override
-    public Optional<BranchAuthority> verified() {
-      return Optional.empty();
     }
 
     @Override

@@ -17,21 +17,22 @@ import java.util.Optional;
 public interface CommitPlan<E, R> {
 
   /**
-   * The prefix of the writer's failpoints ({@code write}, {@code merge}, {@code schema_apply},
-   * {@code ensure_indices}, {@code optimize}): the template hits {@code <prefix>.after_arm},
-   * {@code .after_commits}, {@code .after_confirm}, {@code .before_publish} and
-   * {@code .after_publish} at its phase boundaries.
+   * Who commits and from what: asked once, before the arm.
+   *
+   * @param failpoints the prefix of the writer's failpoints ({@code write}, {@code merge},
+   *     {@code schema_apply}, {@code ensure_indices}, {@code optimize}): the template hits
+   *     {@code <prefix>.after_arm}, {@code .after_commits}, {@code .after_confirm},
+   *     {@code .before_publish} and {@code .after_publish} at its phase boundaries
+   * @param what what failure messages name, e.g. {@code "index ensure on main"}
+   * @param sidecar the recovery record to arm before the first effect; empty when the plan has no
+   *     physical effect at all (a merge of pointers only), whose publish is then its only effect
+   * @param verified the revalidated authority the publish commits from; empty: the publisher reads it
    */
-  String failpoints();
+  record Header(String failpoints, String what, Optional<RecoverySidecar> sidecar,
+      Optional<BranchAuthority> verified) {}
 
-  /** What failure messages name, e.g. {@code "index ensure on main"}. */
-  String what();
-
-  /**
-   * The recovery record to arm before the first effect; empty when the plan has no physical effect
-   * at all (a merge of pointers only), whose publish is then its only effect.
-   */
-  Optional<RecoverySidecar> sidecar();
+  /** See {@link Header}. */
+  Header header();
 
   /**
    * True when the arm's durable write may overlap effect-free preparation (a merge stages its first
@@ -74,16 +75,16 @@ public interface CommitPlan<E, R> {
     return true;
   }
 
-  /** The armed record with the effects' confirmed facts bound (the template sets the state). */
+  /**
+   * The armed record with the effects' confirmed facts bound; the template has bound every
+   * first-touch ref's identity already and sets the state.
+   */
   default RecoverySidecar confirmed(RecoverySidecar armed, E effects) {
     return armed;
   }
 
   /** The one publish, built from the confirmed record. */
   ManifestBatchPublisher.Intent intent(Optional<RecoverySidecar> confirmed, E effects);
-
-  /** The revalidated authority the publish commits from; empty: the publisher reads it. */
-  Optional<BranchAuthority> verified();
 
   /**
    * Whether the commit is whole only after {@link #completePublished} ran (a schema apply accepts

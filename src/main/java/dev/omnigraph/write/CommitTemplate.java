@@ -241,7 +241,7 @@ public final class CommitTemplate {
   }
 
   /** {@code armed} with the identity of every first-touch ref it created bound, for recovery to verify. */
-  public RecoverySidecar withRefIdentities(RecoverySidecar armed) {
+  private RecoverySidecar withRefIdentities(RecoverySidecar armed) {
     return armed.withTables(armed.tables().stream().map(t -> t.firstTouch()
         ? t.withRefIdentity(tables.branchIdentity(t.location(), t.nativeBranch()).orElseThrow(
             () -> new IllegalStateException("first-touch ref " + t.nativeBranch() + " of " + t.tableKey()
@@ -254,8 +254,9 @@ public final class CommitTemplate {
    * the class comment for what each failure becomes).
    */
   public <E, R> R commit(CommitPlan<E, R> plan) {
-    String fp = plan.failpoints();
-    Optional<RecoverySidecar> sidecar = plan.sidecar();
+    CommitPlan.Header header = plan.header();
+    String fp = header.failpoints();
+    Optional<RecoverySidecar> sidecar = header.sidecar();
     CompletableFuture<Void> arming = null;
     if (sidecar.isPresent()) {
       RecoverySidecar toArm = sidecar.get();
@@ -281,18 +282,19 @@ public final class CommitTemplate {
       }
       armed.effecting();
       if (sidecar.isPresent()) {
-        confirmed = Optional.of(plan.confirmed(sidecar.get(), effects).withState(RecoverySidecar.State.EFFECTS_CONFIRMED));
+        confirmed = Optional.of(plan.confirmed(withRefIdentities(sidecar.get()), effects)
+            .withState(RecoverySidecar.State.EFFECTS_CONFIRMED));
         sidecars.update(confirmed.get());
       }
       Failpoints.hit(fp + ".after_confirm");
     } catch (RuntimeException failure) {
-      throw failed(plan, armed, failure);
+      throw failed(plan, header, armed, failure);
     }
     ManifestBatchPublisher.Published published;
     try {
       Failpoints.hit(fp + ".before_publish");
       ManifestBatchPublisher.Intent intent = plan.intent(confirmed, effects);
-      Optional<BranchAuthority> verified = plan.verified();
+      Optional<BranchAuthority> verified = header.verified();
       published = verified.isPresent() ? publisher.publish(intent, verified.get()) : publisher.publish(intent);
     } catch (RuntimeException failure) {
       if (armed.operationId().isEmpty()) {
@@ -302,7 +304,7 @@ public final class CommitTemplate {
         }
         throw failure;
       }
-      throw new RecoveryRequired(armed.operationId().get(), plan.what() + " failed after its effects landed;"
+      throw new RecoveryRequired(armed.operationId().get(), header.what() + " failed after its effects landed;"
           + " recovery completes it", failure);
     }
     try {
@@ -310,12 +312,12 @@ public final class CommitTemplate {
       plan.completePublished(published);
     } catch (RuntimeException failure) {
       if (plan.completesAfterPublish() && armed.operationId().isPresent()) {
-        throw new RecoveryRequired(armed.operationId().get(), plan.what() + " failed after its publish;"
+        throw new RecoveryRequired(armed.operationId().get(), header.what() + " failed after its publish;"
             + " recovery completes it", failure);
       }
       // Durable: reported as done; the kept sidecar is retired by the next barrier or open.
       LOG.warnf(failure, "sidecar %s kept after %s published; recovery will retire it",
-          armed.operationId().orElse("(none)"), plan.what());
+          armed.operationId().orElse("(none)"), header.what());
       return plan.result(effects, Optional.of(published));
     }
     // Phase D leaves the acknowledgement path: the commit is durable now.
@@ -326,7 +328,8 @@ public final class CommitTemplate {
   /**
    * What a failure between the arm and the publish means, in one place: see the class comment.
    */
-  private RuntimeException failed(CommitPlan<?, ?> plan, Armed armed, RuntimeException failure) {
+  private RuntimeException failed(CommitPlan<?, ?> plan, CommitPlan.Header header, Armed armed,
+      RuntimeException failure) {
     if (failure instanceof ArmFailed arm) {
       return arm.cause; // every effect waits for the arm, so none was made
     }
@@ -345,6 +348,6 @@ public final class CommitTemplate {
       sidecars.deleteQuietly(op); // armed, nothing happened: the attempt leaves no trace
       return failure;
     }
-    return new RecoveryRequired(op, plan.what() + " failed after its sidecar was armed; recovery settles it", failure);
+    return new RecoveryRequired(op, header.what() + " failed after its sidecar was armed; recovery settles it", failure);
   }
 }

@@ -292,18 +292,8 @@ public final class EnsureIndicesAttempt {
     }
 
     @Override
-    public String failpoints() {
-      return "ensure_indices";
-    }
-
-    @Override
-    public String what() {
-      return "index ensure on " + branch;
-    }
-
-    @Override
-    public Optional<RecoverySidecar> sidecar() {
-      return Optional.of(sidecar);
+    public Header header() {
+      return new Header("ensure_indices", "index ensure on " + branch, Optional.of(sidecar), Optional.of(verified));
     }
 
     @Override
@@ -339,18 +329,12 @@ public final class EnsureIndicesAttempt {
 
     @Override
     public RecoverySidecar confirmed(RecoverySidecar armed, List<TableWork> built) {
-      RecoverySidecar bound = template.withRefIdentities(armed);
-      return bound.withProtocolV8(bound.protocolV8().withDelta(EnsureIndicesRecovery.expectedDelta(bound)));
+      return armed.withProtocolV8(armed.protocolV8().withDelta(EnsureIndicesRecovery.expectedDelta(armed)));
     }
 
     @Override
     public ManifestBatchPublisher.Intent intent(Optional<RecoverySidecar> confirmed, List<TableWork> built) {
       return EnsureIndicesRecovery.intent(confirmed.orElseThrow());
-    }
-
-    @Override
-    public Optional<BranchAuthority> verified() {
-      return Optional.of(verified);
     }
 
     @Override

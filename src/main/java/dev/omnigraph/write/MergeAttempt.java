@@ -297,22 +297,12 @@ public final class MergeAttempt {
           targetAuth, sourceAuth, sourceHead, targetNative, actor, commitId, createdAt));
     }
 
-    @Override
-    public String failpoints() {
-      return "merge";
-    }
-
-    @Override
-    public String what() {
-      return "branch merge into " + targetAuth.branch();
-    }
-
-    @Override
-    public Optional<RecoverySidecar> sidecar() {
-      return sidecar;
-    }
-
     /** The arm's durable write overlaps the first chunk's staging (reclaimable files, no effect). */
+    @Override
+    public Header header() {
+      return new Header("merge", "branch merge into " + targetAuth.branch(), sidecar, Optional.of(verified));
+    }
+
     @Override
     public boolean armsInBackground() {
       return true;
@@ -337,11 +327,6 @@ public final class MergeAttempt {
     }
 
     @Override
-    public RecoverySidecar confirmed(RecoverySidecar armed, Map<String, Long> finalVersions) {
-      return template.withRefIdentities(armed);
-    }
-
-    @Override
     public ManifestBatchPublisher.Intent intent(Optional<RecoverySidecar> confirmed, Map<String, Long> finalVersions) {
       List<TableVersionUpdate> updates = new ArrayList<>();
       for (TablePlan t : plan.tables()) {
@@ -356,11 +341,6 @@ public final class MergeAttempt {
       return new ManifestBatchPublisher.Intent(targetAuth.branch(), targetAuth.nativeIdentity(),
           Optional.of(targetAuth.head().orElseThrow()), List.of(), updates, commitId, actor, Optional.of(sourceHead),
           createdAt);
-    }
-
-    @Override
-    public Optional<BranchAuthority> verified() {
-      return Optional.of(verified);
     }
 
     @Override

@@ -517,18 +517,8 @@ public final class SchemaApplyAttempt {
     }
 
     @Override
-    public String failpoints() {
-      return "schema_apply";
-    }
-
-    @Override
-    public String what() {
-      return "schema apply";
-    }
-
-    @Override
-    public Optional<RecoverySidecar> sidecar() {
-      return Optional.of(sidecar);
+    public Header header() {
+      return new Header("schema_apply", "schema apply", Optional.of(sidecar), Optional.of(authority));
     }
 
     @Override
@@ -557,11 +547,6 @@ public final class SchemaApplyAttempt {
     @Override
     public ManifestBatchPublisher.Intent intent(Optional<RecoverySidecar> confirmed, Map<String, Long> rowCounts) {
       return SchemaApplyRecovery.intent(confirmed.orElseThrow());
-    }
-
-    @Override
-    public Optional<BranchAuthority> verified() {
-      return Optional.of(authority);
     }
 
     @Override

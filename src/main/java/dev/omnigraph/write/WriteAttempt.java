@@ -168,22 +168,12 @@ public final class WriteAttempt {
           createdAt);
     }
 
-    @Override
-    public String failpoints() {
-      return "write";
-    }
-
-    @Override
-    public String what() {
-      return writer.writerKind() + " on " + token.branch();
-    }
-
-    @Override
-    public Optional<RecoverySidecar> sidecar() {
-      return Optional.of(sidecar);
-    }
-
     /** The version each table's commit reached. */
+    @Override
+    public Header header() {
+      return new Header("write", writer.writerKind() + " on " + token.branch(), Optional.of(sidecar), Optional.of(verified));
+    }
+
     @Override
     public Map<String, Long> effect(CommitTemplate.Armed armed) {
       String op = sidecar.operationId();
@@ -248,11 +238,6 @@ public final class WriteAttempt {
     }
 
     @Override
-    public RecoverySidecar confirmed(RecoverySidecar armed, Map<String, Long> versions) {
-      return template.withRefIdentities(armed);
-    }
-
-    @Override
     public ManifestBatchPublisher.Intent intent(Optional<RecoverySidecar> confirmed, Map<String, Long> versions) {
       List<TableVersionUpdate> updates = new ArrayList<>();
       for (TableEffect e : effects) {
@@ -261,11 +246,6 @@ public final class WriteAttempt {
       }
       return new ManifestBatchPublisher.Intent(token.branch(), token.branchIdentity(), token.graphHead(), List.of(),
           updates, sidecar.lineage().commitId(), actor, Optional.empty(), sidecar.lineage().createdAtMicros());
-    }
-
-    @Override
-    public Optional<BranchAuthority> verified() {
-      return Optional.of(verified);
     }
 
     @Override
