@@ -116,18 +116,19 @@ public final class Omnigraph implements AutoCloseable {
     ManifestBatchPublisher publisher = new ManifestBatchPublisher(config, storage, fence);
     this.audit = new RecoveryAuditTable(config, storage);
     this.recovery = new Recovery(gates, manifest, tables, sidecars, publisher, audit, contracts);
+    dev.omnigraph.write.CommitTemplate template = new dev.omnigraph.write.CommitTemplate(sidecars, publisher, tables);
     WriteAttempt attempt = new WriteAttempt(gates, manifest, () -> SchemaContract.liveIdentity(storage),
-        tables, sidecars, publisher, recovery);
+        tables, template, recovery);
     this.writePath = new WritePath(attempt, () -> contract().ir());
     this.merges = new dev.omnigraph.write.MergeAttempt(gates, manifest, () -> contract().ir(),
-        () -> SchemaContract.liveIdentity(storage), tables, sidecars, publisher, recovery);
-    this.schemaApplies = new dev.omnigraph.write.SchemaApplyAttempt(gates, manifest, tables, sidecars, publisher,
+        () -> SchemaContract.liveIdentity(storage), tables, template, recovery);
+    this.schemaApplies = new dev.omnigraph.write.SchemaApplyAttempt(gates, manifest, tables, template,
         recovery, contracts, () -> contract().ir());
-    this.indexEnsures = new dev.omnigraph.write.EnsureIndicesAttempt(gates, manifest, tables, sidecars, publisher,
+    this.indexEnsures = new dev.omnigraph.write.EnsureIndicesAttempt(gates, manifest, tables, template,
         recovery, () -> contract().ir(), () -> SchemaContract.liveIdentity(storage));
     this.maintenance = new Maintenance(gates, manifest, tables, publisher, recovery,
         () -> contract().ir().catalog().tableKeys(), storage);
-    this.optimizer = new AutoOptimizer(optimizeSettings, new Optimize(gates, manifest, tables, sidecars, publisher,
+    this.optimizer = new AutoOptimizer(optimizeSettings, new Optimize(gates, manifest, tables, template,
         recovery, () -> contract().identity()), manifest, tables);
   }
 

@@ -12,7 +12,8 @@ import dev.omnigraph.manifest.TableVersionUpdate;
 import dev.omnigraph.recovery.OptimizeRecovery;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.RecoverySidecar;
-import dev.omnigraph.recovery.SidecarStore;
+import dev.omnigraph.write.CommitPlan;
+import dev.omnigraph.write.CommitTemplate;
 import dev.omnigraph.table.CompactionOutcome;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.TableHeadMoved;
@@ -62,18 +63,16 @@ public final class Optimize {
   private final GateManager gates;
   private final GraphManifest manifest;
   private final DataTables tables;
-  private final SidecarStore sidecars;
-  private final ManifestBatchPublisher publisher;
+  private final CommitTemplate template;
   private final Recovery recovery;
   private final Supplier<String> schemaIdentity;
 
-  public Optimize(GateManager gates, GraphManifest manifest, DataTables tables, SidecarStore sidecars,
-      ManifestBatchPublisher publisher, Recovery recovery, Supplier<String> schemaIdentity) {
+  public Optimize(GateManager gates, GraphManifest manifest, DataTables tables, CommitTemplate template,
+      Recovery recovery, Supplier<String> schemaIdentity) {
     this.gates = Objects.requireNonNull(gates);
     this.manifest = Objects.requireNonNull(manifest);
     this.tables = Objects.requireNonNull(tables);
-    this.sidecars = Objects.requireNonNull(sidecars);
-    this.publisher = Objects.requireNonNull(publisher);
+    this.template = Objects.requireNonNull(template);
     this.recovery = Objects.requireNonNull(recovery);
     this.schemaIdentity = Objects.requireNonNull(schemaIdentity);
   }
@@ -116,7 +115,9 @@ public final class Optimize {
           pins.add(pin);
         }
       }
-      barrier(branch, pins);
+      Set<String> refs = new TreeSet<>();
+      pins.forEach(p -> refs.add(RecoverySidecar.ref(p.location(), p.nativeBranch())));
+      template.barrier(s -> s.concerns(branch, refs), "optimizing");
       Optional<String> identity = authority.nativeIdentity();
       Optional<String> head = authority.head();
       Optional<String> own = branch.equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(branch);
@@ -150,29 +151,53 @@ public final class Optimize {
       if (planned.isEmpty()) {
         return new OptimizeReport(branch, Optional.empty(), List.of(), skipped);
       }
-      return compactAndPublish(branch, identity, head, planned, skipped, progress);
+      return template.commit(new Plan(branch, identity, head, planned, skipped, progress));
     }
   }
 
   private record Planned(TablePin pin, TableStats stats) {}
 
-  private OptimizeReport compactAndPublish(String branch, Optional<String> identity, Optional<String> head,
-      List<Planned> planned, List<String> skipped, ProgressListener progress) {
-    String operationId = Ulid.next();
-    long createdAt = dev.omnigraph.util.Micros.now();
-    RecoverySidecar sidecar = new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, OptimizeRecovery.WRITER_KIND,
-        operationId, ACTOR,
-        new RecoverySidecar.Authority(branch, identity.orElse(null), head.orElse(null), schemaIdentity.get()),
-        planned.stream().map(p -> intent(p.pin, p.pin.version())).toList(),
-        RecoverySidecar.State.ARMED,
-        new RecoverySidecar.Lineage(Ulid.next(), head.orElse(null), createdAt, Ulid.next()),
-        createdAt);
-    // A failed arm is an abort with no effect.
-    sidecars.arm(sidecar);
-    List<OptimizeReport.Table> done = new ArrayList<>();
-    boolean effected = false;
-    try {
-      Failpoints.hit("optimize.after_arm");
+  /**
+   * Optimize's plan: compact each planned table in turn (Lance mints each compaction, so the record
+   * is the bounded maintenance payload: read versions, achieved versions once confirmed).
+   */
+  private final class Plan implements CommitPlan<List<OptimizeReport.Table>, OptimizeReport> {
+    private final String branch;
+    private final Optional<String> identity;
+    private final Optional<String> head;
+    private final List<Planned> planned;
+    private final List<String> skipped;
+    private final ProgressListener progress;
+    private final RecoverySidecar sidecar;
+
+    Plan(String branch, Optional<String> identity, Optional<String> head, List<Planned> planned, List<String> skipped,
+        ProgressListener progress) {
+      this.branch = branch;
+      this.identity = identity;
+      this.head = head;
+      this.planned = planned;
+      this.skipped = skipped;
+      this.progress = progress;
+      long createdAt = dev.omnigraph.util.Micros.now();
+      this.sidecar = new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, OptimizeRecovery.WRITER_KIND,
+          Ulid.next(), ACTOR,
+          new RecoverySidecar.Authority(branch, identity.orElse(null), head.orElse(null), schemaIdentity.get()),
+          planned.stream().map(p -> Optimize.intent(p.pin, p.pin.version())).toList(),
+          RecoverySidecar.State.ARMED,
+          new RecoverySidecar.Lineage(Ulid.next(), head.orElse(null), createdAt, Ulid.next()),
+          createdAt);
+    }
+
+    @Override
+    public Header header() {
+      // Maintenance publishes from the publisher's own read of the authority.
+      return new Header("optimize", "optimize of " + branch, Optional.of(sidecar), Optional.empty());
+    }
+
+    @Override
+    public List<OptimizeReport.Table> effect(CommitTemplate.Armed armed) {
+      String operationId = sidecar.operationId();
+      List<OptimizeReport.Table> done = new ArrayList<>();
       for (Planned p : planned) {
         TablePin pin = p.pin;
         progress.step(pin.tableKey(), done.size(), planned.size(), pin.rowCount());
@@ -180,13 +205,14 @@ public final class Optimize {
         try {
           out = tables.compact(pin.location(), pin.nativeBranch(), pin.version());
         } catch (TableHeadMoved moved) {
-          if (!effected) {
-            sidecars.deleteQuietly(operationId);
-            throw new UncoveredDrift(pin.tableKey(), moved.getMessage());
+          if (!armed.effected()) {
+            throw new CommitTemplate.EffectFree(() -> new UncoveredDrift(pin.tableKey(), moved.getMessage()));
           }
           throw new RecoveryRequired(operationId, "optimize of " + branch + ": " + moved.getMessage(), moved);
         }
-        effected |= out.moved();
+        if (out.moved()) {
+          armed.effecting();
+        }
         if (!out.contentPreserving()) {
           throw new RecoveryRequired(operationId, "optimize of " + branch + " found a foreign commit on "
               + pin.tableKey() + ": " + out.detail());
@@ -201,84 +227,61 @@ public final class Optimize {
         }
         Failpoints.hit("optimize.after_compact");
       }
-    } catch (UncoveredDrift | RecoveryRequired typed) {
-      throw typed;
-    } catch (RuntimeException failure) {
-      if (!effected) {
-        // Nothing landed (every HEAD read back at its pin): finalize as effect-free.
-        boolean moved = false;
-        try {
-          for (Planned p : planned) {
-            moved |= tables.head(p.pin.location(), p.pin.nativeBranch()) != p.pin.version();
+      return done;
+    }
+
+    /** Nothing reported a move: still every HEAD at its pin (an unreadable one is not proof). */
+    @Override
+    public boolean untouched() {
+      try {
+        for (Planned p : planned) {
+          if (tables.head(p.pin.location(), p.pin.nativeBranch()) != p.pin.version()) {
+            return false;
           }
-        } catch (RuntimeException unreadable) {
-          moved = true;
         }
-        if (!moved) {
-          sidecars.deleteQuietly(operationId);
-          throw failure;
-        }
+        return true;
+      } catch (RuntimeException unreadable) {
+        return false;
       }
-      throw new RecoveryRequired(operationId, "optimize of " + branch + " failed after its sidecar was armed",
-          failure);
     }
 
-    List<OptimizeReport.Table> moved = done.stream().filter(t -> t.toVersion() > t.fromVersion()).toList();
-    if (moved.isEmpty()) {
-      sidecars.deleteQuietly(operationId);
-      return new OptimizeReport(branch, Optional.empty(), done, skipped);
+    @Override
+    public boolean publishes(List<OptimizeReport.Table> done) {
+      return done.stream().anyMatch(t -> t.toVersion() > t.fromVersion());
     }
-    RecoverySidecar confirmed = sidecar.withTables(sidecar.tables().stream().map(t -> {
-      long achieved = done.stream().filter(d -> d.tableKey().equals(t.tableKey())).findFirst()
-          .map(OptimizeReport.Table::toVersion).orElse(t.expectedVersion());
-      return withPostCommitVersion(t, achieved);
-    }).toList()).withState(RecoverySidecar.State.EFFECTS_CONFIRMED);
-    try {
-      sidecars.update(confirmed);
-    } catch (RuntimeException failure) {
-      throw new RecoveryRequired(operationId, "could not record the confirmed compactions", failure);
-    }
-    List<TableVersionUpdate> updates = new ArrayList<>();
-    for (Planned p : planned) {
-      moved.stream().filter(t -> t.tableKey().equals(p.pin.tableKey())).findFirst().ifPresent(t ->
-          updates.add(new TableVersionUpdate(p.pin.tableKey(), p.pin.identity(), p.pin.location(), t.toVersion(),
-              p.pin.nativeBranch(), p.pin.rowCount())));
-    }
-    ManifestBatchPublisher.Published published;
-    try {
-      Failpoints.hit("optimize.before_publish");
-      published = publisher.publish(new ManifestBatchPublisher.Intent(branch, identity, head, List.of(), updates,
-          sidecar.lineage().commitId(), Optional.of(ACTOR), Optional.empty(), createdAt));
-    } catch (RuntimeException failure) {
-      throw new RecoveryRequired(operationId, "publish of the compacted versions of " + branch + " failed", failure);
-    }
-    try {
-      Failpoints.hit("optimize.after_publish");
-      sidecars.deleteQuietly(operationId);
-    } catch (RuntimeException failure) {
-      LOG.warnf(failure, "sidecar %s kept after a published optimize; recovery will retire it", operationId);
-    }
-    LOG.infof("optimize of %s: compacted %s, maintenance commit %s", branch,
-        moved.stream().map(t -> t.tableKey() + " v" + t.fromVersion() + "->v" + t.toVersion() + " ("
-            + t.fragmentsBefore() + "->" + t.fragmentsAfter() + " fragments)").toList(), published.commitId());
-    return new OptimizeReport(branch, Optional.of(published.commitId()), done, skipped);
-  }
 
-  /** Any unresolved sidecar on this branch or these tables blocks maintenance (seed: relist under the gates). */
-  private void barrier(String branch, List<TablePin> pins) {
-    Set<String> refs = new TreeSet<>();
-    pins.forEach(p -> refs.add(RecoverySidecar.ref(p.location(), p.nativeBranch())));
-    for (String key : sidecars.list()) {
-      Optional<RecoverySidecar> s = sidecars.read(key);
-      if (s.isEmpty()) {
-        continue;
+    @Override
+    public RecoverySidecar confirmed(RecoverySidecar armed, List<OptimizeReport.Table> done) {
+      return armed.withTables(armed.tables().stream().map(t -> {
+        long achieved = done.stream().filter(d -> d.tableKey().equals(t.tableKey())).findFirst()
+            .map(OptimizeReport.Table::toVersion).orElse(t.expectedVersion());
+        return withPostCommitVersion(t, achieved);
+      }).toList());
+    }
+
+    @Override
+    public ManifestBatchPublisher.Intent intent(Optional<RecoverySidecar> confirmed, List<OptimizeReport.Table> done) {
+      List<TableVersionUpdate> updates = new ArrayList<>();
+      for (Planned p : planned) {
+        done.stream().filter(t -> t.tableKey().equals(p.pin.tableKey()) && t.toVersion() > t.fromVersion())
+            .findFirst().ifPresent(t -> updates.add(new TableVersionUpdate(p.pin.tableKey(), p.pin.identity(),
+                p.pin.location(), t.toVersion(), p.pin.nativeBranch(), p.pin.rowCount())));
       }
-      RecoverySidecar pending = s.get();
-      if (pending.concerns(branch, refs)) {
-        throw new RecoveryRequired(pending.operationId(), "a pending recovery sidecar (" + pending.writerKind()
-            + " on " + pending.authority().branch() + ") must be resolved before optimizing; reopen the graph "
-            + "read-write");
+      return new ManifestBatchPublisher.Intent(branch, identity, head, List.of(), updates,
+          sidecar.lineage().commitId(), Optional.of(ACTOR), Optional.empty(), sidecar.lineage().createdAtMicros());
+    }
+
+    @Override
+    public OptimizeReport result(List<OptimizeReport.Table> done,
+        Optional<ManifestBatchPublisher.Published> published) {
+      if (published.isEmpty()) {
+        return new OptimizeReport(branch, Optional.empty(), done, skipped);
       }
+      LOG.infof("optimize of %s: compacted %s, maintenance commit %s", branch,
+          done.stream().filter(t -> t.toVersion() > t.fromVersion()).map(t -> t.tableKey() + " v" + t.fromVersion()
+              + "->v" + t.toVersion() + " (" + t.fragmentsBefore() + "->" + t.fragmentsAfter() + " fragments)")
+              .toList(), published.get().commitId());
+      return new OptimizeReport(branch, Optional.of(published.get().commitId()), done, skipped);
     }
   }
 

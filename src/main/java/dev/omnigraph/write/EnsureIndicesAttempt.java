@@ -14,7 +14,6 @@ import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.recovery.EnsureIndicesRecovery;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.RecoverySidecar;
-import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.schema.IndexKind;
 import dev.omnigraph.schema.SchemaIr;
 import dev.omnigraph.table.CommitOutcome;
@@ -23,7 +22,6 @@ import dev.omnigraph.table.IndexSpec;
 import dev.omnigraph.table.NoTextToIndex;
 import dev.omnigraph.table.StagedWrite;
 import dev.omnigraph.table.TableIndexState;
-import dev.omnigraph.util.BoundedRetry;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
 import java.util.ArrayList;
@@ -37,7 +35,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Supplier;
-import org.jboss.logging.Logger;
 
 /**
  * The EnsureIndices writer (seed: the {@code ensure_indices} bullets and the v9 envelope's
@@ -79,8 +76,6 @@ import org.jboss.logging.Logger;
  */
 public final class EnsureIndicesAttempt {
 
-  private static final Logger LOG = Logger.getLogger(EnsureIndicesAttempt.class);
-
   /** What a vector column without a non-null vector is reported with. */
   public static final String UNTRAINABLE = "no non-null vector to train the vector index on yet";
 
@@ -109,20 +104,17 @@ public final class EnsureIndicesAttempt {
   private final GateManager gates;
   private final GraphManifest manifest;
   private final DataTables tables;
-  private final SidecarStore sidecars;
-  private final ManifestBatchPublisher publisher;
+  private final CommitTemplate template;
   private final Recovery recovery;
   private final Supplier<SchemaIr> accepted;
   private final Supplier<String> liveSchemaIdentity;
 
-  public EnsureIndicesAttempt(GateManager gates, GraphManifest manifest, DataTables tables, SidecarStore sidecars,
-      ManifestBatchPublisher publisher, Recovery recovery, Supplier<SchemaIr> accepted,
-      Supplier<String> liveSchemaIdentity) {
+  public EnsureIndicesAttempt(GateManager gates, GraphManifest manifest, DataTables tables, CommitTemplate template,
+      Recovery recovery, Supplier<SchemaIr> accepted, Supplier<String> liveSchemaIdentity) {
     this.gates = Objects.requireNonNull(gates);
     this.manifest = Objects.requireNonNull(manifest);
     this.tables = Objects.requireNonNull(tables);
-    this.sidecars = Objects.requireNonNull(sidecars);
-    this.publisher = Objects.requireNonNull(publisher);
+    this.template = Objects.requireNonNull(template);
     this.recovery = Objects.requireNonNull(recovery);
     this.accepted = Objects.requireNonNull(accepted);
     this.liveSchemaIdentity = Objects.requireNonNull(liveSchemaIdentity);
@@ -139,16 +131,9 @@ public final class EnsureIndicesAttempt {
    * @throws ReadSetChanged when the authority kept moving before any effect
    */
   public Result run(String branch, Optional<String> actor, ProgressListener progress) {
-    Reprepare[] last = {null};
-    return BoundedRetry.run(WriteAttempt.REPREPARE, BoundedRetry.REAL, attempt -> {
-      try {
-        return Optional.of(once(branch, actor, progress));
-      } catch (Reprepare moved) {
-        last[0] = moved;
-        LOG.debugf("ensure_indices on %s: %s; planning again (attempt %d)", branch, moved.getMessage(), attempt + 1);
-        return Optional.empty();
-      }
-    }, () -> last[0].asReadSetChanged());
+    // Ensure is idempotent: any effect-free authority movement re-plans.
+    return CommitTemplate.reprepared("ensure_indices on " + branch, moved -> true,
+        attempt -> once(branch, actor, progress));
   }
 
   /** One table's planned work. */
@@ -247,32 +232,16 @@ public final class EnsureIndicesAttempt {
     List<String> tableGates = work.stream().map(w -> GateManager.tableGate(w.key(), branch)).toList();
     try (GateManager.Held held = gates.acquire(List.of(branch), tableGates)) {
       BranchAuthority verified = recheck(branch, authority, token, work);
-      return armAndBuild(branch, token, verified, work, pending, actor);
+      return template.commit(new Plan(branch, token, verified, work, pending, actor));
     }
   }
 
   private BranchAuthority recheck(String branch, BranchAuthority captured, AuthorityToken token, List<Work> work) {
     Set<String> refs = new java.util.TreeSet<>();
     work.forEach(w -> refs.add(RecoverySidecar.ref(w.pin.location(), w.target)));
-    for (String key : sidecars.list()) {
-      Optional<RecoverySidecar> s = sidecars.readIdentity(key);
-      if (s.isPresent() && s.get().concerns(branch, refs)) {
-        throw new RecoveryRequired(s.get().operationId(), "a pending recovery sidecar (" + s.get().writerKind()
-            + " on " + s.get().authority().branch() + ") must be resolved before building indexes; reopen the"
-            + " graph read-write");
-      }
-    }
+    template.barrier(s -> s.concerns(branch, refs), "building indexes");
     BranchAuthority now = manifest.recapture(captured);
-    if (!now.nativeIdentity().equals(token.branchIdentity())) {
-      throw new Reprepare("branch_identity:" + branch, token.branchIdentity(), now.nativeIdentity());
-    }
-    if (!now.head().equals(token.graphHead())) {
-      throw new Reprepare("graph_head:" + branch, token.graphHead(), now.head());
-    }
-    String live = liveSchemaIdentity.get();
-    if (!live.equals(token.schemaIdentity())) {
-      throw new Reprepare("schema", Optional.of(token.schemaIdentity()), Optional.of(live));
-    }
+    CommitTemplate.revalidate(now, token, Optional.empty(), liveSchemaIdentity.get());
     for (Work w : work) {
       TablePin pin = now.state().tables().get(w.key());
       if (pin == null || !pin.identity().equals(w.pin.identity()) || pin.version() != w.pin.version()
@@ -280,66 +249,73 @@ public final class EnsureIndicesAttempt {
         throw new Reprepare("table:" + w.key(), Optional.of(w.pin.version() + ""),
             Optional.ofNullable(pin).map(p -> p.version() + ""));
       }
-      if (w.firstTouch) {
-        if (tables.branchExists(w.pin.location(), w.target.orElseThrow())) {
-          throw new UncoveredDrift(w.key(), "native branch " + w.target.get() + " exists but the manifest does not"
-              + " reference it");
-        }
-      } else {
-        long head = tables.head(w.pin.location(), w.pin.nativeBranch(), w.pin.version());
-        if (head != w.pin.version()) {
-          throw new UncoveredDrift(w.key(), "live HEAD is version " + head + " but the manifest pins "
-              + w.pin.version());
-        }
+      Optional<UncoveredDrift> drift = template.drift(w.key(), w.pin.location(),
+          w.firstTouch ? w.target : w.pin.nativeBranch(), w.pin.version(), w.firstTouch);
+      if (drift.isPresent()) {
+        throw drift.get();
       }
     }
     return now;
   }
 
-  private Result armAndBuild(String branch, AuthorityToken token, BranchAuthority verified, List<Work> work,
-      List<Pending> pending, Optional<String> actor) {
-    Optional<String> head = token.graphHead();
-    long createdAt = dev.omnigraph.util.Micros.now();
-    Map<String, List<RecoverySidecar.IndexEntry>> indexes = new TreeMap<>();
-    List<RecoverySidecar.TableIntent> intents = new ArrayList<>();
-    for (Work w : work) {
-      indexes.put(w.key(), w.specs.stream().map(s -> new RecoverySidecar.IndexEntry(s.column(),
-          s.kind().name().toLowerCase(Locale.ROOT), s.name())).toList());
-      long read = w.pin.version(); // a first-touch ref's first version is its fork point: the pin
-      intents.add(new RecoverySidecar.TableIntent(w.key(), w.pin.identity().stableTableId(),
-          w.pin.identity().incarnationId(), w.pin.location(), w.target.orElse(null), w.pin.version(), read, w.uuid,
-          read + 1, w.pin.rowCount(), w.firstTouch, w.firstTouch ? w.pin.nativeBranch().orElse(null) : null, null));
-    }
-    RecoverySidecar sidecar = new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, RecoverySidecar.ENSURE_INDICES,
-        Ulid.next(), actor.orElse(null), new RecoverySidecar.Authority(branch, token.branchIdentity().orElse(null),
-        head.orElse(null), token.schemaIdentity()), intents, RecoverySidecar.State.ARMED,
-        new RecoverySidecar.Lineage(Ulid.next(), head.orElse(null), createdAt, Ulid.next()), createdAt, null, null,
-        new RecoverySidecar.EnsureIndicesPayload(indexes, null));
-    String op = sidecar.operationId();
-    sidecars.arm(sidecar); // a failed arm aborts with no effect
+  /** Index ensure's plan: per table, create a first-touch ref and commit its one staged index batch. */
+  private final class Plan implements CommitPlan<List<TableWork>, Result> {
+    private final String branch;
+    private final BranchAuthority verified;
+    private final List<Work> work;
+    private final List<Pending> pending;
+    private final RecoverySidecar sidecar;
 
-    boolean effected = false;
-    List<TableWork> built = new ArrayList<>();
-    try {
-      Failpoints.hit("ensure_indices.after_arm");
+    Plan(String branch, AuthorityToken token, BranchAuthority verified, List<Work> work, List<Pending> pending,
+        Optional<String> actor) {
+      this.branch = branch;
+      this.verified = verified;
+      this.work = work;
+      this.pending = pending;
+      Optional<String> head = token.graphHead();
+      long createdAt = dev.omnigraph.util.Micros.now();
+      Map<String, List<RecoverySidecar.IndexEntry>> indexes = new TreeMap<>();
+      List<RecoverySidecar.TableIntent> intents = new ArrayList<>();
+      for (Work w : work) {
+        indexes.put(w.key(), w.specs.stream().map(s -> new RecoverySidecar.IndexEntry(s.column(),
+            s.kind().name().toLowerCase(Locale.ROOT), s.name())).toList());
+        long read = w.pin.version(); // a first-touch ref's first version is its fork point: the pin
+        intents.add(new RecoverySidecar.TableIntent(w.key(), w.pin.identity().stableTableId(),
+            w.pin.identity().incarnationId(), w.pin.location(), w.target.orElse(null), w.pin.version(), read, w.uuid,
+            read + 1, w.pin.rowCount(), w.firstTouch, w.firstTouch ? w.pin.nativeBranch().orElse(null) : null, null));
+      }
+      this.sidecar = new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, RecoverySidecar.ENSURE_INDICES,
+          Ulid.next(), actor.orElse(null), new RecoverySidecar.Authority(branch, token.branchIdentity().orElse(null),
+          head.orElse(null), token.schemaIdentity()), intents, RecoverySidecar.State.ARMED,
+          new RecoverySidecar.Lineage(Ulid.next(), head.orElse(null), createdAt, Ulid.next()), createdAt, null, null,
+          new RecoverySidecar.EnsureIndicesPayload(indexes, null));
+    }
+
+    @Override
+    public Header header() {
+      return new Header("ensure_indices", "index ensure on " + branch, Optional.of(sidecar), Optional.of(verified));
+    }
+
+    @Override
+    public List<TableWork> effect(CommitTemplate.Armed armed) {
+      List<TableWork> built = new ArrayList<>();
       for (Work w : work) {
         StagedWrite staged = w.staged;
         if (w.firstTouch) {
           // The sidecar owns the ref from before it exists; a failed creation may have cloned part
           // of a tree, so it counts as an effect either way.
-          effected = true;
+          armed.effecting();
           tables.createBranch(w.pin.location(), w.target.orElseThrow(), w.pin.nativeBranch(), w.pin.version());
           Failpoints.hit("ensure_indices.after_ref_create");
           staged = tables.stageCreateIndices(w.pin.location(), w.target, w.pin.version(), w.specs, w.vectors, w.uuid);
         }
-        boolean before = effected;
-        effected = true; // from here the outcome may be unknown: only evidence says otherwise
+        boolean before = armed.effected();
+        armed.effecting(); // from here the outcome may be unknown: only evidence says otherwise
         CommitOutcome outcome = tables.commit(staged);
         if (outcome.kind() == CommitOutcome.Kind.NOT_LANDED && !before) {
-          // Nothing of this attempt landed anywhere: finalize it as if it never armed.
-          sidecars.deleteQuietly(op);
-          throw new ReadSetChanged("table:" + w.key(), Optional.of(Long.toString(w.pin.version())),
-              Optional.of(outcome.detail()));
+          // Nothing of this attempt landed anywhere: finalized as if it never armed, no re-plan.
+          throw new CommitTemplate.EffectFree(() -> new ReadSetChanged("table:" + w.key(),
+              Optional.of(Long.toString(w.pin.version())), Optional.of(outcome.detail())));
         }
         if (outcome.kind() != CommitOutcome.Kind.LANDED) {
           throw new IllegalStateException("the index batch of " + w.key() + " did not land exactly at version "
@@ -348,42 +324,23 @@ public final class EnsureIndicesAttempt {
         built.add(new TableWork(w.key(), w.target, w.pin.version(), outcome.version(), w.firstTouch, w.specs));
         Failpoints.hit("ensure_indices.after_table_commit");
       }
-      Failpoints.hit("ensure_indices.after_commits");
-      RecoverySidecar bound = sidecar.withTables(sidecar.tables().stream().map(t -> t.firstTouch()
-          ? t.withRefIdentity(tables.branchIdentity(t.location(), t.nativeBranch()).orElseThrow(
-              () -> new IllegalStateException("first-touch ref " + t.nativeBranch() + " of " + t.tableKey()
-                  + " vanished after its commit")))
-          : t).toList());
-      sidecar = bound.withProtocolV8(bound.protocolV8().withDelta(EnsureIndicesRecovery.expectedDelta(bound)))
-          .withState(RecoverySidecar.State.EFFECTS_CONFIRMED);
-      sidecars.update(sidecar);
-      Failpoints.hit("ensure_indices.after_confirm");
-    } catch (ReadSetChanged effectFree) {
-      throw effectFree;
-    } catch (RuntimeException failure) {
-      if (!effected) {
-        sidecars.deleteQuietly(op); // armed, nothing happened: the attempt leaves no trace
-        throw failure;
-      }
-      throw new RecoveryRequired(op, "index ensure on " + branch + " failed after its sidecar was armed; recovery"
-          + " settles it", failure);
+      return built;
     }
-    ManifestBatchPublisher.Published published;
-    try {
-      Failpoints.hit("ensure_indices.before_publish");
-      published = publisher.publish(EnsureIndicesRecovery.intent(sidecar), verified);
-      Failpoints.hit("ensure_indices.after_publish");
-    } catch (RuntimeException failure) {
-      throw new RecoveryRequired(op, "index ensure on " + branch + " failed after its effects landed; recovery"
-          + " completes it", failure);
+
+    @Override
+    public RecoverySidecar confirmed(RecoverySidecar armed, List<TableWork> built) {
+      return armed.withProtocolV8(armed.protocolV8().withDelta(EnsureIndicesRecovery.expectedDelta(armed)));
     }
-    try {
-      sidecars.retire(op);
-    } catch (RuntimeException failure) {
-      LOG.warnf(failure, "sidecar %s kept after a published index ensure; recovery will retire it", op);
+
+    @Override
+    public ManifestBatchPublisher.Intent intent(Optional<RecoverySidecar> confirmed, List<TableWork> built) {
+      return EnsureIndicesRecovery.intent(confirmed.orElseThrow());
     }
-    return new Result(branch, built, pending, Optional.of(published.commit()), published.manifestVersion());
+
+    @Override
+    public Result result(List<TableWork> built, Optional<ManifestBatchPublisher.Published> published) {
+      ManifestBatchPublisher.Published p = published.orElseThrow();
+      return new Result(branch, built, pending, Optional.of(p.commit()), p.manifestVersion());
+    }
   }
-
-
 }

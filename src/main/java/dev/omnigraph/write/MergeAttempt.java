@@ -13,7 +13,6 @@ import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.manifest.BranchAuthority;
 import dev.omnigraph.manifest.GraphCommit;
 import dev.omnigraph.manifest.GraphManifest;
-import dev.omnigraph.manifest.HeadMismatch;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
@@ -28,7 +27,6 @@ import dev.omnigraph.merge.TableJoin;
 import dev.omnigraph.merge.TablePlan;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.RecoverySidecar;
-import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.schema.SchemaIr;
 import dev.omnigraph.table.ChunkBuffer;
 import dev.omnigraph.table.CommitOutcome;
@@ -46,7 +44,6 @@ import java.util.UUID;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.jboss.logging.Logger;
 
 /**
  * The branch-merge attempt (seed, "Branch-merge authority and recovery adapter (RFC-022, v9
@@ -66,8 +63,6 @@ import org.jboss.logging.Logger;
  */
 public final class MergeAttempt {
 
-  private static final Logger LOG = Logger.getLogger(MergeAttempt.class);
-
   static {
     // The planner's chunk bounds are the keyed writers' transaction bounds (seed step 4).
     if (MergePlanner.MAX_CHUNK_ROWS != WriteLimits.MAX_KEYED_ROWS
@@ -82,19 +77,17 @@ public final class MergeAttempt {
   private final Supplier<SchemaIr> schemas;
   private final Supplier<String> liveSchemaIdentity;
   private final DataTables tables;
-  private final SidecarStore sidecars;
-  private final ManifestBatchPublisher publisher;
+  private final CommitTemplate template;
   private final Recovery recovery;
 
   public MergeAttempt(GateManager gates, GraphManifest manifest, Supplier<SchemaIr> schemas, Supplier<String> liveSchemaIdentity,
-      DataTables tables, SidecarStore sidecars, ManifestBatchPublisher publisher, Recovery recovery) {
+      DataTables tables, CommitTemplate template, Recovery recovery) {
     this.gates = gates;
     this.manifest = manifest;
     this.schemas = schemas;
     this.liveSchemaIdentity = liveSchemaIdentity;
     this.tables = tables;
-    this.sidecars = sidecars;
-    this.publisher = publisher;
+    this.template = template;
     this.recovery = recovery;
   }
 
@@ -192,13 +185,14 @@ public final class MergeAttempt {
       Set<String> refs = plan.tables().stream().filter(TablePlan::physical)
           .map(t -> RecoverySidecar.ref(t.target().location(), t.publishedBranch(targetNative)))
           .collect(Collectors.toSet());
-      barrier(source, target, refs);
+      // Any unresolved sidecar on either branch, or on a ref this merge writes, blocks it.
+      template.barrier(p -> p.concerns(target, refs) || p.authority().branch().equals(source), "merging");
       BranchAuthority verified = revalidate(sourceAuth, targetAuth);
       for (TablePlan t : plan.tables()) {
         drift(t, target);
       }
-      return effectAndPublish(plan, chains, verified, targetAuth, sourceAuth, sourceHead, targetNative, actor,
-          progress);
+      return template.commit(new Plan(plan, chains, verified, targetAuth, sourceAuth, sourceHead, targetNative, actor,
+          progress));
     }
   }
 
@@ -268,97 +262,102 @@ public final class MergeAttempt {
     return Optional.ofNullable(found[0]);
   }
 
-  private MergeResult effectAndPublish(MergePlan plan, Map<String, List<Chunk>> chains, BranchAuthority verified,
-      BranchAuthority targetAuth, BranchAuthority sourceAuth, String sourceHead, Optional<String> targetNative,
-      Optional<String> actor, ProgressListener progress) {
-    String target = targetAuth.branch();
-    String targetHead = targetAuth.head().orElseThrow();
-    String commitId = Ulid.next();
-    long createdAt = dev.omnigraph.util.Micros.now();
-    List<TablePlan> physical = plan.tables().stream().filter(TablePlan::physical).toList();
-    RecoverySidecar sidecar = null;
-    java.util.concurrent.CompletableFuture<Void> arming = null;
-    if (!physical.isEmpty()) {
-      sidecar = sidecar(plan, chains, targetAuth, sourceAuth, sourceHead, targetNative, actor, commitId, createdAt);
-      RecoverySidecar toArm = sidecar;
-      // The arm's durable write overlaps the first chunk's staging (reclaimable files, no effect);
-      // every effect waits for it (ArmBarrier), so none can precede a durable sidecar.
-      arming = dev.omnigraph.util.Background.run(() -> sidecars.arm(toArm));
+  /**
+   * The merge's plan: each physical table's pre-minted chain (or ref fork), the arm overlapping the
+   * first chunk's staging; no effect-free finalizer once armed (seed: stricter than mutation/load).
+   */
+  private final class Plan implements CommitPlan<Map<String, Long>, MergeResult> {
+    private final MergePlan plan;
+    private final Map<String, List<Chunk>> chains;
+    private final BranchAuthority verified;
+    private final BranchAuthority targetAuth;
+    private final String sourceHead;
+    private final Optional<String> targetNative;
+    private final Optional<String> actor;
+    private final ProgressListener progress;
+    private final List<TablePlan> physical;
+    private final String commitId = Ulid.next();
+    private final long createdAt = dev.omnigraph.util.Micros.now();
+    private final Optional<RecoverySidecar> sidecar;
+
+    Plan(MergePlan plan, Map<String, List<Chunk>> chains, BranchAuthority verified, BranchAuthority targetAuth,
+        BranchAuthority sourceAuth, String sourceHead, Optional<String> targetNative, Optional<String> actor,
+        ProgressListener progress) {
+      this.plan = plan;
+      this.chains = chains;
+      this.verified = verified;
+      this.targetAuth = targetAuth;
+      this.sourceHead = sourceHead;
+      this.targetNative = targetNative;
+      this.actor = actor;
+      this.progress = progress;
+      this.physical = plan.tables().stream().filter(TablePlan::physical).toList();
+      // A merge whose every table is pointer-only has no physical effect and so arms nothing.
+      this.sidecar = physical.isEmpty() ? Optional.empty() : Optional.of(MergeAttempt.this.sidecar(plan, chains,
+          targetAuth, sourceAuth, sourceHead, targetNative, actor, commitId, createdAt));
     }
-    ArmBarrier armed = new ArmBarrier(arming);
-    String op = sidecar == null ? null : sidecar.operationId();
-    Map<String, Long> finalVersions = new LinkedHashMap<>();
-    try {
+
+    /** The arm's durable write overlaps the first chunk's staging (reclaimable files, no effect). */
+    @Override
+    public Header header() {
+      return new Header("merge", "branch merge into " + targetAuth.branch(), sidecar, Optional.of(verified));
+    }
+
+    @Override
+    public boolean armsInBackground() {
+      return true;
+    }
+
+    @Override
+    public boolean finalizesEffectFree() {
+      return false;
+    }
+
+    /** The version each physical table's pin publishes. */
+    @Override
+    public Map<String, Long> effect(CommitTemplate.Armed armed) {
+      Map<String, Long> finalVersions = new LinkedHashMap<>();
       for (TablePlan t : physical) {
         progress.step(t.tableKey(), finalVersions.size(), physical.size(),
             chains.get(t.tableKey()).stream().mapToLong(Chunk::rows).sum());
-        finalVersions.put(t.tableKey(), effect(t, chains.get(t.tableKey()), target, targetNative, armed));
+        finalVersions.put(t.tableKey(), MergeAttempt.this.effect(t, chains.get(t.tableKey()), targetAuth.branch(),
+            targetNative, armed));
       }
-      armed.await();
-      Failpoints.hit("merge.after_commits");
-      if (sidecar != null) {
-        sidecar = sidecar.withTables(sidecar.tables().stream().map(i -> i.firstTouch()
-            ? i.withRefIdentity(tables.branchIdentity(i.location(), i.nativeBranch()).orElseThrow(
-                () -> new IllegalStateException("first-touch ref " + i.nativeBranch() + " of " + i.tableKey()
-                    + " vanished after its effect")))
-            : i).toList()).withState(RecoverySidecar.State.EFFECTS_CONFIRMED);
-        sidecars.update(sidecar);
-      }
-      Failpoints.hit("merge.after_confirm");
-    } catch (ArmFailed failed) {
-      throw failed.cause; // a failed arm aborts with no effect
-    } catch (RuntimeException failure) {
-      if (arming != null && !armed.landed()) {
-        throw failure; // the arm failed, so nothing was effected: every effect waits for it
-      }
-      // Seed: after arm, every failure is RecoveryRequired (no effect-free finalizer for merge).
-      throw new RecoveryRequired(op, "branch merge into " + target + " failed after its recovery sidecar armed",
-          failure);
+      return finalVersions;
     }
-    List<TableVersionUpdate> updates = new ArrayList<>();
-    Map<String, Long> rowCounts = new LinkedHashMap<>();
-    Map<String, Integer> chainLengths = new LinkedHashMap<>();
-    for (TablePlan t : plan.tables()) {
-      long version = switch (t.action()) {
-        case POINTER -> t.source().version();
-        case FORK -> t.source().version();
-        case APPLY -> finalVersions.get(t.tableKey());
-      };
-      updates.add(new TableVersionUpdate(t.tableKey(), t.target().identity(), t.target().location(), version,
-          t.publishedBranch(targetNative), t.rowCountAfter()));
-      rowCounts.put(t.tableKey(), t.rowCountAfter());
-      chainLengths.put(t.tableKey(), chains.get(t.tableKey()).size());
-    }
-    ManifestBatchPublisher.Published published;
-    try {
-      Failpoints.hit("merge.before_publish");
-      published = publisher.publish(new ManifestBatchPublisher.Intent(target, targetAuth.nativeIdentity(),
-          Optional.of(targetHead), List.of(), updates, commitId, actor, Optional.of(sourceHead), createdAt), verified);
-    } catch (HeadMismatch moved) {
-      if (op == null) {
-        throw new ReadSetChanged(moved.member(), moved.expected(), moved.actual());
+
+    @Override
+    public ManifestBatchPublisher.Intent intent(Optional<RecoverySidecar> confirmed, Map<String, Long> finalVersions) {
+      List<TableVersionUpdate> updates = new ArrayList<>();
+      for (TablePlan t : plan.tables()) {
+        long version = switch (t.action()) {
+          case POINTER -> t.source().version();
+          case FORK -> t.source().version();
+          case APPLY -> finalVersions.get(t.tableKey());
+        };
+        updates.add(new TableVersionUpdate(t.tableKey(), t.target().identity(), t.target().location(), version,
+            t.publishedBranch(targetNative), t.rowCountAfter()));
       }
-      throw new RecoveryRequired(op, "the target moved before the merge's publish", moved);
-    } catch (RuntimeException failure) {
-      if (op == null) {
-        throw failure;
-      }
-      throw new RecoveryRequired(op, "publish failed after the merge's table effects landed", failure);
+      return new ManifestBatchPublisher.Intent(targetAuth.branch(), targetAuth.nativeIdentity(),
+          Optional.of(targetAuth.head().orElseThrow()), List.of(), updates, commitId, actor, Optional.of(sourceHead),
+          createdAt);
     }
-    if (op != null) {
-      try {
-        Failpoints.hit("merge.after_publish");
-        sidecars.retire(op);
-      } catch (RuntimeException failure) {
-        LOG.warnf(failure, "sidecar %s kept after a published merge; recovery will retire it", op);
+
+    @Override
+    public MergeResult result(Map<String, Long> finalVersions, Optional<ManifestBatchPublisher.Published> published) {
+      Map<String, Long> rowCounts = new LinkedHashMap<>();
+      Map<String, Integer> chainLengths = new LinkedHashMap<>();
+      for (TablePlan t : plan.tables()) {
+        rowCounts.put(t.tableKey(), t.rowCountAfter());
+        chainLengths.put(t.tableKey(), chains.get(t.tableKey()).size());
       }
+      return new MergeResult(plan.outcome(), Optional.of(published.orElseThrow().commit()), rowCounts, chainLengths);
     }
-    return new MergeResult(plan.outcome(), Optional.of(published.commit()), rowCounts, chainLengths);
   }
 
   /** One table's physical effect; returns the version its pin publishes. */
   private long effect(TablePlan t, List<Chunk> chain, String target, Optional<String> targetNative,
-      ArmBarrier armed) {
+      CommitTemplate.Armed armed) {
     String location = t.target().location();
     if (t.action() == TablePlan.Action.FORK) {
       armed.await();
@@ -457,7 +456,7 @@ public final class MergeAttempt {
    * and staged, re-certified, at exactly the boundary fixed before arm. No row becomes a Java map.
    */
   private long provenEffect(TablePlan t, List<Chunk> chain, String location, Optional<String> ref, long version,
-      Schema arrow, ArmBarrier armed) {
+      Schema arrow, CommitTemplate.Armed armed) {
     long[] at = {version};
     int[] next = {0};
     try (ChunkBuffer buffer = new ChunkBuffer(arrow)) {
@@ -488,7 +487,7 @@ public final class MergeAttempt {
 
   /** Stages and commits one pre-minted chunk at exactly {@code version}; returns the version it made. */
   private long commitChunk(TablePlan t, Chunk c, String location, Optional<String> ref, long version, Schema arrow,
-      boolean certify, List<Map<String, Object>> rows, List<String> ids, ArmBarrier armed) {
+      boolean certify, List<Map<String, Object>> rows, List<String> ids, CommitTemplate.Armed armed) {
     StagedWrite staged = switch (c.kind) {
       case STRICT_INSERT -> tables.stageInsert(location, ref, version, arrow, rows, certify, c.uuid);
       case UPSERT -> tables.stageUpsert(location, ref, version, arrow, rows, c.uuid);
@@ -498,7 +497,7 @@ public final class MergeAttempt {
   }
 
   /** Commits one staged chunk, which must land at exactly {@code version + 1}; returns that version. */
-  private long commitStaged(TablePlan t, Chunk c, StagedWrite staged, long version, ArmBarrier armed) {
+  private long commitStaged(TablePlan t, Chunk c, StagedWrite staged, long version, CommitTemplate.Armed armed) {
     if (staged.isEmpty()) {
       throw new IllegalStateException("chunk " + c.uuid + " of " + t.tableKey() + " staged nothing at version "
           + version + ": the table is not what the merge planned on");
@@ -511,59 +510,6 @@ public final class MergeAttempt {
     }
     Failpoints.hit("merge.after_chunk_commit");
     return version + 1;
-  }
-
-  /** The arm's own failure: the merge aborts with it as thrown, having made no effect. */
-  private static final class ArmFailed extends RuntimeException {
-    final RuntimeException cause;
-
-    ArmFailed(RuntimeException cause) {
-      super(cause.getMessage(), cause, false, false);
-      this.cause = cause;
-    }
-  }
-
-  /**
-   * The point every effect waits at: the sidecar's arm, started in the background, durable. The
-   * first wait also hits {@code merge.after_arm}, the failpoint between a durable sidecar and the
-   * first effect. Used by the one merge thread only.
-   */
-  private static final class ArmBarrier {
-    private final java.util.concurrent.CompletableFuture<Void> arming;
-    private boolean passed;
-
-    ArmBarrier(java.util.concurrent.CompletableFuture<Void> arming) {
-      this.arming = arming;
-    }
-
-    /** Waits for the arm; its failure is {@link ArmFailed}. */
-    void await() {
-      if (passed) {
-        return;
-      }
-      if (arming != null) {
-        try {
-          dev.omnigraph.util.Background.join(arming);
-        } catch (RuntimeException e) {
-          throw new ArmFailed(e);
-        }
-      }
-      passed = true;
-      Failpoints.hit("merge.after_arm");
-    }
-
-    /** Whether the sidecar is durable, waiting for an arm still in flight. */
-    boolean landed() {
-      if (arming == null) {
-        return false;
-      }
-      try {
-        arming.join();
-        return true;
-      } catch (RuntimeException e) {
-        return false;
-      }
-    }
   }
 
   /** A pre-minted chunk transaction: its kind, planned row count and identity. */
@@ -623,21 +569,6 @@ public final class MergeAttempt {
             steps, pointers));
   }
 
-  /** Any unresolved sidecar on either branch, or on a ref this merge writes, blocks it. */
-  private void barrier(String source, String target, Set<String> refs) {
-    for (String key : sidecars.list()) {
-      Optional<RecoverySidecar> s = sidecars.readIdentity(key);
-      if (s.isEmpty()) {
-        continue;
-      }
-      RecoverySidecar pending = s.get();
-      if (pending.concerns(target, refs) || pending.authority().branch().equals(source)) {
-        throw new RecoveryRequired(pending.operationId(), "a pending recovery sidecar (" + pending.writerKind()
-            + " on " + pending.authority().branch() + ") must be resolved before merging; reopen the graph read-write");
-      }
-    }
-  }
-
   /**
    * The target token must be exactly as captured (seed step 3: a target change is ReadSetChanged
    * before effects, never a re-plan); the source may have advanced (the captured commit is merged),
@@ -645,16 +576,11 @@ public final class MergeAttempt {
    */
   private BranchAuthority revalidate(BranchAuthority sourceAuth, BranchAuthority targetAuth) {
     BranchAuthority now = manifest.recapture(targetAuth);
-    if (!now.nativeIdentity().equals(targetAuth.nativeIdentity())) {
-      throw new ReadSetChanged("branch_identity:" + targetAuth.branch(), targetAuth.nativeIdentity(),
-          now.nativeIdentity());
-    }
-    if (!now.head().equals(targetAuth.head())) {
-      throw new ReadSetChanged("graph_head:" + targetAuth.branch(), targetAuth.head(), now.head());
-    }
-    String live = liveSchemaIdentity.get();
-    if (!live.equals(schemas.get().identity())) {
-      throw new ReadSetChanged("schema", Optional.of(schemas.get().identity()), Optional.of(live));
+    try {
+      CommitTemplate.revalidate(now, targetAuth.token(schemas.get().identity()), Optional.empty(),
+          liveSchemaIdentity.get());
+    } catch (Reprepare moved) {
+      throw moved.asReadSetChanged(); // a merge never re-plans
     }
     BranchAuthority source = manifest.recapture(sourceAuth);
     if (!source.nativeIdentity().equals(sourceAuth.nativeIdentity())) {
@@ -669,17 +595,11 @@ public final class MergeAttempt {
     if (t.action() == TablePlan.Action.POINTER) {
       return;
     }
-    if (t.action() == TablePlan.Action.FORK || t.firstTouch()) {
-      if (tables.branchExists(t.target().location(), target)) {
-        throw new UncoveredDrift(t.tableKey(), "native branch " + target
-            + " exists but the manifest does not reference it");
-      }
-      return;
-    }
-    long live = tables.head(t.target().location(), t.target().nativeBranch(), t.target().version());
-    if (live != t.target().version()) {
-      throw new UncoveredDrift(t.tableKey(), "live HEAD is version " + live + " but the manifest pins "
-          + t.target().version());
+    boolean creates = t.action() == TablePlan.Action.FORK || t.firstTouch();
+    Optional<UncoveredDrift> drift = template.drift(t.tableKey(), t.target().location(),
+        creates ? Optional.of(target) : t.target().nativeBranch(), t.target().version(), creates);
+    if (drift.isPresent()) {
+      throw drift.get();
     }
   }
 

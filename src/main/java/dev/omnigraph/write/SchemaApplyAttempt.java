@@ -16,7 +16,6 @@ import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.RecoverySidecar;
 import dev.omnigraph.recovery.SchemaApplyRecovery;
 import dev.omnigraph.recovery.SchemaContracts;
-import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.schema.Catalog;
 import dev.omnigraph.schema.EdgeType;
 import dev.omnigraph.schema.NodeType;
@@ -43,7 +42,6 @@ import java.util.UUID;
 import java.util.function.Supplier;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.jboss.logging.Logger;
 
 /**
  * The SchemaApply writer (seed: the recovery protocol's SchemaApply parts; docs/schema-evolution.md).
@@ -70,7 +68,6 @@ import org.jboss.logging.Logger;
  */
 public final class SchemaApplyAttempt {
 
-  private static final Logger LOG = Logger.getLogger(SchemaApplyAttempt.class);
   private static final String MAIN = ManifestState.MAIN;
 
   /**
@@ -88,19 +85,17 @@ public final class SchemaApplyAttempt {
   private final GateManager gates;
   private final GraphManifest manifest;
   private final DataTables tables;
-  private final SidecarStore sidecars;
-  private final ManifestBatchPublisher publisher;
+  private final CommitTemplate template;
   private final Recovery recovery;
   private final SchemaContracts contracts;
   private final Supplier<SchemaIr> accepted;
 
-  public SchemaApplyAttempt(GateManager gates, GraphManifest manifest, DataTables tables, SidecarStore sidecars,
-      ManifestBatchPublisher publisher, Recovery recovery, SchemaContracts contracts, Supplier<SchemaIr> accepted) {
+  public SchemaApplyAttempt(GateManager gates, GraphManifest manifest, DataTables tables, CommitTemplate template,
+      Recovery recovery, SchemaContracts contracts, Supplier<SchemaIr> accepted) {
     this.gates = gates;
     this.manifest = manifest;
     this.tables = tables;
-    this.sidecars = sidecars;
-    this.publisher = publisher;
+    this.template = template;
     this.recovery = recovery;
     this.contracts = contracts;
     this.accepted = accepted;
@@ -126,7 +121,8 @@ public final class SchemaApplyAttempt {
       // plan below is made under the exclusive schema gate, so concurrent applies serialise, the
       // later one planning against the earlier one's schema. (The gate set taken from `planned`
       // suffices: no writer holds a table gate without the schema gate.)
-      barrier();
+      // A schema apply is graph-global: any unresolved intent anywhere must be settled first.
+      template.barrier(pending -> true, "a schema apply");
       List<String> branches = manifest.branches().stream().map(b -> b.name()).sorted().toList();
       if (!branches.isEmpty()) {
         throw new SchemaApplyBlocked(branches);
@@ -144,7 +140,7 @@ public final class SchemaApplyAttempt {
       Plan plan = plan(now, desiredWithHints, steps, authority, allowDataLoss);
       Failpoints.hit("schema_apply.after_stage");
       contracts.stage(desiredSource, plan.target);
-      return armAndApply(now, plan, authority, actor, steps);
+      return template.commit(new ApplyPlan(now, plan, authority, actor, steps));
     }
   }
 
@@ -163,18 +159,6 @@ public final class SchemaApplyAttempt {
       }
     }
     return out;
-  }
-
-  /** A schema apply is graph-global: any unresolved intent anywhere must be settled first. */
-  private void barrier() {
-    for (String key : sidecars.list()) {
-      Optional<RecoverySidecar> s = sidecars.readIdentity(key);
-      if (s.isPresent()) {
-        throw new RecoveryRequired(s.get().operationId(), "a pending recovery sidecar (" + s.get().writerKind()
-            + " on " + s.get().authority().branch() + ") must be resolved before a schema apply; reopen the graph"
-            + " read-write");
-      }
-    }
   }
 
   /** Everything the apply will do, staged and identity-bearing, before the sidecar is armed. */
@@ -508,21 +492,44 @@ public final class SchemaApplyAttempt {
     return out;
   }
 
-  private Result armAndApply(SchemaIr now, Plan plan, BranchAuthority authority, Optional<String> actor,
-      List<SchemaStep> steps) {
-    Optional<String> head = authority.head();
-    long createdAt = dev.omnigraph.util.Micros.now();
-    RecoverySidecar sidecar = new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, RecoverySidecar.SCHEMA_APPLY,
-        Ulid.next(), actor.orElse(null), new RecoverySidecar.Authority(MAIN, null, head.orElse(null), now.identity()),
-        plan.intents, RecoverySidecar.State.ARMED,
-        new RecoverySidecar.Lineage(Ulid.next(), head.orElse(null), createdAt, Ulid.next()), createdAt, null,
-        new RecoverySidecar.SchemaApplyPayload(now.identity(), plan.target.identity(), plan.creates,
-            plan.registrations, plan.pointers, plan.tombstones, plan.hardDrops));
-    String op = sidecar.operationId();
-    sidecars.arm(sidecar); // a failed arm aborts with no effect
-    Map<String, Long> rowCounts = new LinkedHashMap<>();
-    try {
-      Failpoints.hit("schema_apply.after_arm");
+  /**
+   * The apply's plan: commit each staged rewrite or create; after the publish, accept the target
+   * schema and run the hard drops, which belong to the commit (no effect-free finalizer once armed).
+   */
+  private final class ApplyPlan implements CommitPlan<Map<String, Long>, Result> {
+    private final Plan plan;
+    private final BranchAuthority authority;
+    private final List<SchemaStep> steps;
+    private final RecoverySidecar sidecar;
+
+    ApplyPlan(SchemaIr now, Plan plan, BranchAuthority authority, Optional<String> actor, List<SchemaStep> steps) {
+      this.plan = plan;
+      this.authority = authority;
+      this.steps = steps;
+      Optional<String> head = authority.head();
+      long createdAt = dev.omnigraph.util.Micros.now();
+      this.sidecar = new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, RecoverySidecar.SCHEMA_APPLY,
+          Ulid.next(), actor.orElse(null), new RecoverySidecar.Authority(MAIN, null, head.orElse(null), now.identity()),
+          plan.intents, RecoverySidecar.State.ARMED,
+          new RecoverySidecar.Lineage(Ulid.next(), head.orElse(null), createdAt, Ulid.next()), createdAt, null,
+          new RecoverySidecar.SchemaApplyPayload(now.identity(), plan.target.identity(), plan.creates,
+              plan.registrations, plan.pointers, plan.tombstones, plan.hardDrops));
+    }
+
+    @Override
+    public Header header() {
+      return new Header("schema_apply", "schema apply", Optional.of(sidecar), Optional.of(authority));
+    }
+
+    @Override
+    public boolean finalizesEffectFree() {
+      return false;
+    }
+
+    /** The row count of every table committed. */
+    @Override
+    public Map<String, Long> effect(CommitTemplate.Armed armed) {
+      Map<String, Long> rowCounts = new LinkedHashMap<>();
       for (int i = 0; i < plan.staged.size(); i++) {
         StagedWrite write = plan.staged.get(i);
         RecoverySidecar.TableIntent t = plan.intents.get(i);
@@ -534,31 +541,30 @@ public final class SchemaApplyAttempt {
         rowCounts.put(t.tableKey(), t.rowCount());
         Failpoints.hit("schema_apply.after_table_commit");
       }
-      sidecar = sidecar.withState(RecoverySidecar.State.EFFECTS_CONFIRMED);
-      sidecars.update(sidecar);
-      Failpoints.hit("schema_apply.after_confirm");
-    } catch (RuntimeException failure) {
-      throw new RecoveryRequired(op, "schema apply failed after its sidecar was armed; recovery settles it",
-          failure);
+      return rowCounts;
     }
-    ManifestBatchPublisher.Published published;
-    try {
-      Failpoints.hit("schema_apply.before_publish");
-      published = publisher.publish(SchemaApplyRecovery.intent(sidecar), authority);
-      Failpoints.hit("schema_apply.after_publish");
+
+    @Override
+    public ManifestBatchPublisher.Intent intent(Optional<RecoverySidecar> confirmed, Map<String, Long> rowCounts) {
+      return SchemaApplyRecovery.intent(confirmed.orElseThrow());
+    }
+
+    @Override
+    public boolean completesAfterPublish() {
+      return true;
+    }
+
+    @Override
+    public void completePublished(ManifestBatchPublisher.Published published) {
       contracts.accept(plan.target.identity(), published.manifestVersion());
       SchemaApplyRecovery.hardDrops(tables, plan.hardDrops);
-    } catch (RuntimeException failure) {
-      throw new RecoveryRequired(op, "schema apply failed after its effects landed; recovery completes it",
-          failure);
     }
-    try {
-      sidecars.retire(op);
-    } catch (RuntimeException failure) {
-      LOG.warnf(failure, "sidecar %s kept after a published schema apply; recovery will retire it", op);
-    }
-    List<String> dropped = plan.hardDrops.stream().map(RecoverySidecar.HardDrop::location).sorted().toList();
-    return new Result(steps, published.manifestVersion(), Optional.of(published.commit()), rowCounts, dropped);
-  }
 
+    @Override
+    public Result result(Map<String, Long> rowCounts, Optional<ManifestBatchPublisher.Published> published) {
+      ManifestBatchPublisher.Published p = published.orElseThrow();
+      List<String> dropped = plan.hardDrops.stream().map(RecoverySidecar.HardDrop::location).sorted().toList();
+      return new Result(steps, p.manifestVersion(), Optional.of(p.commit()), rowCounts, dropped);
+    }
+  }
 }

@@ -7,6 +7,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
+import dev.omnigraph.arch.fixture.RogueCommitter;
 import dev.omnigraph.arch.fixture.RogueLanceWriter;
 import dev.omnigraph.arch.fixture.RogueS3Caller;
 import java.util.List;
@@ -36,7 +37,8 @@ class ArchitectureTest {
         WriterBoundaryRules.ONLY_THE_MANIFEST_PACKAGE_TOUCHES_MANIFEST_DATASET,
         WriterBoundaryRules.STORAGE_DEPENDS_ON_NOTHING_ABOVE_IT,
         WriterBoundaryRules.ONE_RETRY_LOOP,
-        WriterBoundaryRules.POLICY_DEPENDS_ONLY_ON_THE_API);
+        WriterBoundaryRules.POLICY_DEPENDS_ONLY_ON_THE_API,
+        WriterBoundaryRules.ONLY_THE_TEMPLATE_ARMS_AND_PUBLISHES);
   }
 
   @ParameterizedTest
@@ -61,5 +63,16 @@ class ArchitectureTest {
   void anAwsSdkCallOutsideStorageIsCaught() {
     JavaClasses rogue = new ClassFileImporter().importClasses(RogueS3Caller.class);
     assertThat(WriterBoundaryRules.ONLY_STORAGE_USES_THE_AWS_SDK.evaluate(rogue).hasViolation()).isTrue();
+  }
+
+  @Test
+  void aWriterArmingAndPublishingBesideTheTemplateIsCaught() {
+    JavaClasses rogue = new ClassFileImporter().importClasses(RogueCommitter.class);
+    EvaluationResult result = WriterBoundaryRules.ONLY_THE_TEMPLATE_ARMS_AND_PUBLISHES.evaluate(rogue);
+    assertThat(result.hasViolation()).isTrue();
+    assertThat(result.getFailureReport().getDetails())
+        .anySatisfy(d -> assertThat(d).contains("arm"))
+        .anySatisfy(d -> assertThat(d).contains("publish"))
+        .anySatisfy(d -> assertThat(d).contains("retire"));
   }
 }

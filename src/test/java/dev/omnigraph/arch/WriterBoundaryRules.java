@@ -97,6 +97,37 @@ final class WriterBoundaryRules {
               "io.quarkus..", "jakarta..")
           .because("the policy engine is shared by the engine gate, the server and the CLI tooling");
 
+  /** The sidecar store's methods that write a writer's recovery record. */
+  private static final Set<String> SIDECAR_WRITES = Set.of("arm", "update", "retire", "delete", "deleteQuietly");
+
+  static final DescribedPredicate<JavaAccess<?>> SIDECAR_WRITE_OR_PUBLISH =
+      DescribedPredicate.describe("a sidecar write or a manifest publish",
+          a -> a.getTargetOwner().getFullName().equals("dev.omnigraph.recovery.SidecarStore")
+              && SIDECAR_WRITES.contains(a.getName())
+              || a.getTargetOwner().getFullName().equals("dev.omnigraph.manifest.ManifestBatchPublisher")
+              && a.getName().equals("publish"));
+
+  /**
+   * One commit template (issue 35): every writer's arm, confirm, publish and retire go through
+   * {@code write.CommitTemplate}. Recovery settles sidecars itself; graph init publishes the first
+   * commit before any writer exists; repair adopts drift by an operator's explicit request with no
+   * sidecar (docs/recovery.md).
+   */
+  static final ArchRule ONLY_THE_TEMPLATE_ARMS_AND_PUBLISHES =
+      noClasses().that().resideOutsideOfPackage("dev.omnigraph.recovery..")
+          .and().doNotHaveFullyQualifiedName("dev.omnigraph.write.CommitTemplate")
+          .and().doNotHaveFullyQualifiedName("dev.omnigraph.manifest.ManifestBatchPublisher")
+          .and().doNotHaveFullyQualifiedName("dev.omnigraph.engine.GraphInit")
+          .and().doNotHaveFullyQualifiedName("dev.omnigraph.maintenance.Repair")
+          .should().callMethodWhere(describeAnyCall(SIDECAR_WRITE_OR_PUBLISH))
+          .because("the commit protocol is written once, in write.CommitTemplate");
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static DescribedPredicate<com.tngtech.archunit.core.domain.JavaMethodCall> describeAnyCall(
+      DescribedPredicate<JavaAccess<?>> predicate) {
+    return (DescribedPredicate) predicate;
+  }
+
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static DescribedPredicate<com.tngtech.archunit.core.domain.JavaMethodCall> describeCall() {
     return (DescribedPredicate) LANCE_WRITE_CALL;
