@@ -644,19 +644,13 @@ final class ReadExecutor {
     }
     return switch (a.function()) {
       // distinct: the values as Compare orders them equal (1 and 1.0 are one value), nulls never counted.
-      case COUNT -> a.distinct() ? distinctCount(values) : (long) values.size();
+      case COUNT -> a.distinct() ? Compare.distinctCount(values) : (long) values.size();
       case SUM -> values.isEmpty() ? null : values.stream().mapToDouble(x -> ((Number) x).doubleValue()).sum();
       case AVG -> values.isEmpty() ? null
           : values.stream().mapToDouble(x -> ((Number) x).doubleValue()).sum() / values.size();
       case MIN -> values.stream().min(Compare::values).orElse(null);
       case MAX -> values.stream().max(Compare::values).orElse(null);
     };
-  }
-
-  private static long distinctCount(List<Object> values) {
-    java.util.TreeSet<Object> seen = new java.util.TreeSet<>(Compare::values);
-    seen.addAll(values);
-    return seen.size();
   }
 
   /**

@@ -229,10 +229,14 @@ class GraphResource {
         Optional.empty()).allowed();
     dev.omnigraph.policy.NameScope names = gate.queryScope(actor.get());
     dev.omnigraph.engine.StoredQueries stored = served.storedQueries();
-    // The handle is reached only for a listed entry: an empty catalog needs no open graph.
+    boolean allReadTypes = gate.typeScopeOnAnyBranch(actor.get(), dev.omnigraph.policy.PolicyAction.READ).all();
+    boolean allChangeTypes = gate.typeScopeOnAnyBranch(actor.get(), dev.omnigraph.policy.PolicyAction.CHANGE).all();
+    // The graph is opened only to check a listed entry's types under a type limit: without one the
+    // catalog answers alone, as the reference's does, even before the graph is initialized.
     return new dev.omnigraph.api.QueriesCatalogOutput(stored.catalog().queries().stream()
         .filter(e -> invoke && names.covers(e.name())
-            && served.reader().typesInScope(stored.get(e.name()).source(), e.name(), e.mutation(), actor.get()))
+            && ((e.mutation() ? allChangeTypes : allReadTypes)
+                || served.reader().typesInScope(stored.get(e.name()).source(), e.name(), e.mutation(), actor.get())))
         .toList());
   }
 
