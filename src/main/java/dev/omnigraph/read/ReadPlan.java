@@ -183,11 +183,6 @@ final class ReadPlan {
     };
   }
 
-  /** The id a key lookup of {@code slot} probes, if its filters bind the whole key. */
-  Optional<String> keyProbe(int slot) {
-    return Optional.ofNullable(keyIds.get(slot));
-  }
-
   /**
    * The plan in words, one line per slot, for {@code explain} and tests: the slot's type, how its
    * candidates are found (an id probe from the key, a filtered scan, or none: bound by a traversal)
