@@ -320,6 +320,7 @@ public final class PeerBenchmark {
           commit = g.ensureIndices("main", Optional.of("bench")).graphCommitId();
         }
       }
+      // COPY takes no bound parameter for its file; the paths are this benchmark's own generated files.
       case "kuzu" -> {
         try (PeerSystems.Kuzu k = new PeerSystems.Kuzu(dir.resolve("kuzu.db").toString())) {
           k.exec("CREATE NODE TABLE Person(name STRING PRIMARY KEY, age INT32, city STRING)");
