@@ -92,8 +92,18 @@ final class ReadExecutor {
     ReadPlan.Scope top = plan.top();
     Map<Score, Map<String, Double>> scoreTables = new HashMap<>();
     if (plan.streamed().isPresent()) {
-      List<List<Object>> groups = streamAggregate(q, plan.streamed().get());
-      return new Result(q.columnNames(), firstRows(groups, columnOrder(q, q.columnNames(), null), q, q.columnNames().size()));
+      StreamedAggregate.Rows rows = new StreamedAggregate.Rows() {
+        @Override
+        public void scan(int slot, java.util.function.Consumer<Map<String, Object>> sink) {
+          scanSlot(slot, sink);
+        }
+
+        @Override
+        public Map<String, Map<String, Object>> held(int slot) {
+          return ReadExecutor.this.held(slot, new HashMap<>());
+        }
+      };
+      return new Result(q.columnNames(), new StreamedAggregate(plan, q, budget, hops, rows, this::eval).run());
     }
     if (plan.searchFirst().isPresent()) {
       searchFirst(plan.searchFirst().get(), top, ((OrderKey.ByScore) q.order().get(0)).score(), scoreTables);
@@ -145,190 +155,12 @@ final class ReadExecutor {
     return new Result(names, firstRows(out, order, q, names.size()));
   }
 
-  /**
-   * The first {@code limit} rows of {@code rows} in {@code order}, each cut to its returned columns.
-   * Under a limit smaller than the rows a bounded heap keeps the best {@code limit} as the rows go
-   * by (issue 46: {@code order { d desc } limit 10} over 100,000 groups sorts 10, not 100,000);
-   * the order is total, so this is exactly the head of the full sort.
-   */
+  /** The first {@code limit} rows of {@code rows} in {@code order}, each cut to its returned columns. */
   private static List<List<Object>> firstRows(List<List<Object>> rows, Comparator<List<Object>> order, CheckedRead q,
       int width) {
-    long limit = q.limit().orElse(Long.MAX_VALUE);
-    List<List<Object>> kept;
-    if (limit < rows.size()) {
-      java.util.PriorityQueue<List<Object>> heap = new java.util.PriorityQueue<>((int) limit + 1, order.reversed());
-      for (List<Object> row : rows) {
-        heap.add(row);
-        if (heap.size() > limit) {
-          heap.poll(); // the worst of limit + 1
-        }
-      }
-      kept = new ArrayList<>(heap);
-    } else {
-      kept = rows;
-    }
-    kept.sort(order);
-    List<List<Object>> out = new ArrayList<>(kept.size());
-    for (List<Object> row : kept) {
-      out.add(new ArrayList<>(row.subList(0, width)));
-    }
-    return out;
-  }
-
-  /**
-   * A grouped aggregate folded as its rows stream ({@link ReadPlan.Streamed}; issue 46 items 2 and
-   * 3): one row per group, laid out as {@link #aggregate} lays it out. Over a scan, each row of the
-   * group slot's scan (its filters pushed into Lance, only the columns the query reads) is folded
-   * and dropped. Over a hop, each node of the group side walks its distinct one-hop neighbours in
-   * the edge table's adjacency (built from the src/dst columns once per table version and cached),
-   * so no row per edge exists; only the group side's and the far side's rows the query reads are
-   * held, and only when it reads columns of them or filters them.
-   *
-   * <p>The budget is charged for what is held: those rows, one row per group (of the query's
-   * columns), one per value a {@code count(distinct …)} holds. Folding a streamed row holds
-   * nothing; it reads the clock every few thousand rows.
-   */
-  private List<List<Object>> streamAggregate(CheckedRead q, ReadPlan.Streamed s) {
-    ReadPlan.Scope top = plan.top();
-    List<Column.Projection> keys = new ArrayList<>();
-    List<Column.Aggregate> aggregates = new ArrayList<>();
-    for (Column c : q.columns()) {
-      if (c instanceof Column.Projection p) {
-        keys.add(p);
-      } else if (c instanceof Column.Aggregate a) {
-        aggregates.add(a);
-      }
-    }
-    int width = q.columns().size();
-    Map<List<Object>, Accumulator[]> groups = new HashMap<>();
-    java.util.function.Function<List<Object>, Accumulator[]> newGroup = k -> {
-      budget.row(width);
-      Accumulator[] accs = new Accumulator[aggregates.size()];
-      for (int i = 0; i < accs.length; i++) {
-        accs[i] = new Accumulator(aggregates.get(i), () -> budget.row(1));
-      }
-      return accs;
-    };
-    if (s.hop().isEmpty()) {
-      scanSlot(s.group(), row -> {
-        budget.step();
-        Accumulator[] accs = groups.computeIfAbsent(groupKey(keys, row), newGroup);
-        for (int i = 0; i < accs.length; i++) {
-          Column.Aggregate a = aggregates.get(i);
-          accs[i].add(property(row, Accumulator.countsBindings(a) ? null : a.property(), row));
-        }
-      });
-    } else {
-      foldHop(s.group(), s.hop().get(), keys, aggregates, groups, newGroup);
-    }
-    if (groups.isEmpty() && keys.isEmpty()) {
-      groups.put(List.of(), newGroup.apply(List.of())); // a global aggregate over no rows is one row
-    }
-    List<List<Object>> out = new ArrayList<>(groups.size());
-    for (Map.Entry<List<Object>, Accumulator[]> g : groups.entrySet()) {
-      List<Object> row = new ArrayList<>(width + q.order().size());
-      int k = 0;
-      int a = 0;
-      for (Column c : q.columns()) {
-        row.add(c instanceof Column.Projection ? g.getKey().get(k++)
-            : c instanceof Column.Constant constant ? eval(constant.value()) : g.getValue()[a++].result());
-      }
-      for (int i = 0; i < q.order().size(); i++) {
-        row.add(null); // ordered by returned columns only (ReadPlan.Streamed)
-      }
-      out.add(row);
-    }
-    return out;
-  }
-
-  /** The value an aggregate or key reads from a row: the id for a bare variable, else the property. */
-  private static Object property(Map<String, Object> row, Operand.Property p, Map<String, Object> idRow) {
-    return p == null ? idRow.get("id") : property(row, p);
-  }
-
-  private static List<Object> groupKey(List<Column.Projection> keys, Map<String, Object> row) {
-    List<Object> key = new ArrayList<>(keys.size());
-    for (Column.Projection p : keys) {
-      key.add(property(row, p.property()));
-    }
-    return key;
-  }
-
-  /**
-   * Folds one hop ({@link ReadPlan.Hop}) node by node from the group side: each node's distinct
-   * neighbours (those the far side's filters admit) are its rows, as the traversal binds them.
-   */
-  private void foldHop(int group, ReadPlan.Hop hop, List<Column.Projection> keys, List<Column.Aggregate> aggregates,
-      Map<List<Object>, Accumulator[]> groups, java.util.function.Function<List<Object>, Accumulator[]> newGroup) {
-    ReadPlan.Scope top = plan.top();
-    Adjacency adj = hops.adjacencyOf(hop.traverse());
-    Map<String, Map<String, Object>> nearRows = readsRows(group) ? held(group, new HashMap<>()) : null;
-    boolean farFiltered = plan.filtered(hop.far());
-    Map<String, Map<String, Object>> farRows = readsRows(hop.far()) ? held(hop.far(), new HashMap<>()) : null;
-    boolean[] onFar = new boolean[aggregates.size()];
-    boolean rowsOnly = farRows == null;
-    for (int i = 0; i < onFar.length; i++) {
-      onFar[i] = top.visible.get(aggregates.get(i).variable()) == hop.far();
-      rowsOnly &= Accumulator.countsRowsOnly(aggregates.get(i));
-    }
-    Adjacency.OneHop walk = adj.new OneHop();
-    boolean eitherWay = hop.traverse().undirected();
-    int[][] reached = {new int[64]};
-    int[] count = new int[1];
-    java.util.function.IntConsumer collect = t -> {
-      if (count[0] == reached[0].length) {
-        reached[0] = java.util.Arrays.copyOf(reached[0], count[0] * 2);
-      }
-      reached[0][count[0]++] = t;
-    };
-    java.util.function.IntConsumer ignore = t -> { };
-    java.util.Iterator<String> nearIds = nearRows != null ? nearRows.keySet().iterator() : null;
-    int positions = adj.nodeCount();
-    for (int n = 0; nearIds != null ? nearIds.hasNext() : n < positions; n++) {
-      budget.step();
-      String nearId = nearIds != null ? nearIds.next() : adj.id(n);
-      int position = nearIds != null ? adj.position(nearId) : n;
-      if (position < 0) {
-        continue;
-      }
-      Map<String, Object> nearRow = nearRows != null ? nearRows.get(nearId) : Map.of("id", nearId);
-      if (rowsOnly) {
-        // count($v) only, nothing read of the far side: the number of neighbours is the count.
-        int reachedCount = walk.forEach(position, hop.forward(), eitherWay, ignore);
-        if (reachedCount > 0) {
-          for (Accumulator acc : groups.computeIfAbsent(groupKey(keys, nearRow), newGroup)) {
-            acc.addRows(reachedCount);
-          }
-        }
-        continue;
-      }
-      count[0] = 0;
-      walk.forEach(position, hop.forward(), eitherWay, collect);
-      Accumulator[] accs = null;
-      for (int r = 0; r < count[0]; r++) {
-        String farId = adj.id(reached[0][r]);
-        Map<String, Object> farRow = farRows != null ? farRows.get(farId) : Map.of("id", farId);
-        if (farRow == null) {
-          if (farFiltered) {
-            continue; // the far side's filters reject it
-          }
-          throw new IllegalStateException("binding of the far end of " + hop.traverse().edge().name() + " has no row");
-        }
-        if (accs == null) {
-          accs = groups.computeIfAbsent(groupKey(keys, nearRow), newGroup);
-        }
-        for (int i = 0; i < accs.length; i++) {
-          Column.Aggregate a = aggregates.get(i);
-          Map<String, Object> row = onFar[i] ? farRow : nearRow;
-          accs[i].add(property(row, Accumulator.countsBindings(a) ? null : a.property(), row));
-        }
-      }
-    }
-  }
-
-  /** Whether the streamed fold must hold a slot's rows: it filters them or reads a column besides the id. */
-  private boolean readsRows(int slot) {
-    return plan.filtered(slot) || !plan.columns(slot).equals(Set.of("id"));
+    TopRows top = new TopRows(order, q.limit().orElse(Long.MAX_VALUE), () -> { }); // held already
+    rows.forEach(top::add);
+    return top.sorted(width);
   }
 
   /**
@@ -744,7 +576,7 @@ final class ReadExecutor {
   }
 
   /** The value of {@code p} in its variable's row: the one place the read takes a property's value. */
-  private static Object property(Map<String, Object> row, Operand.Property p) {
+  static Object property(Map<String, Object> row, Operand.Property p) {
     if (row == null) {
       throw new IllegalStateException("binding of $" + p.variable() + " has no row");
     }
@@ -842,7 +674,7 @@ final class ReadExecutor {
    * The query's order, made total: by the order keys (nulls first ascending), then by every
    * returned column, then (non-aggregating) by the bound entity ids.
    */
-  private static Comparator<List<Object>> columnOrder(CheckedRead q, List<String> names, ReadPlan.Scope top) {
+  static Comparator<List<Object>> columnOrder(CheckedRead q, List<String> names, ReadPlan.Scope top) {
     List<Comparator<List<Object>>> parts = new ArrayList<>();
     int width = names.size();
     for (int i = 0; i < q.order().size(); i++) {
