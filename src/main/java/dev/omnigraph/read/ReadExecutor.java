@@ -550,13 +550,12 @@ final class ReadExecutor {
   }
 
   private Object eval(Value v) {
-    if (v instanceof Value.Literal lit) {
-      return lit.value();
-    }
-    if (v instanceof Value.Param p) {
-      return params.get(p);
-    }
-    return now;
+    return evaluator(params, now).apply(v);
+  }
+
+  /** A value's bound value in one run: a literal's, a parameter's, {@code now()} as the run's one instant. */
+  static java.util.function.Function<Value, Object> evaluator(BoundParams params, Instant now) {
+    return v -> v instanceof Value.Literal lit ? lit.value() : v instanceof Value.Param p ? params.get(p) : now;
   }
 
   private Object operand(ReadPlan.Scope scope, String[] binding, Operand o) {
