@@ -3,6 +3,7 @@ package dev.omnigraph.engine;
 import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.policy.PolicyAction;
 import dev.omnigraph.policy.PolicyGate;
+import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
 
 import dev.omnigraph.Versions;
@@ -854,7 +855,7 @@ public final class Omnigraph implements AutoCloseable {
         manifest.deleteBranch(name);
         // The manifest ref was the authority: with it gone, the table refs this branch forked are
         // unreachable; a crash before they go leaves them to the next create of the name.
-        Failpoints.hit("branch_delete.before_table_refs");
+        Failpoints.hit(Failpoint.BRANCH_DELETE_BEFORE_TABLE_REFS);
         maintenance.removeRefsOfDeletedBranch(name, last);
         return null;
       });

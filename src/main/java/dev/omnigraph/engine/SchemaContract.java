@@ -125,9 +125,9 @@ record SchemaContract(String source, SchemaIr ir, List<Accepted> history) {
       }
       List<Accepted> history = new ArrayList<>(current.history());
       history.add(new Accepted(identity, manifestVersion));
-      dev.omnigraph.util.Failpoints.hit("schema_apply.before_promote");
+      dev.omnigraph.util.Failpoints.hit(dev.omnigraph.util.Failpoint.SCHEMA_APPLY_BEFORE_PROMOTE);
       storage.putText(STATE_KEY, stateJson(identity, history, nowMicros));
-      dev.omnigraph.util.Failpoints.hit("schema_apply.after_promote_state");
+      dev.omnigraph.util.Failpoints.hit(dev.omnigraph.util.Failpoint.SCHEMA_APPLY_AFTER_PROMOTE_STATE);
       current = read(storage);
     }
     current.writeCopies(storage);

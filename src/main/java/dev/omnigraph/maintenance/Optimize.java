@@ -18,6 +18,7 @@ import dev.omnigraph.table.CompactionOutcome;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.TableHeadMoved;
 import dev.omnigraph.table.TableStats;
+import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
 import dev.omnigraph.write.UncoveredDrift;
@@ -191,7 +192,7 @@ public final class Optimize {
     @Override
     public Header header() {
       // Maintenance publishes from the publisher's own read of the authority.
-      return new Header("optimize", "optimize of " + branch, Optional.of(sidecar), Optional.empty());
+      return new Header(Failpoint.WriterPhases.OPTIMIZE, "optimize of " + branch, Optional.of(sidecar), Optional.empty());
     }
 
     @Override
@@ -225,7 +226,7 @@ public final class Optimize {
           LOG.warnf("optimize of %s: %s still leaves fragments outside %s (reads scan them; the next optimize"
               + " tries again)", branch, pin.tableKey(), out.after().staleIndexes());
         }
-        Failpoints.hit("optimize.after_compact");
+        Failpoints.hit(Failpoint.OPTIMIZE_AFTER_COMPACT);
       }
       return done;
     }

@@ -9,6 +9,7 @@ import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.manifest.TableVersionUpdate;
 import dev.omnigraph.table.NativeBranch;
 import dev.omnigraph.table.TxInfo;
+import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
 import java.util.ArrayList;
@@ -158,7 +159,7 @@ final class Repair {
     for (Drift d : found.drift()) {
       TablePin pin = d.pin();
       long head = m.tables.restore(pin.location(), pin.nativeBranch(), pin.version());
-      Failpoints.hit("repair.after_restore");
+      Failpoints.hit(Failpoint.REPAIR_AFTER_RESTORE);
       long rows = m.tables.countRows(pin.location(), pin.nativeBranch(), head);
       if (rows != pin.rowCount()) {
         // A restore must reproduce the pinned content; publishing anything else would adopt drift.

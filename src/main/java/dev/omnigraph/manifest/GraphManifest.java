@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 import java.util.Optional;
 import java.util.OptionalLong;
+import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
 import org.jboss.logging.Logger;
 
@@ -245,7 +246,7 @@ public final class GraphManifest {
         try {
           states.forget(name);
           m.createBranch(name, fromRef, fromVersion);
-          Failpoints.hit("manifest.branch_create.after_native");
+          Failpoints.hit(Failpoint.MANIFEST_BRANCH_CREATE_AFTER_NATIVE);
           return;
         } catch (RuntimeException e) {
           last = e;
@@ -287,10 +288,10 @@ public final class GraphManifest {
           + "); delete those first");
     }
     try (ManifestDataset m = open(MAIN, OptionalLong.empty())) {
-      Failpoints.hit("manifest.branch_delete.before_native");
+      Failpoints.hit(Failpoint.MANIFEST_BRANCH_DELETE_BEFORE_NATIVE);
       states.forget(name);
       m.deleteBranch(name);
-      Failpoints.hit("manifest.branch_delete.after_native");
+      Failpoints.hit(Failpoint.MANIFEST_BRANCH_DELETE_AFTER_NATIVE);
     } catch (RuntimeException e) {
       Optional<NativeBranch> now = branches().stream().filter(b -> b.name().equals(name)).findFirst();
       if (now.isEmpty()) {

@@ -237,7 +237,7 @@ public final class ManifestBatchPublisher {
       throw new ManifestCorrupt(ManifestRows.commitObjectId(intent.commitId()),
           "landed at manifest version " + landed.version() + ", expected " + next);
     }
-    dev.omnigraph.util.Failpoints.hit("manifest.after_publish_commit");
+    dev.omnigraph.util.Failpoints.hit(dev.omnigraph.util.Failpoint.MANIFEST_AFTER_PUBLISH_COMMIT);
     states.published(intent.branch(), landed.version(), landed.stamp(), state, lastFragment(manifest));
     mergeLineage(manifest, intent.branch(), state);
     return Optional.of(new Published(commitOf(intent, landed.version()), landed.version(), attempt));

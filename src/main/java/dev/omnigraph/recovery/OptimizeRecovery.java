@@ -13,6 +13,7 @@ import dev.omnigraph.table.CompactionOutcome;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.NativeBranch;
 import dev.omnigraph.table.RecoveryAuditTable;
+import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
 import java.util.ArrayList;
@@ -153,14 +154,14 @@ public final class OptimizeRecovery {
     Optional<String> head = authority.head();
     publisher.publish(new ManifestBatchPublisher.Intent(branch, identity, head, List.of(), updates,
         s.lineage().commitId(), Optional.ofNullable(s.actor()), Optional.empty(), s.lineage().createdAtMicros()));
-    Failpoints.hit("recovery.after_publish");
+    Failpoints.hit(Failpoint.RECOVERY_AFTER_PUBLISH);
     return record(s, Recovery.Verdict.ROLL_FORWARD, "RolledForward", s.lineage().commitId(), outcomes);
   }
 
   /** Appends the audit row (at most once per operation), then deletes the sidecar, last. */
   private Recovery.Outcome record(RecoverySidecar s, Recovery.Verdict verdict, String kind, String commitId,
       List<Recovery.TableOutcome> outcomes) {
-    Failpoints.hit("recovery.record_audit");
+    Failpoints.hit(Failpoint.RECOVERY_RECORD_AUDIT);
     String json;
     try {
       json = JSON.writeValueAsString(outcomes);

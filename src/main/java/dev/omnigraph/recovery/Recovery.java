@@ -14,6 +14,7 @@ import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.NativeBranch;
 import dev.omnigraph.table.RecoveryAuditTable;
 import dev.omnigraph.table.TxInfo;
+import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
 import java.time.Instant;
@@ -544,7 +545,7 @@ public final class Recovery {
       // The fixed publish: the confirmed delta (verified equal to the effects' pins), fixed lineage,
       // the original actor.
       publisher.publish(EnsureIndicesRecovery.intent(s));
-      Failpoints.hit("recovery.after_publish");
+      Failpoints.hit(Failpoint.RECOVERY_AFTER_PUBLISH);
       List<TableOutcome> outcomes = s.tables().stream().map(t -> new TableOutcome(t.tableKey(),
           a.classes.get(t.tableKey()), "published", t.expectedVersion(), t.postCommitVersion())).toList();
       return record(s, a.verdict, "RolledForward", s.lineage().commitId(), outcomes);
@@ -571,7 +572,7 @@ public final class Recovery {
         Optional.ofNullable(s.authority().branchIdentity()), Optional.ofNullable(s.authority().graphHead()),
         List.of(), updates, s.lineage().commitId(), Optional.ofNullable(s.actor()), mergedParent,
         s.lineage().createdAtMicros()));
-    Failpoints.hit("recovery.after_publish");
+    Failpoints.hit(Failpoint.RECOVERY_AFTER_PUBLISH);
     return record(s, a.verdict, "RolledForward", s.lineage().commitId(), outcomes);
   }
 
@@ -608,7 +609,7 @@ public final class Recovery {
         case ROLLED_PAST_EXPECTED, PARTIAL_CHAIN, DUPLICATED -> {
           requirePinnedAtExpected(s, t, pin);
           long v = tables.restore(t.location(), nb, t.expectedVersion());
-          Failpoints.hit("recovery.after_restore");
+          Failpoints.hit(Failpoint.RECOVERY_AFTER_RESTORE);
           restored.add(new TableVersionUpdate(t.tableKey(), identityOf(t), t.location(), v, nb, pin.rowCount()));
           outcomes.add(new TableOutcome(t.tableKey(), c, "restored", t.postCommitVersion(), t.expectedVersion()));
         }
@@ -631,7 +632,7 @@ public final class Recovery {
           List.of(), restored, s.lineage().rollbackCommitId(), Optional.of(RECOVERY_ACTOR), Optional.empty(),
           micros()));
       commit = s.lineage().rollbackCommitId();
-      Failpoints.hit("recovery.after_publish");
+      Failpoints.hit(Failpoint.RECOVERY_AFTER_PUBLISH);
     }
     return record(s, a.verdict, "RolledBack", commit, outcomes);
   }
@@ -687,7 +688,7 @@ public final class Recovery {
   /** Appends the audit row (at most once per operation), then deletes the sidecar, last. */
   Outcome record(RecoverySidecar s, Verdict verdict, String kind, String commitId,
       List<TableOutcome> outcomes) {
-    Failpoints.hit("recovery.record_audit");
+    Failpoints.hit(Failpoint.RECOVERY_RECORD_AUDIT);
     String json;
     try {
       json = JSON.writeValueAsString(outcomes);

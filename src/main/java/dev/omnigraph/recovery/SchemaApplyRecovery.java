@@ -15,6 +15,7 @@ import dev.omnigraph.recovery.Recovery.TableOutcome;
 import dev.omnigraph.recovery.Recovery.Verdict;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.TxInfo;
+import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -161,7 +162,7 @@ public final class SchemaApplyRecovery {
 
   private Outcome rollForward(RecoverySidecar s, Map<String, TableClass> classes) {
     ManifestBatchPublisher.Published published = publisher.publish(intent(s));
-    Failpoints.hit("recovery.after_publish");
+    Failpoints.hit(Failpoint.RECOVERY_AFTER_PUBLISH);
     complete(s, published.manifestVersion());
     return recovery.record(s, Verdict.ROLL_FORWARD, "RolledForward", s.lineage().commitId(),
         outcomes(s, classes, "published"));
@@ -201,7 +202,7 @@ public final class SchemaApplyRecovery {
   /** Runs a schema apply's hard drops: irreversible, so only once its commit is visible and accepted. */
   public static void hardDrops(DataTables tables, List<RecoverySidecar.HardDrop> drops) {
     for (RecoverySidecar.HardDrop d : drops) {
-      Failpoints.hit("schema_apply.before_hard_drop");
+      Failpoints.hit(Failpoint.SCHEMA_APPLY_BEFORE_HARD_DROP);
       if (d.whole()) {
         tables.deleteDataset(d.location());
       } else {
@@ -238,7 +239,7 @@ public final class SchemaApplyRecovery {
                 + ": its manifest pin moved since version " + t.expectedVersion() + " was captured");
           }
           long v = tables.restore(t.location(), Optional.empty(), t.expectedVersion());
-          Failpoints.hit("recovery.after_restore");
+          Failpoints.hit(Failpoint.RECOVERY_AFTER_RESTORE);
           restored.add(new TableVersionUpdate(pin.tableKey(), pin.identity(), t.location(), v, Optional.empty(),
               pin.rowCount()));
           outcomes.add(new TableOutcome(t.tableKey(), c, "restored", t.postCommitVersion(), t.expectedVersion()));
@@ -258,7 +259,7 @@ public final class SchemaApplyRecovery {
           restored, s.lineage().rollbackCommitId(), Optional.of(Recovery.RECOVERY_ACTOR), Optional.empty(),
           Recovery.micros()));
       commit = s.lineage().rollbackCommitId();
-      Failpoints.hit("recovery.after_publish");
+      Failpoints.hit(Failpoint.RECOVERY_AFTER_PUBLISH);
     }
     return recovery.record(s, verdict, "RolledBack", commit, outcomes);
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.util.Background;
+import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
 import java.util.List;
 import java.util.Map;
@@ -57,14 +58,14 @@ public final class SidecarStore {
    */
   public void arm(RecoverySidecar sidecar) {
     fence.check(); // LeaseLost before Phase A: nothing written
-    Failpoints.hit("recovery.sidecar_write");
+    Failpoints.hit(Failpoint.RECOVERY_SIDECAR_WRITE);
     storage.putIfAbsent(keyOf(sidecar.operationId()), encode(sidecar));
     written.put(keyOf(sidecar.operationId()), sidecar);
   }
 
   /** Overwrites the sidecar with its advanced state. */
   public void update(RecoverySidecar sidecar) {
-    Failpoints.hit("recovery.sidecar_confirm");
+    Failpoints.hit(Failpoint.RECOVERY_SIDECAR_CONFIRM);
     // The copy held so far stays meanwhile: what readIdentity answers is the same in both versions.
     storage.put(keyOf(sidecar.operationId()), encode(sidecar));
     written.put(keyOf(sidecar.operationId()), sidecar);
@@ -75,7 +76,7 @@ public final class SidecarStore {
    * skipping recovery would tolerate drift.
    */
   public List<String> list() {
-    Failpoints.hit("recovery.sidecar_list");
+    Failpoints.hit(Failpoint.RECOVERY_SIDECAR_LIST);
     // A sidecar whose delete is in flight belongs to a write that published: it is not pending,
     // so it is left out rather than waited for (a listing used to wait one delete round trip
     // behind every other branch's finished write). If its delete fails it is listed again later.
@@ -112,7 +113,7 @@ public final class SidecarStore {
 
   /** Deletes the sidecar; the last step of a write or a recovery. */
   public void delete(String operationId) {
-    Failpoints.hit("recovery.sidecar_delete");
+    Failpoints.hit(Failpoint.RECOVERY_SIDECAR_DELETE);
     storage.delete(keyOf(operationId));
     written.remove(keyOf(operationId));
   }
@@ -141,7 +142,7 @@ public final class SidecarStore {
   public void retire(String operationId) {
     try {
       // On the caller's thread, so a test's failpoint is seen by exactly the write it wraps.
-      Failpoints.hit("recovery.sidecar_delete");
+      Failpoints.hit(Failpoint.RECOVERY_SIDECAR_DELETE);
     } catch (RuntimeException e) {
       LOG.warnf(e, "could not delete recovery sidecar %s; recovery will retire it", operationId);
       return;

@@ -3,6 +3,7 @@ package dev.omnigraph.write;
 import dev.omnigraph.manifest.BranchAuthority;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.recovery.RecoverySidecar;
+import dev.omnigraph.util.Failpoint;
 import java.util.Optional;
 
 /**
@@ -19,16 +20,14 @@ public interface CommitPlan<E, R> {
   /**
    * Who commits and from what: asked once, before the arm.
    *
-   * @param failpoints the prefix of the writer's failpoints ({@code write}, {@code merge},
-   *     {@code schema_apply}, {@code ensure_indices}, {@code optimize}): the template hits
-   *     {@code <prefix>.after_arm}, {@code .after_commits}, {@code .after_confirm},
-   *     {@code .before_publish} and {@code .after_publish} at its phase boundaries
+   * @param failpoints the writer's failpoints the template hits at its phase boundaries (after the
+   *     arm, after the table commits, after the confirm, before and after the publish)
    * @param what what failure messages name, e.g. {@code "index ensure on main"}
    * @param sidecar the recovery record to arm before the first effect; empty when the plan has no
    *     physical effect at all (a merge of pointers only), whose publish is then its only effect
    * @param verified the revalidated authority the publish commits from; empty: the publisher reads it
    */
-  record Header(String failpoints, String what, Optional<RecoverySidecar> sidecar,
+  record Header(Failpoint.WriterPhases failpoints, String what, Optional<RecoverySidecar> sidecar,
       Optional<BranchAuthority> verified) {}
 
   /** See {@link Header}. */

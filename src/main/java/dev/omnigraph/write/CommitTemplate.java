@@ -12,6 +12,7 @@ import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.util.Background;
 import dev.omnigraph.util.BoundedRetry;
+import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
 import java.time.Duration;
 import java.util.Objects;
@@ -89,16 +90,16 @@ public final class CommitTemplate {
 
   /**
    * The armed attempt as its effects see it: the point every effect waits at (the sidecar durable,
-   * then {@code <prefix>.after_arm} once), and whether an effect may have landed yet.
+   * then the writer's after-arm failpoint once), and whether an effect may have landed yet.
    */
   public static final class Armed {
     private final Optional<String> operationId;
     private final CompletableFuture<Void> arming;
-    private final String afterArm;
+    private final Failpoint afterArm;
     private boolean passed;
     private volatile boolean effecting;
 
-    private Armed(Optional<String> operationId, CompletableFuture<Void> arming, String afterArm) {
+    private Armed(Optional<String> operationId, CompletableFuture<Void> arming, Failpoint afterArm) {
       this.operationId = operationId;
       this.arming = arming;
       this.afterArm = afterArm;
@@ -255,7 +256,7 @@ public final class CommitTemplate {
    */
   public <E, R> R commit(CommitPlan<E, R> plan) {
     CommitPlan.Header header = plan.header();
-    String fp = header.failpoints();
+    Failpoint.WriterPhases fp = header.failpoints();
     Optional<RecoverySidecar> sidecar = header.sidecar();
     CompletableFuture<Void> arming = null;
     if (sidecar.isPresent()) {
@@ -266,7 +267,7 @@ public final class CommitTemplate {
         sidecars.arm(toArm); // a failed arm aborts with no effect: nothing below has happened yet
       }
     }
-    Armed armed = new Armed(sidecar.map(RecoverySidecar::operationId), arming, fp + ".after_arm");
+    Armed armed = new Armed(sidecar.map(RecoverySidecar::operationId), arming, fp.afterArm());
     E effects;
     Optional<RecoverySidecar> confirmed = sidecar;
     try {
@@ -275,7 +276,7 @@ public final class CommitTemplate {
       }
       effects = plan.effect(armed);
       armed.await();
-      Failpoints.hit(fp + ".after_commits");
+      Failpoints.hit(fp.afterCommits());
       if (!plan.publishes(effects)) {
         sidecar.ifPresent(s -> sidecars.deleteQuietly(s.operationId()));
         return plan.result(effects, Optional.empty());
@@ -286,13 +287,13 @@ public final class CommitTemplate {
             .withState(RecoverySidecar.State.EFFECTS_CONFIRMED));
         sidecars.update(confirmed.get());
       }
-      Failpoints.hit(fp + ".after_confirm");
+      Failpoints.hit(fp.afterConfirm());
     } catch (RuntimeException failure) {
       throw failed(plan, header, armed, failure);
     }
     ManifestBatchPublisher.Published published;
     try {
-      Failpoints.hit(fp + ".before_publish");
+      Failpoints.hit(fp.beforePublish());
       ManifestBatchPublisher.Intent intent = plan.intent(confirmed, effects);
       Optional<BranchAuthority> verified = header.verified();
       published = verified.isPresent() ? publisher.publish(intent, verified.get()) : publisher.publish(intent);
@@ -308,7 +309,7 @@ public final class CommitTemplate {
           + " recovery completes it", failure);
     }
     try {
-      Failpoints.hit(fp + ".after_publish");
+      Failpoints.hit(fp.afterPublish());
       plan.completePublished(published);
     } catch (RuntimeException failure) {
       if (plan.completesAfterPublish() && armed.operationId().isPresent()) {

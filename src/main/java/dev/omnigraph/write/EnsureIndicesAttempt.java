@@ -22,6 +22,7 @@ import dev.omnigraph.table.IndexSpec;
 import dev.omnigraph.table.NoTextToIndex;
 import dev.omnigraph.table.StagedWrite;
 import dev.omnigraph.table.TableIndexState;
+import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
 import java.util.ArrayList;
@@ -223,7 +224,7 @@ public final class EnsureIndicesAttempt {
       w.staged = staged;
       work.add(w);
     }
-    Failpoints.hit("ensure_indices.after_plan");
+    Failpoints.hit(Failpoint.ENSURE_INDICES_AFTER_PLAN);
     if (work.isEmpty()) {
       return new Result(branch, List.of(), pending, Optional.empty(), state.manifestVersion());
     }
@@ -293,7 +294,7 @@ public final class EnsureIndicesAttempt {
 
     @Override
     public Header header() {
-      return new Header("ensure_indices", "index ensure on " + branch, Optional.of(sidecar), Optional.of(verified));
+      return new Header(Failpoint.WriterPhases.ENSURE_INDICES, "index ensure on " + branch, Optional.of(sidecar), Optional.of(verified));
     }
 
     @Override
@@ -306,7 +307,7 @@ public final class EnsureIndicesAttempt {
           // of a tree, so it counts as an effect either way.
           armed.effecting();
           tables.createBranch(w.pin.location(), w.target.orElseThrow(), w.pin.nativeBranch(), w.pin.version());
-          Failpoints.hit("ensure_indices.after_ref_create");
+          Failpoints.hit(Failpoint.ENSURE_INDICES_AFTER_REF_CREATE);
           staged = tables.stageCreateIndices(w.pin.location(), w.target, w.pin.version(), w.specs, w.vectors, w.uuid);
         }
         boolean before = armed.effected();
@@ -322,7 +323,7 @@ public final class EnsureIndicesAttempt {
               + (w.pin.version() + 1) + " (" + outcome.kind() + ": " + outcome.detail() + "); not adopting it");
         }
         built.add(new TableWork(w.key(), w.target, w.pin.version(), outcome.version(), w.firstTouch, w.specs));
-        Failpoints.hit("ensure_indices.after_table_commit");
+        Failpoints.hit(Failpoint.ENSURE_INDICES_AFTER_TABLE_COMMIT);
       }
       return built;
     }

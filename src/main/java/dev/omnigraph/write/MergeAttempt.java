@@ -32,6 +32,7 @@ import dev.omnigraph.table.ChunkBuffer;
 import dev.omnigraph.table.CommitOutcome;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.StagedWrite;
+import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
 import java.util.ArrayList;
@@ -156,7 +157,7 @@ public final class MergeAttempt {
     // A fast-forward's base is the captured target itself: re-reading history could only give the
     // same state, possibly at an older physical version.
     ManifestState baseState = fastForward ? targetAuth.state() : manifest.stateAt(base.branch(), base.manifestVersion());
-    Failpoints.hit("merge.after_capture");
+    Failpoints.hit(Failpoint.MERGE_AFTER_CAPTURE);
 
     // Step 2: classify and validate outside the gates.
     MergeValidator validator = new MergeValidator(schemas.get(), tables, targetAuth.state());
@@ -300,7 +301,7 @@ public final class MergeAttempt {
     /** The arm's durable write overlaps the first chunk's staging (reclaimable files, no effect). */
     @Override
     public Header header() {
-      return new Header("merge", "branch merge into " + targetAuth.branch(), sidecar, Optional.of(verified));
+      return new Header(Failpoint.WriterPhases.MERGE, "branch merge into " + targetAuth.branch(), sidecar, Optional.of(verified));
     }
 
     @Override
@@ -362,7 +363,7 @@ public final class MergeAttempt {
     if (t.action() == TablePlan.Action.FORK) {
       armed.await();
       tables.createBranch(location, target, t.source().nativeBranch(), t.source().version());
-      Failpoints.hit("merge.after_ref_create");
+      Failpoints.hit(Failpoint.MERGE_AFTER_REF_CREATE);
       return t.source().version();
     }
     Optional<String> ref = t.publishedBranch(targetNative);
@@ -370,7 +371,7 @@ public final class MergeAttempt {
     if (t.firstTouch()) {
       armed.await();
       tables.createBranch(location, target, t.target().nativeBranch(), version);
-      Failpoints.hit("merge.after_ref_create");
+      Failpoints.hit(Failpoint.MERGE_AFTER_REF_CREATE);
     }
     Schema arrow = Effects.schemaOf(schemas.get().catalog(), t.tableKey());
     boolean certify = t.tableKey().startsWith("node:");
@@ -508,7 +509,7 @@ public final class MergeAttempt {
       throw new IllegalStateException("chunk " + c.uuid + " of " + t.tableKey() + " did not land at version "
           + (version + 1) + ": " + outcome.detail());
     }
-    Failpoints.hit("merge.after_chunk_commit");
+    Failpoints.hit(Failpoint.MERGE_AFTER_CHUNK_COMMIT);
     return version + 1;
   }
 

@@ -27,6 +27,7 @@ import dev.omnigraph.table.CommitOutcome;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
 import dev.omnigraph.table.StagedWrite;
+import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
 import java.util.ArrayList;
@@ -138,7 +139,7 @@ public final class SchemaApplyAttempt {
         return new Result(steps, authority.manifestVersion(), Optional.empty(), Map.of(), List.of());
       }
       Plan plan = plan(now, desiredWithHints, steps, authority, allowDataLoss);
-      Failpoints.hit("schema_apply.after_stage");
+      Failpoints.hit(Failpoint.SCHEMA_APPLY_AFTER_STAGE);
       contracts.stage(desiredSource, plan.target);
       return template.commit(new ApplyPlan(now, plan, authority, actor, steps));
     }
@@ -518,7 +519,7 @@ public final class SchemaApplyAttempt {
 
     @Override
     public Header header() {
-      return new Header("schema_apply", "schema apply", Optional.of(sidecar), Optional.of(authority));
+      return new Header(Failpoint.WriterPhases.SCHEMA_APPLY, "schema apply", Optional.of(sidecar), Optional.of(authority));
     }
 
     @Override
@@ -539,7 +540,7 @@ public final class SchemaApplyAttempt {
               + t.tableKey() + " did not land exactly (" + outcome.kind() + ": " + outcome.detail() + ")");
         }
         rowCounts.put(t.tableKey(), t.rowCount());
-        Failpoints.hit("schema_apply.after_table_commit");
+        Failpoints.hit(Failpoint.SCHEMA_APPLY_AFTER_TABLE_COMMIT);
       }
       return rowCounts;
     }

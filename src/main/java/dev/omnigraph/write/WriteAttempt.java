@@ -18,6 +18,7 @@ import dev.omnigraph.table.CommitOutcome;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.StagedWrite;
 import dev.omnigraph.util.Background;
+import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
 import java.util.ArrayList;
@@ -126,7 +127,7 @@ public final class WriteAttempt {
           Optional.empty());
     }
     effects.sort(Comparator.comparing(TableEffect::tableKey));
-    Failpoints.hit("write.after_prepare");
+    Failpoints.hit(Failpoint.WRITE_AFTER_PREPARE);
     List<String> tableKeys = effects.stream().map(e -> GateManager.tableGate(e.tableKey(), branch)).toList();
 
     // Step 3: gates, re-list, revalidate; step 5 is the template's.
@@ -171,7 +172,7 @@ public final class WriteAttempt {
     /** The version each table's commit reached. */
     @Override
     public Header header() {
-      return new Header("write", writer.writerKind() + " on " + token.branch(), Optional.of(sidecar), Optional.of(verified));
+      return new Header(Failpoint.WriterPhases.WRITE, writer.writerKind() + " on " + token.branch(), Optional.of(sidecar), Optional.of(verified));
     }
 
     @Override
@@ -186,7 +187,7 @@ public final class WriteAttempt {
           armed.effecting();
           try {
             tables.createBranch(e.location(), e.target().orElseThrow(), e.pinnedBranch(), e.pinnedVersion());
-            Failpoints.hit("write.after_ref_create");
+            Failpoints.hit(Failpoint.WRITE_AFTER_REF_CREATE);
             staged.add(e.stager().stage(e.pinnedVersion(), e.uuid()));
           } catch (RuntimeException failure) {
             throw new RecoveryRequired(op, "could not prepare " + e.tableKey() + " on its new branch", failure);
@@ -277,7 +278,7 @@ public final class WriteAttempt {
     }
     if (outcome.kind() == CommitOutcome.Kind.LANDED) {
       try {
-        Failpoints.hit("write.after_table_commit");
+        Failpoints.hit(Failpoint.WRITE_AFTER_TABLE_COMMIT);
       } catch (RuntimeException injected) {
         return new Committed(e, outcome, injected);
       }

@@ -8,7 +8,7 @@ import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.util.Failpoints;
+import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.write.LoadMode;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -123,7 +123,7 @@ class RecoverQuarantineCliTest {
   void aReadableSidecarIsRefusedAndNothingChangesThenRecoverSettlesIt() throws Exception {
     RecoveryRequired failure;
     try (Omnigraph g = Omnigraph.open(StorageConfig.local(root), OpenMode.READ_WRITE);
-        AutoCloseable fp = Failpoints.enableError("write.after_commits")) {
+        AutoCloseable fp = FailpointControl.enableError("write.after_commits")) {
       failure = catchThrowableOfType(RecoveryRequired.class,
           () -> g.load("main", new StringReader(ANN), LoadMode.APPEND, Optional.of("t")));
     }
@@ -162,7 +162,7 @@ class RecoverQuarantineCliTest {
     StorageConfig config = StorageConfig.local(root);
     try (Omnigraph g = Omnigraph.open(config, OpenMode.READ_WRITE)) {
       g.load("main", new StringReader(ANN), LoadMode.APPEND, Optional.of("t"));
-      try (AutoCloseable fp = Failpoints.enableError("write.after_commits")) {
+      try (AutoCloseable fp = FailpointControl.enableError("write.after_commits")) {
         failure = catchThrowableOfType(RecoveryRequired.class, () -> g.load("main",
             new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"bob\"}}\n"), LoadMode.APPEND,
             Optional.of("t")));

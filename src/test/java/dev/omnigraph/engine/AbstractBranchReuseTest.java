@@ -10,7 +10,7 @@ import dev.omnigraph.maintenance.CleanupReport;
 import dev.omnigraph.maintenance.RepairReport;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.NativeBranch;
-import dev.omnigraph.util.Failpoints;
+import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.write.LoadMode;
 import java.util.List;
 import java.util.Optional;
@@ -75,7 +75,7 @@ abstract class AbstractBranchReuseTest extends AbstractGraphFixture {
   void aDeleteInterruptedBeforeItsTableRefsLeavesThemToTheNextCreateAndToCleanup() throws Exception {
     graph.branchCreate("r", "main", Optional.empty());
     load("r", LoadMode.APPEND, person("ann", 1));
-    try (AutoCloseable fp = Failpoints.enableError("branch_delete.before_table_refs")) {
+    try (AutoCloseable fp = FailpointControl.enableError("branch_delete.before_table_refs")) {
       assertThatThrownBy(() -> graph.branchDelete("r", Optional.empty())).isInstanceOf(RuntimeException.class);
     }
     assertThat(graph.branchList().branches()).containsExactly("main");
@@ -100,7 +100,7 @@ abstract class AbstractBranchReuseTest extends AbstractGraphFixture {
     // The same leftover under another name: cleanup removes it.
     graph.branchCreate("s", "main", Optional.empty());
     load("s", LoadMode.APPEND, person("cid", 3));
-    try (AutoCloseable fp = Failpoints.enableError("branch_delete.before_table_refs")) {
+    try (AutoCloseable fp = FailpointControl.enableError("branch_delete.before_table_refs")) {
       assertThatThrownBy(() -> graph.branchDelete("s", Optional.empty())).isInstanceOf(RuntimeException.class);
     }
     assertThat(refNames("Person")).containsExactlyInAnyOrder("r", "s");
@@ -166,7 +166,7 @@ abstract class AbstractBranchReuseTest extends AbstractGraphFixture {
     graph.branchCreate("doomed", "main", Optional.empty());
     AtomicBoolean once = new AtomicBoolean();
     // Between the write's capture (outside the gates) and its gates, the branch is deleted.
-    try (AutoCloseable fp = Failpoints.enable("write.after_prepare", () -> {
+    try (AutoCloseable fp = FailpointControl.enable("write.after_prepare", () -> {
       if (once.compareAndSet(false, true)) {
         graph.branchDelete("doomed", Optional.empty());
       }

@@ -17,7 +17,7 @@ import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
 import dev.omnigraph.table.RecoveryAuditTable;
-import dev.omnigraph.util.Failpoints;
+import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.write.LoadMode;
 import dev.omnigraph.write.WriteResult;
 import java.io.StringReader;
@@ -522,7 +522,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     String params = "{\"a\":\"cat\",\"b\":\"dan\",\"since\":2024}";
     Throwable thrown;
     WriteResult returned = null;
-    try (AutoCloseable fp = Failpoints.enableError(failpoint)) {
+    try (AutoCloseable fp = FailpointControl.enableError(failpoint)) {
       thrown = catchThrowable(() -> graph.mutate("main", AbstractMutationTest.GQ, "add_pair",
           new ObjectMapper().readTree(params), Optional.of("act-m"), Optional.empty()));
       if (failpoint.equals("write.after_publish")) {
@@ -533,7 +533,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     switch (failpoint) {
       case "write.after_arm" -> {
         // Nothing landed: the injected error itself, no sidecar, no audit, nothing changed.
-        assertThat(thrown).isInstanceOf(Failpoints.Injected.class).hasMessageContaining(failpoint);
+        assertThat(thrown).isInstanceOf(FailpointControl.Injected.class).hasMessageContaining(failpoint);
         assertThat(sidecarKeys()).isEmpty();
         assertThat(content("main")).isEqualTo(before.content());
         assertThat(commitIds("main")).isEqualTo(before.commits());
@@ -560,7 +560,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
         // After the first effect: RecoveryRequired, the sidecar kept, the graph unchanged.
         assertThat(thrown).isInstanceOf(RecoveryRequired.class);
         RecoveryRequired rr = (RecoveryRequired) thrown;
-        assertThat(rr).hasRootCauseInstanceOf(Failpoints.Injected.class);
+        assertThat(rr).hasRootCauseInstanceOf(FailpointControl.Injected.class);
         assertThat(sidecarKeys()).containsExactly(SidecarStore.keyOf(rr.operationId()));
         RecoverySidecar s = readSidecar(sidecarKeys().get(0));
         assertThat(s.state()).isEqualTo(expect == Expect.ROLLED_FORWARD ? RecoverySidecar.State.EFFECTS_CONFIRMED
@@ -634,6 +634,8 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     return Stream.of(
         Arguments.of("optimize.after_arm", null),
         Arguments.of("optimize.after_compact", null),
+        Arguments.of("optimize.after_commits", null),
+        Arguments.of("optimize.after_confirm", null),
         Arguments.of("optimize.before_publish", null),
         Arguments.of("optimize.after_publish", null),
         Arguments.of("optimize.after_compact", "recovery.after_publish"),
@@ -801,6 +803,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
         Arguments.of("schema_apply.after_stage", "none"),
         Arguments.of("schema_apply.after_arm", "Discarded"),
         Arguments.of("schema_apply.after_table_commit", "RolledBack"),
+        Arguments.of("schema_apply.after_commits", "RolledBack"),
         Arguments.of("schema_apply.after_confirm", "RolledForward"),
         Arguments.of("schema_apply.before_publish", "RolledForward"),
         Arguments.of("manifest.after_publish_commit", "RolledForward"),

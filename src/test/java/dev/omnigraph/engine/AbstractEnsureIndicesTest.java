@@ -21,7 +21,7 @@ import dev.omnigraph.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.TxInfo;
 import dev.omnigraph.testing.RootTemplates;
-import dev.omnigraph.util.Failpoints;
+import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.write.EnsureIndicesAttempt;
 import dev.omnigraph.write.LoadMode;
 import java.io.StringReader;
@@ -569,7 +569,7 @@ abstract class AbstractEnsureIndicesTest {
   void aPendingSidecarNeedingRollbackRefusesTheRunUntilRecovered() throws Exception {
     SnapshotOutput before = graph.snapshot("main");
     RecoveryRequired failed;
-    try (AutoCloseable fp = Failpoints.enableError("ensure_indices.after_table_commit")) {
+    try (AutoCloseable fp = FailpointControl.enableError("ensure_indices.after_table_commit")) {
       failed = (RecoveryRequired) catchRecovery(() -> ensure("main"));
     }
     assertThat(sidecars()).containsExactly(SidecarStore.keyOf(failed.operationId()));
@@ -608,7 +608,7 @@ abstract class AbstractEnsureIndicesTest {
   void aConfirmedPredecessorIsCompletedByTheNextRunsBarrier() throws Exception {
     List<String> commitsBefore = commits("main");
     RecoveryRequired failed;
-    try (AutoCloseable fp = Failpoints.enableError("ensure_indices.before_publish")) {
+    try (AutoCloseable fp = FailpointControl.enableError("ensure_indices.before_publish")) {
       failed = (RecoveryRequired) catchRecovery(() -> ensure("main"));
     }
     RecoverySidecar s = readSidecar(failed.operationId());

@@ -231,13 +231,13 @@ abstract class AbstractGraphEngineTest {
   void ambiguousNativeBranchResultsAreClassifiedFromFreshState() throws Exception {
     try (Omnigraph g = Omnigraph.init(config, schemaText(), Optional.empty())) {
       // The native create landed but reported an error: our exact branch is there, so accept it.
-      try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enableError("manifest.branch_create.after_native")) {
+      try (AutoCloseable fp = dev.omnigraph.util.FailpointControl.enableError("manifest.branch_create.after_native")) {
         g.branchCreate("ambiguous", "main", Optional.empty());
       }
       assertThat(g.branchList().branches()).containsExactly("main", "ambiguous");
 
       // The native delete removed the ref but reported an error: an absent ref is success.
-      try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enableError("manifest.branch_delete.after_native")) {
+      try (AutoCloseable fp = dev.omnigraph.util.FailpointControl.enableError("manifest.branch_delete.after_native")) {
         g.branchDelete("ambiguous", Optional.empty());
       }
       assertThat(g.branchList().branches()).containsExactly("main");
@@ -245,7 +245,7 @@ abstract class AbstractGraphEngineTest {
       // Deleted and re-created under us between capture and the native delete: a typed conflict.
       g.branchCreate("recycled", "main", Optional.empty());
       java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
-      try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enable("manifest.branch_delete.before_native", () -> {
+      try (AutoCloseable fp = dev.omnigraph.util.FailpointControl.enable("manifest.branch_delete.before_native", () -> {
             if (once.compareAndSet(false, true)) {
               // Simulates another process (no shared gates): recreate the branch natively.
               try (StorageAdapter s = StorageAdapters.open(config)) {

@@ -19,7 +19,7 @@ import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
-import dev.omnigraph.util.Failpoints;
+import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.write.LoadMode;
 import java.util.List;
 import java.util.Map;
@@ -382,8 +382,8 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
   void aTargetChangeBetweenCaptureAndArmIsReadSetChangedWithNoEffect() throws Exception {
     branch("feature");
     load("feature", LoadMode.APPEND, person("bob", 40));
-    try (AutoCloseable fp = Failpoints.enable("merge.after_capture", () -> {
-      Failpoints.disable("merge.after_capture");
+    try (AutoCloseable fp = FailpointControl.enable("merge.after_capture", () -> {
+      FailpointControl.disable("merge.after_capture");
       load("main", LoadMode.APPEND, person("zed", 1));
     })) {
       assertThatThrownBy(() -> merge("feature", "main")).isInstanceOfSatisfying(ReadSetChanged.class,
@@ -402,8 +402,8 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
     branch("feature");
     load("feature", LoadMode.APPEND, person("bob", 40));
     String captured = head("feature");
-    try (AutoCloseable fp = Failpoints.enable("merge.after_capture", () -> {
-      Failpoints.disable("merge.after_capture");
+    try (AutoCloseable fp = FailpointControl.enable("merge.after_capture", () -> {
+      FailpointControl.disable("merge.after_capture");
       load("feature", LoadMode.APPEND, person("late", 1));
     })) {
       BranchMergeOutput out = merge("feature", "main");
@@ -424,9 +424,9 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
         .toArray(String[]::new));
     SnapshotOutput.Dataset before = dataset("main", "Person");
     long manifestBefore = graph.snapshot("main").graphManifestVersion();
-    try (AutoCloseable fp = Failpoints.enableError("merge.after_chunk_commit")) {
+    try (AutoCloseable fp = FailpointControl.enableError("merge.after_chunk_commit")) {
       assertThatThrownBy(() -> merge("bulk", "main")).isInstanceOf(RecoveryRequired.class)
-          .hasRootCauseInstanceOf(Failpoints.Injected.class);
+          .hasRootCauseInstanceOf(FailpointControl.Injected.class);
     }
     assertThat(sidecars()).hasSize(1);
     assertThat(new DataTables(config).head(before.datasetPath(), Optional.empty()))
@@ -457,7 +457,7 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
     load("feature", LoadMode.APPEND, person("bob", 40), "{\"type\":\"Company\",\"data\":{\"name\":\"acme\"}}");
     load("main", LoadMode.APPEND, person("alice", 30));
     String featureHead = head("feature");
-    try (AutoCloseable fp = Failpoints.enableError("merge.before_publish")) {
+    try (AutoCloseable fp = FailpointControl.enableError("merge.before_publish")) {
       assertThatThrownBy(() -> merge("feature", "main")).isInstanceOf(RecoveryRequired.class);
     }
     assertThat(sidecars()).hasSize(1);

@@ -205,7 +205,7 @@ abstract class AbstractMutationTest extends AbstractGraphFixture {
     String before = graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().get(0).graphCommitId();
     java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
     WriteResult[] concurrent = new WriteResult[1];
-    try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enable("write.after_prepare", () -> {
+    try (AutoCloseable fp = dev.omnigraph.util.FailpointControl.enable("write.after_prepare", () -> {
       if (once.compareAndSet(false, true)) {
         concurrent[0] = mutate("add_person", "{\"name\":\"bob\"}");
       }

@@ -21,7 +21,7 @@ import dev.omnigraph.table.CommitOutcome;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.TableSchemas;
 import dev.omnigraph.table.TableStats;
-import dev.omnigraph.util.Failpoints;
+import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.write.LoadMode;
 import dev.omnigraph.write.UncoveredDrift;
 import java.util.ArrayList;
@@ -345,10 +345,10 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
     List<CommitOutput> before = commits("main");
     SnapshotOutput snapshot = graph.snapshot("main");
     Throwable thrown;
-    try (AutoCloseable fp = Failpoints.enableError("optimize.after_arm")) {
+    try (AutoCloseable fp = FailpointControl.enableError("optimize.after_arm")) {
       thrown = catchThrowable(() -> graph.optimize("main"));
     }
-    assertThat(thrown).isInstanceOf(Failpoints.Injected.class);
+    assertThat(thrown).isInstanceOf(FailpointControl.Injected.class);
     assertThat(sidecars()).isEmpty();
     assertThat(commits("main")).isEqualTo(before);
     assertThat(graph.snapshot("main").datasets()).isEqualTo(snapshot.datasets());
@@ -372,10 +372,10 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
     Map<String, Map<String, Object>> rows = rows("main", "Person");
     List<CommitOutput> before = commits("main");
     Throwable thrown;
-    try (AutoCloseable fp = Failpoints.enableError(failpoint)) {
+    try (AutoCloseable fp = FailpointControl.enableError(failpoint)) {
       thrown = catchThrowable(() -> graph.optimize("main"));
     }
-    assertThat(thrown).isInstanceOf(RecoveryRequired.class).hasRootCauseInstanceOf(Failpoints.Injected.class);
+    assertThat(thrown).isInstanceOf(RecoveryRequired.class).hasRootCauseInstanceOf(FailpointControl.Injected.class);
     String op = ((RecoveryRequired) thrown).operationId();
     assertThat(sidecars()).containsExactly(SidecarStore.keyOf(op));
     RecoverySidecar s = readSidecar(op);
@@ -409,7 +409,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
     fragment();
     List<CommitOutput> before = commits("main");
     Throwable thrown;
-    try (AutoCloseable fp = Failpoints.enableError("optimize.before_publish")) {
+    try (AutoCloseable fp = FailpointControl.enableError("optimize.before_publish")) {
       thrown = catchThrowable(() -> graph.optimize("main"));
     }
     String op = ((RecoveryRequired) thrown).operationId();
@@ -438,7 +438,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
     reopen(OptimizeSettings.disabled());
     fragment();
     OptimizeReport report;
-    try (AutoCloseable fp = Failpoints.enableError("optimize.after_publish")) {
+    try (AutoCloseable fp = FailpointControl.enableError("optimize.after_publish")) {
       report = graph.optimize("main");
     }
     assertThat(report.commitId()).isPresent();

@@ -20,7 +20,7 @@ import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.table.CommitOutcome;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.RecoveryAuditTable;
-import dev.omnigraph.util.Failpoints;
+import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.util.Ulid;
 import dev.omnigraph.write.LoadMode;
 import java.nio.charset.StandardCharsets;
@@ -43,7 +43,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
 
   /** Leaves an Armed sidecar whose Person commit landed (a crash between table commits and confirm). */
   protected RecoveryRequired armedWithEffect(String branch) throws Exception {
-    try (AutoCloseable fp = Failpoints.enableError("write.after_commits")) {
+    try (AutoCloseable fp = FailpointControl.enableError("write.after_commits")) {
       return org.assertj.core.api.Assertions.catchThrowableOfType(RecoveryRequired.class,
           () -> load(branch, LoadMode.APPEND, BOB));
     }
@@ -137,8 +137,8 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
     long pinned = dataset("main", "Person").publishedDatasetVersion();
     armedWithEffect("main");
     graph.close();
-    try (AutoCloseable fp = Failpoints.enableError("recovery.after_restore")) {
-      assertThatThrownBy(() -> Omnigraph.open(config, OpenMode.READ_WRITE)).isInstanceOf(Failpoints.Injected.class);
+    try (AutoCloseable fp = FailpointControl.enableError("recovery.after_restore")) {
+      assertThatThrownBy(() -> Omnigraph.open(config, OpenMode.READ_WRITE)).isInstanceOf(FailpointControl.Injected.class);
     }
     String path = Omnigraph.open(config, OpenMode.READ_ONLY).snapshot("main").datasets().stream()
         .filter(d -> d.typeName().equals("Person")).findFirst().orElseThrow().datasetPath();
@@ -207,12 +207,12 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
   void anAuditAppendFailureKeepsTheSidecarAndTheRetryRecordsExactlyOneRow() throws Exception {
     load("main", LoadMode.APPEND, person("ann", 1));
     RecoveryRequired failure;
-    try (AutoCloseable fp = Failpoints.enableError("write.before_publish")) {
+    try (AutoCloseable fp = FailpointControl.enableError("write.before_publish")) {
       failure = org.assertj.core.api.Assertions.catchThrowableOfType(RecoveryRequired.class,
           () -> load("main", LoadMode.APPEND, BOB));
     }
-    try (AutoCloseable fp = Failpoints.enableError("recovery.record_audit")) {
-      assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("cy", 3))).isInstanceOf(Failpoints.Injected.class);
+    try (AutoCloseable fp = FailpointControl.enableError("recovery.record_audit")) {
+      assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("cy", 3))).isInstanceOf(FailpointControl.Injected.class);
     }
     // The roll-forward publish landed; the sidecar stays until the audit row is recorded.
     assertThat(rows("main", "Person")).containsOnlyKeys("ann", "bob");
@@ -231,8 +231,8 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
   void aPhaseAPutFailureAbortsWithNoEffect() {
     load("main", LoadMode.APPEND, person("ann", 1));
     SnapshotOutput before = graph.snapshot("main");
-    try (AutoCloseable fp = Failpoints.enableError("recovery.sidecar_write")) {
-      assertThatThrownBy(() -> load("main", LoadMode.APPEND, BOB)).isInstanceOf(Failpoints.Injected.class);
+    try (AutoCloseable fp = FailpointControl.enableError("recovery.sidecar_write")) {
+      assertThatThrownBy(() -> load("main", LoadMode.APPEND, BOB)).isInstanceOf(FailpointControl.Injected.class);
     } catch (Exception e) {
       throw new AssertionError(e);
     }
@@ -246,7 +246,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
   @Test
   void aPhaseDDeleteFailureReturnsSuccessAndTheNextWriteRetiresTheSidecar() throws Exception {
     dev.omnigraph.write.WriteResult r;
-    try (AutoCloseable fp = Failpoints.enableError("recovery.sidecar_delete")) {
+    try (AutoCloseable fp = FailpointControl.enableError("recovery.sidecar_delete")) {
       r = load("main", LoadMode.APPEND, BOB);
     }
     assertThat(r.commitId()).isPresent();
@@ -259,10 +259,10 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
 
   @Test
   void aListingFailureIsLoudAtWriteEntryAndAtOpen() throws Exception {
-    try (AutoCloseable fp = Failpoints.enableError("recovery.sidecar_list")) {
-      assertThatThrownBy(() -> load("main", LoadMode.APPEND, BOB)).isInstanceOf(Failpoints.Injected.class);
+    try (AutoCloseable fp = FailpointControl.enableError("recovery.sidecar_list")) {
+      assertThatThrownBy(() -> load("main", LoadMode.APPEND, BOB)).isInstanceOf(FailpointControl.Injected.class);
       graph.close();
-      assertThatThrownBy(() -> Omnigraph.open(config, OpenMode.READ_WRITE)).isInstanceOf(Failpoints.Injected.class);
+      assertThatThrownBy(() -> Omnigraph.open(config, OpenMode.READ_WRITE)).isInstanceOf(FailpointControl.Injected.class);
       graph = Omnigraph.open(config, OpenMode.READ_ONLY); // a read-only open does not list
     }
     assertThat(graph.snapshot("main").datasets()).allSatisfy(d -> assertThat(d.entityCount()).isZero());
@@ -387,7 +387,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
   void aFailedConfirmLeavesAnArmedIntentThatRollsBack() throws Exception {
     load("main", LoadMode.APPEND, person("ann", 1));
     RecoveryRequired failure;
-    try (AutoCloseable fp = Failpoints.enableError("recovery.sidecar_confirm")) {
+    try (AutoCloseable fp = FailpointControl.enableError("recovery.sidecar_confirm")) {
       failure = org.assertj.core.api.Assertions.catchThrowableOfType(RecoveryRequired.class,
           () -> load("main", LoadMode.APPEND, BOB));
     }
@@ -404,8 +404,8 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
     load("main", LoadMode.APPEND, person("ann", 1));
     armedWithEffect("main");
     graph.close();
-    try (AutoCloseable fp = Failpoints.enableError("recovery.after_publish")) {
-      assertThatThrownBy(() -> Omnigraph.open(config, OpenMode.READ_WRITE)).isInstanceOf(Failpoints.Injected.class);
+    try (AutoCloseable fp = FailpointControl.enableError("recovery.after_publish")) {
+      assertThatThrownBy(() -> Omnigraph.open(config, OpenMode.READ_WRITE)).isInstanceOf(FailpointControl.Injected.class);
     }
     graph = Omnigraph.open(config, OpenMode.READ_WRITE);
     assertThat(graph.openRecovery()).singleElement()

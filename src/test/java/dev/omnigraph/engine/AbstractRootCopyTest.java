@@ -17,7 +17,7 @@ import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
 import dev.omnigraph.table.RootLocations;
 import dev.omnigraph.testing.RootTemplates;
-import dev.omnigraph.util.Failpoints;
+import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.write.LoadMode;
 import java.io.StringReader;
 import java.security.MessageDigest;
@@ -162,7 +162,7 @@ abstract class AbstractRootCopyTest {
       load(g, "main", person("ann"), person("bob"), "{\"edge\":\"Knows\",\"from\":\"ann\",\"to\":\"bob\"}");
       load(g, "main", person("cy"));
       // An armed sidecar whose Person commit landed: the next read-write open rolls it back.
-      try (AutoCloseable fp = Failpoints.enableError("write.after_commits")) {
+      try (AutoCloseable fp = FailpointControl.enableError("write.after_commits")) {
         assertThat(catchThrowableOfType(RecoveryRequired.class, () -> load(g, "main", person("dan")))).isNotNull();
       }
     }

@@ -409,7 +409,7 @@ abstract class AbstractSchemaApplyTest extends AbstractGraphFixture {
   @Test
   void aFailureAfterConfirmIsHealedForwardByTheNextWrite() {
     String old = graph.schemaIdentity();
-    try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enableError("schema_apply.after_confirm")) {
+    try (AutoCloseable fp = dev.omnigraph.util.FailpointControl.enableError("schema_apply.after_confirm")) {
       assertThatThrownBy(() -> apply(WITH_CITY)).isInstanceOf(dev.omnigraph.api.RecoveryRequired.class);
     } catch (Exception e) {
       throw new IllegalStateException(e);
@@ -443,7 +443,7 @@ abstract class AbstractSchemaApplyTest extends AbstractGraphFixture {
   void aFailureBetweenTableCommitsIsRolledBackByAReadWriteOpen() throws Exception {
     String old = graph.schemaIdentity();
     Map<String, SnapshotOutput.Dataset> pins = datasets(Optional.empty());
-    try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enableError("schema_apply.after_table_commit")) {
+    try (AutoCloseable fp = dev.omnigraph.util.FailpointControl.enableError("schema_apply.after_table_commit")) {
       assertThatThrownBy(() -> apply(WITH_CITY)).isInstanceOf(dev.omnigraph.api.RecoveryRequired.class);
     }
     assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("dan", 1)))
@@ -464,7 +464,7 @@ abstract class AbstractSchemaApplyTest extends AbstractGraphFixture {
    */
   @Test
   void aPublishedButUnacceptedApplyIsRefusedReadOnlyAndCompletedReadWrite() throws Exception {
-    try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enableError("schema_apply.before_promote")) {
+    try (AutoCloseable fp = dev.omnigraph.util.FailpointControl.enableError("schema_apply.before_promote")) {
       assertThatThrownBy(() -> apply(WITH_CITY)).isInstanceOf(dev.omnigraph.api.RecoveryRequired.class);
     }
     graph.close();
@@ -486,7 +486,7 @@ abstract class AbstractSchemaApplyTest extends AbstractGraphFixture {
   @Test
   void aMalformedSidecarBesideAStagedSchemaRefusesAReadOnlyOpen() throws Exception {
     String accepted = graph.schemaIdentity();
-    try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enableError("schema_apply.after_arm")) {
+    try (AutoCloseable fp = dev.omnigraph.util.FailpointControl.enableError("schema_apply.after_arm")) {
       assertThatThrownBy(() -> apply(WITH_CITY)).isInstanceOf(dev.omnigraph.api.RecoveryRequired.class);
     }
     String key = sidecars().get(0);

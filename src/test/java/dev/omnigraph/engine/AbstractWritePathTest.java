@@ -369,7 +369,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     load("main", LoadMode.APPEND, person("ann", 1));
     SnapshotOutput before = graph.snapshot("main");
     dev.omnigraph.api.RecoveryRequired failure;
-    try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enableError("write.before_publish")) {
+    try (AutoCloseable fp = dev.omnigraph.util.FailpointControl.enableError("write.before_publish")) {
       failure = org.assertj.core.api.Assertions.catchThrowableOfType(dev.omnigraph.api.RecoveryRequired.class,
           () -> load("main", LoadMode.APPEND, person("bob", 2)));
     }
@@ -404,7 +404,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     Thread left;
     // The left write holds its gates with its sidecar armed (naming Person's location) until the
     // right write, on the same table's other ref, has landed.
-    try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enable("write.after_arm", () -> {
+    try (AutoCloseable fp = dev.omnigraph.util.FailpointControl.enable("write.after_arm", () -> {
       if (Thread.currentThread().getName().equals("left-writer")) {
         armed.countDown();
         try {
@@ -442,7 +442,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     dev.omnigraph.gate.GateManager gates = dev.omnigraph.gate.GateManager.forRoot(config.rootUri());
     Thread writer;
     Throwable[] outcome = new Throwable[1];
-    try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enable("write.after_prepare", prepared::countDown);
+    try (AutoCloseable fp = dev.omnigraph.util.FailpointControl.enable("write.after_prepare", prepared::countDown);
         dev.omnigraph.gate.GateManager.Held blocker = gates.acquire(List.of("main"), List.of())) {
       writer = new Thread(() -> {
         try {

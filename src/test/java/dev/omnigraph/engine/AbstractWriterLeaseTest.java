@@ -15,7 +15,7 @@ import dev.omnigraph.lease.ProcessLeases;
 import dev.omnigraph.lease.WriterLease;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.util.Failpoints;
+import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.write.LoadMode;
 import java.time.Clock;
 import java.time.Duration;
@@ -150,7 +150,7 @@ abstract class AbstractWriterLeaseTest extends AbstractGraphFixture {
     SnapshotOutput before = graph.snapshot("main");
     try (StorageAdapter store = StorageAdapters.open(config)) {
       WriterLease[] foreign = new WriterLease[1];
-      try (AutoCloseable fp = Failpoints.enable("write.after_commits", () -> {
+      try (AutoCloseable fp = FailpointControl.enable("write.after_commits", () -> {
         foreign[0] = takenOverByForeign(store);
         ProcessLeases.renewNow(config.rootUri());
       })) {

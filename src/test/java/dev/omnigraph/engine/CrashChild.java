@@ -55,6 +55,9 @@ public final class CrashChild {
       out.println("usage: CrashChild <rootUri> open|load|mutate|soak <args…>");
       System.exit(2);
     }
+    // The parent passes the failpoint to halt at as -Domnigraph.failpoints=<name>=exit: the shipped code
+    // has no such switch, only this test main reads it.
+    dev.omnigraph.util.FailpointControl.enableSpec(System.getProperty("omnigraph.failpoints"));
     int code;
     try {
       StorageConfig config = StorageConfig.fromEnvironment(args[0]);

@@ -93,7 +93,8 @@ class NewUserFlowsIT {
     Path second = dir.resolve("second.ndjson");
     Files.writeString(second, "{\"type\":\"Person\",\"data\":{\"name\":\"bob\"}}\n"
         + "{\"type\":\"Company\",\"data\":{\"name\":\"acme\"}}\n");
-    Run killed = run(dir, Map.of("OMNIGRAPH_JAVA_OPTS", "-Domnigraph.failpoints=write.after_table_commit=exit"),
+    Run killed = run(dir, Map.of("OMNIGRAPH_JAVA_OPTS",
+        dev.omnigraph.util.FailpointAgent.javaOption(dir, "write.after_table_commit=exit")),
         "load", "--data", second.toString(), "--store", g.toString());
     assertThat(killed.exit()).as(killed.stderr()).isEqualTo(137);
     assertThat(sidecars(g)).hasSize(1);

@@ -142,7 +142,8 @@ class WriterLeaseServiceIT {
   void aStandbyWaitsTheWriterDrainsOnSigtermAndAReadReplicaFollows(@TempDir Path dir) throws Exception {
     Path store = initGraph(dir);
     // Every write on the first writer holds 2 s before its publish: a write in flight at SIGTERM.
-    Served writer = serve(dir, store, "writer-a", "-Domnigraph.failpoints=write.before_publish=sleep:2000");
+    Served writer = serve(dir, store, "writer-a",
+        dev.omnigraph.util.FailpointAgent.javaOption(dir, "write.before_publish=sleep:2000"));
     Served standby = null;
     Served reader = null;
     try {

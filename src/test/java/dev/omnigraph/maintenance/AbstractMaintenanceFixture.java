@@ -16,7 +16,7 @@ import dev.omnigraph.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
 import dev.omnigraph.testing.RootTemplates;
-import dev.omnigraph.util.Failpoints;
+import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.write.LoadMode;
 import dev.omnigraph.write.WriteResult;
 import java.io.IOException;
@@ -122,7 +122,7 @@ abstract class AbstractMaintenanceFixture {
    */
   protected RecoverySidecar drift(String branch, String... lines) throws Exception {
     RecoveryRequired failure;
-    try (AutoCloseable fp = Failpoints.enableError("write.before_publish")) {
+    try (AutoCloseable fp = FailpointControl.enableError("write.before_publish")) {
       failure = catchThrowableOfType(RecoveryRequired.class, () -> load(branch, lines));
     }
     assertThat(failure).as("the load failed after its effect").isNotNull();
@@ -138,7 +138,7 @@ abstract class AbstractMaintenanceFixture {
   /** Leaves a pending sidecar whose effect landed: the next read-write open or recover settles it. */
   protected RecoveryRequired pendingSidecar(String failpoint, String branch, String... lines) throws Exception {
     RecoveryRequired failure;
-    try (AutoCloseable fp = Failpoints.enableError(failpoint)) {
+    try (AutoCloseable fp = FailpointControl.enableError(failpoint)) {
       failure = catchThrowableOfType(RecoveryRequired.class, () -> load(branch, lines));
     }
     assertThat(failure).isNotNull();

@@ -108,8 +108,8 @@ abstract class AbstractRepairTest extends AbstractMaintenanceFixture {
     SnapshotOutput.Dataset pinned = dataset("main", "Person");
     TreeSet<String> before = ids(pinned);
     drift("main", person("bob"));
-    try (AutoCloseable fp = dev.omnigraph.util.Failpoints.enableError("repair.after_restore")) {
-      assertThatThrownBy(() -> graph.repair(true)).isInstanceOf(dev.omnigraph.util.Failpoints.Injected.class);
+    try (AutoCloseable fp = dev.omnigraph.util.FailpointControl.enableError("repair.after_restore")) {
+      assertThatThrownBy(() -> graph.repair(true)).isInstanceOf(dev.omnigraph.util.FailpointControl.Injected.class);
     }
     // The restore landed but nothing was published: still drift (our drift commit, then the restore).
     assertThat(head(pinned)).isEqualTo(pinned.publishedDatasetVersion() + 2);

@@ -15,7 +15,7 @@ import static org.hamcrest.Matchers.startsWith;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.util.Failpoints;
+import dev.omnigraph.util.FailpointControl;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -381,7 +381,7 @@ class GraphApiTest {
     AtomicBoolean once = new AtomicBoolean();
     AtomicReference<String> concurrent = new AtomicReference<>();
     Omnigraph g = registry.get("g").handle();
-    try (AutoCloseable fp = Failpoints.enable("write.after_prepare", () -> {
+    try (AutoCloseable fp = FailpointControl.enable("write.after_prepare", () -> {
       if (once.compareAndSet(false, true)) {
         concurrent.set(g.mutate("main", PEOPLE_GQ, "add_person", json("{\"name\":\"gus\"}"), Optional.of("bob"),
             Optional.empty()).commitId().orElseThrow());
@@ -840,7 +840,7 @@ class GraphApiTest {
   void anEffectThatMayHaveLandedIs503UntilTheReconcilerSettlesIt() throws Exception {
     load("r", "append", "", "{\"type\":\"Person\",\"data\":{\"name\":\"ann\"}}\n").then().statusCode(200);
     String operation;
-    try (AutoCloseable fp = Failpoints.enableError("write.after_commits")) {
+    try (AutoCloseable fp = FailpointControl.enableError("write.after_commits")) {
       operation = load("r", "append", "", "{\"type\":\"Person\",\"data\":{\"name\":\"bob\"}}\n").then()
           .statusCode(503)
           .body("$", not(hasKey("code")))
@@ -925,7 +925,7 @@ class GraphApiTest {
 
     // Uncovered drift: a load's effect landed and its sidecar was deleted before anything settled it.
     Path r = Path.of(ConfigProvider.getConfig().getValue("omnigraph.graphs.r.uri", String.class));
-    try (AutoCloseable fp = Failpoints.enable("write.before_publish", () -> {
+    try (AutoCloseable fp = FailpointControl.enable("write.before_publish", () -> {
       try (java.util.stream.Stream<Path> sidecars = Files.list(r.resolve("__recovery"))) {
         for (Path p : sidecars.toList()) {
           Files.delete(p);
@@ -933,7 +933,7 @@ class GraphApiTest {
       } catch (java.io.IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
-      throw new Failpoints.Injected("write.before_publish");
+      throw new FailpointControl.Injected(dev.omnigraph.util.Failpoint.named("write.before_publish"));
     })) {
       load("r", "append", "", "{\"type\":\"Person\",\"data\":{\"name\":\"orphan\"}}\n").then().statusCode(503);
     }

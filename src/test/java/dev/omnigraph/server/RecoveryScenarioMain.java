@@ -6,7 +6,7 @@ import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.util.Failpoints;
+import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.write.LoadMode;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +38,7 @@ public final class RecoveryScenarioMain {
     try (Omnigraph g = Omnigraph.init(config, schema, Optional.of("setup"))) {
       g.load("main", new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"ann\"}}\n"), LoadMode.APPEND,
           Optional.of("setup"));
-      try (AutoCloseable fp = Failpoints.enableError("write.after_commits")) {
+      try (AutoCloseable fp = FailpointControl.enableError("write.after_commits")) {
         g.load("main", new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"bob\"}}\n"), LoadMode.APPEND,
             Optional.of("setup"));
         throw new IllegalStateException("the failpoint did not fire");
@@ -58,7 +58,7 @@ public final class RecoveryScenarioMain {
     try (Omnigraph g = Omnigraph.init(config, schema, Optional.of("setup"))) {
       g.load("main", new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"ann\"}}\n"), LoadMode.APPEND,
           Optional.of("setup"));
-      try (AutoCloseable fp = Failpoints.enableError("write.after_commits")) {
+      try (AutoCloseable fp = FailpointControl.enableError("write.after_commits")) {
         g.load("main", new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"bob\"}}\n"), LoadMode.APPEND,
             Optional.of("setup"));
         throw new IllegalStateException("the failpoint did not fire");
@@ -77,7 +77,7 @@ public final class RecoveryScenarioMain {
     try (Omnigraph g = Omnigraph.init(config, schema, Optional.of("setup"))) {
       g.load("main", new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"ann\"}}\n"), LoadMode.APPEND,
           Optional.of("setup"));
-      try (AutoCloseable fp = Failpoints.enableError("write.before_publish")) {
+      try (AutoCloseable fp = FailpointControl.enableError("write.before_publish")) {
         g.load("main", new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"bob\"}}\n"), LoadMode.APPEND,
             Optional.of("setup"));
         throw new IllegalStateException("the failpoint did not fire");
