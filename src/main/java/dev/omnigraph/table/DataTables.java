@@ -1,8 +1,10 @@
 package dev.omnigraph.table;
 
+import static dev.omnigraph.table.LanceCall.lance;
+
 import dev.omnigraph.storage.StorageConfig;
-import java.io.UncheckedIOException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -100,7 +102,7 @@ public final class DataTables {
    */
   public long head(String location, Optional<String> nativeBranch) {
     return lance(() -> {
-      try (Handle h = open(location, nativeBranch, OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.empty())) {
         return h.table.version();
       }
     });
@@ -115,7 +117,7 @@ public final class DataTables {
    */
   public long head(String location, Optional<String> nativeBranch, long knownVersion) {
     return lance(() -> {
-      try (Handle h = open(location, nativeBranch, OptionalLong.of(knownVersion))) {
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(knownVersion))) {
         return h.table.latestVersion();
       }
     });
@@ -124,7 +126,7 @@ public final class DataTables {
   /** Whether the Lance branch {@code branch} of the table exists. */
   public boolean branchExists(String location, String branch) {
     return lance(() -> {
-      try (Handle h = open(location, Optional.empty(), OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.empty())) {
         return LanceSupport.listBranches(h.main).stream().anyMatch(b -> b.getName().equals(branch));
       }
     });
@@ -149,7 +151,7 @@ public final class DataTables {
     PinnedHandles.forgetBranch(config, location, branch);
     forgetFork(branch);
     lance(() -> {
-      try (Handle h = open(location, fromBranch, OptionalLong.empty());
+      try (TableHandle h = TableHandle.open(config, location, fromBranch, OptionalLong.empty());
           Dataset created = LanceSupport.createBranch(
               config, h.table, branch, LanceSupport.ref(fromBranch, OptionalLong.of(fromVersion)))) {
         // Only the side effect is wanted; the branch handle is closed at once.
@@ -166,7 +168,7 @@ public final class DataTables {
   public void deleteBranch(String location, String branch) {
     lance(() -> {
       PinnedHandles.forgetBranch(config, location, branch);
-      try (Handle h = open(location, Optional.empty(), OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.empty())) {
         h.main.branches().delete(branch);
       } finally {
         PinnedHandles.forgetBranch(config, location, branch);
@@ -183,7 +185,7 @@ public final class DataTables {
    */
   public Optional<String> branchIdentity(String location, String branch) {
     return lance(() -> {
-      try (Handle h = open(location, Optional.empty(), OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.empty())) {
         return LanceSupport.listBranches(h.main).stream().filter(b -> b.getName().equals(branch)).findFirst()
             .map(b -> ManifestDataset.nativeBranch(b).identifier());
       }
@@ -201,7 +203,7 @@ public final class DataTables {
   public long restore(String location, Optional<String> nativeBranch, long version) {
     return lance(() -> {
       // Restore moves the handle it runs on: never a shared one.
-      try (Handle h = openFresh(location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.openFresh(config, location, nativeBranch, OptionalLong.of(version))) {
         h.table.restore();
       }
       return head(location, nativeBranch);
@@ -213,7 +215,7 @@ public final class DataTables {
    */
   public List<Long> versions(String location, Optional<String> nativeBranch) {
     return lance(() -> {
-      try (Handle h = open(location, nativeBranch, OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.empty())) {
         return h.table.listVersions().stream().map(v -> v.getId()).sorted().toList();
       }
     });
@@ -229,7 +231,7 @@ public final class DataTables {
    */
   public Removed cleanupBefore(String location, Optional<String> nativeBranch, long beforeVersion) {
     return lance(() -> {
-      try (Handle h = open(location, nativeBranch, OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.empty())) {
         org.lance.cleanup.RemovalStats stats = h.table.cleanupWithPolicy(org.lance.cleanup.CleanupPolicy.builder()
             .withBeforeVersion(beforeVersion).withErrorIfTaggedOldVersions(false).build());
         // A cached handle of a removed version would go on proving and reading history that
@@ -264,7 +266,7 @@ public final class DataTables {
   /** Every Lance branch of the table (its main is not listed), with parent and fork version. */
   public List<NativeBranch> branches(String location) {
     return lance(() -> {
-      try (Handle h = open(location, Optional.empty(), OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.empty())) {
         return LanceSupport.listBranches(h.main).stream().map(ManifestDataset::nativeBranch).toList();
       }
     });
@@ -283,7 +285,7 @@ public final class DataTables {
   /** The table's pin tags (every other tag is left alone and never listed here). */
   public List<PinTag> pinTags(String location) {
     return lance(() -> {
-      try (Handle h = open(location, Optional.empty(), OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.empty())) {
         List<PinTag> out = new ArrayList<>();
         for (org.lance.Tag t : h.main.tags().list()) {
           if (t.getName().startsWith(PIN_TAG_PREFIX)) {
@@ -311,7 +313,7 @@ public final class DataTables {
     pinned.forEach((branch, versions) -> versions.forEach(v ->
         wanted.put(pinTagName(branch, v), LanceSupport.ref(branch, OptionalLong.of(v)))));
     return lance(() -> {
-      try (Handle h = open(location, Optional.empty(), OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.empty())) {
         Set<String> present = new HashSet<>();
         int deleted = 0;
         for (org.lance.Tag t : h.main.tags().list()) {
@@ -357,7 +359,7 @@ public final class DataTables {
   /** The number of live rows at exactly {@code version} of the branch. */
   public long countRows(String location, Optional<String> nativeBranch, long version) {
     return lance(() -> {
-      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
         return h.table.countRows();
       }
     });
@@ -373,7 +375,7 @@ public final class DataTables {
    */
   public FragmentStats fragmentStats(String location, Optional<String> nativeBranch, long version) {
     return lance(() -> {
-      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
         return fragmentStats(h.table);
       }
     });
@@ -387,7 +389,7 @@ public final class DataTables {
    */
   public long rowsOutsideKeyIndex(String location, Optional<String> nativeBranch, long version, String column) {
     return lance(() -> {
-      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
         Set<Integer> covered = new HashSet<>();
         boolean indexed = false;
         for (org.lance.index.Index index : h.table.getIndexes()) {
@@ -482,7 +484,7 @@ public final class DataTables {
    */
   public IndexOptimization optimizeIndices(String location, Optional<String> nativeBranch, long expectedVersion) {
     Exception failure = null;
-    try (Handle h = lance(() -> open(location, nativeBranch, OptionalLong.empty()))) {
+    try (TableHandle h = lance(() -> TableHandle.open(config, location, nativeBranch, OptionalLong.empty()))) {
       long head = h.table.version();
       if (head != expectedVersion) {
         return new IndexOptimization(IndexOptimization.Kind.HEAD_MOVED, expectedVersion, head, List.of(),
@@ -547,7 +549,7 @@ public final class DataTables {
         ? "the index call returned normally"
         : "the index call failed (" + failure.getClass().getName() + ": " + failure.getMessage() + ")";
     return lance(() -> {
-      try (Handle h = open(location, nativeBranch, OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.empty())) {
         long head = h.table.version();
         // What is still stale at the head the caller will publish (an index Lance could not fold).
         List<String> stale = staleIndexes(fragmentStats(h.table));
@@ -602,7 +604,7 @@ public final class DataTables {
   public TableIndexState indexState(String location, Optional<String> nativeBranch, long version,
       Collection<String> vectorColumns, Collection<String> textColumns) {
     return lance(() -> {
-      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
         Map<String, dev.omnigraph.schema.IndexKind> indexes = new TreeMap<>();
         for (org.lance.index.Index index : h.table.getIndexes()) {
           indexes.put(index.name(), PropertyIndexes.kindOf(index.indexType()));
@@ -644,7 +646,7 @@ public final class DataTables {
       throw new IllegalArgumentException("duplicate index names in " + specs);
     }
     return lance(() -> {
-      try (Handle h = openFresh(location, nativeBranch, OptionalLong.of(readVersion))) {
+      try (TableHandle h = TableHandle.openFresh(config, location, nativeBranch, OptionalLong.of(readVersion))) {
         List<Integer> fragments = new ArrayList<>();
         for (org.lance.Fragment fragment : h.table.getFragments()) {
           fragments.add(fragment.getId());
@@ -684,7 +686,7 @@ public final class DataTables {
       if (ids.isEmpty()) {
         return rows;
       }
-      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
         for (List<String> chunk : chunks(ids)) {
           scanInto(h, Filter.in(ID, chunk), columns, false, batch -> {
             for (int i = 0; i < batch.getRowCount(); i++) {
@@ -708,7 +710,7 @@ public final class DataTables {
   public void scan(String location, Optional<String> nativeBranch, long version, Filter filter,
       List<String> columns, Consumer<Map<String, Object>> rowSink) {
     lance(() -> {
-      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
         scanInto(h, filter, columns, false, batch -> {
           for (int i = 0; i < batch.getRowCount(); i++) {
             rowSink.accept(RowCodec.decode(batch, i));
@@ -743,7 +745,7 @@ public final class DataTables {
       TextQuery query, Filter prefilter, List<String> columns) {
     SqlLiteral.identifier(column);
     return lance(() -> {
-      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
         Optional<org.lance.index.Index> index = SearchIndexes.inverted(h.table, column);
         if (index.isEmpty()) {
           throw new MissingSearchIndex(location, column);
@@ -792,7 +794,7 @@ public final class DataTables {
       throw new IllegalArgumentException("a nearest query vector must hold finite numbers only");
     }
     return lance(() -> {
-      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
         SearchIndexes.requireVectorColumn(h.table.getSchema(), column, query.length);
         List<ScoredRow> out = new ArrayList<>();
         if (k <= 0) {
@@ -845,7 +847,7 @@ public final class DataTables {
     return options;
   }
 
-  private void collect(Handle h, ScanOptions options, Consumer<Map<String, Object>> rows) {
+  private void collect(TableHandle h, ScanOptions options, Consumer<Map<String, Object>> rows) {
     dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
         dev.omnigraph.storage.StoreRequests.Kind.TABLE, 0);
     try {
@@ -918,7 +920,7 @@ public final class DataTables {
     return lance(() -> {
       dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
           dev.omnigraph.storage.StoreRequests.Kind.TABLE, 0);
-      Handle h = open(location, nativeBranch, OptionalLong.of(version));
+      TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version));
       org.lance.ipc.LanceScanner scanner = null;
       try {
         scanner = org.lance.ipc.LanceScanner.create(h.table, options, h.allocator);
@@ -939,7 +941,7 @@ public final class DataTables {
   /** The ids of the fragments exactly {@code version} of the branch holds. */
   public Set<Integer> fragmentIds(String location, Optional<String> nativeBranch, long version) {
     return lance(() -> {
-      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
         Set<Integer> ids = new TreeSet<>();
         h.table.getFragments().forEach(f -> ids.add(f.getId()));
         return ids;
@@ -962,7 +964,7 @@ public final class DataTables {
   public void scanAddressed(String location, Optional<String> nativeBranch, long version, Filter filter,
       List<String> columns, java.util.function.BiConsumer<Map<String, Object>, Long> rowSink) {
     lance(() -> {
-      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
         scanInto(h, filter, columns, true, batch -> {
           for (int i = 0; i < batch.getRowCount(); i++) {
             Map<String, Object> row = RowCodec.decode(batch, i);
@@ -1003,7 +1005,7 @@ public final class DataTables {
       if (rows.isEmpty()) {
         return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.INSERT).empty().build();
       }
-      try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion));
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(readVersion));
           VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
         Set<String> ids = distinctIds(rows);
         return stageInsertBatch(h, location, nativeBranch, readVersion, schema, batch, ids.size() == rows.size(),
@@ -1041,7 +1043,7 @@ public final class DataTables {
       if (!distinct) {
         distinct = chunk.distinctIds().size() == chunk.rows();
       }
-      try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion))) {
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(readVersion))) {
         return stageInsertBatch(h, location, nativeBranch, readVersion, chunk.schema(), chunk.seal(), distinct,
             hashes, certifyAbsence, uuid);
       }
@@ -1052,7 +1054,7 @@ public final class DataTables {
    * @param distinctIds whether the batch's ids are distinct (a certified insert requires it)
    * @param idHashes the batch's id {@link StagedKeys#hash hashes}, sorted
    */
-  private StagedWrite stageInsertBatch(Handle h, String location, Optional<String> nativeBranch, long readVersion,
+  private StagedWrite stageInsertBatch(TableHandle h, String location, Optional<String> nativeBranch, long readVersion,
       Schema schema, VectorSchemaRoot batch, boolean distinctIds, long[] idHashes, boolean certifyAbsence,
       String uuid) {
     requireTableSchema(schema, h.table);
@@ -1125,7 +1127,7 @@ public final class DataTables {
       if (ids.size() != rows.size()) {
         throw new IllegalArgumentException("upsert rows must have distinct ids (dedupe, last wins, before staging)");
       }
-      try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion));
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(readVersion));
           VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
         requireTableSchema(schema, h.table);
         LanceSchema lanceSchema = h.table.getLanceSchema();
@@ -1192,7 +1194,7 @@ public final class DataTables {
       if (ids.isEmpty()) {
         return staged.empty().build();
       }
-      try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion))) {
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(readVersion))) {
         Existing existing = locate(h, new LinkedHashSet<>(ids), known);
         if (existing.addresses.isEmpty()) {
           return staged.empty().build();
@@ -1224,7 +1226,7 @@ public final class DataTables {
   public StagedWrite stageOverwrite(String location, Optional<String> nativeBranch, long readVersion,
       Schema schema, List<Map<String, Object>> rows, String uuid) {
     return lance(() -> {
-      try (Handle h = open(location, nativeBranch, OptionalLong.of(readVersion));
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(readVersion));
           VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
         requireTableSchema(schema, h.table);
         List<FragmentMetadata> fragments = rows.isEmpty() ? List.of()
@@ -1269,7 +1271,7 @@ public final class DataTables {
   private int highestFragmentId(String location, Optional<String> branch, long readVersion, Dataset read) {
     OptionalInt max = read.getFragments().stream().mapToInt(org.lance.Fragment::getId).max();
     for (long v = readVersion - 1; max.isEmpty() && v >= 1; v--) {
-      try (Handle h = open(location, branch, OptionalLong.of(v))) {
+      try (TableHandle h = TableHandle.open(config, location, branch, OptionalLong.of(v))) {
         max = h.table.getFragments().stream().mapToInt(org.lance.Fragment::getId).max();
       } catch (RuntimeException notOnThisBranch) {
         break; // below a fork point the branch has no version of its own: its parent's ids are lower
@@ -1314,7 +1316,7 @@ public final class DataTables {
       List<FragmentMetadata> fragments = new ArrayList<>();
       long[] rows = {0};
       long[] bytes = {0};
-      try (Handle h = open(location, Optional.empty(), OptionalLong.of(readVersion))) {
+      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.of(readVersion))) {
         List<Map<String, Object>> buffer = new ArrayList<>();
         Runnable flush = () -> {
           if (buffer.isEmpty()) {
@@ -1373,7 +1375,7 @@ public final class DataTables {
   /** The Arrow schema of the table's main at exactly {@code version}. */
   public Schema arrowSchema(String location, long version) {
     return lance(() -> {
-      try (Handle h = open(location, Optional.empty(), OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.of(version))) {
         return h.table.getSchema();
       }
     });
@@ -1401,7 +1403,7 @@ public final class DataTables {
       return false;
     }
     boolean ours;
-    try (Handle h = openFresh(location, Optional.empty(), OptionalLong.empty())) {
+    try (TableHandle h = TableHandle.openFresh(config, location, Optional.empty(), OptionalLong.empty())) {
       long head = h.table.latestVersion();
       ours = head == 1 && transactionAt(h, Optional.empty(), 1).map(tx -> tx.uuid().equals(uuid)).orElse(false);
     } catch (RuntimeException unreadable) {
@@ -1454,7 +1456,7 @@ public final class DataTables {
     }
     Exception failure = null;
     Dataset committed = null;
-    try (Handle h = open(staged.location(), staged.nativeBranch(), OptionalLong.of(staged.readVersion()))) {
+    try (TableHandle h = TableHandle.open(config, staged.location(), staged.nativeBranch(), OptionalLong.of(staged.readVersion()))) {
       committed = LanceSupport.commit(
           h.table, staged.operation(), staged.readVersion(), staged.uuid(), staged.properties());
     } catch (Exception e) {
@@ -1517,7 +1519,7 @@ public final class DataTables {
       if (!datasetExists(staged.location())) {
         return CommitOutcome.notLanded(0, "create of " + staged.location() + " did not land; " + cause);
       }
-      try (Handle h = openFresh(staged.location(), Optional.empty(), OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.openFresh(config, staged.location(), Optional.empty(), OptionalLong.empty())) {
         Optional<TxInfo> first = transactionAt(h, Optional.empty(), 1);
         if (first.isPresent() && first.get().uuid().equals(staged.uuid())) {
           long head = h.table.latestVersion();
@@ -1545,9 +1547,9 @@ public final class DataTables {
         : "the commit call failed (" + failure.getClass().getName() + ": " + failure.getMessage() + ")";
     // Off main, a fresh open of the branch; on main, the pinned handle's version listing (the head
     // is read from storage either way, never taken from the commit call's answer).
-    try (Handle h = staged.nativeBranch().isPresent()
-        ? open(staged.location(), staged.nativeBranch(), OptionalLong.empty())
-        : open(staged.location(), staged.nativeBranch(), OptionalLong.of(readVersion))) {
+    try (TableHandle h = staged.nativeBranch().isPresent()
+        ? TableHandle.open(config, staged.location(), staged.nativeBranch(), OptionalLong.empty())
+        : TableHandle.open(config, staged.location(), staged.nativeBranch(), OptionalLong.of(readVersion))) {
       long head = staged.nativeBranch().isPresent() ? h.table.version() : h.table.latestVersion();
       String firstForeign = null;
       List<Long> ours = new ArrayList<>();
@@ -1595,7 +1597,7 @@ public final class DataTables {
    */
   public Optional<TxInfo> transactionAt(String location, Optional<String> nativeBranch, long version) {
     return lance(() -> {
-      try (Handle h = open(location, nativeBranch, OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.empty())) {
         if (nativeBranch.isPresent() && version <= forkVersion(h, nativeBranch.get())) {
           // A branch's first version is Lance's clone of its parent. lance-java 7.0.0 cannot convert
           // that operation: readTransaction() panics in native code and aborts the whole JVM. It was
@@ -1607,12 +1609,12 @@ public final class DataTables {
     });
   }
 
-  private static long forkVersion(Handle h, String branch) {
+  private static long forkVersion(TableHandle h, String branch) {
     return LanceSupport.listBranches(h.main).stream().filter(b -> b.getName().equals(branch)).findFirst()
         .map(b -> b.getParentVersion()).orElse(0L);
   }
 
-  private static Optional<TxInfo> transactionAt(Handle h, Optional<String> branch, long version) {
+  private static Optional<TxInfo> transactionAt(TableHandle h, Optional<String> branch, long version) {
     try (Dataset at = h.main.checkout(LanceSupport.ref(branch, OptionalLong.of(version)))) {
       Optional<Transaction> read = LanceSupport.readTransaction(at);
       if (read.isEmpty()) {
@@ -1644,7 +1646,7 @@ public final class DataTables {
   public List<String> insertCertificateViolations(String location, Optional<String> nativeBranch, long version) {
     return lance(() -> {
       // Exact versions never change: the shared pinned handles serve both, with no fresh open.
-      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
         Dataset at = h.table;
         Optional<Transaction> read = LanceSupport.readTransaction(at);
         if (read.isEmpty()) {
@@ -1671,7 +1673,7 @@ public final class DataTables {
             return violations;
           }
           long growth;
-          try (Handle parent = open(location, nativeBranch, OptionalLong.of(version - 1))) {
+          try (TableHandle parent = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version - 1))) {
             growth = at.countRows() - parent.table.countRows();
           }
           violations.addAll(insertShapeViolations(
@@ -1732,9 +1734,6 @@ public final class DataTables {
     return violations;
   }
 
-  // ---------------------------------------------------------------------------------------------
-  // Compaction (the Optimize writer's physical effect; implementation in TableCompaction).
-
   /**
    * Fragment statistics of {@code version} (empty: latest) of the branch, from that version's
    * manifest only: fragment count and fragments carrying deletion files. No data file is read.
@@ -1766,40 +1765,14 @@ public final class DataTables {
         c.stats(location, nativeBranch, OptionalLong.of(expectedVersion)), null);
   }
 
-  // ---------------------------------------------------------------------------------------------
-
   /** Runs {@code read} on the shared handle of exactly {@code version} (see {@link PinnedHandles}). */
   <T> T atVersion(String location, Optional<String> nativeBranch, long version,
       java.util.function.Function<Dataset, T> read) {
     return lance(() -> {
-      try (Handle h = open(location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
         return read.apply(h.table);
       }
     });
-  }
-
-  /** A Lance call that may throw anything, checked exceptions included. */
-  @FunctionalInterface
-  private interface LanceCall<T> {
-    T call() throws Exception;
-  }
-
-  /**
-   * Runs {@code call}, rethrowing a checked exception unchecked. lance-java throws checked
-   * {@code java.io.IOException}s from native code without declaring them (seen from commit, open
-   * and scan), which would otherwise escape every {@code catch (RuntimeException)} of our callers.
-   * This only wraps; nothing here decides anything from the exception's type.
-   */
-  private static <T> T lance(LanceCall<T> call) {
-    try {
-      return call.call();
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e.getMessage(), e);
-    } catch (Exception e) {
-      throw new IllegalStateException(e.getMessage(), e);
-    }
   }
 
   /** The rows of the checked-out version whose id is among the probed ids. */
@@ -1820,7 +1793,7 @@ public final class DataTables {
   }
 
   /** The rows of {@code ids}: from {@code known} when it covers them all, else probed. */
-  private Existing locate(Handle h, Collection<String> ids, KnownRows known) {
+  private Existing locate(TableHandle h, Collection<String> ids, KnownRows known) {
     if (known.addresses().isEmpty() || !known.covers(ids)) {
       return findExisting(h, ids);
     }
@@ -1836,7 +1809,7 @@ public final class DataTables {
     return existing;
   }
 
-  private Existing findExisting(Handle h, Collection<String> ids) {
+  private Existing findExisting(TableHandle h, Collection<String> ids) {
     Existing existing = new Existing();
     for (List<String> chunk : chunks(ids)) {
       scanInto(h, Filter.in(ID, chunk), List.of(ID), true, batch -> {
@@ -1873,7 +1846,7 @@ public final class DataTables {
     return out;
   }
 
-  private void scanInto(Handle h, Filter filter, List<String> columns, boolean withRowAddress,
+  private void scanInto(TableHandle h, Filter filter, List<String> columns, boolean withRowAddress,
       Consumer<VectorSchemaRoot> batches) {
     dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
         dev.omnigraph.storage.StoreRequests.Kind.TABLE, 0);
@@ -2000,10 +1973,6 @@ public final class DataTables {
   }
 
   /**
-   * An allocator, the dataset's main handle, and the branch/version it checked out: either opened
-   * for this call (latest versions) or leased from {@link PinnedHandles} (exact versions).
-   */
-  /**
    * Per table branch ({@link #forkKey}), whether it was forked from another branch rather than from
    * main: Lance resolves the index files such a fork inherits under its parent branch's tree, where
    * they are not (lance-format/lance#7840, pinned by
@@ -2024,7 +1993,7 @@ public final class DataTables {
   }
 
   /** Whether {@code h} reads a table branch forked from another branch (one listing, then cached). */
-  private static boolean forkedFromABranch(Handle h) {
+  private static boolean forkedFromABranch(TableHandle h) {
     // A branch handle's uri is <table>/tree/<branch> (also when it is its own "main" handle).
     String uri = h.table.uri();
     int tree = uri.indexOf("/tree/");
@@ -2036,75 +2005,5 @@ public final class DataTables {
     return FORKED_FROM_A_BRANCH.computeIfAbsent(forkKey(uri.substring(0, tree), branch), k ->
         LanceSupport.listBranches(h.table).stream().filter(b -> b.getName().equals(branch)).findFirst()
             .flatMap(b -> b.getParentBranch()).map(p -> !p.isEmpty() && !p.equals("main")).orElse(false));
-  }
-
-  private static final class Handle implements AutoCloseable {
-    final BufferAllocator allocator;
-    final Dataset main;
-    final Dataset table;
-    private final PinnedHandles.Entry lease;
-
-    Handle(BufferAllocator allocator, Dataset main, Dataset table) {
-      this.allocator = allocator;
-      this.main = main;
-      this.table = table;
-      this.lease = null;
-    }
-
-    Handle(PinnedHandles.Entry lease) {
-      this.allocator = PinnedHandles.allocator();
-      this.main = lease.main;
-      this.table = lease.table;
-      this.lease = lease;
-    }
-
-    @Override
-    public void close() {
-      if (lease != null) {
-        PinnedHandles.release(lease);
-        return;
-      }
-      // Datasets before the allocator they were opened with.
-      try {
-        if (table != main) {
-          table.close();
-        }
-      } finally {
-        try {
-          main.close();
-        } finally {
-          allocator.close();
-        }
-      }
-    }
-  }
-
-  private Handle open(String location, Optional<String> branch, OptionalLong version) {
-    if (version.isPresent()) {
-      // An exact version never changes: share one open handle of it (see PinnedHandles).
-      return new Handle(PinnedHandles.lease(config, location, branch, version.getAsLong()));
-    }
-    return openFresh(location, branch, version);
-  }
-
-  /** A handle of this call's own, for operations that move the handle they run on. */
-  private Handle openFresh(String location, Optional<String> branch, OptionalLong version) {
-    BufferAllocator allocator = new RootAllocator();
-    Dataset main = null;
-    try {
-      if (branch.isEmpty()) {
-        main = LanceSupport.open(config, location, version, allocator);
-        return new Handle(allocator, main, main);
-      }
-      main = LanceSupport.open(config, location, OptionalLong.empty(), allocator);
-      Dataset table = main.checkout(LanceSupport.ref(branch, version));
-      return new Handle(allocator, main, table);
-    } catch (RuntimeException e) {
-      if (main != null) {
-        main.close();
-      }
-      allocator.close();
-      throw e;
-    }
   }
 }

@@ -1,8 +1,8 @@
 package dev.omnigraph.table;
 
+import static dev.omnigraph.table.LanceCall.lance;
+
 import dev.omnigraph.storage.StorageConfig;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -193,22 +193,5 @@ final class TableCompaction {
       return CompactionOutcome.Kind.RESERVED_ONLY;
     }
     return CompactionOutcome.Kind.COMPACTED;
-  }
-
-  @FunctionalInterface
-  private interface LanceCall<T> {
-    T call() throws Exception;
-  }
-
-  private static <T> T lance(LanceCall<T> call) {
-    try {
-      return call.call();
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e.getMessage(), e);
-    } catch (Exception e) {
-      throw new IllegalStateException(e.getMessage(), e);
-    }
   }
 }
