@@ -112,7 +112,7 @@ final class Cleanup {
           DataTables.TagChanges changed = m.tables.retainPinTags(location, wanted);
           LOG.debugf("cleanup %s: pin tags created %d, deleted %d", location, changed.created(), changed.deleted());
         }
-        List<NativeBranch> forks = m.tables.branches(location);
+        List<NativeBranch> forks = m.tables.branches().list(location);
         for (Maintenance.TableBranch tb : e.getValue()) {
           progress.step(pins.tableKeys.get(tb), out.size(), pins.pinned.size(), -1);
           out.add(clean(tb, pins, heads.get(tb), forks, dryRun));

@@ -132,7 +132,7 @@ final class Repair {
    */
   private Optional<Unreferenced> unreferenced(String branch, TablePin pin, Set<Maintenance.TableBranch> livePinned,
       boolean explain) {
-    List<NativeBranch> all = m.tables.branches(pin.location());
+    List<NativeBranch> all = m.tables.branches().list(pin.location());
     Optional<NativeBranch> ref = all.stream().filter(b -> b.name().equals(branch)).findFirst();
     if (ref.isEmpty()) {
       return Optional.empty();
@@ -187,7 +187,7 @@ final class Repair {
     Set<Unreferenced> removed = new HashSet<>();
     for (Unreferenced u : found.refs()) {
       if (u.keptBecause() == null) {
-        m.tables.deleteBranch(u.pin().location(), u.branch());
+        m.tables.branches().delete(u.pin().location(), u.branch());
         removed.add(u);
         LOG.infof("repair: deleted unreferenced Lance branch %s of %s", u.branch(), u.pin().tableKey());
       }

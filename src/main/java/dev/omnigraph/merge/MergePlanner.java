@@ -197,7 +197,7 @@ public final class MergePlanner {
         if (s.nativeBranch().isEmpty()) {
           return List.of();
         }
-        Optional<dev.omnigraph.table.NativeBranch> ref = tables.branches(s.location()).stream()
+        Optional<dev.omnigraph.table.NativeBranch> ref = tables.branches().list(s.location()).stream()
             .filter(nb -> nb.name().equals(s.nativeBranch().get())).findFirst();
         if (ref.isEmpty() || !ref.get().parent().equals(b.nativeBranch())
             || ref.get().parentVersion() != b.version()) {

@@ -40,11 +40,12 @@ import org.lance.operation.Update;
 import org.lance.schema.LanceSchema;
 
 /**
- * The data-table layer the write path calls: reads at exact versions, staged (uncommitted)
- * inserts, upserts, deletes and overwrites, and a commit that confirms its own outcome from
- * evidence. A table is named by its dataset key under the graph root ({@code location}, e.g.
- * {@code nodes/<hex>}) and a Lance branch of that dataset ({@code nativeBranch}; empty = the
- * dataset's main).
+ * The data-table layer the write path calls. A table is named by its dataset key under the graph
+ * root ({@code location}, e.g. {@code nodes/<hex>}) and a Lance branch of that dataset
+ * ({@code nativeBranch}; empty = the dataset's main).
+ *
+ * <p>This class holds the reads at exact versions (rows, scans, cursors, the transaction a version
+ * recorded). Each other concern has its own class, reached from here: {@link #branches()}.
  *
  * <p>Every call opens what it needs and closes every dataset, scanner, reader and allocator before
  * returning; nothing is cached, so a call always sees storage as it is. Lance failures surface as
@@ -89,10 +90,17 @@ public final class DataTables {
   static final long SCAN_BATCH_ROWS = 8_192;
 
   private final StorageConfig config;
+  private final TableBranches branches;
 
   /** A data-table layer over the graph root {@code config} names. */
   public DataTables(StorageConfig config) {
     this.config = Objects.requireNonNull(config, "config");
+    this.branches = new TableBranches(config);
+  }
+
+  /** The tables' Lance branches and their fork lineage. */
+  public TableBranches branches() {
+    return branches;
   }
 
   /**
@@ -119,75 +127,6 @@ public final class DataTables {
     return lance(() -> {
       try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(knownVersion))) {
         return h.table.latestVersion();
-      }
-    });
-  }
-
-  /** Whether the Lance branch {@code branch} of the table exists. */
-  public boolean branchExists(String location, String branch) {
-    return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.empty())) {
-        return LanceSupport.listBranches(h.main).stream().anyMatch(b -> b.getName().equals(branch));
-      }
-    });
-  }
-
-  /**
-   * Creates the Lance branch {@code branch} of the table at {@code fromVersion} of
-   * {@code fromBranch} (empty: main). Lance clones {@code tree/<branch>} before it writes the branch
-   * contents, so a failure may leave an unreferenced tree (reclaimed by the next create of the
-   * name). The storage options go to Lance explicitly (see
-   * {@link LanceSupport#createBranch(StorageConfig, Dataset, String, org.lance.Ref)}).
-   *
-   * <p>The call is made on the source branch's handle: lance-core 7.0.0 resolves the version of a
-   * {@code Ref.ofBranch(source, v)} in the tree of the dataset handle it is called on, so from
-   * main's handle it looked for main's {@code _versions/v.manifest} and failed (or would find the
-   * wrong version).
-   *
-   * @throws RuntimeException from Lance, e.g. when the branch already exists or the version does not
-   */
-  public void createBranch(String location, String branch, Optional<String> fromBranch, long fromVersion) {
-    // Handles of an earlier branch of this name (see PinnedHandles.forgetBranch) must not serve it.
-    PinnedHandles.forgetBranch(config, location, branch);
-    forgetFork(branch);
-    lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, fromBranch, OptionalLong.empty());
-          Dataset created = LanceSupport.createBranch(
-              config, h.table, branch, LanceSupport.ref(fromBranch, OptionalLong.of(fromVersion)))) {
-        // Only the side effect is wanted; the branch handle is closed at once.
-      }
-      return null;
-    });
-  }
-
-  /**
-   * Deletes the Lance branch {@code branch} of the table (its contents first, then its tree).
-   *
-   * @throws RuntimeException from Lance, e.g. when the branch does not exist
-   */
-  public void deleteBranch(String location, String branch) {
-    lance(() -> {
-      PinnedHandles.forgetBranch(config, location, branch);
-      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.empty())) {
-        h.main.branches().delete(branch);
-      } finally {
-        PinnedHandles.forgetBranch(config, location, branch);
-        forgetFork(branch);
-      }
-      return null;
-    });
-  }
-
-  /**
-   * The native identity of the table's Lance branch {@code branch} (its version/uuid chain, as
-   * {@link NativeBranch#identifier()} spells it), or empty when no such ref exists. A delete and
-   * re-create of the same name yields a different identity.
-   */
-  public Optional<String> branchIdentity(String location, String branch) {
-    return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.empty())) {
-        return LanceSupport.listBranches(h.main).stream().filter(b -> b.getName().equals(branch)).findFirst()
-            .map(b -> ManifestDataset.nativeBranch(b).identifier());
       }
     });
   }
@@ -261,15 +200,6 @@ public final class DataTables {
     try (dev.omnigraph.storage.StorageAdapter storage = dev.omnigraph.storage.StorageAdapters.open(config)) {
       storage.deletePrefix(location + "/");
     }
-  }
-
-  /** Every Lance branch of the table (its main is not listed), with parent and fork version. */
-  public List<NativeBranch> branches(String location) {
-    return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.empty())) {
-        return LanceSupport.listBranches(h.main).stream().map(ManifestDataset::nativeBranch).toList();
-      }
-    });
   }
 
   /** Name prefix of the Lance tags that keep graph-pinned versions through a cleanup. */
@@ -1598,7 +1528,7 @@ public final class DataTables {
   public Optional<TxInfo> transactionAt(String location, Optional<String> nativeBranch, long version) {
     return lance(() -> {
       try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.empty())) {
-        if (nativeBranch.isPresent() && version <= forkVersion(h, nativeBranch.get())) {
+        if (nativeBranch.isPresent() && version <= TableBranches.forkVersion(h, nativeBranch.get())) {
           // A branch's first version is Lance's clone of its parent. lance-java 7.0.0 cannot convert
           // that operation: readTransaction() panics in native code and aborts the whole JVM. It was
           // never written by a graph writer, so it reads as "no recorded transaction".
@@ -1607,11 +1537,6 @@ public final class DataTables {
         return transactionAt(h, nativeBranch, version);
       }
     });
-  }
-
-  private static long forkVersion(TableHandle h, String branch) {
-    return LanceSupport.listBranches(h.main).stream().filter(b -> b.getName().equals(branch)).findFirst()
-        .map(b -> b.getParentVersion()).orElse(0L);
   }
 
   private static Optional<TxInfo> transactionAt(TableHandle h, Optional<String> branch, long version) {
@@ -1864,7 +1789,7 @@ public final class DataTables {
     // (id, src, dst) reads the index and only the fragments it names plus the fragments the index
     // does not cover yet, not every fragment (issue 11). Except on a second-generation fork, whose
     // inherited index files Lance cannot find (lance#7840): scanning there is slower but answers.
-    options.useScalarIndex(!forkedFromABranch(h));
+    options.useScalarIndex(!TableBranches.forkedFromABranch(h));
     Optional<List<Integer>> fragments = filter.exactStrings(ID).flatMap(ids -> probedFragments(h.table, ids));
     if (fragments.isPresent()) {
       if (fragments.get().isEmpty()) {
@@ -1970,40 +1895,5 @@ public final class DataTables {
       }
     }
     return true;
-  }
-
-  /**
-   * Per table branch ({@link #forkKey}), whether it was forked from another branch rather than from
-   * main: Lance resolves the index files such a fork inherits under its parent branch's tree, where
-   * they are not (lance-format/lance#7840, pinned by
-   * {@code AbstractEnsureIndicesTest.aSecondGenerationForkCannotReadIndexesItsGrandparentBuiltUpstreamLimit}),
-   * so every read there that used a scalar index would fail. A branch's parent never changes while
-   * it exists; a create or delete of the name through this class forgets the answer.
-   */
-  private static final java.util.concurrent.ConcurrentHashMap<String, Boolean> FORKED_FROM_A_BRANCH =
-      new java.util.concurrent.ConcurrentHashMap<>();
-
-  private static String forkKey(String tableUri, String branch) {
-    return tableUri + "#" + branch;
-  }
-
-  /** Forgets the answer for every table's branch of this name (a few listings again, never a wrong answer). */
-  private static void forgetFork(String branch) {
-    FORKED_FROM_A_BRANCH.keySet().removeIf(k -> k.endsWith("#" + branch));
-  }
-
-  /** Whether {@code h} reads a table branch forked from another branch (one listing, then cached). */
-  private static boolean forkedFromABranch(TableHandle h) {
-    // A branch handle's uri is <table>/tree/<branch> (also when it is its own "main" handle).
-    String uri = h.table.uri();
-    int tree = uri.indexOf("/tree/");
-    if (tree < 0) {
-      return false;
-    }
-    String branch = uri.substring(tree + "/tree/".length());
-    // A branch handle lists the root's branches too (the refs live at the root).
-    return FORKED_FROM_A_BRANCH.computeIfAbsent(forkKey(uri.substring(0, tree), branch), k ->
-        LanceSupport.listBranches(h.table).stream().filter(b -> b.getName().equals(branch)).findFirst()
-            .flatMap(b -> b.getParentBranch()).map(p -> !p.isEmpty() && !p.equals("main")).orElse(false));
   }
 }

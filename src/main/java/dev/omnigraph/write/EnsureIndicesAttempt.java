@@ -305,7 +305,7 @@ public final class EnsureIndicesAttempt {
           // The sidecar owns the ref from before it exists; a failed creation may have cloned part
           // of a tree, so it counts as an effect either way.
           armed.effecting();
-          tables.createBranch(w.pin.location(), w.target.orElseThrow(), w.pin.nativeBranch(), w.pin.version());
+          tables.branches().create(w.pin.location(), w.target.orElseThrow(), w.pin.nativeBranch(), w.pin.version());
           Failpoints.hit("ensure_indices.after_ref_create");
           staged = tables.stageCreateIndices(w.pin.location(), w.target, w.pin.version(), w.specs, w.vectors, w.uuid);
         }

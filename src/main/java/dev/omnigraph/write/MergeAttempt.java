@@ -361,7 +361,7 @@ public final class MergeAttempt {
     String location = t.target().location();
     if (t.action() == TablePlan.Action.FORK) {
       armed.await();
-      tables.createBranch(location, target, t.source().nativeBranch(), t.source().version());
+      tables.branches().create(location, target, t.source().nativeBranch(), t.source().version());
       Failpoints.hit("merge.after_ref_create");
       return t.source().version();
     }
@@ -369,7 +369,7 @@ public final class MergeAttempt {
     long version = t.target().version();
     if (t.firstTouch()) {
       armed.await();
-      tables.createBranch(location, target, t.target().nativeBranch(), version);
+      tables.branches().create(location, target, t.target().nativeBranch(), version);
       Failpoints.hit("merge.after_ref_create");
     }
     Schema arrow = Effects.schemaOf(schemas.get().catalog(), t.tableKey());

@@ -265,7 +265,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     }
     DataTables tables = new DataTables(config);
     for (SnapshotOutput.Dataset d : graph.snapshot(branch).datasets()) {
-      assertThat(tables.branchExists(d.datasetPath(), branch))
+      assertThat(tables.branches().exists(d.datasetPath(), branch))
           .as("Lance ref %s on %s (pinned native branch %s)", branch, d.datasetPath(), d.nativeDatasetBranch())
           .isEqualTo(branch.equals(d.nativeDatasetBranch()));
     }
@@ -318,7 +318,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     DataTables tables = new DataTables(config);
     Set<String> moved = new TreeSet<>();
     for (RecoverySidecar.TableIntent t : s.tables()) {
-      boolean exists = !t.firstTouch() || tables.branchExists(t.location(), t.nativeBranch());
+      boolean exists = !t.firstTouch() || tables.branches().exists(t.location(), t.nativeBranch());
       if (exists && tables.head(t.location(), Optional.ofNullable(t.nativeBranch())) > t.expectedVersion()) {
         assertThat(tables.head(t.location(), Optional.ofNullable(t.nativeBranch())))
             .isEqualTo(t.postCommitVersion());

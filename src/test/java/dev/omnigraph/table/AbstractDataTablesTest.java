@@ -621,10 +621,10 @@ abstract class AbstractDataTablesTest {
     long v = insert(v1, person("a", "Ann", 1L));
     long mainHead = insert(v, person("later", "L", 9L)); // main moves on past the fork point
     Optional<String> branch = Optional.of("agent/one");
-    assertThat(tables.branchExists(LOC, "agent/one")).isFalse();
+    assertThat(tables.branches().exists(LOC, "agent/one")).isFalse();
 
-    tables.createBranch(LOC, "agent/one", MAIN, v);
-    assertThat(tables.branchExists(LOC, "agent/one")).isTrue();
+    tables.branches().create(LOC, "agent/one", MAIN, v);
+    assertThat(tables.branches().exists(LOC, "agent/one")).isTrue();
     assertThat(tables.head(LOC, branch)).isEqualTo(v);
     assertThat(rows(branch, v)).extracting(r -> r.get("id")).containsExactly("a");
 
@@ -643,13 +643,13 @@ abstract class AbstractDataTablesTest {
     // Branch-local deletes, and a branch forked from the branch.
     assertThat(tables.commit(tables.stageDeleteIds(LOC, branch, v + 1, List.of("a"))))
         .isEqualTo(CommitOutcome.landed(v + 2));
-    tables.createBranch(LOC, "agent/one-child", branch, v + 2);
+    tables.branches().create(LOC, "agent/one-child", branch, v + 2);
     assertThat(rows(Optional.of("agent/one-child"), v + 2)).extracting(r -> r.get("id")).containsExactly("b");
     assertThat(tables.countRows(LOC, MAIN, mainHead)).isEqualTo(2);
 
-    tables.deleteBranch(LOC, "agent/one-child");
-    tables.deleteBranch(LOC, "agent/one");
-    assertThat(tables.branchExists(LOC, "agent/one")).isFalse();
+    tables.branches().delete(LOC, "agent/one-child");
+    tables.branches().delete(LOC, "agent/one");
+    assertThat(tables.branches().exists(LOC, "agent/one")).isFalse();
     assertThat(tables.head(LOC, MAIN)).isEqualTo(mainHead);
   }
 

@@ -303,7 +303,7 @@ abstract class AbstractKeyIndexTest {
     long v = new TableStore(config).createWithKeyIndexes(LOC, schema);
     v = insert(MAIN, v, person("a", "Ann", 1L));
     v = tables.optimizeIndices(LOC, MAIN, v).version();
-    tables.createBranch(LOC, "feature", MAIN, v);
+    tables.branches().create(LOC, "feature", MAIN, v);
     Optional<String> feature = Optional.of("feature");
     long b = tables.head(LOC, feature);
     assertThat(lanceIndexes(LOC, feature)).containsExactly("id_idx");

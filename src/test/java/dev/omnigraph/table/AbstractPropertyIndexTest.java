@@ -229,7 +229,7 @@ abstract class AbstractPropertyIndexTest {
   void aBuildOnALanceBranchCommitsOnThatBranchOnly() {
     long v = new TableStore(config).createWithKeyIndexes(LOC, schema());
     v = insert(MAIN, v, rows(0, 40, true));
-    tables.createBranch(LOC, "feature", MAIN, v);
+    tables.branches().create(LOC, "feature", MAIN, v);
     Optional<String> feature = Optional.of("feature");
     long b = insert(feature, v, rows(40, 40, true));
     TableIndexState state = tables.indexState(LOC, feature, b, List.of("emb"));

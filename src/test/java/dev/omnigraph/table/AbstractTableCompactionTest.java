@@ -133,7 +133,7 @@ abstract class AbstractTableCompactionTest {
   void compactionOfABranchLeavesMainAlone() throws Exception {
     long v1 = new TableStore(config).createEmpty(LOC, schema);
     long forkAt = insert(MAIN, v1, person("m", "M", 1L));
-    tables.createBranch(LOC, "feature", MAIN, forkAt);
+    tables.branches().create(LOC, "feature", MAIN, forkAt);
     Optional<String> b = Optional.of("feature");
     long pin = fragmented(b, forkAt);
     List<Map<String, Object>> content = rows(b, pin);
