@@ -157,7 +157,7 @@ final class Repair {
     Map<Drift, Long> restored = new LinkedHashMap<>();
     for (Drift d : found.drift()) {
       TablePin pin = d.pin();
-      long head = m.tables.restore(pin.location(), pin.nativeBranch(), pin.version());
+      long head = m.tables.versions().restore(pin.location(), pin.nativeBranch(), pin.version());
       Failpoints.hit("repair.after_restore");
       long rows = m.tables.countRows(pin.location(), pin.nativeBranch(), head);
       if (rows != pin.rowCount()) {

@@ -607,7 +607,7 @@ public final class Recovery {
       switch (c) {
         case ROLLED_PAST_EXPECTED, PARTIAL_CHAIN, DUPLICATED -> {
           requirePinnedAtExpected(s, t, pin);
-          long v = tables.restore(t.location(), nb, t.expectedVersion());
+          long v = tables.versions().restore(t.location(), nb, t.expectedVersion());
           Failpoints.hit("recovery.after_restore");
           restored.add(new TableVersionUpdate(t.tableKey(), identityOf(t), t.location(), v, nb, pin.rowCount()));
           outcomes.add(new TableOutcome(t.tableKey(), c, "restored", t.postCommitVersion(), t.expectedVersion()));

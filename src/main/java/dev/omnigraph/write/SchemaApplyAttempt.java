@@ -300,7 +300,7 @@ public final class SchemaApplyAttempt {
     if (wanted.isEmpty()) {
       return out;
     }
-    List<Long> versions = tables.versions(pin.location(), Optional.empty());
+    List<Long> versions = tables.versions().list(pin.location(), Optional.empty());
     int searched = 0;
     for (int i = versions.size() - 1; i >= 0 && searched < REVIVAL_SEARCH_VERSIONS && out.size() < wanted.size();
         i--) {

@@ -836,7 +836,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     DataTables tables = new DataTables(config);
     if (!landed) {
       // Nothing irreversible before the apply is visible: the old Company version still reads.
-      assertThat(tables.versionReadable(company.datasetPath(), Optional.empty(), company.publishedDatasetVersion()))
+      assertThat(tables.versions().readable(company.datasetPath(), Optional.empty(), company.publishedDatasetVersion()))
           .isTrue();
     }
     reopen();
@@ -860,7 +860,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
       assertThat(commits.subList(1, commits.size())).isEqualTo(before.commits());
       assertThat(commits.get(0)).isEqualTo(s.get().lineage().commitId());
       // The hard drop ran once the apply was visible: the pre-apply Company version is gone.
-      assertThat(tables.versionReadable(company.datasetPath(), Optional.empty(), company.publishedDatasetVersion()))
+      assertThat(tables.versions().readable(company.datasetPath(), Optional.empty(), company.publishedDatasetVersion()))
           .isFalse();
     } else {
       assertThat(graph.schemaIdentity()).isEqualTo(oldIdentity);

@@ -728,7 +728,7 @@ abstract class AbstractDataTablesTest {
   /**
    * The exact version-one create: lands at version 1 with our uuid where nothing exists; a second
    * create at the same path does not land and leaves the first untouched; only our own create is
-   * removed by {@link DataTables#dropOwnCreate}.
+   * removed by {@link TableVersions#dropOwnCreate}.
    */
   @Test
   void versionOneCreateIsStrictAndOnlyOurOwnIsDropped() {
@@ -749,14 +749,14 @@ abstract class AbstractDataTablesTest {
     CommitOutcome again = tables.commit(tables.stageCreate(at, schema, java.util.UUID.randomUUID().toString()));
     assertThat(again.kind()).isNotEqualTo(CommitOutcome.Kind.LANDED);
     assertThat(tables.head(at, MAIN)).isEqualTo(2);
-    assertThat(tables.dropOwnCreate(at, uuid)).as("not only ours any more: a later version exists").isFalse();
+    assertThat(tables.versions().dropOwnCreate(at, uuid)).as("not only ours any more: a later version exists").isFalse();
     assertThat(tables.datasetExists(at)).isTrue();
 
     String other = "nodes/00000000000000bb-0000000000000001";
     String mine = java.util.UUID.randomUUID().toString();
     tables.commit(tables.stageCreate(other, schema, mine));
-    assertThat(tables.dropOwnCreate(other, java.util.UUID.randomUUID().toString())).isFalse();
-    assertThat(tables.dropOwnCreate(other, mine)).isTrue();
+    assertThat(tables.versions().dropOwnCreate(other, java.util.UUID.randomUUID().toString())).isFalse();
+    assertThat(tables.versions().dropOwnCreate(other, mine)).isTrue();
     assertThat(tables.datasetExists(other)).isFalse();
   }
 }
