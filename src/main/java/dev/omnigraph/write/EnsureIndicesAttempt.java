@@ -182,7 +182,7 @@ public final class EnsureIndicesAttempt {
           .map(Map.Entry::getKey).toList();
       List<String> textColumns = declared.entrySet().stream().filter(e -> e.getValue() == IndexKind.INVERTED)
           .map(Map.Entry::getKey).toList();
-      TableIndexState at = tables.indexState(pin.location(), pin.nativeBranch(), pin.version(), vectorColumns,
+      TableIndexState at = tables.indexes().indexState(pin.location(), pin.nativeBranch(), pin.version(), vectorColumns,
           textColumns);
       List<IndexSpec> missing = new ArrayList<>();
       for (Map.Entry<String, IndexKind> d : declared.entrySet()) {
@@ -207,7 +207,7 @@ public final class EnsureIndicesAttempt {
       StagedWrite staged = null;
       while (!missing.isEmpty() && !firstTouch && staged == null) {
         try {
-          staged = tables.stageCreateIndices(pin.location(), pin.nativeBranch(), pin.version(), missing, at.vectors(),
+          staged = tables.indexes().stageCreateIndices(pin.location(), pin.nativeBranch(), pin.version(), missing, at.vectors(),
               uuid);
         } catch (NoTextToIndex e) {
           // Text, but no word the tokenizer keeps (only stop words or punctuation): the planner's
@@ -307,7 +307,7 @@ public final class EnsureIndicesAttempt {
           armed.effecting();
           tables.branches().create(w.pin.location(), w.target.orElseThrow(), w.pin.nativeBranch(), w.pin.version());
           Failpoints.hit("ensure_indices.after_ref_create");
-          staged = tables.stageCreateIndices(w.pin.location(), w.target, w.pin.version(), w.specs, w.vectors, w.uuid);
+          staged = tables.indexes().stageCreateIndices(w.pin.location(), w.target, w.pin.version(), w.specs, w.vectors, w.uuid);
         }
         boolean before = armed.effected();
         armed.effecting(); // from here the outcome may be unknown: only evidence says otherwise

@@ -924,7 +924,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     DataTables tables = new DataTables(config);
     Map<String, Set<String>> out = new TreeMap<>();
     for (SnapshotOutput.Dataset d : graph.snapshot(branch).datasets()) {
-      out.put(d.typeName(), new TreeSet<>(tables.indexState(d.datasetPath(), Optional.ofNullable(
+      out.put(d.typeName(), new TreeSet<>(tables.indexes().indexState(d.datasetPath(), Optional.ofNullable(
           d.nativeDatasetBranch()), d.publishedDatasetVersion(), List.of()).indexes().keySet()));
     }
     return out;

@@ -54,7 +54,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
 
   TableStats stats(String branch, String type) {
     SnapshotOutput.Dataset d = dataset(branch, type);
-    return new DataTables(config).stats(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
+    return new DataTables(config).compaction().stats(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
         OptionalLong.of(d.publishedDatasetVersion()));
   }
 
