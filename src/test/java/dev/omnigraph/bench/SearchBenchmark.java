@@ -6,6 +6,7 @@ import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
 import dev.omnigraph.table.ScoredRow;
 import dev.omnigraph.table.TableSchemas;
+import dev.omnigraph.table.TableSearch;
 import dev.omnigraph.table.TableStore;
 import dev.omnigraph.table.TestIndexes;
 import java.nio.file.Files;
@@ -30,7 +31,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * Index-backed read figures (issue 16), reported and not gated, on the local file system through the
  * table layer the query executor uses ({@code DataTables.scan} with a pushed filter,
- * {@code DataTables.nearest}):
+ * {@code TableSearch.nearest}):
  *
  * <ul>
  *   <li>equality lookup of one key on a table of {@code omnigraph.bench.lookupRows} (1,000,000)
@@ -257,7 +258,7 @@ public final class SearchBenchmark {
     List<Set<Object>> exact = new ArrayList<>();
     for (int q = 0; q < QUERIES; q++) {
       long t = System.nanoTime();
-      List<ScoredRow> top = tables.nearest(loc, Optional.empty(), version, "vec", queries[q], K, Filter.TRUE,
+      List<ScoredRow> top = tables.search().nearest(loc, Optional.empty(), version, "vec", queries[q], K, Filter.TRUE,
           List.of("id"));
       flatMs[q] = (System.nanoTime() - t) / 1e6;
       exact.add(ids(top));
@@ -269,7 +270,7 @@ public final class SearchBenchmark {
     double recall = 0;
     for (int q = 0; q < QUERIES; q++) {
       long t = System.nanoTime();
-      List<ScoredRow> top = tables.nearest(loc, Optional.empty(), version, "vec", queries[q], K, Filter.TRUE,
+      List<ScoredRow> top = tables.search().nearest(loc, Optional.empty(), version, "vec", queries[q], K, Filter.TRUE,
           List.of("id"));
       annMs[q] = (System.nanoTime() - t) / 1e6;
       Set<Object> found = ids(top);

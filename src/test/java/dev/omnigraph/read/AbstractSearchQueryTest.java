@@ -10,6 +10,7 @@ import dev.omnigraph.api.SearchIndexMissing;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.query.QueryParamException;
 import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.table.TableSearch;
 import dev.omnigraph.table.TestIndexes;
 import dev.omnigraph.write.LoadMode;
 import java.io.IOException;
@@ -189,7 +190,7 @@ abstract class AbstractSearchQueryTest {
   }
 
   /**
-   * An IVF index is approximate (DataTables.nearest): its k-means starts at random, so a search may
+   * An IVF index is approximate (TableSearch.nearest): its k-means starts at random, so a search may
    * trade a true neighbour for the next one (a CI run missed the 3rd of 10 once). What must hold
    * every time: k rows, nearest first by their exact distances, nearly all of the true ten, and the
    * rows appended after the build (which the index does not cover, searched flat) found exactly:
