@@ -6,7 +6,6 @@ import dev.omnigraph.storage.StorageConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -46,8 +45,8 @@ import org.lance.schema.LanceSchema;
  *
  * <p>This class holds the reads at exact versions (rows, scans, cursors, the transaction a version
  * recorded). Each other concern has its own class, reached from here: {@link #branches()}, {@link
- * #versions()}, {@link #statistics()}, {@link #indexes()}, {@link #search()} and {@link
- * #compaction()}.
+ * #versions()}, {@link #statistics()}, {@link #indexes()}, {@link #search()}, {@link
+ * #insertCertificate()} and {@link #compaction()}.
  *
  * <p>Every call opens what it needs and closes every dataset, scanner, reader and allocator before
  * returning; nothing is cached, so a call always sees storage as it is. Lance failures surface as
@@ -62,20 +61,6 @@ import org.lance.schema.LanceSchema;
  * never as landed.
  */
 public final class DataTables {
-
-  /** Transaction property carrying the insertion-absence certificate. */
-  public static final String INSERT_ABSENCE = "omnigraph.insert_absence";
-
-  /** The only certificate version this code mints or accepts. */
-  public static final String INSERT_ABSENCE_V1 = "v1";
-
-  /**
-   * Transaction property binding the certificate to the parent version absence was proven
-   * against (decimal). Lance rewrites a rebased transaction's recorded read version to its new
-   * parent, so the recorded read version alone cannot tell a certified insert from one Lance
-   * rebased over a foreign commit; this property can (docs/lance-write-layer.md).
-   */
-  public static final String INSERT_ABSENCE_PARENT = "omnigraph.insert_absence.read_version";
 
   /** The primary-key column every data table has. */
   static final String ID = "id";
@@ -97,6 +82,7 @@ public final class DataTables {
   private final TableStatistics statistics;
   private final TableIndexes indexes;
   private final TableSearch search;
+  private final InsertCertificate insertCertificate;
   private final TableCompaction compaction;
 
   /** A data-table layer over the graph root {@code config} names. */
@@ -107,6 +93,7 @@ public final class DataTables {
     this.statistics = new TableStatistics(config);
     this.indexes = new TableIndexes(config);
     this.search = new TableSearch(config);
+    this.insertCertificate = new InsertCertificate(config);
     this.compaction = new TableCompaction(config, this);
   }
 
@@ -133,6 +120,11 @@ public final class DataTables {
   /** Full-text and nearest-neighbour reads. */
   public TableSearch search() {
     return search;
+  }
+
+  /** The insertion-absence certificate: its properties and its checks. */
+  public InsertCertificate insertCertificate() {
+    return insertCertificate;
   }
 
   /** Compaction at an expected version and the statistics that decide when it is due. */
@@ -334,8 +326,8 @@ public final class DataTables {
    *
    * <p>With {@code certifyAbsence} (strict insert, only after the caller's exact-id preflight
    * against the same read version), every certificate check Java can express is run on the staged
-   * transaction (see {@link #insertCertificateViolations}) and the transaction carries
-   * {@code omnigraph.insert_absence = v1} and {@link #INSERT_ABSENCE_PARENT} = the read version;
+   * transaction (see {@link InsertCertificate#violations}) and the transaction carries
+   * {@code omnigraph.insert_absence = v1} and {@link InsertCertificate#INSERT_ABSENCE_PARENT} = the read version;
    * if any check fails the insert fails closed with
    * {@link IllegalStateException}. Without it, the transaction carries no property.
    *
@@ -416,7 +408,7 @@ public final class DataTables {
     Update update = LanceSupport.insertOnlyUpdate(fragments, lanceSchema);
     Map<String, String> properties = Map.of();
     if (certifyAbsence) {
-      List<String> violations = new ArrayList<>(insertShapeViolations(update, lanceSchema, rows, uuid, readVersion));
+      List<String> violations = new ArrayList<>(InsertCertificate.shapeViolations(update, lanceSchema, rows, uuid, readVersion));
       if (!distinctIds) {
         violations.add("the inserted ids are not distinct");
       }
@@ -424,7 +416,7 @@ public final class DataTables {
         throw new IllegalStateException("strict insert into " + location + " fails closed: the staged"
             + " transaction cannot carry the insert-absence certificate: " + violations);
       }
-      properties = certificate(readVersion);
+      properties = InsertCertificate.properties(readVersion);
     }
     return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.INSERT)
         .counts(rows, 0, 0)
@@ -433,10 +425,6 @@ public final class DataTables {
         .fragments(fragments, List.of(), List.of())
         .preservedFieldIds(update.fieldsForPreservingFragBitmap())
         .build();
-  }
-
-  private static Map<String, String> certificate(long readVersion) {
-    return Map.of(INSERT_ABSENCE, INSERT_ABSENCE_V1, INSERT_ABSENCE_PARENT, Long.toString(readVersion));
   }
 
   /**
@@ -502,8 +490,8 @@ public final class DataTables {
         long updated = existing.ids.size();
         Map<String, String> properties = Map.of();
         if (existing.addresses.isEmpty()
-            && insertShapeViolations(update, lanceSchema, rows.size(), uuid, readVersion).isEmpty()) {
-          properties = certificate(readVersion);
+            && InsertCertificate.shapeViolations(update, lanceSchema, rows.size(), uuid, readVersion).isEmpty()) {
+          properties = InsertCertificate.properties(readVersion);
         }
         return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.UPSERT)
             .counts(rows.size() - updated, updated, 0)
@@ -945,110 +933,6 @@ public final class DataTables {
             tx.transactionProperties().orElse(Map.of()), op.name(), restored));
       }
     }
-  }
-
-  /**
-   * Re-checks, from persisted history, the insertion-absence certificate of {@code version} of the
-   * branch: the transaction must carry {@code omnigraph.insert_absence = v1}, have been planned on
-   * exactly {@code version - 1} both by Lance's record and by {@link #INSERT_ABSENCE_PARENT} (the
-   * latter is what exposes a transaction Lance rebased), and be a pure insertion: an {@code Update} in RewriteRows mode with
-   * no removed or updated fragments, no modified fields, {@code fieldsForPreservingFragBitmap} equal
-   * to the full nested field preorder of the table schema, at least one new fragment, no deletion
-   * file on any new fragment, and new physical rows equal to the live-row growth from
-   * {@code version - 1}. (Lance's exact-id inserted-rows filter cannot be checked: lance-java 7.0.0
-   * cannot write it; see docs/lance-write-layer.md.)
-   *
-   * @return the failed checks; empty when the certificate holds
-   */
-  public List<String> insertCertificateViolations(String location, Optional<String> nativeBranch, long version) {
-    return lance(() -> {
-      // Exact versions never change: the shared pinned handles serve both, with no fresh open.
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
-        Dataset at = h.table;
-        Optional<Transaction> read = LanceSupport.readTransaction(at);
-        if (read.isEmpty()) {
-          return List.of("version " + version + " has no recorded transaction");
-        }
-        try (Transaction tx = read.get()) {
-          List<String> violations = new ArrayList<>();
-          Map<String, String> properties = tx.transactionProperties().orElse(Map.of());
-          String property = properties.get(INSERT_ABSENCE);
-          if (!INSERT_ABSENCE_V1.equals(property)) {
-            violations.add(INSERT_ABSENCE + " is " + property + ", not " + INSERT_ABSENCE_V1);
-          }
-          if (tx.readVersion() != version - 1) {
-            violations.add("planned on version " + tx.readVersion() + ", not the parent " + (version - 1));
-          }
-          String provenOn = properties.get(INSERT_ABSENCE_PARENT);
-          if (!Long.toString(version - 1).equals(provenOn)) {
-            // A rebased insert: Lance moved it (and its recorded read version) onto a parent that
-            // absence was never proven against.
-            violations.add("absence was proven on version " + provenOn + ", not the parent " + (version - 1));
-          }
-          if (version <= 1) {
-            violations.add("version " + version + " has no parent version");
-            return violations;
-          }
-          long growth;
-          try (TableHandle parent = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version - 1))) {
-            growth = at.countRows() - parent.table.countRows();
-          }
-          violations.addAll(insertShapeViolations(
-              tx.operation(), at.getLanceSchema(), growth, tx.uuid(), tx.readVersion()));
-          return violations;
-        }
-      }
-    });
-  }
-
-  /**
-   * The certificate checks on a transaction's shape (seed: "Insertion-absence certificate"), less
-   * the exact-id filter Java cannot write: the caller adds what only it knows.
-   */
-  static List<String> insertShapeViolations(
-      Operation operation, LanceSchema schema, long expectedRows, String uuid, long readVersion) {
-    List<String> violations = new ArrayList<>();
-    if (uuid == null || uuid.isEmpty()) {
-      violations.add("empty transaction uuid");
-    }
-    if (readVersion < 1) {
-      violations.add("no parent read version");
-    }
-    if (!(operation instanceof Update update)) {
-      violations.add("operation is " + operation.name() + ", not Update");
-      return violations;
-    }
-    if (!update.updateMode().equals(Optional.of(Update.UpdateMode.RewriteRows))) {
-      violations.add("update mode is " + update.updateMode() + ", not RewriteRows");
-    }
-    if (!update.removedFragmentIds().isEmpty()) {
-      violations.add("removes fragments " + update.removedFragmentIds());
-    }
-    if (!update.updatedFragments().isEmpty()) {
-      violations.add("updates " + update.updatedFragments().size() + " existing fragment(s)");
-    }
-    if (update.fieldsModified().length != 0) {
-      violations.add("modifies fields " + Arrays.toString(update.fieldsModified()));
-    }
-    long[] preorder = LanceSupport.fieldIdsPreorder(schema);
-    if (!Arrays.equals(update.fieldsForPreservingFragBitmap(), preorder)) {
-      violations.add("fieldsForPreservingFragBitmap " + Arrays.toString(update.fieldsForPreservingFragBitmap())
-          + " is not the schema's full preorder " + Arrays.toString(preorder));
-    }
-    if (update.newFragments().isEmpty()) {
-      violations.add("no new fragment");
-    }
-    long physical = 0;
-    for (FragmentMetadata fragment : update.newFragments()) {
-      physical += fragment.getPhysicalRows();
-      if (fragment.getDeletionFile() != null) {
-        violations.add("new fragment " + fragment.getId() + " has a deletion file");
-      }
-    }
-    if (physical != expectedRows) {
-      violations.add("new fragments hold " + physical + " physical rows, not " + expectedRows);
-    }
-    return violations;
   }
 
   /** Runs {@code read} on the shared handle of exactly {@code version} (see {@link PinnedHandles}). */

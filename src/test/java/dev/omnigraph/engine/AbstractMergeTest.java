@@ -670,7 +670,7 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
     assertPinsAreHeads("main");
     // The proven write is re-certified, so the proof composes over the next generation.
     SnapshotOutput.Dataset person = dataset("main", "Person");
-    assertThat(new DataTables(config).insertCertificateViolations(person.datasetPath(), Optional.empty(),
+    assertThat(new DataTables(config).insertCertificate().violations(person.datasetPath(), Optional.empty(),
         person.publishedDatasetVersion())).isEmpty();
 
     // Refused after cleanup: b's interval holds the chunks of a merge into b; cleanup removes the

@@ -69,7 +69,7 @@ abstract class AbstractDataTablesTest {
   }
 
   static Map<String, String> certificate(long provenOn) {
-    return Map.of(DataTables.INSERT_ABSENCE, "v1", DataTables.INSERT_ABSENCE_PARENT, Long.toString(provenOn));
+    return Map.of(InsertCertificate.INSERT_ABSENCE, "v1", InsertCertificate.INSERT_ABSENCE_PARENT, Long.toString(provenOn));
   }
 
   /** Reads Lance's own transaction record of {@code version} (shape checks need Lance types). */
@@ -142,7 +142,7 @@ abstract class AbstractDataTablesTest {
             all.getFields().forEach(f -> full.put(f.getName(), r.get(f.getName())));
             return full;
           }).toList()));
-      assertThat(tables.insertCertificateViolations(to, MAIN, landed.version())).isEmpty();
+      assertThat(tables.insertCertificate().violations(to, MAIN, landed.version())).isEmpty();
 
       // A buffer reused after clear() holds only what follows; a repeated id fails closed.
       buffer.clear();
@@ -218,7 +218,7 @@ abstract class AbstractDataTablesTest {
     List<Map<String, Object>> copied = new ArrayList<>();
     tables.scan(to, MAIN, at, Filter.TRUE, List.of(), copied::add);
     assertThat(TableFixtures.comparable(copied)).isEqualTo(TableFixtures.comparable(wanted));
-    assertThat(tables.insertCertificateViolations(to, MAIN, at)).isEmpty();
+    assertThat(tables.insertCertificate().violations(to, MAIN, at)).isEmpty();
   }
 
   @Test
@@ -250,7 +250,7 @@ abstract class AbstractDataTablesTest {
 
     TxInfo tx = tables.transactionAt(LOC, MAIN, v1 + 1).orElseThrow();
     assertThat(tx).isEqualTo(new TxInfo(staged.uuid(), v1, certificate(v1), "Update"));
-    assertThat(tables.insertCertificateViolations(LOC, MAIN, v1 + 1)).isEmpty();
+    assertThat(tables.insertCertificate().violations(LOC, MAIN, v1 + 1)).isEmpty();
     // The persisted Update has exactly the certified shape.
     withTransaction(MAIN, v1 + 1, t -> {
       Update update = (Update) t.operation();
@@ -266,7 +266,7 @@ abstract class AbstractDataTablesTest {
     TxInfo creation = tables.transactionAt(LOC, MAIN, v1).orElseThrow();
     assertThat(creation.operation()).isEqualTo("Overwrite");
     assertThat(creation.properties()).isEmpty();
-    assertThat(tables.insertCertificateViolations(LOC, MAIN, v1)).contains("version 1 has no parent version");
+    assertThat(tables.insertCertificate().violations(LOC, MAIN, v1)).contains("version 1 has no parent version");
   }
 
   @Test
@@ -276,7 +276,7 @@ abstract class AbstractDataTablesTest {
     assertThat(staged.properties()).isEmpty();
     assertThat(tables.commit(staged).isLanded()).isTrue();
     assertThat(tables.transactionAt(LOC, MAIN, v1 + 1).orElseThrow().properties()).isEmpty();
-    assertThat(tables.insertCertificateViolations(LOC, MAIN, v1 + 1)).containsExactly(
+    assertThat(tables.insertCertificate().violations(LOC, MAIN, v1 + 1)).containsExactly(
         "omnigraph.insert_absence is null, not v1", "absence was proven on version null, not the parent " + v1);
   }
 
@@ -332,7 +332,7 @@ abstract class AbstractDataTablesTest {
       assertThat(update.newFragments().stream().mapToLong(FragmentMetadata::getPhysicalRows).sum()).isEqualTo(3);
       assertThat(update.updateMode()).contains(Update.UpdateMode.RewriteRows);
     });
-    assertThat(tables.insertCertificateViolations(LOC, MAIN, v2 + 1)).isNotEmpty();
+    assertThat(tables.insertCertificate().violations(LOC, MAIN, v2 + 1)).isNotEmpty();
   }
 
   @Test
@@ -360,7 +360,7 @@ abstract class AbstractDataTablesTest {
     assertThat(staged.updatedRows()).isZero();
     assertThat(staged.properties()).isEqualTo(certificate(v2));
     assertThat(tables.commit(staged).isLanded()).isTrue();
-    assertThat(tables.insertCertificateViolations(LOC, MAIN, v2 + 1)).isEmpty();
+    assertThat(tables.insertCertificate().violations(LOC, MAIN, v2 + 1)).isEmpty();
     assertThatThrownBy(() -> tables.stageUpsert(LOC, MAIN, v2 + 1, schema, List.of(person("x", "1", 1L), person("x", "2", 2L))))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("distinct ids");
     assertThat(tables.stageUpsert(LOC, MAIN, v2 + 1, schema, List.of()).isEmpty()).isTrue();
@@ -470,8 +470,8 @@ abstract class AbstractDataTablesTest {
     assertThat(rebased.readVersion()).isEqualTo(v + 1); // rewritten by Lance, not our v
     assertThat(tables.rowsById(LOC, MAIN, v + 2, List.of("dup"), List.of("id", "name")))
         .extracting(r -> r.get("name")).containsExactlyInAnyOrder("first", "second");
-    assertThat(tables.insertCertificateViolations(LOC, MAIN, v + 1)).isEmpty();
-    assertThat(tables.insertCertificateViolations(LOC, MAIN, v + 2))
+    assertThat(tables.insertCertificate().violations(LOC, MAIN, v + 1)).isEmpty();
+    assertThat(tables.insertCertificate().violations(LOC, MAIN, v + 2))
         .containsExactly("absence was proven on version " + v + ", not the parent " + (v + 1));
   }
 
@@ -633,7 +633,7 @@ abstract class AbstractDataTablesTest {
     assertThat(tables.commit(staged)).isEqualTo(CommitOutcome.landed(v + 1));
     assertThat(rows(branch, v + 1)).extracting(r -> r.get("id")).containsExactly("a", "b");
     assertThat(tables.transactionAt(LOC, branch, v + 1).orElseThrow().uuid()).isEqualTo(staged.uuid());
-    assertThat(tables.insertCertificateViolations(LOC, branch, v + 1)).isEmpty();
+    assertThat(tables.insertCertificate().violations(LOC, branch, v + 1)).isEmpty();
 
     assertThat(tables.head(LOC, MAIN)).isEqualTo(mainHead);
     assertThat(rows(MAIN, mainHead)).extracting(r -> r.get("id")).containsExactly("a", "later");
