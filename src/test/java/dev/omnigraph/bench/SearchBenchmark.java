@@ -102,7 +102,7 @@ public final class SearchBenchmark {
         r.put("v", (long) i);
         batch.add(r);
       }
-      version = commit(tables, tables.stageInsert(loc, Optional.empty(), version, schema, batch, false));
+      version = commit(tables, tables.staging().stageInsert(loc, Optional.empty(), version, schema, batch, false));
     }
     double loadSeconds = (System.nanoTime() - t0) / 1e9;
     long unindexed = version;
@@ -247,7 +247,7 @@ public final class SearchBenchmark {
         r.put("vec", around(centres[random.nextInt(centres.length)], random));
         batch.add(r);
       }
-      version = commit(tables, tables.stageInsert(loc, Optional.empty(), version, schema, batch, false));
+      version = commit(tables, tables.staging().stageInsert(loc, Optional.empty(), version, schema, batch, false));
     }
     double loadSeconds = (System.nanoTime() - t0) / 1e9;
     float[][] queries = new float[QUERIES][];

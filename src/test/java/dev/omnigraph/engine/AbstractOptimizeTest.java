@@ -292,7 +292,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
     SnapshotOutput.Dataset d = dataset("main", "Person");
     DataTables tables = new DataTables(config);
     // A commit outside OmniGraph: live HEAD moves past the pin.
-    CommitOutcome drift = tables.commit(tables.stageInsert(d.datasetPath(), Optional.empty(),
+    CommitOutcome drift = tables.commit(tables.staging().stageInsert(d.datasetPath(), Optional.empty(),
         d.publishedDatasetVersion(), personSchema(), List.of(stray()), false));
     assertThat(drift.isLanded()).isTrue();
     List<CommitOutput> before = commits("main");
@@ -417,7 +417,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
     SnapshotOutput.Dataset d = dataset("main", "Person");
     DataTables tables = new DataTables(config);
     long head = tables.head(d.datasetPath(), Optional.empty());
-    assertThat(tables.commit(tables.stageInsert(d.datasetPath(), Optional.empty(), head, personSchema(),
+    assertThat(tables.commit(tables.staging().stageInsert(d.datasetPath(), Optional.empty(), head, personSchema(),
         List.of(stray()), false)).isLanded()).isTrue();
 
     Throwable refused = catchThrowable(() -> graph.recover());

@@ -165,7 +165,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
     // A writer outside the supported topology commits on top of our effect.
     DataTables tables = new DataTables(config);
     long head = tables.head(people.datasetPath(), Optional.empty());
-    CommitOutcome foreign = tables.commit(tables.stageDeleteIds(people.datasetPath(), Optional.empty(), head,
+    CommitOutcome foreign = tables.commit(tables.staging().stageDeleteIds(people.datasetPath(), Optional.empty(), head,
         List.of("ann")));
     assertThat(foreign.isLanded()).isTrue();
     graph.close();

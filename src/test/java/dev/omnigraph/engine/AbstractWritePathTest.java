@@ -480,7 +480,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     stray.put("name", "stray");
     stray.put("age", null);
     stray.put("email", null);
-    tables.commit(tables.stageInsert(people.datasetPath(), Optional.empty(), people.publishedDatasetVersion(), schema,
+    tables.commit(tables.staging().stageInsert(people.datasetPath(), Optional.empty(), people.publishedDatasetVersion(), schema,
         List.of(stray), false));
     assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("bob", 2)))
         .isInstanceOfSatisfying(dev.omnigraph.write.UncoveredDrift.class, e -> {

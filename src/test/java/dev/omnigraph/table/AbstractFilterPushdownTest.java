@@ -96,7 +96,7 @@ abstract class AbstractFilterPushdownTest {
           version = TestIndexes.build(config, LOCATION, Optional.empty(), column, TestIndexes.Kind.BTREE);
         }
       }
-      CommitOutcome outcome = tables.commit(tables.stageInsert(LOCATION, Optional.empty(), version, schema, batch, false));
+      CommitOutcome outcome = tables.commit(tables.staging().stageInsert(LOCATION, Optional.empty(), version, schema, batch, false));
       assertThat(outcome.kind()).isEqualTo(CommitOutcome.Kind.LANDED);
       version = outcome.version();
     }

@@ -69,7 +69,7 @@ abstract class AbstractKeyIndexTest {
 
   long insert(Optional<String> branch, long readVersion, Map<String, Object>... rows) {
     CommitOutcome outcome =
-        tables.commit(tables.stageInsert(LOC, branch, readVersion, schema, List.of(rows), false));
+        tables.commit(tables.staging().stageInsert(LOC, branch, readVersion, schema, List.of(rows), false));
     assertThat(outcome.kind()).as(outcome.detail()).isEqualTo(CommitOutcome.Kind.LANDED);
     return outcome.version();
   }
@@ -173,7 +173,7 @@ abstract class AbstractKeyIndexTest {
     assertThat(probe(MAIN, v, all)).isEqualTo(byFullScan(MAIN, v, all)).hasSize(6);
 
     // Upsert one id in an indexed fragment and one in an unindexed one: each found once, new value.
-    StagedWrite upsert = tables.stageUpsert(LOC, MAIN, v, schema,
+    StagedWrite upsert = tables.staging().stageUpsert(LOC, MAIN, v, schema,
         List.of(person("b", "Bob", 20L), person("e", "Eva", 50L), person("g", "Gus", 7L)));
     assertThat(upsert.updatedRows()).isEqualTo(2);
     assertThat(upsert.insertedRows()).isEqualTo(1);
@@ -182,11 +182,11 @@ abstract class AbstractKeyIndexTest {
     assertThat(probe(MAIN, v, all)).isEqualTo(byFullScan(MAIN, v, all)).hasSize(7);
 
     // Delete one id from each kind of fragment (d's fragment loses its only row and is removed).
-    StagedWrite delete = tables.stageDeleteIds(LOC, MAIN, v, List.of("a", "d", "zz"));
+    StagedWrite delete = tables.staging().stageDeleteIds(LOC, MAIN, v, List.of("a", "d", "zz"));
     assertThat(delete.deletedRows()).isEqualTo(2);
     v = tables.commit(delete).version();
     assertThat(probe(MAIN, v, "a", "d")).isEmpty();
-    assertThat(tables.stageDeleteIds(LOC, MAIN, v, List.of("a", "d")).isEmpty()).isTrue();
+    assertThat(tables.staging().stageDeleteIds(LOC, MAIN, v, List.of("a", "d")).isEmpty()).isTrue();
     assertThat(probe(MAIN, v, all)).isEqualTo(byFullScan(MAIN, v, all))
         .isEqualTo(Map.of("b", "Bob", "c", "Cy", "e", "Eva", "f", "Fy", "g", "Gus"));
     stats = tables.statistics().fragmentStats(LOC, MAIN, v);
@@ -210,7 +210,7 @@ abstract class AbstractKeyIndexTest {
       v = insert(MAIN, v, person(id, id.toUpperCase(), 1L));
     }
     v = tables.indexes().optimizeIndices(LOC, MAIN, v).version();
-    v = tables.commit(tables.stageDeleteIds(LOC, MAIN, v, List.of("b"))).version();
+    v = tables.commit(tables.staging().stageDeleteIds(LOC, MAIN, v, List.of("b"))).version();
     try (BufferAllocator allocator = new RootAllocator(); Dataset ds = LanceSupport.open(config, LOC, allocator)) {
       ds.compact();
       v = ds.version();
@@ -263,7 +263,7 @@ abstract class AbstractKeyIndexTest {
     long v = new TableStore(config).createWithKeyIndexes(EDGE_LOC, edgeSchema());
     List<Map<String, Object>> rows = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
-      StagedWrite staged = tables.stageInsert(EDGE_LOC, MAIN, v, edgeSchema(),
+      StagedWrite staged = tables.staging().stageInsert(EDGE_LOC, MAIN, v, edgeSchema(),
           List.of(Map.of("id", "e" + i, "src", "s" + i, "dst", "d" + i)), false);
       v = tables.commit(staged).version();
     }
@@ -283,7 +283,7 @@ abstract class AbstractKeyIndexTest {
     long v = new TableStore(config).createWithKeyIndexes(LOC, schema);
     v = insert(MAIN, v, person("a", "Ann", 1L));
     CommitOutcome overwritten = tables.commit(
-        tables.stageOverwrite(LOC, MAIN, v, schema, List.of(person("b", "Bo", 2L))));
+        tables.staging().stageOverwrite(LOC, MAIN, v, schema, List.of(person("b", "Bo", 2L))));
     v = overwritten.version();
     // Lance's Overwrite drops every index of the table.
     FragmentStats stats = tables.statistics().fragmentStats(LOC, MAIN, v);

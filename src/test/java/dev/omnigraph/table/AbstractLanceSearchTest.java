@@ -88,7 +88,7 @@ abstract class AbstractLanceSearchTest {
   }
 
   long append(List<Map<String, Object>> rows) {
-    CommitOutcome out = tables.commit(tables.stageInsert(LOC, MAIN, version, schema(), rows, false));
+    CommitOutcome out = tables.commit(tables.staging().stageInsert(LOC, MAIN, version, schema(), rows, false));
     assertThat(out.kind()).as(out.detail()).isEqualTo(CommitOutcome.Kind.LANDED);
     version = out.version();
     return version;

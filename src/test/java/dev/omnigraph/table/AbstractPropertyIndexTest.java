@@ -83,7 +83,7 @@ abstract class AbstractPropertyIndexTest {
   }
 
   long insert(Optional<String> branch, long v, List<Map<String, Object>> rows) {
-    CommitOutcome o = tables.commit(tables.stageInsert(LOC, branch, v, schema(), rows, false));
+    CommitOutcome o = tables.commit(tables.staging().stageInsert(LOC, branch, v, schema(), rows, false));
     assertThat(o.kind()).as(o.detail()).isEqualTo(CommitOutcome.Kind.LANDED);
     return o.version();
   }

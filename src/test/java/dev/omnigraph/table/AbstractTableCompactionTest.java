@@ -45,7 +45,7 @@ abstract class AbstractTableCompactionTest {
   }
 
   long insert(Optional<String> branch, long readVersion, Map<String, Object>... rows) {
-    CommitOutcome outcome = tables.commit(tables.stageInsert(LOC, branch, readVersion, schema, List.of(rows), false));
+    CommitOutcome outcome = tables.commit(tables.staging().stageInsert(LOC, branch, readVersion, schema, List.of(rows), false));
     assertThat(outcome.kind()).as(outcome.detail()).isEqualTo(CommitOutcome.Kind.LANDED);
     return outcome.version();
   }
@@ -79,10 +79,10 @@ abstract class AbstractTableCompactionTest {
     for (int i = 0; i < 6; i += 2) {
       v = insert(branch, v, person("p" + i, "P" + i, (long) i), person("p" + (i + 1), "P" + (i + 1), (long) i + 1));
     }
-    CommitOutcome deleted = tables.commit(tables.stageDeleteIds(LOC, branch, v, List.of("p1")));
+    CommitOutcome deleted = tables.commit(tables.staging().stageDeleteIds(LOC, branch, v, List.of("p1")));
     assertThat(deleted.kind()).isEqualTo(CommitOutcome.Kind.LANDED);
     v = deleted.version();
-    CommitOutcome upserted = tables.commit(tables.stageUpsert(LOC, branch, v, schema,
+    CommitOutcome upserted = tables.commit(tables.staging().stageUpsert(LOC, branch, v, schema,
         List.of(person("p2", "P2-new", 22L), person("q", "Q", 9L))));
     assertThat(upserted.kind()).isEqualTo(CommitOutcome.Kind.LANDED);
     return upserted.version();

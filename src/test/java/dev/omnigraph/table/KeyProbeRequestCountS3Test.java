@@ -101,7 +101,7 @@ class KeyProbeRequestCountS3Test {
     long v = addOneRowFragments(0, 4);
     v = tables.indexes().optimizeIndices(LOC, MAIN, v).version();
     for (int i = 4; i < 9; i++) { // k4..k8: five fragments the index does not cover, staged here
-      v = tables.commit(tables.stageInsert(LOC, MAIN, v, schema, List.of(person("k" + i, "n" + i, (long) i)), false))
+      v = tables.commit(tables.staging().stageInsert(LOC, MAIN, v, schema, List.of(person("k" + i, "n" + i, (long) i)), false))
           .version();
     }
     long head = v;
@@ -138,7 +138,7 @@ class KeyProbeRequestCountS3Test {
       for (int i = 0; i < rows; i++) {
         batch.add(person("b" + f + "-" + i, "n", (long) i));
       }
-      v = tables.commit(tables.stageInsert(LOC, MAIN, v, schema, batch, false)).version();
+      v = tables.commit(tables.staging().stageInsert(LOC, MAIN, v, schema, batch, false)).version();
     }
     long head = v;
     assertThat(tables.statistics().fragmentStats(LOC, MAIN, head).unindexedFragments()).isEqualTo(Map.of("id_idx", 3));
@@ -166,11 +166,11 @@ class KeyProbeRequestCountS3Test {
   void aDeletedRowInAStagedFragmentIsNotFoundAndAReinsertedOneIs() throws Exception {
     fresh();
     long v = new TableStore(config).createWithKeyIndexes(LOC, schema);
-    v = tables.commit(tables.stageInsert(LOC, MAIN, v, schema, List.of(person("a", "A", 1L)), false)).version();
-    v = tables.commit(tables.stageDeleteIds(LOC, MAIN, v, List.of("a"))).version();
+    v = tables.commit(tables.staging().stageInsert(LOC, MAIN, v, schema, List.of(person("a", "A", 1L)), false)).version();
+    v = tables.commit(tables.staging().stageDeleteIds(LOC, MAIN, v, List.of("a"))).version();
     long afterDelete = v;
     assertThat(tables.rowsById(LOC, MAIN, afterDelete, List.of("a"), List.of("id"))).isEmpty();
-    v = tables.commit(tables.stageInsert(LOC, MAIN, v, schema, List.of(person("a", "A2", 2L)), false)).version();
+    v = tables.commit(tables.staging().stageInsert(LOC, MAIN, v, schema, List.of(person("a", "A2", 2L)), false)).version();
     assertThat(tables.rowsById(LOC, MAIN, v, List.of("a"), List.of("id", "name")))
         .containsExactly(Map.of("id", "a", "name", "A2"));
   }
@@ -178,7 +178,7 @@ class KeyProbeRequestCountS3Test {
   @Test
   void fragmentStatsReadsNoDataOrIndexFile() throws Exception {
     long v = new TableStore(config).createWithKeyIndexes(LOC, schema);
-    v = tables.commit(tables.stageInsert(LOC, MAIN, v, schema, List.of(person("a", "A", 1L)), false)).version();
+    v = tables.commit(tables.staging().stageInsert(LOC, MAIN, v, schema, List.of(person("a", "A", 1L)), false)).version();
     long at = v;
     front.reset();
     FragmentStats stats = tables.statistics().fragmentStats(LOC, MAIN, at);
