@@ -426,7 +426,7 @@ public final class TableStaging {
   /**
    * Stages the strict version-one create of a new, empty dataset at {@code location} with
    * {@code schema} and the pre-minted {@code uuid} (schema apply's AddType). Nothing is written
-   * until {@link DataTables#commit}, which lands it at version 1 only where no dataset exists.
+   * until {@link TableCommit#commit}, which lands it at version 1 only where no dataset exists.
    */
   public StagedWrite stageCreate(String location, Schema schema, String uuid) {
     return StagedWrite.builder(location, Optional.empty(), 0, uuid, StagedWrite.Kind.CREATE)

@@ -6,7 +6,6 @@ import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
 import dev.omnigraph.table.ScoredRow;
 import dev.omnigraph.table.TableSchemas;
-import dev.omnigraph.table.TableSearch;
 import dev.omnigraph.table.TableStore;
 import dev.omnigraph.table.TestIndexes;
 import java.nio.file.Files;

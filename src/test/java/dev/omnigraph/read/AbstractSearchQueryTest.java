@@ -10,7 +10,6 @@ import dev.omnigraph.api.SearchIndexMissing;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.query.QueryParamException;
 import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.table.TableSearch;
 import dev.omnigraph.table.TestIndexes;
 import dev.omnigraph.write.LoadMode;
 import java.io.IOException;
