@@ -24,12 +24,6 @@ import org.lance.schema.LanceSchema;
  */
 public final class InsertCertificate {
 
-  private final StorageConfig config;
-
-  InsertCertificate(StorageConfig config) {
-    this.config = config;
-  }
-
   /** Transaction property carrying the insertion-absence certificate. */
   public static final String INSERT_ABSENCE = "omnigraph.insert_absence";
 
@@ -44,6 +38,13 @@ public final class InsertCertificate {
    */
   public static final String INSERT_ABSENCE_PARENT = "omnigraph.insert_absence.read_version";
 
+  private final StorageConfig config;
+
+  InsertCertificate(StorageConfig config) {
+    this.config = config;
+  }
+
+  /** The properties that certify an insert whose absence was proven on {@code readVersion}. */
   static Map<String, String> properties(long readVersion) {
     return Map.of(INSERT_ABSENCE, INSERT_ABSENCE_V1, INSERT_ABSENCE_PARENT, Long.toString(readVersion));
   }

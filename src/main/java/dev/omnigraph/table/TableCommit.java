@@ -60,7 +60,8 @@ final class TableCommit {
     }
     Exception failure = null;
     Dataset committed = null;
-    try (TableHandle h = TableHandle.open(config, staged.location(), staged.nativeBranch(), OptionalLong.of(staged.readVersion()))) {
+    try (TableHandle h =
+        TableHandle.open(config, staged.location(), staged.nativeBranch(), OptionalLong.of(staged.readVersion()))) {
       committed = LanceSupport.commit(
           h.table, staged.operation(), staged.readVersion(), staged.uuid(), staged.properties());
     } catch (Exception e) {

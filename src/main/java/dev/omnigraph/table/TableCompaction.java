@@ -150,8 +150,8 @@ public final class TableCompaction {
    * compacting: what recovery of an interrupted optimize reads.
    */
   public CompactionOutcome compactionSince(String location, Optional<String> nativeBranch, long expectedVersion) {
-    return classify(location, nativeBranch, expectedVersion, stats(location, nativeBranch, OptionalLong.of(expectedVersion)),
-        null);
+    return classify(location, nativeBranch, expectedVersion,
+        stats(location, nativeBranch, OptionalLong.of(expectedVersion)), null);
   }
 
   /** Reads HEAD and every transaction after {@code expectedVersion}, and classifies them. */

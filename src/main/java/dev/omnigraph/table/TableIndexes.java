@@ -200,7 +200,7 @@ public final class TableIndexes {
    * Builds every index of {@code specs} over all fragments of exactly {@code readVersion} of the
    * branch and stages them as <b>one</b> {@code CreateIndex} transaction with the pre-minted
    * {@code uuid}: the index files are written, nothing is committed, HEAD does not move
-   * (docs/lance-write-layer.md, "Property indexes"). {@link TableCommit#commit} then lands all of them at
+   * (docs/lance-write-layer.md, "Property indexes"). {@link DataTables#commit} then lands all of them at
    * {@code readVersion + 1} or none. Builds run one after another on one handle of the version.
    *
    * @param vectors non-null vectors per VECTOR column (from {@link #indexState}); each must be ≥ 1

@@ -23,17 +23,17 @@ import org.lance.ipc.ScanOptions;
  */
 public final class TableSearch {
 
-  private final StorageConfig config;
-
-  TableSearch(StorageConfig config) {
-    this.config = config;
-  }
-
   /** Lance's BM25 score column of a full-text search. */
   static final String SCORE = "_score";
 
   /** Lance's distance column of a vector search. */
   static final String DISTANCE = "_distance";
+
+  private final StorageConfig config;
+
+  TableSearch(StorageConfig config) {
+    this.config = config;
+  }
 
   /**
    * The rows of exactly {@code version} of the branch whose {@code column} matches {@code query},

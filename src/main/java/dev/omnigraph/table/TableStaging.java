@@ -133,7 +133,8 @@ public final class TableStaging {
     Update update = LanceSupport.insertOnlyUpdate(fragments, lanceSchema);
     Map<String, String> properties = Map.of();
     if (certifyAbsence) {
-      List<String> violations = new ArrayList<>(InsertCertificate.shapeViolations(update, lanceSchema, rows, uuid, readVersion));
+      List<String> violations =
+          new ArrayList<>(InsertCertificate.shapeViolations(update, lanceSchema, rows, uuid, readVersion));
       if (!distinctIds) {
         violations.add("the inserted ids are not distinct");
       }
@@ -426,7 +427,7 @@ public final class TableStaging {
   /**
    * Stages the strict version-one create of a new, empty dataset at {@code location} with
    * {@code schema} and the pre-minted {@code uuid} (schema apply's AddType). Nothing is written
-   * until {@link TableCommit#commit}, which lands it at version 1 only where no dataset exists.
+   * until {@link DataTables#commit}, which lands it at version 1 only where no dataset exists.
    */
   public StagedWrite stageCreate(String location, Schema schema, String uuid) {
     return StagedWrite.builder(location, Optional.empty(), 0, uuid, StagedWrite.Kind.CREATE)

@@ -206,7 +206,8 @@ public final class TableVersions {
     boolean ours;
     try (TableHandle h = TableHandle.openFresh(config, location, Optional.empty(), OptionalLong.empty())) {
       long head = h.table.latestVersion();
-      ours = head == 1 && DataTables.transactionAt(h, Optional.empty(), 1).map(tx -> tx.uuid().equals(uuid)).orElse(false);
+      ours = head == 1
+          && DataTables.transactionAt(h, Optional.empty(), 1).map(tx -> tx.uuid().equals(uuid)).orElse(false);
     } catch (RuntimeException unreadable) {
       // Files but no readable version 1: the create never completed (Lance writes the manifest last).
       ours = true;
