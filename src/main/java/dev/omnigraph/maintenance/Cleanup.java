@@ -7,8 +7,8 @@ import dev.omnigraph.manifest.BranchAuthority;
 import dev.omnigraph.manifest.GraphCommit;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
-import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.NativeBranch;
+import dev.omnigraph.table.TableVersions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -34,7 +34,7 @@ import org.jboss.logging.Logger;
  * <p>How they are kept: Lance's cleanup only removes versions <em>older than</em> a cutoff, and the
  * genesis commit pins version 1 of every table forever, so a cutoff at the oldest pinned version
  * would never remove anything on a table's main. Instead every pinned version carries a Lance tag
- * ({@link DataTables#retainPinTags}; Lance never removes a tagged version), stale pin tags are
+ * ({@link TableVersions#retainPinTags}; Lance never removes a tagged version), stale pin tags are
  * dropped, and the cutoff is the oldest version a live branch head pins on a table branch it owns
  * (main's tables for main, Lance branch {@code B} for graph branch {@code B}): every unpinned version
  * below it goes, including a drifted or rolled-back version between two pinned ones. Versions at or
@@ -109,10 +109,10 @@ final class Cleanup {
           // Tags first, cleanup after: a pinned version is protected before any cutoff can reach it.
           Map<Optional<String>, Set<Long>> wanted = new HashMap<>();
           e.getValue().forEach(tb -> wanted.put(tb.nativeBranch(), pins.pinned.get(tb)));
-          DataTables.TagChanges changed = m.tables.retainPinTags(location, wanted);
+          TableVersions.TagChanges changed = m.tables.versions().retainPinTags(location, wanted);
           LOG.debugf("cleanup %s: pin tags created %d, deleted %d", location, changed.created(), changed.deleted());
         }
-        List<NativeBranch> forks = m.tables.branches(location);
+        List<NativeBranch> forks = m.tables.branches().list(location);
         for (Maintenance.TableBranch tb : e.getValue()) {
           progress.step(pins.tableKeys.get(tb), out.size(), pins.pinned.size(), -1);
           out.add(clean(tb, pins, heads.get(tb), forks, dryRun));
@@ -129,7 +129,7 @@ final class Cleanup {
     long retainFrom = Math.min(head, live == null ? pinned.last() : live.first());
     Set<Long> forkPoints = new HashSet<>();
     forks.stream().filter(b -> b.parent().equals(tb.nativeBranch())).forEach(b -> forkPoints.add(b.parentVersion()));
-    List<Long> before = m.tables.versions(tb.location(), tb.nativeBranch());
+    List<Long> before = m.tables.versions().list(tb.location(), tb.nativeBranch());
     List<Long> planned = before.stream()
         .filter(v -> v < retainFrom && !pinned.contains(v) && !forkPoints.contains(v)).toList();
     List<Long> removed = planned;
@@ -137,8 +137,8 @@ final class Cleanup {
     if (!dryRun) {
       bytes = 0L;
       if (!planned.isEmpty()) {
-        DataTables.Removed r = m.tables.cleanupBefore(tb.location(), tb.nativeBranch(), retainFrom);
-        Set<Long> after = new HashSet<>(m.tables.versions(tb.location(), tb.nativeBranch()));
+        TableVersions.Removed r = m.tables.versions().cleanupBefore(tb.location(), tb.nativeBranch(), retainFrom);
+        Set<Long> after = new HashSet<>(m.tables.versions().list(tb.location(), tb.nativeBranch()));
         removed = before.stream().filter(v -> !after.contains(v)).toList();
         bytes = r.bytes();
         LOG.infof("cleanup %s (%s %s): removed versions %s, %d bytes", pins.tableKeys.get(tb), tb.location(),

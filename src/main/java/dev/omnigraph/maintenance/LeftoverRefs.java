@@ -102,7 +102,7 @@ final class LeftoverRefs {
   List<Leftover> find(Optional<String> name, Set<String> claimed) {
     List<Leftover> out = new ArrayList<>();
     for (Map.Entry<String, String> e : locations.entrySet()) {
-      List<NativeBranch> refs = m.tables.branches(e.getKey());
+      List<NativeBranch> refs = m.tables.branches().list(e.getKey());
       Set<String> seen = new HashSet<>();
       for (NativeBranch ref : refs) {
         boolean wanted = name.map(n -> n.equals(ref.name())).orElse(!liveName.test(ref.name()));
@@ -161,7 +161,7 @@ final class LeftoverRefs {
         continue;
       }
       try {
-        m.tables.deleteBranch(l.location(), l.ref().name());
+        m.tables.branches().delete(l.location(), l.ref().name());
         removed.add(l);
         LOG.infof("removed leftover Lance branch %s of %s (%s)", l.ref().name(), l.tableKey(), l.location());
       } catch (RuntimeException e) {

@@ -130,7 +130,7 @@ public final class Optimize {
           skipped.add(pin.tableKey() + ": inherited from " + pin.nativeBranch().orElse("main"));
           continue;
         }
-        TableStats stats = tables.stats(pin.location(), pin.nativeBranch(), OptionalLong.of(pin.version()));
+        TableStats stats = tables.compaction().stats(pin.location(), pin.nativeBranch(), OptionalLong.of(pin.version()));
         // Explicit runs also take a table whose only work is an index fold (or a missing key index):
         // "every index current" is part of what an explicit optimize promises. Missing property
         // indexes are not work here (EnsureIndices builds them), so they never make a table due.
@@ -204,7 +204,7 @@ public final class Optimize {
         progress.step(pin.tableKey(), done.size(), planned.size(), pin.rowCount());
         CompactionOutcome out;
         try {
-          out = tables.compact(pin.location(), pin.nativeBranch(), pin.version());
+          out = tables.compaction().compact(pin.location(), pin.nativeBranch(), pin.version());
         } catch (TableHeadMoved moved) {
           if (!armed.effected()) {
             throw new CommitTemplate.EffectFree(() -> new UncoveredDrift(pin.tableKey(), moved.getMessage()));

@@ -133,7 +133,7 @@ final class Repair {
    */
   private Optional<Unreferenced> unreferenced(String branch, TablePin pin, Set<Maintenance.TableBranch> livePinned,
       boolean explain) {
-    List<NativeBranch> all = m.tables.branches(pin.location());
+    List<NativeBranch> all = m.tables.branches().list(pin.location());
     Optional<NativeBranch> ref = all.stream().filter(b -> b.name().equals(branch)).findFirst();
     if (ref.isEmpty()) {
       return Optional.empty();
@@ -158,7 +158,7 @@ final class Repair {
     Map<Drift, Long> restored = new LinkedHashMap<>();
     for (Drift d : found.drift()) {
       TablePin pin = d.pin();
-      long head = m.tables.restore(pin.location(), pin.nativeBranch(), pin.version());
+      long head = m.tables.versions().restore(pin.location(), pin.nativeBranch(), pin.version());
       Failpoints.hit(Failpoint.REPAIR_AFTER_RESTORE);
       long rows = m.tables.countRows(pin.location(), pin.nativeBranch(), head);
       if (rows != pin.rowCount()) {
@@ -188,7 +188,7 @@ final class Repair {
     Set<Unreferenced> removed = new HashSet<>();
     for (Unreferenced u : found.refs()) {
       if (u.keptBecause() == null) {
-        m.tables.deleteBranch(u.pin().location(), u.branch());
+        m.tables.branches().delete(u.pin().location(), u.branch());
         removed.add(u);
         LOG.infof("repair: deleted unreferenced Lance branch %s of %s", u.branch(), u.pin().tableKey());
       }

@@ -7,6 +7,7 @@ import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.api.ResourceLimitExceeded;
+import dev.omnigraph.table.InsertCertificate;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -181,7 +182,7 @@ public final class MergePlanner {
    * through a complete retained-history proof): the source version descends from the base version
    * with no other history — the same ref, or a ref forked from the base's ref exactly at the base
    * version — and every transaction of the interval (base, source] carries a valid
-   * {@code omnigraph.insert_absence = v1} certificate ({@link DataTables#insertCertificateViolations}:
+   * {@code omnigraph.insert_absence = v1} certificate ({@link InsertCertificate#violations}:
    * parent, pure insertion-only shape, full field preorder, row counts). Then the source version is
    * the base's fragments plus new ones holding exactly the inserted rows.
    *
@@ -197,7 +198,7 @@ public final class MergePlanner {
         if (s.nativeBranch().isEmpty()) {
           return List.of();
         }
-        Optional<dev.omnigraph.table.NativeBranch> ref = tables.branches(s.location()).stream()
+        Optional<dev.omnigraph.table.NativeBranch> ref = tables.branches().list(s.location()).stream()
             .filter(nb -> nb.name().equals(s.nativeBranch().get())).findFirst();
         if (ref.isEmpty() || !ref.get().parent().equals(b.nativeBranch())
             || ref.get().parentVersion() != b.version()) {
@@ -205,7 +206,7 @@ public final class MergePlanner {
         }
       }
       for (long v = b.version() + 1; v <= s.version(); v++) {
-        if (!tables.insertCertificateViolations(s.location(), s.nativeBranch(), v).isEmpty()) {
+        if (!tables.insertCertificate().violations(s.location(), s.nativeBranch(), v).isEmpty()) {
           return List.of();
         }
       }

@@ -189,7 +189,7 @@ public final class CommitChanges {
     } catch (RuntimeException failure) {
       boolean readable;
       try {
-        readable = tables.versionReadable(pin.location(), pin.nativeBranch(), pin.version());
+        readable = tables.versions().readable(pin.location(), pin.nativeBranch(), pin.version());
       } catch (RuntimeException probe) {
         failure.addSuppressed(probe);
         throw failure;

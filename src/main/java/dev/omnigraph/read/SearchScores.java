@@ -134,7 +134,7 @@ final class SearchScores {
     long k = Math.min(want, ids != null && exact ? ids.size() : Integer.MAX_VALUE);
     while (true) {
       TablePin pin = target.pin();
-      List<ScoredRow> rows = tables.nearest(pin.location(), pin.nativeBranch(), pin.version(), n.field().property(),
+      List<ScoredRow> rows = tables.search().nearest(pin.location(), pin.nativeBranch(), pin.version(), n.field().property(),
           query, (int) k, prefilter, List.of("id"));
       out.clear();
       for (ScoredRow r : rows) {
@@ -173,7 +173,7 @@ final class SearchScores {
       String function) {
     TablePin pin = target.pin();
     try {
-      return tables.fullTextSearch(pin.location(), pin.nativeBranch(), pin.version(), field.property(), query,
+      return tables.search().fullTextSearch(pin.location(), pin.nativeBranch(), pin.version(), field.property(), query,
           prefilter, List.of("id"));
     } catch (MissingSearchIndex missing) {
       throw new SearchIndexMissing(target.type().name(), field.property(), function);

@@ -117,7 +117,7 @@ public final class OptimizeRecovery {
             t.expectedVersion(), pin == null ? -1 : pin.version()));
         continue;
       }
-      CompactionOutcome since = tables.compactionSince(t.location(), nb, t.expectedVersion());
+      CompactionOutcome since = tables.compaction().compactionSince(t.location(), nb, t.expectedVersion());
       Recovery.TableClass c = switch (since.kind()) {
         case NOT_COMPACTED -> Recovery.TableClass.NO_MOVEMENT;
         case COMPACTED, RESERVED_ONLY -> confirmed && t.postCommitVersion() != since.version()

@@ -415,7 +415,7 @@ public final class Recovery {
       ManifestState state) {
     Optional<String> nb = Optional.ofNullable(t.nativeBranch());
     if (t.firstTouch()) {
-      Optional<String> ref = tables.branchIdentity(t.location(), t.nativeBranch());
+      Optional<String> ref = tables.branches().identity(t.location(), t.nativeBranch());
       if (ref.isEmpty()) {
         return TableClass.NO_MOVEMENT;
       }
@@ -491,7 +491,7 @@ public final class Recovery {
   TableClass classify(RecoverySidecar.TableIntent t, ManifestState state) {
     Optional<String> nb = Optional.ofNullable(t.nativeBranch());
     if (t.firstTouch()) {
-      Optional<String> ref = tables.branchIdentity(t.location(), t.nativeBranch());
+      Optional<String> ref = tables.branches().identity(t.location(), t.nativeBranch());
       if (ref.isEmpty()) {
         return TableClass.NO_MOVEMENT;
       }
@@ -595,8 +595,8 @@ public final class Recovery {
         // ref (or foreign commits on ours) is left untouched and never adopted.
         String action = "none";
         if (c == TableClass.ROLLED_PAST_EXPECTED || c == TableClass.COMPENSATED || c == TableClass.PARTIAL_CHAIN
-            || c == TableClass.DUPLICATED || (c == TableClass.NO_MOVEMENT && tables.branchExists(t.location(), t.nativeBranch()))) {
-          tables.deleteBranch(t.location(), t.nativeBranch());
+            || c == TableClass.DUPLICATED || (c == TableClass.NO_MOVEMENT && tables.branches().exists(t.location(), t.nativeBranch()))) {
+          tables.branches().delete(t.location(), t.nativeBranch());
           action = "ref_removed";
         } else if (isForeign(c)) {
           action = "foreign_ref_left";
@@ -608,7 +608,7 @@ public final class Recovery {
       switch (c) {
         case ROLLED_PAST_EXPECTED, PARTIAL_CHAIN, DUPLICATED -> {
           requirePinnedAtExpected(s, t, pin);
-          long v = tables.restore(t.location(), nb, t.expectedVersion());
+          long v = tables.versions().restore(t.location(), nb, t.expectedVersion());
           Failpoints.hit(Failpoint.RECOVERY_AFTER_RESTORE);
           restored.add(new TableVersionUpdate(t.tableKey(), identityOf(t), t.location(), v, nb, pin.rowCount()));
           outcomes.add(new TableOutcome(t.tableKey(), c, "restored", t.postCommitVersion(), t.expectedVersion()));
@@ -650,7 +650,7 @@ public final class Recovery {
     List<RecoverySidecar.TableIntent> refs = new ArrayList<>();
     for (RecoverySidecar.TableIntent t : s.tables()) {
       TableClass c = a.classes.get(t.tableKey());
-      boolean ownedRef = t.firstTouch() && tables.branchExists(t.location(), t.nativeBranch())
+      boolean ownedRef = t.firstTouch() && tables.branches().exists(t.location(), t.nativeBranch())
           && (c == TableClass.NO_MOVEMENT || c == TableClass.ROLLED_PAST_EXPECTED || c == TableClass.COMPENSATED
           || c == TableClass.DUPLICATED);
       if (ownedRef) {
@@ -663,7 +663,7 @@ public final class Recovery {
       return deferred(s, a); // another handle may still own an untouched first-touch ref
     }
     for (RecoverySidecar.TableIntent t : refs) {
-      tables.deleteBranch(t.location(), t.nativeBranch());
+      tables.branches().delete(t.location(), t.nativeBranch());
     }
     return record(s, a.verdict, kind, null, outcomes);
   }

@@ -204,9 +204,9 @@ public final class SchemaApplyRecovery {
     for (RecoverySidecar.HardDrop d : drops) {
       Failpoints.hit(Failpoint.SCHEMA_APPLY_BEFORE_HARD_DROP);
       if (d.whole()) {
-        tables.deleteDataset(d.location());
+        tables.versions().deleteDataset(d.location());
       } else {
-        tables.removeVersionsBefore(d.location(), d.keepFrom());
+        tables.versions().removeVersionsBefore(d.location(), d.keepFrom());
       }
     }
   }
@@ -224,7 +224,7 @@ public final class SchemaApplyRecovery {
         boolean registered = state.registered().containsValue(id);
         String action = "none";
         if (!registered && (c == TableClass.ROLLED_PAST_EXPECTED || c == TableClass.COMPENSATED)) {
-          action = tables.dropOwnCreate(t.location(), t.uuid()) ? "dataset_removed" : "foreign_dataset_left";
+          action = tables.versions().dropOwnCreate(t.location(), t.uuid()) ? "dataset_removed" : "foreign_dataset_left";
         } else if (c == TableClass.UNEXPECTED_AT_P1 || c == TableClass.UNEXPECTED_MULTISTEP) {
           action = "foreign_dataset_left";
         }
@@ -238,7 +238,7 @@ public final class SchemaApplyRecovery {
             throw new RecoveryRequired(s.operationId(), "cannot roll back schema apply on " + t.tableKey()
                 + ": its manifest pin moved since version " + t.expectedVersion() + " was captured");
           }
-          long v = tables.restore(t.location(), Optional.empty(), t.expectedVersion());
+          long v = tables.versions().restore(t.location(), Optional.empty(), t.expectedVersion());
           Failpoints.hit(Failpoint.RECOVERY_AFTER_RESTORE);
           restored.add(new TableVersionUpdate(pin.tableKey(), pin.identity(), t.location(), v, Optional.empty(),
               pin.rowCount()));

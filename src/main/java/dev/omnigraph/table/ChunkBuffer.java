@@ -16,7 +16,7 @@ import org.apache.arrow.vector.util.VectorAppender;
 /**
  * One chunk transaction's rows as Arrow, filled by copying rows from a {@link FragmentRows} scan
  * vector by vector: the rows go from Lance's batches to the staged fragment without a Java map per
- * row ({@link DataTables#stageInsert(String, java.util.Optional, long, ChunkBuffer, boolean, String)}).
+ * row ({@link TableStaging#stageInsert(String, java.util.Optional, long, ChunkBuffer, boolean, String)}).
  * Reused across chunks ({@link #clear()}), so it holds at most one chunk. Not thread-safe; close
  * it.
  */
@@ -52,7 +52,7 @@ public final class ChunkBuffer implements AutoCloseable {
   public void append(FragmentRows from) {
     VectorSchemaRoot source = from.batch();
     if (source != checkedSource) {
-      if (!DataTables.sameShape(source.getSchema().getFields(), schema.getFields())) {
+      if (!TableStaging.sameShape(source.getSchema().getFields(), schema.getFields())) {
         throw new IllegalArgumentException("scanned schema " + source.getSchema() + " does not match the write schema "
             + schema);
       }

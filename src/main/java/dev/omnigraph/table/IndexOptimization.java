@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What {@link DataTables#optimizeIndices} established, from evidence re-read after the Lance call
+ * What {@link TableIndexes#optimizeIndices} established, from evidence re-read after the Lance call
  * (the live head and the transaction of every version after the expected one), never from the
  * type or message of a Lance exception.
  *

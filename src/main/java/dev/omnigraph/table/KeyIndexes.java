@@ -29,7 +29,7 @@ final class KeyIndexes {
   /**
    * The most commits one index optimization adds: one {@code CreateIndex} per missing key index,
    * then one for the fold of the stale scalar indexes and one for the stale vector indexes
-   * ({@link DataTables#optimizeIndices}).
+   * ({@link TableIndexes#optimizeIndices}).
    */
   static final int MAX_INDEX_COMMITS = KEY_COLUMNS.size() + 2;
 

@@ -1,8 +1,8 @@
 package dev.omnigraph.table;
 
+import static dev.omnigraph.table.LanceCall.lance;
+
 import dev.omnigraph.storage.StorageConfig;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -19,8 +19,7 @@ import org.lance.compaction.CompactionOptions;
 /**
  * Physical compaction of one data table's Lance branch (the Optimize writer's compaction half) and
  * the cheap fragment statistics that decide when it is due. Reached through
- * {@link DataTables#compact} and {@link DataTables#stats}; nothing else in the code base calls
- * Lance's {@code compact}.
+ * {@link DataTables#compaction()}; nothing else in the code base calls Lance's {@code compact}.
  *
  * <p>Lance's compaction commits by itself with a Lance-minted transaction uuid (lance-java 7.0.0
  * exposes no staged compaction whose transaction a caller could pre-mint), so its outcome is
@@ -28,7 +27,7 @@ import org.lance.compaction.CompactionOptions;
  * after the expected one, never from the type of an exception (docs/lance-write-layer.md,
  * "Compaction").
  */
-final class TableCompaction {
+public final class TableCompaction {
 
   /**
    * Lance operation names a compaction writes: {@code ReserveFragments} (fragment ids for the
@@ -51,7 +50,11 @@ final class TableCompaction {
     this.tables = Objects.requireNonNull(tables);
   }
 
-  TableStats stats(String location, Optional<String> nativeBranch, OptionalLong version) {
+  /**
+   * Fragment statistics of {@code version} (empty: latest) of the branch, from that version's
+   * manifest only: fragment count and fragments carrying deletion files. No data file is read.
+   */
+  public TableStats stats(String location, Optional<String> nativeBranch, OptionalLong version) {
     if (version.isPresent()) {
       // An exact version: the shared pinned handle (a write's committed version is already held).
       return tables.atVersion(location, nativeBranch, version.getAsLong(), TableCompaction::stats);
@@ -81,12 +84,21 @@ final class TableCompaction {
         deleted += m.getNumDeletions();
       }
     }
-    FragmentStats indexes = DataTables.fragmentStats(d);
+    FragmentStats indexes = TableStatistics.fragmentStats(d);
     return new TableStats(d.version(), fragments, withDeletions, physical, deleted,
-        DataTables.unindexedFragments(indexes), DataTables.staleIndexes(indexes));
+        TableStatistics.unindexedFragments(indexes), TableStatistics.staleIndexes(indexes));
   }
 
-  CompactionOutcome compact(String location, Optional<String> nativeBranch, long expectedVersion) {
+  /**
+   * Compacts the branch (Lance {@code compact}, deletions materialized), which commits by itself
+   * with a Lance-minted uuid, then classifies what landed from the transactions recorded after
+   * {@code expectedVersion} (see {@link CompactionOutcome.Kind}).
+   *
+   * @throws TableHeadMoved when the live HEAD is not {@code expectedVersion} (nothing written)
+   * @throws TableCommitUnknownException when the history cannot be re-read afterwards (the
+   *     compaction may have landed)
+   */
+  public CompactionOutcome compact(String location, Optional<String> nativeBranch, long expectedVersion) {
     long live = tables.head(location, nativeBranch);
     if (live != expectedVersion) {
       throw new TableHeadMoved(location, nativeBranch, expectedVersion, live);
@@ -100,7 +112,7 @@ final class TableCompaction {
     // onto it (docs/lance-write-layer.md, "Index maintenance"). Derived, content-preserving state
     // on the same maintenance chain.
     try {
-      tables.optimizeIndices(location, nativeBranch, expectedVersion);
+      tables.indexes().optimizeIndices(location, nativeBranch, expectedVersion);
     } catch (RuntimeException e) {
       failure = e;
     }
@@ -131,6 +143,15 @@ final class TableCompaction {
       }
       throw new TableCommitUnknownException(location, nativeBranch, expectedVersion, "(lance-minted compaction)", e);
     }
+  }
+
+  /**
+   * Classifies the branch's history after {@code expectedVersion} as {@link #compact} does, without
+   * compacting: what recovery of an interrupted optimize reads.
+   */
+  public CompactionOutcome compactionSince(String location, Optional<String> nativeBranch, long expectedVersion) {
+    return classify(location, nativeBranch, expectedVersion,
+        stats(location, nativeBranch, OptionalLong.of(expectedVersion)), null);
   }
 
   /** Reads HEAD and every transaction after {@code expectedVersion}, and classifies them. */
@@ -193,22 +214,5 @@ final class TableCompaction {
       return CompactionOutcome.Kind.RESERVED_ONLY;
     }
     return CompactionOutcome.Kind.COMPACTED;
-  }
-
-  @FunctionalInterface
-  private interface LanceCall<T> {
-    T call() throws Exception;
-  }
-
-  private static <T> T lance(LanceCall<T> call) {
-    try {
-      return call.call();
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e.getMessage(), e);
-    } catch (Exception e) {
-      throw new IllegalStateException(e.getMessage(), e);
-    }
   }
 }

@@ -206,7 +206,7 @@ public final class CommitTemplate {
   Optional<UncoveredDrift> drift(String tableKey, String location, Optional<String> ref, long pinnedVersion,
       boolean firstTouch) {
     if (firstTouch) {
-      if (tables.branchExists(location, ref.orElseThrow())) {
+      if (tables.branches().exists(location, ref.orElseThrow())) {
         return Optional.of(new UncoveredDrift(tableKey, "native branch " + ref.get()
             + " exists but the manifest does not reference it"));
       }
@@ -244,7 +244,7 @@ public final class CommitTemplate {
   /** {@code armed} with the identity of every first-touch ref it created bound, for recovery to verify. */
   private RecoverySidecar withRefIdentities(RecoverySidecar armed) {
     return armed.withTables(armed.tables().stream().map(t -> t.firstTouch()
-        ? t.withRefIdentity(tables.branchIdentity(t.location(), t.nativeBranch()).orElseThrow(
+        ? t.withRefIdentity(tables.branches().identity(t.location(), t.nativeBranch()).orElseThrow(
             () -> new IllegalStateException("first-touch ref " + t.nativeBranch() + " of " + t.tableKey()
                 + " vanished after its effect")))
         : t).toList());

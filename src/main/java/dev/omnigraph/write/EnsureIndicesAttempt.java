@@ -183,7 +183,7 @@ public final class EnsureIndicesAttempt {
           .map(Map.Entry::getKey).toList();
       List<String> textColumns = declared.entrySet().stream().filter(e -> e.getValue() == IndexKind.INVERTED)
           .map(Map.Entry::getKey).toList();
-      TableIndexState at = tables.indexState(pin.location(), pin.nativeBranch(), pin.version(), vectorColumns,
+      TableIndexState at = tables.indexes().indexState(pin.location(), pin.nativeBranch(), pin.version(), vectorColumns,
           textColumns);
       List<IndexSpec> missing = new ArrayList<>();
       for (Map.Entry<String, IndexKind> d : declared.entrySet()) {
@@ -208,7 +208,7 @@ public final class EnsureIndicesAttempt {
       StagedWrite staged = null;
       while (!missing.isEmpty() && !firstTouch && staged == null) {
         try {
-          staged = tables.stageCreateIndices(pin.location(), pin.nativeBranch(), pin.version(), missing, at.vectors(),
+          staged = tables.indexes().stageCreateIndices(pin.location(), pin.nativeBranch(), pin.version(), missing, at.vectors(),
               uuid);
         } catch (NoTextToIndex e) {
           // Text, but no word the tokenizer keeps (only stop words or punctuation): the planner's
@@ -306,9 +306,9 @@ public final class EnsureIndicesAttempt {
           // The sidecar owns the ref from before it exists; a failed creation may have cloned part
           // of a tree, so it counts as an effect either way.
           armed.effecting();
-          tables.createBranch(w.pin.location(), w.target.orElseThrow(), w.pin.nativeBranch(), w.pin.version());
+          tables.branches().create(w.pin.location(), w.target.orElseThrow(), w.pin.nativeBranch(), w.pin.version());
           Failpoints.hit(Failpoint.ENSURE_INDICES_AFTER_REF_CREATE);
-          staged = tables.stageCreateIndices(w.pin.location(), w.target, w.pin.version(), w.specs, w.vectors, w.uuid);
+          staged = tables.indexes().stageCreateIndices(w.pin.location(), w.target, w.pin.version(), w.specs, w.vectors, w.uuid);
         }
         boolean before = armed.effected();
         armed.effecting(); // from here the outcome may be unknown: only evidence says otherwise

@@ -108,9 +108,9 @@ final class LoadWriter implements PreparedWrite {
   private StagedWrite stage(PrepareContext ctx, String location, Optional<String> target, long readVersion,
       Schema schema, List<Map<String, Object>> rows, boolean certify, String uuid) {
     return switch (mode) {
-      case APPEND -> ctx.tables().stageInsert(location, target, readVersion, schema, rows, certify, uuid);
-      case MERGE -> ctx.tables().stageUpsert(location, target, readVersion, schema, rows, uuid);
-      case OVERWRITE -> ctx.tables().stageOverwrite(location, target, readVersion, schema, rows, uuid);
+      case APPEND -> ctx.tables().staging().stageInsert(location, target, readVersion, schema, rows, certify, uuid);
+      case MERGE -> ctx.tables().staging().stageUpsert(location, target, readVersion, schema, rows, uuid);
+      case OVERWRITE -> ctx.tables().staging().stageOverwrite(location, target, readVersion, schema, rows, uuid);
     };
   }
 

@@ -362,7 +362,7 @@ public final class MergeAttempt {
     String location = t.target().location();
     if (t.action() == TablePlan.Action.FORK) {
       armed.await();
-      tables.createBranch(location, target, t.source().nativeBranch(), t.source().version());
+      tables.branches().create(location, target, t.source().nativeBranch(), t.source().version());
       Failpoints.hit(Failpoint.MERGE_AFTER_REF_CREATE);
       return t.source().version();
     }
@@ -370,7 +370,7 @@ public final class MergeAttempt {
     long version = t.target().version();
     if (t.firstTouch()) {
       armed.await();
-      tables.createBranch(location, target, t.target().nativeBranch(), version);
+      tables.branches().create(location, target, t.target().nativeBranch(), version);
       Failpoints.hit(Failpoint.MERGE_AFTER_REF_CREATE);
     }
     Schema arrow = Effects.schemaOf(schemas.get().catalog(), t.tableKey());
@@ -473,7 +473,7 @@ public final class MergeAttempt {
         buffer.append(rows);
         if (buffer.rows() == c.rows) {
           MergeMemory.chunk(c.rows, buffer.bytes());
-          at[0] = commitStaged(t, c, tables.stageInsert(location, ref, at[0], buffer, true, c.uuid), at[0], armed);
+          at[0] = commitStaged(t, c, tables.staging().stageInsert(location, ref, at[0], buffer, true, c.uuid), at[0], armed);
           next[0]++;
           buffer.clear();
         }
@@ -490,9 +490,9 @@ public final class MergeAttempt {
   private long commitChunk(TablePlan t, Chunk c, String location, Optional<String> ref, long version, Schema arrow,
       boolean certify, List<Map<String, Object>> rows, List<String> ids, CommitTemplate.Armed armed) {
     StagedWrite staged = switch (c.kind) {
-      case STRICT_INSERT -> tables.stageInsert(location, ref, version, arrow, rows, certify, c.uuid);
-      case UPSERT -> tables.stageUpsert(location, ref, version, arrow, rows, c.uuid);
-      case DELETE -> tables.stageDeleteIds(location, ref, version, ids, c.uuid);
+      case STRICT_INSERT -> tables.staging().stageInsert(location, ref, version, arrow, rows, certify, c.uuid);
+      case UPSERT -> tables.staging().stageUpsert(location, ref, version, arrow, rows, c.uuid);
+      case DELETE -> tables.staging().stageDeleteIds(location, ref, version, ids, c.uuid);
     };
     return commitStaged(t, c, staged, version, armed);
   }

@@ -96,7 +96,7 @@ final class MutationWriter implements PreparedWrite {
       if (!p.deleted.isEmpty()) {
         Set<String> ids = p.deleted;
         TableEffect.Stager stager = (readVersion, uuid) ->
-            ctx.tables().stageDeleteIds(pin.location(), ctx.targetBranch(), readVersion, ids, uuid,
+            ctx.tables().staging().stageDeleteIds(pin.location(), ctx.targetBranch(), readVersion, ids, uuid,
                 atPin(ctx, pin, readVersion) ? p.known(ids) : KnownRows.NONE);
         effects.add(Effects.of(ctx, pin, stager, pin.rowCount() - ids.size(), ids.size(), false));
         continue;
@@ -127,9 +127,9 @@ final class MutationWriter implements PreparedWrite {
       List<Map<String, Object>> rows = new ArrayList<>(p.rows.values());
       boolean insertOnly = p.updated.isEmpty();
       TableEffect.Stager stager = insertOnly
-          ? (readVersion, uuid) -> ctx.tables().stageInsert(pin.location(), ctx.targetBranch(), readVersion, schema,
+          ? (readVersion, uuid) -> ctx.tables().staging().stageInsert(pin.location(), ctx.targetBranch(), readVersion, schema,
               rows, true, uuid)
-          : (readVersion, uuid) -> ctx.tables().stageUpsert(pin.location(), ctx.targetBranch(), readVersion, schema,
+          : (readVersion, uuid) -> ctx.tables().staging().stageUpsert(pin.location(), ctx.targetBranch(), readVersion, schema,
               rows, uuid, atPin(ctx, pin, readVersion) ? p.known(p.rows.keySet()) : KnownRows.NONE);
       effects.add(Effects.of(ctx, pin, stager, pin.rowCount() + p.inserted.size(), p.rows.size(), true));
     }

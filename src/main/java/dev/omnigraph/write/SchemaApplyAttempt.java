@@ -248,7 +248,7 @@ public final class SchemaApplyAttempt {
       if (rewrite) {
         String uuid = UUID.randomUUID().toString();
         Map<String, Long> revivedFrom = revivedColumns(pin, arrow, sourceOf);
-        StagedWrite staged = tables.stageSchemaRewrite(pin.location(), pin.version(), arrow, sourceOf, revivedFrom,
+        StagedWrite staged = tables.staging().stageSchemaRewrite(pin.location(), pin.version(), arrow, sourceOf, revivedFrom,
             uuid);
         plan.staged.add(staged);
         plan.intents.add(new RecoverySidecar.TableIntent(key, entry.stableTableId(), entry.incarnationId(),
@@ -301,7 +301,7 @@ public final class SchemaApplyAttempt {
     if (wanted.isEmpty()) {
       return out;
     }
-    List<Long> versions = tables.versions(pin.location(), Optional.empty());
+    List<Long> versions = tables.versions().list(pin.location(), Optional.empty());
     int searched = 0;
     for (int i = versions.size() - 1; i >= 0 && searched < REVIVAL_SEARCH_VERSIONS && out.size() < wanted.size();
         i--) {
@@ -346,7 +346,7 @@ public final class SchemaApplyAttempt {
     validateAll(desired, key, last, sourceOf);
     if (rewrite) {
       String uuid = UUID.randomUUID().toString();
-      StagedWrite staged = tables.stageSchemaRewrite(last.location(), last.version(), arrow, sourceOf, uuid);
+      StagedWrite staged = tables.staging().stageSchemaRewrite(last.location(), last.version(), arrow, sourceOf, uuid);
       plan.staged.add(staged);
       plan.intents.add(new RecoverySidecar.TableIntent(key, entry.stableTableId(), entry.incarnationId(),
           last.location(), null, last.version(), last.version(), uuid, last.version() + 1, staged.insertedRows(),
@@ -377,7 +377,7 @@ public final class SchemaApplyAttempt {
           + "; a new type is created only at an absent path (inspect it, then remove it)");
     }
     String uuid = UUID.randomUUID().toString();
-    plan.staged.add(tables.stageCreate(location, arrow, uuid));
+    plan.staged.add(tables.staging().stageCreate(location, arrow, uuid));
     plan.creates.add(entry.tableKey());
     plan.intents.add(new RecoverySidecar.TableIntent(entry.tableKey(), entry.stableTableId(), entry.incarnationId(),
         location, null, 0, 0, uuid, 1, 0, false, null, null));

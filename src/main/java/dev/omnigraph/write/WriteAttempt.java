@@ -186,7 +186,7 @@ public final class WriteAttempt {
           // the sidecar stays and recovery reclaims it.
           armed.effecting();
           try {
-            tables.createBranch(e.location(), e.target().orElseThrow(), e.pinnedBranch(), e.pinnedVersion());
+            tables.branches().create(e.location(), e.target().orElseThrow(), e.pinnedBranch(), e.pinnedVersion());
             Failpoints.hit(Failpoint.WRITE_AFTER_REF_CREATE);
             staged.add(e.stager().stage(e.pinnedVersion(), e.uuid()));
           } catch (RuntimeException failure) {

@@ -126,7 +126,7 @@ public final class OptimizeWriteLatencyBenchmark {
   static String shape(StorageConfig config, Omnigraph g) {
     SnapshotOutput.Dataset d = g.snapshot("main").datasets().stream().filter(x -> x.typeName().equals("Doc"))
         .findFirst().orElseThrow();
-    FragmentStats s = new DataTables(config).fragmentStats(d.datasetPath(),
+    FragmentStats s = new DataTables(config).statistics().fragmentStats(d.datasetPath(),
         Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion());
     return s.fragments() + " fragments, uncovered per index " + s.unindexedFragments();
   }

@@ -30,7 +30,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * Index-backed read figures (issue 16), reported and not gated, on the local file system through the
  * table layer the query executor uses ({@code DataTables.scan} with a pushed filter,
- * {@code DataTables.nearest}):
+ * {@code TableSearch.nearest}):
  *
  * <ul>
  *   <li>equality lookup of one key on a table of {@code omnigraph.bench.lookupRows} (1,000,000)
@@ -101,7 +101,7 @@ public final class SearchBenchmark {
         r.put("v", (long) i);
         batch.add(r);
       }
-      version = commit(tables, tables.stageInsert(loc, Optional.empty(), version, schema, batch, false));
+      version = commit(tables, tables.staging().stageInsert(loc, Optional.empty(), version, schema, batch, false));
     }
     double loadSeconds = (System.nanoTime() - t0) / 1e9;
     long unindexed = version;
@@ -246,7 +246,7 @@ public final class SearchBenchmark {
         r.put("vec", around(centres[random.nextInt(centres.length)], random));
         batch.add(r);
       }
-      version = commit(tables, tables.stageInsert(loc, Optional.empty(), version, schema, batch, false));
+      version = commit(tables, tables.staging().stageInsert(loc, Optional.empty(), version, schema, batch, false));
     }
     double loadSeconds = (System.nanoTime() - t0) / 1e9;
     float[][] queries = new float[QUERIES][];
@@ -257,7 +257,7 @@ public final class SearchBenchmark {
     List<Set<Object>> exact = new ArrayList<>();
     for (int q = 0; q < QUERIES; q++) {
       long t = System.nanoTime();
-      List<ScoredRow> top = tables.nearest(loc, Optional.empty(), version, "vec", queries[q], K, Filter.TRUE,
+      List<ScoredRow> top = tables.search().nearest(loc, Optional.empty(), version, "vec", queries[q], K, Filter.TRUE,
           List.of("id"));
       flatMs[q] = (System.nanoTime() - t) / 1e6;
       exact.add(ids(top));
@@ -269,7 +269,7 @@ public final class SearchBenchmark {
     double recall = 0;
     for (int q = 0; q < QUERIES; q++) {
       long t = System.nanoTime();
-      List<ScoredRow> top = tables.nearest(loc, Optional.empty(), version, "vec", queries[q], K, Filter.TRUE,
+      List<ScoredRow> top = tables.search().nearest(loc, Optional.empty(), version, "vec", queries[q], K, Filter.TRUE,
           List.of("id"));
       annMs[q] = (System.nanoTime() - t) / 1e6;
       Set<Object> found = ids(top);

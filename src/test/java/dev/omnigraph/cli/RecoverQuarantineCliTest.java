@@ -172,7 +172,7 @@ class RecoverQuarantineCliTest {
           .orElseThrow().datasetPath();
       dev.omnigraph.table.DataTables tables = new dev.omnigraph.table.DataTables(config);
       long head = tables.head(loc, Optional.empty());
-      assertThat(tables.commit(tables.stageDeleteIds(loc, Optional.empty(), head, List.of("bob"))).isLanded())
+      assertThat(tables.commit(tables.staging().stageDeleteIds(loc, Optional.empty(), head, List.of("bob"))).isLanded())
           .isTrue();
     }
     assertThat(failure).isNotNull();

@@ -35,7 +35,7 @@ abstract class AbstractBranchReuseTest extends AbstractGraphFixture {
   }
 
   private List<String> refNames(String type) {
-    return new DataTables(config).branches(dataset("main", type).datasetPath()).stream().map(NativeBranch::name)
+    return new DataTables(config).branches().list(dataset("main", type).datasetPath()).stream().map(NativeBranch::name)
         .toList();
   }
 
@@ -123,7 +123,7 @@ abstract class AbstractBranchReuseTest extends AbstractGraphFixture {
     // into a branch that owned no ref made before fast-forwards forked from the target's own pin,
     // and what a root written by an older build may hold. Lance reads its files through agent's.
     SnapshotOutputs.Pin agent = SnapshotOutputs.pin(graph, "agent", "Person");
-    new DataTables(config).createBranch(agent.location(), "feature", Optional.of("agent"), agent.version());
+    new DataTables(config).branches().create(agent.location(), "feature", Optional.of("agent"), agent.version());
     graph.branchDelete("agent", Optional.empty());
 
     // feature's ref reads through agent's ref: it stays, reported as kept, and cleanup keeps it.

@@ -265,7 +265,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     }
     DataTables tables = new DataTables(config);
     for (SnapshotOutput.Dataset d : graph.snapshot(branch).datasets()) {
-      assertThat(tables.branchExists(d.datasetPath(), branch))
+      assertThat(tables.branches().exists(d.datasetPath(), branch))
           .as("Lance ref %s on %s (pinned native branch %s)", branch, d.datasetPath(), d.nativeDatasetBranch())
           .isEqualTo(branch.equals(d.nativeDatasetBranch()));
     }
@@ -318,7 +318,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     DataTables tables = new DataTables(config);
     Set<String> moved = new TreeSet<>();
     for (RecoverySidecar.TableIntent t : s.tables()) {
-      boolean exists = !t.firstTouch() || tables.branchExists(t.location(), t.nativeBranch());
+      boolean exists = !t.firstTouch() || tables.branches().exists(t.location(), t.nativeBranch());
       if (exists && tables.head(t.location(), Optional.ofNullable(t.nativeBranch())) > t.expectedVersion()) {
         assertThat(tables.head(t.location(), Optional.ofNullable(t.nativeBranch())))
             .isEqualTo(t.postCommitVersion());
@@ -839,7 +839,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     DataTables tables = new DataTables(config);
     if (!landed) {
       // Nothing irreversible before the apply is visible: the old Company version still reads.
-      assertThat(tables.versionReadable(company.datasetPath(), Optional.empty(), company.publishedDatasetVersion()))
+      assertThat(tables.versions().readable(company.datasetPath(), Optional.empty(), company.publishedDatasetVersion()))
           .isTrue();
     }
     reopen();
@@ -863,7 +863,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
       assertThat(commits.subList(1, commits.size())).isEqualTo(before.commits());
       assertThat(commits.get(0)).isEqualTo(s.get().lineage().commitId());
       // The hard drop ran once the apply was visible: the pre-apply Company version is gone.
-      assertThat(tables.versionReadable(company.datasetPath(), Optional.empty(), company.publishedDatasetVersion()))
+      assertThat(tables.versions().readable(company.datasetPath(), Optional.empty(), company.publishedDatasetVersion()))
           .isFalse();
     } else {
       assertThat(graph.schemaIdentity()).isEqualTo(oldIdentity);
@@ -927,7 +927,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     DataTables tables = new DataTables(config);
     Map<String, Set<String>> out = new TreeMap<>();
     for (SnapshotOutput.Dataset d : graph.snapshot(branch).datasets()) {
-      out.put(d.typeName(), new TreeSet<>(tables.indexState(d.datasetPath(), Optional.ofNullable(
+      out.put(d.typeName(), new TreeSet<>(tables.indexes().indexState(d.datasetPath(), Optional.ofNullable(
           d.nativeDatasetBranch()), d.publishedDatasetVersion(), List.of()).indexes().keySet()));
     }
     return out;

@@ -186,7 +186,7 @@ abstract class AbstractEnsureIndicesTest {
   }
 
   Map<String, IndexKind> indexesOf(SnapshotOutput.Dataset d) {
-    return tables.indexState(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
+    return tables.indexes().indexState(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
         d.publishedDatasetVersion(), List.of()).indexes();
   }
 
@@ -397,7 +397,7 @@ abstract class AbstractEnsureIndicesTest {
     }
     SnapshotOutput.Dataset doc = dataset("main", "Doc");
     Optional<String> own = Optional.ofNullable(doc.nativeDatasetBranch());
-    assertThat(tables.fragmentStats(doc.datasetPath(), own, doc.publishedDatasetVersion()).unindexedFragments())
+    assertThat(tables.statistics().fragmentStats(doc.datasetPath(), own, doc.publishedDatasetVersion()).unindexedFragments())
         .as("every property index leaves the three new fragments uncovered (id_idx, built on the empty"
             + " table at init, the seed's fragment too)")
         .isEqualTo(Map.of("id_idx", 4, "slug_idx", 3, "rank_idx", 3, "status_idx", 3, "body_idx", 3, "emb_idx", 3));
@@ -417,11 +417,11 @@ abstract class AbstractEnsureIndicesTest {
     assertThat(report.tables()).extracting(t -> t.tableKey()).containsExactly("edge:Cites", "node:Doc", "node:Tiny");
     assertThat(report.tables()).allSatisfy(t -> assertThat(t.indexesPending()).isEmpty());
     for (SnapshotOutput.Dataset d : graph.snapshot("main").datasets()) {
-      assertThat(tables.fragmentStats(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
+      assertThat(tables.statistics().fragmentStats(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
           d.publishedDatasetVersion()).indexesCurrent()).as(d.typeName()).isTrue();
     }
     SnapshotOutput.Dataset after = dataset("main", "Doc");
-    dev.omnigraph.table.FragmentStats stats = tables.fragmentStats(after.datasetPath(), own,
+    dev.omnigraph.table.FragmentStats stats = tables.statistics().fragmentStats(after.datasetPath(), own,
         after.publishedDatasetVersion());
     assertThat(stats.unindexedFragments()).as("every index covers every fragment")
         .isEqualTo(Map.of("id_idx", 0, "slug_idx", 0, "rank_idx", 0, "status_idx", 0, "body_idx", 0, "emb_idx", 0));
@@ -467,7 +467,7 @@ abstract class AbstractEnsureIndicesTest {
     SnapshotOutput feature = graph.snapshot("feature");
     assertThat(feature.datasets()).isEqualTo(main.datasets());
     for (SnapshotOutput.Dataset d : feature.datasets()) {
-      assertThat(tables.branchExists(d.datasetPath(), "feature")).as(d.typeName()).isFalse();
+      assertThat(tables.branches().exists(d.datasetPath(), "feature")).as(d.typeName()).isFalse();
     }
     assertThat(indexesOf(dataset("feature", "Doc"))).containsKeys("rank_idx", "emb_idx", "body_idx");
     List<String> featureCommits = commits("feature");
@@ -478,7 +478,7 @@ abstract class AbstractEnsureIndicesTest {
     assertThat(onBranch.pending()).containsExactly(TINY_EMB);
     assertThat(commits("feature")).isEqualTo(featureCommits);
     for (SnapshotOutput.Dataset d : graph.snapshot("feature").datasets()) {
-      assertThat(tables.branchExists(d.datasetPath(), "feature")).as(d.typeName()).isFalse();
+      assertThat(tables.branches().exists(d.datasetPath(), "feature")).as(d.typeName()).isFalse();
     }
     assertThat(reads("feature")).isEqualTo(reads("main"));
 
@@ -547,7 +547,7 @@ abstract class AbstractEnsureIndicesTest {
     assertThat(commits("feature")).hasSize(featureCommits.size() + 1).startsWith(out.graphCommitId());
     for (SnapshotOutput.Dataset d : graph.snapshot("feature").datasets()) {
       boolean worked = List.of("Cites", "Doc", "Tiny").contains(d.typeName());
-      assertThat(tables.branchExists(d.datasetPath(), "feature")).as(d.typeName()).isEqualTo(worked);
+      assertThat(tables.branches().exists(d.datasetPath(), "feature")).as(d.typeName()).isEqualTo(worked);
       assertThat(d.nativeDatasetBranch()).as(d.typeName()).isEqualTo(worked ? "feature" : null);
       assertThat(tables.head(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch())))
           .isEqualTo(d.publishedDatasetVersion());

@@ -241,7 +241,7 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
     SnapshotOutput.Dataset forked = dataset("second", "Person");
     assertThat(forked.nativeDatasetBranch()).as("a ref of its own, forked from main's lineage").isEqualTo("second");
     assertThat(forked.publishedDatasetVersion()).isEqualTo(mainPersonBefore.publishedDatasetVersion() + 1);
-    assertThat(new DataTables(config).branches(forked.datasetPath())).filteredOn(b -> b.name().equals("second"))
+    assertThat(new DataTables(config).branches().list(forked.datasetPath())).filteredOn(b -> b.name().equals("second"))
         .singleElement().satisfies(b -> assertThat(b.parent().filter(p -> !p.isEmpty() && !p.equals("main")))
             .as("the fork's parent ref").isEmpty());
     assertThat(rows("second", "Person")).containsOnlyKeys("bob");
@@ -670,7 +670,7 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
     assertPinsAreHeads("main");
     // The proven write is re-certified, so the proof composes over the next generation.
     SnapshotOutput.Dataset person = dataset("main", "Person");
-    assertThat(new DataTables(config).insertCertificateViolations(person.datasetPath(), Optional.empty(),
+    assertThat(new DataTables(config).insertCertificate().violations(person.datasetPath(), Optional.empty(),
         person.publishedDatasetVersion())).isEmpty();
 
     // Refused after cleanup: b's interval holds the chunks of a merge into b; cleanup removes the

@@ -14,6 +14,7 @@ import dev.omnigraph.api.PreconditionFailed;
 import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.query.QueryParseException;
 import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.InsertCertificate;
 import dev.omnigraph.write.WriteResult;
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,7 +53,7 @@ abstract class AbstractMutationTest extends AbstractGraphFixture {
   private Optional<String> certificate(String type) {
     SnapshotOutput.Dataset d = dataset("main", type);
     return new DataTables(config).transactionAt(d.datasetPath(), Optional.empty(), d.publishedDatasetVersion())
-        .map(tx -> tx.properties().get(DataTables.INSERT_ABSENCE));
+        .map(tx -> tx.properties().get(InsertCertificate.INSERT_ABSENCE));
   }
 
   @Test

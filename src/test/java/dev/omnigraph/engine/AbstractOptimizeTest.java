@@ -54,7 +54,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
 
   TableStats stats(String branch, String type) {
     SnapshotOutput.Dataset d = dataset(branch, type);
-    return new DataTables(config).stats(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
+    return new DataTables(config).compaction().stats(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
         OptionalLong.of(d.publishedDatasetVersion()));
   }
 
@@ -292,7 +292,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
     SnapshotOutput.Dataset d = dataset("main", "Person");
     DataTables tables = new DataTables(config);
     // A commit outside OmniGraph: live HEAD moves past the pin.
-    CommitOutcome drift = tables.commit(tables.stageInsert(d.datasetPath(), Optional.empty(),
+    CommitOutcome drift = tables.commit(tables.staging().stageInsert(d.datasetPath(), Optional.empty(),
         d.publishedDatasetVersion(), personSchema(), List.of(stray()), false));
     assertThat(drift.isLanded()).isTrue();
     List<CommitOutput> before = commits("main");
@@ -317,7 +317,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
     OptimizeReport inherited = graph.optimize("feature");
     assertThat(inherited.commitId()).isEmpty();
     assertThat(inherited.skipped()).anyMatch(s -> s.startsWith("node:Person: inherited"));
-    assertThat(new DataTables(config).branchExists(dataset("main", "Person").datasetPath(), "feature")).isFalse();
+    assertThat(new DataTables(config).branches().exists(dataset("main", "Person").datasetPath(), "feature")).isFalse();
     // After writes on the branch its Person table lives on its own ref and is compacted there.
     for (String n : List.of("b1", "b2", "b3")) {
       graph.mutate("feature", AbstractMutationTest.GQ, "add_person",
@@ -417,7 +417,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
     SnapshotOutput.Dataset d = dataset("main", "Person");
     DataTables tables = new DataTables(config);
     long head = tables.head(d.datasetPath(), Optional.empty());
-    assertThat(tables.commit(tables.stageInsert(d.datasetPath(), Optional.empty(), head, personSchema(),
+    assertThat(tables.commit(tables.staging().stageInsert(d.datasetPath(), Optional.empty(), head, personSchema(),
         List.of(stray()), false)).isLanded()).isTrue();
 
     Throwable refused = catchThrowable(() -> graph.recover());

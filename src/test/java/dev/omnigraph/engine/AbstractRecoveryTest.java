@@ -165,7 +165,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
     // A writer outside the supported topology commits on top of our effect.
     DataTables tables = new DataTables(config);
     long head = tables.head(people.datasetPath(), Optional.empty());
-    CommitOutcome foreign = tables.commit(tables.stageDeleteIds(people.datasetPath(), Optional.empty(), head,
+    CommitOutcome foreign = tables.commit(tables.staging().stageDeleteIds(people.datasetPath(), Optional.empty(), head,
         List.of("ann")));
     assertThat(foreign.isLanded()).isTrue();
     graph.close();
@@ -354,9 +354,9 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
     SnapshotOutput.Dataset people = dataset("main", "Person");
     armedWithEffect("feature");
     DataTables tables = new DataTables(config);
-    assertThat(tables.branchExists(people.datasetPath(), "feature")).isTrue();
+    assertThat(tables.branches().exists(people.datasetPath(), "feature")).isTrue();
     reopen(OpenMode.READ_WRITE);
-    assertThat(tables.branchExists(people.datasetPath(), "feature")).isFalse();
+    assertThat(tables.branches().exists(people.datasetPath(), "feature")).isFalse();
     assertThat(graph.commits("feature", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(featureCommits);
     assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> {
       assertThat(e.kind()).isEqualTo("RolledBack");
@@ -377,7 +377,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
     reopen(OpenMode.READ_WRITE);
     assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> assertThat(e.kind()).isEqualTo("OrphanDiscarded"));
     assertThat(sidecars()).isEmpty();
-    assertThat(new DataTables(config).branchExists(people.datasetPath(), "feature")).isFalse();
+    assertThat(new DataTables(config).branches().exists(people.datasetPath(), "feature")).isFalse();
     graph.branchCreate("feature", "main", Optional.of("act-test"));
     load("feature", LoadMode.APPEND, BOB);
     assertThat(rows("feature", "Person")).containsOnlyKeys("bob");

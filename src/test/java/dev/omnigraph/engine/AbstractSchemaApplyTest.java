@@ -331,7 +331,7 @@ abstract class AbstractSchemaApplyTest extends AbstractGraphFixture {
     assertThat(out.hardDropped()).containsExactlyInAnyOrder(worksAt.datasetPath(), company.datasetPath());
     DataTables tables = new DataTables(config);
     assertThat(tables.datasetExists(worksAt.datasetPath())).isFalse();
-    assertThat(tables.versionReadable(company.datasetPath(), Optional.empty(), company.publishedDatasetVersion()))
+    assertThat(tables.versions().readable(company.datasetPath(), Optional.empty(), company.publishedDatasetVersion()))
         .isFalse();
     assertThatThrownBy(() -> query(Optional.of(before), QUERIES, "companies")).isInstanceOf(RuntimeException.class);
     assertThat(rowsOf(query(Optional.empty(), "query c() { match { $c: Company } return { $c.name } }", "c")))

@@ -12,6 +12,7 @@ import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.InsertCertificate;
 import dev.omnigraph.write.LoadInputError;
 import dev.omnigraph.write.LoadMode;
 import dev.omnigraph.write.WriteResult;
@@ -84,7 +85,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     assertThat(new DataTables(config).transactionAt(merged.datasetPath(), Optional.empty(),
         merged.publishedDatasetVersion()).orElseThrow().properties())
         .as("a mixed upsert carries no insert-absence certificate")
-        .doesNotContainKey(DataTables.INSERT_ABSENCE);
+        .doesNotContainKey(InsertCertificate.INSERT_ABSENCE);
     load("main", LoadMode.OVERWRITE, person("dave", 1));
     assertThat(rows("main", "Person")).containsOnlyKeys("dave");
     assertThat(dataset("main", "Person").entityCount()).isEqualTo(1);
@@ -479,7 +480,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     stray.put("name", "stray");
     stray.put("age", null);
     stray.put("email", null);
-    tables.commit(tables.stageInsert(people.datasetPath(), Optional.empty(), people.publishedDatasetVersion(), schema,
+    tables.commit(tables.staging().stageInsert(people.datasetPath(), Optional.empty(), people.publishedDatasetVersion(), schema,
         List.of(stray), false));
     assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("bob", 2)))
         .isInstanceOfSatisfying(dev.omnigraph.write.UncoveredDrift.class, e -> {

@@ -43,7 +43,7 @@ abstract class AbstractCleanupTest extends AbstractMaintenanceFixture {
     assertThat(planned.retainFrom()).isEqualTo(8);
     assertThat(planned.bytesRemoved()).isNull();
     assertThat(versions(person)).hasSize(8);
-    assertThat(tables.pinTags(person.datasetPath())).isEmpty();
+    assertThat(tables.versions().pinTags(person.datasetPath())).isEmpty();
 
     CleanupReport done = graph.cleanup(false);
     assertThat(done.dryRun()).isFalse();
@@ -113,7 +113,7 @@ abstract class AbstractCleanupTest extends AbstractMaintenanceFixture {
       });
     }
     assertThat(versions(person)).isEqualTo(withPending).containsAll(versions);
-    assertThat(tables.pinTags(person.datasetPath())).isEmpty();
+    assertThat(tables.versions().pinTags(person.datasetPath())).isEmpty();
 
     graph.recover();
     // The repaired-away version, plus init's unpinned versions: each table's creation and an edge

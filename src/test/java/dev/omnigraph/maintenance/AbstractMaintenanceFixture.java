@@ -80,7 +80,7 @@ abstract class AbstractMaintenanceFixture {
   }
 
   protected List<Long> versions(SnapshotOutput.Dataset d) {
-    return tables.versions(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()));
+    return tables.versions().list(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()));
   }
 
   /** The ids of a dataset at its pinned version. */

@@ -189,7 +189,7 @@ abstract class AbstractSearchQueryTest {
   }
 
   /**
-   * An IVF index is approximate (DataTables.nearest): its k-means starts at random, so a search may
+   * An IVF index is approximate (TableSearch.nearest): its k-means starts at random, so a search may
    * trade a true neighbour for the next one (a CI run missed the 3rd of 10 once). What must hold
    * every time: k rows, nearest first by their exact distances, nearly all of the true ten, and the
    * rows appended after the build (which the index does not cover, searched flat) found exactly:

@@ -1119,7 +1119,7 @@ class GraphApiTest {
       for (String dir : List.of("nodes", "edges")) {
         try (java.util.stream.Stream<Path> ds = Files.list(Path.of(uri, dir))) {
           for (Path table : ds.toList()) {
-            assertThat(tables.branches(dir + "/" + table.getFileName()))
+            assertThat(tables.branches().list(dir + "/" + table.getFileName()))
                 .extracting(dev.omnigraph.table.NativeBranch::name).doesNotContain("race");
           }
         }

@@ -69,7 +69,7 @@ public final class RecoveryScenarioMain {
           .orElseThrow().datasetPath();
       dev.omnigraph.table.DataTables tables = new dev.omnigraph.table.DataTables(config);
       long head = tables.head(loc, Optional.empty());
-      tables.commit(tables.stageDeleteIds(loc, Optional.empty(), head, java.util.List.of("bob")));
+      tables.commit(tables.staging().stageDeleteIds(loc, Optional.empty(), head, java.util.List.of("bob")));
     }
   }
 

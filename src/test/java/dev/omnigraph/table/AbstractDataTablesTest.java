@@ -57,7 +57,7 @@ abstract class AbstractDataTablesTest {
   }
 
   long insert(long readVersion, Map<String, Object>... rows) {
-    CommitOutcome outcome = tables.commit(tables.stageInsert(LOC, MAIN, readVersion, schema, List.of(rows), false));
+    CommitOutcome outcome = tables.commit(tables.staging().stageInsert(LOC, MAIN, readVersion, schema, List.of(rows), false));
     assertThat(outcome.kind()).as(outcome.detail()).isEqualTo(CommitOutcome.Kind.LANDED);
     return outcome.version();
   }
@@ -69,7 +69,7 @@ abstract class AbstractDataTablesTest {
   }
 
   static Map<String, String> certificate(long provenOn) {
-    return Map.of(DataTables.INSERT_ABSENCE, "v1", DataTables.INSERT_ABSENCE_PARENT, Long.toString(provenOn));
+    return Map.of(InsertCertificate.INSERT_ABSENCE, "v1", InsertCertificate.INSERT_ABSENCE_PARENT, Long.toString(provenOn));
   }
 
   /** Reads Lance's own transaction record of {@code version} (shape checks need Lance types). */
@@ -114,7 +114,7 @@ abstract class AbstractDataTablesTest {
     long f1 = store.createEmpty(from, all);
     long t1 = store.createEmpty(to, all);
     List<Map<String, Object>> written = List.of(everyType("a", false), everyType("b", true), everyType("c", false));
-    CommitOutcome loaded = tables.commit(tables.stageInsert(from, MAIN, f1, all, written, false));
+    CommitOutcome loaded = tables.commit(tables.staging().stageInsert(from, MAIN, f1, all, written, false));
     List<Integer> fragments = new ArrayList<>(tables.fragmentIds(from, MAIN, loaded.version()));
 
     try (ChunkBuffer buffer = new ChunkBuffer(all);
@@ -129,7 +129,7 @@ abstract class AbstractDataTablesTest {
       assertThat(ids).containsExactlyInAnyOrder("a", "b", "c");
       assertThat(buffer.rows()).isEqualTo(3);
       assertThat(buffer.bytes()).isPositive();
-      StagedWrite staged = tables.stageInsert(to, MAIN, t1, buffer, true, "11111111-2222-3333-4444-555555555555");
+      StagedWrite staged = tables.staging().stageInsert(to, MAIN, t1, buffer, true, "11111111-2222-3333-4444-555555555555");
       CommitOutcome landed = tables.commit(staged);
       assertThat(landed.kind()).as(landed.detail()).isEqualTo(CommitOutcome.Kind.LANDED);
       assertThat(landed.version()).isEqualTo(t1 + 1);
@@ -142,7 +142,7 @@ abstract class AbstractDataTablesTest {
             all.getFields().forEach(f -> full.put(f.getName(), r.get(f.getName())));
             return full;
           }).toList()));
-      assertThat(tables.insertCertificateViolations(to, MAIN, landed.version())).isEmpty();
+      assertThat(tables.insertCertificate().violations(to, MAIN, landed.version())).isEmpty();
 
       // A buffer reused after clear() holds only what follows; a repeated id fails closed.
       buffer.clear();
@@ -153,7 +153,7 @@ abstract class AbstractDataTablesTest {
       source.next();
       twice.append(source);
       twice.append(source);
-      assertThatThrownBy(() -> tables.stageInsert(to, MAIN, t1 + 1, twice, true, "22222222-2222-3333-4444-555555555555"))
+      assertThatThrownBy(() -> tables.staging().stageInsert(to, MAIN, t1 + 1, twice, true, "22222222-2222-3333-4444-555555555555"))
           .isInstanceOf(IllegalStateException.class).hasMessageContaining("not distinct");
     }
     try (ChunkBuffer other = new ChunkBuffer(schema);
@@ -174,9 +174,9 @@ abstract class AbstractDataTablesTest {
     TableStore store = new TableStore(config);
     long f1 = store.createEmpty(from, all);
     long t1 = store.createEmpty(to, all);
-    long f2 = tables.commit(tables.stageInsert(from, MAIN, f1, all,
+    long f2 = tables.commit(tables.staging().stageInsert(from, MAIN, f1, all,
         List.of(everyType("a", false), everyType("b", true), everyType("c", false)), false)).version();
-    long f3 = tables.commit(tables.stageInsert(from, MAIN, f2, all,
+    long f3 = tables.commit(tables.staging().stageInsert(from, MAIN, f2, all,
         List.of(everyType("d", true), everyType("e", false), everyType("f", false)), false)).version();
     List<Integer> fragments = new ArrayList<>(tables.fragmentIds(from, MAIN, f3));
     assertThat(fragments).hasSize(2);
@@ -195,7 +195,7 @@ abstract class AbstractDataTablesTest {
         chunks.get(chunk).add(source.id());
         buffer.append(source);
         if (chunk == 0 && buffer.rows() == 4 || chunk == 1 && seen == 6) {
-          at = tables.commit(tables.stageInsert(to, MAIN, at, buffer, true, java.util.UUID.randomUUID().toString()))
+          at = tables.commit(tables.staging().stageInsert(to, MAIN, at, buffer, true, java.util.UUID.randomUUID().toString()))
               .version();
           buffer.clear();
         }
@@ -218,14 +218,14 @@ abstract class AbstractDataTablesTest {
     List<Map<String, Object>> copied = new ArrayList<>();
     tables.scan(to, MAIN, at, Filter.TRUE, List.of(), copied::add);
     assertThat(TableFixtures.comparable(copied)).isEqualTo(TableFixtures.comparable(wanted));
-    assertThat(tables.insertCertificateViolations(to, MAIN, at)).isEmpty();
+    assertThat(tables.insertCertificate().violations(to, MAIN, at)).isEmpty();
   }
 
   @Test
   void certifiedInsertLandsExactRowsAtTheNextVersionWithItsUuidAndCertificate() {
     long v1 = create();
     List<Map<String, Object>> rows = List.of(person("a", "Ann", 31L), person("b", null, null), person("c", "Cy", 7L));
-    StagedWrite staged = tables.stageInsert(LOC, MAIN, v1, schema, rows, true);
+    StagedWrite staged = tables.staging().stageInsert(LOC, MAIN, v1, schema, rows, true);
 
     assertThat(staged.kind()).isEqualTo(StagedWrite.Kind.INSERT);
     assertThat(staged.isEmpty()).isFalse();
@@ -250,7 +250,7 @@ abstract class AbstractDataTablesTest {
 
     TxInfo tx = tables.transactionAt(LOC, MAIN, v1 + 1).orElseThrow();
     assertThat(tx).isEqualTo(new TxInfo(staged.uuid(), v1, certificate(v1), "Update"));
-    assertThat(tables.insertCertificateViolations(LOC, MAIN, v1 + 1)).isEmpty();
+    assertThat(tables.insertCertificate().violations(LOC, MAIN, v1 + 1)).isEmpty();
     // The persisted Update has exactly the certified shape.
     withTransaction(MAIN, v1 + 1, t -> {
       Update update = (Update) t.operation();
@@ -266,17 +266,17 @@ abstract class AbstractDataTablesTest {
     TxInfo creation = tables.transactionAt(LOC, MAIN, v1).orElseThrow();
     assertThat(creation.operation()).isEqualTo("Overwrite");
     assertThat(creation.properties()).isEmpty();
-    assertThat(tables.insertCertificateViolations(LOC, MAIN, v1)).contains("version 1 has no parent version");
+    assertThat(tables.insertCertificate().violations(LOC, MAIN, v1)).contains("version 1 has no parent version");
   }
 
   @Test
   void uncertifiedInsertCarriesNoPropertyAndFailsCertificateVerification() {
     long v1 = create();
-    StagedWrite staged = tables.stageInsert(LOC, MAIN, v1, schema, List.of(person("a", "Ann", 1L)), false);
+    StagedWrite staged = tables.staging().stageInsert(LOC, MAIN, v1, schema, List.of(person("a", "Ann", 1L)), false);
     assertThat(staged.properties()).isEmpty();
     assertThat(tables.commit(staged).isLanded()).isTrue();
     assertThat(tables.transactionAt(LOC, MAIN, v1 + 1).orElseThrow().properties()).isEmpty();
-    assertThat(tables.insertCertificateViolations(LOC, MAIN, v1 + 1)).containsExactly(
+    assertThat(tables.insertCertificate().violations(LOC, MAIN, v1 + 1)).containsExactly(
         "omnigraph.insert_absence is null, not v1", "absence was proven on version null, not the parent " + v1);
   }
 
@@ -284,16 +284,16 @@ abstract class AbstractDataTablesTest {
   void insertRejectsBadInputBeforeWritingAnything() {
     long v1 = create();
     // Strict insert fails closed when a certificate check fails (here: duplicate ids).
-    assertThatThrownBy(() -> tables.stageInsert(LOC, MAIN, v1, schema,
+    assertThatThrownBy(() -> tables.staging().stageInsert(LOC, MAIN, v1, schema,
         List.of(person("a", "x", 1L), person("a", "y", 2L)), true))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("fails closed").hasMessageContaining("not distinct");
-    assertThatThrownBy(() -> tables.stageInsert(LOC, MAIN, v1, schema, List.of(Map.of("id", "a", "age", 3)), false))
+    assertThatThrownBy(() -> tables.staging().stageInsert(LOC, MAIN, v1, schema, List.of(Map.of("id", "a", "age", 3)), false))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("row 0, column 'age'");
     Schema other = new Schema(List.of(TableFixtures.idField()));
-    assertThatThrownBy(() -> tables.stageInsert(LOC, MAIN, v1, other, List.of(Map.of("id", "a")), false))
+    assertThatThrownBy(() -> tables.staging().stageInsert(LOC, MAIN, v1, other, List.of(Map.of("id", "a")), false))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not match the table schema");
-    StagedWrite empty = tables.stageInsert(LOC, MAIN, v1, schema, List.of(), true);
+    StagedWrite empty = tables.staging().stageInsert(LOC, MAIN, v1, schema, List.of(), true);
     assertThat(empty.isEmpty()).isTrue();
     assertThatThrownBy(() -> tables.commit(empty)).isInstanceOf(IllegalArgumentException.class);
     assertThat(tables.head(LOC, MAIN)).isEqualTo(v1);
@@ -305,7 +305,7 @@ abstract class AbstractDataTablesTest {
   void upsertReplacesExistingRowsAndInsertsNewOnes() {
     long v1 = create();
     long v2 = insert(v1, person("a", "Ann", 1L), person("b", "Bo", 2L), person("c", "Cy", 3L), person("d", "Di", 4L));
-    StagedWrite staged = tables.stageUpsert(LOC, MAIN, v2, schema,
+    StagedWrite staged = tables.staging().stageUpsert(LOC, MAIN, v2, schema,
         List.of(person("b", "Bob", 20L), person("c", null, null), person("e", "Eve", 5L)));
     assertThat(staged.kind()).isEqualTo(StagedWrite.Kind.UPSERT);
     assertThat(staged.insertedRows()).isEqualTo(1);
@@ -332,14 +332,14 @@ abstract class AbstractDataTablesTest {
       assertThat(update.newFragments().stream().mapToLong(FragmentMetadata::getPhysicalRows).sum()).isEqualTo(3);
       assertThat(update.updateMode()).contains(Update.UpdateMode.RewriteRows);
     });
-    assertThat(tables.insertCertificateViolations(LOC, MAIN, v2 + 1)).isNotEmpty();
+    assertThat(tables.insertCertificate().violations(LOC, MAIN, v2 + 1)).isNotEmpty();
   }
 
   @Test
   void upsertReplacingEveryRowOfAFragmentRemovesIt() {
     long v1 = create();
     long v2 = insert(v1, person("a", "Ann", 1L), person("b", "Bo", 2L));
-    StagedWrite staged = tables.stageUpsert(LOC, MAIN, v2, schema, List.of(person("a", "A2", 10L), person("b", "B2", 20L)));
+    StagedWrite staged = tables.staging().stageUpsert(LOC, MAIN, v2, schema, List.of(person("a", "A2", 10L), person("b", "B2", 20L)));
     assertThat(staged.updatedRows()).isEqualTo(2);
     assertThat(staged.insertedRows()).isZero();
     assertThat(tables.commit(staged).isLanded()).isTrue();
@@ -355,15 +355,15 @@ abstract class AbstractDataTablesTest {
   void allNewUpsertCarriesTheCertificateAndDuplicateIdsAreRejected() {
     long v1 = create();
     long v2 = insert(v1, person("a", "Ann", 1L));
-    StagedWrite staged = tables.stageUpsert(LOC, MAIN, v2, schema, List.of(person("x", "X", 1L), person("y", "Y", 2L)));
+    StagedWrite staged = tables.staging().stageUpsert(LOC, MAIN, v2, schema, List.of(person("x", "X", 1L), person("y", "Y", 2L)));
     assertThat(staged.insertedRows()).isEqualTo(2);
     assertThat(staged.updatedRows()).isZero();
     assertThat(staged.properties()).isEqualTo(certificate(v2));
     assertThat(tables.commit(staged).isLanded()).isTrue();
-    assertThat(tables.insertCertificateViolations(LOC, MAIN, v2 + 1)).isEmpty();
-    assertThatThrownBy(() -> tables.stageUpsert(LOC, MAIN, v2 + 1, schema, List.of(person("x", "1", 1L), person("x", "2", 2L))))
+    assertThat(tables.insertCertificate().violations(LOC, MAIN, v2 + 1)).isEmpty();
+    assertThatThrownBy(() -> tables.staging().stageUpsert(LOC, MAIN, v2 + 1, schema, List.of(person("x", "1", 1L), person("x", "2", 2L))))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("distinct ids");
-    assertThat(tables.stageUpsert(LOC, MAIN, v2 + 1, schema, List.of()).isEmpty()).isTrue();
+    assertThat(tables.staging().stageUpsert(LOC, MAIN, v2 + 1, schema, List.of()).isEmpty()).isTrue();
   }
 
   // --- delete ---------------------------------------------------------------------------------
@@ -373,7 +373,7 @@ abstract class AbstractDataTablesTest {
     long v1 = create();
     long v2 = insert(v1, person("a", "Ann", 1L), person("b", "Bo", 2L), person("c", "Cy", 3L));
     long v3 = insert(v2, person("d", "Di", 4L));
-    StagedWrite staged = tables.stageDeleteIds(LOC, MAIN, v3, List.of("b", "d", "zz"));
+    StagedWrite staged = tables.staging().stageDeleteIds(LOC, MAIN, v3, List.of("b", "d", "zz"));
     assertThat(staged.kind()).isEqualTo(StagedWrite.Kind.DELETE);
     assertThat(staged.isEmpty()).isFalse();
     assertThat(staged.deletedRows()).isEqualTo(2);
@@ -391,7 +391,7 @@ abstract class AbstractDataTablesTest {
       assertThat(delete.predicate()).isEqualTo("`id` IN ('b', 'd')");
     });
     // A second delete in the same fragment merges with its existing deletion vector.
-    assertThat(tables.commit(tables.stageDeleteIds(LOC, MAIN, v3 + 1, List.of("a")))).isEqualTo(CommitOutcome.landed(v3 + 2));
+    assertThat(tables.commit(tables.staging().stageDeleteIds(LOC, MAIN, v3 + 1, List.of("a")))).isEqualTo(CommitOutcome.landed(v3 + 2));
     assertThat(rows(MAIN, v3 + 2)).isEqualTo(List.of(person("c", "Cy", 3L)));
   }
 
@@ -399,10 +399,10 @@ abstract class AbstractDataTablesTest {
   void deleteMatchingNothingIsEmpty() {
     long v1 = create();
     long v2 = insert(v1, person("a", "Ann", 1L));
-    StagedWrite staged = tables.stageDeleteIds(LOC, MAIN, v2, List.of("nope", "x' OR '1'='1"));
+    StagedWrite staged = tables.staging().stageDeleteIds(LOC, MAIN, v2, List.of("nope", "x' OR '1'='1"));
     assertThat(staged.isEmpty()).isTrue();
     assertThat(staged.deletedRows()).isZero();
-    assertThat(tables.stageDeleteIds(LOC, MAIN, v2, List.of()).isEmpty()).isTrue();
+    assertThat(tables.staging().stageDeleteIds(LOC, MAIN, v2, List.of()).isEmpty()).isTrue();
     assertThatThrownBy(() -> tables.commit(staged)).isInstanceOf(IllegalArgumentException.class);
     assertThat(tables.head(LOC, MAIN)).isEqualTo(v2);
   }
@@ -413,7 +413,7 @@ abstract class AbstractDataTablesTest {
   void overwriteReplacesTheTableContent() {
     long v1 = create();
     long v2 = insert(v1, person("a", "Ann", 1L), person("b", "Bo", 2L));
-    StagedWrite staged = tables.stageOverwrite(LOC, MAIN, v2, schema, List.of(person("z", "Zed", 26L)));
+    StagedWrite staged = tables.staging().stageOverwrite(LOC, MAIN, v2, schema, List.of(person("z", "Zed", 26L)));
     assertThat(staged.kind()).isEqualTo(StagedWrite.Kind.OVERWRITE);
     assertThat(staged.insertedRows()).isEqualTo(1);
     assertThat(tables.commit(staged)).isEqualTo(CommitOutcome.landed(v2 + 1));
@@ -423,7 +423,7 @@ abstract class AbstractDataTablesTest {
     withTransaction(MAIN, v2 + 1, t -> assertThat(((Overwrite) t.operation()).fragments()).hasSize(1));
 
     // An empty overwrite is a real zero-fragment transaction: the table becomes empty.
-    StagedWrite empty = tables.stageOverwrite(LOC, MAIN, v2 + 1, schema, List.of());
+    StagedWrite empty = tables.staging().stageOverwrite(LOC, MAIN, v2 + 1, schema, List.of());
     assertThat(empty.isEmpty()).isFalse();
     assertThat(tables.commit(empty)).isEqualTo(CommitOutcome.landed(v2 + 2));
     assertThat(tables.countRows(LOC, MAIN, v2 + 2)).isZero();
@@ -433,7 +433,7 @@ abstract class AbstractDataTablesTest {
       assertThat(ds.hasStableRowIds()).isTrue();
       assertThat(LanceSupport.primaryKey(ds)).extracting(f -> f.getName()).containsExactly("id");
     }
-    assertThat(tables.commit(tables.stageInsert(LOC, MAIN, v2 + 2, schema, List.of(person("n", "New", 1L)), true)))
+    assertThat(tables.commit(tables.staging().stageInsert(LOC, MAIN, v2 + 2, schema, List.of(person("n", "New", 1L)), true)))
         .isEqualTo(CommitOutcome.landed(v2 + 3));
   }
 
@@ -456,8 +456,8 @@ abstract class AbstractDataTablesTest {
   void staleInsertIsRebasedOverAForeignInsertEvenWithTheSameId() {
     long v1 = create();
     long v = insert(v1, person("a", "Ann", 1L));
-    StagedWrite first = tables.stageInsert(LOC, MAIN, v, schema, List.of(person("dup", "first", 1L)), true);
-    StagedWrite second = tables.stageInsert(LOC, MAIN, v, schema, List.of(person("dup", "second", 2L)), true);
+    StagedWrite first = tables.staging().stageInsert(LOC, MAIN, v, schema, List.of(person("dup", "first", 1L)), true);
+    StagedWrite second = tables.staging().stageInsert(LOC, MAIN, v, schema, List.of(person("dup", "second", 2L)), true);
 
     assertThat(tables.commit(first)).isEqualTo(CommitOutcome.landed(v + 1));
     CommitOutcome outcome = tables.commit(second);
@@ -470,8 +470,8 @@ abstract class AbstractDataTablesTest {
     assertThat(rebased.readVersion()).isEqualTo(v + 1); // rewritten by Lance, not our v
     assertThat(tables.rowsById(LOC, MAIN, v + 2, List.of("dup"), List.of("id", "name")))
         .extracting(r -> r.get("name")).containsExactlyInAnyOrder("first", "second");
-    assertThat(tables.insertCertificateViolations(LOC, MAIN, v + 1)).isEmpty();
-    assertThat(tables.insertCertificateViolations(LOC, MAIN, v + 2))
+    assertThat(tables.insertCertificate().violations(LOC, MAIN, v + 1)).isEmpty();
+    assertThat(tables.insertCertificate().violations(LOC, MAIN, v + 2))
         .containsExactly("absence was proven on version " + v + ", not the parent " + (v + 1));
   }
 
@@ -484,8 +484,8 @@ abstract class AbstractDataTablesTest {
   void staleDeleteInTheSameFragmentDoesNotLand() {
     long v1 = create();
     long v = insert(v1, person("a", "Ann", 1L), person("b", "Bo", 2L), person("c", "Cy", 3L));
-    StagedWrite first = tables.stageDeleteIds(LOC, MAIN, v, List.of("a"));
-    StagedWrite second = tables.stageDeleteIds(LOC, MAIN, v, List.of("b"));
+    StagedWrite first = tables.staging().stageDeleteIds(LOC, MAIN, v, List.of("a"));
+    StagedWrite second = tables.staging().stageDeleteIds(LOC, MAIN, v, List.of("b"));
     assertThat(tables.commit(first)).isEqualTo(CommitOutcome.landed(v + 1));
 
     CommitOutcome outcome = tables.commit(second);
@@ -502,8 +502,8 @@ abstract class AbstractDataTablesTest {
   void staleUpsertOfTheSameRowDoesNotLand() {
     long v1 = create();
     long v = insert(v1, person("c", "Cy", 3L));
-    StagedWrite first = tables.stageUpsert(LOC, MAIN, v, schema, List.of(person("c", "C1", 1L)));
-    StagedWrite second = tables.stageUpsert(LOC, MAIN, v, schema, List.of(person("c", "C2", 2L)));
+    StagedWrite first = tables.staging().stageUpsert(LOC, MAIN, v, schema, List.of(person("c", "C1", 1L)));
+    StagedWrite second = tables.staging().stageUpsert(LOC, MAIN, v, schema, List.of(person("c", "C2", 2L)));
     assertThat(tables.commit(first).isLanded()).isTrue();
     CommitOutcome outcome = tables.commit(second);
     assertThat(outcome.kind()).isEqualTo(CommitOutcome.Kind.NOT_LANDED);
@@ -519,8 +519,8 @@ abstract class AbstractDataTablesTest {
   void staleDeleteAndUpsertAreRebasedOverADisjointForeignInsert() {
     long v1 = create();
     long v = insert(v1, person("a", "Ann", 1L), person("b", "Bo", 2L));
-    StagedWrite delete = tables.stageDeleteIds(LOC, MAIN, v, List.of("a"));
-    StagedWrite upsert = tables.stageUpsert(LOC, MAIN, v, schema, List.of(person("n", "New", 1L)));
+    StagedWrite delete = tables.staging().stageDeleteIds(LOC, MAIN, v, List.of("a"));
+    StagedWrite upsert = tables.staging().stageUpsert(LOC, MAIN, v, schema, List.of(person("n", "New", 1L)));
     insert(v, person("z", "Zed", 26L));
 
     CommitOutcome deleted = tables.commit(delete);
@@ -540,15 +540,15 @@ abstract class AbstractDataTablesTest {
   void overwriteAndInsertFromTheSameReadVersion() {
     long v1 = create();
     long v = insert(v1, person("a", "Ann", 1L));
-    StagedWrite overwrite = tables.stageOverwrite(LOC, MAIN, v, schema, List.of(person("o", "O", 1L)));
-    StagedWrite staleInsert = tables.stageInsert(LOC, MAIN, v, schema, List.of(person("p", "P", 1L)), false);
+    StagedWrite overwrite = tables.staging().stageOverwrite(LOC, MAIN, v, schema, List.of(person("o", "O", 1L)));
+    StagedWrite staleInsert = tables.staging().stageInsert(LOC, MAIN, v, schema, List.of(person("p", "P", 1L)), false);
     assertThat(tables.commit(overwrite)).isEqualTo(CommitOutcome.landed(v + 1));
     CommitOutcome incompatible = tables.commit(staleInsert);
     assertThat(incompatible.kind()).isEqualTo(CommitOutcome.Kind.NOT_LANDED);
     assertThat(incompatible.headMoved(v)).isTrue();
 
     long w = v + 1;
-    StagedWrite staleOverwrite = tables.stageOverwrite(LOC, MAIN, w, schema, List.of(person("o2", "O2", 2L)));
+    StagedWrite staleOverwrite = tables.staging().stageOverwrite(LOC, MAIN, w, schema, List.of(person("o2", "O2", 2L)));
     insert(w, person("lost", "L", 1L));
     CommitOutcome rebased = tables.commit(staleOverwrite);
     assertThat(rebased.kind()).isEqualTo(CommitOutcome.Kind.REBASED);
@@ -561,7 +561,7 @@ abstract class AbstractDataTablesTest {
   @Test
   void aStagedWriteIsCommittedAtMostOnce() {
     long v1 = create();
-    StagedWrite staged = tables.stageInsert(LOC, MAIN, v1, schema, List.of(person("a", "Ann", 1L)), true);
+    StagedWrite staged = tables.staging().stageInsert(LOC, MAIN, v1, schema, List.of(person("a", "Ann", 1L)), true);
     assertThat(tables.commit(staged).isLanded()).isTrue();
     assertThatThrownBy(() -> tables.commit(staged)).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("already committed");
@@ -578,7 +578,7 @@ abstract class AbstractDataTablesTest {
   void failedCommitWithUnchangedHeadIsNotLandedAndEffectFree() throws Exception {
     long v1 = create();
     long v = insert(v1, person("a", "Ann", 1L));
-    StagedWrite staged = tables.stageInsert(LOC, MAIN, v, schema, List.of(person("b", "Bo", 2L)), true);
+    StagedWrite staged = tables.staging().stageInsert(LOC, MAIN, v, schema, List.of(person("b", "Bo", 2L)), true);
     CommitOutcome outcome;
     try (AutoCloseable fault = breakStorageUnder(config, LOC + "/_transactions")) {
       outcome = tables.commit(staged);
@@ -595,7 +595,7 @@ abstract class AbstractDataTablesTest {
   @Test
   void unreadableEvidenceIsAnUnknownOutcome() throws Exception {
     long v1 = create();
-    StagedWrite staged = tables.stageInsert(LOC, MAIN, v1, schema, List.of(person("a", "Ann", 1L)), false);
+    StagedWrite staged = tables.staging().stageInsert(LOC, MAIN, v1, schema, List.of(person("a", "Ann", 1L)), false);
     try (AutoCloseable fault = breakStorageUnder(config, LOC)) {
       assertThatThrownBy(() -> tables.commit(staged))
           .isInstanceOfSatisfying(TableCommitUnknownException.class, e -> {
@@ -621,19 +621,19 @@ abstract class AbstractDataTablesTest {
     long v = insert(v1, person("a", "Ann", 1L));
     long mainHead = insert(v, person("later", "L", 9L)); // main moves on past the fork point
     Optional<String> branch = Optional.of("agent/one");
-    assertThat(tables.branchExists(LOC, "agent/one")).isFalse();
+    assertThat(tables.branches().exists(LOC, "agent/one")).isFalse();
 
-    tables.createBranch(LOC, "agent/one", MAIN, v);
-    assertThat(tables.branchExists(LOC, "agent/one")).isTrue();
+    tables.branches().create(LOC, "agent/one", MAIN, v);
+    assertThat(tables.branches().exists(LOC, "agent/one")).isTrue();
     assertThat(tables.head(LOC, branch)).isEqualTo(v);
     assertThat(rows(branch, v)).extracting(r -> r.get("id")).containsExactly("a");
 
-    StagedWrite staged = tables.stageInsert(LOC, branch, v, schema, List.of(person("b", "Bo", 2L)), true);
+    StagedWrite staged = tables.staging().stageInsert(LOC, branch, v, schema, List.of(person("b", "Bo", 2L)), true);
     assertThat(staged.nativeBranch()).isEqualTo(branch);
     assertThat(tables.commit(staged)).isEqualTo(CommitOutcome.landed(v + 1));
     assertThat(rows(branch, v + 1)).extracting(r -> r.get("id")).containsExactly("a", "b");
     assertThat(tables.transactionAt(LOC, branch, v + 1).orElseThrow().uuid()).isEqualTo(staged.uuid());
-    assertThat(tables.insertCertificateViolations(LOC, branch, v + 1)).isEmpty();
+    assertThat(tables.insertCertificate().violations(LOC, branch, v + 1)).isEmpty();
 
     assertThat(tables.head(LOC, MAIN)).isEqualTo(mainHead);
     assertThat(rows(MAIN, mainHead)).extracting(r -> r.get("id")).containsExactly("a", "later");
@@ -641,15 +641,15 @@ abstract class AbstractDataTablesTest {
     assertThat(tables.transactionAt(LOC, MAIN, v + 1).orElseThrow().uuid()).isNotEqualTo(staged.uuid());
 
     // Branch-local deletes, and a branch forked from the branch.
-    assertThat(tables.commit(tables.stageDeleteIds(LOC, branch, v + 1, List.of("a"))))
+    assertThat(tables.commit(tables.staging().stageDeleteIds(LOC, branch, v + 1, List.of("a"))))
         .isEqualTo(CommitOutcome.landed(v + 2));
-    tables.createBranch(LOC, "agent/one-child", branch, v + 2);
+    tables.branches().create(LOC, "agent/one-child", branch, v + 2);
     assertThat(rows(Optional.of("agent/one-child"), v + 2)).extracting(r -> r.get("id")).containsExactly("b");
     assertThat(tables.countRows(LOC, MAIN, mainHead)).isEqualTo(2);
 
-    tables.deleteBranch(LOC, "agent/one-child");
-    tables.deleteBranch(LOC, "agent/one");
-    assertThat(tables.branchExists(LOC, "agent/one")).isFalse();
+    tables.branches().delete(LOC, "agent/one-child");
+    tables.branches().delete(LOC, "agent/one");
+    assertThat(tables.branches().exists(LOC, "agent/one")).isFalse();
     assertThat(tables.head(LOC, MAIN)).isEqualTo(mainHead);
   }
 
@@ -663,7 +663,7 @@ abstract class AbstractDataTablesTest {
     for (int i = 0; i < 9_000; i++) {
       many.add(person(String.format("id-%05d", i), "n" + i, (long) i));
     }
-    long v = tables.commit(tables.stageInsert(LOC, MAIN, v1, schema, many, true)).version();
+    long v = tables.commit(tables.staging().stageInsert(LOC, MAIN, v1, schema, many, true)).version();
     List<String> probe = new ArrayList<>();
     for (int i = 0; i < 2_600; i++) {
       probe.add(String.format("id-%05d", i * 3)); // 2,600 ids across three chunks
@@ -681,7 +681,7 @@ abstract class AbstractDataTablesTest {
     });
     assertThat(count[0]).isEqualTo(9_000);
     assertThat(ageSum[0]).isEqualTo(9_000L * 8_999 / 2);
-    assertThat(tables.stageDeleteIds(LOC, MAIN, v, probe).deletedRows()).isEqualTo(2_600);
+    assertThat(tables.staging().stageDeleteIds(LOC, MAIN, v, probe).deletedRows()).isEqualTo(2_600);
   }
 
   /**
@@ -698,7 +698,7 @@ abstract class AbstractDataTablesTest {
         TableSchemas.field("full_name", dev.omnigraph.schema.PropertyType.scalar(dev.omnigraph.schema.ScalarKind.STRING, true)),
         TableSchemas.field("city", dev.omnigraph.schema.PropertyType.scalar(dev.omnigraph.schema.ScalarKind.STRING, true))));
     String uuid = java.util.UUID.randomUUID().toString();
-    StagedWrite staged = tables.stageSchemaRewrite(LOC, v2, next, Map.of("id", "id", "full_name", "name"), uuid);
+    StagedWrite staged = tables.staging().stageSchemaRewrite(LOC, v2, next, Map.of("id", "id", "full_name", "name"), uuid);
     assertThat(staged.insertedRows()).isEqualTo(2);
     CommitOutcome outcome = tables.commit(staged);
     assertThat(outcome.kind()).isEqualTo(CommitOutcome.Kind.LANDED);
@@ -718,8 +718,8 @@ abstract class AbstractDataTablesTest {
     // empty table: a zero-fragment overwrite, still a real version
     Schema wider = new Schema(List.of(TableFixtures.idField(),
         TableSchemas.field("full_name", dev.omnigraph.schema.PropertyType.scalar(dev.omnigraph.schema.ScalarKind.STRING, true))));
-    long v3 = tables.commit(tables.stageDeleteIds(LOC, MAIN, v2 + 1, List.of("a", "b"))).version();
-    CommitOutcome empty = tables.commit(tables.stageSchemaRewrite(LOC, v3, wider, Map.of("id", "id", "full_name",
+    long v3 = tables.commit(tables.staging().stageDeleteIds(LOC, MAIN, v2 + 1, List.of("a", "b"))).version();
+    CommitOutcome empty = tables.commit(tables.staging().stageSchemaRewrite(LOC, v3, wider, Map.of("id", "id", "full_name",
         "full_name"), java.util.UUID.randomUUID().toString()));
     assertThat(empty.version()).isEqualTo(v3 + 1);
     assertThat(tables.countRows(LOC, MAIN, v3 + 1)).isZero();
@@ -728,14 +728,14 @@ abstract class AbstractDataTablesTest {
   /**
    * The exact version-one create: lands at version 1 with our uuid where nothing exists; a second
    * create at the same path does not land and leaves the first untouched; only our own create is
-   * removed by {@link DataTables#dropOwnCreate}.
+   * removed by {@link TableVersions#dropOwnCreate}.
    */
   @Test
   void versionOneCreateIsStrictAndOnlyOurOwnIsDropped() {
     String at = "nodes/00000000000000aa-0000000000000001";
     assertThat(tables.datasetExists(at)).isFalse();
     String uuid = java.util.UUID.randomUUID().toString();
-    CommitOutcome created = tables.commit(tables.stageCreate(at, schema, uuid));
+    CommitOutcome created = tables.commit(tables.staging().stageCreate(at, schema, uuid));
     assertThat(created.kind()).isEqualTo(CommitOutcome.Kind.LANDED);
     assertThat(created.version()).isEqualTo(1);
     assertThat(tables.datasetExists(at)).isTrue();
@@ -743,20 +743,20 @@ abstract class AbstractDataTablesTest {
     assertThat(tables.transactionAt(at, MAIN, 1).orElseThrow().uuid()).isEqualTo(uuid);
     assertThat(tables.countRows(at, MAIN, 1)).isZero();
     // rows can be written into it like into any table
-    long v2 = tables.commit(tables.stageInsert(at, MAIN, 1, schema, List.of(person("x", "X", 1L)), true)).version();
+    long v2 = tables.commit(tables.staging().stageInsert(at, MAIN, 1, schema, List.of(person("x", "X", 1L)), true)).version();
     assertThat(v2).isEqualTo(2);
 
-    CommitOutcome again = tables.commit(tables.stageCreate(at, schema, java.util.UUID.randomUUID().toString()));
+    CommitOutcome again = tables.commit(tables.staging().stageCreate(at, schema, java.util.UUID.randomUUID().toString()));
     assertThat(again.kind()).isNotEqualTo(CommitOutcome.Kind.LANDED);
     assertThat(tables.head(at, MAIN)).isEqualTo(2);
-    assertThat(tables.dropOwnCreate(at, uuid)).as("not only ours any more: a later version exists").isFalse();
+    assertThat(tables.versions().dropOwnCreate(at, uuid)).as("not only ours any more: a later version exists").isFalse();
     assertThat(tables.datasetExists(at)).isTrue();
 
     String other = "nodes/00000000000000bb-0000000000000001";
     String mine = java.util.UUID.randomUUID().toString();
-    tables.commit(tables.stageCreate(other, schema, mine));
-    assertThat(tables.dropOwnCreate(other, java.util.UUID.randomUUID().toString())).isFalse();
-    assertThat(tables.dropOwnCreate(other, mine)).isTrue();
+    tables.commit(tables.staging().stageCreate(other, schema, mine));
+    assertThat(tables.versions().dropOwnCreate(other, java.util.UUID.randomUUID().toString())).isFalse();
+    assertThat(tables.versions().dropOwnCreate(other, mine)).isTrue();
     assertThat(tables.datasetExists(other)).isFalse();
   }
 }

@@ -96,7 +96,7 @@ abstract class AbstractFilterPushdownTest {
           version = TestIndexes.build(config, LOCATION, Optional.empty(), column, TestIndexes.Kind.BTREE);
         }
       }
-      CommitOutcome outcome = tables.commit(tables.stageInsert(LOCATION, Optional.empty(), version, schema, batch, false));
+      CommitOutcome outcome = tables.commit(tables.staging().stageInsert(LOCATION, Optional.empty(), version, schema, batch, false));
       assertThat(outcome.kind()).isEqualTo(CommitOutcome.Kind.LANDED);
       version = outcome.version();
     }
@@ -107,12 +107,12 @@ abstract class AbstractFilterPushdownTest {
       }
       specs.add(new IndexSpec("s", dev.omnigraph.schema.IndexKind.INVERTED));
       specs.add(new IndexSpec("vec", dev.omnigraph.schema.IndexKind.VECTOR));
-      TableIndexState state = tables.indexState(LOCATION, Optional.empty(), version, List.of("vec"));
-      CommitOutcome indexed = tables.commit(tables.stageCreateIndices(LOCATION, Optional.empty(), version, specs,
+      TableIndexState state = tables.indexes().indexState(LOCATION, Optional.empty(), version, List.of("vec"));
+      CommitOutcome indexed = tables.commit(tables.indexes().stageCreateIndices(LOCATION, Optional.empty(), version, specs,
           state.vectors(), java.util.UUID.randomUUID().toString()));
       assertThat(indexed.kind()).as(indexed.detail()).isEqualTo(CommitOutcome.Kind.LANDED);
       version = indexed.version();
-      assertThat(tables.indexState(LOCATION, Optional.empty(), version, List.of()).indexes()).hasSize(specs.size());
+      assertThat(tables.indexes().indexState(LOCATION, Optional.empty(), version, List.of()).indexes()).hasSize(specs.size());
     }
     committed = new ArrayList<>();
     tables.scan(LOCATION, Optional.empty(), version, Filter.TRUE, List.of(), committed::add);

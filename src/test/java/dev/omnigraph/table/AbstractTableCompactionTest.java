@@ -22,7 +22,7 @@ import org.lance.MetadataColumns;
 import org.lance.ipc.ScanOptions;
 
 /**
- * {@link DataTables#compact} and {@link DataTables#stats} against real Lance on every backend: what
+ * {@link TableCompaction#compact} and {@link TableCompaction#stats} against real Lance on every backend: what
  * versions a compaction adds and which transactions Lance records there, that rows, stable row ids
  * and time travel survive it, that deletion files are folded in, and the typed refusal when HEAD is
  * not the expected version. The facts are written down in docs/lance-write-layer.md, "Compaction".
@@ -45,7 +45,7 @@ abstract class AbstractTableCompactionTest {
   }
 
   long insert(Optional<String> branch, long readVersion, Map<String, Object>... rows) {
-    CommitOutcome outcome = tables.commit(tables.stageInsert(LOC, branch, readVersion, schema, List.of(rows), false));
+    CommitOutcome outcome = tables.commit(tables.staging().stageInsert(LOC, branch, readVersion, schema, List.of(rows), false));
     assertThat(outcome.kind()).as(outcome.detail()).isEqualTo(CommitOutcome.Kind.LANDED);
     return outcome.version();
   }
@@ -79,10 +79,10 @@ abstract class AbstractTableCompactionTest {
     for (int i = 0; i < 6; i += 2) {
       v = insert(branch, v, person("p" + i, "P" + i, (long) i), person("p" + (i + 1), "P" + (i + 1), (long) i + 1));
     }
-    CommitOutcome deleted = tables.commit(tables.stageDeleteIds(LOC, branch, v, List.of("p1")));
+    CommitOutcome deleted = tables.commit(tables.staging().stageDeleteIds(LOC, branch, v, List.of("p1")));
     assertThat(deleted.kind()).isEqualTo(CommitOutcome.Kind.LANDED);
     v = deleted.version();
-    CommitOutcome upserted = tables.commit(tables.stageUpsert(LOC, branch, v, schema,
+    CommitOutcome upserted = tables.commit(tables.staging().stageUpsert(LOC, branch, v, schema,
         List.of(person("p2", "P2-new", 22L), person("q", "Q", 9L))));
     assertThat(upserted.kind()).isEqualTo(CommitOutcome.Kind.LANDED);
     return upserted.version();
@@ -92,7 +92,7 @@ abstract class AbstractTableCompactionTest {
   void compactionPreservesRowsRowIdsAndTimeTravelAndFoldsDeletions() throws Exception {
     long v1 = new TableStore(config).createEmpty(LOC, schema);
     long pin = fragmented(MAIN, v1);
-    TableStats before = tables.stats(LOC, MAIN, OptionalLong.empty());
+    TableStats before = tables.compaction().stats(LOC, MAIN, OptionalLong.empty());
     assertThat(before.version()).isEqualTo(pin);
     assertThat(before.fragments()).as("%s", before).isEqualTo(4);
     assertThat(before.fragmentsWithDeletions()).as("%s", before).isEqualTo(2);
@@ -100,7 +100,7 @@ abstract class AbstractTableCompactionTest {
     List<Map<String, Object>> content = rows(MAIN, pin);
     Map<String, Long> ids = rowIds(MAIN, pin);
 
-    CompactionOutcome out = tables.compact(LOC, MAIN, pin);
+    CompactionOutcome out = tables.compaction().compact(LOC, MAIN, pin);
     System.out.println("[compaction] " + out);
 
     assertThat(out.kind()).as(out.detail()).isEqualTo(CompactionOutcome.Kind.COMPACTED);
@@ -119,13 +119,13 @@ abstract class AbstractTableCompactionTest {
     assertThat(rowIds(MAIN, out.version())).isEqualTo(ids);
     assertThat(tables.countRows(LOC, MAIN, out.version())).isEqualTo(content.size());
     assertThat(rows(MAIN, pin)).isEqualTo(content);
-    assertThat(tables.stats(LOC, MAIN, OptionalLong.of(pin))).isEqualTo(before);
+    assertThat(tables.compaction().stats(LOC, MAIN, OptionalLong.of(pin))).isEqualTo(before);
     // Recovery's view of the same history agrees.
-    assertThat(tables.compactionSince(LOC, MAIN, pin).kind()).isEqualTo(CompactionOutcome.Kind.COMPACTED);
-    assertThat(tables.compactionSince(LOC, MAIN, pin).version()).isEqualTo(out.version());
+    assertThat(tables.compaction().compactionSince(LOC, MAIN, pin).kind()).isEqualTo(CompactionOutcome.Kind.COMPACTED);
+    assertThat(tables.compaction().compactionSince(LOC, MAIN, pin).version()).isEqualTo(out.version());
     // An ordinary staged write on top of the compacted head works and is foreign to the compaction.
     long next = insert(MAIN, out.version(), person("z", "Z", 1L));
-    assertThat(tables.compactionSince(LOC, MAIN, pin).kind()).isEqualTo(CompactionOutcome.Kind.FOREIGN);
+    assertThat(tables.compaction().compactionSince(LOC, MAIN, pin).kind()).isEqualTo(CompactionOutcome.Kind.FOREIGN);
     assertThat(rows(MAIN, next)).hasSize(content.size() + 1);
   }
 
@@ -133,13 +133,13 @@ abstract class AbstractTableCompactionTest {
   void compactionOfABranchLeavesMainAlone() throws Exception {
     long v1 = new TableStore(config).createEmpty(LOC, schema);
     long forkAt = insert(MAIN, v1, person("m", "M", 1L));
-    tables.createBranch(LOC, "feature", MAIN, forkAt);
+    tables.branches().create(LOC, "feature", MAIN, forkAt);
     Optional<String> b = Optional.of("feature");
     long pin = fragmented(b, forkAt);
     List<Map<String, Object>> content = rows(b, pin);
     Map<String, Long> ids = rowIds(b, pin);
 
-    CompactionOutcome out = tables.compact(LOC, b, pin);
+    CompactionOutcome out = tables.compaction().compact(LOC, b, pin);
     System.out.println("[compaction on a branch] " + out);
 
     assertThat(out.kind()).as(out.detail()).isEqualTo(CompactionOutcome.Kind.COMPACTED);
@@ -156,7 +156,7 @@ abstract class AbstractTableCompactionTest {
     long v1 = new TableStore(config).createEmpty(LOC, schema);
     long pin = fragmented(MAIN, v1);
     long drifted = insert(MAIN, pin, person("x", "X", 1L));
-    assertThatThrownBy(() -> tables.compact(LOC, MAIN, pin)).isInstanceOfSatisfying(TableHeadMoved.class, e -> {
+    assertThatThrownBy(() -> tables.compaction().compact(LOC, MAIN, pin)).isInstanceOfSatisfying(TableHeadMoved.class, e -> {
       assertThat(e.expectedVersion()).isEqualTo(pin);
       assertThat(e.liveHead()).isEqualTo(drifted);
       assertThat(e.location()).isEqualTo(LOC);
@@ -169,8 +169,8 @@ abstract class AbstractTableCompactionTest {
     long v1 = new TableStore(config).createWithKeyIndexes(LOC, schema);
     long inserted = insert(MAIN, v1, person("a", "A", 1L), person("b", "B", 2L));
     // Index the one fragment first: then neither compaction nor the index fold has anything to do.
-    long pin = tables.optimizeIndices(LOC, MAIN, inserted).version();
-    CompactionOutcome out = tables.compact(LOC, MAIN, pin);
+    long pin = tables.indexes().optimizeIndices(LOC, MAIN, inserted).version();
+    CompactionOutcome out = tables.compaction().compact(LOC, MAIN, pin);
     System.out.println("[compaction of one fragment] " + out);
     assertThat(out.kind()).isEqualTo(CompactionOutcome.Kind.NOT_COMPACTED);
     assertThat(out.version()).isEqualTo(pin);

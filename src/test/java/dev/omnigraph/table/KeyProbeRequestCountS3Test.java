@@ -63,10 +63,10 @@ class KeyProbeRequestCountS3Test {
     fresh();
     new TableStore(config).createWithKeyIndexes(LOC, schema);
     long v = addOneRowFragments(0, indexed);
-    IndexOptimization optimized = tables.optimizeIndices(LOC, MAIN, v);
+    IndexOptimization optimized = tables.indexes().optimizeIndices(LOC, MAIN, v);
     assertThat(optimized.kind()).as(optimized.detail()).isEqualTo(IndexOptimization.Kind.OPTIMIZED);
     long head = unindexed == 0 ? optimized.version() : addOneRowFragments(indexed, unindexed);
-    FragmentStats stats = tables.fragmentStats(LOC, MAIN, head);
+    FragmentStats stats = tables.statistics().fragmentStats(LOC, MAIN, head);
     assertThat(stats.fragments()).isEqualTo(indexed + unindexed);
     assertThat(stats.unindexedFragments()).isEqualTo(Map.of("id_idx", unindexed));
     String hit = "k" + (indexed / 2);
@@ -99,13 +99,13 @@ class KeyProbeRequestCountS3Test {
     fresh();
     new TableStore(config).createWithKeyIndexes(LOC, schema);
     long v = addOneRowFragments(0, 4);
-    v = tables.optimizeIndices(LOC, MAIN, v).version();
+    v = tables.indexes().optimizeIndices(LOC, MAIN, v).version();
     for (int i = 4; i < 9; i++) { // k4..k8: five fragments the index does not cover, staged here
-      v = tables.commit(tables.stageInsert(LOC, MAIN, v, schema, List.of(person("k" + i, "n" + i, (long) i)), false))
+      v = tables.commit(tables.staging().stageInsert(LOC, MAIN, v, schema, List.of(person("k" + i, "n" + i, (long) i)), false))
           .version();
     }
     long head = v;
-    assertThat(tables.fragmentStats(LOC, MAIN, head).unindexedFragments()).isEqualTo(Map.of("id_idx", 5));
+    assertThat(tables.statistics().fragmentStats(LOC, MAIN, head).unindexedFragments()).isEqualTo(Map.of("id_idx", 5));
 
     // Staged here: a miss reads no data file, a hit in an unindexed fragment reads only that one.
     assertThat(dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, List.of("absent"), List.of("id")))
@@ -138,10 +138,10 @@ class KeyProbeRequestCountS3Test {
       for (int i = 0; i < rows; i++) {
         batch.add(person("b" + f + "-" + i, "n", (long) i));
       }
-      v = tables.commit(tables.stageInsert(LOC, MAIN, v, schema, batch, false)).version();
+      v = tables.commit(tables.staging().stageInsert(LOC, MAIN, v, schema, batch, false)).version();
     }
     long head = v;
-    assertThat(tables.fragmentStats(LOC, MAIN, head).unindexedFragments()).isEqualTo(Map.of("id_idx", 3));
+    assertThat(tables.statistics().fragmentStats(LOC, MAIN, head).unindexedFragments()).isEqualTo(Map.of("id_idx", 3));
     List<String> fresh = new java.util.ArrayList<>();
     for (int i = 0; i < rows; i++) {
       fresh.add("new-" + i);
@@ -166,11 +166,11 @@ class KeyProbeRequestCountS3Test {
   void aDeletedRowInAStagedFragmentIsNotFoundAndAReinsertedOneIs() throws Exception {
     fresh();
     long v = new TableStore(config).createWithKeyIndexes(LOC, schema);
-    v = tables.commit(tables.stageInsert(LOC, MAIN, v, schema, List.of(person("a", "A", 1L)), false)).version();
-    v = tables.commit(tables.stageDeleteIds(LOC, MAIN, v, List.of("a"))).version();
+    v = tables.commit(tables.staging().stageInsert(LOC, MAIN, v, schema, List.of(person("a", "A", 1L)), false)).version();
+    v = tables.commit(tables.staging().stageDeleteIds(LOC, MAIN, v, List.of("a"))).version();
     long afterDelete = v;
     assertThat(tables.rowsById(LOC, MAIN, afterDelete, List.of("a"), List.of("id"))).isEmpty();
-    v = tables.commit(tables.stageInsert(LOC, MAIN, v, schema, List.of(person("a", "A2", 2L)), false)).version();
+    v = tables.commit(tables.staging().stageInsert(LOC, MAIN, v, schema, List.of(person("a", "A2", 2L)), false)).version();
     assertThat(tables.rowsById(LOC, MAIN, v, List.of("a"), List.of("id", "name")))
         .containsExactly(Map.of("id", "a", "name", "A2"));
   }
@@ -178,10 +178,10 @@ class KeyProbeRequestCountS3Test {
   @Test
   void fragmentStatsReadsNoDataOrIndexFile() throws Exception {
     long v = new TableStore(config).createWithKeyIndexes(LOC, schema);
-    v = tables.commit(tables.stageInsert(LOC, MAIN, v, schema, List.of(person("a", "A", 1L)), false)).version();
+    v = tables.commit(tables.staging().stageInsert(LOC, MAIN, v, schema, List.of(person("a", "A", 1L)), false)).version();
     long at = v;
     front.reset();
-    FragmentStats stats = tables.fragmentStats(LOC, MAIN, at);
+    FragmentStats stats = tables.statistics().fragmentStats(LOC, MAIN, at);
     assertThat(stats.unindexedFragments()).isEqualTo(Map.of("id_idx", 1));
     assertThat(front.count("GET", "/data/")).isZero();
     assertThat(front.count("GET", "/_indices/")).isZero();

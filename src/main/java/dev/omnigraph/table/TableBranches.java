@@ -1,0 +1,142 @@
+package dev.omnigraph.table;
+
+import static dev.omnigraph.table.LanceCall.lance;
+
+import dev.omnigraph.storage.StorageConfig;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.lance.Dataset;
+
+/**
+ * The Lance branches of a data table (a graph branch that touched the table has one; its main is
+ * the dataset's own): whether one exists, create (the first touch forks from the pinned version),
+ * delete, identity and listing, and the fork lineage reads depend on (a branch forked from another
+ * branch cannot use its inherited scalar indexes). Reached through {@link DataTables#branches()}.
+ */
+public final class TableBranches {
+
+  private final StorageConfig config;
+
+  TableBranches(StorageConfig config) {
+    this.config = config;
+  }
+
+  /** Whether the Lance branch {@code branch} of the table exists. */
+  public boolean exists(String location, String branch) {
+    return lance(() -> {
+      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.empty())) {
+        return LanceSupport.listBranches(h.main).stream().anyMatch(b -> b.getName().equals(branch));
+      }
+    });
+  }
+
+  /**
+   * Creates the Lance branch {@code branch} of the table at {@code fromVersion} of
+   * {@code fromBranch} (empty: main). Lance clones {@code tree/<branch>} before it writes the branch
+   * contents, so a failure may leave an unreferenced tree (reclaimed by the next create of the
+   * name). The storage options go to Lance explicitly (see
+   * {@link LanceSupport#createBranch(StorageConfig, Dataset, String, org.lance.Ref)}).
+   *
+   * <p>The call is made on the source branch's handle: lance-core 7.0.0 resolves the version of a
+   * {@code Ref.ofBranch(source, v)} in the tree of the dataset handle it is called on, so from
+   * main's handle it looked for main's {@code _versions/v.manifest} and failed (or would find the
+   * wrong version).
+   *
+   * @throws RuntimeException from Lance, e.g. when the branch already exists or the version does not
+   */
+  public void create(String location, String branch, Optional<String> fromBranch, long fromVersion) {
+    // Handles of an earlier branch of this name (see PinnedHandles.forgetBranch) must not serve it.
+    PinnedHandles.forgetBranch(config, location, branch);
+    forgetFork(branch);
+    lance(() -> {
+      try (TableHandle h = TableHandle.open(config, location, fromBranch, OptionalLong.empty());
+          Dataset created = LanceSupport.createBranch(
+              config, h.table, branch, LanceSupport.ref(fromBranch, OptionalLong.of(fromVersion)))) {
+        // Only the side effect is wanted; the branch handle is closed at once.
+      }
+      return null;
+    });
+  }
+
+  /**
+   * Deletes the Lance branch {@code branch} of the table (its contents first, then its tree).
+   *
+   * @throws RuntimeException from Lance, e.g. when the branch does not exist
+   */
+  public void delete(String location, String branch) {
+    lance(() -> {
+      PinnedHandles.forgetBranch(config, location, branch);
+      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.empty())) {
+        h.main.branches().delete(branch);
+      } finally {
+        PinnedHandles.forgetBranch(config, location, branch);
+        forgetFork(branch);
+      }
+      return null;
+    });
+  }
+
+  /**
+   * The native identity of the table's Lance branch {@code branch} (its version/uuid chain, as
+   * {@link NativeBranch#identifier()} spells it), or empty when no such ref exists. A delete and
+   * re-create of the same name yields a different identity.
+   */
+  public Optional<String> identity(String location, String branch) {
+    return lance(() -> {
+      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.empty())) {
+        return LanceSupport.listBranches(h.main).stream().filter(b -> b.getName().equals(branch)).findFirst()
+            .map(b -> ManifestDataset.nativeBranch(b).identifier());
+      }
+    });
+  }
+
+  /** Every Lance branch of the table (its main is not listed), with parent and fork version. */
+  public List<NativeBranch> list(String location) {
+    return lance(() -> {
+      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.empty())) {
+        return LanceSupport.listBranches(h.main).stream().map(ManifestDataset::nativeBranch).toList();
+      }
+    });
+  }
+
+  static long forkVersion(TableHandle h, String branch) {
+    return LanceSupport.listBranches(h.main).stream().filter(b -> b.getName().equals(branch)).findFirst()
+        .map(b -> b.getParentVersion()).orElse(0L);
+  }
+
+  /**
+   * Per table branch ({@link #forkKey}), whether it was forked from another branch rather than from
+   * main: Lance resolves the index files such a fork inherits under its parent branch's tree, where
+   * they are not (lance-format/lance#7840, pinned by
+   * {@code AbstractEnsureIndicesTest.aSecondGenerationForkCannotReadIndexesItsGrandparentBuiltUpstreamLimit}),
+   * so every read there that used a scalar index would fail. A branch's parent never changes while
+   * it exists; a create or delete of the name through this class forgets the answer.
+   */
+  private static final java.util.concurrent.ConcurrentHashMap<String, Boolean> FORKED_FROM_A_BRANCH =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static String forkKey(String tableUri, String branch) {
+    return tableUri + "#" + branch;
+  }
+
+  /** Forgets the answer for every table's branch of this name (a few listings again, never a wrong answer). */
+  private static void forgetFork(String branch) {
+    FORKED_FROM_A_BRANCH.keySet().removeIf(k -> k.endsWith("#" + branch));
+  }
+
+  /** Whether {@code h} reads a table branch forked from another branch (one listing, then cached). */
+  static boolean forkedFromABranch(TableHandle h) {
+    // A branch handle's uri is <table>/tree/<branch> (also when it is its own "main" handle).
+    String uri = h.table.uri();
+    int tree = uri.indexOf("/tree/");
+    if (tree < 0) {
+      return false;
+    }
+    String branch = uri.substring(tree + "/tree/".length());
+    // A branch handle lists the root's branches too (the refs live at the root).
+    return FORKED_FROM_A_BRANCH.computeIfAbsent(forkKey(uri.substring(0, tree), branch), k ->
+        LanceSupport.listBranches(h.table).stream().filter(b -> b.getName().equals(branch)).findFirst()
+            .flatMap(b -> b.getParentBranch()).map(p -> !p.isEmpty() && !p.equals("main")).orElse(false));
+  }
+}
