@@ -3,6 +3,7 @@ package dev.omnigraph.server;
 import dev.omnigraph.api.NotFound;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.engine.RootContents;
 import dev.omnigraph.engine.OptimizeRun;
 import dev.omnigraph.maintenance.RepairReport;
 import dev.omnigraph.maintenance.OptimizeSettings;
@@ -205,7 +206,7 @@ final class ServedGraph implements AutoCloseable {
 
   private boolean graphExists() {
     try {
-      return adapter.exists(dev.omnigraph.manifest.ManifestBootstrap.MANIFEST_KEY);
+      return RootContents.holdsGraph(adapter);
     } catch (RuntimeException e) {
       return false;
     }
