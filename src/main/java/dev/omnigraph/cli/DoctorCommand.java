@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.api.RecoveryPending;
 import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.engine.RootContents;
 import dev.omnigraph.maintenance.RepairReport;
-import dev.omnigraph.manifest.ManifestBootstrap;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.storage.StorageConfig;
@@ -116,7 +116,7 @@ public class DoctorCommand implements Callable<Integer> {
 
   private static Locations locations(StorageConfig config) {
     try (StorageAdapter adapter = StorageAdapters.open(config)) {
-      if (!adapter.exists(ManifestBootstrap.MANIFEST_KEY)) {
+      if (!RootContents.holdsGraph(adapter)) {
         return new Locations(null, null);
       }
       return new Locations(Omnigraph.relocate(config, true), null);
@@ -154,7 +154,7 @@ public class DoctorCommand implements Callable<Integer> {
 
   private static Residue residue(StorageConfig config) {
     try (StorageAdapter adapter = StorageAdapters.open(config)) {
-      if (!adapter.exists(ManifestBootstrap.MANIFEST_KEY)) {
+      if (!RootContents.holdsGraph(adapter)) {
         return new Residue(false, "not checked: no graph at this root", List.of());
       }
     } catch (RuntimeException e) {

@@ -17,7 +17,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
@@ -54,12 +53,10 @@ class AdmissionControl {
     /**
      * @throws IllegalStateException naming a key whose value is not a whole number of 0 or more
      */
-    static Limits from(Iterable<String> names, java.util.function.Function<String, String> value,
-        Optional<String> perActor) {
+    static Limits from(OmnigraphConfig.Admission admission) {
       SortedMap<String, Integer> actors = new TreeMap<>();
-      KeyedConfig.read(names, value, ACTORS, "", java.util.Set.of())
-          .forEach((actor, v) -> actors.put(actor, parse(ACTORS + "." + actor, v)));
-      return new Limits(perActor.map(v -> parse(MAX, v)).orElse(DEFAULT_LIMIT), actors);
+      admission.actors().forEach((actor, v) -> actors.put(actor, parse(ACTORS + "." + actor, v)));
+      return new Limits(admission.maxConcurrentPerActor().map(v -> parse(MAX, v)).orElse(DEFAULT_LIMIT), actors);
     }
 
     private static int parse(String key, String value) {
@@ -94,9 +91,8 @@ class AdmissionControl {
   @Inject MeterRegistry registry;
 
   @Inject
-  AdmissionControl(Config config) {
-    this.limits = Limits.from(config.getPropertyNames(), n -> config.getOptionalValue(n, String.class).orElse(""),
-        config.getOptionalValue(MAX, String.class));
+  AdmissionControl(OmnigraphConfig config) {
+    this.limits = Limits.from(config.admission());
   }
 
   /** Validates the configuration at start (a bad value fails startup naming its key) and logs the limits. */

@@ -92,9 +92,12 @@ class Authorization {
 
   @jakarta.inject.Inject
   Authorization(Config config, BearerTokens bearerTokens, ServiceMetrics metrics) {
-    this(config.getOptionalValue(POLICY_FILE, String.class).filter(f -> !f.isBlank()).map(Path::of),
-        pathsOf(KeyedConfig.read(config.getPropertyNames(), n -> config.getValue(n, String.class), "omnigraph.graphs",
-            GRAPH_POLICY_SUFFIX, java.util.Set.of())), bearerTokens.enabled(), metrics::decided);
+    this(OmnigraphConfig.of(config), bearerTokens, metrics);
+  }
+
+  private Authorization(OmnigraphConfig config, BearerTokens bearerTokens, ServiceMetrics metrics) {
+    this(config.policy().file().filter(f -> !f.isBlank()).map(Path::of), policyFiles(config.graphs()),
+        bearerTokens.enabled(), metrics::decided);
   }
 
   /**
@@ -158,9 +161,10 @@ class Authorization {
     return source.graph().isPresent() ? p.requireGraphScoped() : p;
   }
 
-  private static Map<String, Path> pathsOf(SortedMap<String, String> files) {
+  /** {@code omnigraph.graphs.<id>.policy-file} of every graph that sets one. */
+  private static Map<String, Path> policyFiles(Map<String, OmnigraphConfig.GraphConfig> graphs) {
     SortedMap<String, Path> out = new TreeMap<>();
-    files.forEach((id, f) -> out.put(id, Path.of(f.strip())));
+    graphs.forEach((id, g) -> g.policyFile().ifPresent(f -> out.put(id, Path.of(f.strip()))));
     return out;
   }
 

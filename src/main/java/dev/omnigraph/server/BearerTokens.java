@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.Config;
 
 /**
- * The configured bearer tokens, as SHA-256 hashes mapped to actor ids: one entry per
+ * The configured bearer tokens (the token family is hand-parsed behind {@link OmnigraphConfig}: see
+ * there why), as SHA-256 hashes mapped to actor ids: one entry per
  * {@code omnigraph.auth.tokens.<actor>=<sha256 hex>}, plus the lines {@code <actor>=<sha256 hex>} of
  * the file named by {@code omnigraph.auth.tokens-file} (env {@code OMNIGRAPH_AUTH_TOKENS_FILE}, a
  * mounted Secret). Only hashes are held; a presented token is hashed and compared with every
@@ -63,7 +64,7 @@ class BearerTokens {
     requireParsable(config.getPropertyNames(), value);
     TreeMap<String, String> hashes = new TreeMap<>(KeyedConfig.read(config.getPropertyNames(), value, TOKENS, "",
         java.util.Set.of("file")));
-    Optional<String> file = config.getOptionalValue(TOKENS_FILE, String.class);
+    Optional<String> file = OmnigraphConfig.of(config).auth().tokensFile();
     if (file.isPresent()) {
       hashes.putAll(readFile(Path.of(file.get())));
     }

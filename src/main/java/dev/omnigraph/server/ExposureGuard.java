@@ -26,9 +26,10 @@ class ExposureGuard {
 
   @ConfigProperty(name = "quarkus.http.host", defaultValue = "0.0.0.0") String host;
   @ConfigProperty(name = "quarkus.http.host-enabled", defaultValue = "true") boolean httpEnabled;
-  @ConfigProperty(name = "omnigraph.auth.allow-unauthenticated", defaultValue = "false") boolean allowUnauthenticated;
+  @Inject OmnigraphConfig config;
 
   void onStart(@Observes StartupEvent event) {
+    boolean allowUnauthenticated = config.auth().allowUnauthenticated();
     if (httpEnabled) {
       LOG.info(describe(tokens.actors(), host, allowUnauthenticated));
       // The runtime state of each graph (docs/authorization.md); building it refuses a broken policy.

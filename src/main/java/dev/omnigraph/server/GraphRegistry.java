@@ -14,7 +14,7 @@ import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
 /**
- * The graphs this service serves, from configuration: {@code omnigraph.graphs.<id>.uri} for each
+ * The graphs this service serves, from configuration ({@link OmnigraphConfig}): {@code omnigraph.graphs.<id>.uri} for each
  * graph; with none of those, the single root {@code omnigraph.storage.uri} served as graph
  * {@code default}. S3 settings come from the {@code AWS_*} environment
  * ({@link StorageConfig#fromEnvironment}). With {@code omnigraph.storage.example=true} an empty
@@ -35,24 +35,26 @@ class GraphRegistry {
 
   GraphRegistry(Config config, Authorization authorization) {
     this.authorization = authorization;
-    boolean example = config.getOptionalValue("omnigraph.storage.example", Boolean.class).orElse(false);
+    OmnigraphConfig settings = OmnigraphConfig.of(config);
+    boolean example = settings.storage().example();
     readSettings = ReadSettings.from(name -> config.getOptionalValue(name, String.class).orElse(null));
     // Compaction settings (docs/maintenance.md): the service runs the automatic pass in the background.
     OptimizeSettings optimize = OptimizeSettings.from(name -> config.getOptionalValue(name, String.class)
         .orElse(name.equals(OptimizeSettings.BACKGROUND) ? "true" : null));
     // The writer lease (docs/lease.md) and the service mode: "writer" (default) takes the lease of
     // every graph; "read-only" is a read replica that never does.
-    dev.omnigraph.lease.LeaseSettings leases = leaseSettings(config);
-    String mode = config.getOptionalValue("omnigraph.mode", String.class).orElse("writer").trim();
+    dev.omnigraph.lease.LeaseSettings leases = leaseSettings(settings.lease());
+    String mode = settings.mode().trim();
     if (!mode.equals("writer") && !mode.equals("read-only")) {
       throw new IllegalArgumentException("omnigraph.mode: '" + mode + "' is neither writer nor read-only");
     }
     boolean readOnly = mode.equals("read-only");
-    KeyedConfig.read(config.getPropertyNames(), n -> config.getValue(n, String.class), "omnigraph.graphs", "uri",
-        java.util.Set.of()).forEach((id, uri) -> graphs.put(id, new ServedGraph(id, StorageConfig.fromEnvironment(uri),
-            example && id.equals(DEFAULT_GRAPH), optimize, leases, readOnly)));
+    // Sorted by id, as the log, GET /graphs and the reconciler's passes list them.
+    SortedMap<String, OmnigraphConfig.GraphConfig> configured = new TreeMap<>(settings.graphs());
+    configured.forEach((id, g) -> g.uri().ifPresent(uri -> graphs.put(id, new ServedGraph(id,
+        StorageConfig.fromEnvironment(uri), example && id.equals(DEFAULT_GRAPH), optimize, leases, readOnly))));
     if (graphs.isEmpty()) {
-      config.getOptionalValue("omnigraph.storage.uri", String.class).ifPresent(uri ->
+      settings.storage().uri().ifPresent(uri ->
           graphs.put(DEFAULT_GRAPH, new ServedGraph(DEFAULT_GRAPH, StorageConfig.fromEnvironment(uri), example,
               optimize, leases, readOnly)));
     }
@@ -62,9 +64,7 @@ class GraphRegistry {
     // the server's configuration defines. When serving, a key for a graph that is not served, or a file
     // that does not load, fails startup instead of serving a catalog that silently lacks queries.
     if (config.getOptionalValue("quarkus.http.host-enabled", Boolean.class).orElse(true)) {
-      java.util.SortedMap<String, String> queryFiles = KeyedConfig.read(config.getPropertyNames(),
-          n -> config.getValue(n, String.class), "omnigraph.graphs", "queries", java.util.Set.of());
-      queryFiles.forEach((id, files) -> {
+      configured.forEach((id, graph) -> graph.queries().ifPresent(files -> {
         ServedGraph g = graphs.get(id);
         if (g == null) {
           throw new IllegalStateException("omnigraph.graphs." + id + ".queries names graph '" + id
@@ -72,7 +72,7 @@ class GraphRegistry {
         }
         g.storedQueries(dev.omnigraph.engine.StoredQueries.load(java.util.Arrays.stream(files.split(","))
             .map(String::trim).filter(f -> !f.isEmpty()).map(java.nio.file.Path::of).toList()));
-      });
+      }));
     }
     // Before any handle opens: every handle a graph serves requests with carries its gate.
     authorization.requireServed(graphs.keySet());
@@ -86,14 +86,12 @@ class GraphRegistry {
   }
 
   /** {@code omnigraph.lease.ttl} / {@code omnigraph.lease.renew-every}; a bad value fails startup naming its key. */
-  private static dev.omnigraph.lease.LeaseSettings leaseSettings(Config config) {
-    java.time.Duration ttl = dev.omnigraph.lease.LeaseSettings.parse("omnigraph.lease.ttl",
-        config.getOptionalValue("omnigraph.lease.ttl", String.class).orElse(null),
+  private static dev.omnigraph.lease.LeaseSettings leaseSettings(OmnigraphConfig.Lease lease) {
+    java.time.Duration ttl = dev.omnigraph.lease.LeaseSettings.parse("omnigraph.lease.ttl", lease.ttl().orElse(null),
         dev.omnigraph.lease.LeaseSettings.DEFAULT_TTL);
-    java.util.Optional<String> renew = config.getOptionalValue("omnigraph.lease.renew-every", String.class);
-    return renew.isEmpty() ? dev.omnigraph.lease.LeaseSettings.ofTtl(ttl)
+    return lease.renewEvery().isEmpty() ? dev.omnigraph.lease.LeaseSettings.ofTtl(ttl)
         : new dev.omnigraph.lease.LeaseSettings(ttl, dev.omnigraph.lease.LeaseSettings.parse(
-            "omnigraph.lease.renew-every", renew.get(), null));
+            "omnigraph.lease.renew-every", lease.renewEvery().get(), null));
   }
 
   /**

@@ -16,8 +16,8 @@ import dev.omnigraph.api.SchemaApplyOutput;
 import dev.omnigraph.api.SchemaOutput;
 import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.engine.QuerySources;
 import dev.omnigraph.engine.WriteOutputs;
-import dev.omnigraph.query.QueryParser;
 import dev.omnigraph.read.GraphExport;
 import dev.omnigraph.write.LoadMode;
 import dev.omnigraph.write.NdjsonInput;
@@ -601,7 +601,7 @@ class GraphResource {
     if (name != null && !name.isBlank()) {
       return name;
     }
-    List<String> names = QueryParser.parse(source).names();
+    List<String> names = QuerySources.declaredNames(source);
     if (names.size() != 1) {
       throw new InvalidRequest("'name' is required: the query declares "
           + (names.isEmpty() ? "nothing" : String.join(", ", names)));

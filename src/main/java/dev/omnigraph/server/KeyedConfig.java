@@ -14,6 +14,10 @@ import java.util.regex.Pattern;
  * ({@code OMNIGRAPH_GRAPHS_<ID>_URI}, as Kubernetes sets it). The environment spelling cannot carry
  * dots, dashes or case, so its names are lower-cased letters, digits and underscores; the property
  * spelling wins when both name the same id.
+ *
+ * <p>Only the bearer-token family is read this way now: every other {@code omnigraph.*} key is in
+ * {@link OmnigraphConfig}, which says why the tokens stay hand-parsed (auth must fail closed on the
+ * raw property names).
  */
 final class KeyedConfig {
 

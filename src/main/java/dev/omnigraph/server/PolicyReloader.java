@@ -7,7 +7,6 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -37,7 +36,7 @@ class PolicyReloader {
   @Inject GraphRegistry graphs;
   @Inject MeterRegistry registry;
 
-  @ConfigProperty(name = "omnigraph.policy.reload-interval", defaultValue = "2s") Duration interval;
+  @Inject OmnigraphConfig config;
   @ConfigProperty(name = "quarkus.http.host-enabled", defaultValue = "true") boolean httpEnabled;
 
   private ScheduledExecutorService executor;
@@ -51,7 +50,7 @@ class PolicyReloader {
       t.setDaemon(true);
       return t;
     });
-    long millis = Math.max(50, interval.toMillis());
+    long millis = Math.max(50, config.policy().reloadInterval().toMillis());
     executor.scheduleWithFixedDelay(this::pass, millis, millis, TimeUnit.MILLISECONDS);
   }
 

@@ -8,7 +8,6 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -45,7 +44,7 @@ class RecoveryReconciler {
   @Inject GraphRegistry graphs;
   @Inject ServiceMetrics metrics;
 
-  @ConfigProperty(name = "omnigraph.recovery.reconcile-interval", defaultValue = "5s") Duration interval;
+  @Inject OmnigraphConfig config;
   @ConfigProperty(name = "quarkus.http.host-enabled", defaultValue = "true") boolean httpEnabled;
 
   private ScheduledExecutorService executor;
@@ -64,7 +63,7 @@ class RecoveryReconciler {
     });
     // Drift only, and at once: recovery of pending sidecars keeps its first-interval delay.
     executor.execute(() -> graphs.all().forEach(this::checkDriftLogged));
-    long millis = Math.max(100, interval.toMillis());
+    long millis = Math.max(100, config.recovery().reconcileInterval().toMillis());
     executor.scheduleWithFixedDelay(this::reconcileAll, millis, millis, TimeUnit.MILLISECONDS);
   }
 

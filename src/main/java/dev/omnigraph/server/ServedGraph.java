@@ -2,8 +2,8 @@ package dev.omnigraph.server;
 
 import dev.omnigraph.api.NotFound;
 import dev.omnigraph.api.OpenMode;
-import dev.omnigraph.api.RecoveryPending;
 import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.engine.RootContents;
 import dev.omnigraph.engine.OptimizeRun;
 import dev.omnigraph.maintenance.RepairReport;
 import dev.omnigraph.maintenance.OptimizeSettings;
@@ -13,22 +13,12 @@ import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.write.LoadMode;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.Reader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import org.jboss.logging.Logger;
 
 /**
@@ -40,7 +30,7 @@ import org.jboss.logging.Logger;
 final class ServedGraph implements AutoCloseable {
 
   private static final Logger LOG = Logger.getLogger(ServedGraph.class);
-  static final String EXAMPLE_ACTOR = "omnigraph:example";
+  static final String EXAMPLE_ACTOR = ExampleGraph.ACTOR;
 
   private final String id;
   private final StorageConfig config;
@@ -67,23 +57,8 @@ final class ServedGraph implements AutoCloseable {
   private volatile int lastPendingCount;
   /** Operation ids known to block writes (they survived a heal or were left by a failed write). */
   private final Set<String> blocking = ConcurrentHashMap.newKeySet();
-  /**
-   * Uncovered drift was found, by a refused write or a drift check; cleared when a drift check
-   * finds the graph clean.
-   */
-  private volatile boolean drifted;
-  /** Bumped by every {@link #markDrift}, so a check that started before a refusal cannot clear it. */
-  private final AtomicLong driftMarks = new AtomicLong();
-  /**
-   * Drift checks asked for, and the last request a completed check answered; a check is due while
-   * they differ. Starts due: what a root holds when the service starts is not known yet (a sidecar
-   * deleted while it was stopped leaves drift that no write has met).
-   */
-  private final AtomicLong driftRequests = new AtomicLong(1);
-  private volatile long driftAnswered;
-  /** The drifted table keys the last check found, for the log line (never the probe body). */
-  private volatile String driftDetail = "";
-  private final Object driftCheckLock = new Object();
+  /** The uncovered-drift mark readiness shows. */
+  private final DriftWatch drift;
   /** The last reason readiness reported, so the log gets one line per change, not one per probe. */
   private Optional<WriteBlock> lastBlock = Optional.empty();
   private final Object lastBlockLock = new Object();
@@ -147,6 +122,7 @@ final class ServedGraph implements AutoCloseable {
     this.adapter = StorageAdapters.open(config);
     this.leases = leases;
     this.readOnly = readOnly;
+    this.drift = new DriftWatch(id);
   }
 
   /** The writer lease settings of this graph's read-write handle. */
@@ -230,7 +206,7 @@ final class ServedGraph implements AutoCloseable {
 
   private boolean graphExists() {
     try {
-      return adapter.exists(dev.omnigraph.manifest.ManifestBootstrap.MANIFEST_KEY);
+      return RootContents.holdsGraph(adapter);
     } catch (RuntimeException e) {
       return false;
     }
@@ -419,8 +395,8 @@ final class ServedGraph implements AutoCloseable {
       throw new dev.omnigraph.api.WriterUnavailable(dev.omnigraph.api.WriterUnavailable.Reason.DRAINING,
           "the service is shutting down", Optional.of(retryAfter()));
     }
-    if (seedExample && emptyLocalRoot()) {
-      return seedExample();
+    if (seedExample && ExampleGraph.emptyLocalRoot(config)) {
+      return ExampleGraph.create(id, config);
     }
     try {
       if (readOnly) {
@@ -438,48 +414,6 @@ final class ServedGraph implements AutoCloseable {
       throw new NotFound("graph", id, "not initialized: " + config.rootUri() + " holds no graph; create it with "
           + "bin/omnigraph init --schema FILE.pg " + config.rootUri());
     }
-  }
-
-  private boolean emptyLocalRoot() {
-    Path root = config.localRoot();
-    if (!Files.exists(root)) {
-      return true;
-    }
-    try (Stream<Path> entries = Files.list(root)) {
-      // The writer lease (and its lock file) may be there before the graph is.
-      return entries.noneMatch(p -> !p.getFileName().toString().startsWith(dev.omnigraph.lease.LeaseManager.KEY));
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  /** The embedded default: a small example graph (schema and data bundled in the jar). */
-  private Omnigraph seedExample() {
-    try {
-      Files.createDirectories(config.localRoot());
-      Omnigraph g = Omnigraph.init(config, resource("example/social.pg"), Optional.of(EXAMPLE_ACTOR));
-      try (Reader data = new InputStreamReader(stream("example/social.ndjson"), StandardCharsets.UTF_8)) {
-        g.load("main", data, LoadMode.APPEND, Optional.of(EXAMPLE_ACTOR));
-      }
-      LOG.infof("graph %s: created the example graph at %s", id, config.rootUri());
-      return g;
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not create the example graph at " + config.rootUri(), e);
-    }
-  }
-
-  private static String resource(String name) throws IOException {
-    try (InputStream in = stream(name)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-  }
-
-  private static InputStream stream(String name) {
-    InputStream in = ServedGraph.class.getClassLoader().getResourceAsStream(name);
-    if (in == null) {
-      throw new IllegalStateException("missing bundled resource " + name);
-    }
-    return in;
   }
 
   /**
@@ -576,9 +510,9 @@ final class ServedGraph implements AutoCloseable {
       } else if (!blockingNow.isEmpty()) {
         block = Optional.of(WriteBlock.PENDING_SIDECAR);
         detail = "recovery sidecars block writes: " + String.join(", ", blockingNow);
-      } else if (drifted) {
+      } else if (drift.drifted()) {
         block = Optional.of(WriteBlock.UNCOVERED_DRIFT);
-        detail = "uncovered drift" + driftDetail + "; run omnigraph repair";
+        detail = "uncovered drift" + drift.detail() + "; run omnigraph repair";
       } else {
         block = Optional.empty();
         detail = "";
@@ -607,14 +541,12 @@ final class ServedGraph implements AutoCloseable {
 
   /** Records that a write on this graph was refused with uncovered drift. */
   void markDrift() {
-    driftMarks.incrementAndGet();
-    driftDetail = " (a write was refused with it)";
-    drifted = true;
+    drift.mark();
   }
 
   /** Whether the graph is marked drifted (readiness DOWN {@code uncovered_drift}). */
   boolean drifted() {
-    return drifted;
+    return drift.drifted();
   }
 
   /**
@@ -622,63 +554,24 @@ final class ServedGraph implements AutoCloseable {
    * have landed, and its sidecar may yet be lost).
    */
   void requestDriftCheck() {
-    driftRequests.incrementAndGet();
+    drift.request();
   }
 
   /** Whether {@link #checkDrift} has something to answer: a request, or a mark to re-check. */
   boolean driftCheckDue() {
-    return drifted || driftRequests.get() != driftAnswered;
+    return drift.due();
   }
 
   /**
    * Runs the drift check ({@link Omnigraph#driftCheck}: one HEAD probe per table pin, under every
-   * gate) and sets or clears the mark. On the open handle, or, before the graph is open, on a
-   * short-lived read-only handle, so a check never runs an open's recovery, never seeds the example
-   * graph and never blocks on anything but the open. While a sidecar is pending the check is left
-   * due: recovery settles the sidecar first (readiness already says {@code pending_sidecar}). A
-   * root with no graph has no drift.
+   * gate) and sets or clears the mark ({@link DriftWatch#check}). On the open handle, or, before the
+   * graph is open, on a short-lived read-only handle, so a check never runs an open's recovery,
+   * never seeds the example graph and never blocks on anything but the open.
    *
    * @throws RuntimeException when the check cannot run (e.g. storage); it stays due
    */
   void checkDrift() {
-    synchronized (driftCheckLock) {
-      long request = driftRequests.get();
-      long marks = driftMarks.get();
-      Optional<RepairReport> report;
-      try {
-        report = Optional.of(openHandle().map(Omnigraph::driftCheck).orElseGet(this::driftCheckUnopened));
-      } catch (RecoveryPending pending) {
-        return;
-      } catch (NotFound noGraph) {
-        if (!"graph".equals(noGraph.kind())) {
-          throw noGraph;
-        }
-        report = Optional.empty();
-      }
-      if (report.isPresent() && report.get().invariantViolations().stream().anyMatch(v -> v.liveHead() == null)) {
-        // A pinned table could not be read (the store may be down): the answer is unknown, and an
-        // unknown answer must neither clear a mark nor set one. The check stays due.
-        LOG.warnf("graph %s: drift check inconclusive, a pinned table could not be read: %s", id,
-            report.get().invariantViolations());
-        return;
-      }
-      // What makes writes refuse with UncoveredDrift: drifted pins and unreferenced first-touch refs.
-      // A HEAD behind its pin is an invariant violation repair only reports; it is logged, not marked.
-      List<String> found = report.stream().flatMap(r -> java.util.stream.Stream.concat(
-          r.drift().stream().map(d -> d.branch() + " " + d.tableKey()),
-          r.unreferencedRefs().stream().map(u -> u.branch() + " " + u.tableKey() + " (unreferenced ref)")))
-          .sorted().toList();
-      report.filter(r -> !r.invariantViolations().isEmpty()).ifPresent(r -> LOG.warnf(
-          "graph %s: live HEAD behind the manifest pin: %s", id, r.invariantViolations()));
-      if (!found.isEmpty()) {
-        driftDetail = " on " + String.join(", ", found);
-        drifted = true;
-      } else if (driftMarks.get() == marks) {
-        // A write refused after the check began may have met drift that appeared since: keep its mark.
-        drifted = false;
-      }
-      driftAnswered = request;
-    }
+    drift.check(() -> openHandle().map(Omnigraph::driftCheck).orElseGet(this::driftCheckUnopened));
   }
 
   /** The drift check on a read-only handle, under this graph's lock so no open races it. */

@@ -22,7 +22,7 @@ class WriterDrain {
 
   @Inject GraphRegistry graphs;
 
-  @ConfigProperty(name = "omnigraph.drain.grace", defaultValue = "30s") Duration grace;
+  @Inject OmnigraphConfig config;
   @ConfigProperty(name = "quarkus.http.host-enabled", defaultValue = "true") boolean httpEnabled;
 
   private boolean drained;
@@ -34,12 +34,12 @@ class WriterDrain {
    * listener is closed (a connection would be refused).
    */
   void onShutdownStarted(@Observes io.quarkus.runtime.ShutdownDelayInitiatedEvent event) {
-    drain(grace);
+    drain(config.drain().grace());
   }
 
   /** The fallback when the pre-shutdown phase did not run (e.g. in tests): nothing left to wait for then. */
   void onStop(@Observes ShutdownEvent event) {
-    drain(grace);
+    drain(config.drain().grace());
   }
 
   /** Refuses new writes, waits up to {@code grace} for in-flight ones, then closes every graph. */

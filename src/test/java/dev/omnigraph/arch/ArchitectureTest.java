@@ -35,7 +35,8 @@ class ArchitectureTest {
         WriterBoundaryRules.STORAGE_DEPENDS_ON_NOTHING_ABOVE_IT,
         WriterBoundaryRules.ONE_RETRY_LOOP,
         WriterBoundaryRules.POLICY_DEPENDS_ONLY_ON_THE_API,
-        WriterBoundaryRules.ONLY_THE_TEMPLATE_ARMS_AND_PUBLISHES);
+        WriterBoundaryRules.ONLY_THE_TEMPLATE_ARMS_AND_PUBLISHES,
+        WriterBoundaryRules.SERVER_AND_CLI_USE_ONLY_ENGINE_AND_API);
   }
 
   @ParameterizedTest
@@ -54,6 +55,18 @@ class ArchitectureTest {
     assertThat(calls.getFailureReport().getDetails())
         .anySatisfy(d -> assertThat(d).contains("createBranch"))
         .anySatisfy(d -> assertThat(d).contains("restore"));
+  }
+
+  @Test
+  void aCliClassReachingBelowTheEngineIsCaught() {
+    JavaClasses rogue = new ClassFileImporter().importClasses(
+        dev.omnigraph.cli.archfixture.RogueCliImport.class);
+    EvaluationResult result = WriterBoundaryRules.SERVER_AND_CLI_USE_ONLY_ENGINE_AND_API.evaluate(rogue);
+    assertThat(result.hasViolation()).isTrue();
+    assertThat(result.getFailureReport().getDetails())
+        .anySatisfy(d -> assertThat(d).contains("dev.omnigraph.table.ManifestDataset"))
+        .noneSatisfy(d -> assertThat(d).contains("dev.omnigraph.api."))
+        .noneSatisfy(d -> assertThat(d).contains("dev.omnigraph.util."));
   }
 
   @Test
