@@ -2,24 +2,26 @@ package dev.omnigraph.recovery;
 
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
+import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TableIdentity;
 import dev.omnigraph.manifest.TableVersionUpdate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * What recovery adds for an EnsureIndices sidecar (writer kind {@value RecoverySidecar#ENSURE_INDICES},
- * seed: the v9 envelope's protocol_v8 payload), called by {@link Recovery} under the same gates as
+ * The settle plan of an EnsureIndices sidecar (writer kind {@value RecoverySidecar#ENSURE_INDICES},
+ * the v9 envelope's protocol_v8 payload), settled by {@link SettleTemplate} under the same gates as
  * every other sidecar.
  *
  * <p>Its effects have the exact shape of a mutation's: per touched table one pre-minted transaction
  * (here a mixed {@code CreateIndex}) at read version + 1, on the branch's own Lance ref or on a
  * first-touch ref the sidecar owns from before it exists. So the per-table classification and the
- * decision are {@link Recovery}'s exact ones: {@code armed} is rollback-only (an owned effect is
+ * decision are a mutation's exact ones ({@link WriteSettlePlan}): {@code armed} is rollback-only (an owned effect is
  * restored to its pin and the restored pin published under the pre-minted rollback commit; an owned
  * first-touch ref is removed; nothing moved → discarded); {@code effects_confirmed} rolls forward
  * only while every effect is exactly ours and the captured authority (native branch identity, graph
@@ -34,43 +36,70 @@ import java.util.TreeSet;
  * or back: it is refused with {@link RecoveryRequired} and kept for an operator. Roll-forward
  * publishes exactly {@link #intent}: the delta, the fixed lineage, the original actor.
  */
-public final class EnsureIndicesRecovery {
+public final class EnsureIndicesRecovery implements SettlePlan {
 
-  private EnsureIndicesRecovery() {}
+  /** A mutation's classification, token check and restore rule. */
+  private final WriteSettlePlan exact;
 
-  /**
-   * Refuses a protocol_v8 sidecar whose payload does not agree with its envelope.
-   *
-   * @throws RecoveryRequired naming what disagrees (the sidecar stays on disk)
-   */
-  static void verify(RecoverySidecar s) {
+  EnsureIndicesRecovery(WriteSettlePlan exact) {
+    this.exact = exact;
+  }
+
+  /** Why recovery refuses a protocol_v8 sidecar whose payload does not agree with its envelope. */
+  @Override
+  public Optional<String> malformed(RecoverySidecar s) {
     RecoverySidecar.EnsureIndicesPayload p = Objects.requireNonNull(s.protocolV8(), "protocol_v8");
     Set<String> envelope = new TreeSet<>();
     s.tables().forEach(t -> envelope.add(t.tableKey()));
     if (!envelope.equals(p.indexes().keySet()) || p.indexes().values().stream().anyMatch(List::isEmpty)) {
-      throw refused(s, "its index work names tables " + p.indexes().keySet() + " but its effects are on " + envelope);
+      return Optional.of("its index work names tables " + p.indexes().keySet() + " but its effects are on "
+          + envelope);
     }
-    if (s.state() == RecoverySidecar.State.ARMED) {
-      if (p.delta() != null) {
-        throw refused(s, "an armed sidecar carries a confirmed pointer delta");
-      }
-      return;
+    if (s.state() == RecoverySidecar.State.ARMED && p.delta() != null) {
+      return Optional.of("an armed sidecar carries a confirmed pointer delta");
     }
     if (s.state() == RecoverySidecar.State.EFFECTS_CONFIRMED) {
       if (p.delta() == null) {
-        throw refused(s, "it is effects_confirmed without its table-pointer delta");
+        return Optional.of("it is effects_confirmed without its table-pointer delta");
       }
       if (!p.delta().equals(expectedDelta(s))) {
-        throw refused(s, "its confirmed delta " + p.delta() + " is not the pins its effects produce "
+        return Optional.of("its confirmed delta " + p.delta() + " is not the pins its effects produce "
             + expectedDelta(s));
       }
       for (RecoverySidecar.TableIntent t : s.tables()) {
         if (t.firstTouch() && t.firstTouchRefIdentity() == null) {
-          throw refused(s, "first-touch ref " + t.nativeBranch() + " of " + t.tableKey()
+          return Optional.of("first-touch ref " + t.nativeBranch() + " of " + t.tableKey()
               + " has no confirmed identity");
         }
       }
     }
+    return Optional.empty();
+  }
+
+  @Override
+  public Classified classify(RecoverySidecar s, RecoverySidecar.TableIntent t, ManifestState state) {
+    return exact.classify(s, t, state);
+  }
+
+  @Override
+  public String foreignEffect(RecoverySidecar s, RecoverySidecar.TableIntent foreign) {
+    return exact.foreignEffect(s, foreign);
+  }
+
+  @Override
+  public boolean rollsForward(RecoverySidecar s, Map<String, Classified> classes, Live live) {
+    return exact.rollsForward(s, classes, live);
+  }
+
+  /** The confirmed delta (verified equal to the effects' pins), fixed lineage, the original actor. */
+  @Override
+  public Forward forward(RecoverySidecar s, Map<String, Classified> classes, Live live) {
+    return new Forward(Optional.of(intent(s)), WriteSettlePlan.forwardRows(classes));
+  }
+
+  @Override
+  public Restorable restorable(RecoverySidecar s, RecoverySidecar.TableIntent t, Recovery.TableClass c, Live live) {
+    return exact.restorable(s, t, c, live);
   }
 
   /**
@@ -105,10 +134,5 @@ public final class EnsureIndicesRecovery {
         Optional.ofNullable(s.authority().branchIdentity()), Optional.ofNullable(s.authority().graphHead()),
         List.of(), updates, s.lineage().commitId(), Optional.ofNullable(s.actor()), Optional.empty(),
         s.lineage().createdAtMicros());
-  }
-
-  private static RecoveryRequired refused(RecoverySidecar s, String why) {
-    return new RecoveryRequired(s.operationId(), "recovery refuses ensure_indices on " + s.authority().branch()
-        + ": " + why + "; the sidecar " + SidecarStore.keyOf(s.operationId()) + " is kept for an operator");
   }
 }

@@ -9,6 +9,7 @@ import com.tngtech.archunit.lang.EvaluationResult;
 import dev.omnigraph.arch.fixture.RogueCommitter;
 import dev.omnigraph.arch.fixture.RogueLanceWriter;
 import dev.omnigraph.arch.fixture.RogueS3Caller;
+import dev.omnigraph.recovery.fixture.RogueSettler;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -84,5 +85,16 @@ class ArchitectureTest {
         .anySatisfy(d -> assertThat(d).contains("arm"))
         .anySatisfy(d -> assertThat(d).contains("publish"))
         .anySatisfy(d -> assertThat(d).contains("retire"));
+  }
+
+  @Test
+  void aRecoveryClassSettlingBesideTheSettleTemplateIsCaught() {
+    JavaClasses rogue = new ClassFileImporter().importClasses(RogueSettler.class);
+    EvaluationResult result = WriterBoundaryRules.ONLY_THE_TEMPLATE_ARMS_AND_PUBLISHES.evaluate(rogue);
+    assertThat(result.hasViolation()).isTrue();
+    assertThat(result.getFailureReport().getDetails())
+        .anySatisfy(d -> assertThat(d).contains("update"))
+        .anySatisfy(d -> assertThat(d).contains("publish"))
+        .anySatisfy(d -> assertThat(d).contains("delete"));
   }
 }

@@ -160,19 +160,22 @@ final class WriterBoundaryRules {
               && a.getName().equals("publish"));
 
   /**
-   * One commit template (issue 35): every writer's arm, confirm, publish and retire go through
-   * {@code write.CommitTemplate}. Recovery settles sidecars itself; graph init publishes the first
-   * commit before any writer exists; repair adopts drift by an operator's explicit request with no
-   * sidecar (docs/recovery.md).
+   * One commit template and one settle template (issue 35): every writer's arm, confirm, publish and
+   * retire go through {@code write.CommitTemplate}, and every recovery's publish, state update and
+   * sidecar delete through {@code recovery.SettleTemplate}; the sidecar store's own methods call
+   * each other. Graph init publishes the first commit before any writer exists; repair adopts drift
+   * by an operator's explicit request with no sidecar (docs/recovery.md).
    */
   static final ArchRule ONLY_THE_TEMPLATE_ARMS_AND_PUBLISHES =
-      noClasses().that().resideOutsideOfPackage("dev.omnigraph.recovery..")
-          .and().doNotHaveFullyQualifiedName("dev.omnigraph.write.CommitTemplate")
+      noClasses().that().doNotHaveFullyQualifiedName("dev.omnigraph.write.CommitTemplate")
+          .and().doNotHaveFullyQualifiedName("dev.omnigraph.recovery.SettleTemplate")
+          .and().doNotHaveFullyQualifiedName("dev.omnigraph.recovery.SidecarStore")
           .and().doNotHaveFullyQualifiedName("dev.omnigraph.manifest.ManifestBatchPublisher")
           .and().doNotHaveFullyQualifiedName("dev.omnigraph.engine.GraphInit")
           .and().doNotHaveFullyQualifiedName("dev.omnigraph.maintenance.Repair")
           .should().callMethodWhere(describeAnyCall(SIDECAR_WRITE_OR_PUBLISH))
-          .because("the commit protocol is written once, in write.CommitTemplate");
+          .because("the commit protocol is written once, in write.CommitTemplate, and its recovery once, in "
+              + "recovery.SettleTemplate");
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static DescribedPredicate<com.tngtech.archunit.core.domain.JavaMethodCall> describeAnyCall(
