@@ -36,7 +36,6 @@ import dev.omnigraph.maintenance.OptimizeSettings;
 import dev.omnigraph.maintenance.RepairReport;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.api.ReadOutput;
-import dev.omnigraph.read.AdjacencyCache;
 import dev.omnigraph.read.GraphExport;
 import dev.omnigraph.read.ReadRunner;
 import dev.omnigraph.read.ReadSettings;
@@ -66,6 +65,10 @@ public final class Omnigraph implements AutoCloseable {
 
   private final StorageConfig config;
   private final StorageAdapter storage;
+  /** The registry this handle's root is open in, and the root: what every handle of it shares. */
+  private final GraphRoots roots;
+  private final GraphRoot root;
+  private final DataTables tables;
   private final OpenMode mode;
   private final GateManager gates;
   private final GraphManifest manifest;
@@ -97,24 +100,26 @@ public final class Omnigraph implements AutoCloseable {
    */
   private volatile PolicyGate policy = PolicyGate.OPEN;
 
-  private Omnigraph(StorageConfig config, StorageAdapter storage, OpenMode mode, SchemaContract schema,
-      OptimizeSettings optimizeSettings, dev.omnigraph.lease.ProcessLeases.Claim lease) {
+  private Omnigraph(GraphRoots roots, GraphRoot root, StorageConfig config, StorageAdapter storage, OpenMode mode,
+      SchemaContract schema, OptimizeSettings optimizeSettings, dev.omnigraph.lease.ProcessLeases.Claim lease) {
+    this.roots = roots;
+    this.root = root;
     this.config = config;
     this.owner = null;
     this.lease = lease;
     dev.omnigraph.lease.WriterFence fence = lease == null ? readOnlyFence() : lease;
     this.storage = storage;
     this.mode = mode;
-    this.gates = GateManager.forRoot(config.rootUri());
-    this.manifest = new GraphManifest(config, storage);
+    this.gates = root.gates();
+    this.manifest = new GraphManifest(config, storage, root.manifests());
     this.evidence = new StoreEvidence(storage);
-    this.schemas = SchemaHolder.forRoot(config.rootUri());
+    this.schemas = root.schemas();
     this.schemas.set(schema);
-    DataTables tables = new DataTables(config);
+    this.tables = new DataTables(config, root.lance());
     dev.omnigraph.recovery.SchemaContracts contracts = new StoredSchemaContracts(storage, schemas);
-    this.sidecars = new SidecarStore(storage, fence);
-    ManifestBatchPublisher publisher = new ManifestBatchPublisher(config, storage, fence);
-    this.audit = new RecoveryAuditTable(config, storage);
+    this.sidecars = new SidecarStore(storage, fence, root.retiring());
+    ManifestBatchPublisher publisher = new ManifestBatchPublisher(config, storage, fence, root.manifests());
+    this.audit = new RecoveryAuditTable(config, storage, root.lance());
     this.recovery = new Recovery(gates, manifest, tables, sidecars, publisher, audit, contracts);
     dev.omnigraph.write.CommitTemplate template = new dev.omnigraph.write.CommitTemplate(sidecars, publisher, tables);
     WriteAttempt attempt = new WriteAttempt(gates, manifest, () -> SchemaContract.liveIdentity(storage),
@@ -138,6 +143,9 @@ public final class Omnigraph implements AutoCloseable {
    * (the compiler insists for a final one).
    */
   private Omnigraph(Omnigraph owner, PolicyGate gate) {
+    this.roots = owner.roots;
+    this.root = owner.root;
+    this.tables = owner.tables;
     this.config = owner.config;
     this.storage = owner.storage;
     this.mode = owner.mode;
@@ -158,6 +166,11 @@ public final class Omnigraph implements AutoCloseable {
     this.lastRecovery = owner.lastRecovery;
     this.policy = gate;
     this.owner = owner;
+  }
+
+  /** The root this handle shares with every handle of it in its registry (tests). */
+  GraphRoot root() {
+    return root;
   }
 
   /** The handle a view was made of; null for a handle that owns its resources. */
@@ -286,15 +299,20 @@ public final class Omnigraph implements AutoCloseable {
    * @throws Conflict when the root already holds a graph or an init claim
    */
   public static Omnigraph init(StorageConfig config, String schemaSource, Optional<String> actor) {
-    StorageAdapter storage = StorageAdapters.open(config);
-    try (GateManager.Held held = GateManager.forRoot(config.rootUri()).acquireExclusive(List.of(), List.of())) {
-      GraphInit.run(config, storage, schemaSource, actor);
-    } catch (RuntimeException e) {
-      storage.close();
-      throw e;
+    return init(GraphRoots.shared(), config, schemaSource, actor);
+  }
+
+  /** As {@link #init(StorageConfig, String, Optional)}, with the root open in {@code roots}. */
+  public static Omnigraph init(GraphRoots roots, StorageConfig config, String schemaSource, Optional<String> actor) {
+    GraphRoot root = roots.acquire(config);
+    try (StorageAdapter storage = StorageAdapters.open(config);
+        GateManager.Held held = root.gates().acquireExclusive(List.of(), List.of())) {
+      GraphInit.run(config, storage, schemaSource, actor, root.manifests());
+    } finally {
+      roots.release(root);
     }
-    storage.close();
-    return open(config, OpenMode.READ_WRITE);
+    return open(roots, config, OpenMode.READ_WRITE, OptimizeSettings.fromSystemProperties(),
+        dev.omnigraph.lease.LeaseSettings.fromSystemProperties());
   }
 
   /**
@@ -330,7 +348,18 @@ public final class Omnigraph implements AutoCloseable {
    */
   public static Omnigraph open(StorageConfig config, OpenMode mode, OptimizeSettings optimizeSettings,
       dev.omnigraph.lease.LeaseSettings leaseSettings) {
+    return open(GraphRoots.shared(), config, mode, optimizeSettings, leaseSettings);
+  }
+
+  /**
+   * As {@link #open(StorageConfig, OpenMode, OptimizeSettings, dev.omnigraph.lease.LeaseSettings)},
+   * with the root open in {@code roots}: the handle shares the root's gates, caches and writer lease
+   * with every other handle of the root open there, and closing it gives back its reference.
+   */
+  public static Omnigraph open(GraphRoots roots, StorageConfig config, OpenMode mode,
+      OptimizeSettings optimizeSettings, dev.omnigraph.lease.LeaseSettings leaseSettings) {
     StorageAdapter storage = StorageAdapters.open(config);
+    GraphRoot root = roots.acquire(config);
     dev.omnigraph.lease.ProcessLeases.Claim lease = null;
     try {
       if (storage.exists(GraphInit.CLAIM_KEY)) {
@@ -340,19 +369,18 @@ public final class Omnigraph implements AutoCloseable {
       if (!storage.exists(ManifestBootstrap.MANIFEST_KEY)) {
         throw new NotFound("graph", config.rootUri(), "no __manifest; create one with omnigraph init");
       }
-      new GraphManifest(config, storage).checkStamp();
+      new GraphManifest(config, storage, root.manifests()).checkStamp();
       if (mode == OpenMode.READ_WRITE) {
         // Before anything that writes (recovery first): one writer process per root.
-        lease = dev.omnigraph.lease.ProcessLeases.join(config.rootUri(), () -> StorageAdapters.open(config),
-            leaseSettings);
+        lease = roots.joinLease(config, leaseSettings);
         // Before recovery or anything else reads a branch: a copied root reads only itself.
-        relocateIfMoved(config, storage);
+        relocateIfMoved(root, config, storage);
       } else {
         // A read must never reach the root this one was copied from (issue 44 item 4).
         dev.omnigraph.table.RootLocations.probe(config, storage);
       }
       SchemaContract schema = SchemaContract.read(storage);
-      Omnigraph graph = new Omnigraph(config, storage, mode, schema, optimizeSettings, lease);
+      Omnigraph graph = new Omnigraph(roots, root, config, storage, mode, schema, optimizeSettings, lease);
       if (mode == OpenMode.READ_WRITE) {
         // Full recovery: every pending sidecar is rolled forward, rolled back or refused loudly
         // before this handle serves anything. A read-only open repairs nothing.
@@ -370,6 +398,7 @@ public final class Omnigraph implements AutoCloseable {
       if (lease != null) {
         lease.close();
       }
+      roots.release(root);
       throw settled;
     }
   }
@@ -380,7 +409,7 @@ public final class Omnigraph implements AutoCloseable {
    * branch yet, and every rewrite only replaces a location naming a dataset of the old root with the
    * same dataset under this one. A location that names no dataset of either is left and refused.
    */
-  private static void relocateIfMoved(StorageConfig config, StorageAdapter storage) {
+  private static void relocateIfMoved(GraphRoot root, StorageConfig config, StorageAdapter storage) {
     try {
       dev.omnigraph.table.RootLocations.probe(config, storage);
       return;
@@ -389,10 +418,10 @@ public final class Omnigraph implements AutoCloseable {
           moved.recordedRoots());
     }
     dev.omnigraph.table.RootLocations.Report report;
-    try (GateManager.Held held = GateManager.forRoot(config.rootUri()).acquireExclusive(List.of(), List.of())) {
-      report = dev.omnigraph.table.RootLocations.relocate(config, storage, false);
+    try (GateManager.Held held = root.gates().acquireExclusive(List.of(), List.of())) {
+      report = dev.omnigraph.table.RootLocations.relocate(config, storage, false, root.lance());
     }
-    new GraphManifest(config, storage).forgetHandles();
+    root.manifests().forgetAll();
     if (!report.unrelocatable().isEmpty()) {
       throw dev.omnigraph.table.RootLocations.relocated(config, report.unrelocatable());
     }
@@ -417,13 +446,17 @@ public final class Omnigraph implements AutoCloseable {
       if (dryRun) {
         return dev.omnigraph.table.RootLocations.scan(config, storage);
       }
-      try (dev.omnigraph.lease.ProcessLeases.Claim lease = dev.omnigraph.lease.ProcessLeases.join(config.rootUri(),
-          () -> StorageAdapters.open(config), dev.omnigraph.lease.LeaseSettings.fromSystemProperties());
-          GateManager.Held held = GateManager.forRoot(config.rootUri()).acquireExclusive(List.of(), List.of())) {
-        dev.omnigraph.table.RootLocations.Report report =
-            dev.omnigraph.table.RootLocations.relocate(config, storage, false);
-        new GraphManifest(config, storage).forgetHandles();
-        return report;
+      GraphRoots roots = GraphRoots.shared();
+      try (dev.omnigraph.lease.ProcessLeases.Claim lease = roots.joinLease(config,
+          dev.omnigraph.lease.LeaseSettings.fromSystemProperties())) {
+        // The claim keeps the root open in the registry: peek sees it.
+        GraphRoot root = roots.peek(config.rootUri()).orElseThrow();
+        try (GateManager.Held held = root.gates().acquireExclusive(List.of(), List.of())) {
+          dev.omnigraph.table.RootLocations.Report report =
+              dev.omnigraph.table.RootLocations.relocate(config, storage, false, root.lance());
+          root.manifests().forgetAll();
+          return report;
+        }
       }
     }
   }
@@ -452,9 +485,11 @@ public final class Omnigraph implements AutoCloseable {
         throw new NotFound("graph", config.rootUri(), "no __manifest; create one with omnigraph init");
       }
       // The writer lease too: moving a sidecar aside is a writer's step, never beside a live writer.
-      try (dev.omnigraph.lease.ProcessLeases.Claim lease = dev.omnigraph.lease.ProcessLeases.join(config.rootUri(),
-          () -> StorageAdapters.open(config), dev.omnigraph.lease.LeaseSettings.fromSystemProperties());
-          GateManager.Held held = GateManager.forRoot(config.rootUri()).acquireExclusive(List.of(), List.of())) {
+      GraphRoots roots = GraphRoots.shared();
+      try (dev.omnigraph.lease.ProcessLeases.Claim lease = roots.joinLease(config,
+          dev.omnigraph.lease.LeaseSettings.fromSystemProperties());
+          GateManager.Held held = roots.peek(config.rootUri()).orElseThrow().gates()
+              .acquireExclusive(List.of(), List.of())) {
         SidecarStore store = new SidecarStore(storage);
         String id = SidecarStore.operationIdOf(operationId);
         Optional<String> refused;
@@ -1020,9 +1055,6 @@ public final class Omnigraph implements AutoCloseable {
 
   // --- end Optimize ---------------------------------------------------------------------------
 
-  /** Adjacency indexes are keyed by root and exact version, so one process-wide cache serves every handle. */
-  private static final AdjacencyCache ADJACENCY = new AdjacencyCache();
-
   /**
    * Runs read query {@code name} of a {@code .gq} source over one pinned snapshot: the head of
    * {@code branch} (default main), or, when {@code commitId} is given, the state that commit
@@ -1092,7 +1124,7 @@ public final class Omnigraph implements AutoCloseable {
       target = new ReadOutput.Target(b, null);
       head = authority.head();
     }
-    return new ReadRunner(config.rootUri(), new DataTables(config), ADJACENCY)
+    return new ReadRunner(config.rootUri(), tables, roots.adjacency())
         .run(catalog, state, target, head, source, name, params, budgets,
             admitTypes(actor, PolicyAction.READ, Optional.of(readBranch)));
   }
@@ -1114,7 +1146,7 @@ public final class Omnigraph implements AutoCloseable {
     String b = branch.orElse(BranchNames.MAIN);
     authorize(actor, PolicyAction.EXPORT, Optional.of(b), Optional.empty());
     ManifestState state = evidence.call(() -> manifest.state(b));
-    return inTypeScope(new GraphExport(new DataTables(config), contract().ir().catalog(), state, typeNames),
+    return inTypeScope(new GraphExport(tables, contract().ir().catalog(), state, typeNames),
         !typeNames.isEmpty(), actor, PolicyAction.EXPORT, b);
   }
 
@@ -1219,7 +1251,7 @@ public final class Omnigraph implements AutoCloseable {
             + " -> " + is.identity().substring(0, 12) + "); rows are not diffed across it: read the commits before and"
             + " after it instead");
       }
-      dev.omnigraph.api.CommitChangesOutput out = new dev.omnigraph.read.CommitChanges(new DataTables(config),
+      dev.omnigraph.api.CommitChangesOutput out = new dev.omnigraph.read.CommitChanges(tables,
           is.catalog()).page(c, before, after, page);
       return new dev.omnigraph.api.CommitChangesOutput(out.cause(), inScope.apply(out.changes()), out.nextPageToken());
     });
@@ -1302,7 +1334,7 @@ public final class Omnigraph implements AutoCloseable {
     BranchAuthority authority = evidence.call(() -> manifest.capture(branch));
     dev.omnigraph.schema.Catalog catalog = contract().ir().catalog();
     // Validates the type names (400 for an unknown one) before anything is streamed.
-    GraphExport all = new GraphExport(new DataTables(config), catalog, authority.state(),
+    GraphExport all = new GraphExport(tables, catalog, authority.state(),
         List.copyOf(scope.types()));
     Optional<GraphExport> export = Optional.of(all);
     if (!scope.kinds().isEmpty()) {
@@ -1318,7 +1350,7 @@ public final class Omnigraph implements AutoCloseable {
       }
       // An empty list would mean every type: a scope that selects none streams no rows.
       export = names.isEmpty() ? Optional.empty()
-          : Optional.of(new GraphExport(new DataTables(config), catalog, authority.state(), names));
+          : Optional.of(new GraphExport(tables, catalog, authority.state(), names));
     }
     export = export.map(e -> inTypeScope(e, !scope.types().isEmpty(), actor, PolicyAction.EXPORT, orMain(branch)));
     String head = authority.head().orElseThrow(() -> new NotFound("commit", "head of " + branch));
@@ -1338,6 +1370,7 @@ public final class Omnigraph implements AutoCloseable {
     if (lease != null) {
       lease.close(); // the last handle of the process on the root releases the writer lease
     }
+    roots.release(root); // the root's last handle lets go of its caches
   }
 
   /**

@@ -87,10 +87,26 @@ public final class DataTables {
   static final long SCAN_BATCH_ROWS = 8_192;
 
   private final StorageConfig config;
+  /** The root's Lance session and table-branch answers, shared with every handle of the root. */
+  private final LanceRoot lance;
 
-  /** A data-table layer over the graph root {@code config} names. */
+  /**
+   * A data-table layer over the graph root {@code config} names, with caches of its own (a test, a
+   * tool): nothing is shared with the root's handles.
+   */
   public DataTables(StorageConfig config) {
+    this(config, new LanceRoot(config.rootUri()));
+  }
+
+  /** A data-table layer over the graph root {@code config} names, sharing {@code lance}, that root's part. */
+  public DataTables(StorageConfig config, LanceRoot lance) {
     this.config = Objects.requireNonNull(config, "config");
+    this.lance = Objects.requireNonNull(lance, "lance");
+  }
+
+  /** The root's table part this layer shares. */
+  LanceRoot lance() {
+    return lance;
   }
 
   /**
@@ -2011,20 +2027,21 @@ public final class DataTables {
    * so every read there that used a scalar index would fail. A branch's parent never changes while
    * it exists; a create or delete of the name through this class forgets the answer.
    */
-  private static final java.util.concurrent.ConcurrentHashMap<String, Boolean> FORKED_FROM_A_BRANCH =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private java.util.concurrent.ConcurrentHashMap<String, Boolean> forkedFromABranch() {
+    return lance.forkedFromABranch; // per graph root (LanceRoot), not process-wide
+  }
 
   private static String forkKey(String tableUri, String branch) {
     return tableUri + "#" + branch;
   }
 
   /** Forgets the answer for every table's branch of this name (a few listings again, never a wrong answer). */
-  private static void forgetFork(String branch) {
-    FORKED_FROM_A_BRANCH.keySet().removeIf(k -> k.endsWith("#" + branch));
+  private void forgetFork(String branch) {
+    forkedFromABranch().keySet().removeIf(k -> k.endsWith("#" + branch));
   }
 
   /** Whether {@code h} reads a table branch forked from another branch (one listing, then cached). */
-  private static boolean forkedFromABranch(Handle h) {
+  private boolean forkedFromABranch(Handle h) {
     // A branch handle's uri is <table>/tree/<branch> (also when it is its own "main" handle).
     String uri = h.table.uri();
     int tree = uri.indexOf("/tree/");
@@ -2033,7 +2050,7 @@ public final class DataTables {
     }
     String branch = uri.substring(tree + "/tree/".length());
     // A branch handle lists the root's branches too (the refs live at the root).
-    return FORKED_FROM_A_BRANCH.computeIfAbsent(forkKey(uri.substring(0, tree), branch), k ->
+    return forkedFromABranch().computeIfAbsent(forkKey(uri.substring(0, tree), branch), k ->
         LanceSupport.listBranches(h.table).stream().filter(b -> b.getName().equals(branch)).findFirst()
             .flatMap(b -> b.getParentBranch()).map(p -> !p.isEmpty() && !p.equals("main")).orElse(false));
   }
@@ -2082,7 +2099,7 @@ public final class DataTables {
   private Handle open(String location, Optional<String> branch, OptionalLong version) {
     if (version.isPresent()) {
       // An exact version never changes: share one open handle of it (see PinnedHandles).
-      return new Handle(PinnedHandles.lease(config, location, branch, version.getAsLong()));
+      return new Handle(PinnedHandles.lease(lance, config, location, branch, version.getAsLong()));
     }
     return openFresh(location, branch, version);
   }
@@ -2093,10 +2110,10 @@ public final class DataTables {
     Dataset main = null;
     try {
       if (branch.isEmpty()) {
-        main = LanceSupport.open(config, location, version, allocator);
+        main = LanceSupport.open(lance, config, location, version, allocator);
         return new Handle(allocator, main, main);
       }
-      main = LanceSupport.open(config, location, OptionalLong.empty(), allocator);
+      main = LanceSupport.open(lance, config, location, OptionalLong.empty(), allocator);
       Dataset table = main.checkout(LanceSupport.ref(branch, version));
       return new Handle(allocator, main, table);
     } catch (RuntimeException e) {
