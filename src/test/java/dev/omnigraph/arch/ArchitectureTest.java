@@ -9,6 +9,7 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import dev.omnigraph.arch.fixture.RogueCommitter;
 import dev.omnigraph.arch.fixture.RogueLanceWriter;
+import dev.omnigraph.arch.fixture.RogueRootMap;
 import dev.omnigraph.arch.fixture.RogueS3Caller;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,7 +39,8 @@ class ArchitectureTest {
         WriterBoundaryRules.STORAGE_DEPENDS_ON_NOTHING_ABOVE_IT,
         WriterBoundaryRules.ONE_RETRY_LOOP,
         WriterBoundaryRules.POLICY_DEPENDS_ONLY_ON_THE_API,
-        WriterBoundaryRules.ONLY_THE_TEMPLATE_ARMS_AND_PUBLISHES);
+        WriterBoundaryRules.ONLY_THE_TEMPLATE_ARMS_AND_PUBLISHES,
+        WriterBoundaryRules.NO_STATIC_MAP_BUT_THE_LISTED);
   }
 
   @ParameterizedTest
@@ -74,5 +76,13 @@ class ArchitectureTest {
         .anySatisfy(d -> assertThat(d).contains("arm"))
         .anySatisfy(d -> assertThat(d).contains("publish"))
         .anySatisfy(d -> assertThat(d).contains("retire"));
+  }
+
+  @Test
+  void aStaticMapKeyedByARootIsCaught() {
+    JavaClasses rogue = new ClassFileImporter().importClasses(RogueRootMap.class);
+    EvaluationResult result = WriterBoundaryRules.NO_STATIC_MAP_BUT_THE_LISTED.evaluate(rogue);
+    assertThat(result.hasViolation()).isTrue();
+    assertThat(result.getFailureReport().getDetails()).anySatisfy(d -> assertThat(d).contains("BY_ROOT"));
   }
 }
