@@ -61,33 +61,33 @@ import java.util.Optional;
  */
 public final class Omnigraph implements AutoCloseable {
 
-  private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(Omnigraph.class);
-
   private final StorageConfig config;
   private final StorageAdapter storage;
   /** The registry this handle's root is open in, and the root: what every handle of it shares. */
   private final GraphRoots roots;
   private final GraphRoot root;
   private final DataTables tables;
+  /** Queries, exports, history and the change feed (bodies; this facade authorizes first). */
+  private final GraphReads reads;
   private final OpenMode mode;
   private final GateManager gates;
-  private final GraphManifest manifest;
+  final GraphManifest manifest;
   /** The accepted schema contract, shared by every handle of the process on this root. */
-  private final SchemaHolder schemas;
+  final SchemaHolder schemas;
   /** Schema apply: the SchemaApply writer (issue 15). */
   private final dev.omnigraph.write.SchemaApplyAttempt schemaApplies;
   /** Index ensure: the EnsureIndices writer (issue 16). */
   private final dev.omnigraph.write.EnsureIndicesAttempt indexEnsures;
   private final WritePath writePath;
   private final dev.omnigraph.write.MergeAttempt merges;
-  private final Recovery recovery;
-  private final SidecarStore sidecars;
+  final Recovery recovery;
+  final SidecarStore sidecars;
   private final RecoveryAuditTable audit;
   private final Maintenance maintenance;
   /** Compaction: the Optimize writer and the automatic pass after writes (issue 11). */
   private final AutoOptimizer optimizer;
   /** Settles a failure no type explains (Lance's store failures) by asking the store (see there). */
-  private final StoreEvidence evidence;
+  final StoreEvidence evidence;
   /**
    * This handle's share of the process's writer lease on the root (issue 17); null on a read-only
    * handle, which never needs it. Checked at every write entry, before every arm and every publish.
@@ -100,7 +100,7 @@ public final class Omnigraph implements AutoCloseable {
    */
   private volatile PolicyGate policy = PolicyGate.OPEN;
 
-  private Omnigraph(GraphRoots roots, GraphRoot root, StorageConfig config, StorageAdapter storage, OpenMode mode,
+  Omnigraph(GraphRoots roots, GraphRoot root, StorageConfig config, StorageAdapter storage, OpenMode mode,
       SchemaContract schema, OptimizeSettings optimizeSettings, dev.omnigraph.lease.ProcessLeases.Claim lease) {
     this.roots = roots;
     this.root = root;
@@ -116,6 +116,7 @@ public final class Omnigraph implements AutoCloseable {
     this.schemas = root.schemas();
     this.schemas.set(schema);
     this.tables = new DataTables(config, root.lance());
+    this.reads = new GraphReads(config, storage, manifest, tables, roots.adjacency(), schemas, evidence);
     dev.omnigraph.recovery.SchemaContracts contracts = new StoredSchemaContracts(storage, schemas);
     this.sidecars = new SidecarStore(storage, fence, root.retiring());
     ManifestBatchPublisher publisher = new ManifestBatchPublisher(config, storage, fence, root.manifests());
@@ -146,6 +147,7 @@ public final class Omnigraph implements AutoCloseable {
     this.roots = owner.roots;
     this.root = owner.root;
     this.tables = owner.tables;
+    this.reads = owner.reads;
     this.config = owner.config;
     this.storage = owner.storage;
     this.mode = owner.mode;
@@ -177,7 +179,7 @@ public final class Omnigraph implements AutoCloseable {
   private final Omnigraph owner;
 
   /** The accepted contract to serve this call with. */
-  private SchemaContract contract() {
+  SchemaContract contract() {
     return schemas.current();
   }
 
@@ -216,77 +218,9 @@ public final class Omnigraph implements AutoCloseable {
     policy.check(actor, action, branch, targetBranch);
   }
 
-  /**
-   * The per-type check of a checked {@code .gq} query (docs/authorization.md, "Per-type scopes"): every
-   * node and edge type it touches must be in the actor's scope of {@code action} on {@code branch}.
-   *
-   * @throws dev.omnigraph.api.TypeForbidden naming the first type outside it
-   */
-  private java.util.function.BiConsumer<dev.omnigraph.query.CheckedQuery, dev.omnigraph.schema.Catalog> admitTypes(
-      Optional<String> actor, PolicyAction action, Optional<String> branch) {
-    PolicyGate gate = policy;
-    return (checked, catalog) -> gate.checkTypes(actor, action, branch,
-        dev.omnigraph.query.TouchedTypes.of(checked, catalog));
-  }
 
-  /**
-   * The per-type check of a load's rows, each at its line, as they are read (before anything is
-   * staged): the scope is decided once, the lines only look it up.
-   */
-  /**
-   * {@code export} limited to the actor's type scope of {@code action} on {@code branch}: types the
-   * caller asked for by name must all be in it (else refused), an export of every type streams only
-   * those in it.
-   *
-   * @throws dev.omnigraph.api.TypeForbidden naming the first requested type outside the scope
-   */
-  private GraphExport inTypeScope(GraphExport export, boolean named, Optional<String> actor, PolicyAction action,
-      String branch) {
-    dev.omnigraph.policy.NameScope scope = policy.typeScope(actor, action, Optional.of(branch));
-    if (scope.all()) {
-      return export;
-    }
-    if (named) {
-      export.typeNames().forEach(t -> PolicyGate.refuseOutOfScope(scope, actor, action, Optional.of(branch), t,
-          java.util.OptionalLong.empty()));
-      return export;
-    }
-    return export.only(scope::covers);
-  }
 
-  /**
-   * A change page limited to the actor's {@code read} type scope on {@code branch} (the feed's choice:
-   * rows of other types are left out, as an export leaves them out); a type filter naming a type
-   * outside it is refused.
-   *
-   * @throws dev.omnigraph.api.TypeForbidden naming the first filtered type outside the scope
-   */
-  private java.util.function.UnaryOperator<List<dev.omnigraph.api.CommitChangesOutput.EntityChange>> changesInScope(
-      Optional<String> actor, String branch, dev.omnigraph.api.ChangesPage page) {
-    dev.omnigraph.policy.NameScope scope = policy.typeScope(actor, PolicyAction.READ, Optional.of(branch));
-    if (scope.all()) {
-      return changes -> changes;
-    }
-    dev.omnigraph.schema.Catalog catalog = contract().ir().catalog();
-    for (String t : page.types()) {
-      // The schema's spelling (edge names ignore case); an unknown name is the filter's own 400.
-      catalog.node(t).map(dev.omnigraph.schema.NodeType::name)
-          .or(() -> catalog.edge(t).map(dev.omnigraph.schema.EdgeType::name))
-          .ifPresent(name -> PolicyGate.refuseOutOfScope(scope, actor, PolicyAction.READ, Optional.of(branch), name,
-              java.util.OptionalLong.empty()));
-    }
-    return changes -> changes.stream().filter(c -> scope.covers(c.type().name())).toList();
-  }
 
-  private java.util.function.ObjLongConsumer<String> admitLoadTypes(Optional<String> actor, String branch) {
-    PolicyGate gate = policy;
-    dev.omnigraph.policy.NameScope scope = gate.typeScope(actor, PolicyAction.CHANGE, Optional.ofNullable(branch));
-    if (scope.all()) {
-      return (type, line) -> { };
-    }
-    return (type, line) -> PolicyGate.refuseOutOfScope(scope, actor, PolicyAction.CHANGE,
-        Optional.ofNullable(branch), type, java.util.OptionalLong.of(line));
-  }
 
   private static String orMain(String branch) {
     return branch == null || branch.isBlank() ? BranchNames.MAIN : branch;
@@ -304,15 +238,7 @@ public final class Omnigraph implements AutoCloseable {
 
   /** As {@link #init(StorageConfig, String, Optional)}, with the root open in {@code roots}. */
   public static Omnigraph init(GraphRoots roots, StorageConfig config, String schemaSource, Optional<String> actor) {
-    GraphRoot root = roots.acquire(config);
-    try (StorageAdapter storage = StorageAdapters.open(config);
-        GateManager.Held held = root.gates().acquireExclusive(List.of(), List.of())) {
-      GraphInit.run(config, storage, schemaSource, actor, root.manifests());
-    } finally {
-      roots.release(root);
-    }
-    return open(roots, config, OpenMode.READ_WRITE, OptimizeSettings.fromSystemProperties(),
-        dev.omnigraph.lease.LeaseSettings.fromSystemProperties());
+    return RootLifecycle.init(roots, config, schemaSource, actor);
   }
 
   /**
@@ -358,74 +284,9 @@ public final class Omnigraph implements AutoCloseable {
    */
   public static Omnigraph open(GraphRoots roots, StorageConfig config, OpenMode mode,
       OptimizeSettings optimizeSettings, dev.omnigraph.lease.LeaseSettings leaseSettings) {
-    StorageAdapter storage = StorageAdapters.open(config);
-    GraphRoot root = roots.acquire(config);
-    dev.omnigraph.lease.ProcessLeases.Claim lease = null;
-    try {
-      if (storage.exists(GraphInit.CLAIM_KEY)) {
-        throw new Conflict("graph root " + config.rootUri() + " holds an init claim (" + GraphInit.CLAIM_KEY
-            + "): its init is running or was interrupted; it cannot be opened");
-      }
-      if (!storage.exists(ManifestBootstrap.MANIFEST_KEY)) {
-        throw new NotFound("graph", config.rootUri(), "no __manifest; create one with omnigraph init");
-      }
-      new GraphManifest(config, storage, root.manifests()).checkStamp();
-      if (mode == OpenMode.READ_WRITE) {
-        // Before anything that writes (recovery first): one writer process per root.
-        lease = roots.joinLease(config, leaseSettings);
-        // Before recovery or anything else reads a branch: a copied root reads only itself.
-        relocateIfMoved(root, config, storage);
-      } else {
-        // A read must never reach the root this one was copied from (issue 44 item 4).
-        dev.omnigraph.table.RootLocations.probe(config, storage);
-      }
-      SchemaContract schema = SchemaContract.read(storage);
-      Omnigraph graph = new Omnigraph(roots, root, config, storage, mode, schema, optimizeSettings, lease);
-      if (mode == OpenMode.READ_WRITE) {
-        // Full recovery: every pending sidecar is rolled forward, rolled back or refused loudly
-        // before this handle serves anything. A read-only open repairs nothing.
-        graph.lastRecovery = graph.recovery.sweep(Recovery.Mode.FULL);
-        // Recovery may have accepted an interrupted schema apply: serve what is accepted now, and
-        // bring the human-facing copies of the contract up to it.
-        graph.schemas.reload(storage).writeCopies(storage);
-      } else {
-        StoredSchemaContracts.refuseUnpromoted(storage, graph.sidecars, graph.manifest, graph.contract());
-      }
-      return graph;
-    } catch (RuntimeException e) {
-      RuntimeException settled = new StoreEvidence(storage).settle(e);
-      storage.close();
-      if (lease != null) {
-        lease.close();
-      }
-      roots.release(root);
-      throw settled;
-    }
+    return RootLifecycle.open(roots, config, mode, optimizeSettings, leaseSettings);
   }
 
-  /**
-   * A read-write open of a copied or moved root points its files at it first. Safe there: the
-   * writer lease is held (no other process writes the root), nothing of this handle has read a
-   * branch yet, and every rewrite only replaces a location naming a dataset of the old root with the
-   * same dataset under this one. A location that names no dataset of either is left and refused.
-   */
-  private static void relocateIfMoved(GraphRoot root, StorageConfig config, StorageAdapter storage) {
-    try {
-      dev.omnigraph.table.RootLocations.probe(config, storage);
-      return;
-    } catch (dev.omnigraph.api.RootRelocated moved) {
-      LOG.warnf("graph root %s was copied or moved from %s: relocating it before the open", config.rootUri(),
-          moved.recordedRoots());
-    }
-    dev.omnigraph.table.RootLocations.Report report;
-    try (GateManager.Held held = root.gates().acquireExclusive(List.of(), List.of())) {
-      report = dev.omnigraph.table.RootLocations.relocate(config, storage, false, root.lance());
-    }
-    root.manifests().forgetAll();
-    if (!report.unrelocatable().isEmpty()) {
-      throw dev.omnigraph.table.RootLocations.relocated(config, report.unrelocatable());
-    }
-  }
 
   /**
    * Points every location that Lance files under {@code config}'s root record for a dataset of the
@@ -439,26 +300,7 @@ public final class Omnigraph implements AutoCloseable {
    * @throws dev.omnigraph.api.LeaseHeld when another live process holds the writer lease; nothing written
    */
   public static dev.omnigraph.table.RootLocations.Report relocate(StorageConfig config, boolean dryRun) {
-    try (StorageAdapter storage = StorageAdapters.open(config)) {
-      if (!storage.exists(ManifestBootstrap.MANIFEST_KEY)) {
-        throw new NotFound("graph", config.rootUri(), "no __manifest; create one with omnigraph init");
-      }
-      if (dryRun) {
-        return dev.omnigraph.table.RootLocations.scan(config, storage);
-      }
-      GraphRoots roots = GraphRoots.shared();
-      try (dev.omnigraph.lease.ProcessLeases.Claim lease = roots.joinLease(config,
-          dev.omnigraph.lease.LeaseSettings.fromSystemProperties())) {
-        // The claim keeps the root open in the registry: peek sees it.
-        GraphRoot root = roots.peek(config.rootUri()).orElseThrow();
-        try (GateManager.Held held = root.gates().acquireExclusive(List.of(), List.of())) {
-          dev.omnigraph.table.RootLocations.Report report =
-              dev.omnigraph.table.RootLocations.relocate(config, storage, false, root.lance());
-          root.manifests().forgetAll();
-          return report;
-        }
-      }
-    }
+    return RootLifecycle.relocate(config, dryRun);
   }
 
   /**
@@ -480,29 +322,7 @@ public final class Omnigraph implements AutoCloseable {
    */
   public static SidecarStore.Quarantined quarantineSidecar(StorageConfig config, String operationId,
       java.util.function.Consumer<SidecarStore.Quarantined> beforeMove) {
-    try (StorageAdapter storage = StorageAdapters.open(config)) {
-      if (!storage.exists(ManifestBootstrap.MANIFEST_KEY)) {
-        throw new NotFound("graph", config.rootUri(), "no __manifest; create one with omnigraph init");
-      }
-      // The writer lease too: moving a sidecar aside is a writer's step, never beside a live writer.
-      GraphRoots roots = GraphRoots.shared();
-      try (dev.omnigraph.lease.ProcessLeases.Claim lease = roots.joinLease(config,
-          dev.omnigraph.lease.LeaseSettings.fromSystemProperties());
-          GateManager.Held held = roots.peek(config.rootUri()).orElseThrow().gates()
-              .acquireExclusive(List.of(), List.of())) {
-        SidecarStore store = new SidecarStore(storage);
-        String id = SidecarStore.operationIdOf(operationId);
-        Optional<String> refused;
-        try (Omnigraph reader = open(config, OpenMode.READ_ONLY)) {
-          // Recovery's own verdict, without acting on it: a sidecar it refuses can never complete.
-          refused = reader.evidence.call(() -> reader.recovery.refusal(id));
-        } catch (dev.omnigraph.recovery.UnreadableSidecar unreadable) {
-          refused = Optional.empty(); // the unreadable path below
-        }
-        return refused.isPresent() ? store.quarantineRefused(id, refused.get(), beforeMove)
-            : store.quarantine(id, beforeMove);
-      }
-    }
+    return RootLifecycle.quarantineSidecar(config, operationId, beforeMove);
   }
 
   /**
@@ -521,7 +341,7 @@ public final class Omnigraph implements AutoCloseable {
     return out;
   }
 
-  private volatile List<Recovery.Outcome> lastRecovery = List.of();
+  volatile List<Recovery.Outcome> lastRecovery = List.of();
 
   /** What the read-write open's recovery sweep settled (empty for read-only, or nothing pending). */
   public List<Recovery.Outcome> openRecovery() {
@@ -831,7 +651,7 @@ public final class Omnigraph implements AutoCloseable {
   /** As {@link #snapshot(String)}, for {@code actor} ({@code read} on the branch). */
   public SnapshotOutput snapshot(String branch, Optional<String> actor) {
     authorize(actor, PolicyAction.READ, Optional.ofNullable(branch), Optional.empty());
-    return toSnapshot(evidence.call(() -> manifest.state(branch)));
+    return GraphReads.toSnapshot(evidence.call(() -> manifest.state(branch)));
   }
 
   /** The state a commit published (time travel). */
@@ -844,7 +664,7 @@ public final class Omnigraph implements AutoCloseable {
     return evidence.call(() -> {
       GraphCommit c = manifest.findCommit(commitId).orElseThrow(() -> new NotFound("commit", commitId));
       authorize(actor, PolicyAction.READ, Optional.of(c.branch()), Optional.empty());
-      return toSnapshot(manifest.stateAt(c.branch(), c.manifestVersion()));
+      return GraphReads.toSnapshot(manifest.stateAt(c.branch(), c.manifestVersion()));
     });
   }
 
@@ -908,7 +728,7 @@ public final class Omnigraph implements AutoCloseable {
     authorize(actor, PolicyAction.CHANGE, Optional.ofNullable(branch), Optional.empty());
     requireWritable();
     WriteResult result = evidence.call(() -> writePath.load(branch, ndjson, mode, actor,
-        admitLoadTypes(actor, branch)));
+        TypeScopes.admitLoadTypes(policy, actor, branch)));
     optimizer.afterWrite(branch, result);
     return result;
   }
@@ -923,7 +743,7 @@ public final class Omnigraph implements AutoCloseable {
     authorize(actor, PolicyAction.CHANGE, Optional.ofNullable(branch), Optional.empty());
     requireWritable();
     WriteResult result = evidence.call(() -> writePath.load(branch, chunk, mode, actor,
-        admitLoadTypes(actor, branch)));
+        TypeScopes.admitLoadTypes(policy, actor, branch)));
     optimizer.afterWrite(branch, result);
     return result;
   }
@@ -939,7 +759,7 @@ public final class Omnigraph implements AutoCloseable {
     authorize(actor, PolicyAction.CHANGE, Optional.ofNullable(branch), Optional.empty());
     requireWritable();
     WriteResult result = evidence.call(() -> writePath.mutate(branch, source, name, params, actor, ifCommit,
-        admitTypes(actor, PolicyAction.CHANGE, Optional.ofNullable(branch))));
+        TypeScopes.admitTypes(policy, actor, PolicyAction.CHANGE, Optional.ofNullable(branch))));
     optimizer.afterWrite(branch, result);
     return result;
   }
@@ -1095,39 +915,9 @@ public final class Omnigraph implements AutoCloseable {
     if (commitId.isEmpty()) {
       authorize(actor, PolicyAction.READ, Optional.of(branch.orElse(BranchNames.MAIN)), Optional.empty());
     }
-    return evidence.call(() -> read(branch, commitId, source, name, params, budgets, actor));
+    return evidence.call(() -> reads.read(policy, branch, commitId, source, name, params, budgets, actor));
   }
 
-  private ReadOutput read(Optional<String> branch, Optional<String> commitId, String source, String name,
-      com.fasterxml.jackson.databind.JsonNode params, ReadSettings budgets, Optional<String> actor) {
-    ManifestState state;
-    ReadOutput.Target target;
-    Optional<String> head;
-    String readBranch;
-    SchemaContract contract = contract();
-    dev.omnigraph.schema.Catalog catalog = contract.ir().catalog();
-    if (commitId.isPresent()) {
-      GraphCommit c = manifest.findCommit(commitId.get()).orElseThrow(() -> new NotFound("commit", commitId.get()));
-      authorize(actor, PolicyAction.READ, Optional.of(c.branch()), Optional.empty());
-      state = manifest.stateAt(c.branch(), c.manifestVersion());
-      // Time travel reads with the schema accepted when the commit was published: its table
-      // versions have that schema's tables and columns.
-      catalog = contract.irAt(storage, c.manifestVersion()).catalog();
-      target = new ReadOutput.Target(null, c.id());
-      head = Optional.of(c.id());
-      readBranch = c.branch();
-    } else {
-      String b = branch.orElse(BranchNames.MAIN);
-      readBranch = b;
-      BranchAuthority authority = manifest.capture(b);
-      state = authority.state();
-      target = new ReadOutput.Target(b, null);
-      head = authority.head();
-    }
-    return new ReadRunner(config.rootUri(), tables, roots.adjacency())
-        .run(catalog, state, target, head, source, name, params, budgets,
-            admitTypes(actor, PolicyAction.READ, Optional.of(readBranch)));
-  }
 
   /**
    * Pins {@code branch}'s (default main) published state now and returns an export of it in the
@@ -1145,9 +935,7 @@ public final class Omnigraph implements AutoCloseable {
   public GraphExport export(Optional<String> branch, List<String> typeNames, Optional<String> actor) {
     String b = branch.orElse(BranchNames.MAIN);
     authorize(actor, PolicyAction.EXPORT, Optional.of(b), Optional.empty());
-    ManifestState state = evidence.call(() -> manifest.state(b));
-    return inTypeScope(new GraphExport(tables, contract().ir().catalog(), state, typeNames),
-        !typeNames.isEmpty(), actor, PolicyAction.EXPORT, b);
+    return reads.export(policy, b, typeNames, actor);
   }
 
   /**
@@ -1166,25 +954,9 @@ public final class Omnigraph implements AutoCloseable {
   public CommitListOutput commits(String branch, CommitPage page, Optional<String> actor) {
     authorize(actor, PolicyAction.READ, Optional.ofNullable(branch), Optional.empty());
     Optional<CommitCursor> after = page.cursor().map(CommitCursor::decode);
-    return evidence.call(() -> commitPage(branch, page, after));
+    return evidence.call(() -> reads.commitPage(branch, page, after));
   }
 
-  private CommitListOutput commitPage(String branch, CommitPage page, Optional<CommitCursor> after) {
-    BranchAuthority authority = manifest.capture(branch);
-    // The lineage is read newest first and only as far as this page (and the commits before
-    // the cursor) need: a page costs what it shows, not what the history holds.
-    List<GraphCommit> rows = new ArrayList<>();
-    manifest.lineage(authority, c -> {
-      if (after.isEmpty() || after.get().isAfter(c)) {
-        rows.add(c);
-      }
-      return rows.size() <= page.limit();
-    });
-    boolean more = rows.size() > page.limit();
-    List<GraphCommit> shown = more ? rows.subList(0, page.limit()) : rows;
-    String next = more ? CommitCursor.of(shown.get(shown.size() - 1)).encode() : null;
-    return new CommitListOutput(shown.stream().map(Omnigraph::toOutput).toList(), next);
-  }
 
   /** One commit by id. */
   public CommitOutput commit(String commitId) {
@@ -1194,7 +966,7 @@ public final class Omnigraph implements AutoCloseable {
   /** As {@link #commit(String)}, for {@code actor} ({@code read} without a branch, as the reference). */
   public CommitOutput commit(String commitId, Optional<String> actor) {
     authorize(actor, PolicyAction.READ, Optional.empty(), Optional.empty());
-    return evidence.call(() -> manifest.findCommit(commitId)).map(Omnigraph::toOutput)
+    return evidence.call(() -> manifest.findCommit(commitId)).map(GraphReads::toOutput)
         .orElseThrow(() -> new NotFound("commit", commitId));
   }
 
@@ -1215,47 +987,12 @@ public final class Omnigraph implements AutoCloseable {
   /** As {@link #commitChanges(String, dev.omnigraph.api.ChangesPage)}, for {@code actor} ({@code read} on the commit's branch). */
   public dev.omnigraph.api.CommitChangesOutput commitChanges(String commitId, dev.omnigraph.api.ChangesPage page,
       Optional<String> actor) {
-    return commitChanges(commitId, page, c -> {
+    return reads.commitChanges(commitId, page, c -> {
       authorize(actor, PolicyAction.READ, Optional.of(c.branch()), Optional.empty());
-      return changesInScope(actor, c.branch(), page);
+      return TypeScopes.changesInScope(policy, contract().ir().catalog(), actor, c.branch(), page);
     });
   }
 
-  /**
-   * The diff, after {@code check} accepted the commit and gave the filter of its rows (the change feed
-   * checked its branch already, and filters its blocks itself).
-   */
-  private dev.omnigraph.api.CommitChangesOutput commitChanges(String commitId, dev.omnigraph.api.ChangesPage page,
-      java.util.function.Function<GraphCommit,
-          java.util.function.UnaryOperator<List<dev.omnigraph.api.CommitChangesOutput.EntityChange>>> check) {
-    return evidence.call(() -> {
-      GraphCommit c = manifest.findCommit(commitId).orElseThrow(() -> new NotFound("commit", commitId));
-      java.util.function.UnaryOperator<List<dev.omnigraph.api.CommitChangesOutput.EntityChange>> inScope =
-          check.apply(c);
-      if (c.parent().isEmpty()) {
-        throw new dev.omnigraph.api.ChangeDiffRefused(dev.omnigraph.api.ChangeDiffRefused.Reason.PARENTLESS_COMMIT,
-            c.id(), Optional.empty(), "commit " + c.id() + " has no parent to diff against (the genesis commit)");
-      }
-      GraphCommit parent = manifest.findCommit(c.parent().get()).orElseThrow(() -> new NotFound("commit",
-          c.parent().get(), "the first parent of " + c.id()));
-      ManifestState before = manifest.stateAt(parent.branch(), parent.manifestVersion());
-      ManifestState after = manifest.stateAt(c.branch(), c.manifestVersion());
-      SchemaContract contract = contract();
-      dev.omnigraph.schema.SchemaIr was = contract.irAt(storage, parent.manifestVersion());
-      dev.omnigraph.schema.SchemaIr is = contract.irAt(storage, c.manifestVersion());
-      if (!was.identity().equals(is.identity())) {
-        // A schema apply's commit: rows of different schemas have no row diff (the reference's
-        // schema_boundary); its tables' contents did not change, only their shape.
-        throw new dev.omnigraph.api.ChangeDiffRefused(dev.omnigraph.api.ChangeDiffRefused.Reason.SCHEMA_BOUNDARY,
-            c.id(), Optional.empty(), "commit " + c.id() + " applied a schema change (" + was.identity().substring(0, 12)
-            + " -> " + is.identity().substring(0, 12) + "); rows are not diffed across it: read the commits before and"
-            + " after it instead");
-      }
-      dev.omnigraph.api.CommitChangesOutput out = new dev.omnigraph.read.CommitChanges(tables,
-          is.catalog()).page(c, before, after, page);
-      return new dev.omnigraph.api.CommitChangesOutput(out.cause(), inScope.apply(out.changes()), out.nextPageToken());
-    });
-  }
 
   /**
    * One poll of {@code branch}'s change feed (reference {@code GET /graphs/{id}/changes}; see
@@ -1278,36 +1015,7 @@ public final class Omnigraph implements AutoCloseable {
   public dev.omnigraph.api.ChangeFeedOutput changes(String branch, Optional<String> cursor, Optional<String> start,
       Optional<String> pageToken, dev.omnigraph.api.ChangesPage filter, Optional<String> actor) {
     authorize(actor, PolicyAction.READ, Optional.ofNullable(branch), Optional.empty());
-    ChangeFeed.History history = new ChangeFeed.History() {
-      @Override
-      public Optional<String> head(String b) {
-        return evidence.call(() -> manifest.capture(b)).head();
-      }
-
-      @Override
-      public java.util.Map<String, String> firstParents(String b) {
-        java.util.Map<String, String> parents = new java.util.HashMap<>();
-        evidence.call(() -> {
-          manifest.lineage(manifest.capture(b), c -> {
-            parents.put(c.id(), c.parent().orElse(null));
-            return true;
-          });
-          return null;
-        });
-        return parents;
-      }
-
-      @Override
-      public dev.omnigraph.api.CommitChangesOutput changes(String commitId, dev.omnigraph.api.ChangesPage page) {
-        return commitChanges(commitId, page, c -> changes -> changes);
-      }
-    };
-    java.util.function.UnaryOperator<List<dev.omnigraph.api.CommitChangesOutput.EntityChange>> inScope =
-        changesInScope(actor, orMain(branch), filter);
-    dev.omnigraph.api.ChangeFeedOutput out = ChangeFeed.poll(history, branch, cursor, start, pageToken, filter);
-    return new dev.omnigraph.api.ChangeFeedOutput(out.blocks().stream()
-        .map(b -> new dev.omnigraph.api.ChangeFeedOutput.Block(b.cause(), inScope.apply(b.changes()))).toList(),
-        out.cursor(), out.caughtUp(), out.nextPageToken());
+    return reads.changes(policy, branch, cursor, start, pageToken, filter, actor);
   }
 
   /**
@@ -1331,32 +1039,7 @@ public final class Omnigraph implements AutoCloseable {
   /** As {@link #changeBaseline(String, dev.omnigraph.api.ChangesPage)}, for {@code actor} ({@code export} on the branch, as the reference). */
   public ChangeBaseline changeBaseline(String branch, dev.omnigraph.api.ChangesPage scope, Optional<String> actor) {
     authorize(actor, PolicyAction.EXPORT, Optional.ofNullable(branch), Optional.empty());
-    BranchAuthority authority = evidence.call(() -> manifest.capture(branch));
-    dev.omnigraph.schema.Catalog catalog = contract().ir().catalog();
-    // Validates the type names (400 for an unknown one) before anything is streamed.
-    GraphExport all = new GraphExport(tables, catalog, authority.state(),
-        List.copyOf(scope.types()));
-    Optional<GraphExport> export = Optional.of(all);
-    if (!scope.kinds().isEmpty()) {
-      List<String> names = new ArrayList<>();
-      boolean anyType = scope.types().isEmpty();
-      if (scope.kinds().contains("node")) {
-        catalog.nodes().values().stream().map(n -> n.name()).filter(n -> anyType || scope.types().contains(n))
-            .forEach(names::add);
-      }
-      if (scope.kinds().contains("edge")) {
-        catalog.edges().values().stream().map(e -> e.name())
-            .filter(e -> anyType || scope.types().stream().anyMatch(t -> t.equalsIgnoreCase(e))).forEach(names::add);
-      }
-      // An empty list would mean every type: a scope that selects none streams no rows.
-      export = names.isEmpty() ? Optional.empty()
-          : Optional.of(new GraphExport(tables, catalog, authority.state(), names));
-    }
-    export = export.map(e -> inTypeScope(e, !scope.types().isEmpty(), actor, PolicyAction.EXPORT, orMain(branch)));
-    String head = authority.head().orElseThrow(() -> new NotFound("commit", "head of " + branch));
-    String cursor = ChangeFeed.cursor(branch, ChangeFeed.sorted(scope.kinds()), ChangeFeed.sorted(scope.types()),
-        ChangeFeed.opsOf(scope.ops()), Optional.of(head));
-    return new ChangeBaseline(export, head, cursor);
+    return reads.changeBaseline(policy, branch, scope, actor);
   }
 
   @Override
@@ -1415,21 +1098,5 @@ public final class Omnigraph implements AutoCloseable {
     };
   }
 
-  private static SnapshotOutput toSnapshot(ManifestState state) {
-    List<SnapshotOutput.Dataset> datasets = new ArrayList<>();
-    for (TablePin pin : state.tables().values()) {
-      datasets.add(new SnapshotOutput.Dataset(pin.entityKind(), pin.typeName(), pin.location(), pin.version(),
-          pin.rowCount(), pin.nativeBranch().orElse(null)));
-    }
-    datasets.sort(Comparator.comparing(SnapshotOutput.Dataset::entityKind)
-        .thenComparing(SnapshotOutput.Dataset::typeName));
-    return new SnapshotOutput(state.branch(), state.manifestVersion(), Versions.INTERNAL_SCHEMA_VERSION, datasets);
-  }
 
-  static CommitOutput toOutput(GraphCommit c) {
-    // The reference spells main as the absence of graph-branch metadata (null), every other branch by name.
-    String branch = c.branch().equals(ManifestState.MAIN) ? null : c.branch();
-    return new CommitOutput(c.id(), branch, c.manifestVersion(), c.parent().orElse(null),
-        c.mergedParent().orElse(null), c.actor().orElse(null), c.createdAtMicros());
-  }
 }
