@@ -3,7 +3,6 @@ package dev.omnigraph.engine;
 import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.policy.PolicyAction;
 import dev.omnigraph.policy.PolicyGate;
-
 import dev.omnigraph.api.BranchCreateOutput;
 import dev.omnigraph.api.BranchDeleteOutput;
 import dev.omnigraph.api.Conflict;
@@ -37,7 +36,9 @@ import java.util.Optional;
 
 /**
  * A handle on one graph: the engine's public entry point. Every handle on the same canonical root
- * shares one {@link GateManager}. Thread-safe.
+ * in one {@link GraphRoots} registry shares the root's {@link GraphRoot} (gates, caches, lease).
+ * The reads are {@link GraphReader}'s; bodies live in package-private collaborators
+ * ({@link RootLifecycle}, {@link GraphReads}, {@link BranchOps}). Thread-safe.
  */
 public final class Omnigraph extends GraphReader implements AutoCloseable {
 
@@ -607,8 +608,6 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     return branches.merge(source, into, deleteBranch, actor, limits, progress, () -> branchDelete(source, actor));
   }
 
-  // --- Optimize (compaction half) -------------------------------------------------------------
-
   /**
    * Compacts every data table of {@code branch} (default main) that has more than one fragment or
    * any deletion file, and publishes the compacted versions as one maintenance commit (actor
@@ -652,12 +651,13 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     optimizer.listen(listener);
   }
 
-  // --- end Optimize ---------------------------------------------------------------------------
+  /** Set by the first {@link #close}: a second one gives nothing back to the registry again. */
+  private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
   @Override
   public void close() {
-    if (owner != null) {
-      return; // a view (pinnedTo): its handle owns what it uses
+    if (owner != null || !closed.compareAndSet(false, true)) {
+      return; // a view (pinnedTo): its handle owns what it uses; or closed already (its root given back once)
     }
     optimizer.close(); // a background pass finishes before the storage it uses closes
     sidecars.awaitRetirements(); // finished writes' sidecar deletes, before the storage closes

@@ -29,14 +29,17 @@ final class RootLifecycle {
   /** See the {@link Omnigraph} method of this name. */
   static Omnigraph init(GraphRoots roots, StorageConfig config, String schemaSource, Optional<String> actor) {
     GraphRoot root = roots.acquire(config);
-    try (StorageAdapter storage = StorageAdapters.open(config);
-        GateManager.Held held = root.gates().acquireExclusive(List.of(), List.of())) {
-      GraphInit.run(config, storage, schemaSource, actor, root.manifests());
+    try {
+      try (StorageAdapter storage = StorageAdapters.open(config);
+          GateManager.Held held = root.gates().acquireExclusive(List.of(), List.of())) {
+        GraphInit.run(config, storage, schemaSource, actor, root.manifests());
+      }
+      // Still holding the root: the open reuses the manifest state the init's publish left.
+      return open(roots, config, OpenMode.READ_WRITE, OptimizeSettings.fromSystemProperties(),
+          dev.omnigraph.lease.LeaseSettings.fromSystemProperties());
     } finally {
       roots.release(root);
     }
-    return open(roots, config, OpenMode.READ_WRITE, OptimizeSettings.fromSystemProperties(),
-        dev.omnigraph.lease.LeaseSettings.fromSystemProperties());
   }
 
   /** See the {@link Omnigraph} method of this name. */

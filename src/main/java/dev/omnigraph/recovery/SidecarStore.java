@@ -7,7 +7,6 @@ import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.util.Background;
 import dev.omnigraph.util.Failpoints;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;

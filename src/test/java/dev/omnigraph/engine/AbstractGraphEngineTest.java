@@ -284,6 +284,9 @@ abstract class AbstractGraphEngineTest {
       try (Omnigraph reader = Omnigraph.open(config, OpenMode.READ_ONLY)) {
         assertThat(reader.root()).isSameAs(first);
       }
+      Omnigraph twice = Omnigraph.open(config, OpenMode.READ_ONLY);
+      twice.close();
+      twice.close(); // gives its reference back once: the writer's close below must not find it gone
       // One handle still open: the root, its caches and its writer lease stay.
       assertThat(GraphRoots.shared().peek(config.rootUri())).containsSame(first);
       assertThat(GraphRoots.shared().leaseStatus(config.rootUri())).hasValueSatisfying(l -> assertThat(l.held()).isTrue());
