@@ -48,10 +48,21 @@ public class QueryCommand implements Callable<Integer> {
   @Option(names = "--format", defaultValue = "json", description = "json (default), table, jsonl or csv.")
   Format format;
 
+  @Option(names = "--explain", description = "Print how the read would run (id probes, pushed filters and the"
+      + " indexes they use, streamed aggregates, top-k) instead of running it; local graphs only.")
+  boolean explain;
+
   @Override
   public Integer call() throws Exception {
     String source = InputFiles.read(graph.command, "--query", query);
     var bound = ParamsJson.parse(params);
+    if (explain) {
+      // The plan needs the schema only; a --server form is refused by graph.open (no remote form).
+      try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
+        g.explain(source, name, bound).forEach(System.out::println);
+      }
+      return ExitCodes.OK;
+    }
     var remote = graph.remote();
     if (remote.isPresent()) {
       java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();

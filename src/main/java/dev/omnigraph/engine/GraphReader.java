@@ -261,6 +261,17 @@ public abstract sealed class GraphReader permits Omnigraph {
   }
 
   /**
+   * How read {@code name} of {@code source} would run against the current schema, one line per
+   * step, without reading any data ({@code omnigraph query --explain}; docs/query-language.md,
+   * "Explain"). Parameters are bound, so the pushed filters show their values.
+   *
+   * @throws dev.omnigraph.api.InvalidRequest when the query is a mutation
+   */
+  public List<String> explain(String source, String name, com.fasterxml.jackson.databind.JsonNode params) {
+    return dev.omnigraph.read.ReadRunner.explain(contract().ir().catalog(), source, name, params);
+  }
+
+  /**
    * Pins {@code branch}'s (default main) published state now and returns an export of it in the
    * NDJSON load format; rows are read when {@link GraphExport#writeTo} streams them.
    *

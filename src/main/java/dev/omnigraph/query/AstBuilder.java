@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import dev.omnigraph.syntax.SourceText;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.CommonTokenStream;
 import org.antlr.v4.runtime.ParserRuleContext;
@@ -51,12 +52,10 @@ final class AstBuilder {
   private AstBuilder() {}
 
   static List<Ast.Decl> read(String source) {
-    // A UTF-8 BOM is invisible in editors; counting it as a column would shift every position on line 1.
-    String text = source.startsWith("\uFEFF") ? source.substring(1) : source;
-    OmniQueryLexer lexer = new NestingLimit(CharStreams.fromString(text));
+    OmniQueryLexer lexer = new OmniQueryLexer(CharStreams.fromString(SourceText.withoutBom(source)));
     lexer.removeErrorListeners();
     lexer.addErrorListener(SyntaxErrors.INSTANCE);
-    OmniQueryParser parser = new OmniQueryParser(new CommonTokenStream(lexer));
+    OmniQueryParser parser = new OmniQueryParser(new CommonTokenStream(SyntaxErrors.depthLimited(lexer)));
     parser.removeErrorListeners();
     parser.addErrorListener(SyntaxErrors.INSTANCE);
     OmniQueryParser.QueryFileContext file = parser.queryFile();

@@ -2,55 +2,56 @@ package dev.omnigraph.query;
 
 import dev.omnigraph.query.grammar.OmniQueryLexer;
 import dev.omnigraph.query.grammar.OmniQueryParser;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.TreeSet;
-import org.antlr.v4.runtime.BaseErrorListener;
-import org.antlr.v4.runtime.CharStream;
-import org.antlr.v4.runtime.Lexer;
+import dev.omnigraph.syntax.BracketDepthLimit;
+import dev.omnigraph.syntax.FirstSyntaxError;
 import org.antlr.v4.runtime.Parser;
-import org.antlr.v4.runtime.RecognitionException;
-import org.antlr.v4.runtime.Recognizer;
 import org.antlr.v4.runtime.RuleContext;
 import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.TokenSource;
 import org.antlr.v4.runtime.TokenStream;
-import org.antlr.v4.runtime.Vocabulary;
-import org.antlr.v4.runtime.misc.Interval;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
-/**
- * Turns the first ANTLR syntax error into a {@link QueryParseException}: ANTLR would otherwise print
- * to stderr and recover into a cascade of follow-on errors. The message says what was found and what
- * would have been accepted, in the language's own words.
- */
-final class SyntaxErrors extends BaseErrorListener {
+/** The query language's words for its first syntax error, and its bracket-depth limit. */
+final class SyntaxErrors extends FirstSyntaxError {
 
   static final SyntaxErrors INSTANCE = new SyntaxErrors();
 
   private SyntaxErrors() {}
 
+  /** The lexer's tokens, refused past {@link QueryParser#MAX_NESTING} brackets ({ [ ( together). */
+  static TokenSource depthLimited(OmniQueryLexer lexer) {
+    return new BracketDepthLimit(lexer, QueryParser.MAX_NESTING,
+        new int[] {OmniQueryLexer.LBRACE, OmniQueryLexer.LBRACK, OmniQueryLexer.LPAREN},
+        new int[] {OmniQueryLexer.RBRACE, OmniQueryLexer.RBRACK, OmniQueryLexer.RPAREN},
+        (t, limit) -> new QueryParseException(t.getLine(), t.getCharPositionInLine() + 1, null,
+            "'" + t.getText() + "' nests deeper than " + limit
+                + " levels of brackets ({ [ ( together), the query language's limit"));
+  }
+
   @Override
-  public void syntaxError(Recognizer<?, ?> recognizer, Object offendingSymbol, int line, int charPositionInLine,
-      String msg, RecognitionException e) {
-    int column = charPositionInLine + 1;
-    if (recognizer instanceof Lexer lexer) {
-      throw new QueryParseException(line, column, null, lexical(lexer));
+  protected RuntimeException error(int line, int column, Parser parser, String message) {
+    return new QueryParseException(line, column, parser == null ? null : enclosingQuery(parser), message);
+  }
+
+  @Override
+  protected String lexicalHint(String head) {
+    if (head.startsWith("$")) {
+      return "'$' must be followed by a variable or parameter name";
     }
-    Parser parser = (Parser) recognizer;
-    Token found = (Token) offendingSymbol;
-    IntervalSet expected = e != null && e.getExpectedTokens() != null ? e.getExpectedTokens() : parser.getExpectedTokens();
-    throw new QueryParseException(line, column, enclosingQuery(parser),
-        "unexpected " + describe(found) + "; expected " + expected(expected, parser.getVocabulary())
-            + missingColonHint(parser, found));
+    if (head.startsWith("!")) {
+      return "unexpected '!': the not-equal operator is '!='";
+    }
+    return null;
   }
 
   /**
-   * The commonest slip in a match (issue 45): {@code $p Person} for {@code $p: Person}. It parses as
-   * the start of a traversal ({@code $p Knows $q}), so the error only strikes at the next token and
-   * said nothing about the colon. When a variable and a capitalised name come just before the
-   * offending token and no variable follows them, the message says how a binding is written.
+   * The commonest slip in a match: {@code $p Person} for {@code $p: Person}. It parses as the start of
+   * a traversal ({@code $p Knows $q}), so the error only strikes at the next token and said nothing
+   * about the colon. When a variable and a capitalised name come just before the offending token and
+   * no variable follows them, the message says how a binding is written.
    */
-  private static String missingColonHint(Parser parser, Token found) {
+  @Override
+  protected String parseHint(Parser parser, Token found) {
     TokenStream tokens = parser.getInputStream();
     if (tokens == null || found.getType() == OmniQueryLexer.VARIABLE) {
       return "";
@@ -85,63 +86,26 @@ final class SyntaxErrors extends BaseErrorListener {
     return null;
   }
 
-  private static String lexical(Lexer lexer) {
-    CharStream in = lexer.getInputStream();
-    int start = lexer._tokenStartCharIndex;
-    String head = in.getText(Interval.of(start, Math.min(start + 1, in.size() - 1)));
-    if (head.startsWith("/*")) {
-      return "unterminated block comment: '/*' has no closing '*/'";
-    }
-    if (head.startsWith("\"")) {
-      return "unterminated string literal: missing closing '\"'";
-    }
-    if (head.startsWith("$")) {
-      return "'$' must be followed by a variable or parameter name";
-    }
-    if (head.startsWith("!")) {
-      return "unexpected '!': the not-equal operator is '!='";
-    }
-    int cp = head.codePointAt(0);
-    String shown = Character.isISOControl(cp) || Character.isWhitespace(cp) || Character.isSurrogate((char) cp)
-        ? String.format("U+%04X", cp) : "'" + new String(Character.toChars(cp)) + "'";
-    return "unexpected character " + shown + " (names use ASCII letters, digits and '_'; text goes in double quotes)";
-  }
-
-  private static String describe(Token t) {
-    return t.getType() == Token.EOF ? "end of input" : "'" + t.getText() + "'";
-  }
-
-  private static String expected(IntervalSet set, Vocabulary vocabulary) {
-    TreeSet<String> words = new TreeSet<>();
-    // Where any name is accepted, listing the keywords that double as names is noise.
-    boolean anyName = set.contains(OmniQueryLexer.IDENT) && set.contains(OmniQueryLexer.QUERY);
-    for (int type : set.toList()) {
-      if (anyName && isSoftKeyword(type)) {
-        continue;
-      }
-      words.add(display(type, vocabulary));
-    }
-    List<String> list = new ArrayList<>(words);
-    return list.size() == 1 ? list.get(0) : "one of " + String.join(", ", list);
+  @Override
+  protected boolean acceptsAnyName(IntervalSet expected) {
+    return expected.contains(OmniQueryLexer.IDENT) && expected.contains(OmniQueryLexer.QUERY);
   }
 
   /** The keywords the {@code ident} rule also accepts as names. */
-  private static boolean isSoftKeyword(int type) {
+  @Override
+  protected boolean isSoftKeyword(int type) {
     return type >= OmniQueryLexer.QUERY && type <= OmniQueryLexer.DATETIME;
   }
 
-  private static String display(int type, Vocabulary vocabulary) {
+  @Override
+  protected String tokenKind(int type) {
     return switch (type) {
-      case Token.EOF -> "end of input";
       case OmniQueryLexer.IDENT -> "a name";
       case OmniQueryLexer.VARIABLE -> "a $variable";
       case OmniQueryLexer.INT -> "an integer";
       case OmniQueryLexer.FLOAT -> "a number";
       case OmniQueryLexer.STRING -> "a string";
-      default -> {
-        String literal = vocabulary.getLiteralName(type);
-        yield literal != null ? literal : vocabulary.getSymbolicName(type);
-      }
+      default -> null;
     };
   }
 }

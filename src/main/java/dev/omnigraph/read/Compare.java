@@ -39,13 +39,6 @@ final class Compare {
     };
   }
 
-  /** How many of {@code values} are distinct as {@link #values} compares them (1 and 1.0 are one). */
-  static long distinctCount(List<Object> values) {
-    java.util.TreeSet<Object> seen = new java.util.TreeSet<>(Compare::values);
-    seen.addAll(values);
-    return seen.size();
-  }
-
   /** Orders two non-null values of one query type. */
   @SuppressWarnings({"unchecked", "rawtypes"})
   static int values(Object a, Object b) {

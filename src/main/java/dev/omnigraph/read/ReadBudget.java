@@ -46,6 +46,18 @@ final class ReadBudget {
     }
   }
 
+  /**
+   * Counts one step of work that holds nothing (a streamed row folded into an aggregate), so a long
+   * stream still reads the clock every {@value #CLOCK_EVERY} steps.
+   *
+   * @throws ReadBudgetExceeded when the timeout has passed
+   */
+  void step() {
+    if (++sinceClock >= CLOCK_EVERY) {
+      checkTime();
+    }
+  }
+
   /** @throws ReadBudgetExceeded when the timeout has passed */
   void checkTime() {
     sinceClock = 0;

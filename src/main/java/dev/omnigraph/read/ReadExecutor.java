@@ -91,6 +91,20 @@ final class ReadExecutor {
     search = new SearchScores(tables, q.name(), q.limit().orElse(Long.MAX_VALUE), this::eval);
     ReadPlan.Scope top = plan.top();
     Map<Score, Map<String, Double>> scoreTables = new HashMap<>();
+    if (plan.streamed().isPresent()) {
+      StreamedAggregate.Rows rows = new StreamedAggregate.Rows() {
+        @Override
+        public void scan(int slot, java.util.function.Consumer<Map<String, Object>> sink) {
+          scanSlot(slot, sink);
+        }
+
+        @Override
+        public Map<String, Map<String, Object>> held(int slot) {
+          return ReadExecutor.this.held(slot, new HashMap<>());
+        }
+      };
+      return new Result(q.columnNames(), new StreamedAggregate(plan, q, budget, hops, rows, this::eval).run());
+    }
     if (plan.searchFirst().isPresent()) {
       searchFirst(plan.searchFirst().get(), top, ((OrderKey.ByScore) q.order().get(0)).score(), scoreTables);
     }
@@ -138,16 +152,15 @@ final class ReadExecutor {
       }
       order = columnOrder(q, names, top);
     }
-    out.sort(order);
-    long limit = q.limit().orElse(Long.MAX_VALUE);
-    List<List<Object>> trimmed = new ArrayList<>();
-    for (List<Object> row : out) {
-      if (trimmed.size() >= limit) {
-        break;
-      }
-      trimmed.add(new ArrayList<>(row.subList(0, names.size())));
-    }
-    return new Result(names, trimmed);
+    return new Result(names, firstRows(out, order, q, names.size()));
+  }
+
+  /** The first {@code limit} rows of {@code rows} in {@code order}, each cut to its returned columns. */
+  private static List<List<Object>> firstRows(List<List<Object>> rows, Comparator<List<Object>> order, CheckedRead q,
+      int width) {
+    TopRows top = new TopRows(order, q.limit().orElse(Long.MAX_VALUE), () -> { }); // held already
+    rows.forEach(top::add);
+    return top.sorted(width);
   }
 
   /**
@@ -475,62 +488,74 @@ final class ReadExecutor {
     if (known != null) {
       return known;
     }
-    dev.omnigraph.schema.EdgeType edgeType = plan.slotEdge(slot).orElse(null);
-    NodeType type = edgeType == null ? plan.slotType(slot) : null;
-    TablePin pin = state.tables().get(edgeType != null ? edgeType.tableKey() : type.tableKey());
-    Map<String, Map<String, Object>> out = new TreeMap<>(Compare::codePoints);
-    if (pin != null) {
-      List<Filter> parts = plan.pushedParts(slot);
-      int pushedCount = Math.min(parts.size(), MAX_PUSHED_CONDITIONS);
-      Filter pushed = Filter.and(parts.subList(0, pushedCount).toArray(Filter[]::new));
-      Filter rest = Filter.and(parts.subList(pushedCount, parts.size()).toArray(Filter[]::new));
-      Schema schema = edgeType != null ? TableSchemas.edge(edgeType) : TableSchemas.node(type);
-      int width = plan.columns(slot).size();
-      // Text matches narrow the candidates to the nodes the pushed filters admit and whose text
-      // matches: the full-text searches run first (pushed filters as prefilter) and only the nodes
-      // they found are read, by id, instead of the whole table.
-      Set<String> matched = null;
-      if (edgeType == null) {
-        for (Clause.TextMatch m : plan.textPushed(slot)) {
-          Set<String> ids = search.textMatches(m, target(slot, pushed));
-          if (matched == null) {
-            matched = ids;
-          } else {
-            matched.retainAll(ids);
-          }
-        }
-      }
-      java.util.function.Consumer<Map<String, Object>> keep = row -> {
-        budget.row(width);
-        if (rest.isTrue() || rest.test(row, schema)) {
-          out.put((String) row.get("id"), row);
-        }
-      };
-      if (matched != null) {
-        tables.rowsById(pin.location(), pin.nativeBranch(), pin.version(), matched,
-            List.copyOf(plan.columns(slot))).forEach(keep);
-      } else {
-        tables.scan(pin.location(), pin.nativeBranch(), pin.version(), pushed, List.copyOf(plan.columns(slot)),
-            keep);
-      }
-      budget.checkTime();
-    }
+    Map<String, Map<String, Object>> out = held(slot, new TreeMap<>(Compare::codePoints));
     candidates.put(slot, out);
     return out;
   }
 
+  /** The slot's candidate rows by id into {@code out}, each charged to the budget: they are held. */
+  private Map<String, Map<String, Object>> held(int slot, Map<String, Map<String, Object>> out) {
+    int width = plan.columns(slot).size();
+    scanSlot(slot, row -> {
+      budget.row(width);
+      out.put((String) row.get("id"), row);
+    });
+    return out;
+  }
 
-
-
+  /**
+   * Streams the slot's candidate rows (only the columns the query reads) to {@code sink}: one scan
+   * of its table at the pin with its pushed filters in Lance, the filters beyond
+   * {@link #MAX_PUSHED_CONDITIONS} tested on each row, its text matches first when it has any.
+   * Holds nothing itself; the caller decides what to keep and charges it.
+   */
+  private void scanSlot(int slot, java.util.function.Consumer<Map<String, Object>> sink) {
+    dev.omnigraph.schema.EdgeType edgeType = plan.slotEdge(slot).orElse(null);
+    NodeType type = edgeType == null ? plan.slotType(slot) : null;
+    TablePin pin = state.tables().get(edgeType != null ? edgeType.tableKey() : type.tableKey());
+    if (pin == null) {
+      return;
+    }
+    List<Filter> parts = plan.pushedParts(slot);
+    int pushedCount = Math.min(parts.size(), MAX_PUSHED_CONDITIONS);
+    Filter pushed = Filter.and(parts.subList(0, pushedCount).toArray(Filter[]::new));
+    Filter rest = Filter.and(parts.subList(pushedCount, parts.size()).toArray(Filter[]::new));
+    Schema schema = edgeType != null ? TableSchemas.edge(edgeType) : TableSchemas.node(type);
+    // Text matches narrow the candidates to the nodes the pushed filters admit and whose text
+    // matches: the full-text searches run first (pushed filters as prefilter) and only the nodes
+    // they found are read, by id, instead of the whole table.
+    Set<String> matched = null;
+    if (edgeType == null) {
+      for (Clause.TextMatch m : plan.textPushed(slot)) {
+        Set<String> ids = search.textMatches(m, target(slot, pushed));
+        if (matched == null) {
+          matched = ids;
+        } else {
+          matched.retainAll(ids);
+        }
+      }
+    }
+    java.util.function.Consumer<Map<String, Object>> keep = row -> {
+      if (rest.isTrue() || rest.test(row, schema)) {
+        sink.accept(row);
+      }
+    };
+    if (matched != null) {
+      tables.rowsById(pin.location(), pin.nativeBranch(), pin.version(), matched,
+          List.copyOf(plan.columns(slot))).forEach(keep);
+    } else {
+      tables.scan(pin.location(), pin.nativeBranch(), pin.version(), pushed, List.copyOf(plan.columns(slot)), keep);
+    }
+    budget.checkTime();
+  }
 
   private Object eval(Value v) {
-    if (v instanceof Value.Literal lit) {
-      return lit.value();
-    }
-    if (v instanceof Value.Param p) {
-      return params.get(p);
-    }
-    return now;
+    return evaluator(params, now).apply(v);
+  }
+
+  /** A value's bound value in one run: a literal's, a parameter's, {@code now()} as the run's one instant. */
+  static java.util.function.Function<Value, Object> evaluator(BoundParams params, Instant now) {
+    return v -> v instanceof Value.Literal lit ? lit.value() : v instanceof Value.Param p ? params.get(p) : now;
   }
 
   private Object operand(ReadPlan.Scope scope, String[] binding, Operand o) {
@@ -546,9 +571,16 @@ final class ReadExecutor {
       return binding[slot];
     }
     Map<String, Map<String, Object>> source = candidates.containsKey(slot) ? candidates.get(slot) : fetched.get(slot);
-    Map<String, Object> row = source == null ? null : source.get(binding[slot]);
+    return property(source == null ? null : source.get(binding[slot]), p);
+  }
+
+  /** The value of {@code p} in its variable's row: the one place the read takes a property's value. */
+  static Object property(Map<String, Object> row, Operand.Property p) {
     if (row == null) {
       throw new IllegalStateException("binding of $" + p.variable() + " has no row");
+    }
+    if (p.isId()) {
+      return row.get("id");
     }
     Object v = row.get(p.property());
     return p.type().kind() == dev.omnigraph.schema.ScalarKind.U64 ? unsigned(v) : v;
@@ -628,36 +660,20 @@ final class ReadExecutor {
   }
 
   private Object fold(Column.Aggregate a, ReadPlan.Scope top, List<String[]> rows) {
-    if (a.function() == AggFunc.COUNT && a.property() == null) {
-      if (!a.distinct()) {
-        return (long) rows.size();
-      }
-      int slot = top.visible.get(a.variable());
-      return rows.stream().map(b -> b[slot]).filter(java.util.Objects::nonNull).distinct().count();
-    }
-    List<Object> values = new ArrayList<>();
+    // The rows are held already: a distinct value costs nothing more.
+    Accumulator acc = new Accumulator(a, () -> { });
+    int slot = top.visible.get(a.variable());
     for (String[] b : rows) {
-      Object v = value(top, b, a.property());
-      if (v != null) {
-        values.add(v);
-      }
+      acc.add(Accumulator.countsBindings(a) ? b[slot] : value(top, b, a.property()));
     }
-    return switch (a.function()) {
-      // distinct: the values as Compare orders them equal (1 and 1.0 are one value), nulls never counted.
-      case COUNT -> a.distinct() ? Compare.distinctCount(values) : (long) values.size();
-      case SUM -> values.isEmpty() ? null : values.stream().mapToDouble(x -> ((Number) x).doubleValue()).sum();
-      case AVG -> values.isEmpty() ? null
-          : values.stream().mapToDouble(x -> ((Number) x).doubleValue()).sum() / values.size();
-      case MIN -> values.stream().min(Compare::values).orElse(null);
-      case MAX -> values.stream().max(Compare::values).orElse(null);
-    };
+    return acc.result();
   }
 
   /**
    * The query's order, made total: by the order keys (nulls first ascending), then by every
    * returned column, then (non-aggregating) by the bound entity ids.
    */
-  private static Comparator<List<Object>> columnOrder(CheckedRead q, List<String> names, ReadPlan.Scope top) {
+  static Comparator<List<Object>> columnOrder(CheckedRead q, List<String> names, ReadPlan.Scope top) {
     List<Comparator<List<Object>>> parts = new ArrayList<>();
     int width = names.size();
     for (int i = 0; i < q.order().size(); i++) {

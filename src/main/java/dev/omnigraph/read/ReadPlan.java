@@ -51,6 +51,10 @@ final class ReadPlan {
   private final Optional<Integer> searchFirst;
   /** Per node slot, the id its pushed equalities on every {@code @key} property derive. */
   private final Map<Integer, String> keyIds = new HashMap<>();
+  private final Optional<Streamed> streamed;
+  /** The {@code limit} of an ordered query: the executor keeps a top-k heap of that many rows. */
+  private final Optional<Long> topK;
+  private final CheckedRead query;
 
   /**
    * Plans {@code q}.
@@ -81,6 +85,89 @@ final class ReadPlan {
     }
     this.searchFirst = !q.isAggregating() && !q.order().isEmpty() && q.order().get(0) instanceof OrderKey.ByScore s
         ? searchFirstSlot(s.score()) : Optional.empty();
+    this.query = q;
+    this.streamed = streamedShape(q);
+    this.topK = !q.order().isEmpty() && q.limit().isPresent() ? Optional.of(q.limit().getAsLong()) : Optional.empty();
+  }
+
+  /**
+   * A grouped aggregate that folds rows as they stream (issue 46 items 2 and 3) instead of binding
+   * them: the groups are held, the rows are not.
+   *
+   * @param group the slot whose rows are grouped: every group-key column is a property of it
+   * @param hop for an aggregate over one traversal hop, the hop; empty for a scan of {@code group}
+   */
+  record Streamed(int group, Optional<Hop> hop) {}
+
+  /**
+   * One hop of an edge without an edge variable, walked node by node from {@code group} through the
+   * edge table's adjacency (the src/dst columns, cached per version): set semantics, as the bound
+   * traversal has, and never one held row per edge.
+   *
+   * @param forward whether the group slot is the traversal's source
+   * @param far the other end's slot
+   */
+  record Hop(Clause.Traverse traverse, boolean forward, int far) {}
+
+  /** The streamed shape of this read, when it has one. */
+  Optional<Streamed> streamed() {
+    return streamed;
+  }
+
+  /** The number of rows an ordered, limited read keeps in its top-k heap. */
+  Optional<Long> topK() {
+    return topK;
+  }
+
+  /**
+   * Whether {@code q} is a grouped aggregate the executor may stream: every column a group key or an
+   * aggregate (no scores, no constants ordered by), ordered by returned columns only, and a match of
+   * one node variable or one plain hop between two, whose every filter is pushed into a scan (no
+   * {@code not}, no text match, no filter between variables) and whose group keys are properties of
+   * one variable. Anything else binds its rows as before.
+   */
+  private Optional<Streamed> streamedShape(CheckedRead q) {
+    if (!q.isAggregating() || searchFirst.isPresent() || !top.residual.isEmpty() || !top.textResidual.isEmpty()
+        || !top.textPushed.isEmpty() || !slotEdges.isEmpty()) {
+      return Optional.empty();
+    }
+    if (q.order().stream().anyMatch(k -> !(k instanceof OrderKey.ByColumn))
+        || q.columns().stream().anyMatch(c -> c instanceof Column.Scored)) {
+      return Optional.empty();
+    }
+    Clause.Traverse hop = null;
+    for (Clause c : top.clauses) {
+      if (c instanceof Clause.Traverse t) {
+        if (hop != null || t.minHops() != 1 || t.maxHops() != 1 || t.edgeVariable() != null
+            || t.source().equals(t.target())) {
+          return Optional.empty();
+        }
+        hop = t;
+      } else if (!(c instanceof Clause.Bind || c instanceof Clause.Filter)) {
+        return Optional.empty();
+      }
+    }
+    Set<Integer> keySlots = new LinkedHashSet<>();
+    for (Column c : q.columns()) {
+      if (c instanceof Column.Projection p) {
+        keySlots.add(top.visible.get(p.property().variable()));
+      }
+    }
+    if (keySlots.size() > 1) {
+      return Optional.empty();
+    }
+    if (hop == null) {
+      return top.local.size() == 1 ? Optional.of(new Streamed(top.local.iterator().next(), Optional.empty()))
+          : Optional.empty();
+    }
+    int source = top.visible.get(hop.source());
+    int target = top.visible.get(hop.target());
+    if (top.local.size() != 2) {
+      return Optional.empty();
+    }
+    int group = keySlots.isEmpty() ? source : keySlots.iterator().next();
+    boolean forward = group == source;
+    return Optional.of(new Streamed(group, Optional.of(new Hop(hop, forward, forward ? target : source))));
   }
 
   /** The top-level match. */
@@ -184,9 +271,10 @@ final class ReadPlan {
   }
 
   /**
-   * The plan in words, one line per slot, for {@code explain} and tests: the slot's type, how its
-   * candidates are found (an id probe from the key, a filtered scan, or none: bound by a traversal)
-   * and the columns read.
+   * The plan in words, for {@code explain} and tests: one line per slot (its type, how its
+   * candidates are found: an id probe from the key, a scan with the filter pushed into Lance and the
+   * declared BTree indexes that filter can use, or none: bound by a traversal; the columns read),
+   * then how the rows are aggregated and ordered.
    */
   List<String> describe() {
     List<String> out = new ArrayList<>();
@@ -194,12 +282,61 @@ final class ReadPlan {
       int slot = e.getValue();
       String variable = e.getKey().substring(0, e.getKey().indexOf('#'));
       String type = slotEdges.containsKey(slot) ? "edge " + slotEdges.get(slot).name() : slotTypes.get(slot).name();
-      String access = keyIds.containsKey(slot) ? "id probe from its @key"
-          : filtered(slot) ? "scan with " + pushedParts(slot).size() + " pushed filter(s)" : "unfiltered";
+      String access = keyIds.containsKey(slot) ? "id probe from its @key (the id BTree), pushed filter "
+          + pushedFilter(slot).toSql()
+          : filtered(slot) ? "scan with pushed filter " + pushedFilter(slot).toSql() + indexUse(slot) : "unfiltered";
       out.add("$" + variable + ": " + type + ", " + access + ", columns " + String.join(",", slotColumns.get(slot)));
     }
     searchFirst.ifPresent(slot -> out.add("search first on slot " + slot));
+    streamed.ifPresent(s -> out.add("streamed aggregate, grouped by $" + variableOf(s.group()) + ", "
+        + s.hop().map(h -> "over the " + h.traverse().edge().name() + " adjacency " + (h.forward() ? "out of" : "into")
+            + " each node (src/dst only, no row per edge)").orElse("folded batch by batch from its scan")));
+    if (query.isAggregating() && streamed.isEmpty()) {
+      out.add("aggregate over bound rows");
+    }
+    topK.ifPresent(k -> out.add("top-k heap of " + k + " rows by " + orderSpelling()));
     return out;
+  }
+
+  /** The declared BTree indexes a slot's pushed filter compares, which Lance's scan uses (issue 46 item 1). */
+  private String indexUse(int slot) {
+    NodeType type = slotTypes.get(slot);
+    if (slotEdges.containsKey(slot) || type == null) {
+      return "";
+    }
+    Map<String, dev.omnigraph.schema.IndexKind> declared = dev.omnigraph.schema.IndexKind.declared(type);
+    Set<String> used = new LinkedHashSet<>();
+    for (Scope scope : scopes) {
+      if (scope.local.contains(slot)) {
+        for (Clause.Filter f : scope.pushed.getOrDefault(slot, List.of())) {
+          for (Operand o : List.of(f.left(), f.right())) {
+            if (o instanceof Operand.Property p && declared.get(p.property()) == dev.omnigraph.schema.IndexKind.BTREE) {
+              used.add(p.property());
+            }
+          }
+        }
+      }
+    }
+    return used.isEmpty() ? "" : " (BTree index on " + String.join(",", used) + ")";
+  }
+
+  private String variableOf(int slot) {
+    for (Map.Entry<String, Integer> e : slots.entrySet()) {
+      if (e.getValue() == slot) {
+        return e.getKey().substring(0, e.getKey().indexOf('#'));
+      }
+    }
+    throw new IllegalStateException("no slot " + slot);
+  }
+
+  private String orderSpelling() {
+    List<String> keys = new ArrayList<>();
+    for (OrderKey k : query.order()) {
+      String what = k instanceof OrderKey.ByColumn c ? c.column()
+          : k instanceof OrderKey.ByProperty p ? "$" + p.property().variable() + "." + p.property().property() : "score";
+      keys.add(what + (k.descending() ? " desc" : " asc"));
+    }
+    return String.join(", ", keys);
   }
 
   private NodeType nodeType(String name) {

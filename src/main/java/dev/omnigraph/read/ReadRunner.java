@@ -56,13 +56,9 @@ public final class ReadRunner {
       String source, String name, com.fasterxml.jackson.databind.JsonNode params, ReadSettings budgets,
       java.util.function.BiConsumer<CheckedQuery, Catalog> admit) {
     ReadBudget budget = new ReadBudget(budgets, System::nanoTime);
-    QueryFile file = QueryParser.parse(source);
-    CheckedQuery checked = QueryChecker.check(file.declaration(name), catalog);
-    if (!(checked instanceof CheckedRead read)) {
-      throw new InvalidRequest("'" + name + "' is a mutation; run it with mutate, not query");
-    }
+    CheckedRead read = checkedRead(catalog, source, name);
     admit.accept(read, catalog);
-    BoundParams bound = Params.bind(checked, params);
+    BoundParams bound = Params.bind(read, params);
     ReadExecutor.Result result = new ReadExecutor(root, tables, state, adjacency, bound, Instant.now(), budget)
         .run(read, catalog.nodes());
     List<Map<String, Object>> rows = new ArrayList<>(result.rows().size());
@@ -78,6 +74,30 @@ public final class ReadRunner {
       rows.add(row);
     }
     return new ReadOutput(read.name(), target, rows.size(), result.columns(), rows, headCommit.orElse(null));
+  }
+
+  /**
+   * How read {@code name} of {@code source} would run, in words, without reading any data
+   * ({@code omnigraph query --explain}; docs/query-language.md, "Explain"): per variable its id
+   * probe or its scan with the filter pushed into Lance and the declared BTree indexes that filter
+   * can use, then a streamed aggregate and a top-k heap when the read has them.
+   *
+   * @throws InvalidRequest when {@code name} is a mutation
+   */
+  public static List<String> explain(Catalog catalog, String source, String name,
+      com.fasterxml.jackson.databind.JsonNode params) {
+    CheckedRead read = checkedRead(catalog, source, name);
+    BoundParams bound = Params.bind(read, params);
+    return new ReadPlan(read, catalog.nodes(), ReadExecutor.evaluator(bound, Instant.now())).describe();
+  }
+
+  private static CheckedRead checkedRead(Catalog catalog, String source, String name) {
+    QueryFile file = QueryParser.parse(source);
+    CheckedQuery checked = QueryChecker.check(file.declaration(name), catalog);
+    if (!(checked instanceof CheckedRead read)) {
+      throw new InvalidRequest("'" + name + "' is a mutation; run it with mutate, not query");
+    }
+    return read;
   }
 
   private static final java.time.format.DateTimeFormatter DATETIME_SECONDS =

@@ -54,17 +54,8 @@ public enum IndexKind {
   public static Map<String, IndexKind> declared(Catalog catalog, String tableKey) {
     Map<String, IndexKind> out = new LinkedHashMap<>();
     if (tableKey.startsWith("node:")) {
-      NodeType node = catalog.node(tableKey.substring(5))
-          .orElseThrow(() -> new IllegalArgumentException("no node type " + tableKey));
-      out.put("id", BTREE);
-      if (node.key().size() == 1) {
-        add(out, node.key().get(0), node.property(node.key().get(0)));
-      }
-      for (List<String> index : node.indexes()) {
-        if (index.size() == 1) {
-          add(out, index.get(0), node.property(index.get(0)));
-        }
-      }
+      return declared(catalog.node(tableKey.substring(5))
+          .orElseThrow(() -> new IllegalArgumentException("no node type " + tableKey)));
     } else if (tableKey.startsWith("edge:")) {
       EdgeType edge = catalog.edges().get(tableKey.substring(5));
       if (edge == null) {
@@ -80,6 +71,21 @@ public enum IndexKind {
       }
     } else {
       throw new IllegalArgumentException("not a table key: " + tableKey);
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
+  /** As {@link #declared(Catalog, String)} for a node type's table. */
+  public static Map<String, IndexKind> declared(NodeType node) {
+    Map<String, IndexKind> out = new LinkedHashMap<>();
+    out.put("id", BTREE);
+    if (node.key().size() == 1) {
+      add(out, node.key().get(0), node.property(node.key().get(0)));
+    }
+    for (List<String> index : node.indexes()) {
+      if (index.size() == 1) {
+        add(out, index.get(0), node.property(index.get(0)));
+      }
     }
     return Collections.unmodifiableMap(out);
   }

@@ -17,6 +17,7 @@ import dev.omnigraph.schema.grammar.OmniSchemaParser.SignedNumberContext;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import dev.omnigraph.syntax.SourceText;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.CommonTokenStream;
 import org.antlr.v4.runtime.ParserRuleContext;
@@ -29,12 +30,10 @@ final class SyntaxReader {
   private SyntaxReader() {}
 
   static Raw.Schema read(String source) {
-    // A UTF-8 BOM is invisible in editors; counting it as a column would shift every position on line 1.
-    String text = source.startsWith("\uFEFF") ? source.substring(1) : source;
-    OmniSchemaLexer lexer = new NestingLimit(CharStreams.fromString(text));
+    OmniSchemaLexer lexer = new OmniSchemaLexer(CharStreams.fromString(SourceText.withoutBom(source)));
     lexer.removeErrorListeners();
     lexer.addErrorListener(SyntaxErrors.INSTANCE);
-    OmniSchemaParser parser = new OmniSchemaParser(new CommonTokenStream(lexer));
+    OmniSchemaParser parser = new OmniSchemaParser(new CommonTokenStream(SyntaxErrors.depthLimited(lexer)));
     parser.removeErrorListeners();
     parser.addErrorListener(SyntaxErrors.INSTANCE);
     OmniSchemaParser.SchemaFileContext file = parser.schemaFile();

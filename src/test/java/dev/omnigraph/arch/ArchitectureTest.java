@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import dev.omnigraph.arch.fixture.RogueCommitter;
@@ -24,9 +23,7 @@ class ArchitectureTest {
 
   @BeforeAll
   static void importProduction() {
-    production = new ClassFileImporter()
-        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages("dev.omnigraph");
+    production = ProductionClasses.get();
     assertThat(production.size()).as("production classes imported").isGreaterThan(5);
   }
 

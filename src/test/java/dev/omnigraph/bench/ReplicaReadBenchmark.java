@@ -145,7 +145,7 @@ public final class ReplicaReadBenchmark {
     return r.statusCode();
   }
 
-  private static void awaitReady(HttpClient http, String base) throws Exception {
+  static void awaitReady(HttpClient http, String base) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (System.nanoTime() < deadline) {
       try {

@@ -84,4 +84,29 @@ class QueryFormatsCliTest {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
   }
+
+  @Test
+  void explainPrintsThePlanWithoutRunningIt() throws Exception {
+    Path q = Files.writeString(dir.resolve("e.gq"), """
+        query one($n: String) { match { $p: Person { name: $n } } return { $p.age } }
+        query degree() {
+          match { $p: Person  $p knows $f }
+          return { $p.name, count($f) as d }
+          order { d desc }
+          limit 10
+        }
+        """);
+    Run one = CliHarness.run("query", "one", "--query", q.toString(), "--params", "{\"n\":\"it's\"}", "--explain",
+        "--store", root.toString());
+    assertThat(one.exit()).as(one.err()).isZero();
+    assertThat(one.out().lines().toList()).containsExactly("$p: Person, id probe from its @key (the id BTree), pushed"
+        + " filter (`id` IN ('it''s')) AND (`name` = 'it''s'), columns id,name,age");
+    Run degree = CliHarness.run("query", "degree", "--query", q.toString(), "--explain", "--store", root.toString());
+    assertThat(degree.exit()).as(degree.err()).isZero();
+    assertThat(degree.out().lines().toList()).containsExactly(
+        "$p: Person, unfiltered, columns id,name",
+        "$f: Person, unfiltered, columns id",
+        "streamed aggregate, grouped by $p, over the Knows adjacency out of each node (src/dst only, no row per edge)",
+        "top-k heap of 10 rows by d desc");
+  }
 }

@@ -1,0 +1,239 @@
+package dev.omnigraph.read;
+
+import dev.omnigraph.query.CheckedRead;
+import dev.omnigraph.query.Column;
+import dev.omnigraph.query.Value;
+import dev.omnigraph.schema.NodeType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.IntConsumer;
+
+/**
+ * A grouped aggregate folded as its rows stream ({@link ReadPlan.Streamed}; issue 46 items 2 and 3).
+ * Over a scan, each row of the group slot's scan (its filters pushed into Lance, only the columns
+ * the query reads) is folded and dropped. Over a hop, each node of the group side (streamed from its
+ * scan, or every node the adjacency knows when nothing of it is read) walks its distinct one-hop
+ * neighbours in the edge table's adjacency, built from the src/dst columns once per table version
+ * and cached: no row per edge ever exists. The far side's rows are held only when the query filters
+ * them or reads a column of them.
+ *
+ * <p>When the group key holds the group side's id or its single {@code @key}, every node is its own
+ * group and its row goes straight to the {@link TopRows} heap as soon as it is folded: a top 10 by
+ * degree holds 10 rows. Otherwise the groups are held until the end.
+ *
+ * <p>The budget is charged for what is held: far-side rows, groups (or the rows kept), one per value
+ * a {@code count(distinct …)} holds. Folding a streamed row holds nothing; it reads the clock every
+ * few thousand rows.
+ */
+final class StreamedAggregate {
+
+  /** How the executor reads a slot's candidate rows ({@code scan}) or holds them by id ({@code held}, charged). */
+  interface Rows {
+    void scan(int slot, Consumer<Map<String, Object>> sink);
+
+    Map<String, Map<String, Object>> held(int slot);
+  }
+
+  private final ReadPlan plan;
+  private final CheckedRead q;
+  private final ReadBudget budget;
+  private final Hops hops;
+  private final Rows rows;
+  private final Function<Value, Object> eval;
+  private final List<Column.Projection> keys = new ArrayList<>();
+  private final List<Column.Aggregate> aggregates = new ArrayList<>();
+  private final int width;
+  /** Per group key, its accumulators; unused when every node is its own group. */
+  private final Map<List<Object>, Accumulator[]> groups = new HashMap<>();
+  private final boolean ownGroups;
+  private final TopRows out;
+
+  StreamedAggregate(ReadPlan plan, CheckedRead q, ReadBudget budget, Hops hops, Rows rows,
+      Function<Value, Object> eval) {
+    this.plan = plan;
+    this.q = q;
+    this.budget = budget;
+    this.hops = hops;
+    this.rows = rows;
+    this.eval = eval;
+    for (Column c : q.columns()) {
+      if (c instanceof Column.Projection p) {
+        keys.add(p);
+      } else if (c instanceof Column.Aggregate a) {
+        aggregates.add(a);
+      }
+    }
+    this.width = q.columns().size();
+    NodeType type = plan.slotType(plan.streamed().orElseThrow().group());
+    this.ownGroups = keys.stream().anyMatch(k -> k.property().isId() || type.key().equals(List.of(k.property().property())));
+    // Held groups are charged as they are made; rows of own groups as the heap keeps them.
+    this.out = new TopRows(ReadExecutor.columnOrder(q, q.columnNames(), null), q.limit().orElse(Long.MAX_VALUE),
+        ownGroups ? () -> budget.row(width) : () -> { });
+  }
+
+  /** The result rows, in the query's order, limited, cut to the returned columns. */
+  List<List<Object>> run() {
+    ReadPlan.Streamed s = plan.streamed().orElseThrow();
+    if (s.hop().isEmpty()) {
+      rows.scan(s.group(), row -> {
+        budget.step();
+        List<Object> key = groupKey(row);
+        Accumulator[] accs = group(key);
+        for (int i = 0; i < accs.length; i++) {
+          accs[i].add(value(aggregates.get(i), row));
+        }
+        done(key, accs);
+      });
+    } else {
+      foldHop(s.group(), s.hop().get());
+    }
+    if (!ownGroups) {
+      if (groups.isEmpty() && keys.isEmpty()) {
+        group(List.of()); // a global aggregate over no rows is one row
+      }
+      groups.forEach((key, accs) -> out.add(row(key, accs)));
+    }
+    return out.sorted(width);
+  }
+
+  /** The group's accumulators: held by key, or fresh when every node is its own group. */
+  private Accumulator[] group(List<Object> key) {
+    return ownGroups ? accumulators() : groups.computeIfAbsent(key, k -> {
+      budget.row(width);
+      return accumulators();
+    });
+  }
+
+  private Accumulator[] accumulators() {
+    Accumulator[] accs = new Accumulator[aggregates.size()];
+    for (int i = 0; i < accs.length; i++) {
+      accs[i] = new Accumulator(aggregates.get(i), () -> budget.row(1));
+    }
+    return accs;
+  }
+
+  /** A node that is its own group is complete once folded: its row goes to the heap now. */
+  private void done(List<Object> key, Accumulator[] accs) {
+    if (ownGroups) {
+      out.add(row(key, accs));
+    }
+  }
+
+  /** A result row laid out as {@link ReadExecutor}'s aggregate rows: the columns, then one cell per order key. */
+  private List<Object> row(List<Object> key, Accumulator[] accs) {
+    List<Object> row = new ArrayList<>(width + q.order().size());
+    int k = 0;
+    int a = 0;
+    for (Column c : q.columns()) {
+      row.add(c instanceof Column.Projection ? key.get(k++)
+          : c instanceof Column.Constant constant ? eval.apply(constant.value()) : accs[a++].result());
+    }
+    for (int i = 0; i < q.order().size(); i++) {
+      row.add(null); // ordered by returned columns only (ReadPlan.Streamed)
+    }
+    return row;
+  }
+
+  /** The value an aggregate reads from its variable's row: the id for {@code count($v)}, else the property. */
+  private static Object value(Column.Aggregate a, Map<String, Object> row) {
+    return Accumulator.countsBindings(a) ? row.get("id") : ReadExecutor.property(row, a.property());
+  }
+
+  private List<Object> groupKey(Map<String, Object> row) {
+    List<Object> key = new ArrayList<>(keys.size());
+    for (Column.Projection p : keys) {
+      key.add(ReadExecutor.property(row, p.property()));
+    }
+    return key;
+  }
+
+  /**
+   * Folds one hop node by node from the group side: each node's distinct neighbours (those the far
+   * side's filters admit) are its rows, as the traversal binds them.
+   */
+  private void foldHop(int group, ReadPlan.Hop hop) {
+    Adjacency adj = hops.adjacencyOf(hop.traverse());
+    boolean farFiltered = plan.filtered(hop.far());
+    Map<String, Map<String, Object>> farRows = readsRows(hop.far()) ? rows.held(hop.far()) : null;
+    boolean[] onFar = new boolean[aggregates.size()];
+    boolean rowsOnly = farRows == null;
+    for (int i = 0; i < onFar.length; i++) {
+      onFar[i] = plan.top().visible.get(aggregates.get(i).variable()) == hop.far();
+      rowsOnly &= Accumulator.countsRowsOnly(aggregates.get(i));
+    }
+    boolean countOnly = rowsOnly;
+    Adjacency.OneHop walk = adj.new OneHop();
+    boolean eitherWay = hop.traverse().undirected();
+    int[][] reached = {new int[64]};
+    int[] count = new int[1];
+    IntConsumer collect = t -> {
+      if (count[0] == reached[0].length) {
+        reached[0] = Arrays.copyOf(reached[0], count[0] * 2);
+      }
+      reached[0][count[0]++] = t;
+    };
+    IntConsumer ignore = t -> { };
+    Consumer<Map<String, Object>> visit = nearRow -> {
+      budget.step();
+      int position = adj.position((String) nearRow.get("id"));
+      if (position < 0) {
+        return; // no edge touches it: no row, so no group
+      }
+      if (countOnly) {
+        // count($v) only, nothing read of the far side: the number of neighbours is the count.
+        int n = walk.forEach(position, hop.forward(), eitherWay, ignore);
+        if (n > 0) {
+          List<Object> key = groupKey(nearRow);
+          Accumulator[] accs = group(key);
+          for (Accumulator acc : accs) {
+            acc.addRows(n);
+          }
+          done(key, accs);
+        }
+        return;
+      }
+      count[0] = 0;
+      walk.forEach(position, hop.forward(), eitherWay, collect);
+      List<Object> key = null;
+      Accumulator[] accs = null;
+      for (int r = 0; r < count[0]; r++) {
+        String farId = adj.id(reached[0][r]);
+        Map<String, Object> farRow = farRows != null ? farRows.get(farId) : Map.of("id", farId);
+        if (farRow == null) {
+          if (farFiltered) {
+            continue; // the far side's filters reject it
+          }
+          throw new IllegalStateException("binding of the far end of " + hop.traverse().edge().name() + " has no row");
+        }
+        if (accs == null) {
+          key = groupKey(nearRow);
+          accs = group(key);
+        }
+        for (int i = 0; i < accs.length; i++) {
+          accs[i].add(value(aggregates.get(i), onFar[i] ? farRow : nearRow));
+        }
+      }
+      if (accs != null) {
+        done(key, accs);
+      }
+    };
+    if (readsRows(group)) {
+      rows.scan(group, visit);
+    } else {
+      for (int n = 0; n < adj.nodeCount(); n++) {
+        visit.accept(Map.of("id", adj.id(n)));
+      }
+    }
+  }
+
+  /** Whether the fold reads a slot's rows: it filters them or reads a column besides the id. */
+  private boolean readsRows(int slot) {
+    return plan.filtered(slot) || !plan.columns(slot).equals(Set.of("id"));
+  }
+}
