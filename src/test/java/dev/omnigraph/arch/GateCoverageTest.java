@@ -64,6 +64,7 @@ class GateCoverageTest {
       Map.entry("recoveryAudit()", "the service's readiness and doctor: recorded recoveries"),
       Map.entry("unreadableSidecars()", "the local doctor/quarantine view (direct store access, no gate)"),
       Map.entry("residue()", "the local doctor view and repair's report (direct store access)"),
+      Map.entry("explain(String, String, JsonNode)", "the plan of a query against the schema; reads no data"),
       Map.entry("driftCheck()", "the service's readiness drift probe; writes nothing"));
 
   private static JavaClass omnigraph;
