@@ -31,7 +31,8 @@ final class GraphInit {
 
   private GraphInit() {}
 
-  static void run(StorageConfig config, StorageAdapter storage, String schemaSource, Optional<String> actor) {
+  static void run(StorageConfig config, StorageAdapter storage, String schemaSource, Optional<String> actor,
+      dev.omnigraph.manifest.ManifestStates states) {
     SchemaContract schema = SchemaContract.fresh(schemaSource);
     if (storage.exists(ManifestBootstrap.MANIFEST_KEY)) {
       throw new Conflict("a graph already exists at " + config.rootUri() + " (it has __manifest)");
@@ -70,7 +71,7 @@ final class GraphInit {
       pins.add(new TableVersionUpdate(entry.tableKey(), identity, location, version, Optional.empty(), 0));
     }
     schema.write(storage, now);
-    new ManifestBatchPublisher(config, storage).publish(new ManifestBatchPublisher.Intent(
+    new ManifestBatchPublisher(config, storage, dev.omnigraph.lease.WriterFence.NONE, states).publish(new ManifestBatchPublisher.Intent(
         BranchNames.MAIN, Optional.empty(), Optional.empty(), registrations, pins, Ulid.next(), actor,
         Optional.empty(), now));
     storage.delete(CLAIM_KEY);

@@ -3,31 +3,15 @@ package dev.omnigraph.engine;
 import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.policy.PolicyAction;
 import dev.omnigraph.policy.PolicyGate;
-import dev.omnigraph.util.Failpoint;
-import dev.omnigraph.util.Failpoints;
-
-import dev.omnigraph.Versions;
 import dev.omnigraph.api.BranchCreateOutput;
 import dev.omnigraph.api.BranchDeleteOutput;
-import dev.omnigraph.api.BranchListOutput;
-import dev.omnigraph.api.CommitListOutput;
-import dev.omnigraph.api.CommitOutput;
-import dev.omnigraph.api.CommitPage;
 import dev.omnigraph.api.Conflict;
 import dev.omnigraph.api.NotFound;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.api.ProgressListener;
-import dev.omnigraph.api.SchemaOutput;
-import dev.omnigraph.api.SnapshotOutput;
-import dev.omnigraph.manifest.BranchAuthority;
-import dev.omnigraph.manifest.CommitCursor;
 import dev.omnigraph.manifest.GraphCommit;
 import dev.omnigraph.manifest.GraphManifest;
-import dev.omnigraph.manifest.ManifestBootstrap;
-import dev.omnigraph.manifest.ManifestState;
-import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.storage.StorageAdapter;
-import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.storage.StorageConfig;
 import dev.omnigraph.maintenance.CleanupReport;
 import dev.omnigraph.maintenance.Maintenance;
@@ -36,86 +20,67 @@ import dev.omnigraph.maintenance.OptimizeReport;
 import dev.omnigraph.maintenance.OptimizeSettings;
 import dev.omnigraph.maintenance.RepairReport;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
-import dev.omnigraph.api.ReadOutput;
-import dev.omnigraph.read.AdjacencyCache;
-import dev.omnigraph.read.GraphExport;
-import dev.omnigraph.read.ReadRunner;
-import dev.omnigraph.read.ReadSettings;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.table.RecoveryAuditTable;
 import dev.omnigraph.table.DataTables;
-import dev.omnigraph.table.NativeBranch;
 import dev.omnigraph.write.LoadMode;
 import dev.omnigraph.write.WriteAttempt;
 import dev.omnigraph.write.WritePath;
 import dev.omnigraph.write.WriteResult;
 import java.io.Reader;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * A handle on one graph: the engine's public entry point. Every handle on the same canonical root
- * shares one {@link GateManager}. Thread-safe.
+ * in one {@link GraphRoots} registry shares the root's {@link GraphRoot} (gates, caches, lease).
+ * The reads are {@link GraphReader}'s; bodies live in package-private collaborators
+ * ({@link RootLifecycle}, {@link GraphReads}, {@link BranchOps}). Thread-safe.
  */
-public final class Omnigraph implements AutoCloseable {
+public final class Omnigraph extends GraphReader implements AutoCloseable {
 
-  private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(Omnigraph.class);
-
-  private final StorageConfig config;
-  private final StorageAdapter storage;
-  private final OpenMode mode;
+  /** The registry this handle's root is open in, and the root: what every handle of it shares. */
+  private final GraphRoots roots;
+  private final GraphRoot root;
   private final GateManager gates;
-  private final GraphManifest manifest;
-  /** The accepted schema contract, shared by every handle of the process on this root. */
-  private final SchemaHolder schemas;
+  /** Branch create, delete and merge (bodies; this facade authorizes first). */
+  private final BranchOps branches;
   /** Schema apply: the SchemaApply writer (issue 15). */
   private final dev.omnigraph.write.SchemaApplyAttempt schemaApplies;
   /** Index ensure: the EnsureIndices writer (issue 16). */
   private final dev.omnigraph.write.EnsureIndicesAttempt indexEnsures;
   private final WritePath writePath;
   private final dev.omnigraph.write.MergeAttempt merges;
-  private final Recovery recovery;
-  private final SidecarStore sidecars;
+  final Recovery recovery;
+  final SidecarStore sidecars;
   private final RecoveryAuditTable audit;
   private final Maintenance maintenance;
   /** Compaction: the Optimize writer and the automatic pass after writes (issue 11). */
   private final AutoOptimizer optimizer;
-  /** Settles a failure no type explains (Lance's store failures) by asking the store (see there). */
-  private final StoreEvidence evidence;
   /**
    * This handle's share of the process's writer lease on the root (issue 17); null on a read-only
    * handle, which never needs it. Checked at every write entry, before every arm and every publish.
    */
   private final dev.omnigraph.lease.ProcessLeases.Claim lease;
-  /**
-   * The authorization gate (issue 34, docs/authorization.md) every public writer and read asks first,
-   * before anything is prepared: a denied call leaves nothing (no sidecar, the same head). Open unless
-   * the opener installs one ({@link #gatedBy}).
-   */
-  private volatile PolicyGate policy = PolicyGate.OPEN;
 
-  private Omnigraph(StorageConfig config, StorageAdapter storage, OpenMode mode, SchemaContract schema,
-      OptimizeSettings optimizeSettings, dev.omnigraph.lease.ProcessLeases.Claim lease) {
-    this.config = config;
+  Omnigraph(GraphRoots roots, GraphRoot root, StorageConfig config, StorageAdapter storage, OpenMode mode,
+      SchemaContract schema, OptimizeSettings optimizeSettings, dev.omnigraph.lease.ProcessLeases.Claim lease) {
+    super(config, storage, mode, new GraphManifest(config, storage, root.manifests()), root.schemas(),
+        new DataTables(config, root.lance()), roots.adjacency());
+    schemas.set(schema);
+    this.roots = roots;
+    this.root = root;
     this.owner = null;
     this.lease = lease;
     dev.omnigraph.lease.WriterFence fence = lease == null ? readOnlyFence() : lease;
-    this.storage = storage;
-    this.mode = mode;
-    this.gates = GateManager.forRoot(config.rootUri());
-    this.manifest = new GraphManifest(config, storage);
-    this.evidence = new StoreEvidence(storage);
-    this.schemas = SchemaHolder.forRoot(config.rootUri());
-    this.schemas.set(schema);
-    DataTables tables = new DataTables(config);
+    this.gates = root.gates();
     dev.omnigraph.recovery.SchemaContracts contracts = new StoredSchemaContracts(storage, schemas);
-    this.sidecars = new SidecarStore(storage, fence);
-    ManifestBatchPublisher publisher = new ManifestBatchPublisher(config, storage, fence);
-    this.audit = new RecoveryAuditTable(config, storage);
+    this.sidecars = new SidecarStore(storage, fence, root.retiring());
+    ManifestBatchPublisher publisher = new ManifestBatchPublisher(config, storage, fence, root.manifests());
+    this.audit = new RecoveryAuditTable(config, storage, root.lance());
     this.recovery = new Recovery(gates, manifest, tables, sidecars, publisher, audit, contracts);
     dev.omnigraph.write.CommitTemplate template = new dev.omnigraph.write.CommitTemplate(sidecars, publisher, tables);
     WriteAttempt attempt = new WriteAttempt(gates, manifest, () -> SchemaContract.liveIdentity(storage),
@@ -131,6 +96,8 @@ public final class Omnigraph implements AutoCloseable {
         () -> contract().ir().catalog().tableKeys(), storage);
     this.optimizer = new AutoOptimizer(optimizeSettings, new Optimize(gates, manifest, tables, template,
         recovery, () -> contract().identity()), manifest, tables);
+    this.branches = new BranchOps(config, gates, manifest, schemas, recovery, maintenance, merges, optimizer,
+        evidence);
   }
 
   /**
@@ -139,12 +106,11 @@ public final class Omnigraph implements AutoCloseable {
    * (the compiler insists for a final one).
    */
   private Omnigraph(Omnigraph owner, PolicyGate gate) {
-    this.config = owner.config;
-    this.storage = owner.storage;
-    this.mode = owner.mode;
+    super(owner, gate);
+    this.roots = owner.roots;
+    this.root = owner.root;
     this.gates = owner.gates;
-    this.manifest = owner.manifest;
-    this.schemas = owner.schemas;
+    this.branches = owner.branches;
     this.schemaApplies = owner.schemaApplies;
     this.indexEnsures = owner.indexEnsures;
     this.writePath = owner.writePath;
@@ -154,20 +120,18 @@ public final class Omnigraph implements AutoCloseable {
     this.audit = owner.audit;
     this.maintenance = owner.maintenance;
     this.optimizer = owner.optimizer;
-    this.evidence = owner.evidence;
     this.lease = owner.lease;
     this.lastRecovery = owner.lastRecovery;
-    this.policy = gate;
     this.owner = owner;
+  }
+
+  /** The root this handle shares with every handle of it in its registry (tests). */
+  GraphRoot root() {
+    return root;
   }
 
   /** The handle a view was made of; null for a handle that owns its resources. */
   private final Omnigraph owner;
-
-  /** The accepted contract to serve this call with. */
-  private SchemaContract contract() {
-    return schemas.current();
-  }
 
   /**
    * Installs the authorization gate this handle's writers and reads ask at their head; call it before
@@ -204,78 +168,6 @@ public final class Omnigraph implements AutoCloseable {
     policy.check(actor, action, branch, targetBranch);
   }
 
-  /**
-   * The per-type check of a checked {@code .gq} query (docs/authorization.md, "Per-type scopes"): every
-   * node and edge type it touches must be in the actor's scope of {@code action} on {@code branch}.
-   *
-   * @throws dev.omnigraph.api.TypeForbidden naming the first type outside it
-   */
-  private java.util.function.BiConsumer<dev.omnigraph.query.CheckedQuery, dev.omnigraph.schema.Catalog> admitTypes(
-      Optional<String> actor, PolicyAction action, Optional<String> branch) {
-    PolicyGate gate = policy;
-    return (checked, catalog) -> gate.checkTypes(actor, action, branch,
-        dev.omnigraph.query.TouchedTypes.of(checked, catalog));
-  }
-
-  /**
-   * The per-type check of a load's rows, each at its line, as they are read (before anything is
-   * staged): the scope is decided once, the lines only look it up.
-   */
-  /**
-   * {@code export} limited to the actor's type scope of {@code action} on {@code branch}: types the
-   * caller asked for by name must all be in it (else refused), an export of every type streams only
-   * those in it.
-   *
-   * @throws dev.omnigraph.api.TypeForbidden naming the first requested type outside the scope
-   */
-  private GraphExport inTypeScope(GraphExport export, boolean named, Optional<String> actor, PolicyAction action,
-      String branch) {
-    dev.omnigraph.policy.NameScope scope = policy.typeScope(actor, action, Optional.of(branch));
-    if (scope.all()) {
-      return export;
-    }
-    if (named) {
-      export.typeNames().forEach(t -> PolicyGate.refuseOutOfScope(scope, actor, action, Optional.of(branch), t,
-          java.util.OptionalLong.empty()));
-      return export;
-    }
-    return export.only(scope::covers);
-  }
-
-  /**
-   * A change page limited to the actor's {@code read} type scope on {@code branch} (the feed's choice:
-   * rows of other types are left out, as an export leaves them out); a type filter naming a type
-   * outside it is refused.
-   *
-   * @throws dev.omnigraph.api.TypeForbidden naming the first filtered type outside the scope
-   */
-  private java.util.function.UnaryOperator<List<dev.omnigraph.api.CommitChangesOutput.EntityChange>> changesInScope(
-      Optional<String> actor, String branch, dev.omnigraph.api.ChangesPage page) {
-    dev.omnigraph.policy.NameScope scope = policy.typeScope(actor, PolicyAction.READ, Optional.of(branch));
-    if (scope.all()) {
-      return changes -> changes;
-    }
-    dev.omnigraph.schema.Catalog catalog = contract().ir().catalog();
-    for (String t : page.types()) {
-      // The schema's spelling (edge names ignore case); an unknown name is the filter's own 400.
-      catalog.node(t).map(dev.omnigraph.schema.NodeType::name)
-          .or(() -> catalog.edge(t).map(dev.omnigraph.schema.EdgeType::name))
-          .ifPresent(name -> PolicyGate.refuseOutOfScope(scope, actor, PolicyAction.READ, Optional.of(branch), name,
-              java.util.OptionalLong.empty()));
-    }
-    return changes -> changes.stream().filter(c -> scope.covers(c.type().name())).toList();
-  }
-
-  private java.util.function.ObjLongConsumer<String> admitLoadTypes(Optional<String> actor, String branch) {
-    PolicyGate gate = policy;
-    dev.omnigraph.policy.NameScope scope = gate.typeScope(actor, PolicyAction.CHANGE, Optional.ofNullable(branch));
-    if (scope.all()) {
-      return (type, line) -> { };
-    }
-    return (type, line) -> PolicyGate.refuseOutOfScope(scope, actor, PolicyAction.CHANGE,
-        Optional.ofNullable(branch), type, java.util.OptionalLong.of(line));
-  }
-
   private static String orMain(String branch) {
     return branch == null || branch.isBlank() ? BranchNames.MAIN : branch;
   }
@@ -287,15 +179,12 @@ public final class Omnigraph implements AutoCloseable {
    * @throws Conflict when the root already holds a graph or an init claim
    */
   public static Omnigraph init(StorageConfig config, String schemaSource, Optional<String> actor) {
-    StorageAdapter storage = StorageAdapters.open(config);
-    try (GateManager.Held held = GateManager.forRoot(config.rootUri()).acquireExclusive(List.of(), List.of())) {
-      GraphInit.run(config, storage, schemaSource, actor);
-    } catch (RuntimeException e) {
-      storage.close();
-      throw e;
-    }
-    storage.close();
-    return open(config, OpenMode.READ_WRITE);
+    return init(GraphRoots.shared(), config, schemaSource, actor);
+  }
+
+  /** As {@link #init(StorageConfig, String, Optional)}, with the root open in {@code roots}. */
+  public static Omnigraph init(GraphRoots roots, StorageConfig config, String schemaSource, Optional<String> actor) {
+    return RootLifecycle.init(roots, config, schemaSource, actor);
   }
 
   /**
@@ -331,72 +220,17 @@ public final class Omnigraph implements AutoCloseable {
    */
   public static Omnigraph open(StorageConfig config, OpenMode mode, OptimizeSettings optimizeSettings,
       dev.omnigraph.lease.LeaseSettings leaseSettings) {
-    StorageAdapter storage = StorageAdapters.open(config);
-    dev.omnigraph.lease.ProcessLeases.Claim lease = null;
-    try {
-      if (storage.exists(GraphInit.CLAIM_KEY)) {
-        throw new Conflict("graph root " + config.rootUri() + " holds an init claim (" + GraphInit.CLAIM_KEY
-            + "): its init is running or was interrupted; it cannot be opened");
-      }
-      if (!storage.exists(ManifestBootstrap.MANIFEST_KEY)) {
-        throw new NotFound("graph", config.rootUri(), "no __manifest; create one with omnigraph init");
-      }
-      new GraphManifest(config, storage).checkStamp();
-      if (mode == OpenMode.READ_WRITE) {
-        // Before anything that writes (recovery first): one writer process per root.
-        lease = dev.omnigraph.lease.ProcessLeases.join(config.rootUri(), () -> StorageAdapters.open(config),
-            leaseSettings);
-        // Before recovery or anything else reads a branch: a copied root reads only itself.
-        relocateIfMoved(config, storage);
-      } else {
-        // A read must never reach the root this one was copied from (issue 44 item 4).
-        dev.omnigraph.table.RootLocations.probe(config, storage);
-      }
-      SchemaContract schema = SchemaContract.read(storage);
-      Omnigraph graph = new Omnigraph(config, storage, mode, schema, optimizeSettings, lease);
-      if (mode == OpenMode.READ_WRITE) {
-        // Full recovery: every pending sidecar is rolled forward, rolled back or refused loudly
-        // before this handle serves anything. A read-only open repairs nothing.
-        graph.lastRecovery = graph.recovery.sweep(Recovery.Mode.FULL);
-        // Recovery may have accepted an interrupted schema apply: serve what is accepted now, and
-        // bring the human-facing copies of the contract up to it.
-        graph.schemas.reload(storage).writeCopies(storage);
-      } else {
-        StoredSchemaContracts.refuseUnpromoted(storage, graph.sidecars, graph.manifest, graph.contract());
-      }
-      return graph;
-    } catch (RuntimeException e) {
-      RuntimeException settled = new StoreEvidence(storage).settle(e);
-      storage.close();
-      if (lease != null) {
-        lease.close();
-      }
-      throw settled;
-    }
+    return open(GraphRoots.shared(), config, mode, optimizeSettings, leaseSettings);
   }
 
   /**
-   * A read-write open of a copied or moved root points its files at it first. Safe there: the
-   * writer lease is held (no other process writes the root), nothing of this handle has read a
-   * branch yet, and every rewrite only replaces a location naming a dataset of the old root with the
-   * same dataset under this one. A location that names no dataset of either is left and refused.
+   * As {@link #open(StorageConfig, OpenMode, OptimizeSettings, dev.omnigraph.lease.LeaseSettings)},
+   * with the root open in {@code roots}: the handle shares the root's gates, caches and writer lease
+   * with every other handle of the root open there, and closing it gives back its reference.
    */
-  private static void relocateIfMoved(StorageConfig config, StorageAdapter storage) {
-    try {
-      dev.omnigraph.table.RootLocations.probe(config, storage);
-      return;
-    } catch (dev.omnigraph.api.RootRelocated moved) {
-      LOG.warnf("graph root %s was copied or moved from %s: relocating it before the open", config.rootUri(),
-          moved.recordedRoots());
-    }
-    dev.omnigraph.table.RootLocations.Report report;
-    try (GateManager.Held held = GateManager.forRoot(config.rootUri()).acquireExclusive(List.of(), List.of())) {
-      report = dev.omnigraph.table.RootLocations.relocate(config, storage, false);
-    }
-    new GraphManifest(config, storage).forgetHandles();
-    if (!report.unrelocatable().isEmpty()) {
-      throw dev.omnigraph.table.RootLocations.relocated(config, report.unrelocatable());
-    }
+  public static Omnigraph open(GraphRoots roots, StorageConfig config, OpenMode mode,
+      OptimizeSettings optimizeSettings, dev.omnigraph.lease.LeaseSettings leaseSettings) {
+    return RootLifecycle.open(roots, config, mode, optimizeSettings, leaseSettings);
   }
 
   /**
@@ -411,22 +245,7 @@ public final class Omnigraph implements AutoCloseable {
    * @throws dev.omnigraph.api.LeaseHeld when another live process holds the writer lease; nothing written
    */
   public static dev.omnigraph.table.RootLocations.Report relocate(StorageConfig config, boolean dryRun) {
-    try (StorageAdapter storage = StorageAdapters.open(config)) {
-      if (!storage.exists(ManifestBootstrap.MANIFEST_KEY)) {
-        throw new NotFound("graph", config.rootUri(), "no __manifest; create one with omnigraph init");
-      }
-      if (dryRun) {
-        return dev.omnigraph.table.RootLocations.scan(config, storage);
-      }
-      try (dev.omnigraph.lease.ProcessLeases.Claim lease = dev.omnigraph.lease.ProcessLeases.join(config.rootUri(),
-          () -> StorageAdapters.open(config), dev.omnigraph.lease.LeaseSettings.fromSystemProperties());
-          GateManager.Held held = GateManager.forRoot(config.rootUri()).acquireExclusive(List.of(), List.of())) {
-        dev.omnigraph.table.RootLocations.Report report =
-            dev.omnigraph.table.RootLocations.relocate(config, storage, false);
-        new GraphManifest(config, storage).forgetHandles();
-        return report;
-      }
-    }
+    return RootLifecycle.relocate(config, dryRun);
   }
 
   /**
@@ -448,27 +267,7 @@ public final class Omnigraph implements AutoCloseable {
    */
   public static SidecarStore.Quarantined quarantineSidecar(StorageConfig config, String operationId,
       java.util.function.Consumer<SidecarStore.Quarantined> beforeMove) {
-    try (StorageAdapter storage = StorageAdapters.open(config)) {
-      if (!storage.exists(ManifestBootstrap.MANIFEST_KEY)) {
-        throw new NotFound("graph", config.rootUri(), "no __manifest; create one with omnigraph init");
-      }
-      // The writer lease too: moving a sidecar aside is a writer's step, never beside a live writer.
-      try (dev.omnigraph.lease.ProcessLeases.Claim lease = dev.omnigraph.lease.ProcessLeases.join(config.rootUri(),
-          () -> StorageAdapters.open(config), dev.omnigraph.lease.LeaseSettings.fromSystemProperties());
-          GateManager.Held held = GateManager.forRoot(config.rootUri()).acquireExclusive(List.of(), List.of())) {
-        SidecarStore store = new SidecarStore(storage);
-        String id = SidecarStore.operationIdOf(operationId);
-        Optional<String> refused;
-        try (Omnigraph reader = open(config, OpenMode.READ_ONLY)) {
-          // Recovery's own verdict, without acting on it: a sidecar it refuses can never complete.
-          refused = reader.evidence.call(() -> reader.recovery.refusal(id));
-        } catch (dev.omnigraph.recovery.UnreadableSidecar unreadable) {
-          refused = Optional.empty(); // the unreadable path below
-        }
-        return refused.isPresent() ? store.quarantineRefused(id, refused.get(), beforeMove)
-            : store.quarantine(id, beforeMove);
-      }
-    }
+    return RootLifecycle.quarantineSidecar(config, operationId, beforeMove);
   }
 
   /**
@@ -487,7 +286,7 @@ public final class Omnigraph implements AutoCloseable {
     return out;
   }
 
-  private volatile List<Recovery.Outcome> lastRecovery = List.of();
+  volatile List<Recovery.Outcome> lastRecovery = List.of();
 
   /** What the read-write open's recovery sweep settled (empty for read-only, or nothing pending). */
   public List<Recovery.Outcome> openRecovery() {
@@ -617,44 +416,6 @@ public final class Omnigraph implements AutoCloseable {
     return evidence.call(audit::entries);
   }
 
-  public StorageConfig config() {
-    return config;
-  }
-
-  public OpenMode mode() {
-    return mode;
-  }
-
-  /** The accepted schema source. */
-  public SchemaOutput schema() {
-    return schema(Optional.empty());
-  }
-
-  /** As {@link #schema()}, for {@code actor} ({@code read}, no branch). */
-  public SchemaOutput schema(Optional<String> actor) {
-    authorize(actor, PolicyAction.READ, Optional.empty(), Optional.empty());
-    return new SchemaOutput(contract().source());
-  }
-
-  /**
-   * The migration plan from the accepted schema to {@code desiredSource} (docs/schema-evolution.md):
-   * ordered, typed steps, and whether schema apply supports them all. Reads nothing but the accepted
-   * schema this handle holds, so it never waits for writers.
-   *
-   * @throws dev.omnigraph.schema.SchemaParseException if the desired source does not parse or typecheck
-   */
-  public dev.omnigraph.api.SchemaPlanOutput schemaPlan(String desiredSource) {
-    return schemaPlan(desiredSource, Optional.empty());
-  }
-
-  /** As {@link #schemaPlan(String)}, for {@code actor} ({@code read}, no branch: a plan writes nothing). */
-  public dev.omnigraph.api.SchemaPlanOutput schemaPlan(String desiredSource, Optional<String> actor) {
-    authorize(actor, PolicyAction.READ, Optional.empty(), Optional.empty());
-    dev.omnigraph.schema.Catalog desired = dev.omnigraph.schema.SchemaParser.parse(desiredSource);
-    return dev.omnigraph.api.SchemaPlanOutput.of(config.rootUri(),
-        dev.omnigraph.schema.SchemaPlanner.plan(contract().ir().catalog(), desired));
-  }
-
   /**
    * Applies the migration from the accepted schema to {@code desiredSource} on main
    * (docs/schema-evolution.md): plans it, refuses an unsupported plan, then rewrites, creates and
@@ -737,130 +498,19 @@ public final class Omnigraph implements AutoCloseable {
         r.commit().map(GraphCommit::id).orElse(null), r.manifestVersion(), built, pending);
   }
 
-  /**
-   * Whether every node and edge type query {@code name} of {@code source} touches is in
-   * {@code actor}'s scope of its action ({@code read}, or {@code change} for a {@code mutation}) on
-   * some branch: what a stored-query catalog shows the caller (docs/authorization.md, "Per-type
-   * scopes"). With no type limit nothing is parsed; under one, a query that does not check against
-   * the accepted schema is not shown (its types cannot be known; invoking it answers why).
-   */
-  public boolean typesInScope(String source, String name, boolean mutation, Optional<String> actor) {
-    dev.omnigraph.policy.NameScope scope = policy.typeScopeOnAnyBranch(actor,
-        mutation ? PolicyAction.CHANGE : PolicyAction.READ);
-    if (scope.all()) {
-      return true;
-    }
-    dev.omnigraph.schema.Catalog catalog = contract().ir().catalog();
-    try {
-      dev.omnigraph.query.CheckedQuery q = dev.omnigraph.query.QueryChecker.check(
-          dev.omnigraph.query.QueryParser.parse(source).declaration(name), catalog);
-      return dev.omnigraph.query.TouchedTypes.of(q, catalog).stream().allMatch(scope::covers);
-    } catch (dev.omnigraph.query.QueryException e) {
-      return false;
-    }
-  }
-
-  /** The accepted-schema identity. */
-  public String schemaIdentity() {
-    return contract().identity();
-  }
-
-  /** Every graph branch: main first, then the rest sorted. */
-  public BranchListOutput branchList() {
-    return branchList(Optional.empty());
-  }
-
-  /**
-   * Whether graph branch {@code name} exists. Not gated: a load with {@code from} asks it to decide
-   * whether it needs {@code branch_create} (as the reference does), which an actor without
-   * {@code read} may hold.
-   */
-  public boolean branchExists(String name) {
-    return BranchNames.MAIN.equals(name)
-        || evidence.call(manifest::branches).stream().anyMatch(b -> b.name().equals(name));
-  }
-
-  /** As {@link #branchList()}, for {@code actor} ({@code read}, no branch). */
-  public BranchListOutput branchList(Optional<String> actor) {
-    authorize(actor, PolicyAction.READ, Optional.empty(), Optional.empty());
-    List<String> names = new ArrayList<>();
-    names.add(BranchNames.MAIN);
-    evidence.call(manifest::branches).stream().map(NativeBranch::name).sorted().forEach(names::add);
-    return new BranchListOutput(names);
-  }
-
-  /** The published state of {@code branch}. */
-  public SnapshotOutput snapshot(String branch) {
-    return snapshot(branch, Optional.empty());
-  }
-
-  /** As {@link #snapshot(String)}, for {@code actor} ({@code read} on the branch). */
-  public SnapshotOutput snapshot(String branch, Optional<String> actor) {
-    authorize(actor, PolicyAction.READ, Optional.ofNullable(branch), Optional.empty());
-    return toSnapshot(evidence.call(() -> manifest.state(branch)));
-  }
-
-  /** The state a commit published (time travel). */
-  public SnapshotOutput snapshotAtCommit(String commitId) {
-    return snapshotAtCommit(commitId, Optional.empty());
-  }
-
-  /** As {@link #snapshotAtCommit(String)}, for {@code actor} ({@code read} on the commit's branch). */
-  public SnapshotOutput snapshotAtCommit(String commitId, Optional<String> actor) {
-    return evidence.call(() -> {
-      GraphCommit c = manifest.findCommit(commitId).orElseThrow(() -> new NotFound("commit", commitId));
-      authorize(actor, PolicyAction.READ, Optional.of(c.branch()), Optional.empty());
-      return toSnapshot(manifest.stateAt(c.branch(), c.manifestVersion()));
-    });
-  }
-
   /** Creates graph branch {@code name} from {@code from} (default main). Data tables are not copied. */
   public BranchCreateOutput branchCreate(String name, String from, Optional<String> actor) {
     String source = orMain(from);
     authorize(actor, PolicyAction.BRANCH_CREATE, Optional.of(source), Optional.of(name));
     requireWritable();
-    BranchNames.validate(name);
-    try (GateManager.Held held = gates.acquireExclusive(List.of(name, source), tableGates(name))) {
-      evidence.call(() -> {
-        recovery.refusePendingSchemaApply("branch create");
-        return null;
-      });
-      evidence.call(() -> {
-        manifest.createBranch(name, source, live -> {
-          BranchNames.requireDisjoint(name, live);
-          // A name used before may have left table refs behind (a delete interrupted after its
-          // manifest step): the new branch's first write to such a table would find its ref taken.
-          maintenance.reclaimBranchName(name);
-        });
-        return null;
-      });
-    }
-    return new BranchCreateOutput(config.rootUri(), source, name, actor.orElse(null));
-  }
-
-  /** The table gates of every table of the accepted schema on graph branch {@code branch}. */
-  private List<String> tableGates(String branch) {
-    return contract().ir().catalog().tableKeys().stream().map(k -> GateManager.tableGate(k, branch)).toList();
+    return branches.create(name, source, actor);
   }
 
   /** Deletes graph branch {@code name} and the data-table refs only it used. */
   public BranchDeleteOutput branchDelete(String name, Optional<String> actor) {
     authorize(actor, PolicyAction.BRANCH_DELETE, Optional.empty(), Optional.of(name));
     requireWritable();
-    // Seed, "Branch-delete orphaning exception": schema, the branch and every table gate of it.
-    try (GateManager.Held held = gates.acquireExclusive(List.of(name), tableGates(name))) {
-      evidence.call(() -> {
-        recovery.refusePendingSchemaApply("branch delete");
-        ManifestState last = manifest.state(name);
-        manifest.deleteBranch(name);
-        // The manifest ref was the authority: with it gone, the table refs this branch forked are
-        // unreachable; a crash before they go leaves them to the next create of the name.
-        Failpoints.hit(Failpoint.BRANCH_DELETE_BEFORE_TABLE_REFS);
-        maintenance.removeRefsOfDeletedBranch(name, last);
-        return null;
-      });
-    }
-    return new BranchDeleteOutput(config.rootUri(), name, actor.orElse(null));
+    return branches.delete(name, actor);
   }
 
   /**
@@ -874,7 +524,7 @@ public final class Omnigraph implements AutoCloseable {
     authorize(actor, PolicyAction.CHANGE, Optional.ofNullable(branch), Optional.empty());
     requireWritable();
     WriteResult result = evidence.call(() -> writePath.load(branch, ndjson, mode, actor,
-        admitLoadTypes(actor, branch)));
+        TypeScopes.admitLoadTypes(policy, actor, branch)));
     optimizer.afterWrite(branch, result);
     return result;
   }
@@ -889,7 +539,7 @@ public final class Omnigraph implements AutoCloseable {
     authorize(actor, PolicyAction.CHANGE, Optional.ofNullable(branch), Optional.empty());
     requireWritable();
     WriteResult result = evidence.call(() -> writePath.load(branch, chunk, mode, actor,
-        admitLoadTypes(actor, branch)));
+        TypeScopes.admitLoadTypes(policy, actor, branch)));
     optimizer.afterWrite(branch, result);
     return result;
   }
@@ -905,7 +555,7 @@ public final class Omnigraph implements AutoCloseable {
     authorize(actor, PolicyAction.CHANGE, Optional.ofNullable(branch), Optional.empty());
     requireWritable();
     WriteResult result = evidence.call(() -> writePath.mutate(branch, source, name, params, actor, ifCommit,
-        admitTypes(actor, PolicyAction.CHANGE, Optional.ofNullable(branch))));
+        TypeScopes.admitTypes(policy, actor, PolicyAction.CHANGE, Optional.ofNullable(branch))));
     optimizer.afterWrite(branch, result);
     return result;
   }
@@ -954,27 +604,9 @@ public final class Omnigraph implements AutoCloseable {
     // requested deletion of the source is its own branch_delete decision (reported, never raised).
     authorize(actor, PolicyAction.BRANCH_MERGE, Optional.ofNullable(source), Optional.of(into));
     requireWritable();
-    dev.omnigraph.write.MergeAttempt.MergeResult result = evidence.call(() -> merges.run(source, into, actor,
-        limits, progress));
-    result.commit().ifPresent(c -> optimizer.afterWrite(into, new WriteResult(Optional.of(c.id()),
-        c.manifestVersion(), result.rowCounts(), 1, result.rowCounts(), 1, Optional.of(c))));
-    Boolean deleted = null;
-    String deleteError = null;
-    if (deleteBranch) {
-      try {
-        branchDelete(source, actor);
-        deleted = true;
-      } catch (RuntimeException e) {
-        // The merge is durable by now: the deletion's failure is reported, never raised.
-        deleted = false;
-        deleteError = ErrorKind.of(e).exposesMessage() ? e.getMessage() : "internal error; see the server log";
-      }
-    }
-    return new dev.omnigraph.api.BranchMergeOutput(source, into, result.outcome(), actor.orElse(null), deleted,
-        deleteError, result.commit().map(GraphCommit::id).orElse(null));
+    // The source's deletion is its own gated call (branch_delete), through this handle.
+    return branches.merge(source, into, deleteBranch, actor, limits, progress, () -> branchDelete(source, actor));
   }
-
-  // --- Optimize (compaction half) -------------------------------------------------------------
 
   /**
    * Compacts every data table of {@code branch} (default main) that has more than one fragment or
@@ -1019,330 +651,13 @@ public final class Omnigraph implements AutoCloseable {
     optimizer.listen(listener);
   }
 
-  // --- end Optimize ---------------------------------------------------------------------------
-
-  /** Adjacency indexes are keyed by root and exact version, so one process-wide cache serves every handle. */
-  private static final AdjacencyCache ADJACENCY = new AdjacencyCache();
-
-  /**
-   * Runs read query {@code name} of a {@code .gq} source over one pinned snapshot: the head of
-   * {@code branch} (default main), or, when {@code commitId} is given, the state that commit
-   * published (time travel). The rows and {@code graph_commit_id} come from the same manifest scan.
-   *
-   * @throws NotFound for an unknown branch or commit
-   * @throws dev.omnigraph.api.InvalidRequest when both a branch and a commit are given, or the
-   *     query is a mutation
-   * @throws dev.omnigraph.api.ReadBudgetExceeded when the read exceeds a budget of the
-   *     {@code omnigraph.read.*} system properties ({@link ReadSettings#fromSystemProperties()})
-   */
-  public ReadOutput query(Optional<String> branch, Optional<String> commitId, String source, String name,
-      com.fasterxml.jackson.databind.JsonNode params) {
-    return query(branch, commitId, source, name, params, ReadSettings.fromSystemProperties());
-  }
-
-  /**
-   * As {@link #query(Optional, Optional, String, String, com.fasterxml.jackson.databind.JsonNode)},
-   * with explicit budgets (the service passes its {@code omnigraph.read.*} configuration).
-   *
-   * @throws dev.omnigraph.api.ReadBudgetExceeded when the read exceeds one of {@code budgets}
-   */
-  public ReadOutput query(Optional<String> branch, Optional<String> commitId, String source, String name,
-      com.fasterxml.jackson.databind.JsonNode params, ReadSettings budgets) {
-    return query(branch, commitId, source, name, params, budgets, Optional.empty());
-  }
-
-  /**
-   * As {@link #query(Optional, Optional, String, String, com.fasterxml.jackson.databind.JsonNode,
-   * ReadSettings)}, for {@code actor}: {@code read} on the branch read (a commit's own branch for time
-   * travel, main by default).
-   */
-  public ReadOutput query(Optional<String> branch, Optional<String> commitId, String source, String name,
-      com.fasterxml.jackson.databind.JsonNode params, ReadSettings budgets, Optional<String> actor) {
-    if (branch.isPresent() && commitId.isPresent()) {
-      throw new dev.omnigraph.api.InvalidRequest("give a branch or a commit, not both");
-    }
-    if (commitId.isEmpty()) {
-      authorize(actor, PolicyAction.READ, Optional.of(branch.orElse(BranchNames.MAIN)), Optional.empty());
-    }
-    return evidence.call(() -> read(branch, commitId, source, name, params, budgets, actor));
-  }
-
-  private ReadOutput read(Optional<String> branch, Optional<String> commitId, String source, String name,
-      com.fasterxml.jackson.databind.JsonNode params, ReadSettings budgets, Optional<String> actor) {
-    ManifestState state;
-    ReadOutput.Target target;
-    Optional<String> head;
-    String readBranch;
-    SchemaContract contract = contract();
-    dev.omnigraph.schema.Catalog catalog = contract.ir().catalog();
-    if (commitId.isPresent()) {
-      GraphCommit c = manifest.findCommit(commitId.get()).orElseThrow(() -> new NotFound("commit", commitId.get()));
-      authorize(actor, PolicyAction.READ, Optional.of(c.branch()), Optional.empty());
-      state = manifest.stateAt(c.branch(), c.manifestVersion());
-      // Time travel reads with the schema accepted when the commit was published: its table
-      // versions have that schema's tables and columns.
-      catalog = contract.irAt(storage, c.manifestVersion()).catalog();
-      target = new ReadOutput.Target(null, c.id());
-      head = Optional.of(c.id());
-      readBranch = c.branch();
-    } else {
-      String b = branch.orElse(BranchNames.MAIN);
-      readBranch = b;
-      BranchAuthority authority = manifest.capture(b);
-      state = authority.state();
-      target = new ReadOutput.Target(b, null);
-      head = authority.head();
-    }
-    return new ReadRunner(config.rootUri(), new DataTables(config), ADJACENCY)
-        .run(catalog, state, target, head, source, name, params, budgets,
-            admitTypes(actor, PolicyAction.READ, Optional.of(readBranch)));
-  }
-
-  /**
-   * How read {@code name} of {@code source} would run against the current schema, one line per
-   * step, without reading any data ({@code omnigraph query --explain}; docs/query-language.md,
-   * "Explain"). Parameters are bound, so the pushed filters show their values.
-   *
-   * @throws dev.omnigraph.api.InvalidRequest when the query is a mutation
-   */
-  public List<String> explain(String source, String name, com.fasterxml.jackson.databind.JsonNode params) {
-    return ReadRunner.explain(contract().ir().catalog(), source, name, params);
-  }
-
-  /**
-   * Pins {@code branch}'s (default main) published state now and returns an export of it in the
-   * NDJSON load format; rows are read when {@link GraphExport#writeTo} streams them.
-   *
-   * @param typeNames node and edge types to export; empty: all
-   * @throws NotFound for an unknown branch
-   * @throws dev.omnigraph.api.InvalidRequest for an unknown type name
-   */
-  public GraphExport export(Optional<String> branch, List<String> typeNames) {
-    return export(branch, typeNames, Optional.empty());
-  }
-
-  /** As {@link #export(Optional, List)}, for {@code actor} ({@code export} on the branch). */
-  public GraphExport export(Optional<String> branch, List<String> typeNames, Optional<String> actor) {
-    String b = branch.orElse(BranchNames.MAIN);
-    authorize(actor, PolicyAction.EXPORT, Optional.of(b), Optional.empty());
-    ManifestState state = evidence.call(() -> manifest.state(b));
-    return inTypeScope(new GraphExport(new DataTables(config), contract().ir().catalog(), state, typeNames),
-        !typeNames.isEmpty(), actor, PolicyAction.EXPORT, b);
-  }
-
-  /**
-   * One page of the commits reachable from {@code branch}'s head, newest first by (graph-manifest
-   * version, created-at, commit id): at most {@code page.limit()} commits strictly after the page's
-   * cursor, with the next page's cursor when more follow.
-   *
-   * @throws NotFound for an unknown branch
-   * @throws dev.omnigraph.api.InvalidRequest for a cursor this method did not issue
-   */
-  public CommitListOutput commits(String branch, CommitPage page) {
-    return commits(branch, page, Optional.empty());
-  }
-
-  /** As {@link #commits(String, CommitPage)}, for {@code actor} ({@code read} on the branch). */
-  public CommitListOutput commits(String branch, CommitPage page, Optional<String> actor) {
-    authorize(actor, PolicyAction.READ, Optional.ofNullable(branch), Optional.empty());
-    Optional<CommitCursor> after = page.cursor().map(CommitCursor::decode);
-    return evidence.call(() -> commitPage(branch, page, after));
-  }
-
-  private CommitListOutput commitPage(String branch, CommitPage page, Optional<CommitCursor> after) {
-    BranchAuthority authority = manifest.capture(branch);
-    // The lineage is read newest first and only as far as this page (and the commits before
-    // the cursor) need: a page costs what it shows, not what the history holds.
-    List<GraphCommit> rows = new ArrayList<>();
-    manifest.lineage(authority, c -> {
-      if (after.isEmpty() || after.get().isAfter(c)) {
-        rows.add(c);
-      }
-      return rows.size() <= page.limit();
-    });
-    boolean more = rows.size() > page.limit();
-    List<GraphCommit> shown = more ? rows.subList(0, page.limit()) : rows;
-    String next = more ? CommitCursor.of(shown.get(shown.size() - 1)).encode() : null;
-    return new CommitListOutput(shown.stream().map(Omnigraph::toOutput).toList(), next);
-  }
-
-  /** One commit by id. */
-  public CommitOutput commit(String commitId) {
-    return commit(commitId, Optional.empty());
-  }
-
-  /** As {@link #commit(String)}, for {@code actor} ({@code read} without a branch, as the reference). */
-  public CommitOutput commit(String commitId, Optional<String> actor) {
-    authorize(actor, PolicyAction.READ, Optional.empty(), Optional.empty());
-    return evidence.call(() -> manifest.findCommit(commitId)).map(Omnigraph::toOutput)
-        .orElseThrow(() -> new NotFound("commit", commitId));
-  }
-
-  /**
-   * One page of the entity changes {@code commitId} made relative to its first parent (reference
-   * {@code GET /graphs/{id}/commits/{commit_id}/changes}): what a reviewer reads before a merge.
-   * Streams: each changed table is diffed by two ordered cursors, never loaded whole.
-   *
-   * @throws NotFound for an unknown commit
-   * @throws dev.omnigraph.api.ChangeDiffRefused for the parentless genesis commit, or a schema boundary
-   * @throws dev.omnigraph.api.ChangeFeedGap when cleanup removed a version the diff needs
-   * @throws dev.omnigraph.api.InvalidRequest for an unknown type filter or a foreign page token
-   */
-  public dev.omnigraph.api.CommitChangesOutput commitChanges(String commitId, dev.omnigraph.api.ChangesPage page) {
-    return commitChanges(commitId, page, Optional.empty());
-  }
-
-  /** As {@link #commitChanges(String, dev.omnigraph.api.ChangesPage)}, for {@code actor} ({@code read} on the commit's branch). */
-  public dev.omnigraph.api.CommitChangesOutput commitChanges(String commitId, dev.omnigraph.api.ChangesPage page,
-      Optional<String> actor) {
-    return commitChanges(commitId, page, c -> {
-      authorize(actor, PolicyAction.READ, Optional.of(c.branch()), Optional.empty());
-      return changesInScope(actor, c.branch(), page);
-    });
-  }
-
-  /**
-   * The diff, after {@code check} accepted the commit and gave the filter of its rows (the change feed
-   * checked its branch already, and filters its blocks itself).
-   */
-  private dev.omnigraph.api.CommitChangesOutput commitChanges(String commitId, dev.omnigraph.api.ChangesPage page,
-      java.util.function.Function<GraphCommit,
-          java.util.function.UnaryOperator<List<dev.omnigraph.api.CommitChangesOutput.EntityChange>>> check) {
-    return evidence.call(() -> {
-      GraphCommit c = manifest.findCommit(commitId).orElseThrow(() -> new NotFound("commit", commitId));
-      java.util.function.UnaryOperator<List<dev.omnigraph.api.CommitChangesOutput.EntityChange>> inScope =
-          check.apply(c);
-      if (c.parent().isEmpty()) {
-        throw new dev.omnigraph.api.ChangeDiffRefused(dev.omnigraph.api.ChangeDiffRefused.Reason.PARENTLESS_COMMIT,
-            c.id(), Optional.empty(), "commit " + c.id() + " has no parent to diff against (the genesis commit)");
-      }
-      GraphCommit parent = manifest.findCommit(c.parent().get()).orElseThrow(() -> new NotFound("commit",
-          c.parent().get(), "the first parent of " + c.id()));
-      ManifestState before = manifest.stateAt(parent.branch(), parent.manifestVersion());
-      ManifestState after = manifest.stateAt(c.branch(), c.manifestVersion());
-      SchemaContract contract = contract();
-      dev.omnigraph.schema.SchemaIr was = contract.irAt(storage, parent.manifestVersion());
-      dev.omnigraph.schema.SchemaIr is = contract.irAt(storage, c.manifestVersion());
-      if (!was.identity().equals(is.identity())) {
-        // A schema apply's commit: rows of different schemas have no row diff (the reference's
-        // schema_boundary); its tables' contents did not change, only their shape.
-        throw new dev.omnigraph.api.ChangeDiffRefused(dev.omnigraph.api.ChangeDiffRefused.Reason.SCHEMA_BOUNDARY,
-            c.id(), Optional.empty(), "commit " + c.id() + " applied a schema change (" + was.identity().substring(0, 12)
-            + " -> " + is.identity().substring(0, 12) + "); rows are not diffed across it: read the commits before and"
-            + " after it instead");
-      }
-      dev.omnigraph.api.CommitChangesOutput out = new dev.omnigraph.read.CommitChanges(new DataTables(config),
-          is.catalog()).page(c, before, after, page);
-      return new dev.omnigraph.api.CommitChangesOutput(out.cause(), inScope.apply(out.changes()), out.nextPageToken());
-    });
-  }
-
-  /**
-   * One poll of {@code branch}'s change feed (reference {@code GET /graphs/{id}/changes}; see
-   * {@link ChangeFeed}). Each poll reads the branch's lineage once to walk its first parents, so its
-   * cost grows with the history, not only with the page.
-   *
-   * @param start {@code now} (the default), {@code beginning} or {@code after:<commit id>}
-   * @param filter page size and scope (kinds, types, ops)
-   * @throws NotFound for an unknown branch
-   * @throws dev.omnigraph.api.InvalidRequest for exclusive parameters, foreign tokens or a start off the branch
-   * @throws dev.omnigraph.api.ChangeDiffRefused when a commit in range crosses a schema boundary
-   * @throws dev.omnigraph.api.ChangeFeedGap when cleanup removed a version a diff needs
-   */
-  public dev.omnigraph.api.ChangeFeedOutput changes(String branch, Optional<String> cursor, Optional<String> start,
-      Optional<String> pageToken, dev.omnigraph.api.ChangesPage filter) {
-    return changes(branch, cursor, start, pageToken, filter, Optional.empty());
-  }
-
-  /** As {@link #changes(String, Optional, Optional, Optional, dev.omnigraph.api.ChangesPage)}, for {@code actor} ({@code read} on the branch). */
-  public dev.omnigraph.api.ChangeFeedOutput changes(String branch, Optional<String> cursor, Optional<String> start,
-      Optional<String> pageToken, dev.omnigraph.api.ChangesPage filter, Optional<String> actor) {
-    authorize(actor, PolicyAction.READ, Optional.ofNullable(branch), Optional.empty());
-    ChangeFeed.History history = new ChangeFeed.History() {
-      @Override
-      public Optional<String> head(String b) {
-        return evidence.call(() -> manifest.capture(b)).head();
-      }
-
-      @Override
-      public java.util.Map<String, String> firstParents(String b) {
-        java.util.Map<String, String> parents = new java.util.HashMap<>();
-        evidence.call(() -> {
-          manifest.lineage(manifest.capture(b), c -> {
-            parents.put(c.id(), c.parent().orElse(null));
-            return true;
-          });
-          return null;
-        });
-        return parents;
-      }
-
-      @Override
-      public dev.omnigraph.api.CommitChangesOutput changes(String commitId, dev.omnigraph.api.ChangesPage page) {
-        return commitChanges(commitId, page, c -> changes -> changes);
-      }
-    };
-    java.util.function.UnaryOperator<List<dev.omnigraph.api.CommitChangesOutput.EntityChange>> inScope =
-        changesInScope(actor, orMain(branch), filter);
-    dev.omnigraph.api.ChangeFeedOutput out = ChangeFeed.poll(history, branch, cursor, start, pageToken, filter);
-    return new dev.omnigraph.api.ChangeFeedOutput(out.blocks().stream()
-        .map(b -> new dev.omnigraph.api.ChangeFeedOutput.Block(b.cause(), inScope.apply(b.changes()))).toList(),
-        out.cursor(), out.caughtUp(), out.nextPageToken());
-  }
-
-  /**
-   * The baseline handshake (reference {@code POST /graphs/{id}/changes/baseline}): {@code branch}'s
-   * state captured once, as an export of the scope's kinds and types, with the head that state is and
-   * the feed cursor that resumes right after it.
-   *
-   * @param export the rows to stream; empty when the scope selects no type
-   */
-  public record ChangeBaseline(Optional<GraphExport> export, String snapshotCommitId, String resumeCursor) {}
-
-  /**
-   * @param scope kinds, types and ops the resume cursor is bound to; the snapshot honours kinds and types
-   * @throws NotFound for an unknown branch
-   * @throws dev.omnigraph.api.InvalidRequest for an unknown type name
-   */
-  public ChangeBaseline changeBaseline(String branch, dev.omnigraph.api.ChangesPage scope) {
-    return changeBaseline(branch, scope, Optional.empty());
-  }
-
-  /** As {@link #changeBaseline(String, dev.omnigraph.api.ChangesPage)}, for {@code actor} ({@code export} on the branch, as the reference). */
-  public ChangeBaseline changeBaseline(String branch, dev.omnigraph.api.ChangesPage scope, Optional<String> actor) {
-    authorize(actor, PolicyAction.EXPORT, Optional.ofNullable(branch), Optional.empty());
-    BranchAuthority authority = evidence.call(() -> manifest.capture(branch));
-    dev.omnigraph.schema.Catalog catalog = contract().ir().catalog();
-    // Validates the type names (400 for an unknown one) before anything is streamed.
-    GraphExport all = new GraphExport(new DataTables(config), catalog, authority.state(),
-        List.copyOf(scope.types()));
-    Optional<GraphExport> export = Optional.of(all);
-    if (!scope.kinds().isEmpty()) {
-      List<String> names = new ArrayList<>();
-      boolean anyType = scope.types().isEmpty();
-      if (scope.kinds().contains("node")) {
-        catalog.nodes().values().stream().map(n -> n.name()).filter(n -> anyType || scope.types().contains(n))
-            .forEach(names::add);
-      }
-      if (scope.kinds().contains("edge")) {
-        catalog.edges().values().stream().map(e -> e.name())
-            .filter(e -> anyType || scope.types().stream().anyMatch(t -> t.equalsIgnoreCase(e))).forEach(names::add);
-      }
-      // An empty list would mean every type: a scope that selects none streams no rows.
-      export = names.isEmpty() ? Optional.empty()
-          : Optional.of(new GraphExport(new DataTables(config), catalog, authority.state(), names));
-    }
-    export = export.map(e -> inTypeScope(e, !scope.types().isEmpty(), actor, PolicyAction.EXPORT, orMain(branch)));
-    String head = authority.head().orElseThrow(() -> new NotFound("commit", "head of " + branch));
-    String cursor = ChangeFeed.cursor(branch, ChangeFeed.sorted(scope.kinds()), ChangeFeed.sorted(scope.types()),
-        ChangeFeed.opsOf(scope.ops()), Optional.of(head));
-    return new ChangeBaseline(export, head, cursor);
-  }
+  /** Set by the first {@link #close}: a second one gives nothing back to the registry again. */
+  private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
   @Override
   public void close() {
-    if (owner != null) {
-      return; // a view (pinnedTo): its handle owns what it uses
+    if (owner != null || !closed.compareAndSet(false, true)) {
+      return; // a view (pinnedTo): its handle owns what it uses; or closed already (its root given back once)
     }
     optimizer.close(); // a background pass finishes before the storage it uses closes
     sidecars.awaitRetirements(); // finished writes' sidecar deletes, before the storage closes
@@ -1350,6 +665,7 @@ public final class Omnigraph implements AutoCloseable {
     if (lease != null) {
       lease.close(); // the last handle of the process on the root releases the writer lease
     }
+    roots.release(root); // the root's last handle lets go of its caches
   }
 
   /**
@@ -1358,21 +674,6 @@ public final class Omnigraph implements AutoCloseable {
    */
   public Optional<dev.omnigraph.lease.ProcessLeases.LeaseStatus> writerLease() {
     return lease == null ? Optional.empty() : Optional.of(lease.status());
-  }
-
-  /**
-   * Picks up a schema another process applied since this handle read it (a read replica's refresh,
-   * issue 17): one GET of {@code __schema_state.json}, and a re-read of the contract only when its
-   * identity changed.
-   *
-   * @return true when the served schema changed
-   */
-  public boolean refreshSchema() {
-    if (SchemaContract.liveIdentity(storage).equals(contract().identity())) {
-      return false;
-    }
-    schemas.reload(storage);
-    return true;
   }
 
   /**
@@ -1394,21 +695,4 @@ public final class Omnigraph implements AutoCloseable {
     };
   }
 
-  private static SnapshotOutput toSnapshot(ManifestState state) {
-    List<SnapshotOutput.Dataset> datasets = new ArrayList<>();
-    for (TablePin pin : state.tables().values()) {
-      datasets.add(new SnapshotOutput.Dataset(pin.entityKind(), pin.typeName(), pin.location(), pin.version(),
-          pin.rowCount(), pin.nativeBranch().orElse(null)));
-    }
-    datasets.sort(Comparator.comparing(SnapshotOutput.Dataset::entityKind)
-        .thenComparing(SnapshotOutput.Dataset::typeName));
-    return new SnapshotOutput(state.branch(), state.manifestVersion(), Versions.INTERNAL_SCHEMA_VERSION, datasets);
-  }
-
-  static CommitOutput toOutput(GraphCommit c) {
-    // The reference spells main as the absence of graph-branch metadata (null), every other branch by name.
-    String branch = c.branch().equals(ManifestState.MAIN) ? null : c.branch();
-    return new CommitOutput(c.id(), branch, c.manifestVersion(), c.parent().orElse(null),
-        c.mergedParent().orElse(null), c.actor().orElse(null), c.createdAtMicros());
-  }
 }

@@ -39,7 +39,10 @@ record SchemaContract(String source, SchemaIr ir, List<Accepted> history) {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** IRs are immutable by identity: one parse per root and identity, whatever the handle. */
+  /**
+   * IRs by identity, the SHA-256 of the canonical IR (checked on the read that fills an entry): an
+   * identity names one IR whatever root holds it, so one parse per identity serves every handle.
+   */
   private static final Map<String, SchemaIr> IR_CACHE = new ConcurrentHashMap<>();
 
   /**
@@ -208,7 +211,7 @@ record SchemaContract(String source, SchemaIr ir, List<Accepted> history) {
   }
 
   private static SchemaIr irOf(StorageAdapter storage, String identity) {
-    return IR_CACHE.computeIfAbsent(storage.rootUri() + "|" + identity, k -> {
+    return IR_CACHE.computeIfAbsent(identity, k -> {
       SchemaIr ir = SchemaIr.fromJson(storage.readText(historyIrKey(identity)));
       if (!ir.identity().equals(identity)) {
         throw new IllegalStateException(historyIrKey(identity) + " holds schema " + ir.identity());

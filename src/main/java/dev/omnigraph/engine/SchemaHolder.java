@@ -2,27 +2,21 @@ package dev.omnigraph.engine;
 
 import dev.omnigraph.storage.StorageAdapter;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The accepted schema contract as this process last read or accepted it, shared by every handle on
- * one canonical root (as the gates are): a schema apply through one handle is what every other
+ * one canonical root (as the gates are; a part of {@link GraphRoot}): a schema apply through one handle is what every other
  * handle of the process plans with next, never a warm copy of the old one. Another process's apply
  * is caught by the writers' revalidation of the live identity ({@code ReadSetChanged} on
  * {@code schema}) and picked up by the next open or {@link #reload}.
  */
 final class SchemaHolder {
 
-  private static final ConcurrentHashMap<String, SchemaHolder> BY_ROOT = new ConcurrentHashMap<>();
-
   private final AtomicReference<SchemaContract> current = new AtomicReference<>();
 
-  private SchemaHolder() {}
-
-  static SchemaHolder forRoot(String canonicalRoot) {
-    return BY_ROOT.computeIfAbsent(canonicalRoot, k -> new SchemaHolder());
-  }
+  /** Empty until the root's first open reads the contract ({@link #set}). */
+  SchemaHolder() {}
 
   /** The contract to plan with now. */
   SchemaContract current() {

@@ -49,6 +49,6 @@ public final class WriteOutputs {
   /** The commit the write published; null for a write that changed nothing. */
   private static CommitOutput commitOf(Omnigraph graph, WriteResult result) {
     // The write returns the commit it published: reading it back would scan every branch.
-    return result.commit().map(Omnigraph::toOutput).orElse(null);
+    return result.commit().map(GraphReads::toOutput).orElse(null);
   }
 }

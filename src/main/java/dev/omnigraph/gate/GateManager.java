@@ -12,15 +12,14 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 /**
  * The process-wide gates of one canonical graph root: one schema gate, one gate per graph branch,
  * one queue per table key. Every handle opened on the same root (however its URI was spelled) shares
- * one instance, so a second handle cannot act under a live writer of the first.
+ * one instance, so a second handle cannot act under a live writer of the first: the engine's root
+ * registry ({@code engine.GraphRoots}) builds one per open root and hands it to the root's writers.
  *
  * <p>Acquisition order is fixed — schema, then branches in sorted order, then tables in sorted order
  * — which is what makes the gates deadlock-free. Gates are process-local: they reduce retries and
  * fence in-process recovery, they are not distributed authority (the publisher's CAS is).
  */
 public final class GateManager {
-
-  private static final ConcurrentHashMap<String, GateManager> BY_ROOT = new ConcurrentHashMap<>();
 
   private final String root;
   /**
@@ -33,13 +32,9 @@ public final class GateManager {
   private final ConcurrentHashMap<String, ReentrantLock> tables = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, ReentrantLock> queues = new ConcurrentHashMap<>();
 
-  private GateManager(String root) {
-    this.root = root;
-  }
-
-  /** The manager of a canonical root URI ({@code StorageConfig.rootUri()} after canonicalisation). */
-  public static GateManager forRoot(String canonicalRoot) {
-    return BY_ROOT.computeIfAbsent(canonicalRoot, GateManager::new);
+  /** The gates of a canonical root URI ({@code StorageConfig.rootUri()} after canonicalisation). */
+  public GateManager(String canonicalRoot) {
+    this.root = java.util.Objects.requireNonNull(canonicalRoot, "canonicalRoot");
   }
 
   public String root() {

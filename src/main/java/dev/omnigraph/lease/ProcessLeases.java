@@ -4,8 +4,6 @@ import dev.omnigraph.api.LeaseLost;
 import dev.omnigraph.storage.StorageAdapter;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -15,9 +13,10 @@ import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
- * The writer leases this process holds: one per graph root, shared by every read-write handle of
- * the process on that root (handles of one process are one writer: they share gates and caches),
- * renewed in the background and released when the last handle on the root closes.
+ * The writer lease this process holds on one graph root, shared by every read-write handle of the
+ * process on that root (handles of one process are one writer: they share gates and caches),
+ * renewed in the background and released when the last claim on the root closes. One instance per
+ * open root, owned by the engine's root registry ({@code engine.GraphRoots}).
  *
  * <p>The process has one {@link #OWNER} identity for all its leases, so a second handle on a root
  * joins the lease the first one holds instead of being refused by it.
@@ -29,68 +28,79 @@ public final class ProcessLeases {
   /** This process as a lease holder. */
   public static final LeaseOwner OWNER = LeaseOwner.ofThisProcess();
 
-  private static final Map<String, Shared> BY_ROOT = new HashMap<>();
-
   private static final ScheduledExecutorService RENEWER = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "omnigraph-lease-renewer");
     t.setDaemon(true);
     return t;
   });
 
-  private ProcessLeases() {}
+  private final String root;
+  /** The lease while any claim holds it; null between the last close and the next join. Guarded by this. */
+  private Shared shared;
+
+  /** The lease part of the canonical graph root {@code rootUri}. */
+  public ProcessLeases(String rootUri) {
+    this.root = java.util.Objects.requireNonNull(rootUri, "rootUri");
+  }
 
   /**
-   * Joins this process's lease on {@code rootUri}, acquiring it first when no handle of the process
-   * holds it (or the one held was lost). The caller closes the returned claim when its handle closes.
+   * Joins this process's lease on the root, acquiring it first when no handle of the process holds
+   * it (or the one held was lost). The caller closes the returned claim when its handle closes;
+   * {@code afterClose} runs once then (the owner of the root lets go of it).
    *
    * @param openStore opens an adapter on the root for the lease's own use (kept until release)
    * @throws dev.omnigraph.api.LeaseHeld when another live process holds the lease; nothing was written
    */
-  public static Claim join(String rootUri, Supplier<StorageAdapter> openStore, LeaseSettings settings) {
-    Shared shared;
-    synchronized (BY_ROOT) {
-      shared = BY_ROOT.computeIfAbsent(rootUri, r -> new Shared(r, settings));
-      shared.claims++;
+  public Claim join(Supplier<StorageAdapter> openStore, LeaseSettings settings, Runnable afterClose) {
+    Shared joined;
+    synchronized (this) {
+      if (shared == null) {
+        shared = new Shared(root, settings);
+      }
+      joined = shared;
+      joined.claims++;
     }
     try {
-      shared.ensureHeld(openStore);
+      joined.ensureHeld(openStore);
     } catch (RuntimeException e) {
-      leave(shared);
+      leave(joined);
       throw e;
     }
-    return new Claim(shared);
+    return new Claim(this, joined, afterClose);
   }
 
-  /** The lease this process holds on {@code rootUri}, if any handle of it holds one. */
-  public static Optional<LeaseStatus> statusOf(String rootUri) {
-    Shared shared;
-    synchronized (BY_ROOT) {
-      shared = BY_ROOT.get(rootUri);
+  /** The lease this process holds on the root, if any handle of it holds one. */
+  public Optional<LeaseStatus> status() {
+    Shared current;
+    synchronized (this) {
+      current = shared;
     }
-    return shared == null ? Optional.empty() : shared.status();
+    return current == null ? Optional.empty() : current.status();
   }
 
   /**
-   * Renews this process's lease on {@code rootUri} now instead of at the next tick (after a
-   * suspected pause, and in tests), so a lost lease is known at once. No-op without a lease.
+   * Renews this process's lease on the root now instead of at the next tick (after a suspected
+   * pause, and in tests), so a lost lease is known at once. No-op without a lease.
    */
-  public static void renewNow(String rootUri) {
-    Shared shared;
-    synchronized (BY_ROOT) {
-      shared = BY_ROOT.get(rootUri);
+  public void renewNow() {
+    Shared current;
+    synchronized (this) {
+      current = shared;
     }
-    if (shared != null) {
-      shared.renew();
+    if (current != null) {
+      current.renew();
     }
   }
 
-  private static void leave(Shared shared) {
-    // Released under the registry's lock: a join racing this close then acquires after the delete,
+  private void leave(Shared left) {
+    // Released under this root's lock: a join racing this close then acquires after the delete,
     // never between our read of the lease and its removal.
-    synchronized (BY_ROOT) {
-      if (--shared.claims == 0) {
-        BY_ROOT.remove(shared.root);
-        shared.release();
+    synchronized (this) {
+      if (--left.claims == 0) {
+        if (shared == left) {
+          shared = null;
+        }
+        left.release();
       }
     }
   }
@@ -100,11 +110,15 @@ public final class ProcessLeases {
    * and its status. Closing it releases the lease when it was the process's last claim on the root.
    */
   public static final class Claim implements WriterFence, AutoCloseable {
+    private final ProcessLeases leases;
     private final Shared shared;
+    private final Runnable afterClose;
     private boolean closed;
 
-    private Claim(Shared shared) {
+    private Claim(ProcessLeases leases, Shared shared, Runnable afterClose) {
+      this.leases = leases;
       this.shared = shared;
+      this.afterClose = java.util.Objects.requireNonNull(afterClose, "afterClose");
     }
 
     /** @throws LeaseLost when the process no longer holds the lease (lost, broken or expired) */
@@ -126,7 +140,11 @@ public final class ProcessLeases {
     public synchronized void close() {
       if (!closed) {
         closed = true;
-        leave(shared);
+        try {
+          leases.leave(shared);
+        } finally {
+          afterClose.run();
+        }
       }
     }
   }
@@ -149,7 +167,7 @@ public final class ProcessLeases {
   private static final class Shared {
     final String root;
     final LeaseSettings settings;
-    int claims; // guarded by BY_ROOT
+    int claims; // guarded by the root's ProcessLeases
     volatile WriterLease lease;
     volatile String lastRenewalFailure;
     private StorageAdapter store;

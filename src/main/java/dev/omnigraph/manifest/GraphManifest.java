@@ -33,20 +33,17 @@ public final class GraphManifest {
   private final ManifestStates states;
   private final BranchRefs refs;
 
+  /** The manifest of the root {@code config} names, with states of its own (a test, a tool). */
   public GraphManifest(StorageConfig config, StorageAdapter storage) {
-    this.config = config;
-    this.storage = storage;
-    this.states = ManifestStates.forRoot(config.rootUri());
-    this.refs = BranchRefs.direct(storage);
+    this(config, storage, ManifestStates.unshared(config));
   }
 
-  /**
-   * Forgets this process's held manifest handles and states of the root: after a relocation
-   * rewrote the locations its branch manifests record, a handle opened before would still read the
-   * old ones.
-   */
-  public void forgetHandles() {
-    ManifestStates.forgetRoot(config.rootUri());
+  /** The manifest of the root {@code config} names, sharing {@code states}, that root's part. */
+  public GraphManifest(StorageConfig config, StorageAdapter storage, ManifestStates states) {
+    this.config = config;
+    this.storage = storage;
+    this.states = java.util.Objects.requireNonNull(states, "states");
+    this.refs = BranchRefs.direct(storage);
   }
 
   /** Checks main's stamp before any branch state is read. */
@@ -326,7 +323,7 @@ public final class GraphManifest {
   }
 
   private ManifestDataset open(String branch, OptionalLong version) {
-    return ManifestDataset.open(config, branch.equals(MAIN) ? Optional.empty() : Optional.of(branch), version);
+    return ManifestDataset.open(states.lance(), config, branch.equals(MAIN) ? Optional.empty() : Optional.of(branch), version);
   }
 
   private static String treeKey(String branch) {

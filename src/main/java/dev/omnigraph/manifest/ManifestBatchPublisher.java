@@ -42,36 +42,37 @@ public final class ManifestBatchPublisher {
   private final dev.omnigraph.lease.WriterFence fence;
   private final dev.omnigraph.util.BoundedRetry.Sleeper sleeper = dev.omnigraph.util.BoundedRetry.REAL;
 
-  /** A publisher that learns branch identities from Lance's branch listing. */
+  /**
+   * A publisher that learns branch identities from Lance's branch listing, with manifest states of
+   * its own (a test): nothing it learns is shared with the root's handles.
+   */
   public ManifestBatchPublisher(StorageConfig config) {
-    this(config, BranchRefs.listing());
+    this(config, BranchRefs.listing(), dev.omnigraph.lease.WriterFence.NONE, ManifestStates.unshared(config));
   }
 
   /**
    * A publisher that reads a branch's identity from its own ref through {@code storage} (one GET,
-   * not a listing of every branch; see {@link BranchRefs}).
+   * not a listing of every branch; see {@link BranchRefs}), with manifest states of its own (a test).
    */
   public ManifestBatchPublisher(StorageConfig config, dev.omnigraph.storage.StorageAdapter storage) {
-    this(config, BranchRefs.direct(storage), dev.omnigraph.lease.WriterFence.NONE);
+    this(config, BranchRefs.direct(storage), dev.omnigraph.lease.WriterFence.NONE, ManifestStates.unshared(config));
   }
 
   /**
-   * As {@link #ManifestBatchPublisher(StorageConfig, dev.omnigraph.storage.StorageAdapter)}, checking
-   * {@code fence} before every CAS attempt: a process that lost the graph's writer lease publishes
-   * nothing (the writer then answers as after any post-effect failure).
+   * As {@link #ManifestBatchPublisher(StorageConfig, dev.omnigraph.storage.StorageAdapter)}, sharing
+   * {@code states} (the root's part) and checking {@code fence} before every CAS attempt: a process
+   * that lost the graph's writer lease publishes nothing (the writer then answers as after any
+   * post-effect failure).
    */
   public ManifestBatchPublisher(StorageConfig config, dev.omnigraph.storage.StorageAdapter storage,
-      dev.omnigraph.lease.WriterFence fence) {
-    this(config, BranchRefs.direct(storage), fence);
+      dev.omnigraph.lease.WriterFence fence, ManifestStates states) {
+    this(config, BranchRefs.direct(storage), fence, states);
   }
 
-  private ManifestBatchPublisher(StorageConfig config, BranchRefs refs) {
-    this(config, refs, dev.omnigraph.lease.WriterFence.NONE);
-  }
-
-  private ManifestBatchPublisher(StorageConfig config, BranchRefs refs, dev.omnigraph.lease.WriterFence fence) {
+  private ManifestBatchPublisher(StorageConfig config, BranchRefs refs, dev.omnigraph.lease.WriterFence fence,
+      ManifestStates states) {
     this.config = Objects.requireNonNull(config);
-    this.states = ManifestStates.forRoot(config.rootUri());
+    this.states = Objects.requireNonNull(states, "states");
     this.refs = refs;
     this.fence = Objects.requireNonNull(fence, "fence");
   }
@@ -348,7 +349,7 @@ public final class ManifestBatchPublisher {
   }
 
   private ManifestDataset openBranch(String branch) {
-    return ManifestDataset.open(config,
+    return ManifestDataset.open(states.lance(), config,
         branch.equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(branch), OptionalLong.empty());
   }
 }

@@ -9,7 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The decoded latest state of each graph branch's manifest, shared by every handle of one graph
- * root in this process. An entry is keyed by the exact manifest version stamp it was read at
+ * root in this process: one instance per open root, owned by the engine's root registry
+ * ({@code engine.GraphRoots}) and handed to the manifest readers and the publisher of the root. An entry is keyed by the exact manifest version stamp it was read at
  * (version number and commit time), and a manifest version is immutable, so a hit is always
  * exact: the only object-store cost of reading an unchanged branch is learning its latest version.
  * The publisher feeds the state it produced so the next write on the branch does not re-read what
@@ -18,9 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Foreign writers (another process) are seen as a new stamp and cost one read of the state
  * fragment ({@link ManifestLayout}): bounded by tables and branches, not by history (issue 20).
  */
-final class ManifestStates {
-
-  private static final ConcurrentHashMap<String, ManifestStates> ROOTS = new ConcurrentHashMap<>();
+public final class ManifestStates {
 
   /** The latest entry per branch: bounded by the number of branches. */
   private final ConcurrentHashMap<String, Entry> latest = new ConcurrentHashMap<>();
@@ -28,19 +27,27 @@ final class ManifestStates {
   /** One read version: its stamp, what {@link ManifestLayout#read} found there, and the decoded state. */
   record Entry(String stamp, ManifestLayout.Read read, ManifestState state) {}
 
-  private final String rootUri;
+  /** The root's table part: the held handles open in its Lance session. */
+  private final dev.omnigraph.table.LanceRoot lance;
 
-  private ManifestStates(String rootUri) {
-    this.rootUri = rootUri;
+  /** The manifest part of the canonical graph root {@code lance} belongs to. */
+  public ManifestStates(dev.omnigraph.table.LanceRoot lance) {
+    this.lance = java.util.Objects.requireNonNull(lance, "lance");
   }
 
-  static ManifestStates forRoot(String rootUri) {
-    return ROOTS.computeIfAbsent(rootUri, ManifestStates::new);
+  /** States of their own for a root (a test, a tool): nothing learnt is shared with the root's handles. */
+  static ManifestStates unshared(dev.omnigraph.storage.StorageConfig config) {
+    return new ManifestStates(new dev.omnigraph.table.LanceRoot(config.rootUri()));
   }
 
-  /** Held probe handles process-wide, least recently used first; idle ones are closed past the bound. */
+  /** The root's table part. */
+  dev.omnigraph.table.LanceRoot lance() {
+    return lance;
+  }
+
+  /** Held probe handles of the root by branch, least recently used first; idle ones are closed past the bound. */
   static final int MAX_HELD = 32;
-  private static final java.util.LinkedHashMap<String, Held> HELD = new java.util.LinkedHashMap<>(16, 0.75f, true);
+  private final java.util.LinkedHashMap<String, Held> held = new java.util.LinkedHashMap<>(16, 0.75f, true);
 
   /** One branch's held manifest handle; its lock serialises every use of the handle. */
   private static final class Held {
@@ -81,8 +88,8 @@ final class ManifestStates {
   <T> T withLatest(dev.omnigraph.storage.StorageConfig config, String branch, Optional<String> verifiedStamp,
       java.util.function.Function<ManifestDataset, T> body) {
     Held h;
-    synchronized (HELD) {
-      h = HELD.computeIfAbsent(config.rootUri() + "|" + branch, k -> new Held());
+    synchronized (held) {
+      h = held.computeIfAbsent(branch, k -> new Held());
       evictIdle();
     }
     h.lock.lock();
@@ -97,7 +104,7 @@ final class ManifestStates {
         }
       }
       if (h.handle == null) {
-        h.handle = ManifestDataset.open(config,
+        h.handle = ManifestDataset.open(lance, config,
             branch.equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(branch), java.util.OptionalLong.empty());
       }
       return body.apply(h.handle);
@@ -112,9 +119,9 @@ final class ManifestStates {
     }
   }
 
-  private static void evictIdle() {
-    java.util.Iterator<Map.Entry<String, Held>> it = HELD.entrySet().iterator();
-    while (HELD.size() > MAX_HELD && it.hasNext()) {
+  private void evictIdle() {
+    java.util.Iterator<Map.Entry<String, Held>> it = held.entrySet().iterator();
+    while (held.size() > MAX_HELD && it.hasNext()) {
       Held h = it.next().getValue();
       it.remove();
       h.evicted = true;
@@ -129,10 +136,10 @@ final class ManifestStates {
   }
 
   /** Closes the held handle of {@code branch} (deleted or recreated under this process). */
-  private static void dropHeld(String rootUri, String branch) {
+  private void dropHeld(String branch) {
     Held h;
-    synchronized (HELD) {
-      h = HELD.remove(rootUri + "|" + branch);
+    synchronized (held) {
+      h = held.remove(branch);
     }
     if (h != null) {
       h.evicted = true;
@@ -204,23 +211,23 @@ final class ManifestStates {
     latest.put(branch, new Entry(stamp, read, ManifestState.decode(branch, version, read.rows())));
   }
 
-  /** Forgets everything this process knows of {@code rootUri}'s manifest (tests: a cold process). */
-  static void forgetRoot(String rootUri) {
-    ManifestStates s = ROOTS.remove(rootUri);
-    if (s != null) {
-      List<String> branches = List.copyOf(s.latest.keySet());
-      branches.forEach(s::forget);
+  /**
+   * Forgets everything this process knows of the root's manifest and closes the held handles: after
+   * a relocation rewrote the locations the branch manifests record, when the root's last handle
+   * closes, and in tests (a cold process).
+   */
+  public void forgetAll() {
+    List.copyOf(latest.keySet()).forEach(this::forget);
+    List<String> branches;
+    synchronized (held) {
+      branches = List.copyOf(held.keySet());
     }
-    List<String> held;
-    synchronized (HELD) {
-      held = HELD.keySet().stream().filter(k -> k.startsWith(rootUri + "|")).toList();
-    }
-    held.forEach(k -> dropHeld(rootUri, k.substring(rootUri.length() + 1)));
+    branches.forEach(this::dropHeld);
   }
 
   /** Forgets {@code branch} (deleted, or its state is no longer known), and its held handle. */
   void forget(String branch) {
     latest.remove(branch);
-    dropHeld(rootUri, branch);
+    dropHeld(branch);
   }
 }

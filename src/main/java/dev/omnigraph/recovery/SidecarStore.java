@@ -8,7 +8,6 @@ import dev.omnigraph.util.Background;
 import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -32,17 +31,26 @@ public final class SidecarStore {
 
   private final dev.omnigraph.lease.WriterFence fence;
 
+  /** Background sidecar deletes of the root in flight, shared by every store of the root here. */
+  private final RetiringSidecars retiring;
+
+  /**
+   * A store for reading and for the operator's steps with no handle of the root open here (a tool,
+   * a test): it shares no background deletes, so it is exact only when none is in flight.
+   */
   public SidecarStore(StorageAdapter storage) {
-    this(storage, dev.omnigraph.lease.WriterFence.NONE);
+    this(storage, dev.omnigraph.lease.WriterFence.NONE, new RetiringSidecars());
   }
 
   /**
    * A store whose {@link #arm} first checks {@code fence}: arming is every writer's first durable
    * step (Phase A), so a writer that lost the graph's writer lease stops here with no effect.
+   * {@code retiring} is the root's part every store of the root shares.
    */
-  public SidecarStore(StorageAdapter storage, dev.omnigraph.lease.WriterFence fence) {
+  public SidecarStore(StorageAdapter storage, dev.omnigraph.lease.WriterFence fence, RetiringSidecars retiring) {
     this.storage = storage;
     this.fence = java.util.Objects.requireNonNull(fence, "fence");
+    this.retiring = java.util.Objects.requireNonNull(retiring, "retiring");
   }
 
   public static String keyOf(String operationId) {
@@ -82,10 +90,9 @@ public final class SidecarStore {
     // behind every other branch's finished write). If its delete fails it is listed again later.
     // The keys retiring when the listing starts are taken first: a delete that completes while the
     // LIST is answered has already left the map, yet its key can still be in the answer.
-    Map<String, CompletableFuture<Void>> retiring = RETIRING.getOrDefault(storage.rootUri(), Map.of());
-    java.util.Set<String> retiringBefore = java.util.Set.copyOf(retiring.keySet());
+    java.util.Set<String> retiringBefore = retiring.keysNow();
     return storage.list(PREFIX).stream().filter(k -> k.endsWith(".json"))
-        .filter(k -> !retiringBefore.contains(k) && !retiring.containsKey(k)).sorted().toList();
+        .filter(k -> !retiringBefore.contains(k) && !retiring.contains(k)).sorted().toList();
   }
 
   /**
@@ -148,11 +155,8 @@ public final class SidecarStore {
       return;
     }
     String key = keyOf(operationId);
-    Map<String, CompletableFuture<Void>> pending = RETIRING.computeIfAbsent(storage.rootUri(),
-        k -> new ConcurrentHashMap<>());
-    CompletableFuture<Void> gate = new CompletableFuture<>();
     // Registered before the delete starts, so no listing can see the key unmarked mid-delete.
-    pending.put(key, gate);
+    CompletableFuture<Void> gate = retiring.begin(key);
     Background.run(() -> {
       try {
         storage.delete(key);
@@ -160,26 +164,15 @@ public final class SidecarStore {
       } catch (RuntimeException e) {
         LOG.warnf(e, "could not delete recovery sidecar %s; recovery will retire it", operationId);
       } finally {
-        pending.remove(key, gate);
-        gate.complete(null);
+        retiring.done(key, gate);
       }
     });
   }
 
   /** Waits until every background sidecar delete of this root in this process has finished. */
   public void awaitRetirements() {
-    Map<String, CompletableFuture<Void>> pending = RETIRING.get(storage.rootUri());
-    if (pending == null) {
-      return;
-    }
-    for (CompletableFuture<Void> f : List.copyOf(pending.values())) {
-      f.join(); // never fails: retire() logs its own failure
-    }
+    retiring.await();
   }
-
-  /** Background sidecar deletes in flight, per graph root, by sidecar key. */
-  private static final ConcurrentHashMap<String, Map<String, CompletableFuture<Void>>> RETIRING =
-      new ConcurrentHashMap<>();
 
   /**
    * Sidecars this store armed or updated and has not deleted, by key: what this process wrote is

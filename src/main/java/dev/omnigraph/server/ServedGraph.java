@@ -9,6 +9,7 @@ import dev.omnigraph.maintenance.RepairReport;
 import dev.omnigraph.maintenance.OptimizeSettings;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import dev.omnigraph.engine.GraphRoots;
 import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
@@ -178,7 +179,7 @@ final class ServedGraph implements AutoCloseable {
       return false;
     }
     try {
-      lease = dev.omnigraph.lease.ProcessLeases.join(config.rootUri(), () -> StorageAdapters.open(config), leases);
+      lease = GraphRoots.shared().joinLease(config, leases);
     } catch (dev.omnigraph.api.LeaseHeld held) {
       if (standbyFor == null) {
         LOG.warnf("graph %s: standing by: %s", id, held.getMessage());
@@ -422,7 +423,7 @@ final class ServedGraph implements AutoCloseable {
    * @throws dev.omnigraph.storage.StorageException when {@code __recovery/} cannot be listed
    */
   List<String> pendingOperations() {
-    List<String> ops = new SidecarStore(adapter).list().stream().map(ServedGraph::operationId).toList();
+    List<String> ops = GraphRoots.shared().pendingSidecars(adapter).stream().map(ServedGraph::operationId).toList();
     lastPendingCount = ops.size();
     return ops;
   }
@@ -450,7 +451,7 @@ final class ServedGraph implements AutoCloseable {
   LeaseOutput leaseStatus() {
     // The process's lease on the root, whether this service's own claim or an open handle's took it.
     Optional<dev.omnigraph.lease.ProcessLeases.LeaseStatus> mine =
-        dev.omnigraph.lease.ProcessLeases.statusOf(config.rootUri());
+        GraphRoots.shared().leaseStatus(config.rootUri());
     String role;
     if (readOnly) {
       role = "read_only";

@@ -66,6 +66,8 @@ public final class DataTables {
   static final long SCAN_BATCH_ROWS = 8_192;
 
   private final StorageConfig config;
+  /** The root's Lance session and table-branch answers, shared with every handle of the root. */
+  private final LanceRoot lance;
   private final TableBranches branches;
   private final TableVersions versions;
   private final TableStatistics statistics;
@@ -76,18 +78,32 @@ public final class DataTables {
   private final TableCompaction compaction;
   private final TableCommit commits;
 
-  /** A data-table layer over the graph root {@code config} names. */
+  /**
+   * A data-table layer over the graph root {@code config} names, with caches of its own (a test, a
+   * tool): nothing is shared with the root's handles.
+   */
   public DataTables(StorageConfig config) {
+    this(config, new LanceRoot(config.rootUri()));
+  }
+
+  /** A data-table layer over the graph root {@code config} names, sharing {@code lance}, that root's part. */
+  public DataTables(StorageConfig config, LanceRoot lance) {
     this.config = Objects.requireNonNull(config, "config");
-    this.branches = new TableBranches(config);
-    this.versions = new TableVersions(config, this);
-    this.statistics = new TableStatistics(config);
-    this.indexes = new TableIndexes(config);
-    this.search = new TableSearch(config);
-    this.insertCertificate = new InsertCertificate(config);
-    this.staging = new TableStaging(config, this);
+    this.lance = Objects.requireNonNull(lance, "lance");
+    this.branches = new TableBranches(config, lance);
+    this.versions = new TableVersions(config, lance, this);
+    this.statistics = new TableStatistics(config, lance);
+    this.indexes = new TableIndexes(config, lance);
+    this.search = new TableSearch(config, lance);
+    this.insertCertificate = new InsertCertificate(config, lance);
+    this.staging = new TableStaging(config, lance, this);
     this.compaction = new TableCompaction(config, this);
-    this.commits = new TableCommit(config, this);
+    this.commits = new TableCommit(config, lance, this);
+  }
+
+  /** The root's table part this layer shares. */
+  LanceRoot lanceRoot() {
+    return lance;
   }
 
   /** The tables' Lance branches and their fork lineage. */
@@ -151,7 +167,7 @@ public final class DataTables {
    */
   public long head(String location, Optional<String> nativeBranch) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.empty())) {
         return h.table.version();
       }
     });
@@ -166,7 +182,7 @@ public final class DataTables {
    */
   public long head(String location, Optional<String> nativeBranch, long knownVersion) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(knownVersion))) {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(knownVersion))) {
         return h.table.latestVersion();
       }
     });
@@ -175,7 +191,7 @@ public final class DataTables {
   /** The number of live rows at exactly {@code version} of the branch. */
   public long countRows(String location, Optional<String> nativeBranch, long version) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
         return h.table.countRows();
       }
     });
@@ -193,7 +209,7 @@ public final class DataTables {
       if (ids.isEmpty()) {
         return rows;
       }
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
         for (List<String> chunk : chunks(ids)) {
           scanInto(h, Filter.in(ID, chunk), columns, false, batch -> {
             for (int i = 0; i < batch.getRowCount(); i++) {
@@ -217,7 +233,7 @@ public final class DataTables {
   public void scan(String location, Optional<String> nativeBranch, long version, Filter filter,
       List<String> columns, Consumer<Map<String, Object>> rowSink) {
     lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
         scanInto(h, filter, columns, false, batch -> {
           for (int i = 0; i < batch.getRowCount(); i++) {
             rowSink.accept(RowCodec.decode(batch, i));
@@ -283,7 +299,7 @@ public final class DataTables {
     return lance(() -> {
       dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
           dev.omnigraph.storage.StoreRequests.Kind.TABLE, 0);
-      TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version));
+      TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version));
       org.lance.ipc.LanceScanner scanner = null;
       try {
         scanner = org.lance.ipc.LanceScanner.create(h.table, options, h.allocator);
@@ -304,7 +320,7 @@ public final class DataTables {
   /** The ids of the fragments exactly {@code version} of the branch holds. */
   public Set<Integer> fragmentIds(String location, Optional<String> nativeBranch, long version) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
         Set<Integer> ids = new TreeSet<>();
         h.table.getFragments().forEach(f -> ids.add(f.getId()));
         return ids;
@@ -319,7 +335,7 @@ public final class DataTables {
   public void scanAddressed(String location, Optional<String> nativeBranch, long version, Filter filter,
       List<String> columns, java.util.function.BiConsumer<Map<String, Object>, Long> rowSink) {
     lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
         scanInto(h, filter, columns, true, batch -> {
           for (int i = 0; i < batch.getRowCount(); i++) {
             Map<String, Object> row = RowCodec.decode(batch, i);
@@ -335,7 +351,7 @@ public final class DataTables {
   /** The Arrow schema of the table's main at exactly {@code version}. */
   public Schema arrowSchema(String location, long version) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, location, Optional.empty(), OptionalLong.of(version))) {
         return h.table.getSchema();
       }
     });
@@ -360,7 +376,7 @@ public final class DataTables {
    */
   public Optional<TxInfo> transactionAt(String location, Optional<String> nativeBranch, long version) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.empty())) {
         if (nativeBranch.isPresent() && version <= TableBranches.forkVersion(h, nativeBranch.get())) {
           // A branch's first version is Lance's clone of its parent. lance-java 7.0.0 cannot convert
           // that operation: readTransaction() panics in native code and aborts the whole JVM. It was
@@ -392,13 +408,13 @@ public final class DataTables {
   <T> T atVersion(String location, Optional<String> nativeBranch, long version,
       java.util.function.Function<Dataset, T> read) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
         return read.apply(h.table);
       }
     });
   }
 
-  static void scanInto(TableHandle h, Filter filter, List<String> columns, boolean withRowAddress,
+  void scanInto(TableHandle h, Filter filter, List<String> columns, boolean withRowAddress,
       Consumer<VectorSchemaRoot> batches) {
     dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
         dev.omnigraph.storage.StoreRequests.Kind.TABLE, 0);
@@ -416,7 +432,7 @@ public final class DataTables {
     // (id, src, dst) reads the index and only the fragments it names plus the fragments the index
     // does not cover yet, not every fragment (issue 11). Except on a second-generation fork, whose
     // inherited index files Lance cannot find (lance#7840): scanning there is slower but answers.
-    options.useScalarIndex(!TableBranches.forkedFromABranch(h));
+    options.useScalarIndex(!branches.forkedFromABranch(h));
     Optional<List<Integer>> fragments = filter.exactStrings(ID).flatMap(ids -> probedFragments(h.table, ids));
     if (fragments.isPresent()) {
       if (fragments.get().isEmpty()) {

@@ -40,7 +40,11 @@ public final class InsertCertificate {
 
   private final StorageConfig config;
 
-  InsertCertificate(StorageConfig config) {
+  /** The root's Lance session and table-branch answers, shared with every handle of the root. */
+  private final LanceRoot lance;
+
+  InsertCertificate(StorageConfig config, LanceRoot lance) {
+    this.lance = lance;
     this.config = config;
   }
 
@@ -65,7 +69,7 @@ public final class InsertCertificate {
   public List<String> violations(String location, Optional<String> nativeBranch, long version) {
     return lance(() -> {
       // Exact versions never change: the shared pinned handles serve both, with no fresh open.
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
         Dataset at = h.table;
         Optional<Transaction> read = LanceSupport.readTransaction(at);
         if (read.isEmpty()) {
@@ -92,7 +96,7 @@ public final class InsertCertificate {
             return violations;
           }
           long growth;
-          try (TableHandle parent = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version - 1))) {
+          try (TableHandle parent = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version - 1))) {
             growth = at.countRows() - parent.table.countRows();
           }
           violations.addAll(shapeViolations(

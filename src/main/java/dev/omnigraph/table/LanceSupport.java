@@ -60,22 +60,26 @@ final class LanceSupport {
 
   private LanceSupport() {}
 
-  /** Opens the latest version of the dataset at {@code key} under the graph root. */
+  /**
+   * Opens the latest version of the dataset at {@code key} under the graph root, with a session of
+   * its own (a probe, a test): nothing it caches is shared with the root's handles.
+   */
   static Dataset open(StorageConfig config, String key, BufferAllocator allocator) {
-    return open(config, key, OptionalLong.empty(), allocator);
+    return open(new LanceRoot(config.rootUri()), config, key, OptionalLong.empty(), allocator);
   }
 
-  /** Opens main of the dataset at {@code key} at {@code version} (empty: latest). */
-  static Dataset open(StorageConfig config, String key, OptionalLong version, BufferAllocator allocator) {
+  /** Opens main of the dataset at {@code key} at {@code version} (empty: latest), in {@code root}'s session. */
+  static Dataset open(LanceRoot root, StorageConfig config, String key, OptionalLong version,
+      BufferAllocator allocator) {
     StoreRequests.record(StoreRequests.Op.LANCE_OPEN, StoreRequests.Kind.ofKey(key), 0);
     ReadOptions.Builder options = new ReadOptions.Builder().setStorageOptions(config.lanceStorageOptions())
-        .setSession(LanceSessions.of(config));
+        .setSession(root.session());
     version.ifPresent(options::setVersion);
     return Dataset.open()
         .allocator(allocator)
         .uri(config.lanceUri(key))
         .readOptions(options.build())
-        .session(LanceSessions.of(config))
+        .session(root.session())
         .build();
   }
 

@@ -55,23 +55,35 @@ public final class ManifestDataset implements AutoCloseable {
   }
 
   /**
-   * Opens the manifest on {@code branch} (empty: main) at {@code version} (empty: latest).
+   * Opens the manifest on {@code branch} (empty: main) at {@code version} (empty: latest), with a
+   * session of its own (a test, a tool): nothing it caches is shared with the root's handles.
    *
    * @throws RuntimeException from Lance when the dataset, branch or version does not exist
    */
   public static ManifestDataset open(StorageConfig config, Optional<String> branch, OptionalLong version) {
+    return open(new LanceRoot(config.rootUri()), config, branch, version);
+  }
+
+  /**
+   * Opens the manifest on {@code branch} (empty: main) at {@code version} (empty: latest), in
+   * {@code root}'s session.
+   *
+   * @throws RuntimeException from Lance when the dataset, branch or version does not exist
+   */
+  public static ManifestDataset open(LanceRoot root, StorageConfig config, Optional<String> branch,
+      OptionalLong version) {
     dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_OPEN,
         dev.omnigraph.storage.StoreRequests.Kind.MANIFEST, 0);
     BufferAllocator allocator = new RootAllocator();
     Dataset ds = null;
     try {
       ReadOptions.Builder options = new ReadOptions.Builder().setStorageOptions(config.lanceStorageOptions())
-        .setSession(LanceSessions.of(config));
+        .setSession(root.session());
       if (branch.isEmpty() && version.isPresent()) {
         options.setVersion(version.getAsLong());
       }
       ds = Dataset.open().allocator(allocator).uri(config.lanceUri(KEY)).readOptions(options.build())
-          .session(LanceSessions.of(config)).build();
+          .session(root.session()).build();
       if (branch.isPresent()) {
         Ref ref = version.isPresent()
             ? Ref.ofBranch(branch.get(), version.getAsLong())

@@ -62,7 +62,7 @@ final class PinnedHandles {
   }
 
   /** Leases the handle of exactly {@code version}, opening it on first use. Release with {@link #release}. */
-  static Entry lease(StorageConfig config, String location, Optional<String> branch, long version) {
+  static Entry lease(LanceRoot lance, StorageConfig config, String location, Optional<String> branch, long version) {
     String key = key(config, location, branch, version);
     synchronized (ENTRIES) {
       Entry e = ENTRIES.get(key);
@@ -71,7 +71,7 @@ final class PinnedHandles {
         return e;
       }
     }
-    Entry opened = open(config, location, branch, version);
+    Entry opened = open(lance, config, location, branch, version);
     synchronized (ENTRIES) {
       Entry raced = ENTRIES.get(key);
       if (raced != null) {
@@ -173,14 +173,15 @@ final class PinnedHandles {
     }
   }
 
-  private static Entry open(StorageConfig config, String location, Optional<String> branch, long version) {
+  private static Entry open(LanceRoot lance, StorageConfig config, String location, Optional<String> branch,
+      long version) {
     Dataset main = null;
     try {
       if (branch.isEmpty()) {
-        main = LanceSupport.open(config, location, OptionalLong.of(version), ALLOCATOR);
+        main = LanceSupport.open(lance, config, location, OptionalLong.of(version), ALLOCATOR);
         return new Entry(main, main);
       }
-      main = LanceSupport.open(config, location, OptionalLong.empty(), ALLOCATOR);
+      main = LanceSupport.open(lance, config, location, OptionalLong.empty(), ALLOCATOR);
       return new Entry(main, main.checkout(LanceSupport.ref(branch, OptionalLong.of(version))));
     } catch (RuntimeException e) {
       if (main != null) {

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
@@ -68,10 +69,12 @@ public final class RecoveryAuditTable {
 
   private final StorageConfig config;
   private final dev.omnigraph.storage.StorageAdapter storage;
+  private final LanceRoot lance;
 
-  public RecoveryAuditTable(StorageConfig config, dev.omnigraph.storage.StorageAdapter storage) {
+  public RecoveryAuditTable(StorageConfig config, dev.omnigraph.storage.StorageAdapter storage, LanceRoot lance) {
     this.config = Objects.requireNonNull(config, "config");
     this.storage = Objects.requireNonNull(storage, "storage");
+    this.lance = Objects.requireNonNull(lance, "lance");
   }
 
   /**
@@ -96,7 +99,7 @@ public final class RecoveryAuditTable {
       if (!exists()) {
         return out;
       }
-      try (Dataset ds = LanceSupport.open(config, KEY, allocator)) {
+      try (Dataset ds = LanceSupport.open(lance, config, KEY, OptionalLong.empty(), allocator)) {
         LanceSupport.scanBatches(ds, new ScanOptions.Builder().batchSize(1024).build(), allocator, batch -> {
           for (int i = 0; i < batch.getRowCount(); i++) {
             Map<String, Object> r = RowCodec.decode(batch, i);

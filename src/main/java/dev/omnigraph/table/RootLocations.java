@@ -144,15 +144,16 @@ public final class RootLocations {
 
   /** Every outside location under the root; writes nothing. */
   public static Report scan(StorageConfig config, StorageAdapter storage) {
-    return run(config, storage, true);
+    return run(config, storage, true, new LanceRoot(config.rootUri()));
   }
 
   /**
    * Rewrites every relocatable outside location under the root to this root (see the class
-   * comment); with {@code dryRun} only reports what it would rewrite. Idempotent.
+   * comment); with {@code dryRun} only reports what it would rewrite. Idempotent. {@code lance} is
+   * the root's table part, whose session forgets the manifests the rewrite replaced.
    */
-  public static Report relocate(StorageConfig config, StorageAdapter storage, boolean dryRun) {
-    return run(config, storage, dryRun);
+  public static Report relocate(StorageConfig config, StorageAdapter storage, boolean dryRun, LanceRoot lance) {
+    return run(config, storage, dryRun, lance);
   }
 
   /** The typed refusal for a root whose files name {@code outside}. */
@@ -163,7 +164,7 @@ public final class RootLocations {
     return new RootRelocated(config.rootUri(), roots, first.file(), first.recorded());
   }
 
-  private static Report run(StorageConfig config, StorageAdapter storage, boolean dryRun) {
+  private static Report run(StorageConfig config, StorageAdapter storage, boolean dryRun, LanceRoot lance) {
     List<String> keys = storage.list("");
     List<Reference> outside = new ArrayList<>();
     Map<String, byte[]> rewrites = new LinkedHashMap<>();
@@ -198,7 +199,7 @@ public final class RootLocations {
       probed.ifPresent(k -> storage.put(k, rewrites.get(k)));
       // Lance caches manifests by path and version: this process must not read the old ones again.
       PinnedHandles.forgetRoot(config);
-      LanceSessions.forget(config);
+      lance.forgetSession();
       LOG.infof("relocated %s: %d Lance files and %d refs rewritten (they named %s)", config.rootUri(),
           rewrites.size(), refs.size(), outside.stream().map(Reference::recordedRoot).distinct().toList());
     }

@@ -18,14 +18,18 @@ public final class TableBranches {
 
   private final StorageConfig config;
 
-  TableBranches(StorageConfig config) {
+  /** The root's Lance session and table-branch answers, shared with every handle of the root. */
+  private final LanceRoot lance;
+
+  TableBranches(StorageConfig config, LanceRoot lance) {
+    this.lance = lance;
     this.config = config;
   }
 
   /** Whether the Lance branch {@code branch} of the table exists. */
   public boolean exists(String location, String branch) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(lance, config, location, Optional.empty(), OptionalLong.empty())) {
         return LanceSupport.listBranches(h.main).stream().anyMatch(b -> b.getName().equals(branch));
       }
     });
@@ -50,7 +54,7 @@ public final class TableBranches {
     PinnedHandles.forgetBranch(config, location, branch);
     forgetFork(branch);
     lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, fromBranch, OptionalLong.empty());
+      try (TableHandle h = TableHandle.open(lance, config, location, fromBranch, OptionalLong.empty());
           Dataset created = LanceSupport.createBranch(
               config, h.table, branch, LanceSupport.ref(fromBranch, OptionalLong.of(fromVersion)))) {
         // Only the side effect is wanted; the branch handle is closed at once.
@@ -67,7 +71,7 @@ public final class TableBranches {
   public void delete(String location, String branch) {
     lance(() -> {
       PinnedHandles.forgetBranch(config, location, branch);
-      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(lance, config, location, Optional.empty(), OptionalLong.empty())) {
         h.main.branches().delete(branch);
       } finally {
         PinnedHandles.forgetBranch(config, location, branch);
@@ -84,7 +88,7 @@ public final class TableBranches {
    */
   public Optional<String> identity(String location, String branch) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(lance, config, location, Optional.empty(), OptionalLong.empty())) {
         return LanceSupport.listBranches(h.main).stream().filter(b -> b.getName().equals(branch)).findFirst()
             .map(b -> ManifestDataset.nativeBranch(b).identifier());
       }
@@ -94,7 +98,7 @@ public final class TableBranches {
   /** Every Lance branch of the table (its main is not listed), with parent and fork version. */
   public List<NativeBranch> list(String location) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(lance, config, location, Optional.empty(), OptionalLong.empty())) {
         return LanceSupport.listBranches(h.main).stream().map(ManifestDataset::nativeBranch).toList();
       }
     });
@@ -113,20 +117,21 @@ public final class TableBranches {
    * so every read there that used a scalar index would fail. A branch's parent never changes while
    * it exists; a create or delete of the name through this class forgets the answer.
    */
-  private static final java.util.concurrent.ConcurrentHashMap<String, Boolean> FORKED_FROM_A_BRANCH =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private java.util.concurrent.ConcurrentHashMap<String, Boolean> forkedFromABranch() {
+    return lance.forkedFromABranch; // per graph root (LanceRoot), not process-wide
+  }
 
   private static String forkKey(String tableUri, String branch) {
     return tableUri + "#" + branch;
   }
 
   /** Forgets the answer for every table's branch of this name (a few listings again, never a wrong answer). */
-  private static void forgetFork(String branch) {
-    FORKED_FROM_A_BRANCH.keySet().removeIf(k -> k.endsWith("#" + branch));
+  private void forgetFork(String branch) {
+    forkedFromABranch().keySet().removeIf(k -> k.endsWith("#" + branch));
   }
 
   /** Whether {@code h} reads a table branch forked from another branch (one listing, then cached). */
-  static boolean forkedFromABranch(TableHandle h) {
+  boolean forkedFromABranch(TableHandle h) {
     // A branch handle's uri is <table>/tree/<branch> (also when it is its own "main" handle).
     String uri = h.table.uri();
     int tree = uri.indexOf("/tree/");
@@ -135,7 +140,7 @@ public final class TableBranches {
     }
     String branch = uri.substring(tree + "/tree/".length());
     // A branch handle lists the root's branches too (the refs live at the root).
-    return FORKED_FROM_A_BRANCH.computeIfAbsent(forkKey(uri.substring(0, tree), branch), k ->
+    return forkedFromABranch().computeIfAbsent(forkKey(uri.substring(0, tree), branch), k ->
         LanceSupport.listBranches(h.table).stream().filter(b -> b.getName().equals(branch)).findFirst()
             .flatMap(b -> b.getParentBranch()).map(p -> !p.isEmpty() && !p.equals("main")).orElse(false));
   }

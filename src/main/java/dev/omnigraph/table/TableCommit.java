@@ -19,7 +19,11 @@ final class TableCommit {
   private final StorageConfig config;
   private final DataTables tables;
 
-  TableCommit(StorageConfig config, DataTables tables) {
+  /** The root's Lance session and table-branch answers, shared with every handle of the root. */
+  private final LanceRoot lance;
+
+  TableCommit(StorageConfig config, LanceRoot lance, DataTables tables) {
+    this.lance = lance;
     this.config = config;
     this.tables = tables;
   }
@@ -61,7 +65,7 @@ final class TableCommit {
     Exception failure = null;
     Dataset committed = null;
     try (TableHandle h =
-        TableHandle.open(config, staged.location(), staged.nativeBranch(), OptionalLong.of(staged.readVersion()))) {
+        TableHandle.open(lance, config, staged.location(), staged.nativeBranch(), OptionalLong.of(staged.readVersion()))) {
       committed = LanceSupport.commit(
           h.table, staged.operation(), staged.readVersion(), staged.uuid(), staged.properties());
     } catch (Exception e) {
@@ -124,7 +128,7 @@ final class TableCommit {
       if (!tables.datasetExists(staged.location())) {
         return CommitOutcome.notLanded(0, "create of " + staged.location() + " did not land; " + cause);
       }
-      try (TableHandle h = TableHandle.openFresh(config, staged.location(), Optional.empty(), OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.openFresh(lance, config, staged.location(), Optional.empty(), OptionalLong.empty())) {
         Optional<TxInfo> first = DataTables.transactionAt(h, Optional.empty(), 1);
         if (first.isPresent() && first.get().uuid().equals(staged.uuid())) {
           long head = h.table.latestVersion();
@@ -153,8 +157,8 @@ final class TableCommit {
     // Off main, a fresh open of the branch; on main, the pinned handle's version listing (the head
     // is read from storage either way, never taken from the commit call's answer).
     try (TableHandle h = staged.nativeBranch().isPresent()
-        ? TableHandle.open(config, staged.location(), staged.nativeBranch(), OptionalLong.empty())
-        : TableHandle.open(config, staged.location(), staged.nativeBranch(), OptionalLong.of(readVersion))) {
+        ? TableHandle.open(lance, config, staged.location(), staged.nativeBranch(), OptionalLong.empty())
+        : TableHandle.open(lance, config, staged.location(), staged.nativeBranch(), OptionalLong.of(readVersion))) {
       long head = staged.nativeBranch().isPresent() ? h.table.version() : h.table.latestVersion();
       String firstForeign = null;
       List<Long> ours = new ArrayList<>();

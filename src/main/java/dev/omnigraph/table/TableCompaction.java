@@ -61,7 +61,7 @@ public final class TableCompaction {
     }
     return lance(() -> {
       try (BufferAllocator allocator = new RootAllocator();
-          Dataset main = LanceSupport.open(config, location, OptionalLong.empty(), allocator);
+          Dataset main = LanceSupport.open(tables.lanceRoot(), config, location, OptionalLong.empty(), allocator);
           Dataset at = nativeBranch.isEmpty() && version.isEmpty() ? null
               : main.checkout(LanceSupport.ref(nativeBranch, version))) {
         return stats(at == null ? main : at);
@@ -120,7 +120,7 @@ public final class TableCompaction {
       try {
         lance(() -> {
           try (BufferAllocator allocator = new RootAllocator();
-              Dataset main = LanceSupport.open(config, location, OptionalLong.empty(), allocator);
+              Dataset main = LanceSupport.open(tables.lanceRoot(), config, location, OptionalLong.empty(), allocator);
               Dataset at = nativeBranch.isEmpty() ? null
                   : main.checkout(LanceSupport.ref(nativeBranch, OptionalLong.empty()))) {
             Dataset d = at == null ? main : at;

@@ -53,24 +53,24 @@ final class TableHandle implements AutoCloseable {
     }
   }
 
-  static TableHandle open(StorageConfig config, String location, Optional<String> branch, OptionalLong version) {
+  static TableHandle open(LanceRoot lance, StorageConfig config, String location, Optional<String> branch, OptionalLong version) {
     if (version.isPresent()) {
       // An exact version never changes: share one open handle of it (see PinnedHandles).
-      return new TableHandle(PinnedHandles.lease(config, location, branch, version.getAsLong()));
+      return new TableHandle(PinnedHandles.lease(lance, config, location, branch, version.getAsLong()));
     }
-    return openFresh(config, location, branch, version);
+    return openFresh(lance, config, location, branch, version);
   }
 
   /** A handle of this call's own, for operations that move the handle they run on. */
-  static TableHandle openFresh(StorageConfig config, String location, Optional<String> branch, OptionalLong version) {
+  static TableHandle openFresh(LanceRoot lance, StorageConfig config, String location, Optional<String> branch, OptionalLong version) {
     BufferAllocator allocator = new RootAllocator();
     Dataset main = null;
     try {
       if (branch.isEmpty()) {
-        main = LanceSupport.open(config, location, version, allocator);
+        main = LanceSupport.open(lance, config, location, version, allocator);
         return new TableHandle(allocator, main, main);
       }
-      main = LanceSupport.open(config, location, OptionalLong.empty(), allocator);
+      main = LanceSupport.open(lance, config, location, OptionalLong.empty(), allocator);
       Dataset table = main.checkout(LanceSupport.ref(branch, version));
       return new TableHandle(allocator, main, table);
     } catch (RuntimeException e) {

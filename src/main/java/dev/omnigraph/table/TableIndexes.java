@@ -23,7 +23,11 @@ public final class TableIndexes {
 
   private final StorageConfig config;
 
-  TableIndexes(StorageConfig config) {
+  /** The root's Lance session and table-branch answers, shared with every handle of the root. */
+  private final LanceRoot lance;
+
+  TableIndexes(StorageConfig config, LanceRoot lance) {
+    this.lance = lance;
     this.config = config;
   }
 
@@ -56,7 +60,7 @@ public final class TableIndexes {
    */
   public IndexOptimization optimizeIndices(String location, Optional<String> nativeBranch, long expectedVersion) {
     Exception failure = null;
-    try (TableHandle h = lance(() -> TableHandle.open(config, location, nativeBranch, OptionalLong.empty()))) {
+    try (TableHandle h = lance(() -> TableHandle.open(lance, config, location, nativeBranch, OptionalLong.empty()))) {
       long head = h.table.version();
       if (head != expectedVersion) {
         return new IndexOptimization(IndexOptimization.Kind.HEAD_MOVED, expectedVersion, head, List.of(),
@@ -121,7 +125,7 @@ public final class TableIndexes {
         ? "the index call returned normally"
         : "the index call failed (" + failure.getClass().getName() + ": " + failure.getMessage() + ")";
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.empty())) {
         long head = h.table.version();
         // What is still stale at the head the caller will publish (an index Lance could not fold).
         List<String> stale = TableStatistics.staleIndexes(TableStatistics.fragmentStats(h.table));
@@ -176,7 +180,7 @@ public final class TableIndexes {
   public TableIndexState indexState(String location, Optional<String> nativeBranch, long version,
       Collection<String> vectorColumns, Collection<String> textColumns) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
         Map<String, dev.omnigraph.schema.IndexKind> indexes = new TreeMap<>();
         for (org.lance.index.Index index : h.table.getIndexes()) {
           indexes.put(index.name(), PropertyIndexes.kindOf(index.indexType()));
@@ -218,7 +222,7 @@ public final class TableIndexes {
       throw new IllegalArgumentException("duplicate index names in " + specs);
     }
     return lance(() -> {
-      try (TableHandle h = TableHandle.openFresh(config, location, nativeBranch, OptionalLong.of(readVersion))) {
+      try (TableHandle h = TableHandle.openFresh(lance, config, location, nativeBranch, OptionalLong.of(readVersion))) {
         List<Integer> fragments = new ArrayList<>();
         for (org.lance.Fragment fragment : h.table.getFragments()) {
           fragments.add(fragment.getId());

@@ -31,7 +31,11 @@ public final class TableSearch {
 
   private final StorageConfig config;
 
-  TableSearch(StorageConfig config) {
+  /** The root's Lance session and table-branch answers, shared with every handle of the root. */
+  private final LanceRoot lance;
+
+  TableSearch(StorageConfig config, LanceRoot lance) {
+    this.lance = lance;
     this.config = config;
   }
 
@@ -53,7 +57,7 @@ public final class TableSearch {
       TextQuery query, Filter prefilter, List<String> columns) {
     SqlLiteral.identifier(column);
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
         Optional<org.lance.index.Index> index = SearchIndexes.inverted(h.table, column);
         if (index.isEmpty()) {
           throw new MissingSearchIndex(location, column);
@@ -102,7 +106,7 @@ public final class TableSearch {
       throw new IllegalArgumentException("a nearest query vector must hold finite numbers only");
     }
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
         SearchIndexes.requireVectorColumn(h.table.getSchema(), column, query.length);
         List<ScoredRow> out = new ArrayList<>();
         if (k <= 0) {

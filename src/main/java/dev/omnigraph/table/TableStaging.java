@@ -40,7 +40,11 @@ public final class TableStaging {
   private final StorageConfig config;
   private final DataTables tables;
 
-  TableStaging(StorageConfig config, DataTables tables) {
+  /** The root's Lance session and table-branch answers, shared with every handle of the root. */
+  private final LanceRoot lance;
+
+  TableStaging(StorageConfig config, LanceRoot lance, DataTables tables) {
+    this.lance = lance;
     this.config = config;
     this.tables = tables;
   }
@@ -73,7 +77,7 @@ public final class TableStaging {
       if (rows.isEmpty()) {
         return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.INSERT).empty().build();
       }
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(readVersion));
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(readVersion));
           VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
         Set<String> ids = distinctIds(rows);
         return stageInsertBatch(h, location, nativeBranch, readVersion, schema, batch, ids.size() == rows.size(),
@@ -111,7 +115,7 @@ public final class TableStaging {
       if (!distinct) {
         distinct = chunk.distinctIds().size() == chunk.rows();
       }
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(readVersion))) {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(readVersion))) {
         return stageInsertBatch(h, location, nativeBranch, readVersion, chunk.schema(), chunk.seal(), distinct,
             hashes, certifyAbsence, uuid);
       }
@@ -192,7 +196,7 @@ public final class TableStaging {
       if (ids.size() != rows.size()) {
         throw new IllegalArgumentException("upsert rows must have distinct ids (dedupe, last wins, before staging)");
       }
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(readVersion));
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(readVersion));
           VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
         requireTableSchema(schema, h.table);
         LanceSchema lanceSchema = h.table.getLanceSchema();
@@ -259,7 +263,7 @@ public final class TableStaging {
       if (ids.isEmpty()) {
         return staged.empty().build();
       }
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(readVersion))) {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(readVersion))) {
         Existing existing = locate(h, new LinkedHashSet<>(ids), known);
         if (existing.addresses.isEmpty()) {
           return staged.empty().build();
@@ -291,7 +295,7 @@ public final class TableStaging {
   public StagedWrite stageOverwrite(String location, Optional<String> nativeBranch, long readVersion,
       Schema schema, List<Map<String, Object>> rows, String uuid) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(readVersion));
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(readVersion));
           VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
         requireTableSchema(schema, h.table);
         List<FragmentMetadata> fragments = rows.isEmpty() ? List.of()
@@ -336,7 +340,7 @@ public final class TableStaging {
   private int highestFragmentId(String location, Optional<String> branch, long readVersion, Dataset read) {
     OptionalInt max = read.getFragments().stream().mapToInt(org.lance.Fragment::getId).max();
     for (long v = readVersion - 1; max.isEmpty() && v >= 1; v--) {
-      try (TableHandle h = TableHandle.open(config, location, branch, OptionalLong.of(v))) {
+      try (TableHandle h = TableHandle.open(lance, config, location, branch, OptionalLong.of(v))) {
         max = h.table.getFragments().stream().mapToInt(org.lance.Fragment::getId).max();
       } catch (RuntimeException notOnThisBranch) {
         break; // below a fork point the branch has no version of its own: its parent's ids are lower
@@ -381,7 +385,7 @@ public final class TableStaging {
       List<FragmentMetadata> fragments = new ArrayList<>();
       long[] rows = {0};
       long[] bytes = {0};
-      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.of(readVersion))) {
+      try (TableHandle h = TableHandle.open(lance, config, location, Optional.empty(), OptionalLong.of(readVersion))) {
         List<Map<String, Object>> buffer = new ArrayList<>();
         Runnable flush = () -> {
           if (buffer.isEmpty()) {
@@ -393,7 +397,7 @@ public final class TableStaging {
           }
           buffer.clear();
         };
-        DataTables.scanInto(h, Filter.TRUE, List.of(), false, batch -> {
+        tables.scanInto(h, Filter.TRUE, List.of(), false, batch -> {
           for (int i = 0; i < batch.getRowCount(); i++) {
             Map<String, Object> source = RowCodec.decode(batch, i);
             Map<String, Object> row = new LinkedHashMap<>();
@@ -474,7 +478,7 @@ public final class TableStaging {
   private Existing findExisting(TableHandle h, Collection<String> ids) {
     Existing existing = new Existing();
     for (List<String> chunk : DataTables.chunks(ids)) {
-      DataTables.scanInto(h, Filter.in(ID, chunk), List.of(ID), true, batch -> {
+      tables.scanInto(h, Filter.in(ID, chunk), List.of(ID), true, batch -> {
         FieldVector id = batch.getVector(ID);
         FieldVector address = batch.getVector(MetadataColumns.ROWADDR);
         for (int i = 0; i < batch.getRowCount(); i++) {

@@ -25,7 +25,11 @@ public final class TableStatistics {
 
   private final StorageConfig config;
 
-  TableStatistics(StorageConfig config) {
+  /** The root's Lance session and table-branch answers, shared with every handle of the root. */
+  private final LanceRoot lance;
+
+  TableStatistics(StorageConfig config, LanceRoot lance) {
+    this.lance = lance;
     this.config = config;
   }
 
@@ -39,7 +43,7 @@ public final class TableStatistics {
    */
   public FragmentStats fragmentStats(String location, Optional<String> nativeBranch, long version) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
         return fragmentStats(h.table);
       }
     });
@@ -53,7 +57,7 @@ public final class TableStatistics {
    */
   public long rowsOutsideKeyIndex(String location, Optional<String> nativeBranch, long version, String column) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
         Set<Integer> covered = new HashSet<>();
         boolean indexed = false;
         for (org.lance.index.Index index : h.table.getIndexes()) {

@@ -24,7 +24,11 @@ public final class TableVersions {
   private final StorageConfig config;
   private final DataTables tables;
 
-  TableVersions(StorageConfig config, DataTables tables) {
+  /** The root's Lance session and table-branch answers, shared with every handle of the root. */
+  private final LanceRoot lance;
+
+  TableVersions(StorageConfig config, LanceRoot lance, DataTables tables) {
+    this.lance = lance;
     this.config = config;
     this.tables = tables;
   }
@@ -40,7 +44,7 @@ public final class TableVersions {
   public long restore(String location, Optional<String> nativeBranch, long version) {
     return lance(() -> {
       // Restore moves the handle it runs on: never a shared one.
-      try (TableHandle h = TableHandle.openFresh(config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.openFresh(lance, config, location, nativeBranch, OptionalLong.of(version))) {
         h.table.restore();
       }
       return tables.head(location, nativeBranch);
@@ -52,7 +56,7 @@ public final class TableVersions {
    */
   public List<Long> list(String location, Optional<String> nativeBranch) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.empty())) {
         return h.table.listVersions().stream().map(v -> v.getId()).sorted().toList();
       }
     });
@@ -68,7 +72,7 @@ public final class TableVersions {
    */
   public Removed cleanupBefore(String location, Optional<String> nativeBranch, long beforeVersion) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, nativeBranch, OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.empty())) {
         org.lance.cleanup.RemovalStats stats = h.table.cleanupWithPolicy(org.lance.cleanup.CleanupPolicy.builder()
             .withBeforeVersion(beforeVersion).withErrorIfTaggedOldVersions(false).build());
         // A cached handle of a removed version would go on proving and reading history that
@@ -113,7 +117,7 @@ public final class TableVersions {
   /** The table's pin tags (every other tag is left alone and never listed here). */
   public List<PinTag> pinTags(String location) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(lance, config, location, Optional.empty(), OptionalLong.empty())) {
         List<PinTag> out = new ArrayList<>();
         for (org.lance.Tag t : h.main.tags().list()) {
           if (t.getName().startsWith(PIN_TAG_PREFIX)) {
@@ -141,7 +145,7 @@ public final class TableVersions {
     pinned.forEach((branch, versions) -> versions.forEach(v ->
         wanted.put(pinTagName(branch, v), LanceSupport.ref(branch, OptionalLong.of(v)))));
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(config, location, Optional.empty(), OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(lance, config, location, Optional.empty(), OptionalLong.empty())) {
         Set<String> present = new HashSet<>();
         int deleted = 0;
         for (org.lance.Tag t : h.main.tags().list()) {
@@ -204,7 +208,7 @@ public final class TableVersions {
       return false;
     }
     boolean ours;
-    try (TableHandle h = TableHandle.openFresh(config, location, Optional.empty(), OptionalLong.empty())) {
+    try (TableHandle h = TableHandle.openFresh(lance, config, location, Optional.empty(), OptionalLong.empty())) {
       long head = h.table.latestVersion();
       ours = head == 1
           && DataTables.transactionAt(h, Optional.empty(), 1).map(tx -> tx.uuid().equals(uuid)).orElse(false);

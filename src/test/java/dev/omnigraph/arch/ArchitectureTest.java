@@ -8,6 +8,7 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import dev.omnigraph.arch.fixture.RogueCommitter;
 import dev.omnigraph.arch.fixture.RogueLanceWriter;
+import dev.omnigraph.arch.fixture.RogueRootMap;
 import dev.omnigraph.arch.fixture.RogueS3Caller;
 import dev.omnigraph.recovery.fixture.RogueSettler;
 import java.util.List;
@@ -37,7 +38,8 @@ class ArchitectureTest {
         WriterBoundaryRules.ONE_RETRY_LOOP,
         WriterBoundaryRules.POLICY_DEPENDS_ONLY_ON_THE_API,
         WriterBoundaryRules.ONLY_THE_TEMPLATE_ARMS_AND_PUBLISHES,
-        WriterBoundaryRules.SERVER_AND_CLI_USE_ONLY_ENGINE_AND_API);
+        WriterBoundaryRules.SERVER_AND_CLI_USE_ONLY_ENGINE_AND_API,
+        WriterBoundaryRules.NO_STATIC_MAP_BUT_THE_LISTED);
   }
 
   @ParameterizedTest
@@ -96,5 +98,13 @@ class ArchitectureTest {
         .anySatisfy(d -> assertThat(d).contains("update"))
         .anySatisfy(d -> assertThat(d).contains("publish"))
         .anySatisfy(d -> assertThat(d).contains("delete"));
+  }
+
+  @Test
+  void aStaticMapKeyedByARootIsCaught() {
+    JavaClasses rogue = new ClassFileImporter().importClasses(RogueRootMap.class);
+    EvaluationResult result = WriterBoundaryRules.NO_STATIC_MAP_BUT_THE_LISTED.evaluate(rogue);
+    assertThat(result.hasViolation()).isTrue();
+    assertThat(result.getFailureReport().getDetails()).anySatisfy(d -> assertThat(d).contains("BY_ROOT"));
   }
 }

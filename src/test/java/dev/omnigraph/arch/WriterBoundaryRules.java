@@ -1,10 +1,12 @@
 package dev.omnigraph.arch;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaField;
 import com.tngtech.archunit.lang.ArchRule;
 import java.util.Set;
 
@@ -176,6 +178,35 @@ final class WriterBoundaryRules {
           .should().callMethodWhere(describeAnyCall(SIDECAR_WRITE_OR_PUBLISH))
           .because("the commit protocol is written once, in write.CommitTemplate, and its recovery once, in "
               + "recovery.SettleTemplate");
+
+  /**
+   * The static maps production may hold, each keyed by something that is not a graph root (or a
+   * constant table): per-root state lives in the root's context ({@code engine.GraphRoot}, built by
+   * the application's {@code engine.GraphRoots}), so two registries never share it by accident and
+   * closing a root's last handle releases it.
+   */
+  static final Set<String> LISTED_STATIC_MAPS = Set.of(
+      "dev.omnigraph.util.Failpoints.ACTIONS", // by failpoint name (tests)
+      "dev.omnigraph.engine.SchemaContract.IR_CACHE", // by schema identity, a content hash
+      "dev.omnigraph.write.RowValidator.PATTERNS", // compiled regexes by pattern text
+      "dev.omnigraph.storage.StoreRequests.COUNTS", // request counters by operation
+      "dev.omnigraph.query.AstBuilder.PARAM_SCALARS", // constant table
+      "dev.omnigraph.query.SearchCalls.TEXT_FUNCTIONS", // constant table
+      "dev.omnigraph.table.StagedKeys.HASHES", // bounded, by data file (a uuid path)
+      // Bounded LRU of open handles of exact dataset versions: the bound is the process's, so it is
+      // one cache (a key names root, table and version only to be unique).
+      "dev.omnigraph.table.PinnedHandles.ENTRIES");
+
+  static final DescribedPredicate<JavaField> UNLISTED =
+      DescribedPredicate.describe("not listed in LISTED_STATIC_MAPS",
+          f -> !LISTED_STATIC_MAPS.contains(f.getOwner().getName() + "." + f.getName()));
+
+  /** One graph-root context (issue 35): no process-wide static map keyed by a root. */
+  static final ArchRule NO_STATIC_MAP_BUT_THE_LISTED =
+      noFields().that().areStatic().and(UNLISTED)
+          .should().haveRawType(DescribedPredicate.describe("a java.util.Map",
+              (JavaClass t) -> t.isAssignableTo(java.util.Map.class)))
+          .because("per-root state lives in engine.GraphRoot, handed down through constructors");
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static DescribedPredicate<com.tngtech.archunit.core.domain.JavaMethodCall> describeAnyCall(

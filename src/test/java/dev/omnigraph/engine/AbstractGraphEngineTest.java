@@ -1,7 +1,6 @@
 package dev.omnigraph.engine;
 
 import dev.omnigraph.api.CommitPage;
-import dev.omnigraph.gate.GateManager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -266,8 +265,52 @@ abstract class AbstractGraphEngineTest {
   @Test
   void handlesOnDifferentSpellingsOfOneRootShareGates() throws Exception {
     Omnigraph.init(config, schemaText(), Optional.empty()).close();
-    String spelled = config.rootUri() + "/";
-    assertThat(GateManager.forRoot(StorageConfig.fromEnvironment(spelled, java.util.Map.of()).rootUri()))
-        .isSameAs(GateManager.forRoot(config.rootUri()));
+    StorageConfig spelled = StorageConfig.fromEnvironment(config.rootUri() + "/", java.util.Map.of());
+    try (Omnigraph a = Omnigraph.open(config, OpenMode.READ_ONLY);
+        Omnigraph b = Omnigraph.open(spelled, OpenMode.READ_ONLY)) {
+      assertThat(b.root()).isSameAs(a.root());
+      assertThat(b.root().gates()).isSameAs(a.root().gates());
+      assertThat(b.root().manifests()).isSameAs(a.root().manifests());
+    }
+  }
+
+  @Test
+  void closingTheLastHandleOfARootReleasesItAndTheNextOpenStartsCold() throws Exception {
+    Omnigraph.init(config, schemaText(), Optional.empty()).close();
+    assertThat(GraphRoots.shared().peek(config.rootUri())).isEmpty();
+    GraphRoot first;
+    try (Omnigraph writer = Omnigraph.open(config, OpenMode.READ_WRITE)) {
+      first = writer.root();
+      try (Omnigraph reader = Omnigraph.open(config, OpenMode.READ_ONLY)) {
+        assertThat(reader.root()).isSameAs(first);
+      }
+      Omnigraph twice = Omnigraph.open(config, OpenMode.READ_ONLY);
+      twice.close();
+      twice.close(); // gives its reference back once: the writer's close below must not find it gone
+      // One handle still open: the root, its caches and its writer lease stay.
+      assertThat(GraphRoots.shared().peek(config.rootUri())).containsSame(first);
+      assertThat(GraphRoots.shared().leaseStatus(config.rootUri())).hasValueSatisfying(l -> assertThat(l.held()).isTrue());
+    }
+    assertThat(GraphRoots.shared().peek(config.rootUri())).isEmpty();
+    assertThat(GraphRoots.shared().leaseStatus(config.rootUri())).isEmpty();
+    try (Omnigraph again = Omnigraph.open(config, OpenMode.READ_ONLY)) {
+      assertThat(again.root()).isNotSameAs(first);
+      assertThat(again.root().gates()).isNotSameAs(first.gates());
+    }
+  }
+
+  @Test
+  void aRegistryOfItsOwnSharesNothingWithTheDefaultOne() throws Exception {
+    Omnigraph.init(config, schemaText(), Optional.empty()).close();
+    GraphRoots own = new GraphRoots();
+    try (Omnigraph mine = Omnigraph.open(own, config, OpenMode.READ_ONLY,
+        dev.omnigraph.maintenance.OptimizeSettings.fromSystemProperties(),
+        dev.omnigraph.lease.LeaseSettings.fromSystemProperties());
+        Omnigraph shared = Omnigraph.open(config, OpenMode.READ_ONLY)) {
+      assertThat(mine.root()).isNotSameAs(shared.root());
+      assertThat(own.openRoots()).isEqualTo(1);
+      assertThat(mine.snapshot("main").graphManifestVersion()).isEqualTo(shared.snapshot("main").graphManifestVersion());
+    }
+    assertThat(own.openRoots()).isZero();
   }
 }

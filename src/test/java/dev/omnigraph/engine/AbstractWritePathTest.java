@@ -440,7 +440,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
   @Test
   void aWriteCancelledBeforeItsEffectsLeavesNothingVisible() throws Exception {
     CountDownLatch prepared = new CountDownLatch(1);
-    dev.omnigraph.gate.GateManager gates = dev.omnigraph.gate.GateManager.forRoot(config.rootUri());
+    dev.omnigraph.gate.GateManager gates = GraphRoots.shared().peek(config.rootUri()).orElseThrow().gates();
     Thread writer;
     Throwable[] outcome = new Throwable[1];
     try (AutoCloseable fp = dev.omnigraph.util.FailpointControl.enable("write.after_prepare", prepared::countDown);

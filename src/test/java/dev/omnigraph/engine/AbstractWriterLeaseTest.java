@@ -122,7 +122,7 @@ abstract class AbstractWriterLeaseTest extends AbstractGraphFixture {
     SnapshotOutput before = graph.snapshot("main");
     try (StorageAdapter store = StorageAdapters.open(config)) {
       WriterLease foreign = takenOverByForeign(store);
-      ProcessLeases.renewNow(config.rootUri()); // our renewal finds the object changed
+      GraphRoots.shared().renewLeaseNow(config.rootUri()); // our renewal finds the object changed
       assertThat(graph.writerLease()).hasValueSatisfying(s -> {
         assertThat(s.held()).isFalse();
         assertThat(s.lost()).isPresent();
@@ -152,7 +152,7 @@ abstract class AbstractWriterLeaseTest extends AbstractGraphFixture {
       WriterLease[] foreign = new WriterLease[1];
       try (AutoCloseable fp = FailpointControl.enable("write.after_commits", () -> {
         foreign[0] = takenOverByForeign(store);
-        ProcessLeases.renewNow(config.rootUri());
+        GraphRoots.shared().renewLeaseNow(config.rootUri());
       })) {
         assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("bob", 2)))
             .isInstanceOfSatisfying(RecoveryRequired.class,

@@ -32,7 +32,7 @@ public final class ManifestTestSupport {
 
   /** Drops this process's cached manifest states and held handles of the root: the next read is cold. */
   public static void forgetProcessState(StorageConfig config) {
-    ManifestStates.forgetRoot(config.rootUri());
+    dev.omnigraph.engine.EngineTestSupport.forgetManifestStates(config.rootUri());
   }
 
   /**
@@ -44,7 +44,7 @@ public final class ManifestTestSupport {
    * version (time travel to any of them reads that version).
    */
   public static void deepenLineage(StorageConfig config, String branch, int commits) {
-    ManifestStates.forgetRoot(config.rootUri());
+    dev.omnigraph.engine.EngineTestSupport.forgetManifestStates(config.rootUri());
     try (ManifestDataset m = ManifestDataset.open(config,
         branch.equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(branch), OptionalLong.empty())) {
       ManifestLayout.Read read = ManifestLayout.read(m);
@@ -90,6 +90,6 @@ public final class ManifestTestSupport {
       remove.add(read.stateFragment().get());
       m.rewrite(remove, List.of(), fragments);
     }
-    ManifestStates.forgetRoot(config.rootUri());
+    dev.omnigraph.engine.EngineTestSupport.forgetManifestStates(config.rootUri());
   }
 }

@@ -57,7 +57,7 @@ class ManifestFileSizeTest {
 
     // The cause, pinned: no fragment of the manifest carries row-id or row-version sequences.
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset ds = LanceSupport.open(config, ManifestDataset.KEY, OptionalLong.empty(), allocator)) {
+        Dataset ds = LanceSupport.open(config, ManifestDataset.KEY, allocator)) {
       assertThat(ds.hasStableRowIds()).isFalse();
       List<FragmentMetadata> fragments = ds.getFragments().stream().map(f -> f.metadata()).toList();
       assertThat(fragments).isNotEmpty().allSatisfy(f -> {

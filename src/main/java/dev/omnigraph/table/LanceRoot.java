@@ -1,0 +1,72 @@
+package dev.omnigraph.table;
+
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import org.lance.Session;
+
+/**
+ * What the table layer of this process keeps per graph root: the Lance {@link Session} every dataset
+ * open under the root shares, and what it learned about the root's table branches. One instance per
+ * open graph root, owned by the engine's root registry ({@code engine.GraphRoots}) and handed to every
+ * component of the root through its constructor.
+ *
+ * <p>Lance keys its metadata cache (manifests, file footers, deletion vectors) and its index cache by
+ * immutable object path and version, so sharing the session is safe (one exception: a fragment's
+ * stable row-id sequence is keyed by fragment id alone, which is why our Overwrites never reuse an
+ * id, see {@code DataTables.pastUsedIds}; a Restore keeps Lance's highest-id counter): a reopened
+ * version is served from memory instead of object storage, and only "which version is latest" is
+ * asked again. Without it every open re-reads the same manifest and every scan re-reads every
+ * deletion file, which made a write's request count grow with history (docs/storage.md).
+ */
+public final class LanceRoot {
+
+  /** Bounds per root: the manifest chain and deletion vectors of a graph fit comfortably. */
+  static final long METADATA_CACHE_BYTES = 64L << 20;
+  static final long INDEX_CACHE_BYTES = 256L << 20;
+
+  private final String rootUri;
+  private volatile Session session;
+
+  /**
+   * Per table branch ({@code DataTables.forkKey}), whether it was forked from another branch rather
+   * than from main (see {@code DataTables.forkedFromABranch}).
+   */
+  final ConcurrentHashMap<String, Boolean> forkedFromABranch = new ConcurrentHashMap<>();
+
+  /** The table layer's part of the canonical graph root {@code rootUri}. */
+  public LanceRoot(String rootUri) {
+    this.rootUri = Objects.requireNonNull(rootUri, "rootUri");
+  }
+
+  /** The canonical root this part belongs to. */
+  public String rootUri() {
+    return rootUri;
+  }
+
+  /** The session of the root, created on first use. */
+  Session session() {
+    Session s = session;
+    if (s == null) {
+      synchronized (this) {
+        s = session;
+        if (s == null) {
+          s = Session.builder().metadataCacheSizeBytes(METADATA_CACHE_BYTES)
+              .indexCacheSizeBytes(INDEX_CACHE_BYTES).build();
+          session = s;
+        }
+      }
+    }
+    return s;
+  }
+
+  /**
+   * Drops the session: its cached manifests record the locations a relocation just rewrote. Handles
+   * still open keep their own reference to it (nothing is closed under them); the next open starts a
+   * fresh session.
+   */
+  void forgetSession() {
+    synchronized (this) {
+      session = null;
+    }
+  }
+}
