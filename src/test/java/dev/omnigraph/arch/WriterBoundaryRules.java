@@ -186,7 +186,7 @@ final class WriterBoundaryRules {
    * closing a root's last handle releases it.
    */
   static final Set<String> LISTED_STATIC_MAPS = Set.of(
-      "dev.omnigraph.util.Failpoints.ACTIONS", // by failpoint name (tests)
+      "dev.omnigraph.util.Failpoint.BY_NAME", // the catalog by wire name, a constant table
       "dev.omnigraph.engine.SchemaContract.IR_CACHE", // by schema identity, a content hash
       "dev.omnigraph.write.RowValidator.PATTERNS", // compiled regexes by pattern text
       "dev.omnigraph.storage.StoreRequests.COUNTS", // request counters by operation
