@@ -129,7 +129,7 @@ final class ReadExecutor {
     Comparator<List<Object>> order;
     if (q.isAggregating()) {
       out = aggregate(q, top, bindings, scoreTables);
-      order = columnOrder(q, names, null);
+      order = ResultOrder.of(q, names, null);
     } else {
       // Rows carry their order-by-property values and bound ids after the columns, for sorting.
       out = new ArrayList<>(bindings.size());
@@ -150,7 +150,7 @@ final class ReadExecutor {
         }
         out.add(row);
       }
-      order = columnOrder(q, names, top);
+      order = ResultOrder.of(q, names, top);
     }
     return new Result(names, firstRows(out, order, q, names.size()));
   }
@@ -606,7 +606,7 @@ final class ReadExecutor {
   /**
    * One row per group of {@code bindings}: the group key is every non-aggregate, non-constant
    * column (a property, or a bm25 score: rows are scored, then folded, as the reference does). After
-   * the columns, a row carries one value per order key for {@link #columnOrder}: for a score key the
+   * the columns, a row carries one value per order key for {@link ResultOrder#of}: for a score key the
    * group's best score in that key's direction (so groups rank by their best-scoring row), for a
    * column key nothing (it reads the column).
    */
@@ -667,45 +667,5 @@ final class ReadExecutor {
       acc.add(Accumulator.countsBindings(a) ? b[slot] : value(top, b, a.property()));
     }
     return acc.result();
-  }
-
-  /**
-   * The query's order, made total: by the order keys (nulls first ascending), then by every
-   * returned column, then (non-aggregating) by the bound entity ids.
-   */
-  static Comparator<List<Object>> columnOrder(CheckedRead q, List<String> names, ReadPlan.Scope top) {
-    List<Comparator<List<Object>>> parts = new ArrayList<>();
-    int width = names.size();
-    for (int i = 0; i < q.order().size(); i++) {
-      OrderKey k = q.order().get(i);
-      int index = k instanceof OrderKey.ByColumn bc ? names.indexOf(bc.column()) : width + i;
-      Comparator<List<Object>> c = (a, b) -> Compare.nullsFirst(a.get(index), b.get(index));
-      parts.add(k.descending() ? c.reversed() : c);
-    }
-    for (int i = 0; i < width; i++) {
-      int index = i;
-      parts.add((a, b) -> Compare.nullsFirst(a.get(index), b.get(index)));
-    }
-    if (top != null) {
-      int from = width + q.order().size();
-      parts.add((a, b) -> {
-        for (int i = from; i < a.size(); i++) {
-          int c = Compare.nullsFirst(a.get(i), b.get(i));
-          if (c != 0) {
-            return c;
-          }
-        }
-        return 0;
-      });
-    }
-    return (a, b) -> {
-      for (Comparator<List<Object>> c : parts) {
-        int r = c.compare(a, b);
-        if (r != 0) {
-          return r;
-        }
-      }
-      return 0;
-    };
   }
 }

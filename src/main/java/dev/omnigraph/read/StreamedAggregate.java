@@ -73,7 +73,7 @@ final class StreamedAggregate {
     NodeType type = plan.slotType(plan.streamed().orElseThrow().group());
     this.ownGroups = keys.stream().anyMatch(k -> k.property().isId() || type.key().equals(List.of(k.property().property())));
     // Held groups are charged as they are made; rows of own groups as the heap keeps them.
-    this.out = new TopRows(ReadExecutor.columnOrder(q, q.columnNames(), null), q.limit().orElse(Long.MAX_VALUE),
+    this.out = new TopRows(ResultOrder.of(q, q.columnNames(), null), q.limit().orElse(Long.MAX_VALUE),
         ownGroups ? () -> budget.row(width) : () -> { });
   }
 
