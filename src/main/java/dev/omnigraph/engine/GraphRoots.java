@@ -131,6 +131,14 @@ public final class GraphRoots {
   }
 
   /**
+   * Waits until every background sidecar delete of {@code rootUri}'s handles in this process has
+   * finished (a quiescent tree to copy or list, in tests and tools). No-op when no handle is open there.
+   */
+  public void awaitSidecarRetirements(String rootUri) {
+    peek(rootUri).ifPresent(r -> r.retiring().await());
+  }
+
+  /**
    * The keys of the pending recovery sidecars of {@code storage}'s root, listed now without opening
    * the graph; a sidecar whose background delete is in flight here is finished, not pending.
    *

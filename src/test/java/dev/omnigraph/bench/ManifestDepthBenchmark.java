@@ -158,7 +158,7 @@ public final class ManifestDepthBenchmark {
         commits = depth;
         double deepen = secondsSince(t);
         try (StorageAdapter a = StorageAdapters.open(local)) {
-          new SidecarStore(a).awaitRetirements(); // a quiescent tree to copy
+          dev.omnigraph.engine.GraphRoots.shared().awaitSidecarRetirements(a.rootUri()); // a quiescent tree to copy
         }
         StorageConfig remote = null;
         double upload = 0;

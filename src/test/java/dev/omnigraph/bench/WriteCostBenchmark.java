@@ -544,7 +544,7 @@ public final class WriteCostBenchmark {
             rawGrown.appendOne("h" + written, written);
           }
           try (dev.omnigraph.storage.StorageAdapter a = dev.omnigraph.storage.StorageAdapters.open(localRoot)) {
-            new dev.omnigraph.recovery.SidecarStore(a).awaitRetirements(); // a quiescent tree to copy
+            dev.omnigraph.engine.GraphRoots.shared().awaitSidecarRetirements(a.rootUri()); // a quiescent tree to copy
           }
           S3TestServer.copyTree(dir.resolve("g"), dir.resolve("snap-ours-" + depth));
           S3TestServer.copyTree(rawLocal, dir.resolve("snap-raw-" + depth));

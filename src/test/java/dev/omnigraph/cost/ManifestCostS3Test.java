@@ -100,7 +100,7 @@ class ManifestCostS3Test {
 
   private Map<String, Cost> measureOnS3(S3TestServer s3, StorageConfig localRoot, int depth) throws Exception {
     try (dev.omnigraph.storage.StorageAdapter a = dev.omnigraph.storage.StorageAdapters.open(localRoot)) {
-      new dev.omnigraph.recovery.SidecarStore(a).awaitRetirements(); // a quiescent tree to copy
+      dev.omnigraph.engine.GraphRoots.shared().awaitSidecarRetirements(a.rootUri()); // a quiescent tree to copy
     }
     StorageConfig remote = s3.freshBulkRoot("manifest-cost-" + depth);
     s3.upload(local.resolve("g"), remote);

@@ -89,7 +89,7 @@ class WriteCostS3Test {
           g.load("main", new StringReader(person("h" + written)), LoadMode.APPEND, Optional.of("fixture"));
         }
         try (dev.omnigraph.storage.StorageAdapter a = dev.omnigraph.storage.StorageAdapters.open(localRoot)) {
-          new dev.omnigraph.recovery.SidecarStore(a).awaitRetirements(); // a quiescent tree to copy
+          dev.omnigraph.engine.GraphRoots.shared().awaitSidecarRetirements(a.rootUri()); // a quiescent tree to copy
         }
         Path snapshot = local.resolve("depth-" + depth);
         S3TestServer.copyTree(local.resolve("g"), snapshot);

@@ -87,7 +87,7 @@ abstract class AbstractGraphFixture {
   protected List<String> sidecars() {
     try (StorageAdapter s = StorageAdapters.open(config)) {
       // A published write deletes its sidecar in the background (Phase D off the ack path).
-      new dev.omnigraph.recovery.SidecarStore(s).awaitRetirements();
+      dev.omnigraph.engine.GraphRoots.shared().awaitSidecarRetirements(s.rootUri());
       return s.list("__recovery");
     }
   }
