@@ -54,6 +54,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
   private final dev.omnigraph.write.EnsureIndicesAttempt indexEnsures;
   private final WritePath writePath;
   private final dev.omnigraph.write.MergeAttempt merges;
+  private final dev.omnigraph.write.RevertAttempt reverts;
   final Recovery recovery;
   final SidecarStore sidecars;
   private final RecoveryAuditTable audit;
@@ -92,6 +93,8 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
         recovery, contracts, () -> contract().ir());
     this.indexEnsures = new dev.omnigraph.write.EnsureIndicesAttempt(gates, manifest, tables, template,
         recovery, () -> contract().ir(), () -> SchemaContract.liveIdentity(storage));
+    this.reverts = new dev.omnigraph.write.RevertAttempt(gates, manifest, tables, template, recovery,
+        () -> SchemaContract.liveIdentity(storage), c -> contract().irAt(storage, c.manifestVersion()).identity());
     this.maintenance = new Maintenance(gates, manifest, tables, publisher, recovery,
         () -> contract().ir().catalog().tableKeys(), storage);
     this.optimizer = new AutoOptimizer(optimizeSettings, new Optimize(gates, manifest, tables, template,
@@ -115,6 +118,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     this.indexEnsures = owner.indexEnsures;
     this.writePath = owner.writePath;
     this.merges = owner.merges;
+    this.reverts = owner.reverts;
     this.recovery = owner.recovery;
     this.sidecars = owner.sidecars;
     this.audit = owner.audit;
@@ -606,6 +610,22 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     requireWritable();
     // The source's deletion is its own gated call (branch_delete), through this handle.
     return branches.merge(source, into, deleteBranch, actor, limits, progress, () -> branchDelete(source, actor));
+  }
+
+  /**
+   * Makes one commit on {@code branch} (default main) whose state equals commit {@code to}'s, a commit
+   * of its history (docs/write-path.md, "Revert"); nothing when the state already is that.
+   *
+   * @throws dev.omnigraph.api.RevertRefused for a commit outside the history, a schema change since
+   *     it, or a table the branch cannot restore (nothing written)
+   * @throws dev.omnigraph.api.PreconditionFailed when {@code ifCommit} is not the head (nothing written)
+   */
+  public dev.omnigraph.api.RevertOutput revert(String branch, String to, Optional<String> actor,
+      Optional<String> ifCommit) {
+    String b = orMain(branch);
+    authorize(actor, PolicyAction.CHANGE, Optional.of(b), Optional.empty());
+    requireWritable();
+    return evidence.call(() -> reverts.run(b, to, actor, ifCommit)).output(config.rootUri());
   }
 
   /**
