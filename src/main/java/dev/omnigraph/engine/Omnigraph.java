@@ -489,17 +489,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     // Ours (the reference has no index route): a commit on the branch, so `change` on it.
     authorize(actor, PolicyAction.CHANGE, Optional.of(b), Optional.empty());
     requireWritable();
-    dev.omnigraph.write.EnsureIndicesAttempt.Result r = evidence.call(() -> indexEnsures.run(b, actor, progress));
-    List<dev.omnigraph.api.EnsureIndicesOutput.Table> built = r.built().stream()
-        .map(t -> new dev.omnigraph.api.EnsureIndicesOutput.Table(t.tableKey(), t.nativeBranch().orElse(null),
-            t.fromVersion(), t.toVersion(), t.firstTouch(), t.indexes().stream()
-                .map(i -> new dev.omnigraph.api.EnsureIndicesOutput.Index(i.column(),
-                    i.kind().name().toLowerCase(java.util.Locale.ROOT), i.name())).toList()))
-        .toList();
-    List<dev.omnigraph.api.EnsureIndicesOutput.Pending> pending = r.pending().stream()
-        .map(p -> new dev.omnigraph.api.EnsureIndicesOutput.Pending(p.tableKey(), p.column(), p.reason())).toList();
-    return new dev.omnigraph.api.EnsureIndicesOutput(config.rootUri(), b, r.commit().isPresent(),
-        r.commit().map(GraphCommit::id).orElse(null), r.manifestVersion(), built, pending);
+    return evidence.call(() -> indexEnsures.run(b, actor, progress)).output(config.rootUri());
   }
 
   /** Creates graph branch {@code name} from {@code from} (default main). Data tables are not copied. */
@@ -612,20 +602,11 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     return branches.merge(source, into, deleteBranch, actor, limits, progress, () -> branchDelete(source, actor));
   }
 
-  /**
-   * Makes one commit on {@code branch} (default main) whose state equals commit {@code to}'s, a commit
-   * of its history (docs/write-path.md, "Revert"); nothing when the state already is that.
-   *
-   * @throws dev.omnigraph.api.RevertRefused for a commit outside the history, a schema change since
-   *     it, or a table the branch cannot restore (nothing written)
-   * @throws dev.omnigraph.api.PreconditionFailed when {@code ifCommit} is not the head (nothing written)
-   */
-  public dev.omnigraph.api.RevertOutput revert(String branch, String to, Optional<String> actor,
-      Optional<String> ifCommit) {
-    String b = orMain(branch);
-    authorize(actor, PolicyAction.CHANGE, Optional.of(b), Optional.empty());
+  /** One commit on {@code branch} (default main) whose state is commit {@code to}'s: {@link dev.omnigraph.write.RevertAttempt#run}. */
+  public dev.omnigraph.api.RevertOutput revert(String branch, String to, Optional<String> actor, Optional<String> ifCommit) {
+    authorize(actor, PolicyAction.CHANGE, Optional.of(orMain(branch)), Optional.empty());
     requireWritable();
-    return evidence.call(() -> reverts.run(b, to, actor, ifCommit)).output(config.rootUri());
+    return evidence.call(() -> reverts.run(orMain(branch), to, actor, ifCommit)).output(config.rootUri());
   }
 
   /**
