@@ -104,6 +104,8 @@ public final class Recovery {
   private final SchemaApplyRecovery schemaApply;
   /** Optimize sidecars: roll-forward only, bounded by shape (see OptimizeRecovery). */
   private final OptimizeRecovery optimize;
+  /** Reverts: a mutation's plan over pre-minted restores. */
+  private final RevertRecovery revert;
 
   public Recovery(GateManager gates, GraphManifest manifest, DataTables tables, SidecarStore sidecars,
       ManifestBatchPublisher publisher, RecoveryAuditTable audit, SchemaContracts contracts) {
@@ -116,6 +118,7 @@ public final class Recovery {
     this.ensureIndices = new EnsureIndicesRecovery(write);
     this.schemaApply = new SchemaApplyRecovery(evidence, manifest, tables, contracts);
     this.optimize = new OptimizeRecovery(tables);
+    this.revert = new RevertRecovery(write);
   }
 
   /**
@@ -248,6 +251,7 @@ public final class Recovery {
       case OptimizeRecovery.WRITER_KIND -> optimize;
       case RecoverySidecar.SCHEMA_APPLY -> schemaApply;
       case RecoverySidecar.ENSURE_INDICES -> ensureIndices;
+      case RecoverySidecar.REVERT -> revert;
       default -> write; // mutation, load, branch merge
     };
   }
