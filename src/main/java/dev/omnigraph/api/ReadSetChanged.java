@@ -5,19 +5,39 @@ import java.util.Optional;
 /**
  * The authority a write was prepared against changed before any effect (update, delete and
  * overwrite are not silently re-planned). Effect-free; the caller re-reads and decides again.
+ *
+ * <p>The one outcome for a moved read set, wherever it is found: the token's revalidation under
+ * the gates, a plan's own check, or the publisher's exact-head check. What each finder means by it
+ * differs only in whether the writer may still re-plan ({@link #replannable()}); once a writer
+ * answers it, it is final.
  */
 public final class ReadSetChanged extends OmnigraphException {
 
   private final String member;
   private final Optional<String> expected;
   private final Optional<String> actual;
+  private final boolean replannable;
 
+  /** A final answer: the caller re-reads and decides again. */
   public ReadSetChanged(String member, Optional<String> expected, Optional<String> actual) {
+    this(member, expected, actual, false);
+  }
+
+  private ReadSetChanged(String member, Optional<String> expected, Optional<String> actual, boolean replannable) {
     super("read set changed: " + member + " was " + expected.orElse("<absent>") + " when prepared, now "
         + actual.orElse("<absent>"));
     this.member = member;
     this.expected = expected;
     this.actual = actual;
+    this.replannable = replannable;
+  }
+
+  /**
+   * Found by the token's revalidation before any effect: a writer that may re-plan starts over
+   * instead of answering it (its bounded reprepare decides), any other answers {@link #asFinal()}.
+   */
+  public static ReadSetChanged replannable(String member, Optional<String> expected, Optional<String> actual) {
+    return new ReadSetChanged(member, expected, actual, true);
   }
 
   /** What moved, e.g. {@code graph_head:main} or {@code table:node:Person}. */
@@ -31,6 +51,16 @@ public final class ReadSetChanged extends OmnigraphException {
 
   public Optional<String> actual() {
     return actual;
+  }
+
+  /** Whether a writer may still re-plan on it; see {@link #replannable(String, Optional, Optional)}. */
+  public boolean replannable() {
+    return replannable;
+  }
+
+  /** This outcome as a writer's answer: the same fields, no longer open to a re-plan. */
+  public ReadSetChanged asFinal() {
+    return replannable ? new ReadSetChanged(member, expected, actual) : this;
   }
 
   @Override

@@ -247,7 +247,7 @@ public final class EnsureIndicesAttempt {
       TablePin pin = now.state().tables().get(w.key());
       if (pin == null || !pin.identity().equals(w.pin.identity()) || pin.version() != w.pin.version()
           || !pin.nativeBranch().equals(w.pin.nativeBranch())) {
-        throw new Reprepare("table:" + w.key(), Optional.of(w.pin.version() + ""),
+        throw ReadSetChanged.replannable("table:" + w.key(), Optional.of(w.pin.version() + ""),
             Optional.ofNullable(pin).map(p -> p.version() + ""));
       }
       Optional<UncoveredDrift> drift = template.drift(w.key(), w.pin.location(),

@@ -580,8 +580,8 @@ public final class MergeAttempt {
     try {
       CommitTemplate.revalidate(now, targetAuth.token(schemas.get().identity()), Optional.empty(),
           liveSchemaIdentity.get());
-    } catch (Reprepare moved) {
-      throw moved.asReadSetChanged(); // a merge never re-plans
+    } catch (ReadSetChanged moved) {
+      throw moved.asFinal(); // a merge never re-plans
     }
     BranchAuthority source = manifest.recapture(sourceAuth);
     if (!source.nativeIdentity().equals(sourceAuth.nativeIdentity())) {
