@@ -1,5 +1,6 @@
 package dev.omnigraph.api;
 
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -13,20 +14,21 @@ import java.util.Optional;
  */
 public final class ReadSetChanged extends OmnigraphException {
 
-  private final String member;
+  private final ReadSetMember moved;
   private final Optional<String> expected;
   private final Optional<String> actual;
   private final boolean replannable;
 
   /** A final answer: the caller re-reads and decides again. */
-  public ReadSetChanged(String member, Optional<String> expected, Optional<String> actual) {
-    this(member, expected, actual, false);
+  public ReadSetChanged(ReadSetMember moved, Optional<String> expected, Optional<String> actual) {
+    this(moved, expected, actual, false);
   }
 
-  private ReadSetChanged(String member, Optional<String> expected, Optional<String> actual, boolean replannable) {
-    super("read set changed: " + member + " was " + expected.orElse("<absent>") + " when prepared, now "
+  private ReadSetChanged(ReadSetMember moved, Optional<String> expected, Optional<String> actual,
+      boolean replannable) {
+    super("read set changed: " + moved.wire() + " was " + expected.orElse("<absent>") + " when prepared, now "
         + actual.orElse("<absent>"));
-    this.member = member;
+    this.moved = Objects.requireNonNull(moved);
     this.expected = expected;
     this.actual = actual;
     this.replannable = replannable;
@@ -36,13 +38,19 @@ public final class ReadSetChanged extends OmnigraphException {
    * Found by the token's revalidation before any effect: a writer that may re-plan starts over
    * instead of answering it (its bounded reprepare decides), any other answers {@link #asFinal()}.
    */
-  public static ReadSetChanged replannable(String member, Optional<String> expected, Optional<String> actual) {
-    return new ReadSetChanged(member, expected, actual, true);
+  public static ReadSetChanged replannable(ReadSetMember moved, Optional<String> expected,
+      Optional<String> actual) {
+    return new ReadSetChanged(moved, expected, actual, true);
   }
 
-  /** What moved, e.g. {@code graph_head:main} or {@code table:node:Person}. */
+  /** What moved. */
+  public ReadSetMember moved() {
+    return moved;
+  }
+
+  /** What moved as the wire names it, e.g. {@code graph_head:main} or {@code table:node:Person}. */
   public String member() {
-    return member;
+    return moved.wire();
   }
 
   public Optional<String> expected() {
@@ -53,14 +61,14 @@ public final class ReadSetChanged extends OmnigraphException {
     return actual;
   }
 
-  /** Whether a writer may still re-plan on it; see {@link #replannable(String, Optional, Optional)}. */
+  /** Whether a writer may still re-plan on it; see {@link #replannable(ReadSetMember, Optional, Optional)}. */
   public boolean replannable() {
     return replannable;
   }
 
   /** This outcome as a writer's answer: the same fields, no longer open to a re-plan. */
   public ReadSetChanged asFinal() {
-    return replannable ? new ReadSetChanged(member, expected, actual) : this;
+    return replannable ? new ReadSetChanged(moved, expected, actual) : this;
   }
 
   @Override

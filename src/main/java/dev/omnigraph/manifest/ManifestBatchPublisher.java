@@ -311,13 +311,16 @@ public final class ManifestBatchPublisher {
           ? verified.get()
           : states.capture(manifest, intent.branch(), refs);
     } catch (dev.omnigraph.api.NotFound gone) {
-      throw new dev.omnigraph.api.ReadSetChanged("branch_identity:" + intent.branch(), intent.expectedIdentity(), Optional.empty());
+      throw new dev.omnigraph.api.ReadSetChanged(new dev.omnigraph.api.ReadSetMember.BranchIdentity(intent.branch()),
+          intent.expectedIdentity(), Optional.empty());
     }
     if (!now.nativeIdentity().equals(intent.expectedIdentity())) {
-      throw new dev.omnigraph.api.ReadSetChanged("branch_identity:" + intent.branch(), intent.expectedIdentity(), now.nativeIdentity());
+      throw new dev.omnigraph.api.ReadSetChanged(new dev.omnigraph.api.ReadSetMember.BranchIdentity(intent.branch()),
+          intent.expectedIdentity(), now.nativeIdentity());
     }
     if (!now.head().equals(intent.expectedHead())) {
-      throw new dev.omnigraph.api.ReadSetChanged(ManifestRows.headId(intent.branch()), intent.expectedHead(), now.head());
+      throw new dev.omnigraph.api.ReadSetChanged(new dev.omnigraph.api.ReadSetMember.GraphHead(intent.branch()), intent.expectedHead(),
+          now.head());
     }
     return now;
   }
@@ -342,7 +345,7 @@ public final class ManifestBatchPublisher {
       }
       Optional<String> head = now.head();
       if (!head.equals(intent.expectedHead())) {
-        throw new dev.omnigraph.api.ReadSetChanged(ManifestRows.headId(intent.branch()), intent.expectedHead(), head);
+        throw new dev.omnigraph.api.ReadSetChanged(new dev.omnigraph.api.ReadSetMember.GraphHead(intent.branch()), intent.expectedHead(), head);
       }
       return Optional.empty();
     }

@@ -2,6 +2,7 @@ package dev.omnigraph.write;
 
 import dev.omnigraph.api.PreconditionFailed;
 import dev.omnigraph.api.ReadSetChanged;
+import dev.omnigraph.api.ReadSetMember;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.manifest.AuthorityToken;
 import dev.omnigraph.manifest.BranchAuthority;
@@ -182,17 +183,17 @@ public final class CommitTemplate {
   static void revalidate(BranchAuthority now, AuthorityToken token, Optional<String> ifCommit, String liveSchema) {
     Optional<String> identity = now.nativeIdentity();
     if (!identity.equals(token.branchIdentity())) {
-      throw ReadSetChanged.replannable("branch_identity:" + token.branch(), token.branchIdentity(), identity);
+      throw ReadSetChanged.replannable(new ReadSetMember.BranchIdentity(token.branch()), token.branchIdentity(), identity);
     }
     Optional<String> head = now.head();
     if (ifCommit.isPresent() && !head.equals(ifCommit)) {
       throw new PreconditionFailed(ifCommit.get(), head);
     }
     if (!head.equals(token.graphHead())) {
-      throw ReadSetChanged.replannable("graph_head:" + token.branch(), token.graphHead(), head);
+      throw ReadSetChanged.replannable(new ReadSetMember.GraphHead(token.branch()), token.graphHead(), head);
     }
     if (!liveSchema.equals(token.schemaIdentity())) {
-      throw ReadSetChanged.replannable("schema", Optional.of(token.schemaIdentity()), Optional.of(liveSchema));
+      throw ReadSetChanged.replannable(new ReadSetMember.Schema(), Optional.of(token.schemaIdentity()), Optional.of(liveSchema));
     }
   }
 

@@ -2,6 +2,7 @@ package dev.omnigraph.write;
 
 import dev.omnigraph.api.ProgressListener;
 import dev.omnigraph.api.ReadSetChanged;
+import dev.omnigraph.api.ReadSetMember;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.manifest.AuthorityToken;
@@ -247,7 +248,7 @@ public final class EnsureIndicesAttempt {
       TablePin pin = now.state().tables().get(w.key());
       if (pin == null || !pin.identity().equals(w.pin.identity()) || pin.version() != w.pin.version()
           || !pin.nativeBranch().equals(w.pin.nativeBranch())) {
-        throw ReadSetChanged.replannable("table:" + w.key(), Optional.of(w.pin.version() + ""),
+        throw ReadSetChanged.replannable(new ReadSetMember.Table(w.key()), Optional.of(w.pin.version() + ""),
             Optional.ofNullable(pin).map(p -> p.version() + ""));
       }
       Optional<UncoveredDrift> drift = template.drift(w.key(), w.pin.location(),
@@ -315,7 +316,7 @@ public final class EnsureIndicesAttempt {
         CommitOutcome outcome = tables.commit(staged);
         if (outcome.kind() == CommitOutcome.Kind.NOT_LANDED && !before) {
           // Nothing of this attempt landed anywhere: finalized as if it never armed, no re-plan.
-          throw new CommitTemplate.EffectFree(() -> new ReadSetChanged("table:" + w.key(),
+          throw new CommitTemplate.EffectFree(() -> new ReadSetChanged(new ReadSetMember.Table(w.key()),
               Optional.of(Long.toString(w.pin.version())), Optional.of(outcome.detail())));
         }
         if (outcome.kind() != CommitOutcome.Kind.LANDED) {

@@ -585,7 +585,7 @@ public final class MergeAttempt {
     }
     BranchAuthority source = manifest.recapture(sourceAuth);
     if (!source.nativeIdentity().equals(sourceAuth.nativeIdentity())) {
-      throw new ReadSetChanged("branch_identity:" + sourceAuth.branch(), sourceAuth.nativeIdentity(),
+      throw new ReadSetChanged(new dev.omnigraph.api.ReadSetMember.BranchIdentity(sourceAuth.branch()), sourceAuth.nativeIdentity(),
           source.nativeIdentity());
     }
     return now;

@@ -116,7 +116,7 @@ public final class SchemaApplyAttempt {
       if (!live.equals(now.identity())) {
         // Another process accepted a schema this process has not read: planning against either
         // would be a guess. Nothing was written; reopening reads the live one.
-        throw new ReadSetChanged("schema", Optional.of(now.identity()), Optional.of(live));
+        throw new ReadSetChanged(new dev.omnigraph.api.ReadSetMember.Schema(), Optional.of(now.identity()), Optional.of(live));
       }
       // An apply of this process accepted since `planned` was read is simply the base now: the
       // plan below is made under the exclusive schema gate, so concurrent applies serialise, the

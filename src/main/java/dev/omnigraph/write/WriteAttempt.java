@@ -84,7 +84,7 @@ public final class WriteAttempt {
   private WriteResult attempts(String branch, PreparedWrite writer, Optional<String> actor, Optional<String> ifCommit,
       SchemaIr schema) {
     return CommitTemplate.reprepared(writer.writerKind() + " on " + branch,
-        moved -> writer.repreparable() && !moved.member().equals("schema"),
+        moved -> writer.repreparable() && !(moved.moved() instanceof dev.omnigraph.api.ReadSetMember.Schema),
         attempt -> once(branch, writer, actor, ifCommit, attempt, schema));
   }
 
@@ -301,7 +301,8 @@ public final class WriteAttempt {
         }
       }
     }
-    return dev.omnigraph.api.ReadSetChanged.replannable("table:" + e.tableKey(), Optional.of(Long.toString(e.readVersion())),
+    return dev.omnigraph.api.ReadSetChanged.replannable(
+        new dev.omnigraph.api.ReadSetMember.Table(e.tableKey()), Optional.of(Long.toString(e.readVersion())),
         Optional.of(outcome.detail()));
   }
 

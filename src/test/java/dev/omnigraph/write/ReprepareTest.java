@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omnigraph.api.ReadSetChanged;
+import dev.omnigraph.api.ReadSetMember;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -17,8 +18,8 @@ class ReprepareTest {
 
   private static ReadSetChanged moved(boolean replannable) {
     return replannable
-        ? ReadSetChanged.replannable("graph_head:main", Optional.of("a"), Optional.of("b"))
-        : new ReadSetChanged("graph_head:main", Optional.of("a"), Optional.of("b"));
+        ? ReadSetChanged.replannable(new ReadSetMember.GraphHead("main"), Optional.of("a"), Optional.of("b"))
+        : new ReadSetChanged(new ReadSetMember.GraphHead("main"), Optional.of("a"), Optional.of("b"));
   }
 
   @Test
