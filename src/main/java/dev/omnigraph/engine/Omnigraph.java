@@ -48,9 +48,9 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
   private final GateManager gates;
   /** Branch create, delete and merge (bodies; this facade authorizes first). */
   private final BranchOps branches;
-  /** Schema apply: the SchemaApply writer (issue 15). */
+  /** Schema apply: the SchemaApply writer (docs/schema-evolution.md). */
   private final dev.omnigraph.write.SchemaApplyAttempt schemaApplies;
-  /** Index ensure: the EnsureIndices writer (issue 16). */
+  /** Index ensure: the EnsureIndices writer (docs/indexes-and-search.md). */
   private final dev.omnigraph.write.EnsureIndicesAttempt indexEnsures;
   private final WritePath writePath;
   private final dev.omnigraph.write.MergeAttempt merges;
@@ -58,10 +58,10 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
   final SidecarStore sidecars;
   private final RecoveryAuditTable audit;
   private final Maintenance maintenance;
-  /** Compaction: the Optimize writer and the automatic pass after writes (issue 11). */
+  /** Compaction: the Optimize writer and the automatic pass after writes (docs/maintenance.md, "optimize"). */
   private final AutoOptimizer optimizer;
   /**
-   * This handle's share of the process's writer lease on the root (issue 17); null on a read-only
+   * This handle's share of the process's writer lease on the root (docs/lease.md); null on a read-only
    * handle, which never needs it. Checked at every write entry, before every arm and every publish.
    */
   private final dev.omnigraph.lease.ProcessLeases.Claim lease;

@@ -46,7 +46,7 @@ public final class Recovery {
     ROLL_FORWARD_ONLY
   }
 
-  /** Per-table classification (the seed's names). */
+  /** Per-table classification (the write path's names). */
   public enum TableClass {
     /** HEAD is exactly our pre-minted transaction at the planned version. */
     ROLLED_PAST_EXPECTED,
@@ -64,7 +64,7 @@ public final class Recovery {
      * Our exact transaction at the planned version and again at each version after it, nothing
      * else: our own effect committed more than once. A lost response to the commit's manifest PUT
      * does this: the object store client under Lance retries the PUT, meets its own object (412),
-     * and Lance rebases the same transaction one version up (issue 48). Ours, so never foreign;
+     * and Lance rebases the same transaction one version up (docs/recovery.md). Ours, so never foreign;
      * recovery compensates it back to the pin like any unpublished effect.
      */
     DUPLICATED,
