@@ -27,6 +27,7 @@ import dev.omnigraph.merge.TableJoin;
 import dev.omnigraph.merge.TablePlan;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.RecoverySidecar;
+import dev.omnigraph.recovery.WriterKind;
 import dev.omnigraph.schema.SchemaIr;
 import dev.omnigraph.table.ChunkBuffer;
 import dev.omnigraph.table.CommitOutcome;
@@ -560,14 +561,13 @@ public final class MergeAttempt {
           firstTouch ? from.orElse(null) : null, null));
     }
     Optional<String> head = targetAuth.head();
-    return new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, RecoverySidecar.BRANCH_MERGE, Ulid.next(),
-        actor.orElse(null),
+    return new RecoverySidecar(new WriterKind.BranchMerge(new RecoverySidecar.MergePayload(sourceAuth.branch(),
+            sourceAuth.nativeIdentity().orElse(null), sourceHead, steps, pointers)),
+        Ulid.next(), actor.orElse(null),
         new RecoverySidecar.Authority(targetAuth.branch(), targetAuth.nativeIdentity().orElse(null), head.orElse(null),
             schemas.get().identity()),
         intents, RecoverySidecar.State.ARMED,
-        new RecoverySidecar.Lineage(commitId, head.orElse(null), createdAt, Ulid.next()), createdAt,
-        new RecoverySidecar.MergePayload(sourceAuth.branch(), sourceAuth.nativeIdentity().orElse(null), sourceHead,
-            steps, pointers));
+        new RecoverySidecar.Lineage(commitId, head.orElse(null), createdAt, Ulid.next()), createdAt);
   }
 
   /**
