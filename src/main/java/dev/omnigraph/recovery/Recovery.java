@@ -104,6 +104,8 @@ public final class Recovery {
   private final SchemaApplyRecovery schemaApply;
   /** Optimize sidecars: roll-forward only, bounded by shape (see OptimizeRecovery). */
   private final OptimizeRecovery optimize;
+  /** Reverts: a mutation's plan over pre-minted restores. */
+  private final RevertRecovery revert;
 
   public Recovery(GateManager gates, GraphManifest manifest, DataTables tables, SidecarStore sidecars,
       ManifestBatchPublisher publisher, RecoveryAuditTable audit, SchemaContracts contracts) {
@@ -116,6 +118,7 @@ public final class Recovery {
     this.ensureIndices = new EnsureIndicesRecovery(write);
     this.schemaApply = new SchemaApplyRecovery(evidence, manifest, tables, contracts);
     this.optimize = new OptimizeRecovery(tables);
+    this.revert = new RevertRecovery(write);
   }
 
   /**
@@ -251,6 +254,8 @@ public final class Recovery {
       return schemaApply;
     } else if (kind instanceof WriterKind.EnsureIndices) {
       return ensureIndices;
+    } else if (kind instanceof WriterKind.Revert) {
+      return revert;
     }
     return write; // mutation, load, branch merge
   }

@@ -54,6 +54,16 @@ public sealed interface WriterKind {
     }
   }
 
+  /** A revert (writer kind recovery settles with {@code RevertRecovery}); its table intents are its whole record. */
+  record Revert() implements WriterKind {
+    public static final String WIRE = "revert";
+
+    @Override
+    public String wire() {
+      return WIRE;
+    }
+  }
+
   /** A branch merge, with its transaction chains and pointer pins ({@code protocol_v4}). */
   record BranchMerge(RecoverySidecar.MergePayload payload) implements WriterKind {
     public static final String WIRE = "branch_merge";
@@ -114,6 +124,7 @@ public sealed interface WriterKind {
       case Mutation.WIRE -> new Mutation();
       case Load.WIRE -> new Load();
       case Optimize.WIRE -> new Optimize();
+      case Revert.WIRE -> new Revert();
       case BranchMerge.WIRE -> protocolV4 == null ? null : new BranchMerge(protocolV4);
       case SchemaApply.WIRE -> protocolV7 == null ? null : new SchemaApply(protocolV7);
       case EnsureIndices.WIRE -> protocolV8 == null ? null : new EnsureIndices(protocolV8);

@@ -102,7 +102,22 @@ public final class EnsureIndicesAttempt {
    * @param manifestVersion the branch's manifest version after the run
    */
   public record Result(String branch, List<TableWork> built, List<Pending> pending, Optional<GraphCommit> commit,
-      long manifestVersion) {}
+      long manifestVersion) {
+
+    /** The answer of every front end. */
+    public dev.omnigraph.api.EnsureIndicesOutput output(String uri) {
+      List<dev.omnigraph.api.EnsureIndicesOutput.Table> tables = built.stream()
+          .map(t -> new dev.omnigraph.api.EnsureIndicesOutput.Table(t.tableKey(), t.nativeBranch().orElse(null),
+              t.fromVersion(), t.toVersion(), t.firstTouch(), t.indexes().stream()
+                  .map(i -> new dev.omnigraph.api.EnsureIndicesOutput.Index(i.column(),
+                      i.kind().name().toLowerCase(Locale.ROOT), i.name())).toList()))
+          .toList();
+      List<dev.omnigraph.api.EnsureIndicesOutput.Pending> waiting = pending.stream()
+          .map(p -> new dev.omnigraph.api.EnsureIndicesOutput.Pending(p.tableKey(), p.column(), p.reason())).toList();
+      return new dev.omnigraph.api.EnsureIndicesOutput(uri, branch, commit.isPresent(),
+          commit.map(GraphCommit::id).orElse(null), manifestVersion, tables, waiting);
+    }
+  }
 
   private final GateManager gates;
   private final GraphManifest manifest;

@@ -29,6 +29,7 @@ class SidecarFormatFixtureTest {
         "mutation", WriterKind.Mutation.class,
         "load", WriterKind.Load.class,
         "optimize", WriterKind.Optimize.class,
+        "revert", WriterKind.Revert.class,
         "branch_merge", WriterKind.BranchMerge.class,
         "schema_apply", WriterKind.SchemaApply.class,
         "ensure_indices", WriterKind.EnsureIndices.class,
