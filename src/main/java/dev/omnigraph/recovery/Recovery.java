@@ -115,10 +115,10 @@ public final class Recovery {
     TableEvidence evidence = new TableEvidence(tables);
     this.template = new SettleTemplate(manifest, tables, sidecars, publisher, audit);
     this.write = new WriteSettlePlan(evidence, contracts);
-    this.ensureIndices = new EnsureIndicesRecovery(write);
+    this.ensureIndices = new EnsureIndicesRecovery(evidence, contracts);
     this.schemaApply = new SchemaApplyRecovery(evidence, manifest, tables, contracts);
     this.optimize = new OptimizeRecovery(tables);
-    this.revert = new RevertRecovery(write);
+    this.revert = new RevertRecovery(evidence, contracts);
   }
 
   /**

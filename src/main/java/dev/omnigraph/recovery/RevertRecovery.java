@@ -1,8 +1,5 @@
 package dev.omnigraph.recovery;
 
-import dev.omnigraph.manifest.ManifestState;
-import dev.omnigraph.recovery.Recovery.TableClass;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -14,12 +11,10 @@ import java.util.Optional;
  * rolling back restores (each table to its pin) are a mutation's ({@link WriteSettlePlan}); this
  * plan adds only the check that the record has that shape.
  */
-final class RevertRecovery implements SettlePlan {
+final class RevertRecovery extends WriteSettlePlan {
 
-  private final WriteSettlePlan exact;
-
-  RevertRecovery(WriteSettlePlan exact) {
-    this.exact = exact;
+  RevertRecovery(TableEvidence evidence, SchemaContracts contracts) {
+    super(evidence, contracts);
   }
 
   @Override
@@ -31,30 +26,5 @@ final class RevertRecovery implements SettlePlan {
       }
     }
     return Optional.empty();
-  }
-
-  @Override
-  public Classified classify(RecoverySidecar s, RecoverySidecar.TableIntent t, ManifestState state) {
-    return exact.classify(s, t, state);
-  }
-
-  @Override
-  public String foreignEffect(RecoverySidecar s, RecoverySidecar.TableIntent foreign) {
-    return exact.foreignEffect(s, foreign);
-  }
-
-  @Override
-  public boolean rollsForward(RecoverySidecar s, Map<String, Classified> classes, Live live) {
-    return exact.rollsForward(s, classes, live);
-  }
-
-  @Override
-  public Forward forward(RecoverySidecar s, Map<String, Classified> classes, Live live) {
-    return exact.forward(s, classes, live);
-  }
-
-  @Override
-  public Restorable restorable(RecoverySidecar s, RecoverySidecar.TableIntent t, TableClass c, Live live) {
-    return exact.restorable(s, t, c, live);
   }
 }

@@ -21,8 +21,11 @@ import java.util.Optional;
  * (a merge's pointer-only pins and merged parent with them) under the fixed lineage and the
  * original actor. Rolling back restores each table to the pin the sidecar captured, provided the
  * manifest still pins it there.
+ *
+ * <p>Writers whose effects have exactly this shape (a revert, an index ensure) extend it and add only
+ * their own record checks and publish.
  */
-final class WriteSettlePlan implements SettlePlan {
+class WriteSettlePlan implements SettlePlan {
 
   private final TableEvidence evidence;
   private final SchemaContracts contracts;
