@@ -127,6 +127,23 @@ final class LanceSupport {
   }
 
   /**
+   * As above, from a stream of batches: Lance pulls them one at a time and cuts fragments by its
+   * own file size, so the rows need never be in memory together.
+   */
+  static List<FragmentMetadata> stage(
+      StorageConfig config, String targetUri, org.apache.arrow.vector.ipc.ArrowReader rows, BufferAllocator allocator) {
+    try (org.apache.arrow.c.ArrowArrayStream stream = org.apache.arrow.c.ArrowArrayStream.allocateNew(allocator)) {
+      org.apache.arrow.c.Data.exportArrayStream(allocator, rows, stream);
+      return Fragment.write()
+          .datasetUri(targetUri)
+          .allocator(allocator)
+          .data(stream)
+          .storageOptions(config.lanceStorageOptions())
+          .execute();
+    }
+  }
+
+  /**
    * An insertion-only {@code Update}: new fragments only, nothing removed or rewritten, no modified
    * fields. {@code fieldsForPreservingFragBitmap} names every field so existing indices keep covering
    * the new fragments (seed: the insert-absence certificate lists the full field preorder).

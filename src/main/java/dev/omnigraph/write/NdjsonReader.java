@@ -62,6 +62,17 @@ final class NdjsonReader {
   static LoadBatch read(Reader input, long firstLine, Catalog catalog, LoadMode mode,
       java.util.function.ObjLongConsumer<String> admit) throws IOException {
     LoadBatch batch = new LoadBatch();
+    read(input, firstLine, catalog, mode, admit, batch);
+    return batch;
+  }
+
+  /**
+   * As {@link #read(Reader, long, Catalog, LoadMode, java.util.function.ObjLongConsumer)}, handing
+   * each row to {@code batch} as its line is parsed: a streamed overwrite spills it there instead of
+   * holding it.
+   */
+  static void read(Reader input, long firstLine, Catalog catalog, LoadMode mode,
+      java.util.function.ObjLongConsumer<String> admit, LoadSink batch) throws IOException {
     Map<String, EdgeType> edgesByLowerName = new HashMap<>();
     catalog.edges().values().forEach(e -> edgesByLowerName.put(e.name().toLowerCase(Locale.ROOT), e));
     Lines lines = new Lines(input);
@@ -84,7 +95,6 @@ final class NdjsonReader {
         throw new LoadInputError(line, "expected {\"type\":…,\"data\":…} or {\"edge\":…,\"from\":…,\"to\":…}");
       }
     }
-    return batch;
   }
 
   /** The one JSON value of a line; anything but JSON whitespace after it is a {@link LoadInputError}. */
@@ -175,7 +185,7 @@ final class NdjsonReader {
     return c == ' ' || c == '\t' || c == '\r';
   }
 
-  private static void readNode(LoadBatch batch, Catalog catalog, JsonNode node, long line, LoadMode mode,
+  private static void readNode(LoadSink batch, Catalog catalog, JsonNode node, long line, LoadMode mode,
       java.util.function.ObjLongConsumer<String> admit) {
     requireFields(node, NODE_FIELDS, line);
     String typeName = node.get("type").asText();
@@ -205,8 +215,8 @@ final class NdjsonReader {
    * append or merge is refused at the line that crosses it, not after the whole input was parsed
    * (a 200,000-row file took 18–24 s to be told, issue 45).
    */
-  private static void refuseOverLimit(LoadBatch batch, String tableKey, String typeName, long line) {
-    int rows = batch.rows().get(tableKey).size();
+  private static void refuseOverLimit(LoadSink batch, String tableKey, String typeName, long line) {
+    int rows = batch.rowsIn(tableKey);
     if (rows > WriteLimits.MAX_KEYED_ROWS) {
       throw new dev.omnigraph.api.ResourceLimitExceeded("rows:" + tableKey, WriteLimits.MAX_KEYED_ROWS, rows,
           "refused at line " + line + ", the " + rows + "th " + typeName + " row: one append or merge commits at"
@@ -215,7 +225,7 @@ final class NdjsonReader {
     }
   }
 
-  private static void readEdge(LoadBatch batch, Catalog catalog, Map<String, EdgeType> edges, JsonNode node,
+  private static void readEdge(LoadSink batch, Catalog catalog, Map<String, EdgeType> edges, JsonNode node,
       long line, LoadMode mode, java.util.function.ObjLongConsumer<String> admit) {
     requireFields(node, EDGE_FIELDS, line);
     String name = node.get("edge").asText();
