@@ -45,7 +45,7 @@ public final class RowSpill implements AutoCloseable {
    * Rows per spilled batch: {@value #BATCH_ROWS}, or the system property
    * {@code omnigraph.load.spill-batch-rows} (less memory per table, or more per Arrow batch).
    */
-  static int batchRows() {
+  public static int batchRows() {
     return Integer.getInteger("omnigraph.load.spill-batch-rows", BATCH_ROWS);
   }
 
@@ -107,7 +107,29 @@ public final class RowSpill implements AutoCloseable {
     return arrowBytes;
   }
 
-  private void flush() {
+  /**
+   * A rough heap weight of a parsed row (its strings, bytes and lists), for a caller bounding what
+   * it buffers in bytes as well as rows: rows of large values fill memory long before a batch of
+   * rows is complete.
+   */
+  public static long weight(Map<String, Object> row) {
+    long w = 64;
+    for (Object v : row.values()) {
+      if (v instanceof String s) {
+        w += 40 + 2L * s.length();
+      } else if (v instanceof byte[] b) {
+        w += 16 + b.length;
+      } else if (v instanceof java.util.Collection<?> c) {
+        w += 16 + 16L * c.size();
+      } else {
+        w += 16;
+      }
+    }
+    return w;
+  }
+
+  /** Encodes and writes the rows buffered so far (a caller's own bound across spills). */
+  public void flush() {
     if (buffer.isEmpty()) {
       return;
     }

@@ -39,6 +39,11 @@ final class StreamedOverwrite implements LoadSink, PreparedWrite, AutoCloseable 
   /** Endpoints of named edges by table key and id: a later line of the same id replaces them. */
   private final Map<String, List<LoadBatch.Endpoint>> namedEndpoints = new LinkedHashMap<>();
 
+  /** What the spills may buffer together before they are written, in rows' rough heap weight. */
+  static final long MAX_BUFFERED_BYTES = 32L << 20;
+  private long bufferedRows;
+  private long bufferedBytes;
+
   StreamedOverwrite(Catalog catalog) {
     this.catalog = catalog;
     try {
@@ -52,6 +57,14 @@ final class StreamedOverwrite implements LoadSink, PreparedWrite, AutoCloseable 
   public void add(String tableKey, String id, Map<String, Object> row, long line, boolean strict) {
     RowSpill spill = spills.computeIfAbsent(tableKey, k -> new RowSpill(Effects.schemaOf(catalog, k), dir));
     long ordinal = spill.add(row);
+    bufferedRows++;
+    bufferedBytes += RowSpill.weight(row);
+    if (bufferedRows >= RowSpill.batchRows() || bufferedBytes >= MAX_BUFFERED_BYTES) {
+      // One bound across tables: input interleaving many types must not hold a batch of each.
+      spills.values().forEach(RowSpill::flush);
+      bufferedRows = 0;
+      bufferedBytes = 0;
+    }
     if (strict) {
       return; // a generated id: it never repeats
     }
