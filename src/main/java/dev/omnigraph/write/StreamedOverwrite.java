@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -139,20 +138,7 @@ final class StreamedOverwrite implements LoadSink, PreparedWrite, AutoCloseable 
         }
       });
     });
-    for (Map.Entry<String, Map<String, Long>> w : wanted.entrySet()) {
-      Set<String> found = new HashSet<>();
-      if (!spills.containsKey(w.getKey())) {
-        TablePin pin = ctx.pin(w.getKey());
-        ctx.tables().rowsById(pin.location(), pin.nativeBranch(), pin.version(), w.getValue().keySet(), List.of("id"))
-            .forEach(r -> found.add(String.valueOf(r.get("id"))));
-      }
-      for (Map.Entry<String, Long> id : w.getValue().entrySet()) {
-        if (!found.contains(id.getKey())) {
-          throw new LoadInputError(id.getValue(), "edge endpoint " + w.getKey().substring(5) + " '" + id.getKey()
-              + "' does not exist (not in this load, not on the branch)");
-        }
-      }
-    }
+    LoadWriter.requireOnBranch(ctx, wanted, table -> !spills.containsKey(table));
   }
 
   /** As {@link LoadWriter}'s, over the spilled rows read back (only for a table that declares a constraint). */
