@@ -65,7 +65,7 @@ final class GraphReads {
     SchemaContract contract = schemas.current();
     dev.omnigraph.schema.Catalog catalog = contract.ir().catalog();
     if (commitId.isPresent()) {
-      // Resolved once per root and remembered: a commit's state never changes (issue 46).
+      // Resolved once per root and remembered: a commit's state never changes.
       GraphManifest.CommitState at = manifest.commitState(commitId.get())
           .orElseThrow(() -> new NotFound("commit", commitId.get()));
       GraphCommit c = at.commit();

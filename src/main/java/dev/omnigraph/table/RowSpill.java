@@ -26,7 +26,7 @@ import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * One table's rows of a streamed overwrite load (issue 46), held on local disk instead of the heap:
+ * One table's rows of a streamed overwrite load (docs/write-path.md), held on local disk instead of the heap:
  * rows are encoded {@link #batchRows()} at a time into Arrow batches appended to one Arrow IPC
  * stream file, so what a load holds in memory is one batch per table, whatever the input's size.
  * The overwrite's staging ({@link TableStaging#stageOverwrite(String, java.util.Optional, long,

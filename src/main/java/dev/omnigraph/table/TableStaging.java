@@ -313,7 +313,7 @@ public final class TableStaging {
 
   /**
    * As {@link #stageOverwrite(String, Optional, long, Schema, List, String)}, from a load's spill
-   * (issue 46): the spilled batches stream into Lance, which cuts the fragments, so a table of any
+   * (docs/write-path.md, "An overwrite streams"): the spilled batches stream into Lance, which cuts the fragments, so a table of any
    * size is staged with one batch in memory. Superseded rows (an id given twice) are left out
    * batch by batch. Staging again (a first-touch table) reads the spill again.
    */

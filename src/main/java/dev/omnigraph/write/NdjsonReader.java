@@ -80,7 +80,7 @@ final class NdjsonReader {
     long[] line = {firstLine - 1};
     java.util.function.Function<Block, Recorded> parse = block -> parseBlock(block, catalog, edgesByLowerName, mode);
     // Append and merge read line by line: their row bound refuses at the line that crosses it,
-    // without reading on (an endless input must not be read past it, issue 45).
+    // without reading on (an endless input must not be read past it).
     int blockLines = mode == LoadMode.OVERWRITE ? BLOCK_LINES : 1;
     Block first = Block.read(lines, line, blockLines);
     if (first.last || PARSERS <= 1 || mode != LoadMode.OVERWRITE) {

@@ -16,7 +16,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * {@code load --mode overwrite} in bounded memory (issue 46): the {@link LoadWriter} contract (one
+ * {@code load --mode overwrite} in bounded memory (docs/write-path.md, "An overwrite streams"): the {@link LoadWriter} contract (one
  * commit, every touched table replaced, input errors naming their line, endpoints checked against
  * this load or the branch, {@code @range}/{@code @check}/{@code @unique}/{@code @card} over the
  * load) without holding the rows. Each row is spilled to its table's {@link RowSpill} as its line

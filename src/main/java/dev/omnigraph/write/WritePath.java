@@ -79,7 +79,7 @@ public final class WritePath {
     SchemaIr schema = schemas.get();
     if (mode == LoadMode.OVERWRITE) {
       // Streams: rows are spilled as parsed and staged from the spill, so an overwrite of any size
-      // runs in bounded memory (issue 46); append and merge are bounded by the keyed-plan limit.
+      // runs in bounded memory; append and merge are bounded by the keyed-plan limit.
       try (StreamedOverwrite overwrite = new StreamedOverwrite(schema.catalog())) {
         NdjsonReader.read(ndjson, firstLine, schema.catalog(), mode, admit, overwrite);
         return attempt.run(branch, overwrite, actor, Optional.empty(), schema);
