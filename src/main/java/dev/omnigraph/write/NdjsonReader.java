@@ -374,7 +374,7 @@ final class NdjsonReader {
   /**
    * The keyed-plan bound (WriteLimits, 8,192 rows per table), checked as the rows arrive: a large
    * append or merge is refused at the line that crosses it, not after the whole input was parsed
-   * (a 200,000-row file took 18–24 s to be told, issue 45).
+   * (a 200,000-row file took 18–24 s to be told).
    */
   private static void refuseOverLimit(LoadSink batch, String tableKey, String typeName, long line) {
     int rows = batch.rowsIn(tableKey);
