@@ -118,12 +118,12 @@ final class LanceSupport {
   /** As above, by the dataset's URI: touches no open handle, so it may run beside one in use. */
   static List<FragmentMetadata> stage(
       StorageConfig config, String targetUri, VectorSchemaRoot rows, BufferAllocator allocator) {
-    return Fragment.write()
-        .datasetUri(targetUri)
-        .allocator(allocator)
-        .data(rows)
-        .storageOptions(config.lanceStorageOptions())
-        .execute();
+    return fragmentWriter(config, targetUri, allocator).data(rows).execute();
+  }
+
+  private static org.lance.WriteFragmentBuilder fragmentWriter(StorageConfig config, String targetUri,
+      BufferAllocator allocator) {
+    return Fragment.write().datasetUri(targetUri).allocator(allocator).storageOptions(config.lanceStorageOptions());
   }
 
   /**
@@ -134,12 +134,7 @@ final class LanceSupport {
       StorageConfig config, String targetUri, org.apache.arrow.vector.ipc.ArrowReader rows, BufferAllocator allocator) {
     try (org.apache.arrow.c.ArrowArrayStream stream = org.apache.arrow.c.ArrowArrayStream.allocateNew(allocator)) {
       org.apache.arrow.c.Data.exportArrayStream(allocator, rows, stream);
-      return Fragment.write()
-          .datasetUri(targetUri)
-          .allocator(allocator)
-          .data(stream)
-          .storageOptions(config.lanceStorageOptions())
-          .execute();
+      return fragmentWriter(config, targetUri, allocator).data(stream).execute();
     }
   }
 
