@@ -101,8 +101,8 @@ final class StreamedOverwrite implements LoadSink, PreparedWrite, AutoCloseable 
   }
 
   @Override
-  public String writerKind() {
-    return "load";
+  public dev.omnigraph.recovery.WriterKind writerKind() {
+    return new dev.omnigraph.recovery.WriterKind.Load();
   }
 
   @Override
