@@ -196,9 +196,9 @@ public abstract sealed class GraphReader permits Omnigraph {
   /** As {@link #snapshotAtCommit(String)}, for {@code actor} ({@code read} on the commit's branch). */
   public SnapshotOutput snapshotAtCommit(String commitId, Optional<String> actor) {
     return evidence.call(() -> {
-      GraphCommit c = manifest.findCommit(commitId).orElseThrow(() -> new NotFound("commit", commitId));
-      authorize(actor, PolicyAction.READ, Optional.of(c.branch()), Optional.empty());
-      return GraphReads.toSnapshot(manifest.stateAt(c.branch(), c.manifestVersion()));
+      GraphManifest.CommitState at = manifest.commitState(commitId).orElseThrow(() -> new NotFound("commit", commitId));
+      authorize(actor, PolicyAction.READ, Optional.of(at.commit().branch()), Optional.empty());
+      return GraphReads.toSnapshot(at.state());
     });
   }
 
