@@ -46,6 +46,9 @@ abstract class AbstractBlobTest {
         body: Blob?
         note: String?
       }
+      node Tag {
+        name: String @key
+      }
       """;
 
   static final String GQ = """
@@ -139,6 +142,14 @@ abstract class AbstractBlobTest {
     }
   }
 
+  List<String> dataFiles() {
+    try (StorageAdapter s = StorageAdapters.open(config)) {
+      String location = graph.snapshot("main").datasets().stream().filter(d -> d.typeName().equals("Doc"))
+          .findFirst().orElseThrow().datasetPath();
+      return s.list(location + "/data").stream().sorted().toList();
+    }
+  }
+
   @Test
   void managedBytesFromLoadAndMutateReadBackLazilyInRanges() {
     byte[] small = "hello, blob".getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -193,6 +204,7 @@ abstract class AbstractBlobTest {
   void payloadsOver32MiBAreRefusedBeforeTheSidecarAndMoveNothing() {
     addDoc("seed", base64(new byte[] {1}));
     SnapshotOutput before = graph.snapshot("main");
+    List<String> committedDataFiles = dataFiles();
     // One cell over the limit: refused from the text's length, before the decoder allocates it.
     String oneTooMany = BlobValue.MANAGED_PREFIX + "A".repeat((int) (BlobValue.MAX_OPERATION_BYTES / 3 * 4) + 8);
     assertThatThrownBy(() -> addDoc("big", oneTooMany)).isInstanceOfSatisfying(ResourceLimitExceeded.class, e -> {
@@ -200,14 +212,39 @@ abstract class AbstractBlobTest {
       assertThat(e.limit()).isEqualTo(32L * 1024 * 1024);
       assertThat(e.actual()).isGreaterThan(32L * 1024 * 1024);
     });
-    // Two cells under the limit each, over it together: the write's 32 MiB table budget, before arm.
+    // Two cells under the limit each, over it together: summed before anything is staged.
     String seventeen = base64(new byte[17 * 1024 * 1024]);
     assertThatThrownBy(() -> graph.mutate("main", GQ, "add_two", JSON.createObjectNode().put("x", seventeen)
         .put("y", seventeen), Optional.of("blob-test"), Optional.empty()))
         .isInstanceOfSatisfying(ResourceLimitExceeded.class,
-            e -> assertThat(e.resource()).isEqualTo("arrow_bytes:node:Doc"));
+            e -> assertThat(e.actual()).isEqualTo(34L * 1024 * 1024));
+    assertThat(graph.snapshot("main")).isEqualTo(before);
+    // No data file was written for the refused writes: the table holds only what its versions name.
+    assertThat(dataFiles()).isEqualTo(committedDataFiles);
     assertThat(graph.snapshot("main")).isEqualTo(before);
     assertThat(sidecars()).isEmpty();
+  }
+
+  @Test
+  void schemaApplyAddsABlobPropertyAndRefusesToRewriteOneItCannotCarry() {
+    load(LoadMode.APPEND, "{\"type\":\"Tag\",\"data\":{\"name\":\"t1\"}}", doc("a", base64(new byte[] {9})));
+    String withIcon = SCHEMA.replace("    name: String @key\n", "    name: String @key\n    icon: Blob?\n");
+    graph.schemaApply(withIcon, false, Optional.of("blob-test"));
+    graph.load("main", new StringReader("{\"type\":\"Tag\",\"data\":{\"name\":\"t2\",\"icon\":\""
+        + base64(new byte[] {4, 2}) + "\"}}"), LoadMode.APPEND, Optional.of("blob-test"));
+    try (BlobRead icon = graph.readBlob("node", "Tag", "t2", "icon", Optional.empty(), Optional.empty(),
+        Optional.empty())) {
+      assertThat(bytes(icon, 0, icon.size())).containsExactly(4, 2);
+    }
+    assertThatThrownBy(() -> graph.readBlob("node", "Tag", "t1", "icon", Optional.empty(), Optional.empty(),
+        Optional.empty())).isInstanceOf(NotFound.class);
+
+    // A table holding Blob bytes cannot be rewritten yet: refused, typed, and nothing moves.
+    SnapshotOutput before = graph.snapshot("main");
+    String withExtra = withIcon.replace("    note: String?\n", "    note: String?\n    extra: String?\n");
+    assertThatThrownBy(() -> graph.schemaApply(withExtra, false, Optional.of("blob-test")))
+        .isInstanceOf(BlobRewriteUnsupported.class);
+    assertThat(graph.snapshot("main")).isEqualTo(before);
   }
 
   @Test
