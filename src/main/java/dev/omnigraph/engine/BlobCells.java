@@ -20,7 +20,8 @@ import java.util.Optional;
 
 /**
  * Resolves one Blob cell ({@code entity}, {@code type}, {@code id}, {@code property}) at the head of
- * a branch or at a commit, with the same target resolution and {@code read} check as a query
+ * a branch or at a commit, with the same target resolution and {@code read} check as a query (the
+ * facade asks for a branch's; this class for a snapshot's, once its branch is known)
  * (docs/http-api.md, "Blob reads").
  */
 final class BlobCells {
@@ -49,8 +50,7 @@ final class BlobCells {
       catalog = contract.irAt(storage, c.manifestVersion()).catalog();
       snapshotId = c.id();
     } else {
-      readBranch = branch.orElse(BranchNames.MAIN);
-      gate.check(actor, PolicyAction.READ, Optional.of(readBranch), Optional.empty());
+      readBranch = branch.orElse(BranchNames.MAIN); // the facade asked the gate for it
       BranchAuthority authority = manifest.capture(readBranch);
       state = authority.state();
       catalog = contract.ir().catalog();

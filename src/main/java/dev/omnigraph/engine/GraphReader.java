@@ -272,6 +272,10 @@ public abstract sealed class GraphReader permits Omnigraph {
    */
   public dev.omnigraph.api.BlobRead readBlob(String entity, String type, String id, String property,
       Optional<String> branch, Optional<String> snapshot, Optional<String> actor) {
+    if (snapshot.isEmpty()) {
+      // A snapshot's branch is known once its commit is found: BlobCells asks then, as a query does.
+      authorize(actor, PolicyAction.READ, Optional.of(branch.orElse(BranchNames.MAIN)), Optional.empty());
+    }
     return evidence.call(() -> BlobCells.open(policy, actor, manifest, storage, contract(), tables, entity, type, id,
         property, branch, snapshot));
   }

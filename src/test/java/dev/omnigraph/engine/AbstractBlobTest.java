@@ -228,7 +228,7 @@ abstract class AbstractBlobTest {
   @Test
   void schemaApplyAddsABlobPropertyAndRefusesToRewriteOneItCannotCarry() {
     load(LoadMode.APPEND, "{\"type\":\"Tag\",\"data\":{\"name\":\"t1\"}}", doc("a", base64(new byte[] {9})));
-    String withIcon = SCHEMA.replace("    name: String @key\n", "    name: String @key\n    icon: Blob?\n");
+    String withIcon = SCHEMA.replace("  name: String @key\n", "  name: String @key\n  icon: Blob?\n");
     graph.schemaApply(withIcon, false, Optional.of("blob-test"));
     graph.load("main", new StringReader("{\"type\":\"Tag\",\"data\":{\"name\":\"t2\",\"icon\":\""
         + base64(new byte[] {4, 2}) + "\"}}"), LoadMode.APPEND, Optional.of("blob-test"));
@@ -241,10 +241,38 @@ abstract class AbstractBlobTest {
 
     // A table holding Blob bytes cannot be rewritten yet: refused, typed, and nothing moves.
     SnapshotOutput before = graph.snapshot("main");
-    String withExtra = withIcon.replace("    note: String?\n", "    note: String?\n    extra: String?\n");
+    String withExtra = withIcon.replace("  note: String?\n", "  note: String?\n  extra: String?\n");
     assertThatThrownBy(() -> graph.schemaApply(withExtra, false, Optional.of("blob-test")))
         .isInstanceOf(BlobRewriteUnsupported.class);
     assertThat(graph.snapshot("main")).isEqualTo(before);
+  }
+
+  @Test
+  void anExportLoadsBackIntoAFreshGraphWithEqualBytes() throws Exception {
+    byte[] one = pattern(700_000, 5);
+    byte[] two = pattern(3, 6);
+    load(LoadMode.APPEND, doc("one", base64(one)), doc("two", base64(two)), doc("none", null));
+    java.io.ByteArrayOutputStream exported = new java.io.ByteArrayOutputStream();
+    graph.export(Optional.empty(), List.of()).writeTo(exported);
+
+    StorageConfig copyRoot = newRoot();
+    Omnigraph.init(copyRoot, SCHEMA, Optional.of("blob-test")).close();
+    try (Omnigraph copy = Omnigraph.open(copyRoot, OpenMode.READ_WRITE)) {
+      copy.load("main", new StringReader(exported.toString(java.nio.charset.StandardCharsets.UTF_8)), LoadMode.APPEND,
+          Optional.of("blob-test"));
+      for (var expected : java.util.Map.of("one", one, "two", two).entrySet()) {
+        try (BlobRead cell = copy.readBlob("node", "Doc", expected.getKey(), "body", Optional.empty(), Optional.empty(),
+            Optional.empty())) {
+          assertThat(sha256(bytes(cell, 0, cell.size()))).isEqualTo(sha256(expected.getValue()));
+        }
+      }
+      assertThatThrownBy(() -> copy.readBlob("node", "Doc", "none", "body", Optional.empty(), Optional.empty(),
+          Optional.empty())).isInstanceOf(NotFound.class);
+    }
+  }
+
+  static String sha256(byte[] bytes) throws Exception {
+    return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
   }
 
   @Test

@@ -6,9 +6,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 class BlobLocalTest extends AbstractBlobTest {
   @TempDir Path dir;
+  private int roots;
 
   @Override
   protected StorageConfig newRoot() {
-    return StorageConfig.local(dir);
+    return StorageConfig.local(dir.resolve("root" + roots++));
   }
 }
