@@ -15,7 +15,7 @@ public final class BlobValue {
   public static final String MANAGED_PREFIX = "base64:";
 
   /**
-   * Bytes one keyed write may carry, summed over its Blob cells (the seed's Phase-A rule); the same
+   * Bytes one keyed write may carry, summed over its Blob cells (docs/schema-language.md, "Blob"); the same
    * figure as the write path's 32 MiB Arrow limit per table transaction.
    */
   public static final long MAX_OPERATION_BYTES = 32L * 1024 * 1024;
@@ -36,8 +36,8 @@ public final class BlobValue {
 
   /**
    * Parses one Blob input string. The decoded size is computed from the text and checked against
-   * {@link #MAX_OPERATION_BYTES} before the decoder allocates its copy (seed: the JSON loader charges
-   * decoded base64 bytes before allocating them).
+   * {@link #MAX_OPERATION_BYTES} before the decoder allocates its copy, so an oversized value
+   * costs its text only.
    *
    * @throws ResourceLimitExceeded when the payload alone is over {@link #MAX_OPERATION_BYTES}
    * @throws ExternalBlobRefused for any string that is not {@code base64:}

@@ -4,8 +4,9 @@ import dev.omnigraph.api.InvalidRequest;
 
 /**
  * A write would rewrite a committed row whose Blob cell this build cannot carry over: a scan reads
- * a Blob as its description, not its bytes, and the materialising rewrite (seed: "Blob-bearing
- * updates use the materializing variant") is not built yet. Refused before anything is staged.
+ * a Blob as its description, not its bytes, and the rewrite that reads the matched payloads back
+ * (docs/schema-language.md, "Blob") is not built yet. Refused before anything is staged, so the
+ * bytes are never silently lost.
  */
 public final class BlobRewriteUnsupported extends InvalidRequest {
 

@@ -43,7 +43,7 @@ public final class WriteLimits {
   }
 
   /**
-   * The seed's Phase-A Blob rule for keyed writes: the operation's Blob payload bytes, summed over
+   * The Blob limit of keyed writes (docs/schema-language.md, "Blob"): the operation's Blob payload bytes, summed over
    * every table's rows, refused above {@link dev.omnigraph.schema.BlobValue#MAX_OPERATION_BYTES}
    * before anything is staged (no data file written, no sidecar armed). Each value was already
    * checked alone before it was decoded ({@link dev.omnigraph.schema.BlobValue#parse}).

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Blob properties end to end on one backend (issue 36): {@code base64:} input through load and
+ * Blob properties end to end on one backend: {@code base64:} input through load and
  * mutate, lazy ranged reads of a cell at a branch head and at an older snapshot, the 32 MiB refusal
  * before the sidecar, and the refusals of external URIs and of Blob values in queries (T24).
  * Subclasses only name a fresh root.

@@ -30,7 +30,7 @@ import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
 
 /**
- * What lance-java 7.0.0 writes and reads back for a blob column (issue 36, step 1), on every
+ * What lance-java 7.0.0 writes and reads back for a blob column (docs/lance-write-layer.md, "Blob columns"), on every
  * backend: a {@code LargeBinary} field marked with the field metadata {@code lance-encoding:blob} =
  * {@code true} in a dataset of the default data storage version. Subclasses only name a fresh root.
  */
