@@ -9,7 +9,7 @@ import java.util.Properties;
 public final class Versions {
 
   /**
-   * The one {@code omnigraph:internal_schema_version} this binary reads and writes (the seed's strand
+   * The one {@code omnigraph:internal_schema_version} this binary reads and writes (the write path's strand
    * model: MIN_SUPPORTED == CURRENT == 6, no in-place migration).
    */
   public static final int INTERNAL_SCHEMA_VERSION = 6;

@@ -19,7 +19,7 @@ public record BranchMergeOutput(
     @JsonProperty("target") String target,
     @JsonProperty("outcome") MergeOutcome outcome,
     // Always present, null for an unauthenticated merge: the reference's schema types it string-or-null
-    // and docs/merge.md lists it (issue 45: a loopback server without tokens left it out).
+    // and docs/merge.md lists it (a loopback server without tokens left it out).
     @JsonInclude(JsonInclude.Include.ALWAYS) @JsonProperty("actor_id") String actorId,
     @JsonProperty("branch_deleted") Boolean branchDeleted,
     @JsonProperty("branch_delete_error") String branchDeleteError,

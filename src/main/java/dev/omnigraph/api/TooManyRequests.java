@@ -1,7 +1,7 @@
 package dev.omnigraph.api;
 
 /**
- * The caller already has as many requests in flight as its admission limit allows (issue 34: the
+ * The caller already has as many requests in flight as its admission limit allows (docs/authorization.md: the
  * reference's per-actor admission cap); this one was refused before anything ran. HTTP 429
  * {@code too_many_requests} with {@code Retry-After}; CLI exit 3 (retrying later can succeed).
  */

@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /**
  * This service instance does not take writes for the graph right now, for a reason the client can
- * act on (issue 17): it is a standby waiting for the writer lease another process holds, it lost
+ * act on (docs/lease.md): it is a standby waiting for the writer lease another process holds, it lost
  * the lease, it is draining for shutdown, or it is a read replica. Nothing was changed. HTTP 503,
  * with {@code Retry-After} when retrying the same address can succeed (standby, lost, draining);
  * CLI exit 3.

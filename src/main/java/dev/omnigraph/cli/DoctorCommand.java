@@ -145,7 +145,7 @@ public class DoctorCommand implements Callable<Integer> {
   }
 
   /**
-   * What {@code repair} reports as residue, when the root holds a graph (issue 44 item 5). It never
+   * What {@code repair} reports as residue, when the root holds a graph (docs/maintenance.md, "Residue"). It never
    * fails the doctor: residue blocks nothing; the exit code stays about whether Lance works here.
    *
    * @param checked whether the scan ran (no graph, a pending sidecar or a failure: false)

@@ -16,7 +16,7 @@ import picocli.CommandLine;
  * Every command's {@code --help} text, rendered once at build time ({@code process-classes}, see
  * the pom) into {@code omnigraph-help/<command path>.txt} on the classpath, so that
  * {@code omnigraph [COMMAND...] --help} prints it without building the command model: picocli's
- * reflection over every command class was most of a help run's start-up (issue 45: 5.9x a bare
+ * reflection over every command class was most of a help run's start-up (5.9x a bare
  * {@code java -version}, against a 5x target). The text is picocli's own rendering without ANSI
  * styles; {@code CliHelpTest} checks that each file still equals the live rendering, so a changed
  * option cannot leave a stale text behind. Where the files are missing (a build that skipped the

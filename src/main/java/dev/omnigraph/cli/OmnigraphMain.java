@@ -20,7 +20,7 @@ public class OmnigraphMain implements QuarkusApplication {
   public static void main(String... args) {
     if (args.length == 1 && (args[0].equals("version") || args[0].equals("--version") || args[0].equals("-V"))) {
       // The call scripts make to check a binary: answered before picocli builds the model of every
-      // command (reflection over ~20 command classes, most of a CLI start, issue 45). The same text.
+      // command (reflection over ~20 command classes, most of a CLI start). The same text.
       for (String line : new VersionCommand.Provider().getVersion()) {
         System.out.println(line);
       }
@@ -28,7 +28,7 @@ public class OmnigraphMain implements QuarkusApplication {
     }
     java.util.Optional<String> help = HelpTexts.stored(args);
     if (help.isPresent()) {
-      // The same text, rendered at build time: no command model to build (issue 45).
+      // The same text, rendered at build time: no command model to build.
       System.out.print(help.get());
       System.out.flush();
       System.exit(ExitCodes.OK);
@@ -36,7 +36,7 @@ public class OmnigraphMain implements QuarkusApplication {
     if (BootSettings.serveRun(args).isEmpty()) {
       // A CLI run needs none of Quarkus (no bean of ours is injected into a command, no setting is
       // read from its config): booting it loaded ~6,000 classes (Arc, Vert.x, Netty, SmallRye
-      // Config) before `version` could print a line (issue 45). Picocli runs the command directly.
+      // Config) before `version` could print a line. Picocli runs the command directly.
       System.exit(cliRun(args));
     }
     BootSettings.apply(args);

@@ -45,7 +45,7 @@ public class OptimizeCommand implements Callable<Integer> {
       for (OptimizeReport.Table t : r.tables()) {
         String branchName = t.nativeBranch() == null ? "main" : t.nativeBranch();
         if (t.fragmentsBefore() == t.fragmentsAfter() && t.deletionFragmentsBefore() == t.deletionFragmentsAfter()) {
-          // Nothing was rewritten: the pass folded the fragments into the table's indexes (issue 45:
+          // Nothing was rewritten: the pass folded the fragments into the table's indexes (a bare
           // "1 -> 1 fragments" beside a published commit read as if nothing had happened).
           System.out.printf("%-20s %-8s v%d -> v%d: indexes brought up to date over %d fragments%n", t.tableKey(),
               branchName, t.fromVersion(), t.toVersion(), t.fragmentsAfter());

@@ -4,7 +4,7 @@ import dev.omnigraph.api.ProgressListener;
 import java.util.function.Function;
 import picocli.CommandLine.Option;
 
-/** {@code --[no-]progress} of the commands that draw a {@link Progress} line (issue 45 item 6). */
+/** {@code --[no-]progress} of the commands that draw a {@link Progress} line. */
 public class ProgressOption {
 
   @Option(names = "--progress", negatable = true,

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A rate over the last few seconds of a growing count (issue 45: a progress line's rows/s is what
+ * A rate over the last few seconds of a growing count (a progress line's rows/s is what
  * the command does now, not its average since start, which hides a slow tail or a fast finish).
  *
  * <p>Samples come from the progress display's redraws, so the window stays small; a plateau (the

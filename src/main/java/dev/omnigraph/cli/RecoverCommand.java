@@ -164,7 +164,7 @@ public class RecoverCommand implements Callable<Integer> {
   }
 
   /**
-   * One settled sidecar for a person (issue 48: "says what it found and what it will do"): a header
+   * One settled sidecar for a person (docs/recovery.md: "says what it found and what it will do"): a header
    * line naming the write, what recovery found, what it did, then one line per table with its
    * version move, and the audit row written.
    */

@@ -21,7 +21,7 @@ import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
- * Automatic compaction after writes (issue 11): once a write has published, the tables it touched
+ * Automatic compaction after writes (docs/maintenance.md, "optimize"): once a write has published, the tables it touched
  * on its branch are checked against the {@link OptimizeSettings} thresholds from their pinned
  * version's manifest (no data read), and when one is due the Optimize writer runs for the due
  * tables. The write's own result is settled before this starts and never changes because of it: an

@@ -65,7 +65,7 @@ final class GraphInit {
           ? TableSchemas.node(schema.ir().catalog().node(entry.typeName()).orElseThrow())
           : TableSchemas.edge(schema.ir().catalog().edge(entry.typeName()).orElseThrow());
       // The key indexes are built here, on the empty table, so the genesis pin already names a
-      // version that has them (issue 11: key probes that do not read every fragment).
+      // version that has them (docs/write-path.md, "what a write costs": key probes that do not read every fragment).
       long version = tables.createWithKeyIndexes(location, arrow);
       registrations.add(new ManifestBatchPublisher.TableRegistration(entry.tableKey(), identity, location));
       pins.add(new TableVersionUpdate(entry.tableKey(), identity, location, version, Optional.empty(), 0));

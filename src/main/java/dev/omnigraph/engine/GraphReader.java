@@ -45,7 +45,7 @@ public abstract sealed class GraphReader permits Omnigraph {
   /** Queries, exports, history and the change feed (bodies; this facade authorizes first). */
   final GraphReads reads;
   /**
-   * The authorization gate (issue 34, docs/authorization.md) every public writer and read asks first,
+   * The authorization gate (docs/authorization.md) every public writer and read asks first,
    * before anything is prepared: a denied call leaves nothing (no sidecar, the same head). Open unless
    * the opener installs one ({@link Omnigraph#gatedBy}).
    */
@@ -204,7 +204,7 @@ public abstract sealed class GraphReader permits Omnigraph {
 
   /**
    * Picks up a schema another process applied since this handle read it (a read replica's refresh,
-   * issue 17): one GET of {@code __schema_state.json}, and a re-read of the contract only when its
+   * docs/lease.md): one GET of {@code __schema_state.json}, and a re-read of the contract only when its
    * identity changed.
    *
    * @return true when the served schema changed

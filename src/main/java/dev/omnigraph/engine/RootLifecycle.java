@@ -63,7 +63,7 @@ final class RootLifecycle {
         // Before recovery or anything else reads a branch: a copied root reads only itself.
         relocateIfMoved(root, config, storage);
       } else {
-        // A read must never reach the root this one was copied from (issue 44 item 4).
+        // A read must never reach the root this one was copied from (docs/maintenance.md, "Copying, backing up and moving a graph root").
         dev.omnigraph.table.RootLocations.probe(config, storage);
       }
       SchemaContract schema = SchemaContract.read(storage);

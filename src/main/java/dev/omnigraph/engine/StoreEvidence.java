@@ -9,7 +9,7 @@ import java.util.function.Supplier;
  * Settles a failure nothing typed explains by asking the store. Lance reports an object-store
  * failure of its own reads and writes (connection refused, a timeout, a 5xx) as a plain
  * {@code RuntimeException} whose only evidence is message text, and nothing in this project reads
- * message text (STYLE habit 10, {@link ErrorKind}): left alone, a store that stopped answering under
+ * message text ({@link ErrorKind}): left alone, a store that stopped answering under
  * an open graph would be answered 500 {@code internal}. So when an operation fails with a failure
  * {@link ErrorKind#of} cannot place ({@link ErrorKind#INTERNAL}), one cheap question goes to the same
  * store through the storage adapter, whose failures {@code S3Errors} classifies from the SDK's types:

@@ -25,7 +25,7 @@ public final class GateManager {
   /**
    * Read mode for every writer (their authority includes the accepted schema but not each other);
    * write mode for what changes or quiesces the whole root: schema apply, branch create/delete,
-   * full recovery and maintenance. Disjoint branches therefore commit concurrently (issue 11).
+   * full recovery and maintenance. Disjoint branches therefore commit concurrently (docs/write-path.md, "Process-local branch queue").
    */
   private final ReentrantReadWriteLock schema = new ReentrantReadWriteLock(true);
   private final ConcurrentHashMap<String, ReentrantLock> branches = new ConcurrentHashMap<>();

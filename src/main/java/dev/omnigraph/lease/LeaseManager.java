@@ -15,7 +15,7 @@ import java.util.Optional;
 
 /**
  * The writer lease of one graph root: the object {@code __lease.json} that names the one process
- * allowed to write (the seed's single-writer-process boundary, made a checked invariant).
+ * allowed to write (the write path's single-writer-process boundary, made a checked invariant).
  *
  * <p>Every change is one compare-and-swap on that object ({@link StorageAdapter#putIfAbsent},
  * {@link StorageAdapter#putIfMatch}, {@link StorageAdapter#deleteIfMatch}), so of any number of

@@ -25,8 +25,7 @@ import java.util.regex.Pattern;
 import org.jboss.logging.Logger;
 
 /**
- * Residue: what lies under a graph root that no commit, sidecar or branch explains (issue 44 item
- * 5). A LanceDB client pointed at the root took {@code __manifest} for its own directory catalog's
+ * Residue: what lies under a graph root that no commit, sidecar or branch explains (docs/maintenance.md, "Residue"). A LanceDB client pointed at the root took {@code __manifest} for its own directory catalog's
  * table of that name: it left transaction files no version commits and created
  * {@code nodes/__manifest} and {@code edges/__manifest}. Nothing of ours reads them, so they never
  * block a write or take readiness down; {@code repair} and {@code doctor} report them and

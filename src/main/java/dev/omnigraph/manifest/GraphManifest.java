@@ -19,7 +19,7 @@ import org.jboss.logging.Logger;
 
 /**
  * The engine's read and branch-control view of {@code __manifest}: coherent state scans, native
- * branch listing, and graph branch create/delete with the seed's ambiguous-result classification
+ * branch listing, and graph branch create/delete with the write path's ambiguous-result classification
  * ("Native graph-branch control recovery"). Branch create/delete write no graph lineage and no
  * sidecar; the Lance branch contents are their only authority.
  */

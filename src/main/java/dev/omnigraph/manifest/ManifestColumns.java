@@ -92,7 +92,7 @@ final class ManifestColumns {
     }
   }
 
-  /** Rows decoded in this process: what issue 20's cost test gates decode work by (wall time is too noisy). */
+  /** Rows decoded in this process: what the manifest's cost test (docs/write-path.md, "The history-flat manifest") gates decode work by (wall time is too noisy). */
   static final java.util.concurrent.atomic.LongAdder DECODED = new java.util.concurrent.atomic.LongAdder();
 
   /** Decodes every row of one batch. */

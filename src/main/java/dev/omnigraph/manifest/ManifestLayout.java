@@ -11,7 +11,7 @@ import java.util.Optional;
 
 /**
  * The physical layout of {@code __manifest} that keeps reading a branch's state independent of its
- * history (issue 20; {@code docs/write-path.md}, "The history-flat manifest").
+ * history ({@code docs/write-path.md}, "The history-flat manifest").
  *
  * <p>Every version this binary commits ends with one <em>state fragment</em>: a marker row
  * ({@code graph_state}) followed by the branch's whole current state: table registrations, the one
@@ -19,7 +19,7 @@ import java.util.Optional;
  * Every other fragment is a <em>lineage fragment</em> holding {@code graph_commit} rows, appended in
  * publish order. A publish removes the state fragment it read and appends one lineage fragment (its
  * commit row) and the replacement state fragment in one Lance {@code Update}; two publishes from the
- * same version both remove that fragment, so exactly one can land (the seed's compare-and-swap).
+ * same version both remove that fragment, so exactly one can land (the write path's compare-and-swap).
  * Reading the state is one open of the Lance manifest plus one read of the last fragment, whose size
  * is bounded by the tables and branches, never by the commits.
  *

@@ -14,10 +14,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * (version number and commit time), and a manifest version is immutable, so a hit is always
  * exact: the only object-store cost of reading an unchanged branch is learning its latest version.
  * The publisher feeds the state it produced so the next write on the branch does not re-read what
- * this process just wrote (issue 11).
+ * this process just wrote (docs/write-path.md, "what a write costs").
  *
  * <p>Foreign writers (another process) are seen as a new stamp and cost one read of the state
- * fragment ({@link ManifestLayout}): bounded by tables and branches, not by history (issue 20).
+ * fragment ({@link ManifestLayout}): bounded by tables and branches, not by history (docs/write-path.md, "The history-flat manifest").
  */
 public final class ManifestStates {
 
@@ -69,7 +69,7 @@ public final class ManifestStates {
 
   /**
    * Runs {@code body} on this process's held handle of {@code branch}'s manifest, moved to the
-   * branch's latest version first (the seed's retained "probe handle"): asking for the latest
+   * branch's latest version first (the write path's retained "probe handle"): asking for the latest
    * version is one listing, and an unchanged branch costs nothing more. The handle is used by one
    * caller at a time. A failure in {@code body} drops the handle (the next use reopens).
    */

@@ -27,7 +27,7 @@ public record MergeLimits(int chunkRows, long chunkBytes, int chain, long valida
     }
     if (chunkRows > MergePlanner.MAX_CHUNK_ROWS || chunkBytes > MergePlanner.MAX_CHUNK_BYTES
         || chain > MergePlanner.MAX_CHAIN || validationBudget > MergePlanner.VALIDATION_BUDGET) {
-      throw new IllegalArgumentException("merge limits can only be tightened below the seed's bounds");
+      throw new IllegalArgumentException("merge limits can only be tightened below the write path's bounds");
     }
   }
 }

@@ -4,7 +4,7 @@ import dev.omnigraph.table.ScanStats;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the merges of this process held at most, so a test can assert the seed's bounds (issue 14:
+ * What the merges of this process held at most, so a test can assert the write path's bounds (docs/merge.md:
  * ordered cursors at 8,192 rows per batch, chunks of at most 8,192 rows / 32 MiB, one 32 MiB
  * validation budget) instead of trusting the code's shape. Monotonic maxima and a batch count;
  * {@link #reset()} starts a new observation. Observation only: nothing reads it to decide.

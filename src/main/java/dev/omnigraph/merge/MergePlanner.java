@@ -25,7 +25,7 @@ import java.util.function.Function;
  * the table).
  *
  * <p>Bounded memory (seed step 4): each changed table is read through {@link TableJoin}'s ordered
- * cursors, one scanner batch per side at a time. What is kept is what the seed keeps: the chain's
+ * cursors, one scanner batch per side at a time. What is kept is what the write-path specification keeps: the chain's
  * chunk boundaries (from each row's measured Arrow bytes), the conflicts, and the validation view
  * (written rows projected to the columns validation reads, deleted ids), charged against one
  * {@value #VALIDATION_BUDGET}-byte budget shared by every table. A row above
@@ -79,7 +79,7 @@ public final class MergePlanner {
    * @param fastForward the target head is the merge base
    * @throws Conflict when a table's identity differs between the snapshots (a type dropped and
    *     re-created on one side): not mergeable entity by entity
-   * @throws ResourceLimitExceeded for a row, a chain or the validation view past the seed's bounds
+   * @throws ResourceLimitExceeded for a row, a chain or the validation view past the write path's bounds
    */
   public MergePlan plan(ManifestState base, ManifestState source, ManifestState target, String targetBranch,
       boolean fastForward) {
@@ -117,7 +117,7 @@ public final class MergePlanner {
         // forking from the source's version costs no data and is no worse than forking its own pin.
         action = TablePlan.Action.FORK;
       } else {
-        // Includes a target on main's lineage adopting a branch's ref (issue 47, the reference's
+        // Includes a target on main's lineage adopting a branch's ref (the reference's logic tests; its
         // #624): a ref forked from the source's branch ref is a fork of a fork, and lance-core 7.0.0
         // re-stamps every index such a fork inherits with the source branch's base path
         // (lance-format/lance#7840), so the indexes built on main resolve under tree/<source>/ and

@@ -18,7 +18,7 @@ public sealed interface Score permits Score.Nearest, Score.Bm25, Score.Rrf {
   /**
    * {@code nearest($v.prop, q)}: the L2 distance (squared Euclidean, as Lance and the reference
    * report it) of the node's vector to {@code query}, lower is nearer; null when the node's vector
-   * is null. Every vector, the zero vector included, has a distance (issue 47 item 8). Needs the query's {@code limit}: as a
+   * is null. Every vector, the zero vector included, has a distance (the reference's logic tests). Needs the query's {@code limit}: as a
    * leading order key it keeps the {@code limit} nearest rows of those the match admits.
    *
    * @param field a {@code Vector(n)} property of a node variable

@@ -33,7 +33,7 @@ final class Values {
 
   /**
    * An integer for an integer kind: Integer for I32, Long for I64 and U32, and for U64 a Long up to
-   * 2^63-1 and a BigInteger above it (issue 47 item 9: the full U64 range, compared and written by
+   * 2^63-1 and a BigInteger above it (the reference's logic tests: the full U64 range, compared and written by
    * value, never wrapped into a negative Long).
    */
   static Object integer(BigInteger v, ScalarKind kind) throws Misfit {

@@ -7,7 +7,7 @@ import java.util.TreeSet;
 
 /**
  * One aggregate column's running value for one group, fed one value at a time, so an aggregate can
- * fold rows as a scan or a traversal streams them instead of holding them (issue 46 item 2). The
+ * fold rows as a scan or a traversal streams them instead of holding them (docs/performance.md). The
  * one definition of the aggregates' semantics (docs/query-language.md, "Aggregates"): nulls are
  * skipped (but {@code count($v)} counts every row); {@code count(distinct …)} counts values as
  * {@link Compare#values} sees them equal (1 and 1.0 one value); {@code sum}/{@code avg} add as

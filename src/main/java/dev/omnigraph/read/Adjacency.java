@@ -108,7 +108,7 @@ final class Adjacency {
    * One read's walker over one-hop neighbourhoods: the distinct nodes one hop from a node, as
    * {@link #reach} with {@code {1,1}} reports them (a self-loop once, a node joined twice once), with
    * one marker array reused for every node instead of a visited set per call. That is what lets a
-   * grouped aggregate walk every node's neighbourhood of a million-edge table (issue 46 item 2)
+   * grouped aggregate walk every node's neighbourhood of a million-edge table (docs/performance.md)
    * without allocating per node. Not thread-safe: one per read.
    */
   final class OneHop {

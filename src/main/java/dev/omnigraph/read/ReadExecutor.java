@@ -588,8 +588,8 @@ final class ReadExecutor {
 
   /**
    * A U64 value as its number: rows carry U64 as the Long of its bits, so values at or above 2^63
-   * read negative; every comparison, aggregate, ordering and JSON cell needs the value (issue 47
-   * item 9), so those become BigIntegers here, the one place the read takes a property's value.
+   * read negative; every comparison, aggregate, ordering and JSON cell needs the value (the reference's logic
+   * tests), so those become BigIntegers here, the one place the read takes a property's value.
    */
   private static Object unsigned(Object v) {
     if (v instanceof Long l && l < 0) {

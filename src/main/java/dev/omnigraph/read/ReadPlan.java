@@ -91,7 +91,7 @@ final class ReadPlan {
   }
 
   /**
-   * A grouped aggregate that folds rows as they stream (issue 46 items 2 and 3) instead of binding
+   * A grouped aggregate that folds rows as they stream (docs/performance.md) instead of binding
    * them: the groups are held, the rows are not.
    *
    * @param group the slot whose rows are grouped: every group-key column is a property of it
@@ -298,7 +298,7 @@ final class ReadPlan {
     return out;
   }
 
-  /** The declared BTree indexes a slot's pushed filter compares, which Lance's scan uses (issue 46 item 1). */
+  /** The declared BTree indexes a slot's pushed filter compares, which Lance's scan uses (docs/performance.md). */
   private String indexUse(int slot) {
     NodeType type = slotTypes.get(slot);
     if (slotEdges.containsKey(slot) || type == null) {

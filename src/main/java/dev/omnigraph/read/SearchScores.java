@@ -186,7 +186,7 @@ final class SearchScores {
       throw new QueryParamException(queryName, v instanceof Value.Param p ? p.name() : null,
           "nearest needs a query vector, got null");
     }
-    // A zero vector is a query like any other: L2 is defined for it (issue 47 item 8).
+    // A zero vector is a query like any other: L2 is defined for it (the reference's logic tests).
     for (float x : query) {
       if (!Float.isFinite(x)) {
         throw new QueryParamException(queryName, v instanceof Value.Param p ? p.name() : null,

@@ -15,7 +15,7 @@ import java.util.function.Function;
 import java.util.function.IntConsumer;
 
 /**
- * A grouped aggregate folded as its rows stream ({@link ReadPlan.Streamed}; issue 46 items 2 and 3).
+ * A grouped aggregate folded as its rows stream ({@link ReadPlan.Streamed}; docs/performance.md).
  * Over a scan, each row of the group slot's scan (its filters pushed into Lance, only the columns
  * the query reads) is folded and dropped. Over a hop, each node of the group side (streamed from its
  * scan, or every node the adjacency knows when nothing of it is read) walks its distinct one-hop

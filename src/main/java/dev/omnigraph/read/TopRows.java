@@ -8,7 +8,7 @@ import java.util.PriorityQueue;
 /**
  * The first {@code limit} of the rows a read produces, in its order: under a limit a bounded heap
  * keeps the best {@code limit} as rows go by, so {@code order { d desc } limit 10} over 100,000
- * groups holds and sorts 10 (issue 46 item 2, the top-k); without one every row is kept. The
+ * groups holds and sorts 10 (docs/performance.md, the top-k); without one every row is kept. The
  * order is total, so the result is exactly the head of the full sort. Not thread-safe.
  */
 final class TopRows {

@@ -26,7 +26,7 @@ import java.util.Optional;
  * <p>Per table: HEAD == pin → no effect; a compaction chain → compacted (content equals the pin's,
  * so publishing it changes no row); anything else → foreign, and the whole sidecar is refused
  * ({@link RecoveryRequired}, kept for an operator). A pin that already moved to (or past) the
- * confirmed version is converged and omitted, as the seed's monotonic maintenance publish says.
+ * confirmed version is converged and omitted, as the write path's monotonic maintenance publish says.
  * Per sidecar: commit already visible → retire; branch gone → discard; nothing moved → discard;
  * otherwise roll forward by
  * publishing the compacted pins under the pre-minted commit id with actor
@@ -35,7 +35,7 @@ import java.util.Optional;
  * Roll-forward needs no restore, so the write-entry heal does it too. One audit row, then the
  * sidecar is deleted.
  *
- * <p>Within the seed's single-writer-process recovery model only: the shape bound is not a proof
+ * <p>Within the write path's single-writer-process recovery model only: the shape bound is not a proof
  * against another process compacting the same table at the same pin.
  */
 public final class OptimizeRecovery implements SettlePlan {

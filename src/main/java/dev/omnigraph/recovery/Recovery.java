@@ -46,7 +46,7 @@ public final class Recovery {
     ROLL_FORWARD_ONLY
   }
 
-  /** Per-table classification (the seed's names). */
+  /** Per-table classification (the write path's names). */
   public enum TableClass {
     /** HEAD is exactly our pre-minted transaction at the planned version. */
     ROLLED_PAST_EXPECTED,
@@ -64,7 +64,7 @@ public final class Recovery {
      * Our exact transaction at the planned version and again at each version after it, nothing
      * else: our own effect committed more than once. A lost response to the commit's manifest PUT
      * does this: the object store client under Lance retries the PUT, meets its own object (412),
-     * and Lance rebases the same transaction one version up (issue 48). Ours, so never foreign;
+     * and Lance rebases the same transaction one version up (docs/recovery.md). Ours, so never foreign;
      * recovery compensates it back to the pin like any unpublished effect.
      */
     DUPLICATED,
@@ -104,6 +104,8 @@ public final class Recovery {
   private final SchemaApplyRecovery schemaApply;
   /** Optimize sidecars: roll-forward only, bounded by shape (see OptimizeRecovery). */
   private final OptimizeRecovery optimize;
+  /** Reverts: a mutation's plan over pre-minted restores. */
+  private final RevertRecovery revert;
 
   public Recovery(GateManager gates, GraphManifest manifest, DataTables tables, SidecarStore sidecars,
       ManifestBatchPublisher publisher, RecoveryAuditTable audit, SchemaContracts contracts) {
@@ -116,6 +118,7 @@ public final class Recovery {
     this.ensureIndices = new EnsureIndicesRecovery(write);
     this.schemaApply = new SchemaApplyRecovery(evidence, manifest, tables, contracts);
     this.optimize = new OptimizeRecovery(tables);
+    this.revert = new RevertRecovery(write);
   }
 
   /**
@@ -248,6 +251,7 @@ public final class Recovery {
       case OptimizeRecovery.WRITER_KIND -> optimize;
       case RecoverySidecar.SCHEMA_APPLY -> schemaApply;
       case RecoverySidecar.ENSURE_INDICES -> ensureIndices;
+      case RecoverySidecar.REVERT -> revert;
       default -> write; // mutation, load, branch merge
     };
   }

@@ -54,6 +54,9 @@ public record RecoverySidecar(
   /** The writer kind of an index ensure. */
   public static final String ENSURE_INDICES = "ensure_indices";
 
+  /** The writer kind of a revert (recovery: {@code RevertRecovery}). */
+  public static final String REVERT = "revert";
+
   /** A sidecar of a writer other than branch merge and schema apply. */
   public RecoverySidecar(int formatVersion, String writerKind, String operationId, String actor, Authority authority,
       List<TableIntent> tables, State state, Lineage lineage, long createdAtMicros) {

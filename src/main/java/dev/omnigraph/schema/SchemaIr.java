@@ -80,7 +80,7 @@ public final class SchemaIr {
   private final SortedMap<String, TableEntry> tables;
   private final SortedMap<String, TableEntry> retired;
   /**
-   * Stable property ids (issue 15; the reference's {@code stable_property_id}): per live table key,
+   * Stable property ids (docs/schema-evolution.md; the reference's {@code stable_property_id}): per live table key,
    * property name → id. A property keeps its id across renames (of itself or of its type); a
    * property dropped and added again, or a type re-created, gets a new one. Ids come from one
    * graph-wide allocator and are never reused.

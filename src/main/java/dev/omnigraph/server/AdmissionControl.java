@@ -21,7 +21,7 @@ import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
- * Per-actor admission control (issue 34 item 5; the reference's admission cap): an actor may have at
+ * Per-actor admission control (docs/authorization.md; the reference's admission cap): an actor may have at
  * most {@code omnigraph.admission.max-concurrent-per-actor} (default {@value #DEFAULT_LIMIT}) requests
  * to {@code /graphs} in flight, or its own {@code omnigraph.admission.actors.<actor>}; 0 is unlimited.
  * One more is refused before anything runs: 429 {@code too_many_requests} with

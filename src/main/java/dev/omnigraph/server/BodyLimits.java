@@ -22,7 +22,7 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  * length or without one (chunked), is also counted as it is read ({@link #counted}) and refused the
  * moment it passes the limit, so no more than the limit is ever buffered. Before the counting, a
  * chunked body was bounded only by the server's 512 MiB cap: one such body held the JVM in GC for
- * minutes (issue 44).
+ * minutes (docs/http-api.md).
  *
  * <p>After a refusal the connection is closed once the 413 is written (HTTP/1.x), as Quarkus does
  * for its own body cap: the rest of the body is never read, so the connection could carry nothing

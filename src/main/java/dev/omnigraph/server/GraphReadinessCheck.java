@@ -16,7 +16,7 @@ import org.eclipse.microprofile.health.Readiness;
  * down, {@code <id>.reason} (a {@link ServedGraph.WriteBlock} code such as {@code pending_sidecar}).
  * Storage locations, operation ids and storage error text go to the log, never into the body. A
  * graph whose root holds no graph yet is {@code down} with reason {@code no_graph}; it takes the
- * whole service DOWN only when no served graph holds one (issue 45: a {@code serve --store DIR} on
+ * whole service DOWN only when no served graph holds one (a {@code serve --store DIR} on
  * an empty directory answered 404 everywhere while readiness said UP).
  * Probing never opens a graph and reads no table: drift is what the last drift check found
  * ({@link RecoveryReconciler}, {@link ServedGraph#checkDrift}), not probed per request.

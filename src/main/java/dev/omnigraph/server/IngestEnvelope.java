@@ -28,7 +28,7 @@ import java.util.Arrays;
  * The body of {@code POST /load} and {@code /ingest} ({@link Requests.IngestRequest}), read without
  * holding its {@code data} string: bound by Jackson, that string (up to the 32 MiB load limit) was
  * materialised whole, and then held again by the load, so one 64 MiB body grew the server by 41 MiB
- * (issue 44). The body streams through {@link DataDiversion}, which copies the top-level
+ * (docs/http-api.md). The body streams through {@link DataDiversion}, which copies the top-level
  * {@code data} string's content, checked but undecoded, to a {@link Spool} (memory up to 1 MiB,
  * then a temporary file) and shows Jackson an empty string in its place, padded with spaces to the
  * same length. So everything else is bound exactly as before, by the service's strict mapper: a key

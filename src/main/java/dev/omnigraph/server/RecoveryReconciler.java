@@ -54,7 +54,7 @@ class RecoveryReconciler {
       return;
     }
     graphs.all().forEach(metrics::pendingGauge);
-    // The writer lease of every writer graph at start (issue 17): held, or standing by for it.
+    // The writer lease of every writer graph at start (docs/lease.md): held, or standing by for it.
     graphs.all().forEach(this::claimLease);
     executor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "omnigraph-recovery-reconciler");

@@ -51,6 +51,7 @@ final class RouteActions {
       route("POST", G + "/branches/merge", PolicyAction.BRANCH_MERGE,
           "source -> target (default main); delete_branch also needs branch_delete on the source"),
       route("DELETE", G + "/branches/{branch}", PolicyAction.BRANCH_DELETE, "target: the branch deleted"),
+      route("POST", G + "/branches/{branch}/revert", PolicyAction.CHANGE, "branch reverted (ours)"),
       route("GET", G + "/commits", PolicyAction.READ, "branch (default main)"),
       route("GET", G + "/commits/{commit_id}", PolicyAction.READ, "none"),
       route("GET", G + "/commits/{commit_id}/changes", PolicyAction.READ, "the commit's branch"),

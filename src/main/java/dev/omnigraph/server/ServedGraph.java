@@ -79,7 +79,7 @@ final class ServedGraph implements AutoCloseable {
      * check that finds the graph clean.
      */
     UNCOVERED_DRIFT,
-    /** Another process holds the writer lease; this service waits to take it over (issue 17). */
+    /** Another process holds the writer lease; this service waits to take it over (docs/lease.md). */
     STANDBY,
     /** This service lost the writer lease (taken over or broken); it asks for it again. */
     LEASE_LOST,
@@ -96,7 +96,7 @@ final class ServedGraph implements AutoCloseable {
     }
   }
 
-  /** Compaction settings of the handle (issue 11; the service runs the automatic pass in the background). */
+  /** Compaction settings of the handle (docs/maintenance.md, "optimize"; the service runs the automatic pass in the background). */
   private final OptimizeSettings optimize;
   /** Told about every Optimize run of the handle (the service's optimize metrics). */
   private final List<Consumer<OptimizeRun>> optimizeListeners = new CopyOnWriteArrayList<>();
@@ -110,7 +110,7 @@ final class ServedGraph implements AutoCloseable {
   }
 
   /**
-   * @param leases the writer lease's TTL and renewal (issue 17)
+   * @param leases the writer lease's TTL and renewal (docs/lease.md)
    * @param readOnly a read replica ({@code omnigraph.mode=read-only}): opens the graph read-only,
    *     never takes the writer lease and refuses every write
    */

@@ -21,7 +21,7 @@ class StrictJsonBodies implements ObjectMapperCustomizer {
     mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     mapper.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     // A number or boolean where a string belongs ({"query":5}, {"branch":7}) is the caller's mistake,
-    // refused as a 400 naming the field (docs/http-api.md), not read as the string "5" (issue 45);
+    // refused as a 400 naming the field (docs/http-api.md), not read as the string "5";
     // likewise a string where a boolean belongs ({"delete_branch":"yes"}).
     mapper.coercionConfigFor(com.fasterxml.jackson.databind.type.LogicalType.Textual)
         .setCoercion(com.fasterxml.jackson.databind.cfg.CoercionInputShape.Integer,

@@ -9,7 +9,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * Graceful drain on shutdown (SIGTERM, issue 17): every graph stops admitting writes at once (503
+ * Graceful drain on shutdown (SIGTERM, docs/lease.md): every graph stops admitting writes at once (503
  * with {@code Retry-After}; readiness DOWN {@code draining}, liveness stays UP), the writes already
  * running finish within {@code omnigraph.drain.grace} (default 30 s), and then the graphs close,
  * which releases each writer lease, so a standby takes over at once instead of after the TTL.

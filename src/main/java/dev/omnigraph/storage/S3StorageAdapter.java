@@ -137,7 +137,7 @@ final class S3StorageAdapter implements StorageAdapter {
 
   /**
    * Where the default chain finds no credentials, say which variables to set before anything else
-   * runs (issue 45): otherwise the first request fails inside Lance with its chain's warnings and a
+   * runs: otherwise the first request fails inside Lance with its chain's warnings and a
    * "please file a bug report", and the SDK's own message lists every provider it tried. Resolving
    * here costs one chain walk per adapter, which the SDK caches for the clients built from it.
    */

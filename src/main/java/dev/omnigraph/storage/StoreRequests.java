@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Process-wide counters of object-store work, by operation and by what it addressed (issue 11's
- * request accounting; the service exposes them as {@code omnigraph_store_requests_total{op,kind}}
+ * Process-wide counters of object-store work, by operation and by what it addressed (the request accounting of
+ * docs/write-path.md, "what a write costs"; the service exposes them as {@code omnigraph_store_requests_total{op,kind}}
  * and {@code omnigraph_store_bytes_total{op,kind}}).
  *
  * <p>{@code get}/{@code put}/{@code list}/{@code delete}/{@code head} are requests of the

@@ -44,7 +44,7 @@ import org.lance.operation.Operation;
  * rethrown as {@link java.io.UncheckedIOException}. No method classifies a Lance exception by type
  * or message: {@link #commit} settles its outcome by re-reading the table.
  *
- * <p>Known deviation from the seed (docs/lance-write-layer.md): lance-java 7.0.0 cannot attach
+ * <p>Known deviation from the write-path specification (docs/lance-write-layer.md): lance-java 7.0.0 cannot attach
  * Lance's exact-id inserted-rows filter to a staged {@code Update}, so a stale insert is rebased by
  * Lance instead of rejected. {@link #commit} reports that as {@link CommitOutcome.Kind#REBASED},
  * never as landed.
@@ -62,7 +62,7 @@ public final class DataTables {
    */
   static final int ID_CHUNK = 8_192;
 
-  /** Rows per scanner batch: bounds memory for any table size (the seed's 8,192-row batches). */
+  /** Rows per scanner batch: bounds memory for any table size (the write path's 8,192-row batches). */
   static final long SCAN_BATCH_ROWS = 8_192;
 
   private final StorageConfig config;
@@ -437,7 +437,7 @@ public final class DataTables {
     }
     // Lance's default, stated because the key probes depend on it: a filter on an indexed column
     // (id, src, dst) reads the index and only the fragments it names plus the fragments the index
-    // does not cover yet, not every fragment (issue 11). Except on a second-generation fork, whose
+    // does not cover yet, not every fragment (docs/write-path.md, "what a write costs"). Except on a second-generation fork, whose
     // inherited index files Lance cannot find (lance#7840): scanning there is slower but answers.
     options.useScalarIndex(!branches.forkedFromABranch(h));
     Optional<List<Integer>> fragments = filter.exactStrings(ID).flatMap(ids -> probedFragments(h.table, ids));

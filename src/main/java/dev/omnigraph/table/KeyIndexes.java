@@ -16,7 +16,7 @@ import org.lance.index.scalar.BTreeIndexParams;
  * table, {@code src} and {@code dst} on edge tables), so the exact-id preflight, the upsert/delete
  * row lookup and the endpoint probes read the index and only the fragments that hold a probed key
  * (plus the fragments the index does not cover yet), instead of every fragment of the table's
- * history (issue 11; docs/lance-write-layer.md, "Scalar indexes on id/src/dst").
+ * history (docs/write-path.md, "what a write costs"; docs/lance-write-layer.md, "Scalar indexes on id/src/dst").
  *
  * <p>Lance uses an index automatically for a filtered scan on its column and scans the fragments
  * the index does not cover, so a stale index costs reads, never correctness.

@@ -44,7 +44,7 @@ public final class ManifestDataset implements AutoCloseable {
   /**
    * Creates an empty {@code __manifest} with the given (stamped) schema, without stable row ids:
    * nothing addresses its rows by id, and with them Lance keeps per-row id and version runs inline
-   * in every manifest and transaction, ~33 bytes per publish of history (issue 20;
+   * in every manifest and transaction, ~33 bytes per publish of history (docs/write-path.md, "The history-flat manifest";
    * docs/lance-write-layer.md, "Why a publish writes ~N KB").
    */
   public static void create(StorageConfig config, Schema schema) {

@@ -3,7 +3,7 @@ package dev.omnigraph.table;
 /**
  * A full-text index build found no token in its column (every value null, empty, or only stop
  * words, punctuation or words longer than the tokenizer keeps): lance-core 7.0.0 cannot build an
- * inverted index that holds nothing (issue 47; fixed upstream later, lance-format/lance#8482). Nothing
+ * inverted index that holds nothing (the reference's logic tests; fixed upstream later, lance-format/lance#8482). Nothing
  * was committed; the build's files are garbage for cleanup. The index can be built once a row
  * holds a word.
  */

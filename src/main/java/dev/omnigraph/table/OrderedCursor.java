@@ -18,7 +18,7 @@ import org.lance.ipc.LanceScanner;
  * the scan about which id comes first.
  *
  * <p>lance-java 7.0.0's {@code ScanOptions} has a row batch size but no decoded-bytes batch size
- * (the seed's second scanner setting, 32 MiB): each batch's exact Arrow size is measured instead
+ * (the write path's second scanner setting, 32 MiB): each batch's exact Arrow size is measured instead
  * ({@link #maxBatchBytes()}), and each row's ({@link #peekBytes()}), so callers can refuse a row
  * above their byte bound. Not thread-safe; close it (it holds a leased dataset handle).
  */

@@ -14,7 +14,7 @@ import org.lance.Dataset;
  * Open Lance handles of exact table versions, shared in this process. A version of a dataset never
  * changes, so a handle opened at (root, table, branch, version) can serve every later read, stage
  * and commit planned against that version: a write then opens its pinned version once instead of
- * once per step, and the next write finds the version this one committed already open (issue 11:
+ * once per step, and the next write finds the version this one committed already open (docs/write-path.md, "what a write costs":
  * each open is two object-store requests). "Which version is latest" is never answered from here.
  *
  * <p>Bounded: the least recently used idle handles are closed past {@link #MAX_HANDLES}; a handle in

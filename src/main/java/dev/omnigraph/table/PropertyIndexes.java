@@ -36,8 +36,8 @@ final class PropertyIndexes {
   static final int KMEANS_ITERATIONS = 50;
 
   /**
-   * Every vector index is L2: what {@code nearest} ranks by (the reference's metric, issue 47
-   * item 8). An index of another metric is never used by a search.
+   * Every vector index is L2: what {@code nearest} ranks by (the reference's metric, as its logic
+   * tests expect). An index of another metric is never used by a search.
    */
   static final DistanceType DISTANCE = DistanceType.L2;
 

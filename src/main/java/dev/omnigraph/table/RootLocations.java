@@ -24,7 +24,7 @@ import org.jboss.logging.Logger;
  * Makes a graph root relocatable: finds, and rewrites, the dataset locations Lance records in the
  * files under it.
  *
- * <p>Why this is needed (issue 44 item 4): Lance writes a native branch (ours: every graph branch in
+ * <p>Why this is needed (docs/maintenance.md, "Copying, backing up and moving a graph root"): Lance writes a native branch (ours: every graph branch in
  * {@code __manifest/tree/<b>/}, every forked table in {@code <table>/tree/<b>/}) as a shallow clone
  * of its parent, and the clone's manifests name the parent by its absolute path or URI
  * ({@link RecordedLocations}). Lance 7 resolves that string as is, against no base: a relative one

@@ -179,7 +179,7 @@ final class RowCodec {
       v.setSafe(index, (int) l);
     } else if (vector instanceof UInt8Vector v) {
       // A Long is already the unsigned bits (load's spelling); a query's U64 above 2^63-1 arrives
-      // as a BigInteger (issue 47 item 9) and is stored as its low 64 bits.
+      // as a BigInteger (the reference's logic tests) and is stored as its low 64 bits.
       if (value instanceof BigInteger big) {
         if (big.signum() < 0 || big.bitLength() > 64) {
           throw new IllegalArgumentException("value " + big + " is outside the U64 range [0, 18446744073709551615]");

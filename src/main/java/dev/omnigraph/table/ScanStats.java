@@ -1,6 +1,6 @@
 package dev.omnigraph.table;
 
-/** What a streaming scan held at most, so callers can assert the seed's per-batch bounds. */
+/** What a streaming scan held at most, so callers can assert the write path's per-batch bounds. */
 public interface ScanStats {
 
   /** Scanner batches read so far. */

@@ -78,7 +78,7 @@ final class SearchIndexes {
 
   /**
    * Whether {@code column} has a vector index built for the L2 metric: only then may an L2 search
-   * use it (an index of another metric, such as the cosine indexes built before issue 47 item 8,
+   * use it (an index of another metric, such as the cosine indexes built before vector search ranked by L2,
    * would answer for its own metric; the search is then flat and exact instead).
    */
   static boolean l2VectorIndex(Dataset table, String column) {
@@ -104,7 +104,7 @@ final class SearchIndexes {
 
   /**
    * A query vector L2 is defined for: finite components. A zero vector is a query like any other
-   * (issue 47 item 8: the reference ranks by L2, where the zero vector is simply the origin).
+   * (the reference's logic tests: the reference ranks by L2, where the zero vector is simply the origin).
    */
   static boolean usableQuery(float[] query) {
     for (float x : query) {

@@ -10,7 +10,7 @@ import java.util.Optional;
 import org.lance.FragmentMetadata;
 
 /**
- * What this process knows about the ids in the fragments it staged, by data file (issue 11, "key
+ * What this process knows about the ids in the fragments it staged, by data file (docs/write-path.md, "what a write costs", "key
  * checks that do not read every fragment"). A key index covers a table's fragments only up to its
  * last optimization; the fragments written since are read by every key probe (one object-store GET
  * each, and on a bulk load the probe's {@code IN} list evaluated over each of them). A fragment's

@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param vectors for each vector column asked about: how many rows hold a non-null vector (what
  *     IVF training needs at least one of)
  * @param texts for each full-text column asked about: how many rows hold a non-null, non-empty
- *     string (lance-core 7.0.0 cannot build an inverted index that holds no token: issue 47)
+ *     string (lance-core 7.0.0 cannot build an inverted index that holds no token: the reference's logic tests)
  */
 public record TableIndexState(long version, long rows, Map<String, IndexKind> indexes, Map<String, Long> vectors,
     Map<String, Long> texts) {

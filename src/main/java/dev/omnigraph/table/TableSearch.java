@@ -85,7 +85,7 @@ public final class TableSearch {
    * distance on the vector column {@code column}, nearest first (ties by id), each with its exact
    * squared Euclidean distance (double precision, computed here from the row's vector, so the same
    * with or without an index). L2 is the reference's metric (Lance's default, its {@code ivf_flat}
-   * index is built for it; issue 47 item 8): every vector, the zero vector included, has a distance
+   * index is built for it; the reference's logic tests): every vector, the zero vector included, has a distance
    * to every query, so a row is never dropped for its vector. Only rows {@code prefilter} admits are
    * candidates (Lance's prefilter: a selective filter cannot starve the result). Rows with a null
    * vector are not candidates (Lance skips them; so does the reference). {@code columns} empty means

@@ -8,7 +8,7 @@ import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
- * The one bounded retry loop (STYLE habit 4; Iceberg's {@code Tasks}, Nessie's {@code CommitRetry}):
+ * The one bounded retry loop (Iceberg's {@code Tasks}, Nessie's {@code CommitRetry}):
  * a named policy with its limits, an injectable sleeper, and an attempt that either settles
  * (a value) or asks for another try (empty). Nothing else in the code base sleeps to retry.
  */

@@ -1,6 +1,8 @@
 package dev.omnigraph.util;
 
 import java.security.SecureRandom;
+import java.util.function.LongSupplier;
+import java.util.random.RandomGenerator;
 
 /**
  * ULIDs (26 Crockford base-32 characters: 48-bit millisecond time, 80 random bits) for commit and
@@ -10,30 +12,64 @@ import java.security.SecureRandom;
 public final class Ulid {
 
   private static final char[] ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ".toCharArray();
-  private static final SecureRandom RANDOM = new SecureRandom();
 
-  private static long lastMillis;
-  private static long lastHigh; // upper 16 of the 80 random bits
-  private static long lastLow; // lower 64 of the 80 random bits
+  /**
+   * Where every id comes from (the id seam of the deterministic simulation, docs/testing.md): the wall clock and {@link SecureRandom} in
+   * production; a deterministic simulation installs a seeded generator over its own clock
+   * ({@link #install}), so one seed mints the same ids in every run.
+   */
+  private static volatile Generator source = new Generator(System::currentTimeMillis, new SecureRandom());
 
   private Ulid() {}
 
   /** A new ULID. */
-  public static synchronized String next() {
-    long now = System.currentTimeMillis();
-    if (now <= lastMillis) {
-      // Same (or a backwards) millisecond: increment the random part to keep ids monotonic.
-      now = lastMillis;
-      lastLow++;
-      if (lastLow == 0) {
-        lastHigh = (lastHigh + 1) & 0xFFFF;
-      }
-    } else {
-      lastMillis = now;
-      lastHigh = RANDOM.nextInt(1 << 16);
-      lastLow = RANDOM.nextLong();
+  public static String next() {
+    return source.next();
+  }
+
+  /**
+   * Makes {@code generator} the process's id source until the returned handle is closed, which puts
+   * back the one it replaced. For simulations; nothing in production calls it.
+   */
+  public static AutoCloseable install(Generator generator) {
+    Generator before = source;
+    source = generator;
+    return () -> source = before;
+  }
+
+  /**
+   * Monotonic ULIDs over a millisecond clock and a random source: ids minted by one generator are
+   * strictly increasing, even within one millisecond or when the clock goes back.
+   */
+  public static final class Generator {
+    private final LongSupplier millis;
+    private final RandomGenerator random;
+    private long lastMillis;
+    private long lastHigh; // upper 16 of the 80 random bits
+    private long lastLow; // lower 64 of the 80 random bits
+
+    public Generator(LongSupplier millis, RandomGenerator random) {
+      this.millis = millis;
+      this.random = random;
     }
-    return encode(now, lastHigh, lastLow);
+
+    /** The next id. */
+    public synchronized String next() {
+      long now = millis.getAsLong();
+      if (now <= lastMillis) {
+        // Same (or a backwards) millisecond: increment the random part to keep ids monotonic.
+        now = lastMillis;
+        lastLow++;
+        if (lastLow == 0) {
+          lastHigh = (lastHigh + 1) & 0xFFFF;
+        }
+      } else {
+        lastMillis = now;
+        lastHigh = random.nextInt(1 << 16);
+        lastLow = random.nextLong();
+      }
+      return encode(now, lastHigh, lastLow);
+    }
   }
 
   /** True when {@code s} is a syntactically valid ULID. */

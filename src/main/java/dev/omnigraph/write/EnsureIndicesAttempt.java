@@ -80,7 +80,7 @@ public final class EnsureIndicesAttempt {
   /** What a vector column without a non-null vector is reported with. */
   public static final String UNTRAINABLE = "no non-null vector to train the vector index on yet";
 
-  /** What a full-text column without a word to index is reported with (issue 47). */
+  /** What a full-text column without a word to index is reported with (the reference's logic tests). */
   public static final String NO_TEXT = "no text to build the full-text index from yet";
 
   /** A table's index work, done or planned. */
@@ -100,7 +100,22 @@ public final class EnsureIndicesAttempt {
    * @param manifestVersion the branch's manifest version after the run
    */
   public record Result(String branch, List<TableWork> built, List<Pending> pending, Optional<GraphCommit> commit,
-      long manifestVersion) {}
+      long manifestVersion) {
+
+    /** The answer of every front end. */
+    public dev.omnigraph.api.EnsureIndicesOutput output(String uri) {
+      List<dev.omnigraph.api.EnsureIndicesOutput.Table> tables = built.stream()
+          .map(t -> new dev.omnigraph.api.EnsureIndicesOutput.Table(t.tableKey(), t.nativeBranch().orElse(null),
+              t.fromVersion(), t.toVersion(), t.firstTouch(), t.indexes().stream()
+                  .map(i -> new dev.omnigraph.api.EnsureIndicesOutput.Index(i.column(),
+                      i.kind().name().toLowerCase(Locale.ROOT), i.name())).toList()))
+          .toList();
+      List<dev.omnigraph.api.EnsureIndicesOutput.Pending> waiting = pending.stream()
+          .map(p -> new dev.omnigraph.api.EnsureIndicesOutput.Pending(p.tableKey(), p.column(), p.reason())).toList();
+      return new dev.omnigraph.api.EnsureIndicesOutput(uri, branch, commit.isPresent(),
+          commit.map(GraphCommit::id).orElse(null), manifestVersion, tables, waiting);
+    }
+  }
 
   private final GateManager gates;
   private final GraphManifest manifest;
@@ -194,7 +209,7 @@ public final class EnsureIndicesAttempt {
         if (d.getValue() == IndexKind.VECTOR && at.vectors().getOrDefault(d.getKey(), 0L) == 0) {
           pending.add(new Pending(key, d.getKey(), UNTRAINABLE));
         } else if (d.getValue() == IndexKind.INVERTED && at.rows() > 0 && at.texts().getOrDefault(d.getKey(), 0L) == 0) {
-          // Issue 47: lance-core 7.0.0 cannot build a full-text index holding no token, and a
+          // the reference's logic tests: lance-core 7.0.0 cannot build a full-text index holding no token, and a
           // table whose text is all null or empty (say one row without it) has none.
           pending.add(new Pending(key, d.getKey(), NO_TEXT));
         } else if (at.rows() > 0) {

@@ -108,7 +108,7 @@ public final class MergeAttempt {
    * @throws MergeConflicts for conflicts (nothing written)
    * @throws ReadSetChanged when the target (or the source's identity) changed before any effect
    * @throws RecoveryRequired for a relevant pending sidecar, or any failure after the sidecar armed
-   * @throws ResourceLimitExceeded for a row or a chain past the seed's bounds (before arm)
+   * @throws ResourceLimitExceeded for a row or a chain past the write path's bounds (before arm)
    */
   public MergeResult run(String source, String target, Optional<String> actor) {
     return run(source, target, actor, MergeLimits.PRODUCTION, ProgressListener.NONE);

@@ -22,7 +22,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Validates a merge's result like any write, before any effect (issue 14: "validated like any write
+ * Validates a merge's result like any write, before any effect (docs/merge.md: "validated like any write
  * (constraints, referential integrity, cardinality)"): the merged result is the target snapshot plus
  * each table's delta, judged with the same {@link RowValidator} the other writers use, and every
  * violation becomes a typed {@link MergeConflict} instead of aborting at the first — a merge reports

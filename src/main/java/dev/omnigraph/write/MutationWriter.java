@@ -268,7 +268,7 @@ final class MutationWriter implements PreparedWrite {
    * {@code key = value} on a node type keyed by that one String (or enum) property is {@code id =
    * value}: a keyed node's id is its key's spelling, and for these kinds the spelling is the value
    * itself (see {@link dev.omnigraph.schema.KeyIds}). The id form reads the {@code id} index and
-   * the rows it names, not the key column of every fragment (issue 11).
+   * the rows it names, not the key column of every fragment (docs/write-path.md, "what a write costs").
    */
   private Filter filter(NodeType type, Predicate where) {
     if (where.op() == dev.omnigraph.query.CompareOp.EQ && type.key().equals(List.of(where.column()))

@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /**
  * Cuts an NDJSON input into chunks that each fit one load commit ({@code omnigraph load --split},
- * issue 45): at most {@link WriteLimits#MAX_KEYED_ROWS} rows, so no table of a chunk can pass the
+ * docs/write-path.md, "Inputs over the bound"): at most {@link WriteLimits#MAX_KEYED_ROWS} rows, so no table of a chunk can pass the
  * keyed-plan bound, and at most {@link WriteLimits#MAX_KEYED_BYTES} bytes of input text. The input
  * is read as it is cut: only the chunk being filled is held, never the whole input.
  *

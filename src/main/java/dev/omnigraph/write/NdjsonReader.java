@@ -203,7 +203,7 @@ final class NdjsonReader {
   /**
    * The keyed-plan bound (WriteLimits, 8,192 rows per table), checked as the rows arrive: a large
    * append or merge is refused at the line that crosses it, not after the whole input was parsed
-   * (a 200,000-row file took 18–24 s to be told, issue 45).
+   * (a 200,000-row file took 18–24 s to be told).
    */
   private static void refuseOverLimit(LoadBatch batch, String tableKey, String typeName, long line) {
     int rows = batch.rows().get(tableKey).size();

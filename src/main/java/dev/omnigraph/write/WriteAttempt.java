@@ -309,7 +309,7 @@ public final class WriteAttempt {
    * Step 3 under the gates: the recovery re-list, the token's revalidation (the latest-version
    * probe of the manifest), the accepted schema and every target's live HEAD are independent
    * reads, so they run side by side (one round trip on object storage, not four); their verdicts
-   * are then applied in the seed's order.
+   * are then applied in the write path's order.
    *
    * @return the revalidated authority (what the publish commits from)
    */

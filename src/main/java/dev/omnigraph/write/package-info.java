@@ -1,5 +1,5 @@
 /**
- * The direct-publish write path: the commit template that owns the seed's phases (capture
+ * The direct-publish write path: the commit template that owns the write path's phases (capture
  * authority, prepare, arm, effect, revalidate, publish, confirm, retire) and the writers that plan
  * for it: mutations, loads, merges, schema apply and index ensure. It may use: api, gate,
  * manifest, merge, query, recovery, schema, table, util.

@@ -39,6 +39,7 @@ class OpenApiContractTest {
    * docs/http-api.md): served and listed, compared with nothing.
    */
   static final Set<String> OURS = Set.of("POST /graphs/{graph_id}/indexes/ensure", "GET /graphs/{graph_id}/lease",
+      "POST /graphs/{graph_id}/branches/{branch}/revert",
       "GET /graphs/{graph_id}/access");
 
   private static final String APPLY = "POST /graphs/{graph_id}/schema/apply";

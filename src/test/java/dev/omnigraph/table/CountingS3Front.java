@@ -3,23 +3,16 @@ package dev.omnigraph.table;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.testing.S3Relay;
 import dev.omnigraph.testing.S3TestServer;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * A pass-through HTTP front on loopback, in front of the test S3 server, that records every request
@@ -28,21 +21,11 @@ import java.util.concurrent.Executors;
  * through it; branch creation (which reads the endpoint from the process environment) does not.
  */
 final class CountingS3Front implements AutoCloseable {
-  static {
-    // As in ConditionalWriteSerializer: without it every response waits out a delayed ACK.
-    System.setProperty("sun.net.httpserver.nodelay", "true");
-  }
-
 
   /** One forwarded request: HTTP method and the path below the bucket (URL-decoded, no query). */
   record Request(String method, String key, String query) {}
 
-  private static final Set<String> HOP_BY_HOP = Set.of(
-      "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer",
-      "transfer-encoding", "upgrade", "host", "content-length", "expect");
-
   private final HttpServer server;
-  private final ExecutorService executor;
   private final HttpClient client;
   private final String upstream;
   private final List<Request> log = new ArrayList<>();
@@ -58,17 +41,8 @@ final class CountingS3Front implements AutoCloseable {
 
   CountingS3Front() throws IOException {
     this.upstream = S3TestServer.get().endpoint();
-    this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(5)).followRedirects(HttpClient.Redirect.NEVER).build();
-    this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
-    this.executor = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "s3-counting-front");
-      t.setDaemon(true);
-      return t;
-    });
-    server.setExecutor(executor);
-    server.createContext("/", this::handle);
-    server.start();
+    this.client = S3Relay.client();
+    this.server = S3Relay.serve("127.0.0.1", 0, 64, "s3-counting-front", this::handle);
   }
 
   /** A fresh root (a bucket of its own) whose Lance and SDK traffic goes through this front. */
@@ -162,39 +136,14 @@ final class CountingS3Front implements AutoCloseable {
       synchronized (this) {
         log.add(new Request(method, uri.getPath(), uri.getRawQuery() == null ? "" : uri.getRawQuery()));
       }
-      HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(upstream + uri))
-          .timeout(Duration.ofSeconds(60))
-          .method(method, body.length == 0 && !method.equals("PUT") && !method.equals("POST")
-              ? HttpRequest.BodyPublishers.noBody()
-              : HttpRequest.BodyPublishers.ofByteArray(body));
-      exchange.getRequestHeaders().forEach((name, values) -> {
-        if (!HOP_BY_HOP.contains(name.toLowerCase(Locale.ROOT))) {
-          values.forEach(v -> request.header(name, v));
-        }
-      });
-      HttpResponse<byte[]> response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+      HttpResponse<byte[]> response = client.send(S3Relay.request(upstream, exchange, body).build(),
+          HttpResponse.BodyHandlers.ofByteArray());
       if (dropThis(method, uri.getPath())) {
         // Forwarded and applied upstream; the caller never hears back.
         exchange.getHttpContext().getServer();
         throw new LostResponse();
       }
-      response.headers().map().forEach((name, values) -> {
-        String lower = name.toLowerCase(Locale.ROOT);
-        if (!lower.equals(":status")
-            && (!HOP_BY_HOP.contains(lower) || (lower.equals("content-length") && method.equals("HEAD")))) {
-          exchange.getResponseHeaders().put(name, values);
-        }
-      });
-      byte[] out = response.body();
-      int status = response.statusCode();
-      if (method.equals("HEAD") || status == 204 || status == 304 || out.length == 0) {
-        exchange.sendResponseHeaders(status, -1);
-      } else {
-        exchange.sendResponseHeaders(status, out.length);
-        try (OutputStream os = exchange.getResponseBody()) {
-          os.write(out);
-        }
-      }
+      S3Relay.answer(exchange, response, response.body());
     } catch (LostResponse e) {
       // Closing the exchange without response headers makes the server drop the connection.
       exchange.getRequestBody().close();
@@ -215,7 +164,6 @@ final class CountingS3Front implements AutoCloseable {
 
   @Override
   public void close() {
-    server.stop(0);
-    executor.shutdownNow();
+    S3Relay.stop(server);
   }
 }

@@ -5,19 +5,13 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -30,21 +24,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * answered by this class itself: S3Mock decides every response.
  */
 public final class ConditionalWriteSerializer implements AutoCloseable {
-  static {
-    // The JDK server writes a response's headers and body separately and leaves Nagle's algorithm
-    // on, so every response through this front waited out the client's delayed ACK (~40 ms on
-    // Linux): a GET took 55-70 ms here instead of 9-16 ms. Read once, when the server classes load.
-    System.setProperty("sun.net.httpserver.nodelay", "true");
-  }
-
-
-  private static final Set<String> HOP_BY_HOP = Set.of(
-      "connection", "content-length", "expect", "host", "upgrade", "transfer-encoding", "keep-alive",
-      "proxy-connection", "te", "trailer", "http2-settings");
 
   private final HttpServer server;
   private final HttpClient client;
-  private final ExecutorService executor;
   private final String upstream;
   private final ReentrantLock conditional = new ReentrantLock(true);
   private final java.util.concurrent.ConcurrentHashMap<String, Fault> faults = new java.util.concurrent.ConcurrentHashMap<>();
@@ -179,20 +161,8 @@ public final class ConditionalWriteSerializer implements AutoCloseable {
   /** Listens on {@code host:port} (a loopback address) and forwards to S3Mock on {@code 127.0.0.1:upstreamPort}. */
   ConditionalWriteSerializer(String host, int port, int upstreamPort) throws IOException {
     this.upstream = "http://127.0.0.1:" + upstreamPort;
-    this.client = HttpClient.newBuilder()
-        .version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(5))
-        .followRedirects(HttpClient.Redirect.NEVER)
-        .build();
-    this.server = HttpServer.create(new InetSocketAddress(host, port), 256);
-    this.executor = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "s3-conditional-proxy");
-      t.setDaemon(true);
-      return t;
-    });
-    server.setExecutor(executor);
-    server.createContext("/", this::handle);
-    server.start();
+    this.client = S3Relay.client();
+    this.server = S3Relay.serve(host, port, 256, "s3-conditional-proxy", this::handle);
   }
 
   private void handle(HttpExchange exchange) throws IOException {
@@ -218,23 +188,9 @@ public final class ConditionalWriteSerializer implements AutoCloseable {
         }
         return;
       }
-      HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(upstream + exchange.getRequestURI().toString()))
-          .timeout(Duration.ofSeconds(60))
-          .method(method, body.length == 0 && !method.equals("PUT") && !method.equals("POST")
-              ? HttpRequest.BodyPublishers.noBody()
-              : HttpRequest.BodyPublishers.ofByteArray(body));
-      boolean isConditional = false;
-      for (Map.Entry<String, List<String>> h : exchange.getRequestHeaders().entrySet()) {
-        String name = h.getKey().toLowerCase(Locale.ROOT);
-        if (name.equals("if-none-match") || name.equals("if-match")) {
-          isConditional = true;
-        }
-        if (!HOP_BY_HOP.contains(name)) {
-          for (String v : h.getValue()) {
-            request.header(h.getKey(), v);
-          }
-        }
-      }
+      HttpRequest.Builder request = S3Relay.request(upstream, exchange, body);
+      boolean isConditional = exchange.getRequestHeaders().containsKey("If-None-Match")
+          || exchange.getRequestHeaders().containsKey("If-Match");
       HttpResponse<byte[]> response;
       if (isConditional) {
         conditional.lock();
@@ -261,24 +217,7 @@ public final class ConditionalWriteSerializer implements AutoCloseable {
           }
         }
       }
-      HttpHeaders headers = response.headers();
-      for (Map.Entry<String, List<String>> h : headers.map().entrySet()) {
-        String name = h.getKey().toLowerCase(Locale.ROOT);
-        if (name.equals(":status") || (HOP_BY_HOP.contains(name) && !(name.equals("content-length") && method.equals("HEAD")))) {
-          continue;
-        }
-        exchange.getResponseHeaders().put(h.getKey(), h.getValue());
-      }
-      byte[] out = response.body();
-      int status = response.statusCode();
-      if (method.equals("HEAD") || status == 204 || status == 304 || out.length == 0) {
-        exchange.sendResponseHeaders(status, -1);
-      } else {
-        exchange.sendResponseHeaders(status, out.length);
-        try (OutputStream os = exchange.getResponseBody()) {
-          os.write(out);
-        }
-      }
+      S3Relay.answer(exchange, response, response.body());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       exchange.sendResponseHeaders(502, -1);
@@ -289,7 +228,6 @@ public final class ConditionalWriteSerializer implements AutoCloseable {
 
   @Override
   public void close() {
-    server.stop(0);
-    executor.shutdownNow();
+    S3Relay.stop(server);
   }
 }

@@ -44,6 +44,11 @@ public final class FailpointControl {
     return enable(point, errorAction(point));
   }
 
+  /** Whether a test has {@code point} enabled (the simulation leaves such a point to that test). */
+  public static boolean isEnabled(Failpoint point) {
+    return ACTIONS.containsKey(point);
+  }
+
   public static void disable(String name) {
     disable(Failpoint.named(name));
   }
