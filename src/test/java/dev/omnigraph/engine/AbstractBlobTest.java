@@ -10,7 +10,6 @@ import dev.omnigraph.api.InvalidRequest;
 import dev.omnigraph.api.NotFound;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.query.QueryException;
-import dev.omnigraph.api.ResourceLimitExceeded;
 import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.schema.BlobValue;
 import dev.omnigraph.schema.ExternalBlobRefused;
@@ -81,7 +80,7 @@ abstract class AbstractBlobTest {
       }
       """;
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  static final ObjectMapper JSON = new ObjectMapper();
 
   StorageConfig config;
   Omnigraph graph;
@@ -198,31 +197,6 @@ abstract class AbstractBlobTest {
       assertThat(now.snapshotId()).isEqualTo(second);
       assertThat(now.etag()).isNotEqualTo(etagBefore);
     }
-  }
-
-  @Test
-  void payloadsOver32MiBAreRefusedBeforeTheSidecarAndMoveNothing() {
-    addDoc("seed", base64(new byte[] {1}));
-    SnapshotOutput before = graph.snapshot("main");
-    List<String> committedDataFiles = dataFiles();
-    // One cell over the limit: refused from the text's length, before the decoder allocates it.
-    String oneTooMany = BlobValue.MANAGED_PREFIX + "A".repeat((int) (BlobValue.MAX_OPERATION_BYTES / 3 * 4) + 8);
-    assertThatThrownBy(() -> addDoc("big", oneTooMany)).isInstanceOfSatisfying(ResourceLimitExceeded.class, e -> {
-      assertThat(e.resource()).isEqualTo(BlobValue.PAYLOAD_RESOURCE);
-      assertThat(e.limit()).isEqualTo(32L * 1024 * 1024);
-      assertThat(e.actual()).isGreaterThan(32L * 1024 * 1024);
-    });
-    // Two cells under the limit each, over it together: summed before anything is staged.
-    String seventeen = base64(new byte[17 * 1024 * 1024]);
-    assertThatThrownBy(() -> graph.mutate("main", GQ, "add_two", JSON.createObjectNode().put("x", seventeen)
-        .put("y", seventeen), Optional.of("blob-test"), Optional.empty()))
-        .isInstanceOfSatisfying(ResourceLimitExceeded.class,
-            e -> assertThat(e.actual()).isEqualTo(34L * 1024 * 1024));
-    assertThat(graph.snapshot("main")).isEqualTo(before);
-    // No data file was written for the refused writes: the table holds only what its versions name.
-    assertThat(dataFiles()).isEqualTo(committedDataFiles);
-    assertThat(graph.snapshot("main")).isEqualTo(before);
-    assertThat(sidecars()).isEmpty();
   }
 
   @Test
