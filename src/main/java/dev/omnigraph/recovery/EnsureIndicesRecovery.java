@@ -14,7 +14,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The settle plan of an EnsureIndices sidecar (writer kind {@value RecoverySidecar#ENSURE_INDICES},
+ * The settle plan of an EnsureIndices sidecar (writer kind {@value WriterKind.EnsureIndices#WIRE},
  * the v9 envelope's protocol_v8 payload), settled by {@link SettleTemplate} under the same gates as
  * every other sidecar.
  *

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The settle plan of a revert (writer kind {@value RecoverySidecar#REVERT}; docs/recovery.md, "The
+ * The settle plan of a revert (writer kind {@value WriterKind.Revert#WIRE}; docs/recovery.md, "The
  * settle template"). Each effect is one pre-minted Lance {@code Restore} on the branch's own ref, read
  * at the pin and landing at pin + 1, never a first-touch ref: a mutation's exact shape. So whether
  * it landed, when the record rolls forward (from {@code effects_confirmed}, every restore exactly

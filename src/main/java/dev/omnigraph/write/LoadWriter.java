@@ -34,8 +34,8 @@ final class LoadWriter implements PreparedWrite {
   }
 
   @Override
-  public String writerKind() {
-    return "load";
+  public dev.omnigraph.recovery.WriterKind writerKind() {
+    return new dev.omnigraph.recovery.WriterKind.Load();
   }
 
   @Override

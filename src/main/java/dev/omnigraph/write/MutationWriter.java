@@ -55,8 +55,8 @@ final class MutationWriter implements PreparedWrite {
   }
 
   @Override
-  public String writerKind() {
-    return "mutation";
+  public dev.omnigraph.recovery.WriterKind writerKind() {
+    return new dev.omnigraph.recovery.WriterKind.Mutation();
   }
 
   @Override

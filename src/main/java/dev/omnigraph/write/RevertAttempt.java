@@ -216,7 +216,7 @@ public final class RevertAttempt {
       this.actor = actor;
       Optional<String> head = token.graphHead();
       long createdAt = Micros.now();
-      this.sidecar = new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, RecoverySidecar.REVERT, Ulid.next(),
+      this.sidecar = new RecoverySidecar(new dev.omnigraph.recovery.WriterKind.Revert(), Ulid.next(),
           actor.orElse(null), new RecoverySidecar.Authority(branch, token.branchIdentity().orElse(null),
           head.orElse(null), token.schemaIdentity()), planned.stream().map(RevertAttempt::intent).toList(),
           RecoverySidecar.State.ARMED, new RecoverySidecar.Lineage(Ulid.next(), head.orElse(null), createdAt,
@@ -239,7 +239,7 @@ public final class RevertAttempt {
             p.pin.version(), p.restore, p.uuid));
         if (outcome.kind() == CommitOutcome.Kind.NOT_LANDED && !before) {
           // The first restore lost to a concurrent writer and nothing of ours landed.
-          throw new CommitTemplate.EffectFree(() -> new ReadSetChanged("table:" + p.pin.tableKey(),
+          throw new CommitTemplate.EffectFree(() -> new ReadSetChanged(new dev.omnigraph.api.ReadSetMember.Table(p.pin.tableKey()),
               Optional.of(Long.toString(p.pin.version())), Optional.of(outcome.detail())));
         }
         if (outcome.kind() != CommitOutcome.Kind.LANDED) {

@@ -659,7 +659,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     graph = Omnigraph.open(config, OpenMode.READ_ONLY);
     assertThat(sidecarKeys()).as("sidecars after a halt at %s", failpoint).hasSize(1);
     RecoverySidecar s = readSidecar(sidecarKeys().get(0));
-    assertThat(s.writerKind()).isEqualTo(dev.omnigraph.recovery.OptimizeRecovery.WRITER_KIND);
+    assertThat(s.writerKind()).isEqualTo(dev.omnigraph.recovery.WriterKind.Optimize.WIRE);
     assertThat(s.actor()).isEqualTo(dev.omnigraph.maintenance.Optimize.ACTOR);
     assertThat(s.tables()).extracting(RecoverySidecar.TableIntent::tableKey)
         .containsExactly("edge:Knows", "node:Person");
@@ -739,7 +739,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     graph = Omnigraph.open(config, OpenMode.READ_ONLY);
     assertThat(sidecarKeys()).hasSize(1);
     RecoverySidecar s = readSidecar(sidecarKeys().get(0));
-    assertThat(s.writerKind()).isEqualTo(RecoverySidecar.REVERT);
+    assertThat(s.writerKind()).isEqualTo(dev.omnigraph.recovery.WriterKind.Revert.WIRE);
     assertThat(s.tables()).extracting(RecoverySidecar.TableIntent::tableKey).containsExactly("edge:Knows", "node:Person");
     if (recoveryFailpoint != null) {
       graph.close();
@@ -757,7 +757,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> {
       assertThat(e.operationId()).isEqualTo(s.operationId());
       assertThat(e.kind()).isEqualTo(kind);
-      assertThat(e.writerKind()).isEqualTo(RecoverySidecar.REVERT);
+      assertThat(e.writerKind()).isEqualTo(dev.omnigraph.recovery.WriterKind.Revert.WIRE);
       assertThat(e.commitId()).isEqualTo(forward ? s.lineage().commitId() : kind.equals("RolledBack")
           ? s.lineage().rollbackCommitId() : null);
     });
@@ -1029,7 +1029,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     Optional<RecoverySidecar> s = sidecarKeys().isEmpty() ? Optional.empty()
         : Optional.of(readSidecar(sidecarKeys().get(0)));
     s.ifPresent(sc -> {
-      assertThat(sc.writerKind()).isEqualTo(RecoverySidecar.ENSURE_INDICES);
+      assertThat(sc.writerKind()).isEqualTo(dev.omnigraph.recovery.WriterKind.EnsureIndices.WIRE);
       assertThat(sc.actor()).isEqualTo(CrashChild.ACTOR);
       assertThat(sc.tables()).extracting(RecoverySidecar.TableIntent::tableKey)
           .containsExactly("edge:Knows", "node:Person");
@@ -1050,7 +1050,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
       assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> {
         assertThat(e.operationId()).isEqualTo(s.get().operationId());
         assertThat(e.kind()).isEqualTo(audit);
-        assertThat(e.writerKind()).isEqualTo(RecoverySidecar.ENSURE_INDICES);
+        assertThat(e.writerKind()).isEqualTo(dev.omnigraph.recovery.WriterKind.EnsureIndices.WIRE);
         assertThat(e.forActor()).isEqualTo(CrashChild.ACTOR);
       });
     } else {
