@@ -57,6 +57,8 @@ final class RouteActions {
       route("GET", G + "/commits/{commit_id}/changes", PolicyAction.READ, "the commit's branch"),
       route("GET", G + "/changes", PolicyAction.READ, "branch (default main)"),
       route("POST", G + "/changes/baseline", PolicyAction.EXPORT, "branch (default main)"),
+      route("GET", G + "/blob", PolicyAction.READ, "branch read (a snapshot's own branch; default main)"),
+      route("HEAD", G + "/blob", PolicyAction.READ, "as GET"),
       route("GET", G + "/snapshot", PolicyAction.READ, "branch (default main); with commit, the commit's branch"),
       route("GET", G + "/lease", PolicyAction.READ, "none (ours)"),
       route("GET", G + "/access", PolicyAction.READ, "branch (default main) (ours: the console's actor view)"),

@@ -60,6 +60,9 @@ final class LoadWriter implements PreparedWrite {
         WriteLimits.checkRows(t.getKey(), t.getValue().size());
       }
     }
+    if (mode != LoadMode.OVERWRITE) {
+      WriteLimits.checkBlobBytes(batch.rows().values().stream().map(LinkedHashMap::values).toList());
+    }
     checkEndpoints(ctx);
     checkConstraints(ctx);
     List<TableEffect> effects = new ArrayList<>();
