@@ -166,7 +166,7 @@ final class RemoteGraph {
           d.path("entity_id").asText(null));
     }
     if ((d = error.get("read_set_conflict")) != null && !d.isNull()) {
-      return new ReadSetChanged(d.path("member").asText(), text(d, "expected"), text(d, "actual"));
+      return new ReadSetChanged(dev.omnigraph.api.ReadSetMember.parse(d.path("member").asText()), text(d, "expected"), text(d, "actual"));
     }
     if ((d = error.get("precondition_failure")) != null && !d.isNull()) {
       return new PreconditionFailed(d.path("expected").asText(), text(d, "actual"));

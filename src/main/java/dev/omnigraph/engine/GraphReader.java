@@ -196,9 +196,9 @@ public abstract sealed class GraphReader permits Omnigraph {
   /** As {@link #snapshotAtCommit(String)}, for {@code actor} ({@code read} on the commit's branch). */
   public SnapshotOutput snapshotAtCommit(String commitId, Optional<String> actor) {
     return evidence.call(() -> {
-      GraphCommit c = manifest.findCommit(commitId).orElseThrow(() -> new NotFound("commit", commitId));
-      authorize(actor, PolicyAction.READ, Optional.of(c.branch()), Optional.empty());
-      return GraphReads.toSnapshot(manifest.stateAt(c.branch(), c.manifestVersion()));
+      GraphManifest.CommitState at = manifest.commitState(commitId).orElseThrow(() -> new NotFound("commit", commitId));
+      authorize(actor, PolicyAction.READ, Optional.of(at.commit().branch()), Optional.empty());
+      return GraphReads.toSnapshot(at.state());
     });
   }
 
@@ -258,6 +258,26 @@ public abstract sealed class GraphReader permits Omnigraph {
       authorize(actor, PolicyAction.READ, Optional.of(branch.orElse(BranchNames.MAIN)), Optional.empty());
     }
     return evidence.call(() -> reads.read(policy, branch, commitId, source, name, params, budgets, actor));
+  }
+
+  /**
+   * Opens one managed Blob cell for reading: {@code property} of the {@code entity} ({@code node} or
+   * {@code edge}) {@code type} with {@code id}, at the head of {@code branch} (default main) or at the
+   * commit {@code snapshot}, for {@code actor} ({@code read} on that branch and type). Nothing of the
+   * payload is read until {@link BlobRead#copyTo}; the caller closes the returned cell.
+   *
+   * @throws NotFound for an unknown branch or snapshot, no row with {@code id}, or a null cell
+   * @throws dev.omnigraph.api.InvalidRequest for both a branch and a snapshot, an unknown entity or
+   *     type, or a property that is not a Blob
+   */
+  public dev.omnigraph.api.BlobRead readBlob(String entity, String type, String id, String property,
+      Optional<String> branch, Optional<String> snapshot, Optional<String> actor) {
+    if (snapshot.isEmpty()) {
+      // A snapshot's branch is known once its commit is found: BlobCells asks then, as a query does.
+      authorize(actor, PolicyAction.READ, Optional.of(branch.orElse(BranchNames.MAIN)), Optional.empty());
+    }
+    return evidence.call(() -> BlobCells.open(policy, actor, manifest, storage, contract(), tables, entity, type, id,
+        property, branch, snapshot));
   }
 
   /**

@@ -65,9 +65,12 @@ final class GraphReads {
     SchemaContract contract = schemas.current();
     dev.omnigraph.schema.Catalog catalog = contract.ir().catalog();
     if (commitId.isPresent()) {
-      GraphCommit c = manifest.findCommit(commitId.get()).orElseThrow(() -> new NotFound("commit", commitId.get()));
+      // Resolved once per root and remembered: a commit's state never changes.
+      GraphManifest.CommitState at = manifest.commitState(commitId.get())
+          .orElseThrow(() -> new NotFound("commit", commitId.get()));
+      GraphCommit c = at.commit();
       gate.check(actor, PolicyAction.READ, Optional.of(c.branch()), Optional.empty());
-      state = manifest.stateAt(c.branch(), c.manifestVersion());
+      state = at.state();
       // Time travel reads with the schema accepted when the commit was published: its table
       // versions have that schema's tables and columns.
       catalog = contract.irAt(storage, c.manifestVersion()).catalog();
@@ -119,17 +122,19 @@ final class GraphReads {
       java.util.function.Function<GraphCommit,
           java.util.function.UnaryOperator<List<dev.omnigraph.api.CommitChangesOutput.EntityChange>>> check) {
     return evidence.call(() -> {
-      GraphCommit c = manifest.findCommit(commitId).orElseThrow(() -> new NotFound("commit", commitId));
+      GraphManifest.CommitState at = manifest.commitState(commitId).orElseThrow(() -> new NotFound("commit", commitId));
+      GraphCommit c = at.commit();
       java.util.function.UnaryOperator<List<dev.omnigraph.api.CommitChangesOutput.EntityChange>> inScope =
           check.apply(c);
       if (c.parent().isEmpty()) {
         throw new dev.omnigraph.api.ChangeDiffRefused(dev.omnigraph.api.ChangeDiffRefused.Reason.PARENTLESS_COMMIT,
             c.id(), Optional.empty(), "commit " + c.id() + " has no parent to diff against (the genesis commit)");
       }
-      GraphCommit parent = manifest.findCommit(c.parent().get()).orElseThrow(() -> new NotFound("commit",
-          c.parent().get(), "the first parent of " + c.id()));
-      ManifestState before = manifest.stateAt(parent.branch(), parent.manifestVersion());
-      ManifestState after = manifest.stateAt(c.branch(), c.manifestVersion());
+      GraphManifest.CommitState parentAt = manifest.commitState(c.parent().get()).orElseThrow(() -> new NotFound(
+          "commit", c.parent().get(), "the first parent of " + c.id()));
+      GraphCommit parent = parentAt.commit();
+      ManifestState before = parentAt.state();
+      ManifestState after = at.state();
       SchemaContract contract = schemas.current();
       dev.omnigraph.schema.SchemaIr was = contract.irAt(storage, parent.manifestVersion());
       dev.omnigraph.schema.SchemaIr is = contract.irAt(storage, c.manifestVersion());

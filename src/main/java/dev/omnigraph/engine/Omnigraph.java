@@ -54,6 +54,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
   private final dev.omnigraph.write.EnsureIndicesAttempt indexEnsures;
   private final WritePath writePath;
   private final dev.omnigraph.write.MergeAttempt merges;
+  private final dev.omnigraph.write.RevertAttempt reverts;
   final Recovery recovery;
   final SidecarStore sidecars;
   private final RecoveryAuditTable audit;
@@ -92,6 +93,8 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
         recovery, contracts, () -> contract().ir());
     this.indexEnsures = new dev.omnigraph.write.EnsureIndicesAttempt(gates, manifest, tables, template,
         recovery, () -> contract().ir(), () -> SchemaContract.liveIdentity(storage));
+    this.reverts = new dev.omnigraph.write.RevertAttempt(gates, manifest, tables, template, recovery,
+        () -> SchemaContract.liveIdentity(storage), c -> contract().irAt(storage, c.manifestVersion()).identity());
     this.maintenance = new Maintenance(gates, manifest, tables, publisher, recovery,
         () -> contract().ir().catalog().tableKeys(), storage);
     this.optimizer = new AutoOptimizer(optimizeSettings, new Optimize(gates, manifest, tables, template,
@@ -115,6 +118,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     this.indexEnsures = owner.indexEnsures;
     this.writePath = owner.writePath;
     this.merges = owner.merges;
+    this.reverts = owner.reverts;
     this.recovery = owner.recovery;
     this.sidecars = owner.sidecars;
     this.audit = owner.audit;
@@ -485,17 +489,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     // Ours (the reference has no index route): a commit on the branch, so `change` on it.
     authorize(actor, PolicyAction.CHANGE, Optional.of(b), Optional.empty());
     requireWritable();
-    dev.omnigraph.write.EnsureIndicesAttempt.Result r = evidence.call(() -> indexEnsures.run(b, actor, progress));
-    List<dev.omnigraph.api.EnsureIndicesOutput.Table> built = r.built().stream()
-        .map(t -> new dev.omnigraph.api.EnsureIndicesOutput.Table(t.tableKey(), t.nativeBranch().orElse(null),
-            t.fromVersion(), t.toVersion(), t.firstTouch(), t.indexes().stream()
-                .map(i -> new dev.omnigraph.api.EnsureIndicesOutput.Index(i.column(),
-                    i.kind().name().toLowerCase(java.util.Locale.ROOT), i.name())).toList()))
-        .toList();
-    List<dev.omnigraph.api.EnsureIndicesOutput.Pending> pending = r.pending().stream()
-        .map(p -> new dev.omnigraph.api.EnsureIndicesOutput.Pending(p.tableKey(), p.column(), p.reason())).toList();
-    return new dev.omnigraph.api.EnsureIndicesOutput(config.rootUri(), b, r.commit().isPresent(),
-        r.commit().map(GraphCommit::id).orElse(null), r.manifestVersion(), built, pending);
+    return evidence.call(() -> indexEnsures.run(b, actor, progress)).output(config.rootUri());
   }
 
   /** Creates graph branch {@code name} from {@code from} (default main). Data tables are not copied. */
@@ -606,6 +600,13 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     requireWritable();
     // The source's deletion is its own gated call (branch_delete), through this handle.
     return branches.merge(source, into, deleteBranch, actor, limits, progress, () -> branchDelete(source, actor));
+  }
+
+  /** One commit on {@code branch} (default main) whose state is commit {@code to}'s: {@link dev.omnigraph.write.RevertAttempt#run}. */
+  public dev.omnigraph.api.RevertOutput revert(String branch, String to, Optional<String> actor, Optional<String> ifCommit) {
+    authorize(actor, PolicyAction.CHANGE, Optional.of(orMain(branch)), Optional.empty());
+    requireWritable();
+    return evidence.call(() -> reverts.run(orMain(branch), to, actor, ifCommit)).output(config.rootUri());
   }
 
   /**

@@ -164,6 +164,7 @@ public final class StoredQueries {
       case DATE -> "date";
       case DATETIME -> "datetime";
       case VECTOR -> "vector";
+      case BLOB -> "blob";
     };
   }
 

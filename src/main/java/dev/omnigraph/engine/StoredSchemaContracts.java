@@ -83,11 +83,11 @@ final class StoredSchemaContracts implements SchemaContracts {
             + ") lies beside a staged schema that is not accepted; it may be a schema apply that published:"
             + " inspect it, then open the graph read-write");
       }
-      if (s.isEmpty() || !RecoverySidecar.SCHEMA_APPLY.equals(s.get().writerKind())) {
+      if (s.isEmpty() || !(s.get().kind() instanceof dev.omnigraph.recovery.WriterKind.SchemaApply payload)) {
         continue;
       }
       RecoverySidecar apply = s.get();
-      if (!apply.protocolV7().targetIdentity().equals(accepted.identity())
+      if (!payload.payload().targetIdentity().equals(accepted.identity())
           && manifest.findCommit(apply.lineage().commitId()).isPresent()) {
         throw new RecoveryRequired(apply.operationId(), "a schema apply published its commit "
             + apply.lineage().commitId() + " but its schema is not accepted yet; open the graph read-write to"

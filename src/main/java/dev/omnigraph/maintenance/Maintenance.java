@@ -64,7 +64,7 @@ public final class Maintenance {
    * @throws RecoveryPending when a recovery sidecar is pending (nothing is read or written)
    * @throws dev.omnigraph.api.InvariantViolation with {@code apply}, when a HEAD is behind its pin
    *     (nothing is written; a dry run reports it instead)
-   * @throws dev.omnigraph.manifest.HeadMismatch when a repair publish finds a moved head (another
+   * @throws dev.omnigraph.api.ReadSetChanged when a repair publish finds a moved head (another
    *     process wrote): the restores already made read as drift again and a rerun converges
    */
   public RepairReport repair(boolean apply) {

@@ -12,6 +12,7 @@ import dev.omnigraph.manifest.TableVersionUpdate;
 import dev.omnigraph.recovery.OptimizeRecovery;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.RecoverySidecar;
+import dev.omnigraph.recovery.WriterKind;
 import dev.omnigraph.write.CommitPlan;
 import dev.omnigraph.write.CommitTemplate;
 import dev.omnigraph.table.CompactionOutcome;
@@ -45,7 +46,7 @@ import org.jboss.logging.Logger;
  * whose pin lives on the branch's own Lance ref (main's tables for {@code main}; a pin a branch still
  * inherits is never forked by maintenance), the fragment statistics of the pinned version and live
  * HEAD == pin ({@link UncoveredDrift} otherwise); arm one v9 sidecar of writer kind
- * {@value OptimizeRecovery#WRITER_KIND} naming every productive table; compact each; confirm the
+ * {@value WriterKind.Optimize#WIRE} naming every productive table; compact each; confirm the
  * achieved versions; publish once through {@link ManifestBatchPublisher#publish} with the exact
  * captured head; delete the sidecar.
  *
@@ -180,8 +181,7 @@ public final class Optimize {
       this.skipped = skipped;
       this.progress = progress;
       long createdAt = dev.omnigraph.util.Micros.now();
-      this.sidecar = new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, OptimizeRecovery.WRITER_KIND,
-          Ulid.next(), ACTOR,
+      this.sidecar = new RecoverySidecar(new WriterKind.Optimize(), Ulid.next(), ACTOR,
           new RecoverySidecar.Authority(branch, identity.orElse(null), head.orElse(null), schemaIdentity.get()),
           planned.stream().map(p -> Optimize.intent(p.pin, p.pin.version())).toList(),
           RecoverySidecar.State.ARMED,

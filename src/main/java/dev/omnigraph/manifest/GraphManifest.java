@@ -219,6 +219,46 @@ public final class GraphManifest {
     return Optional.empty();
   }
 
+  /** A commit and the manifest state its publish produced (what a read at the commit reads). */
+  public record CommitState(GraphCommit commit, ManifestState state) {}
+
+  /**
+   * The commit {@code commitId} and its state, as {@link #findCommit} and {@link #stateAt} answer
+   * them, remembered per root: a second read at the same commit costs no lineage scan and no state
+   * read. Off main it costs what a head read of the commit's branch costs (one capture), which
+   * proves the branch is still the one the commit was found on; a branch deleted or re-created
+   * since resolves afresh, as the first time.
+   */
+  public Optional<CommitState> commitState(String commitId) {
+    Optional<ManifestStates.ResolvedCommit> known = states.resolvedCommit(commitId);
+    if (known.isPresent()) {
+      ManifestStates.ResolvedCommit r = known.get();
+      if (r.nativeIdentity().isEmpty() || sameIdentity(r.commit().branch(), r.nativeIdentity())) {
+        return Optional.of(new CommitState(r.commit(), r.state()));
+      }
+      states.forgetCommit(commitId);
+    }
+    Optional<GraphCommit> found = findCommit(commitId);
+    if (found.isEmpty()) {
+      return Optional.empty();
+    }
+    GraphCommit c = found.get();
+    // The branch's identity now: only a delete and re-create racing this first resolution could
+    // pair it with the other branch's state, the same window findCommit then stateAt always had.
+    Optional<String> identity = c.branch().equals(MAIN) ? Optional.empty() : capture(c.branch()).nativeIdentity();
+    ManifestState state = stateAt(c.branch(), c.manifestVersion());
+    states.resolved(new ManifestStates.ResolvedCommit(c, identity, state));
+    return Optional.of(new CommitState(c, state));
+  }
+
+  private boolean sameIdentity(String branch, Optional<String> identity) {
+    try {
+      return capture(branch).nativeIdentity().equals(identity);
+    } catch (NotFound gone) {
+      return false;
+    }
+  }
+
   /**
    * Creates graph branch {@code name} from {@code from}'s latest manifest version. The caller holds
    * the schema, both branch gates and every table gate, and has validated the name.

@@ -21,7 +21,7 @@ import java.util.OptionalLong;
  * (table pins, registrations, the {@code graph_head:<branch>} row); see {@link ManifestLayout}.
  * Because every publish on a branch removes the state fragment it read, two publishers from the
  * same manifest version cannot both land. A rejected attempt is settled by re-reading: the intent's commit row present means it
- * landed; a moved head or identity is a {@link HeadMismatch} (never re-parented); otherwise the
+ * landed; a moved head or identity is a {@link dev.omnigraph.api.ReadSetChanged} (never re-parented); otherwise the
  * rejection was unrelated contention and is retried at most {@link #MAX_CONTENTION_RETRIES} times.
  * After a successful publish nothing logical is written: only, when due, a physical-only merge of
  * the newest lineage fragments (same commits and state, new version) and then the writer deleting
@@ -135,7 +135,7 @@ public final class ManifestBatchPublisher {
   /**
    * Publishes {@code intent}; see the class contract.
    *
-   * @throws HeadMismatch when the head or native identity is not the expected one
+   * @throws dev.omnigraph.api.ReadSetChanged when the head or native identity is not the expected one
    * @throws PublishContention after too many head-preserving rejections
    * @throws UnsupportedStorageVersion when the branch's stamp is not the served one
    * @throws dev.omnigraph.api.LeaseLost when this process no longer holds the writer lease (checked
@@ -167,7 +167,7 @@ public final class ManifestBatchPublisher {
             manifest -> attempt(manifest, intent, attempt, attempt == 1 ? verified : Optional.empty()));
       } catch (Rejected rejected) {
         last[0] = rejected.cause;
-        return settle(intent, attempt); // landed anyway, moved (HeadMismatch), or contention: retry
+        return settle(intent, attempt); // landed anyway, moved (ReadSetChanged), or contention: retry
       }
     }, () -> new PublishContention(MAX_CONTENTION_RETRIES + 1, last[0]));
   }
@@ -311,13 +311,16 @@ public final class ManifestBatchPublisher {
           ? verified.get()
           : states.capture(manifest, intent.branch(), refs);
     } catch (dev.omnigraph.api.NotFound gone) {
-      throw new HeadMismatch("branch_identity:" + intent.branch(), intent.expectedIdentity(), Optional.empty());
+      throw new dev.omnigraph.api.ReadSetChanged(new dev.omnigraph.api.ReadSetMember.BranchIdentity(intent.branch()),
+          intent.expectedIdentity(), Optional.empty());
     }
     if (!now.nativeIdentity().equals(intent.expectedIdentity())) {
-      throw new HeadMismatch("branch_identity:" + intent.branch(), intent.expectedIdentity(), now.nativeIdentity());
+      throw new dev.omnigraph.api.ReadSetChanged(new dev.omnigraph.api.ReadSetMember.BranchIdentity(intent.branch()),
+          intent.expectedIdentity(), now.nativeIdentity());
     }
     if (!now.head().equals(intent.expectedHead())) {
-      throw new HeadMismatch(ManifestRows.headId(intent.branch()), intent.expectedHead(), now.head());
+      throw new dev.omnigraph.api.ReadSetChanged(new dev.omnigraph.api.ReadSetMember.GraphHead(intent.branch()), intent.expectedHead(),
+          now.head());
     }
     return now;
   }
@@ -342,7 +345,7 @@ public final class ManifestBatchPublisher {
       }
       Optional<String> head = now.head();
       if (!head.equals(intent.expectedHead())) {
-        throw new HeadMismatch(ManifestRows.headId(intent.branch()), intent.expectedHead(), head);
+        throw new dev.omnigraph.api.ReadSetChanged(new dev.omnigraph.api.ReadSetMember.GraphHead(intent.branch()), intent.expectedHead(), head);
       }
       return Optional.empty();
     }

@@ -212,12 +212,54 @@ public final class ManifestStates {
   }
 
   /**
+   * Commits resolved by id, least recently used first, past {@link #MAX_COMMITS} the eldest dropped.
+   * A commit names one (branch, manifest version) for good and a manifest version never changes
+   * (cleanup keeps every {@code __manifest} version), so an entry needs no invalidation but the
+   * branch identity check its reader makes: a branch deleted and re-created under the same name is
+   * another branch.
+   */
+  static final int MAX_COMMITS = 256;
+  private final java.util.LinkedHashMap<String, ResolvedCommit> commits = new java.util.LinkedHashMap<>(16, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, ResolvedCommit> eldest) {
+      return size() > MAX_COMMITS;
+    }
+  };
+
+  /**
+   * One resolved commit: the commit, the native identity of its branch when it was resolved (empty
+   * on main) and the state its publish produced.
+   */
+  record ResolvedCommit(GraphCommit commit, Optional<String> nativeIdentity, ManifestState state) {}
+
+  Optional<ResolvedCommit> resolvedCommit(String commitId) {
+    synchronized (commits) {
+      return Optional.ofNullable(commits.get(commitId));
+    }
+  }
+
+  void resolved(ResolvedCommit commit) {
+    synchronized (commits) {
+      commits.put(commit.commit().id(), commit);
+    }
+  }
+
+  void forgetCommit(String commitId) {
+    synchronized (commits) {
+      commits.remove(commitId);
+    }
+  }
+
+  /**
    * Forgets everything this process knows of the root's manifest and closes the held handles: after
    * a relocation rewrote the locations the branch manifests record, when the root's last handle
    * closes, and in tests (a cold process).
    */
   public void forgetAll() {
     List.copyOf(latest.keySet()).forEach(this::forget);
+    synchronized (commits) {
+      commits.clear();
+    }
     List<String> branches;
     synchronized (held) {
       branches = List.copyOf(held.keySet());

@@ -115,6 +115,11 @@ public final class Params {
           return Values.text(v.textValue());
         }
       }
+      case BLOB -> {
+        if (v.isTextual()) {
+          return dev.omnigraph.schema.BlobValue.parse(v.textValue());
+        }
+      }
       case BOOL -> {
         if (v.isBoolean()) {
           return v.booleanValue();
@@ -161,6 +166,7 @@ public final class Params {
       case F32, F64 -> "an " + kind.spelling() + " (a JSON number)";
       case DATE -> "a Date (a \"YYYY-MM-DD\" string)";
       case DATETIME -> "a DateTime (an ISO-8601 string with offset, or epoch milliseconds)";
+      case BLOB -> "a Blob (a \"base64:<payload>\" string)";
       default -> kind.spelling();
     };
   }

@@ -244,6 +244,7 @@ final class ReadChecker {
 
   Column.Projection projection(Ast.PropRef ref, Ast.Name alias, CheckScope scope) {
     Operand.Property p = names.propRef(ref, scope);
+    refuseBlob(p, ref.pos(), "return");
     return new Column.Projection(alias != null ? alias.text() : p.columnName(), p);
   }
 
@@ -327,6 +328,7 @@ final class ReadChecker {
           Typing.I64);
     }
     Operand.Property p = names.propRef((Ast.PropRef) a.arg(), scope);
+    refuseBlob(p, a.arg().pos(), fn + "(...)");
     PropertyType t = p.type();
     PropertyType result = switch (a.func()) {
       case COUNT -> Typing.I64;
@@ -397,6 +399,17 @@ final class ReadChecker {
           + " query can only be ordered by its returned columns (the group keys and the aggregates)");
     }
     return new OrderKey.ByProperty(p, o.descending());
+  }
+
+  /**
+   * The reference's T24: a Blob's bytes are read lazily through {@code GET /blob}, never as a query
+   * value, so a query may not project, aggregate or order by one.
+   */
+  private void refuseBlob(Operand.Property p, Ast.Pos at, String where) {
+    if (p.type().isBlob()) {
+      throw names.err(at, "$" + p.variable() + "." + p.property() + " is a Blob and cannot appear in " + where
+          + "; read its bytes with GET /graphs/{id}/blob");
+    }
   }
 
   private void requireOrderable(PropertyType t, Ast.Pos at, String what) {

@@ -211,6 +211,10 @@ final class Typing {
     if (t.kind() == ScalarKind.VECTOR) {
       throw names.err(at, describe(o) + " is a vector; vectors cannot be compared with " + op.spelling);
     }
+    if (t.isBlob()) {
+      // T24: a scan reads a Blob as its description, so there is no value to compare.
+      throw names.err(at, describe(o) + " is a Blob; Blobs cannot be compared with " + op.spelling);
+    }
   }
 
   private static CompareOp compareOp(Ast.Op op) {
@@ -370,6 +374,8 @@ final class Typing {
             target.enumValues()) + "; the variants are " + String.join(", ", target.enumValues()));
       }
       v = s.value();
+    } else if (lit instanceof Ast.Str s && k == ScalarKind.BLOB) {
+      v = dev.omnigraph.schema.BlobValue.parse(s.value());
     } else if (lit instanceof Ast.Num n && k.isNumeric()) {
       v = fit(n, k, what);
     } else if (lit instanceof Ast.Bool b && k == ScalarKind.BOOL) {
@@ -396,6 +402,6 @@ final class Typing {
   }
 
   static boolean orderable(PropertyType t) {
-    return !t.list() && t.kind() != ScalarKind.VECTOR;
+    return !t.list() && t.kind() != ScalarKind.VECTOR && t.kind() != ScalarKind.BLOB;
   }
 }

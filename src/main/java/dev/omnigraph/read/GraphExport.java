@@ -120,7 +120,7 @@ public final class GraphExport {
           scan(pin, row -> {
             gen.writeStartObject();
             gen.writeStringField("type", n.name());
-            data(gen, n.properties(), row);
+            data(gen, pin, n.properties(), row);
             gen.writeEndObject();
             gen.writeRaw('\n');
           });
@@ -135,7 +135,7 @@ public final class GraphExport {
             gen.writeStringField("edge", e.name());
             gen.writeStringField("from", String.valueOf(row.get("src")));
             gen.writeStringField("to", String.valueOf(row.get("dst")));
-            data(gen, e.properties(), row);
+            data(gen, pin, e.properties(), row);
             gen.writeEndObject();
             gen.writeRaw('\n');
           });
@@ -162,17 +162,34 @@ public final class GraphExport {
   }
 
   /** {@code "data":{…}} with the non-null properties, spelled as {@code load} parses them back. */
-  private static void data(JsonGenerator gen, List<Property> properties, Map<String, Object> row)
+  private void data(JsonGenerator gen, TablePin pin, List<Property> properties, Map<String, Object> row)
       throws IOException {
     gen.writeObjectFieldStart("data");
     for (Property p : properties) {
       Object v = row.get(p.name());
       if (v != null) {
         gen.writeFieldName(p.name());
-        value(gen, p.type(), v);
+        if (p.type().isBlob()) {
+          gen.writeString(managedBlob(pin, String.valueOf(row.get("id")), p.name()));
+        } else {
+          value(gen, p.type(), v);
+        }
       }
     }
     gen.writeEndObject();
+  }
+
+  /**
+   * A managed Blob cell as load reads it back ({@code base64:<payload>}): the scan carried only its
+   * description, so its bytes are read here, one cell at a time, at the pinned version.
+   */
+  private String managedBlob(TablePin pin, String id, String property) {
+    try (var cell = tables.blobs().open(pin.location(), pin.nativeBranch(), pin.version(), id, property)
+        .orElseThrow(() -> new IllegalStateException("row " + id + " vanished from a pinned version"))) {
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream((int) cell.size().orElseThrow());
+      cell.copyTo(0, cell.size().orElseThrow(), bytes);
+      return dev.omnigraph.schema.BlobValue.managed(bytes.toByteArray()).spelling();
+    }
   }
 
   static void value(JsonGenerator gen, PropertyType type, Object v) throws IOException {

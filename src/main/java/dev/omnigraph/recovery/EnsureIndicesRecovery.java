@@ -2,7 +2,6 @@ package dev.omnigraph.recovery;
 
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
-import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TableIdentity;
 import dev.omnigraph.manifest.TableVersionUpdate;
 import java.util.ArrayList;
@@ -14,7 +13,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The settle plan of an EnsureIndices sidecar (writer kind {@value RecoverySidecar#ENSURE_INDICES},
+ * The settle plan of an EnsureIndices sidecar (writer kind {@value WriterKind.EnsureIndices#WIRE},
  * the v9 envelope's protocol_v8 payload), settled by {@link SettleTemplate} under the same gates as
  * every other sidecar.
  *
@@ -36,13 +35,10 @@ import java.util.TreeSet;
  * or back: it is refused with {@link RecoveryRequired} and kept for an operator. Roll-forward
  * publishes exactly {@link #intent}: the delta, the fixed lineage, the original actor.
  */
-public final class EnsureIndicesRecovery implements SettlePlan {
+public final class EnsureIndicesRecovery extends WriteSettlePlan {
 
-  /** A mutation's classification, token check and restore rule. */
-  private final WriteSettlePlan exact;
-
-  EnsureIndicesRecovery(WriteSettlePlan exact) {
-    this.exact = exact;
+  EnsureIndicesRecovery(TableEvidence evidence, SchemaContracts contracts) {
+    super(evidence, contracts);
   }
 
   /** Why recovery refuses a protocol_v8 sidecar whose payload does not agree with its envelope. */
@@ -76,30 +72,10 @@ public final class EnsureIndicesRecovery implements SettlePlan {
     return Optional.empty();
   }
 
-  @Override
-  public Classified classify(RecoverySidecar s, RecoverySidecar.TableIntent t, ManifestState state) {
-    return exact.classify(s, t, state);
-  }
-
-  @Override
-  public String foreignEffect(RecoverySidecar s, RecoverySidecar.TableIntent foreign) {
-    return exact.foreignEffect(s, foreign);
-  }
-
-  @Override
-  public boolean rollsForward(RecoverySidecar s, Map<String, Classified> classes, Live live) {
-    return exact.rollsForward(s, classes, live);
-  }
-
   /** The confirmed delta (verified equal to the effects' pins), fixed lineage, the original actor. */
   @Override
   public Forward forward(RecoverySidecar s, Map<String, Classified> classes, Live live) {
     return new Forward(Optional.of(intent(s)), WriteSettlePlan.forwardRows(classes));
-  }
-
-  @Override
-  public Restorable restorable(RecoverySidecar s, RecoverySidecar.TableIntent t, Recovery.TableClass c, Live live) {
-    return exact.restorable(s, t, c, live);
   }
 
   /**

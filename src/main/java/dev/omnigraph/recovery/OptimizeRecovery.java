@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The settle plan of an interrupted Optimize (writer kind {@value #WRITER_KIND}), settled by
+ * The settle plan of an interrupted Optimize (writer kind {@value WriterKind.Optimize#WIRE}), settled by
  * {@link SettleTemplate} under the same gates as every other sidecar. The seed gives Optimize a bounded
  * maintenance payload with "no exact caller-minted transaction confirmation boundary": Lance mints
  * the compaction's uuid, so ownership cannot be proven by identity. It is bounded instead by shape:
@@ -39,9 +39,6 @@ import java.util.Optional;
  * against another process compacting the same table at the same pin.
  */
 public final class OptimizeRecovery implements SettlePlan {
-
-  /** The writer kind of an Optimize sidecar. */
-  public static final String WRITER_KIND = "optimize";
 
   private final DataTables tables;
 

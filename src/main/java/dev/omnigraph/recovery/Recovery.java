@@ -104,6 +104,8 @@ public final class Recovery {
   private final SchemaApplyRecovery schemaApply;
   /** Optimize sidecars: roll-forward only, bounded by shape (see OptimizeRecovery). */
   private final OptimizeRecovery optimize;
+  /** Reverts: a mutation's plan over pre-minted restores. */
+  private final RevertRecovery revert;
 
   public Recovery(GateManager gates, GraphManifest manifest, DataTables tables, SidecarStore sidecars,
       ManifestBatchPublisher publisher, RecoveryAuditTable audit, SchemaContracts contracts) {
@@ -113,9 +115,10 @@ public final class Recovery {
     TableEvidence evidence = new TableEvidence(tables);
     this.template = new SettleTemplate(manifest, tables, sidecars, publisher, audit);
     this.write = new WriteSettlePlan(evidence, contracts);
-    this.ensureIndices = new EnsureIndicesRecovery(write);
+    this.ensureIndices = new EnsureIndicesRecovery(evidence, contracts);
     this.schemaApply = new SchemaApplyRecovery(evidence, manifest, tables, contracts);
     this.optimize = new OptimizeRecovery(tables);
+    this.revert = new RevertRecovery(evidence, contracts);
   }
 
   /**
@@ -153,13 +156,13 @@ public final class Recovery {
       } catch (RecoveryRequired refused) {
         Optional<RecoverySidecar> s = sidecars.readIdentity(key);
         if (s.isPresent() && !s.get().authority().branch().equals(branch)
-            && !RecoverySidecar.SCHEMA_APPLY.equals(s.get().writerKind())) {
+            && !s.get().kind().graphGlobal()) {
           continue; // another branch's problem: its own writes and the next open report it
         }
         throw refused;
       }
       if (o != null && o.action() == Action.DEFERRED
-          && (o.branch().equals(branch) || RecoverySidecar.SCHEMA_APPLY.equals(o.writerKind()))) {
+          && (o.branch().equals(branch) || WriterKind.SchemaApply.WIRE.equals(o.writerKind()))) {
         throw new RecoveryRequired(o.operationId(), ROLLBACK_REQUIRED + " (" + o.writerKind() + " on " + o.branch()
             + ": " + o.verdict() + ")");
       }
@@ -177,7 +180,7 @@ public final class Recovery {
   public void refusePendingSchemaApply(String what) {
     for (String key : sidecars.list()) {
       Optional<RecoverySidecar> s = sidecars.readIdentity(key);
-      if (s.isPresent() && RecoverySidecar.SCHEMA_APPLY.equals(s.get().writerKind())) {
+      if (s.isPresent() && s.get().kind() instanceof WriterKind.SchemaApply) {
         throw new RecoveryRequired(s.get().operationId(), what + " is refused while a schema apply is pending ("
             + SidecarStore.keyOf(s.get().operationId()) + "); reopen the graph read-write to settle it");
       }
@@ -205,7 +208,7 @@ public final class Recovery {
     List<String> tableKeys = first.tables().stream()
         .map(t -> GateManager.tableGate(t.tableKey(), first.authority().branch())).toList();
     List<String> branchGates = List.of(first.authority().branch());
-    boolean global = RecoverySidecar.SCHEMA_APPLY.equals(first.writerKind());
+    boolean global = first.kind().graphGlobal();
     Optional<GateManager.Held> free = global
         // Graph-global: settled with the schema gate held exclusively, as its writer held it.
         ? Optional.of(gates.acquireExclusive(branchGates, tableKeys))
@@ -244,12 +247,17 @@ public final class Recovery {
 
   /** The settle plan of {@code s}'s writer kind. */
   private SettlePlan planFor(RecoverySidecar s) {
-    return switch (s.writerKind()) {
-      case OptimizeRecovery.WRITER_KIND -> optimize;
-      case RecoverySidecar.SCHEMA_APPLY -> schemaApply;
-      case RecoverySidecar.ENSURE_INDICES -> ensureIndices;
-      default -> write; // mutation, load, branch merge
-    };
+    WriterKind kind = s.kind();
+    if (kind instanceof WriterKind.Optimize) {
+      return optimize;
+    } else if (kind instanceof WriterKind.SchemaApply) {
+      return schemaApply;
+    } else if (kind instanceof WriterKind.EnsureIndices) {
+      return ensureIndices;
+    } else if (kind instanceof WriterKind.Revert) {
+      return revert;
+    }
+    return write; // mutation, load, branch merge
   }
 
   /** The sidecar keys pending now. */

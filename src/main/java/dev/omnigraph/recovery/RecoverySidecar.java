@@ -12,7 +12,8 @@ import java.util.Objects;
  * mutable alias or path. Serialized as one JSON document; unknown fields are refused.
  *
  * @param formatVersion always {@link #FORMAT_VERSION}; anything else is refused loudly
- * @param writerKind {@code mutation}, {@code load}, later {@code merge}, {@code schema_apply}…
+ * @param writerKind the wire name of {@link #kind()}: {@code mutation}, {@code load}, {@code optimize},
+ *     {@code branch_merge}, {@code schema_apply}, {@code ensure_indices}
  * @param operationId ULID; also the file name
  * @param actor the writer's actor, or null
  * @param authority the token the write was prepared against
@@ -21,10 +22,13 @@ import java.util.Objects;
  *     {@code rolling_back} once full recovery has started to roll it back
  * @param lineage the fixed graph commit the write publishes
  * @param createdAtMicros when it was armed
- * @param protocolV4 the BranchMerge payload (writer kind {@value #BRANCH_MERGE}); null for every
- *     other writer (seed: the payload keeps its historical name inside the v9 envelope)
- * @param protocolV7 the SchemaApply payload (writer kind {@value #SCHEMA_APPLY}); null otherwise
- * @param protocolV8 the EnsureIndices payload (writer kind {@value #ENSURE_INDICES}); null otherwise
+ * @param protocolV4 the BranchMerge payload; null for every other writer (the payload keeps its
+ *     historical name inside the v9 envelope)
+ * @param protocolV7 the SchemaApply payload; null otherwise
+ * @param protocolV8 the EnsureIndices payload; null otherwise
+ *
+ * <p>{@code writerKind} and the three payloads are the document's historical JSON shape; code reads
+ * them as one {@link WriterKind} ({@link #kind()}), and builds a sidecar from one.
  */
 public record RecoverySidecar(
     @JsonProperty("format_version") int formatVersion,
@@ -45,35 +49,13 @@ public record RecoverySidecar(
 
   public static final int FORMAT_VERSION = 9;
 
-  /** The writer kind of a branch merge. */
-  public static final String BRANCH_MERGE = "branch_merge";
-
-  /** The writer kind of a schema apply. */
-  public static final String SCHEMA_APPLY = "schema_apply";
-
-  /** The writer kind of an index ensure. */
-  public static final String ENSURE_INDICES = "ensure_indices";
-
-  /** A sidecar of a writer other than branch merge and schema apply. */
-  public RecoverySidecar(int formatVersion, String writerKind, String operationId, String actor, Authority authority,
+  /** A sidecar of the current format for {@code kind}'s writer, its payload in the field the JSON names. */
+  public RecoverySidecar(WriterKind kind, String operationId, String actor, Authority authority,
       List<TableIntent> tables, State state, Lineage lineage, long createdAtMicros) {
-    this(formatVersion, writerKind, operationId, actor, authority, tables, state, lineage, createdAtMicros, null, null,
-        null);
-  }
-
-  /** A branch merge's sidecar. */
-  public RecoverySidecar(int formatVersion, String writerKind, String operationId, String actor, Authority authority,
-      List<TableIntent> tables, State state, Lineage lineage, long createdAtMicros, MergePayload protocolV4) {
-    this(formatVersion, writerKind, operationId, actor, authority, tables, state, lineage, createdAtMicros, protocolV4,
-        null, null);
-  }
-
-  /** A schema apply's sidecar (or, with both payloads null, any other writer's but an index ensure's). */
-  public RecoverySidecar(int formatVersion, String writerKind, String operationId, String actor, Authority authority,
-      List<TableIntent> tables, State state, Lineage lineage, long createdAtMicros, MergePayload protocolV4,
-      SchemaApplyPayload protocolV7) {
-    this(formatVersion, writerKind, operationId, actor, authority, tables, state, lineage, createdAtMicros, protocolV4,
-        protocolV7, null);
+    this(FORMAT_VERSION, kind.wire(), operationId, actor, authority, tables, state, lineage, createdAtMicros,
+        kind instanceof WriterKind.BranchMerge m ? m.payload() : null,
+        kind instanceof WriterKind.SchemaApply a ? a.payload() : null,
+        kind instanceof WriterKind.EnsureIndices e ? e.payload() : null);
   }
 
   @com.fasterxml.jackson.annotation.JsonCreator
@@ -84,15 +66,13 @@ public record RecoverySidecar(
     Objects.requireNonNull(state, "state");
     Objects.requireNonNull(lineage, "lineage");
     tables = List.copyOf(tables);
-    if (BRANCH_MERGE.equals(writerKind) != (protocolV4 != null)) {
-      throw new IllegalArgumentException("protocol_v4 is present exactly on a " + BRANCH_MERGE + " sidecar");
-    }
-    if (SCHEMA_APPLY.equals(writerKind) != (protocolV7 != null)) {
-      throw new IllegalArgumentException("protocol_v7 is present exactly on a " + SCHEMA_APPLY + " sidecar");
-    }
-    if (ENSURE_INDICES.equals(writerKind) != (protocolV8 != null)) {
-      throw new IllegalArgumentException("protocol_v8 is present exactly on an " + ENSURE_INDICES + " sidecar");
-    }
+    WriterKind.of(writerKind, protocolV4, protocolV7, protocolV8); // a known kind with exactly its payload
+  }
+
+  /** The writer that armed this sidecar, with its payload. */
+  @com.fasterxml.jackson.annotation.JsonIgnore
+  public WriterKind kind() {
+    return WriterKind.of(writerKind, protocolV4, protocolV7, protocolV8);
   }
 
   /**
@@ -278,7 +258,7 @@ public record RecoverySidecar(
   /** Whether this intent is on {@code branch} or commits to any of {@code refs} (see {@link #ref}). */
   public boolean concerns(String branch, java.util.Set<String> refs) {
     // A schema apply is graph-global: until it is settled, no writer may plan on any branch.
-    return SCHEMA_APPLY.equals(writerKind) || authority().branch().equals(branch) || tables().stream().anyMatch(t -> refs.contains(t.ref()));
+    return kind().graphGlobal() || authority().branch().equals(branch) || tables().stream().anyMatch(t -> refs.contains(t.ref()));
   }
 
   /**
@@ -360,9 +340,11 @@ public record RecoverySidecar(
         createdAtMicros, protocolV4, protocolV7, protocolV8);
   }
 
-  /** This sidecar with its EnsureIndices payload replaced (to bind the confirmed delta). */
-  public RecoverySidecar withProtocolV8(EnsureIndicesPayload next) {
-    return new RecoverySidecar(formatVersion, writerKind, operationId, actor, authority, tables, state, lineage,
-        createdAtMicros, protocolV4, protocolV7, next);
+  /** This sidecar with its writer's payload replaced (an index ensure binds its confirmed delta). */
+  public RecoverySidecar withKind(WriterKind next) {
+    if (!next.wire().equals(writerKind)) {
+      throw new IllegalArgumentException("a " + writerKind + " sidecar cannot become a " + next.wire() + " one");
+    }
+    return new RecoverySidecar(next, operationId, actor, authority, tables, state, lineage, createdAtMicros);
   }
 }

@@ -225,16 +225,16 @@ public final class SidecarStore {
       throw new UnreadableSidecar(key, "format_version " + v + " is older than this build supports ("
           + RecoverySidecar.FORMAT_VERSION + "): a pre-v9 intent", null);
     }
-    if (!tree.has("protocol_v4") && !RecoverySidecar.BRANCH_MERGE.equals(tree.path("writer_kind").asText(null))) {
+    if (!tree.has("protocol_v4") && !WriterKind.BranchMerge.WIRE.equals(tree.path("writer_kind").asText(null))) {
       // Only a branch merge carries the protocol_v4 payload, and only its absence there is malformed:
       // every other writer's v9 document is read exactly as before the payload existed.
       ((com.fasterxml.jackson.databind.node.ObjectNode) tree).putNull("protocol_v4");
     }
-    if (!tree.has("protocol_v7") && !RecoverySidecar.SCHEMA_APPLY.equals(tree.path("writer_kind").asText(null))) {
+    if (!tree.has("protocol_v7") && !WriterKind.SchemaApply.WIRE.equals(tree.path("writer_kind").asText(null))) {
       // Likewise protocol_v7: present exactly on a schema apply's sidecar.
       ((com.fasterxml.jackson.databind.node.ObjectNode) tree).putNull("protocol_v7");
     }
-    if (!tree.has("protocol_v8") && !RecoverySidecar.ENSURE_INDICES.equals(tree.path("writer_kind").asText(null))) {
+    if (!tree.has("protocol_v8") && !WriterKind.EnsureIndices.WIRE.equals(tree.path("writer_kind").asText(null))) {
       // Likewise protocol_v8: present exactly on an index ensure's sidecar.
       ((com.fasterxml.jackson.databind.node.ObjectNode) tree).putNull("protocol_v8");
     }

@@ -25,8 +25,9 @@ final class TableEvidence {
 
   /** Classifies {@code t}: against a branch merge's pre-minted chain (protocol_v4), else one transaction. */
   TableClass classify(RecoverySidecar s, RecoverySidecar.TableIntent t, ManifestState state) {
-    return s.protocolV4() == null ? classify(t, state)
-        : classifyChain(t, s.protocolV4().chains().getOrDefault(t.tableKey(), List.of()), state);
+    return s.kind() instanceof WriterKind.BranchMerge merge
+        ? classifyChain(t, merge.payload().chains().getOrDefault(t.tableKey(), List.of()), state)
+        : classify(t, state);
   }
 
   /**

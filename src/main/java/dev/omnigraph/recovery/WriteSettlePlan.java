@@ -21,8 +21,11 @@ import java.util.Optional;
  * (a merge's pointer-only pins and merged parent with them) under the fixed lineage and the
  * original actor. Rolling back restores each table to the pin the sidecar captured, provided the
  * manifest still pins it there.
+ *
+ * <p>Writers whose effects have exactly this shape (a revert, an index ensure) extend it and add only
+ * their own record checks and publish.
  */
-final class WriteSettlePlan implements SettlePlan {
+class WriteSettlePlan implements SettlePlan {
 
   private final TableEvidence evidence;
   private final SchemaContracts contracts;
@@ -76,14 +79,14 @@ final class WriteSettlePlan implements SettlePlan {
           Optional.ofNullable(t.nativeBranch()), t.rowCount()));
     }
     Optional<String> mergedParent = Optional.empty();
-    if (s.protocolV4() != null) {
+    if (s.kind() instanceof WriterKind.BranchMerge merge) {
       // The merge lands whole: its pointer-only pins publish with its physical ones.
-      for (RecoverySidecar.PointerPin p : s.protocolV4().pointers()) {
+      for (RecoverySidecar.PointerPin p : merge.payload().pointers()) {
         updates.add(new TableVersionUpdate(p.tableKey(), new TableIdentity(p.stableTableId(), p.incarnationId()),
             p.location(), p.version(), Optional.ofNullable(p.nativeBranch()), p.rowCount()));
         outcomes.add(new TableOutcome(p.tableKey(), null, "published_pointer", p.version(), p.version()));
       }
-      mergedParent = Optional.of(s.protocolV4().mergedParent());
+      mergedParent = Optional.of(merge.payload().mergedParent());
     }
     return new Forward(Optional.of(new ManifestBatchPublisher.Intent(s.authority().branch(),
         Optional.ofNullable(s.authority().branchIdentity()), Optional.ofNullable(s.authority().graphHead()),

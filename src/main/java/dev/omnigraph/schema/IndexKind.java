@@ -20,7 +20,7 @@ public enum IndexKind {
   INVERTED,
   /** A Lance vector index (IVF, L2): {@code nearest}. */
   VECTOR,
-  /** No index: lists (and Blob, later) are not indexable. */
+  /** No index: lists and Blobs are not indexable. */
   NONE;
 
   /**
@@ -37,6 +37,7 @@ public enum IndexKind {
     return switch (type.kind()) {
       case STRING -> INVERTED;
       case VECTOR -> VECTOR;
+      case BLOB -> NONE;
       case ENUM, BOOL, I32, I64, U32, U64, F32, F64, DATE, DATETIME -> BTREE;
     };
   }

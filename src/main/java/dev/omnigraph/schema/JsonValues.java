@@ -45,6 +45,12 @@ public final class JsonValues {
     }
     return switch (type.kind()) {
       case STRING -> text(type, value);
+      case BLOB -> {
+        if (!value.isTextual()) {
+          throw mismatch(type, value);
+        }
+        yield BlobValue.parse(value.textValue());
+      }
       case ENUM -> {
         String s = text(type, value);
         if (!type.enumValues().contains(s)) {

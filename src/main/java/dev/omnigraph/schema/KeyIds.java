@@ -152,7 +152,7 @@ public final class KeyIds {
           throw new InvalidKeyException(typeName, name, Reason.OUT_OF_RANGE, value + " is outside the DateTime range");
         }
       }
-      case VECTOR -> throw mismatch(typeName, name, t, value);
+      case VECTOR, BLOB -> throw mismatch(typeName, name, t, value);
     };
   }
 

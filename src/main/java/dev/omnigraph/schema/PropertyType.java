@@ -25,7 +25,7 @@ public record PropertyType(
     if ((kind == ScalarKind.VECTOR) != (vectorDim > 0) || vectorDim < 0) {
       throw new IllegalArgumentException("a positive dimension must be present exactly for vectors");
     }
-    if (list && (kind == ScalarKind.VECTOR || kind == ScalarKind.ENUM)) {
+    if (list && (kind == ScalarKind.VECTOR || kind == ScalarKind.ENUM || kind == ScalarKind.BLOB)) {
       throw new IllegalArgumentException("lists hold plain scalars only");
     }
   }
@@ -37,7 +37,12 @@ public record PropertyType(
 
   /** True when the value is a single plain scalar, enum included: what {@code @key} may name. */
   public boolean isSingleScalar() {
-    return !list && kind != ScalarKind.VECTOR;
+    return !list && kind != ScalarKind.VECTOR && kind != ScalarKind.BLOB;
+  }
+
+  /** True for {@code Blob} and {@code Blob?}: bytes read lazily, never materialised with the row. */
+  public boolean isBlob() {
+    return kind == ScalarKind.BLOB;
   }
 
   /** The type as a schema would spell it: {@code [I32]?}, {@code enum(a, b)}, {@code Vector(3)}. */

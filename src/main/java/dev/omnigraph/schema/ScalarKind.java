@@ -17,7 +17,13 @@ public enum ScalarKind {
   DATE("Date"),
   DATETIME("DateTime"),
   VECTOR("Vector"),
-  ENUM("enum");
+  ENUM("enum"),
+  /**
+   * Bytes stored in a Lance blob column, read lazily: managed bytes or an external URI. Never a key,
+   * an index, a list element, nor a value a query may project, order or aggregate (the reference's
+   * T24).
+   */
+  BLOB("Blob");
 
   private final String spelling;
 

@@ -417,6 +417,10 @@ final class SchemaChecker {
       throw error(pos, "@" + constraint + " is not supported on list property '" + prop + "' of " + owner
           + " (" + type.display() + ")");
     }
+    if (type.isBlob()) {
+      // Lance reads a blob column as (position, size) descriptions: there is no value to index or compare.
+      throw error(pos, "@" + constraint + " is not supported on Blob property '" + prop + "' of " + owner);
+    }
     if (constraint.equals("unique") && type.kind() == ScalarKind.VECTOR) {
       throw error(pos, "@unique is not supported on vector property '" + prop + "' of " + owner);
     }
@@ -434,8 +438,9 @@ final class SchemaChecker {
             + ": list elements cannot be nullable; write [" + element.name() + "]? for a nullable list");
       }
       PropertyType inner = named(element, prop, owner);
-      if (inner.kind() == ScalarKind.VECTOR) {
-        throw error(element.pos(), "property '" + prop + "' of " + owner + ": lists of vectors are not supported");
+      if (inner.kind() == ScalarKind.VECTOR || inner.isBlob()) {
+        throw error(element.pos(), "property '" + prop + "' of " + owner + ": lists of "
+            + (inner.isBlob() ? "Blobs" : "vectors") + " are not supported");
       }
       return new PropertyType(inner.kind(), true, list.nullable(), List.of(), 0);
     }
@@ -476,9 +481,6 @@ final class SchemaChecker {
       if (d != null) {
         throw error(n.pos(), "property '" + prop + "' of " + owner + " has type '" + n.name() + "', which is "
             + d.kind().withArticle + "; properties hold scalar values, connect types with an edge");
-      }
-      if (n.name().equals("Blob")) {
-        throw error(n.pos(), "property '" + prop + "' of " + owner + ": type Blob is not supported yet");
       }
       throw error(n.pos(), "unknown type '" + n.name() + "' for property '" + prop + "' of " + owner
           + Names.hint(n.name(), TYPE_SPELLINGS));

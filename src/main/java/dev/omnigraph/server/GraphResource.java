@@ -343,6 +343,29 @@ class GraphResource {
         () -> g.branchMerge(r.source(), r.target(), Boolean.TRUE.equals(r.deleteBranch()), actor.get()), b -> null);
   }
 
+  @POST
+  @Path("{graph_id}/branches/{branch: .+}/revert")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Operation(operationId = "revertBranch", summary = "One commit whose state equals an earlier commit of the branch (ours).",
+      description = "Body `{\"to\": \"<commit id>\"}`. With the `" + IF_GRAPH_COMMIT + "` header it runs only while the"
+          + " branch head is that commit (412 otherwise). 409 when the commit is not in the branch's history or the"
+          + " schema changed since it; `reverted: false` and no commit when the branch already has that state.")
+  @CustomDeserialization(StrictBodies.class)
+  public dev.omnigraph.api.RevertOutput revertBranch(@PathParam("graph_id") String graphId,
+      @PathParam("branch") String branch, @jakarta.ws.rs.core.Context HttpHeaders headers,
+      Requests.RevertRequest request) {
+    Requests.RevertRequest r = required(request);
+    if (r.to() == null || r.to().isBlank()) {
+      throw new InvalidRequest("'to' is required");
+    }
+    List<String> condition = headers.getRequestHeader(IF_GRAPH_COMMIT);
+    Optional<String> ifCommit = condition == null || condition.isEmpty() ? Optional.empty()
+        : Optional.of(expectedHead(condition));
+    ServedGraph served = graphs.get(graphId);
+    Omnigraph g = served.handle();
+    return metrics.write(served, "revert", () -> g.revert(branch, r.to(), actor.get(), ifCommit), o -> null);
+  }
+
   @DELETE
   @Path("{graph_id}/branches/{branch: .+}")
   @Operation(operationId = "deleteBranch", summary = "Delete a branch.")

@@ -70,6 +70,9 @@ final class Requests {
   record BranchMergeRequest(@JsonProperty("source") String source, @JsonProperty("target") String target,
       @JsonProperty("delete_branch") Boolean deleteBranch) {}
 
+  /** Ours: the body of {@code POST /graphs/{id}/branches/{branch}/revert}. */
+  record RevertRequest(@JsonProperty("to") String to) {}
+
   /** Reference {@code ExportRequest}. */
   record ExportRequest(@JsonProperty("branch") String branch, @JsonProperty("type_names") List<String> typeNames) {}
 

@@ -73,6 +73,7 @@ public final class DataTables {
   private final TableStatistics statistics;
   private final TableIndexes indexes;
   private final TableSearch search;
+  private final BlobReads blobs;
   private final InsertCertificate insertCertificate;
   private final TableStaging staging;
   private final TableCompaction compaction;
@@ -95,6 +96,7 @@ public final class DataTables {
     this.statistics = new TableStatistics(config, lance);
     this.indexes = new TableIndexes(config, lance);
     this.search = new TableSearch(config, lance);
+    this.blobs = new BlobReads(config, lance);
     this.insertCertificate = new InsertCertificate(config, lance);
     this.staging = new TableStaging(config, lance, this);
     this.compaction = new TableCompaction(config, this);
@@ -129,6 +131,11 @@ public final class DataTables {
   /** Full-text and nearest-neighbour reads. */
   public TableSearch search() {
     return search;
+  }
+
+  /** Lazy, ranged reads of one Blob cell. */
+  public BlobReads blobs() {
+    return blobs;
   }
 
   /** The insertion-absence certificate: its properties and its checks. */

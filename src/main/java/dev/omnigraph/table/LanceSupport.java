@@ -118,12 +118,24 @@ final class LanceSupport {
   /** As above, by the dataset's URI: touches no open handle, so it may run beside one in use. */
   static List<FragmentMetadata> stage(
       StorageConfig config, String targetUri, VectorSchemaRoot rows, BufferAllocator allocator) {
-    return Fragment.write()
-        .datasetUri(targetUri)
-        .allocator(allocator)
-        .data(rows)
-        .storageOptions(config.lanceStorageOptions())
-        .execute();
+    return fragmentWriter(config, targetUri, allocator).data(rows).execute();
+  }
+
+  private static org.lance.WriteFragmentBuilder fragmentWriter(StorageConfig config, String targetUri,
+      BufferAllocator allocator) {
+    return Fragment.write().datasetUri(targetUri).allocator(allocator).storageOptions(config.lanceStorageOptions());
+  }
+
+  /**
+   * As above, from a stream of batches: Lance pulls them one at a time and cuts fragments by its
+   * own file size, so the rows need never be in memory together.
+   */
+  static List<FragmentMetadata> stage(
+      StorageConfig config, String targetUri, org.apache.arrow.vector.ipc.ArrowReader rows, BufferAllocator allocator) {
+    try (org.apache.arrow.c.ArrowArrayStream stream = org.apache.arrow.c.ArrowArrayStream.allocateNew(allocator)) {
+      org.apache.arrow.c.Data.exportArrayStream(allocator, rows, stream);
+      return fragmentWriter(config, targetUri, allocator).data(stream).execute();
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.omnigraph.table;
 
+import dev.omnigraph.schema.BlobValue;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -17,6 +18,7 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.LargeVarBinaryVector;
 import org.apache.arrow.vector.LargeVarCharVector;
 import org.apache.arrow.vector.TimeStampMilliTZVector;
 import org.apache.arrow.vector.TimeStampMilliVector;
@@ -27,6 +29,7 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -51,6 +54,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *   <tr><td>Timestamp(ms, any zone)</td><td>{@link Instant} (whole milliseconds)</td></tr>
  *   <tr><td>FixedSizeList&lt;Float32&gt;</td><td>{@code float[]} of exactly the list size</td></tr>
  *   <tr><td>List&lt;T&gt;</td><td>{@link List} of T's Java type (unmodifiable when decoded)</td></tr>
+ *   <tr><td>LargeBinary with the blob encoding</td><td>{@link BlobValue} when encoded; a scan
+ *       decodes Lance's (position, size) description as {@link StoredBlob}</td></tr>
  * </table>
  *
  * <p>{@code null} is allowed exactly where the field is nullable. Encoding is strict: no widening
@@ -74,10 +79,13 @@ final class RowCodec {
       Schema schema, List<Map<String, Object>> rows, BufferAllocator allocator) {
     VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
     try {
+      // A set, not a scan of the fields per key: a bulk load encodes a million rows here.
+      java.util.Set<String> columns = new java.util.HashSet<>();
+      schema.getFields().forEach(f -> columns.add(f.getName()));
       for (int r = 0; r < rows.size(); r++) {
         Map<String, Object> row = rows.get(r);
         for (String key : row.keySet()) {
-          if (schema.getFields().stream().noneMatch(f -> f.getName().equals(key))) {
+          if (!columns.contains(key)) {
             throw new IllegalArgumentException("row " + r + ": unknown column '" + key + "'");
           }
         }
@@ -154,6 +162,12 @@ final class RowCodec {
     }
     if (vector instanceof VarCharVector v) {
       v.setSafe(index, as(value, String.class, field).getBytes(StandardCharsets.UTF_8));
+    } else if (vector instanceof LargeVarBinaryVector v) {
+      if (value instanceof StoredBlob) {
+        // A committed cell read back as its description: its bytes were never materialised.
+        throw new BlobRewriteUnsupported(field.getName());
+      }
+      v.setSafe(index, as(value, BlobValue.class, field).bytes());
     } else if (vector instanceof BitVector v) {
       v.setSafe(index, as(value, Boolean.class, field) ? 1 : 0);
     } else if (vector instanceof IntVector v) {
@@ -288,6 +302,8 @@ final class RowCodec {
       return floats(v, index);
     } else if (vector instanceof ListVector v) {
       return list(v, index);
+    } else if (vector instanceof StructVector v && StoredBlob.isDescription(v)) {
+      return StoredBlob.of(v, index);
     }
     throw new IllegalArgumentException(
         "column '" + vector.getName() + "': unsupported Arrow type " + vector.getField().getType());

@@ -45,7 +45,12 @@ public final class StagedWrite {
      * {@code CreateIndex}: index files already written (uncommitted), committed as one transaction
      * that adds every index of the batch; no row changes.
      */
-    INDEX
+    INDEX,
+    /**
+     * {@code Restore}: the table's content at {@link #restoreVersion()} of the same ref becomes a
+     * new version (a graph revert); no files are written.
+     */
+    RESTORE
   }
 
   private final String location;
@@ -70,6 +75,7 @@ public final class StagedWrite {
   final Schema overwriteSchema;
   final String deletePredicate;
   final List<org.lance.index.Index> newIndices;
+  private final long restoreVersion;
 
   private StagedWrite(Builder b) {
     this.location = Objects.requireNonNull(b.location, "location");
@@ -90,6 +96,12 @@ public final class StagedWrite {
     this.overwriteSchema = b.overwriteSchema;
     this.deletePredicate = b.deletePredicate;
     this.newIndices = List.copyOf(b.newIndices);
+    this.restoreVersion = b.restoreVersion;
+  }
+
+  /** RESTORE: the version whose content the transaction makes current; -1 otherwise. */
+  public long restoreVersion() {
+    return restoreVersion;
   }
 
   /** INDEX: the names of the indexes the transaction adds, in build order; empty otherwise. */
@@ -182,6 +194,7 @@ public final class StagedWrite {
       case OVERWRITE, CREATE -> Overwrite.builder().fragments(newFragments).schema(overwriteSchema).build();
       case INDEX -> org.lance.operation.CreateIndex.builder().withNewIndices(newIndices)
           .withRemovedIndices(List.of()).build();
+      case RESTORE -> org.lance.operation.Restore.builder().version(restoreVersion).build();
     };
   }
 
@@ -217,6 +230,7 @@ public final class StagedWrite {
     private Schema overwriteSchema;
     private String deletePredicate = "";
     private List<org.lance.index.Index> newIndices = List.of();
+    private long restoreVersion = -1;
 
     private Builder(String location, Optional<String> nativeBranch, long readVersion, String uuid, Kind kind) {
       this.location = location;
@@ -268,6 +282,11 @@ public final class StagedWrite {
 
     Builder indices(List<org.lance.index.Index> indices) {
       this.newIndices = indices;
+      return this;
+    }
+
+    Builder restoreVersion(long version) {
+      this.restoreVersion = version;
       return this;
     }
 

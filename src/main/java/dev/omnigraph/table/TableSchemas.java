@@ -51,6 +51,9 @@ public final class TableSchemas {
     return new Field("id", new FieldType(false, ArrowType.Utf8.INSTANCE, null, Map.of(PRIMARY_KEY, "true")), null);
   }
 
+  /** Lance's field-metadata key that stores a {@code LargeBinary} column with the blob encoding. */
+  static final String BLOB_ENCODING = "lance-encoding:blob";
+
   static Field field(String name, PropertyType type) {
     Field element = element(type.list() ? "item" : name, type, type.list() ? false : type.nullable());
     if (!type.list()) {
@@ -72,7 +75,13 @@ public final class TableSchemas {
       case DATE -> new ArrowType.Date(DateUnit.DAY);
       case DATETIME -> new ArrowType.Timestamp(TimeUnit.MILLISECOND, "UTC");
       case VECTOR -> new ArrowType.FixedSizeList(type.vectorDim());
+      case BLOB -> ArrowType.LargeBinary.INSTANCE;
     };
+    if (type.isBlob()) {
+      // Lance's blob encoding: the bytes go out of line and a scan answers (position, size)
+      // descriptions, so a row never carries its payload (docs/lance-write-layer.md, "Blob columns").
+      return new Field(name, new FieldType(nullable, arrow, null, Map.of(BLOB_ENCODING, "true")), null);
+    }
     if (type.kind() == dev.omnigraph.schema.ScalarKind.VECTOR) {
       Field f32 = new Field("item", FieldType.notNullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null);
       return new Field(name, new FieldType(nullable, arrow, null), List.of(f32));

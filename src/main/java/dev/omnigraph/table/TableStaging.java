@@ -312,6 +312,56 @@ public final class TableStaging {
   }
 
   /**
+   * As {@link #stageOverwrite(String, Optional, long, Schema, List, String)}, from a load's spill
+   * (docs/write-path.md, "An overwrite streams"): the spilled batches stream into Lance, which cuts the fragments, so a table of any
+   * size is staged with one batch in memory. Superseded rows (an id given twice) are left out
+   * batch by batch. Staging again (a first-touch table) reads the spill again.
+   */
+  public StagedWrite stageOverwrite(String location, Optional<String> nativeBranch, long readVersion, RowSpill spill,
+      String uuid) {
+    Schema schema = spill.schema();
+    return lance(() -> {
+      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(readVersion))) {
+        requireTableSchema(schema, h.table);
+        List<FragmentMetadata> fragments = new ArrayList<>();
+        if (spill.liveRows() > 0 && !spill.hasSuperseded()) {
+          try (org.apache.arrow.vector.ipc.ArrowStreamReader reader = spill.reader(h.allocator)) {
+            fragments.addAll(LanceSupport.stage(config, h.table.uri(), reader, h.allocator));
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        } else if (spill.liveRows() > 0) {
+          List<Map<String, Object>> buffer = new ArrayList<>();
+          for (Map<String, Object> row : spill.live()) {
+            buffer.add(row);
+            if (buffer.size() >= RowSpill.batchRows()) {
+              fragments.addAll(stageRows(h, schema, buffer));
+              buffer.clear();
+            }
+          }
+          fragments.addAll(stageRows(h, schema, buffer));
+        }
+        return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.OVERWRITE)
+            .counts(spill.liveRows(), 0, 0)
+            .arrowBytes(spill.arrowBytes())
+            .fragments(fragments.isEmpty() ? List.of()
+                : pastUsedIds(location, nativeBranch, readVersion, h.table, fragments), List.of(), List.of())
+            .overwriteSchema(schema)
+            .build();
+      }
+    });
+  }
+
+  private List<FragmentMetadata> stageRows(TableHandle h, Schema schema, List<Map<String, Object>> rows) {
+    if (rows.isEmpty()) {
+      return List.of();
+    }
+    try (VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
+      return LanceSupport.stage(config, h.table, batch, h.allocator);
+    }
+  }
+
+  /**
    * An Overwrite's staged fragments, renumbered past every fragment id the table has used. Lance 7.0
    * restarts an Overwrite's fragment ids at 0, and its session cache keeps each fragment's stable
    * row-id sequence per dataset URI under the fragment id alone (lance#7645; keyed by the row-id

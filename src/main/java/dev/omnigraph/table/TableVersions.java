@@ -52,6 +52,21 @@ public final class TableVersions {
   }
 
   /**
+   * Stages a {@code Restore} of {@code toVersion} on the ref at {@code readVersion}, committed like
+   * any staged write ({@link DataTables#commit}: pre-minted {@code uuid}, zero retries, confirmed at
+   * {@code readVersion + 1}), so recovery can tell it is ours by its transaction (a graph revert;
+   * {@link #restore} is recovery's own compensation, which needs no such proof).
+   */
+  public StagedWrite stageRestore(String location, Optional<String> nativeBranch, long readVersion, long toVersion,
+      String uuid) {
+    if (toVersion >= readVersion) {
+      throw new IllegalArgumentException("restore of version " + toVersion + " planned on version " + readVersion);
+    }
+    return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.RESTORE)
+        .restoreVersion(toVersion).build();
+  }
+
+  /**
    * Every version number the branch still has manifests for, ascending.
    */
   public List<Long> list(String location, Optional<String> nativeBranch) {

@@ -2,10 +2,10 @@ package dev.omnigraph.write;
 
 import dev.omnigraph.api.PreconditionFailed;
 import dev.omnigraph.api.ReadSetChanged;
+import dev.omnigraph.api.ReadSetMember;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.manifest.AuthorityToken;
 import dev.omnigraph.manifest.BranchAuthority;
-import dev.omnigraph.manifest.HeadMismatch;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.recovery.RecoverySidecar;
 import dev.omnigraph.recovery.SidecarStore;
@@ -175,7 +175,7 @@ public final class CommitTemplate {
 
   /**
    * The token's revalidation against the manifest read under the gates: the same native branch
-   * incarnation, the same graph head, the same accepted schema. A difference is {@link Reprepare}.
+   * incarnation, the same graph head, the same accepted schema. A difference is a {@link ReadSetChanged#replannable replannable} {@link ReadSetChanged}.
    *
    * @param ifCommit a conditional write's expected head: a head that is not it is
    *     {@link PreconditionFailed}, checked before the head's own comparison
@@ -183,17 +183,17 @@ public final class CommitTemplate {
   static void revalidate(BranchAuthority now, AuthorityToken token, Optional<String> ifCommit, String liveSchema) {
     Optional<String> identity = now.nativeIdentity();
     if (!identity.equals(token.branchIdentity())) {
-      throw new Reprepare("branch_identity:" + token.branch(), token.branchIdentity(), identity);
+      throw ReadSetChanged.replannable(new ReadSetMember.BranchIdentity(token.branch()), token.branchIdentity(), identity);
     }
     Optional<String> head = now.head();
     if (ifCommit.isPresent() && !head.equals(ifCommit)) {
       throw new PreconditionFailed(ifCommit.get(), head);
     }
     if (!head.equals(token.graphHead())) {
-      throw new Reprepare("graph_head:" + token.branch(), token.graphHead(), head);
+      throw ReadSetChanged.replannable(new ReadSetMember.GraphHead(token.branch()), token.graphHead(), head);
     }
     if (!liveSchema.equals(token.schemaIdentity())) {
-      throw new Reprepare("schema", Optional.of(token.schemaIdentity()), Optional.of(liveSchema));
+      throw ReadSetChanged.replannable(new ReadSetMember.Schema(), Optional.of(token.schemaIdentity()), Optional.of(liveSchema));
     }
   }
 
@@ -222,23 +222,23 @@ public final class CommitTemplate {
 
   /**
    * Runs {@code attempt} (numbered from 0) until it returns, repreparing at most
-   * {@link WriteLimits#MAX_REPREPARES} times after a {@link Reprepare} that {@code retryable}
-   * accepts; any other, or the last, answers {@link ReadSetChanged}.
+   * {@link WriteLimits#MAX_REPREPARES} times after a {@link ReadSetChanged#replannable() replannable}
+   * {@link ReadSetChanged} that {@code retryable} accepts; any other, or the last, is the answer.
    */
-  static <R> R reprepared(String what, Predicate<Reprepare> retryable, IntFunction<R> attempt) {
-    Reprepare[] last = {null};
+  static <R> R reprepared(String what, Predicate<ReadSetChanged> retryable, IntFunction<R> attempt) {
+    ReadSetChanged[] last = {null};
     return BoundedRetry.run(REPREPARE, BoundedRetry.REAL, n -> {
       try {
         return Optional.of(attempt.apply(n));
-      } catch (Reprepare moved) {
-        if (!retryable.test(moved)) {
-          throw moved.asReadSetChanged();
+      } catch (ReadSetChanged moved) {
+        if (!moved.replannable() || !retryable.test(moved)) {
+          throw moved.asFinal();
         }
         last[0] = moved;
         LOG.debugf("%s: %s; repreparing (attempt %d)", what, moved.getMessage(), n + 1);
         return Optional.empty();
       }
-    }, () -> last[0].asReadSetChanged());
+    }, () -> last[0].asFinal());
   }
 
   /** {@code armed} with the identity of every first-touch ref it created bound, for recovery to verify. */
@@ -300,10 +300,7 @@ public final class CommitTemplate {
     } catch (RuntimeException failure) {
       if (armed.operationId().isEmpty()) {
         // Nothing armed: the publish was the only effect and it did not happen.
-        if (failure instanceof HeadMismatch moved) {
-          throw new ReadSetChanged(moved.member(), moved.expected(), moved.actual());
-        }
-        throw failure;
+        throw failure; // a moved head is the publisher's ReadSetChanged, answered as it is
       }
       throw new RecoveryRequired(armed.operationId().get(), header.what() + " failed after its effects landed;"
           + " recovery completes it", failure);

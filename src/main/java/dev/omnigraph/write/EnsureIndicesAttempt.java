@@ -2,6 +2,7 @@ package dev.omnigraph.write;
 
 import dev.omnigraph.api.ProgressListener;
 import dev.omnigraph.api.ReadSetChanged;
+import dev.omnigraph.api.ReadSetMember;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.manifest.AuthorityToken;
@@ -14,6 +15,7 @@ import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.recovery.EnsureIndicesRecovery;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.RecoverySidecar;
+import dev.omnigraph.recovery.WriterKind;
 import dev.omnigraph.schema.IndexKind;
 import dev.omnigraph.schema.SchemaIr;
 import dev.omnigraph.table.CommitOutcome;
@@ -60,7 +62,7 @@ import java.util.function.Supplier;
  *       schema, live HEAD == pin of every own table and the absence of every first-touch ref
  *       revalidated ({@link UncoveredDrift} for drift). A moved authority before any effect re-plans
  *       (bounded), as ensure is idempotent.
- *   <li><b>Arm</b> the v9 sidecar ({@value RecoverySidecar#ENSURE_INDICES}: authority, fixed
+ *   <li><b>Arm</b> the v9 sidecar ({@value WriterKind.EnsureIndices#WIRE}: authority, fixed
  *       lineage and rollback id, one pre-minted transaction per table, the index work), then per
  *       table: create the first-touch ref and stage its batch on it; commit with zero retries;
  *       require exactly our transaction at read version + 1.
@@ -100,7 +102,22 @@ public final class EnsureIndicesAttempt {
    * @param manifestVersion the branch's manifest version after the run
    */
   public record Result(String branch, List<TableWork> built, List<Pending> pending, Optional<GraphCommit> commit,
-      long manifestVersion) {}
+      long manifestVersion) {
+
+    /** The answer of every front end. */
+    public dev.omnigraph.api.EnsureIndicesOutput output(String uri) {
+      List<dev.omnigraph.api.EnsureIndicesOutput.Table> tables = built.stream()
+          .map(t -> new dev.omnigraph.api.EnsureIndicesOutput.Table(t.tableKey(), t.nativeBranch().orElse(null),
+              t.fromVersion(), t.toVersion(), t.firstTouch(), t.indexes().stream()
+                  .map(i -> new dev.omnigraph.api.EnsureIndicesOutput.Index(i.column(),
+                      i.kind().name().toLowerCase(Locale.ROOT), i.name())).toList()))
+          .toList();
+      List<dev.omnigraph.api.EnsureIndicesOutput.Pending> waiting = pending.stream()
+          .map(p -> new dev.omnigraph.api.EnsureIndicesOutput.Pending(p.tableKey(), p.column(), p.reason())).toList();
+      return new dev.omnigraph.api.EnsureIndicesOutput(uri, branch, commit.isPresent(),
+          commit.map(GraphCommit::id).orElse(null), manifestVersion, tables, waiting);
+    }
+  }
 
   private final GateManager gates;
   private final GraphManifest manifest;
@@ -247,7 +264,7 @@ public final class EnsureIndicesAttempt {
       TablePin pin = now.state().tables().get(w.key());
       if (pin == null || !pin.identity().equals(w.pin.identity()) || pin.version() != w.pin.version()
           || !pin.nativeBranch().equals(w.pin.nativeBranch())) {
-        throw new Reprepare("table:" + w.key(), Optional.of(w.pin.version() + ""),
+        throw ReadSetChanged.replannable(new ReadSetMember.Table(w.key()), Optional.of(w.pin.version() + ""),
             Optional.ofNullable(pin).map(p -> p.version() + ""));
       }
       Optional<UncoveredDrift> drift = template.drift(w.key(), w.pin.location(),
@@ -285,11 +302,11 @@ public final class EnsureIndicesAttempt {
             w.pin.identity().incarnationId(), w.pin.location(), w.target.orElse(null), w.pin.version(), read, w.uuid,
             read + 1, w.pin.rowCount(), w.firstTouch, w.firstTouch ? w.pin.nativeBranch().orElse(null) : null, null));
       }
-      this.sidecar = new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, RecoverySidecar.ENSURE_INDICES,
+      this.sidecar = new RecoverySidecar(new WriterKind.EnsureIndices(
+              new RecoverySidecar.EnsureIndicesPayload(indexes, null)),
           Ulid.next(), actor.orElse(null), new RecoverySidecar.Authority(branch, token.branchIdentity().orElse(null),
           head.orElse(null), token.schemaIdentity()), intents, RecoverySidecar.State.ARMED,
-          new RecoverySidecar.Lineage(Ulid.next(), head.orElse(null), createdAt, Ulid.next()), createdAt, null, null,
-          new RecoverySidecar.EnsureIndicesPayload(indexes, null));
+          new RecoverySidecar.Lineage(Ulid.next(), head.orElse(null), createdAt, Ulid.next()), createdAt);
     }
 
     @Override
@@ -315,7 +332,7 @@ public final class EnsureIndicesAttempt {
         CommitOutcome outcome = tables.commit(staged);
         if (outcome.kind() == CommitOutcome.Kind.NOT_LANDED && !before) {
           // Nothing of this attempt landed anywhere: finalized as if it never armed, no re-plan.
-          throw new CommitTemplate.EffectFree(() -> new ReadSetChanged("table:" + w.key(),
+          throw new CommitTemplate.EffectFree(() -> new ReadSetChanged(new ReadSetMember.Table(w.key()),
               Optional.of(Long.toString(w.pin.version())), Optional.of(outcome.detail())));
         }
         if (outcome.kind() != CommitOutcome.Kind.LANDED) {
@@ -330,7 +347,9 @@ public final class EnsureIndicesAttempt {
 
     @Override
     public RecoverySidecar confirmed(RecoverySidecar armed, List<TableWork> built) {
-      return armed.withProtocolV8(armed.protocolV8().withDelta(EnsureIndicesRecovery.expectedDelta(armed)));
+      WriterKind.EnsureIndices ensure = (WriterKind.EnsureIndices) armed.kind(); // the sidecar this plan built
+      return armed.withKind(new WriterKind.EnsureIndices(ensure.payload().withDelta(
+          EnsureIndicesRecovery.expectedDelta(armed))));
     }
 
     @Override

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Parsed load rows by table key (sorted) and id (input order), with the line each came from. */
-final class LoadBatch {
+final class LoadBatch implements LoadSink {
 
   /** An edge's endpoint reference to check: node type, node id, and the line naming it. */
   record Endpoint(String nodeTableKey, String id, long line) {}
@@ -18,7 +18,8 @@ final class LoadBatch {
   /** Edge tables by key, with the ids the input named (rather than generated) in them. */
   private final Map<String, java.util.Set<String>> namedEdgeIds = new TreeMap<>();
 
-  void add(String tableKey, String id, Map<String, Object> row, long line, boolean strict) {
+  @Override
+  public void add(String tableKey, String id, Map<String, Object> row, long line, boolean strict) {
     LinkedHashMap<String, Map<String, Object>> table = rows.computeIfAbsent(tableKey, k -> new LinkedHashMap<>());
     Long first = lines.get(tableKey + "\u0000" + id);
     if (first != null && strict) {
@@ -30,7 +31,8 @@ final class LoadBatch {
     lines.putIfAbsent(tableKey + "\u0000" + id, line);
   }
 
-  void addEdge(String tableKey, String id, Map<String, Object> row, long line, String fromType, String from,
+  @Override
+  public void addEdge(String tableKey, String id, Map<String, Object> row, long line, String fromType, String from,
       String toType, String to, boolean named, boolean strict) {
     add(tableKey, id, row, line, strict);
     if (named) {
@@ -43,6 +45,11 @@ final class LoadBatch {
   /** Edge tables whose input named ids, with those ids: only they can meet a committed row. */
   Map<String, java.util.Set<String>> namedEdgeIds() {
     return namedEdgeIds;
+  }
+
+  @Override
+  public int rowsIn(String tableKey) {
+    return rows.get(tableKey).size();
   }
 
   Map<String, LinkedHashMap<String, Map<String, Object>>> rows() {

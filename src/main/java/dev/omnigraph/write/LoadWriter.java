@@ -34,8 +34,8 @@ final class LoadWriter implements PreparedWrite {
   }
 
   @Override
-  public String writerKind() {
-    return "load";
+  public dev.omnigraph.recovery.WriterKind writerKind() {
+    return new dev.omnigraph.recovery.WriterKind.Load();
   }
 
   @Override
@@ -59,6 +59,9 @@ final class LoadWriter implements PreparedWrite {
       if (t.getKey().startsWith("node:") && mode != LoadMode.OVERWRITE) {
         WriteLimits.checkRows(t.getKey(), t.getValue().size());
       }
+    }
+    if (mode != LoadMode.OVERWRITE) {
+      WriteLimits.checkBlobBytes(batch.rows().values().stream().map(LinkedHashMap::values).toList());
     }
     checkEndpoints(ctx);
     checkConstraints(ctx);
@@ -153,10 +156,20 @@ final class LoadWriter implements PreparedWrite {
         wanted.computeIfAbsent(e.nodeTableKey(), k -> new LinkedHashMap<>()).putIfAbsent(e.id(), e.line());
       }
     }
+    requireOnBranch(ctx, wanted, table -> mode != LoadMode.OVERWRITE || !batch.rows().containsKey(table));
+  }
+
+  /**
+   * Refuses the first of the {@code wanted} endpoint ids (node table key → id → the first line
+   * naming it; none of them in the load) that is not on the branch either; a table that
+   * {@code probed} rejects (an overwrite replaces it) has none.
+   */
+  static void requireOnBranch(PrepareContext ctx, Map<String, Map<String, Long>> wanted,
+      java.util.function.Predicate<String> probed) {
     for (Map.Entry<String, Map<String, Long>> w : wanted.entrySet()) {
       TablePin pin = ctx.pin(w.getKey());
       Set<String> found = new HashSet<>();
-      if (mode != LoadMode.OVERWRITE || !batch.rows().containsKey(w.getKey())) {
+      if (probed.test(w.getKey())) {
         ctx.tables().rowsById(pin.location(), pin.nativeBranch(), pin.version(), w.getValue().keySet(), List.of("id"))
             .forEach(r -> found.add(String.valueOf(r.get("id"))));
       }

@@ -27,6 +27,7 @@ import dev.omnigraph.merge.TableJoin;
 import dev.omnigraph.merge.TablePlan;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.RecoverySidecar;
+import dev.omnigraph.recovery.WriterKind;
 import dev.omnigraph.schema.SchemaIr;
 import dev.omnigraph.table.ChunkBuffer;
 import dev.omnigraph.table.CommitOutcome;
@@ -560,14 +561,13 @@ public final class MergeAttempt {
           firstTouch ? from.orElse(null) : null, null));
     }
     Optional<String> head = targetAuth.head();
-    return new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, RecoverySidecar.BRANCH_MERGE, Ulid.next(),
-        actor.orElse(null),
+    return new RecoverySidecar(new WriterKind.BranchMerge(new RecoverySidecar.MergePayload(sourceAuth.branch(),
+            sourceAuth.nativeIdentity().orElse(null), sourceHead, steps, pointers)),
+        Ulid.next(), actor.orElse(null),
         new RecoverySidecar.Authority(targetAuth.branch(), targetAuth.nativeIdentity().orElse(null), head.orElse(null),
             schemas.get().identity()),
         intents, RecoverySidecar.State.ARMED,
-        new RecoverySidecar.Lineage(commitId, head.orElse(null), createdAt, Ulid.next()), createdAt,
-        new RecoverySidecar.MergePayload(sourceAuth.branch(), sourceAuth.nativeIdentity().orElse(null), sourceHead,
-            steps, pointers));
+        new RecoverySidecar.Lineage(commitId, head.orElse(null), createdAt, Ulid.next()), createdAt);
   }
 
   /**
@@ -580,12 +580,12 @@ public final class MergeAttempt {
     try {
       CommitTemplate.revalidate(now, targetAuth.token(schemas.get().identity()), Optional.empty(),
           liveSchemaIdentity.get());
-    } catch (Reprepare moved) {
-      throw moved.asReadSetChanged(); // a merge never re-plans
+    } catch (ReadSetChanged moved) {
+      throw moved.asFinal(); // a merge never re-plans
     }
     BranchAuthority source = manifest.recapture(sourceAuth);
     if (!source.nativeIdentity().equals(sourceAuth.nativeIdentity())) {
-      throw new ReadSetChanged("branch_identity:" + sourceAuth.branch(), sourceAuth.nativeIdentity(),
+      throw new ReadSetChanged(new dev.omnigraph.api.ReadSetMember.BranchIdentity(sourceAuth.branch()), sourceAuth.nativeIdentity(),
           source.nativeIdentity());
     }
     return now;

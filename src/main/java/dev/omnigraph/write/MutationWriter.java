@@ -55,8 +55,8 @@ final class MutationWriter implements PreparedWrite {
   }
 
   @Override
-  public String writerKind() {
-    return "mutation";
+  public dev.omnigraph.recovery.WriterKind writerKind() {
+    return new dev.omnigraph.recovery.WriterKind.Mutation();
   }
 
   @Override
@@ -88,6 +88,7 @@ final class MutationWriter implements PreparedWrite {
     }
     Map<String, Set<String>> strict = new HashMap<>();
     List<TableEffect> effects = new ArrayList<>();
+    WriteLimits.checkBlobBytes(staging.tables().values().stream().map(p -> p.rows.values()).toList());
     for (Map.Entry<String, MutationStaging.Pending> t : staging.tables().entrySet()) {
       String tableKey = t.getKey();
       MutationStaging.Pending p = t.getValue();

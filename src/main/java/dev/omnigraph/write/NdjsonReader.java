@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -62,29 +63,201 @@ final class NdjsonReader {
   static LoadBatch read(Reader input, long firstLine, Catalog catalog, LoadMode mode,
       java.util.function.ObjLongConsumer<String> admit) throws IOException {
     LoadBatch batch = new LoadBatch();
+    read(input, firstLine, catalog, mode, admit, batch);
+    return batch;
+  }
+
+  /**
+   * As {@link #read(Reader, long, Catalog, LoadMode, java.util.function.ObjLongConsumer)}, handing
+   * each row to {@code batch} as its line is parsed: a streamed overwrite spills it there instead of
+   * holding it.
+   */
+  static void read(Reader input, long firstLine, Catalog catalog, LoadMode mode,
+      java.util.function.ObjLongConsumer<String> admit, LoadSink batch) throws IOException {
     Map<String, EdgeType> edgesByLowerName = new HashMap<>();
     catalog.edges().values().forEach(e -> edgesByLowerName.put(e.name().toLowerCase(Locale.ROOT), e));
     Lines lines = new Lines(input);
-    String text;
-    long line = firstLine - 1;
-    while ((text = lines.next(line + 1)) != null) {
-      line++;
-      if (text.isBlank()) {
-        continue;
-      }
-      JsonNode node = parseLine(text, line);
-      if (node == null || !node.isObject()) {
-        throw new LoadInputError(line, "expected a JSON object");
-      }
-      if (node.has("type")) {
-        readNode(batch, catalog, node, line, mode, admit);
-      } else if (node.has("edge")) {
-        readEdge(batch, catalog, edgesByLowerName, node, line, mode, admit);
-      } else {
-        throw new LoadInputError(line, "expected {\"type\":…,\"data\":…} or {\"edge\":…,\"from\":…,\"to\":…}");
+    long[] line = {firstLine - 1};
+    java.util.function.Function<Block, Recorded> parse = block -> parseBlock(block, catalog, edgesByLowerName, mode);
+    // Append and merge read line by line: their row bound refuses at the line that crosses it,
+    // without reading on (an endless input must not be read past it).
+    int blockLines = mode == LoadMode.OVERWRITE ? BLOCK_LINES : 1;
+    Block first = Block.read(lines, line, blockLines);
+    if (first.last || PARSERS <= 1 || mode != LoadMode.OVERWRITE) {
+      // A small input, or a keyed one, is parsed here: no threads.
+      for (Block b = first; ; b = Block.read(lines, line, blockLines)) {
+        parse.apply(b).replay(batch, admit, mode);
+        b.end();
+        if (b.last) {
+          return;
+        }
       }
     }
-    return batch;
+    // A large overwrite is parsed on every core, a block of lines per task, and replayed in input
+    // order: the first error in the input is the one thrown, and admit and the sink see the rows
+    // exactly as a single-threaded parse would hand them.
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(PARSERS, r -> {
+      Thread t = new Thread(r, "ndjson-parse");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      java.util.ArrayDeque<java.util.concurrent.Future<Recorded>> window = new java.util.ArrayDeque<>();
+      Block b = first;
+      while (true) {
+        Block submitted = b;
+        window.add(pool.submit(() -> parse.apply(submitted)));
+        if (b.last) {
+          break;
+        }
+        if (window.size() >= 2 * PARSERS) {
+          replayNext(window, batch, admit, mode);
+        }
+        b = Block.read(lines, line, blockLines);
+      }
+      while (!window.isEmpty()) {
+        replayNext(window, batch, admit, mode);
+      }
+      b.end();
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Parser threads of a large input: the cores, at most four. */
+  private static final int PARSERS = Math.min(4, Runtime.getRuntime().availableProcessors());
+
+  /** Lines per parse task. */
+  private static final int BLOCK_LINES = 4096;
+
+  private static void replayNext(java.util.ArrayDeque<java.util.concurrent.Future<Recorded>> window, LoadSink batch,
+      java.util.function.ObjLongConsumer<String> admit, LoadMode mode) {
+    Recorded r;
+    try {
+      r = window.removeFirst().get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while parsing the load input", e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+    }
+    r.replay(batch, admit, mode);
+  }
+
+  /**
+   * Up to {@code max} lines of the input with their numbers; {@code last} at the input's
+   * end, or at a line over the size bound, which {@link #end} throws once the lines before it are
+   * replayed (their errors come first, as in a line-by-line read).
+   */
+  private record Block(List<String> texts, long firstLine, boolean last, RuntimeException tooLong) {
+
+    static Block read(Lines lines, long[] line, int max) throws IOException {
+      List<String> texts = new java.util.ArrayList<>(max);
+      long first = line[0] + 1;
+      String text;
+      while (texts.size() < max) {
+        try {
+          text = lines.next(line[0] + 1);
+        } catch (dev.omnigraph.api.ResourceLimitExceeded e) {
+          return new Block(texts, first, true, e);
+        }
+        if (text == null) {
+          return new Block(texts, first, true, null);
+        }
+        line[0]++;
+        texts.add(text);
+      }
+      return new Block(texts, first, false, null);
+    }
+
+    void end() {
+      if (tooLong != null) {
+        throw tooLong;
+      }
+    }
+  }
+
+  /** Parses one block into what it hands the sink and admit, stopping at its first error. */
+  private static Recorded parseBlock(Block block, Catalog catalog, Map<String, EdgeType> edgesByLowerName,
+      LoadMode mode) {
+    Recorded out = new Recorded();
+    long line = block.firstLine() - 1;
+    try {
+      for (String text : block.texts()) {
+        line++;
+        if (text.isBlank()) {
+          continue;
+        }
+        JsonNode node = parseLine(text, line);
+        if (node == null || !node.isObject()) {
+          throw new LoadInputError(line, "expected a JSON object");
+        }
+        if (node.has("type")) {
+          readNode(out, catalog, node, line, mode, out);
+        } else if (node.has("edge")) {
+          readEdge(out, catalog, edgesByLowerName, node, line, mode, out);
+        } else {
+          throw new LoadInputError(line, "expected {\"type\":…,\"data\":…} or {\"edge\":…,\"from\":…,\"to\":…}");
+        }
+      }
+    } catch (RuntimeException | IOException e) {
+      out.failure = e;
+    }
+    return out;
+  }
+
+  /**
+   * A block's parse as the calls it makes, replayed later onto the load's sink and admit in input
+   * order: a parse thread never touches the shared sink, and the keyed-plan bound is checked
+   * against the real row counts at replay.
+   */
+  private static final class Recorded implements LoadSink, java.util.function.ObjLongConsumer<String> {
+
+    private interface Op {
+      void apply(LoadSink sink, java.util.function.ObjLongConsumer<String> admit, LoadMode mode);
+    }
+
+    private final List<Op> ops = new java.util.ArrayList<>();
+    private Exception failure;
+
+    @Override
+    public void accept(String type, long line) {
+      ops.add((sink, admit, mode) -> admit.accept(type, line));
+    }
+
+    @Override
+    public void add(String tableKey, String id, Map<String, Object> row, long line, boolean strict) {
+      ops.add((sink, admit, mode) -> {
+        sink.add(tableKey, id, row, line, strict);
+        if (mode != LoadMode.OVERWRITE) {
+          refuseOverLimit(sink, tableKey, tableKey.substring(tableKey.indexOf(':') + 1), line);
+        }
+      });
+    }
+
+    @Override
+    public void addEdge(String tableKey, String id, Map<String, Object> row, long line, String fromType, String from,
+        String toType, String to, boolean named, boolean strict) {
+      ops.add((sink, admit, mode) -> sink.addEdge(tableKey, id, row, line, fromType, from, toType, to, named, strict));
+    }
+
+    @Override
+    public int rowsIn(String tableKey) {
+      throw new IllegalStateException("a recorded parse does not count rows; the bound is checked at replay");
+    }
+
+    void replay(LoadSink sink, java.util.function.ObjLongConsumer<String> admit, LoadMode mode) throws
+        java.io.UncheckedIOException {
+      for (Op op : ops) {
+        op.apply(sink, admit, mode);
+      }
+      if (failure instanceof RuntimeException e) {
+        throw e;
+      }
+      if (failure instanceof IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
   }
 
   /** The one JSON value of a line; anything but JSON whitespace after it is a {@link LoadInputError}. */
@@ -175,7 +348,7 @@ final class NdjsonReader {
     return c == ' ' || c == '\t' || c == '\r';
   }
 
-  private static void readNode(LoadBatch batch, Catalog catalog, JsonNode node, long line, LoadMode mode,
+  private static void readNode(LoadSink batch, Catalog catalog, JsonNode node, long line, LoadMode mode,
       java.util.function.ObjLongConsumer<String> admit) {
     requireFields(node, NODE_FIELDS, line);
     String typeName = node.get("type").asText();
@@ -194,10 +367,8 @@ final class NdjsonReader {
       id = Ulid.next();
     }
     row.put("id", id);
+    // The keyed-plan bound is checked where the rows are counted (Recorded's replay).
     batch.add(type.tableKey(), id, row, line, mode == LoadMode.APPEND);
-    if (mode != LoadMode.OVERWRITE) {
-      refuseOverLimit(batch, type.tableKey(), typeName, line);
-    }
   }
 
   /**
@@ -205,8 +376,8 @@ final class NdjsonReader {
    * append or merge is refused at the line that crosses it, not after the whole input was parsed
    * (a 200,000-row file took 18–24 s to be told).
    */
-  private static void refuseOverLimit(LoadBatch batch, String tableKey, String typeName, long line) {
-    int rows = batch.rows().get(tableKey).size();
+  private static void refuseOverLimit(LoadSink batch, String tableKey, String typeName, long line) {
+    int rows = batch.rowsIn(tableKey);
     if (rows > WriteLimits.MAX_KEYED_ROWS) {
       throw new dev.omnigraph.api.ResourceLimitExceeded("rows:" + tableKey, WriteLimits.MAX_KEYED_ROWS, rows,
           "refused at line " + line + ", the " + rows + "th " + typeName + " row: one append or merge commits at"
@@ -215,7 +386,7 @@ final class NdjsonReader {
     }
   }
 
-  private static void readEdge(LoadBatch batch, Catalog catalog, Map<String, EdgeType> edges, JsonNode node,
+  private static void readEdge(LoadSink batch, Catalog catalog, Map<String, EdgeType> edges, JsonNode node,
       long line, LoadMode mode, java.util.function.ObjLongConsumer<String> admit) {
     requireFields(node, EDGE_FIELDS, line);
     String name = node.get("edge").asText();

@@ -9,8 +9,8 @@ import java.util.List;
  */
 interface PreparedWrite {
 
-  /** {@code mutation} or {@code load}: recorded in the sidecar. */
-  String writerKind();
+  /** A mutation or a load: recorded in the sidecar. */
+  dev.omnigraph.recovery.WriterKind writerKind();
 
   /**
    * True for insert/upsert/append writers, which fully reprepare after unrelated pre-effect

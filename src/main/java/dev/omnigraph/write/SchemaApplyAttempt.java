@@ -14,6 +14,7 @@ import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.RecoverySidecar;
+import dev.omnigraph.recovery.WriterKind;
 import dev.omnigraph.recovery.SchemaApplyRecovery;
 import dev.omnigraph.recovery.SchemaContracts;
 import dev.omnigraph.schema.Catalog;
@@ -116,7 +117,7 @@ public final class SchemaApplyAttempt {
       if (!live.equals(now.identity())) {
         // Another process accepted a schema this process has not read: planning against either
         // would be a guess. Nothing was written; reopening reads the live one.
-        throw new ReadSetChanged("schema", Optional.of(now.identity()), Optional.of(live));
+        throw new ReadSetChanged(new dev.omnigraph.api.ReadSetMember.Schema(), Optional.of(now.identity()), Optional.of(live));
       }
       // An apply of this process accepted since `planned` was read is simply the base now: the
       // plan below is made under the exclusive schema gate, so concurrent applies serialise, the
@@ -509,12 +510,12 @@ public final class SchemaApplyAttempt {
       this.steps = steps;
       Optional<String> head = authority.head();
       long createdAt = dev.omnigraph.util.Micros.now();
-      this.sidecar = new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, RecoverySidecar.SCHEMA_APPLY,
+      this.sidecar = new RecoverySidecar(new WriterKind.SchemaApply(new RecoverySidecar.SchemaApplyPayload(
+              now.identity(), plan.target.identity(), plan.creates, plan.registrations, plan.pointers,
+              plan.tombstones, plan.hardDrops)),
           Ulid.next(), actor.orElse(null), new RecoverySidecar.Authority(MAIN, null, head.orElse(null), now.identity()),
           plan.intents, RecoverySidecar.State.ARMED,
-          new RecoverySidecar.Lineage(Ulid.next(), head.orElse(null), createdAt, Ulid.next()), createdAt, null,
-          new RecoverySidecar.SchemaApplyPayload(now.identity(), plan.target.identity(), plan.creates,
-              plan.registrations, plan.pointers, plan.tombstones, plan.hardDrops));
+          new RecoverySidecar.Lineage(Ulid.next(), head.orElse(null), createdAt, Ulid.next()), createdAt);
     }
 
     @Override

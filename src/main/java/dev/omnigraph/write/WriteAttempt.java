@@ -83,8 +83,8 @@ public final class WriteAttempt {
 
   private WriteResult attempts(String branch, PreparedWrite writer, Optional<String> actor, Optional<String> ifCommit,
       SchemaIr schema) {
-    return CommitTemplate.reprepared(writer.writerKind() + " on " + branch,
-        moved -> writer.repreparable() && !moved.member.equals("schema"),
+    return CommitTemplate.reprepared(writer.writerKind().wire() + " on " + branch,
+        moved -> writer.repreparable() && !(moved.moved() instanceof dev.omnigraph.api.ReadSetMember.Schema),
         attempt -> once(branch, writer, actor, ifCommit, attempt, schema));
   }
 
@@ -159,7 +159,7 @@ public final class WriteAttempt {
       String operationId = Ulid.next();
       String commitId = Ulid.next();
       long createdAt = dev.omnigraph.util.Micros.now();
-      this.sidecar = new RecoverySidecar(RecoverySidecar.FORMAT_VERSION, writer.writerKind(), operationId,
+      this.sidecar = new RecoverySidecar(writer.writerKind(), operationId,
           actor.orElse(null),
           new RecoverySidecar.Authority(token.branch(), token.branchIdentity().orElse(null), head.orElse(null),
               token.schemaIdentity()),
@@ -172,7 +172,7 @@ public final class WriteAttempt {
     /** The version each table's commit reached. */
     @Override
     public Header header() {
-      return new Header(Failpoint.WriterPhases.WRITE, writer.writerKind() + " on " + token.branch(), Optional.of(sidecar), Optional.of(verified));
+      return new Header(Failpoint.WriterPhases.WRITE, writer.writerKind().wire() + " on " + token.branch(), Optional.of(sidecar), Optional.of(verified));
     }
 
     @Override
@@ -301,7 +301,8 @@ public final class WriteAttempt {
         }
       }
     }
-    return new Reprepare("table:" + e.tableKey(), Optional.of(Long.toString(e.readVersion())),
+    return dev.omnigraph.api.ReadSetChanged.replannable(
+        new dev.omnigraph.api.ReadSetMember.Table(e.tableKey()), Optional.of(Long.toString(e.readVersion())),
         Optional.of(outcome.detail()));
   }
 

@@ -1,6 +1,7 @@
 package dev.omnigraph.write;
 
 import dev.omnigraph.api.ResourceLimitExceeded;
+import java.util.Map;
 
 /** The named bounds of the write path, in one place. */
 public final class WriteLimits {
@@ -38,6 +39,29 @@ public final class WriteLimits {
   static void checkMatches(String tableKey, long matches, int limit) {
     if (matches > limit) {
       throw new ResourceLimitExceeded("matches:" + tableKey, limit, matches);
+    }
+  }
+
+  /**
+   * The Blob limit of keyed writes (docs/schema-language.md, "Blob"): the operation's Blob payload bytes, summed over
+   * every table's rows, refused above {@link dev.omnigraph.schema.BlobValue#MAX_OPERATION_BYTES}
+   * before anything is staged (no data file written, no sidecar armed). Each value was already
+   * checked alone before it was decoded ({@link dev.omnigraph.schema.BlobValue#parse}).
+   */
+  static void checkBlobBytes(java.util.Collection<? extends java.util.Collection<Map<String, Object>>> tables) {
+    long total = 0;
+    for (java.util.Collection<Map<String, Object>> rows : tables) {
+      for (Map<String, Object> row : rows) {
+        for (Object v : row.values()) {
+          if (v instanceof dev.omnigraph.schema.BlobValue b) {
+            total += b.size();
+          }
+        }
+      }
+    }
+    if (total > dev.omnigraph.schema.BlobValue.MAX_OPERATION_BYTES) {
+      throw new ResourceLimitExceeded(dev.omnigraph.schema.BlobValue.PAYLOAD_RESOURCE,
+          dev.omnigraph.schema.BlobValue.MAX_OPERATION_BYTES, total);
     }
   }
 

@@ -51,7 +51,8 @@ public final class WritePath {
 
   /**
    * Loads NDJSON into {@code branch} as one commit. The whole input is parsed and validated before
-   * anything is staged; every input error names its line.
+   * anything is staged; every input error names its line. An overwrite streams its rows through a
+   * local spill ({@link StreamedOverwrite}) instead of holding them.
    */
   public WriteResult load(String branch, Reader ndjson, LoadMode mode, Optional<String> actor) {
     return load(branch, ndjson, mode, actor, (type, line) -> { });
@@ -76,6 +77,16 @@ public final class WritePath {
   private WriteResult load(String branch, Reader ndjson, long firstLine, LoadMode mode, Optional<String> actor,
       java.util.function.ObjLongConsumer<String> admit) {
     SchemaIr schema = schemas.get();
+    if (mode == LoadMode.OVERWRITE) {
+      // Streams: rows are spilled as parsed and staged from the spill, so an overwrite of any size
+      // runs in bounded memory; append and merge are bounded by the keyed-plan limit.
+      try (StreamedOverwrite overwrite = new StreamedOverwrite(schema.catalog())) {
+        NdjsonReader.read(ndjson, firstLine, schema.catalog(), mode, admit, overwrite);
+        return attempt.run(branch, overwrite, actor, Optional.empty(), schema);
+      } catch (IOException e) {
+        throw new UncheckedIOException("could not read the load input", e);
+      }
+    }
     LoadBatch batch;
     try {
       batch = NdjsonReader.read(ndjson, firstLine, schema.catalog(), mode, admit);

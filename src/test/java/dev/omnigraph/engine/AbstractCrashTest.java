@@ -659,7 +659,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     graph = Omnigraph.open(config, OpenMode.READ_ONLY);
     assertThat(sidecarKeys()).as("sidecars after a halt at %s", failpoint).hasSize(1);
     RecoverySidecar s = readSidecar(sidecarKeys().get(0));
-    assertThat(s.writerKind()).isEqualTo(dev.omnigraph.recovery.OptimizeRecovery.WRITER_KIND);
+    assertThat(s.writerKind()).isEqualTo(dev.omnigraph.recovery.WriterKind.Optimize.WIRE);
     assertThat(s.actor()).isEqualTo(dev.omnigraph.maintenance.Optimize.ACTOR);
     assertThat(s.tables()).extracting(RecoverySidecar.TableIntent::tableKey)
         .containsExactly("edge:Knows", "node:Person");
@@ -703,6 +703,82 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     assertThat(next.commitId()).isPresent();
     assertThat(content("main")).isEqualTo(plus(before.content(), Map.of("Person", Set.of("gil"))));
     assertThat(sidecarKeys()).isEmpty();
+    assertPinsEqualHeads("main");
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // 4b. Revert halts at each of its failpoints; a read-write reopen converges to exactly before
+  //     (Discarded, RolledBack) or the reverted state (RolledForward): rows, commits, pins == HEADs.
+
+  /** Every revert failpoint, the audit kind recovery must record, and a recovery failpoint (or null). */
+  Stream<Arguments> revertCrashCases() {
+    return Stream.of(
+        Arguments.of("revert.after_arm", "Discarded", null),
+        Arguments.of("revert.after_table_commit", "RolledBack", null),
+        Arguments.of("revert.after_commits", "RolledBack", null),
+        Arguments.of("revert.after_confirm", "RolledForward", null),
+        Arguments.of("revert.before_publish", "RolledForward", null),
+        Arguments.of("revert.after_publish", "RolledForward", null),
+        Arguments.of("revert.after_commits", "RolledBack", "recovery.after_restore"));
+  }
+
+  @ParameterizedTest(name = "revert halts at {0} ({1}), then recovery at {2}")
+  @MethodSource("revertCrashCases")
+  void aHaltInsideRevertConvergesOnReadWriteReopen(String failpoint, String kind, String recoveryFailpoint)
+      throws Exception {
+    seed("main");
+    Before target = capture("main");
+    // Two tables move: edge:Knows, then node:Person (the revert restores them in that order).
+    graph.mutate("main", AbstractMutationTest.GQ, "add_pair", new ObjectMapper().readTree(
+        "{\"a\":\"cat\",\"b\":\"dan\"}"), Optional.of("act-test"), Optional.empty());
+    Before before = capture("main");
+    graph.close();
+    CrashChildProcess.Result r = CrashChildProcess.run(config, Optional.of(failpoint), CHILD_TIMEOUT_SECONDS,
+        "revert", "main", target.commits().get(0));
+    assertThat(r.exitCode()).as("revert child halted at %s:\n%s", failpoint, r.output()).isEqualTo(137);
+    graph = Omnigraph.open(config, OpenMode.READ_ONLY);
+    assertThat(sidecarKeys()).hasSize(1);
+    RecoverySidecar s = readSidecar(sidecarKeys().get(0));
+    assertThat(s.writerKind()).isEqualTo(dev.omnigraph.recovery.WriterKind.Revert.WIRE);
+    assertThat(s.tables()).extracting(RecoverySidecar.TableIntent::tableKey).containsExactly("edge:Knows", "node:Person");
+    if (recoveryFailpoint != null) {
+      graph.close();
+      CrashChildProcess.Result rr = CrashChildProcess.run(config, Optional.of(recoveryFailpoint),
+          CHILD_TIMEOUT_SECONDS, "open");
+      assertThat(rr.exitCode()).as("recovering child halted at %s:\n%s", recoveryFailpoint, rr.output())
+          .isEqualTo(137);
+      graph = Omnigraph.open(config, OpenMode.READ_ONLY);
+      assertThat(sidecarKeys()).containsExactly(SidecarStore.keyOf(s.operationId()));
+    }
+    reopen();
+
+    boolean forward = kind.equals("RolledForward");
+    assertThat(sidecarKeys()).isEmpty();
+    assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> {
+      assertThat(e.operationId()).isEqualTo(s.operationId());
+      assertThat(e.kind()).isEqualTo(kind);
+      assertThat(e.writerKind()).isEqualTo(dev.omnigraph.recovery.WriterKind.Revert.WIRE);
+      assertThat(e.commitId()).isEqualTo(forward ? s.lineage().commitId() : kind.equals("RolledBack")
+          ? s.lineage().rollbackCommitId() : null);
+    });
+    List<String> commits = commitIds("main");
+    if (forward) {
+      assertThat(content("main")).isEqualTo(target.content());
+      assertThat(commits).hasSize(before.commits().size() + 1);
+      assertThat(commits.get(0)).isEqualTo(s.lineage().commitId());
+      assertThat(graph.commit(commits.get(0)).actorId()).isEqualTo(CrashChild.ACTOR);
+    } else {
+      assertThat(content("main")).isEqualTo(before.content());
+      // A rollback publishes the restored pins under its pre-minted commit; a discard publishes nothing.
+      assertThat(commits).hasSize(before.commits().size() + (kind.equals("RolledBack") ? 1 : 0));
+    }
+    assertThat(commits.subList(commits.size() - before.commits().size(), commits.size())).isEqualTo(before.commits());
+    assertPinsEqualHeads("main");
+    WriteResult next = graph.mutate("main", AbstractMutationTest.GQ, "add_person",
+        new ObjectMapper().createObjectNode().put("name", "gil"), Optional.of("act-test"), Optional.empty());
+    assertThat(next.commitId()).isPresent();
+    assertThat(content("main")).isEqualTo(plus(forward ? target.content() : before.content(),
+        Map.of("Person", Set.of("gil"))));
     assertPinsEqualHeads("main");
   }
 
@@ -953,7 +1029,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     Optional<RecoverySidecar> s = sidecarKeys().isEmpty() ? Optional.empty()
         : Optional.of(readSidecar(sidecarKeys().get(0)));
     s.ifPresent(sc -> {
-      assertThat(sc.writerKind()).isEqualTo(RecoverySidecar.ENSURE_INDICES);
+      assertThat(sc.writerKind()).isEqualTo(dev.omnigraph.recovery.WriterKind.EnsureIndices.WIRE);
       assertThat(sc.actor()).isEqualTo(CrashChild.ACTOR);
       assertThat(sc.tables()).extracting(RecoverySidecar.TableIntent::tableKey)
           .containsExactly("edge:Knows", "node:Person");
@@ -974,7 +1050,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
       assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> {
         assertThat(e.operationId()).isEqualTo(s.get().operationId());
         assertThat(e.kind()).isEqualTo(audit);
-        assertThat(e.writerKind()).isEqualTo(RecoverySidecar.ENSURE_INDICES);
+        assertThat(e.writerKind()).isEqualTo(dev.omnigraph.recovery.WriterKind.EnsureIndices.WIRE);
         assertThat(e.forActor()).isEqualTo(CrashChild.ACTOR);
       });
     } else {

@@ -574,7 +574,7 @@ abstract class AbstractEnsureIndicesTest {
     }
     assertThat(sidecars()).containsExactly(SidecarStore.keyOf(failed.operationId()));
     RecoverySidecar s = readSidecar(failed.operationId());
-    assertThat(s.writerKind()).isEqualTo(RecoverySidecar.ENSURE_INDICES);
+    assertThat(s.writerKind()).isEqualTo(dev.omnigraph.recovery.WriterKind.EnsureIndices.WIRE);
     assertThat(s.state()).isEqualTo(RecoverySidecar.State.ARMED);
     assertThat(s.protocolV8().delta()).isNull();
     assertThat(s.protocolV8().indexes()).containsOnlyKeys("edge:Cites", "node:Doc", "node:Tiny");

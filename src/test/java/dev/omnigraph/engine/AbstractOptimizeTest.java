@@ -379,7 +379,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
     String op = ((RecoveryRequired) thrown).operationId();
     assertThat(sidecars()).containsExactly(SidecarStore.keyOf(op));
     RecoverySidecar s = readSidecar(op);
-    assertThat(s.writerKind()).isEqualTo(OptimizeRecovery.WRITER_KIND);
+    assertThat(s.writerKind()).isEqualTo(dev.omnigraph.recovery.WriterKind.Optimize.WIRE);
     assertThat(s.actor()).isEqualTo(Optimize.ACTOR);
     assertThat(s.state()).isEqualTo(state);
     assertThat(commits("main")).isEqualTo(before);
@@ -391,7 +391,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
     assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> {
       assertThat(e.operationId()).isEqualTo(op);
       assertThat(e.kind()).isEqualTo("RolledForward");
-      assertThat(e.writerKind()).isEqualTo(OptimizeRecovery.WRITER_KIND);
+      assertThat(e.writerKind()).isEqualTo(dev.omnigraph.recovery.WriterKind.Optimize.WIRE);
       assertThat(e.commitId()).isEqualTo(s.lineage().commitId());
     });
     List<CommitOutput> after = commits("main");

@@ -27,6 +27,7 @@ import java.util.Optional;
  *   <li>{@code mutate <branch> <name> <params json>}: one mutation of {@code graphs/people.gq};
  *   <li>{@code optimize <branch>}: one explicit {@code Omnigraph.optimize} of the branch;
  *   <li>{@code ensure <branch>}: one {@code Omnigraph.ensureIndices} of the branch;
+ *   <li>{@code revert <branch> <commit>}: one {@code Omnigraph.revert} of the branch to the commit;
  *   <li>{@code soak <branch> <prefix> <first>}: {@code add_person} in a loop with the names
  *       {@code <prefix><n>}, {@code n = first, first+1, …}, printing {@code ACK <name>} (flushed)
  *       after each returned write;
@@ -109,6 +110,11 @@ public final class CrashChild {
         }
         case "ensure" -> {
           dev.omnigraph.api.EnsureIndicesOutput r = graph.ensureIndices(a[0], Optional.of(ACTOR));
+          out.println("DONE " + r.graphCommitId());
+          return 0;
+        }
+        case "revert" -> {
+          dev.omnigraph.api.RevertOutput r = graph.revert(a[0], a[1], Optional.of(ACTOR), Optional.empty());
           out.println("DONE " + r.graphCommitId());
           return 0;
         }

@@ -86,4 +86,14 @@ class CrashS3Test extends AbstractCrashTest {
         Arguments.of("ensure_indices.after_ref_create", FEATURE, "Discarded"),
         Arguments.of("ensure_indices.after_confirm", FEATURE, "RolledForward"));
   }
+
+  /**
+   * Revert on S3: a halt between its table restores (rolled back) and after its confirm (rolled
+   * forward). The other five cases run on the local backend.
+   */
+  @Override
+  Stream<Arguments> revertCrashCases() {
+    return Stream.of(Arguments.of("revert.after_table_commit", "RolledBack", null),
+        Arguments.of("revert.after_confirm", "RolledForward", null));
+  }
 }

@@ -27,7 +27,7 @@ class ErrorKindTest {
   @Test
   void everyTypedOutcomeHasItsStatusCodeAndExitCode() {
     assertKind(new KeyConflict("node:Person", "ann"), ErrorKind.KEY_CONFLICT, 409, "conflict", 3);
-    assertKind(new ReadSetChanged("graph_head:main", Optional.of("a"), Optional.of("b")),
+    assertKind(new ReadSetChanged(new dev.omnigraph.api.ReadSetMember.GraphHead("main"), Optional.of("a"), Optional.of("b")),
         ErrorKind.READ_SET_CHANGED, 409, "conflict", 3);
     assertKind(new PreconditionFailed("a", Optional.empty()), ErrorKind.PRECONDITION_FAILED, 412, null, 4);
     assertKind(new ResourceLimitExceeded("rows:node:P", 8192, 8193), ErrorKind.RESOURCE_LIMIT, 413, "bad_request", 1);
@@ -92,7 +92,7 @@ class ErrorKindTest {
     for (OmnigraphException e : List.of(new KeyConflict("node:P", "a"), new Conflict("c"), new NotFound("k", "n"),
         new InvalidRequest("i"), new ResourceLimitExceeded("r", 1, 2), new RecoveryRequired("o", "m"),
         new PreconditionFailed("e", Optional.empty()), new UnsupportedStorageVersion("r", 7, 6),
-        new ReadSetChanged("m", Optional.empty(), Optional.empty()),
+        new ReadSetChanged(new dev.omnigraph.api.ReadSetMember.Schema(), Optional.empty(), Optional.empty()),
         new ReadBudgetExceeded(ReadBudgetExceeded.Budget.TIMEOUT_MS, 1, 2),
         new dev.omnigraph.api.ChangeDiffRefused(dev.omnigraph.api.ChangeDiffRefused.Reason.PARENTLESS_COMMIT, "c",
             Optional.empty(), "m"),

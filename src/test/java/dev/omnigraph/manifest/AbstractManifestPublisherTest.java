@@ -87,7 +87,7 @@ abstract class AbstractManifestPublisherTest {
     ManifestBatchPublisher.Published genesis = publisher.publish(intent("main", Optional.empty(), Optional.empty(), 1, 0));
     publisher.publish(intent("main", Optional.empty(), Optional.of(genesis.commitId()), 2, 1));
     assertThatThrownBy(() -> publisher.publish(intent("main", Optional.empty(), Optional.of(genesis.commitId()), 3, 2)))
-        .isInstanceOfSatisfying(HeadMismatch.class, e -> {
+        .isInstanceOfSatisfying(dev.omnigraph.api.ReadSetChanged.class, e -> {
           assertThat(e.member()).isEqualTo("graph_head:main");
           assertThat(e.expected()).contains(genesis.commitId());
         });
@@ -116,7 +116,7 @@ abstract class AbstractManifestPublisherTest {
         f.get();
         landed++;
       } catch (java.util.concurrent.ExecutionException e) {
-        assertThat(e.getCause()).isInstanceOf(HeadMismatch.class);
+        assertThat(e.getCause()).isInstanceOf(dev.omnigraph.api.ReadSetChanged.class);
         mismatched++;
       }
     }
@@ -160,7 +160,7 @@ abstract class AbstractManifestPublisherTest {
         f.get();
         landed++;
       } catch (java.util.concurrent.ExecutionException e) {
-        assertThat(e.getCause()).isInstanceOf(HeadMismatch.class);
+        assertThat(e.getCause()).isInstanceOf(dev.omnigraph.api.ReadSetChanged.class);
       }
     }
     pool.shutdown();
@@ -210,7 +210,7 @@ abstract class AbstractManifestPublisherTest {
       ManifestBatchPublisher own = new ManifestBatchPublisher(config, storage);
       String head = state("main").ownHead().orElseThrow();
       assertThatThrownBy(() -> own.publish(intent("agent/one/deep", Optional.of(before), Optional.of(head), 2, 1)))
-          .isInstanceOfSatisfying(HeadMismatch.class,
+          .isInstanceOfSatisfying(dev.omnigraph.api.ReadSetChanged.class,
               e -> assertThat(e.member()).isEqualTo("branch_identity:agent/one/deep"));
       ManifestBatchPublisher.Published landed =
           own.publish(intent("agent/one/deep", Optional.of(again.branch().identifier()), Optional.of(head), 2, 1));
@@ -232,7 +232,7 @@ abstract class AbstractManifestPublisherTest {
     assertThat(fresh.effectiveHead(List.of("main"))).contains(genesis.commitId());
 
     assertThatThrownBy(() -> publisher.publish(intent("feature", Optional.of("other-identity"), Optional.of(genesis.commitId()), 2, 1)))
-        .isInstanceOfSatisfying(HeadMismatch.class, e -> assertThat(e.member()).isEqualTo("branch_identity:feature"));
+        .isInstanceOfSatisfying(dev.omnigraph.api.ReadSetChanged.class, e -> assertThat(e.member()).isEqualTo("branch_identity:feature"));
 
     ManifestBatchPublisher.Published onBranch = publisher.publish(intent("feature", Optional.of(identity), Optional.of(genesis.commitId()), 2, 5));
     ManifestState branch = state("feature");
@@ -353,7 +353,7 @@ abstract class AbstractManifestPublisherTest {
       try {
         landed.add(f.get());
       } catch (java.util.concurrent.ExecutionException e) {
-        assertThat(e.getCause()).isInstanceOf(HeadMismatch.class);
+        assertThat(e.getCause()).isInstanceOf(dev.omnigraph.api.ReadSetChanged.class);
       }
     }
     pool.shutdown();

@@ -21,6 +21,7 @@ class IndexKindTest {
       IndexKind expected = switch (kind) {
         case STRING -> IndexKind.INVERTED;
         case VECTOR -> IndexKind.VECTOR;
+        case BLOB -> IndexKind.NONE;
         default -> IndexKind.BTREE;
       };
       assertThat(IndexKind.of(type)).as(type.display()).isEqualTo(expected);

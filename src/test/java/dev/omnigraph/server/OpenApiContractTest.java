@@ -31,8 +31,6 @@ class OpenApiContractTest {
 
   /** Reference operations this server does not serve (404); each is in docs/compatibility.md. */
   static final Set<String> NOT_SERVED = Set.of(
-      "GET /graphs/{graph_id}/blob",
-      "HEAD /graphs/{graph_id}/blob",
       "POST /graphs/{graph_id}/change",
       "POST /graphs/{graph_id}/read");
 
@@ -41,6 +39,7 @@ class OpenApiContractTest {
    * docs/http-api.md): served and listed, compared with nothing.
    */
   static final Set<String> OURS = Set.of("POST /graphs/{graph_id}/indexes/ensure", "GET /graphs/{graph_id}/lease",
+      "POST /graphs/{graph_id}/branches/{branch}/revert",
       "GET /graphs/{graph_id}/access");
 
   private static final String APPLY = "POST /graphs/{graph_id}/schema/apply";
@@ -104,7 +103,7 @@ class OpenApiContractTest {
   @Test
   void theDocumentListsExactlyTheRoutesTheResourcesServe() throws IOException {
     // /openapi.json itself is not in the reference document either: it serves the document.
-    Set<String> routes = routes(List.of(GraphResource.class, HealthzResource.class));
+    Set<String> routes = routes(List.of(GraphResource.class, BlobResource.class, HealthzResource.class));
     assertThat(routes).isEqualTo(OpenApiDiff.operations(served("/openapi.json")));
   }
 

@@ -285,9 +285,14 @@ public final class PeerBenchmark {
   /** Starts {@code --load system dir} in a child JVM and returns its {@code RESULT} lines. */
   private static List<String> child(String system, Path dir) throws Exception {
     String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp",
-        System.getProperty("java.class.path"), PeerBenchmark.class.getName(), "--load", system, dir.toString())
-        .redirectErrorStream(true).start();
+    List<String> command = new ArrayList<>(List.of(java, "--add-opens=java.base/java.nio=ALL-UNNAMED"));
+    if (system.equals("ours")) {
+      // The JVM options bin/omnigraph gives `load` (issue 46): the serial collector from a small heap.
+      command.addAll(List.of("-XX:+UseSerialGC", "-Xms32m"));
+    }
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), PeerBenchmark.class.getName(), "--load",
+        system, dir.toString()));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     List<String> lines = new ArrayList<>();
     List<String> all = new ArrayList<>();
     try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {

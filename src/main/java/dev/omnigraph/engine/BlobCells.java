@@ -1,0 +1,109 @@
+package dev.omnigraph.engine;
+
+import dev.omnigraph.api.BlobRead;
+import dev.omnigraph.api.InvalidRequest;
+import dev.omnigraph.api.NotFound;
+import dev.omnigraph.manifest.BranchAuthority;
+import dev.omnigraph.manifest.GraphCommit;
+import dev.omnigraph.manifest.GraphManifest;
+import dev.omnigraph.manifest.ManifestState;
+import dev.omnigraph.manifest.TablePin;
+import dev.omnigraph.policy.PolicyAction;
+import dev.omnigraph.policy.PolicyGate;
+import dev.omnigraph.schema.Catalog;
+import dev.omnigraph.schema.Property;
+import dev.omnigraph.storage.StorageAdapter;
+import dev.omnigraph.table.BlobReads;
+import dev.omnigraph.table.DataTables;
+import java.io.OutputStream;
+import java.util.Optional;
+
+/**
+ * Resolves one Blob cell ({@code entity}, {@code type}, {@code id}, {@code property}) at the head of
+ * a branch or at a commit, with the same target resolution and {@code read} check as a query (the
+ * facade asks for a branch's; this class for a snapshot's, once its branch is known)
+ * (docs/http-api.md, "Blob reads").
+ */
+final class BlobCells {
+
+  private BlobCells() {}
+
+  static BlobRead open(PolicyGate gate, Optional<String> actor, GraphManifest manifest, StorageAdapter storage,
+      SchemaContract contract, DataTables tables, String entity, String type, String id, String property,
+      Optional<String> branch, Optional<String> snapshot) {
+    if (branch.isPresent() && snapshot.isPresent()) {
+      throw new InvalidRequest("give a branch or a snapshot, not both");
+    }
+    if (!entity.equals("node") && !entity.equals("edge")) {
+      throw new InvalidRequest("entity must be node or edge, got '" + entity + "'");
+    }
+    ManifestState state;
+    Catalog catalog;
+    String readBranch;
+    String snapshotId;
+    if (snapshot.isPresent()) {
+      GraphCommit c = manifest.findCommit(snapshot.get()).orElseThrow(() -> new NotFound("snapshot", snapshot.get()));
+      readBranch = c.branch();
+      gate.check(actor, PolicyAction.READ, Optional.of(readBranch), Optional.empty());
+      state = manifest.stateAt(c.branch(), c.manifestVersion());
+      // The commit's table versions have the columns of the schema accepted then.
+      catalog = contract.irAt(storage, c.manifestVersion()).catalog();
+      snapshotId = c.id();
+    } else {
+      readBranch = branch.orElse(BranchNames.MAIN); // the facade asked the gate for it
+      BranchAuthority authority = manifest.capture(readBranch);
+      state = authority.state();
+      catalog = contract.ir().catalog();
+      snapshotId = authority.head().orElse("");
+    }
+    String tableKey;
+    Optional<Property> prop;
+    if (entity.equals("node")) {
+      var node = catalog.node(type).orElseThrow(() -> new InvalidRequest("unknown node type '" + type + "'"
+          + catalog.nodeTypeHint(type)));
+      tableKey = node.tableKey();
+      prop = node.property(property);
+    } else {
+      var edge = catalog.edge(type).orElseThrow(() -> new InvalidRequest("unknown edge type '" + type + "'"
+          + catalog.edgeTypeHint(type)));
+      tableKey = edge.tableKey();
+      prop = edge.property(property);
+    }
+    if (prop.isEmpty() || !prop.get().type().isBlob()) {
+      throw new InvalidRequest("'" + property + "' of " + type + " is not a Blob property");
+    }
+    gate.checkTypes(actor, PolicyAction.READ, Optional.of(readBranch), java.util.Set.of(type));
+    TablePin pin = state.tables().get(tableKey);
+    if (pin == null) {
+      throw new NotFound(entity, id, "no " + type + " with id '" + id + "'");
+    }
+    BlobReads.Cell cell = tables.blobs().open(pin.location(), pin.nativeBranch(), pin.version(), id, property)
+        .orElseThrow(() -> new NotFound(entity, id, "no " + type + " with id '" + id + "'"));
+    if (cell.size().isEmpty()) {
+      cell.close();
+      throw new NotFound("blob", property, "the Blob '" + property + "' of " + type + " '" + id + "' is null");
+    }
+    // Strong per cell version: the table's identity (drop and re-add never repeat it), its exact
+    // version, and the row (the reference's BlobVersionTag has the same parts).
+    String etag = "\"" + pin.identity().stableTableId() + "." + pin.identity().incarnationId() + "."
+        + pin.version() + "." + cell.rowId() + "\"";
+    return new Managed(snapshotId, etag, cell);
+  }
+
+  private record Managed(String snapshotId, String etag, BlobReads.Cell cell) implements BlobRead {
+    @Override
+    public long size() {
+      return cell.size().orElseThrow();
+    }
+
+    @Override
+    public void copyTo(long offset, long length, OutputStream out) {
+      cell.copyTo(offset, length, out);
+    }
+
+    @Override
+    public void close() {
+      cell.close();
+    }
+  }
+}

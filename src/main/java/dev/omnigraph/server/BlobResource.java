@@ -1,0 +1,200 @@
+package dev.omnigraph.server;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.omnigraph.api.BlobRead;
+import dev.omnigraph.api.InvalidRequest;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HEAD;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * {@code GET|HEAD /graphs/{id}/blob}: one managed Blob cell, as the reference's OpenAPI says
+ * (docs/http-api.md, "Blob reads"). The cell is resolved with a query's target resolution and
+ * {@code read} check; the preconditions run in the reference's order (If-Match, then If-None-Match,
+ * then Range with If-Range); the body streams in reads of at most 4 MiB, under the export transport's
+ * bound on concurrent streams.
+ */
+@Path("/graphs/{graph_id}/blob")
+class BlobResource {
+
+  static final String SNAPSHOT_HEADER = "Omnigraph-Snapshot-Id";
+  private static final String OCTETS = MediaType.APPLICATION_OCTET_STREAM;
+
+  @Inject GraphRegistry graphs;
+  @Inject RequestActor actor;
+  @Inject ExportStreams streams;
+
+  @GET
+  public Response get(@PathParam("graph_id") String graphId, @QueryParam("entity") String entity,
+      @QueryParam("type") String type, @QueryParam("id") String id, @QueryParam("property") String property,
+      @QueryParam("branch") String branch, @QueryParam("snapshot") String snapshot,
+      @HeaderParam("If-Match") String ifMatch, @HeaderParam("If-None-Match") String ifNoneMatch,
+      @HeaderParam("Range") String range, @HeaderParam("If-Range") String ifRange) {
+    return answer(graphId, entity, type, id, property, branch, snapshot, ifMatch, ifNoneMatch, range, ifRange, true);
+  }
+
+  @HEAD
+  public Response head(@PathParam("graph_id") String graphId, @QueryParam("entity") String entity,
+      @QueryParam("type") String type, @QueryParam("id") String id, @QueryParam("property") String property,
+      @QueryParam("branch") String branch, @QueryParam("snapshot") String snapshot,
+      @HeaderParam("If-Match") String ifMatch, @HeaderParam("If-None-Match") String ifNoneMatch,
+      @HeaderParam("Range") String range, @HeaderParam("If-Range") String ifRange) {
+    return answer(graphId, entity, type, id, property, branch, snapshot, ifMatch, ifNoneMatch, range, ifRange, false);
+  }
+
+  private Response answer(String graphId, String entity, String type, String id, String property, String branch,
+      String snapshot, String ifMatch, String ifNoneMatch, String range, String ifRange, boolean withBody) {
+    BlobRead cell = graphs.get(graphId).reader().readBlob(required("entity", entity), required("type", type),
+        required("id", id), required("property", property), Optional.ofNullable(branch), Optional.ofNullable(snapshot),
+        actor.get());
+    boolean streaming = false;
+    try {
+      long size = cell.size();
+      if (ifMatch != null && !matches(ifMatch, cell.etag(), true)) {
+        return headers(Response.status(412), cell)
+            .type(MediaType.APPLICATION_JSON)
+            .entity(ErrorOutput.plain("If-Match does not match the Blob's entity tag " + cell.etag(), null))
+            .build();
+      }
+      if (ifNoneMatch != null && matches(ifNoneMatch, cell.etag(), false)) {
+        return headers(Response.notModified(), cell).header("Content-Length", size).build();
+      }
+      Optional<ByteRange> wanted = ifRange != null && !ifRange.strip().equals(cell.etag())
+          ? Optional.empty() : ByteRange.parse(range);
+      long offset = 0;
+      long length = size;
+      Response.ResponseBuilder ok;
+      if (wanted.isPresent()) {
+        Optional<long[]> span = wanted.get().within(size);
+        if (span.isEmpty()) {
+          ByteRange r = wanted.get();
+          long start = r.suffix() ? Math.max(0, size - r.last()) : r.first();
+          long end = r.suffix() ? size : r.last() < 0 ? size : r.last() + 1;
+          return headers(Response.status(416), cell)
+              .header("Content-Range", "bytes */" + size)
+              .type(MediaType.APPLICATION_JSON)
+              .entity(new RangeError("range not satisfiable for a Blob of " + size + " bytes", "bad_request",
+                  new BlobRange(start, end, size)))
+              .build();
+        }
+        offset = span.get()[0];
+        length = span.get()[1] - offset + 1;
+        ok = Response.status(206).header("Content-Range", "bytes " + offset + "-" + span.get()[1] + "/" + size);
+      } else {
+        ok = Response.ok();
+      }
+      headers(ok, cell).header("Content-Length", length).type(OCTETS);
+      if (!withBody) {
+        return ok.build();
+      }
+      streams.reserve();
+      long from = offset;
+      long count = length;
+      StreamingOutput body = out -> {
+        try (cell) {
+          cell.copyTo(from, count, out);
+        } finally {
+          streams.release();
+        }
+      };
+      streaming = true;
+      return ok.entity(body).build();
+    } finally {
+      if (!streaming) {
+        cell.close();
+      }
+    }
+  }
+
+  private static Response.ResponseBuilder headers(Response.ResponseBuilder b, BlobRead cell) {
+    return b.header("Accept-Ranges", "bytes").header("ETag", cell.etag()).header(SNAPSHOT_HEADER, cell.snapshotId());
+  }
+
+  private static String required(String name, String value) {
+    if (value == null || value.isEmpty()) {
+      throw new InvalidRequest("the query parameter '" + name + "' is required");
+    }
+    return value;
+  }
+
+  /**
+   * Whether the entity-tag list {@code header} names {@code etag}: {@code *} matches any (the cell
+   * exists); a strong comparison ignores weak tags, a weak one compares them without {@code W/}.
+   */
+  static boolean matches(String header, String etag, boolean strong) {
+    return Arrays.stream(header.split(",")).map(String::strip).anyMatch(t -> t.equals("*")
+        || (strong ? t.equals(etag) : (t.startsWith("W/") ? t.substring(2) : t).equals(etag)));
+  }
+
+  /**
+   * One {@code bytes} range: {@code first-last}, {@code first-} ({@code last} = -1) or the suffix
+   * {@code -n} ({@code last} = n). A malformed header, another unit or several ranges are ignored
+   * (the whole Blob is served), as the reference does.
+   */
+  record ByteRange(long first, long last, boolean suffix) {
+
+    static Optional<ByteRange> parse(String header) {
+      if (header == null) {
+        return Optional.empty();
+      }
+      String h = header.strip();
+      if (!h.startsWith("bytes=") || h.indexOf(',') >= 0) {
+        return Optional.empty();
+      }
+      String spec = h.substring("bytes=".length()).strip();
+      int dash = spec.indexOf('-');
+      if (dash < 0) {
+        return Optional.empty();
+      }
+      try {
+        String a = spec.substring(0, dash).strip();
+        String b = spec.substring(dash + 1).strip();
+        if (a.isEmpty()) {
+          return b.isEmpty() || !digits(b) ? Optional.empty() : Optional.of(new ByteRange(-1, Long.parseLong(b), true));
+        }
+        if (!digits(a) || (!b.isEmpty() && !digits(b))) {
+          return Optional.empty();
+        }
+        long first = Long.parseLong(a);
+        long last = b.isEmpty() ? -1 : Long.parseLong(b);
+        return last >= 0 && last < first ? Optional.empty() : Optional.of(new ByteRange(first, last, false));
+      } catch (NumberFormatException e) {
+        return Optional.empty();
+      }
+    }
+
+    private static boolean digits(String s) {
+      return s.chars().allMatch(Character::isDigit);
+    }
+
+    /** The inclusive span this range selects of a payload of {@code size} bytes; empty: unsatisfiable. */
+    Optional<long[]> within(long size) {
+      if (suffix) {
+        return last == 0 || size == 0 ? Optional.empty() : Optional.of(new long[] {Math.max(0, size - last), size - 1});
+      }
+      if (first >= size) {
+        return Optional.empty();
+      }
+      return Optional.of(new long[] {first, last < 0 ? size - 1 : Math.min(last, size - 1)});
+    }
+  }
+
+  /** Reference {@code BlobRangeOutput}: the half-open range asked for and the Blob's length. */
+  record BlobRange(@JsonProperty("start") long start, @JsonProperty("end") long end,
+      @JsonProperty("length") long length) {}
+
+  /** Reference {@code ErrorOutput} with its {@code blob_range} detail (HTTP 416). */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record RangeError(@JsonProperty("error") String error, @JsonProperty("code") String code,
+      @JsonProperty("blob_range") BlobRange blobRange) {}
+}

@@ -1,0 +1,155 @@
+package dev.omnigraph.table;
+
+import dev.omnigraph.storage.StorageConfig;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.StructVector;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.lance.BlobFile;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.ScanOptions;
+
+/**
+ * Lazy reads of one Blob cell at an exact table version (docs/lance-write-layer.md, "Blob columns").
+ * The row is found by its id with the column projected, which Lance answers as the cell's
+ * (position, size) description; the bytes are then read through Lance's {@code BlobFile} in ranges
+ * of at most {@link #CHUNK_BYTES}, so memory does not grow with the blob.
+ */
+public final class BlobReads {
+
+  /** The largest range one read asks Lance for, and so the most payload bytes held at once. */
+  public static final int CHUNK_BYTES = 4 * 1024 * 1024;
+
+  private final StorageConfig config;
+  private final LanceRoot lance;
+
+  BlobReads(StorageConfig config, LanceRoot lance) {
+    this.config = config;
+    this.lance = lance;
+  }
+
+  /**
+   * Opens the Blob cell {@code column} of the row with {@code id} at exactly {@code version} of the
+   * branch. The caller closes the cell (it holds the table version open while the bytes stream).
+   *
+   * @return empty when no row has {@code id} at that version
+   */
+  public Optional<Cell> open(String location, Optional<String> nativeBranch, long version, String id,
+      String column) {
+    TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version));
+    try {
+      Optional<Cell> cell = LanceCall.lance(() -> find(h, id, column));
+      if (cell.isEmpty()) {
+        h.close();
+      }
+      return cell;
+    } catch (RuntimeException e) {
+      h.close();
+      throw e;
+    }
+  }
+
+  private Optional<Cell> find(TableHandle h, String id, String column) throws Exception {
+    dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
+        dev.omnigraph.storage.StoreRequests.Kind.TABLE, 0);
+    ScanOptions options = new ScanOptions.Builder().filter(Filter.eq(DataTables.ID, id).toSql())
+        .columns(List.of(column)).withRowId(true).build();
+    try (LanceScanner scanner = LanceScanner.create(h.table, options, h.allocator);
+        ArrowReader reader = scanner.scanBatches()) {
+      while (reader.loadNextBatch()) {
+        VectorSchemaRoot batch = reader.getVectorSchemaRoot();
+        if (batch.getRowCount() == 0) {
+          continue;
+        }
+        // Ids are unique within a table version: the first row is the row.
+        StructVector description = (StructVector) batch.getVector(column);
+        long rowId = ((Number) batch.getVector("_rowid").getObject(0)).longValue();
+        Optional<StoredBlob> stored = description.isNull(0) ? Optional.empty()
+            : Optional.of(StoredBlob.of(description, 0));
+        return Optional.of(new Cell(h, column, rowId, stored));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * One row's Blob cell, open at its table version: its description without any payload read, and
+   * ranged copies of its bytes. Not thread-safe; close it once.
+   */
+  public static final class Cell implements AutoCloseable {
+    private final TableHandle handle;
+    private final String column;
+    private final long rowId;
+    private final Optional<StoredBlob> stored;
+    private BlobFile file;
+
+    Cell(TableHandle handle, String column, long rowId, Optional<StoredBlob> stored) {
+      this.handle = handle;
+      this.column = column;
+      this.rowId = rowId;
+      this.stored = stored;
+    }
+
+    /** The row's stable Lance row id (part of the cell's entity tag). */
+    public long rowId() {
+      return rowId;
+    }
+
+    /** The cell's payload size; empty for a null cell. */
+    public OptionalLong size() {
+      return stored.map(s -> OptionalLong.of(s.size())).orElse(OptionalLong.empty());
+    }
+
+    /**
+     * Copies {@code length} bytes from {@code offset} of the payload to {@code out}, in reads of at
+     * most {@link #CHUNK_BYTES}.
+     *
+     * @throws IllegalStateException for a null cell
+     * @throws IndexOutOfBoundsException when the range is not inside the payload
+     * @throws UncheckedIOException when Lance or {@code out} fails
+     */
+    public void copyTo(long offset, long length, OutputStream out) {
+      long size = size().orElseThrow(() -> new IllegalStateException("the Blob cell is null"));
+      if (offset < 0 || length < 0 || offset + length > size) {
+        throw new IndexOutOfBoundsException("range " + offset + "+" + length + " outside " + size + " bytes");
+      }
+      try {
+        BlobFile f = file();
+        long done = 0;
+        while (done < length) {
+          int chunk = (int) Math.min(CHUNK_BYTES, length - done);
+          out.write(f.readRange(offset + done, chunk));
+          done += chunk;
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    private BlobFile file() {
+      if (file == null) {
+        List<BlobFile> files = LanceCall.lance(() -> handle.table.takeBlobs(List.of(rowId), column));
+        file = files.get(0);
+      }
+      return file;
+    }
+
+    @Override
+    public void close() {
+      try {
+        if (file != null) {
+          file.close();
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } finally {
+        handle.close();
+      }
+    }
+  }
+}

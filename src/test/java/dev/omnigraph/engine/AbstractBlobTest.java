@@ -1,0 +1,269 @@
+package dev.omnigraph.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.omnigraph.api.BlobRead;
+import dev.omnigraph.api.InvalidRequest;
+import dev.omnigraph.api.NotFound;
+import dev.omnigraph.api.OpenMode;
+import dev.omnigraph.query.QueryException;
+import dev.omnigraph.api.SnapshotOutput;
+import dev.omnigraph.schema.BlobValue;
+import dev.omnigraph.schema.ExternalBlobRefused;
+import dev.omnigraph.storage.StorageAdapter;
+import dev.omnigraph.storage.StorageAdapters;
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.table.BlobRewriteUnsupported;
+import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.write.WriteResult;
+import java.io.ByteArrayOutputStream;
+import java.io.StringReader;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Blob properties end to end on one backend: {@code base64:} input through load and
+ * mutate, lazy ranged reads of a cell at a branch head and at an older snapshot, the 32 MiB refusal
+ * before the sidecar, and the refusals of external URIs and of Blob values in queries (T24).
+ * Subclasses only name a fresh root.
+ */
+abstract class AbstractBlobTest {
+
+  protected abstract StorageConfig newRoot() throws Exception;
+
+  static final String SCHEMA = """
+      node Doc {
+        slug: String @key
+        body: Blob?
+        note: String?
+      }
+      node Tag {
+        name: String @key
+      }
+      """;
+
+  static final String GQ = """
+      query add_doc($slug: String, $body: Blob?) {
+        insert Doc { slug: $slug, body: $body }
+      }
+      query add_two($x: Blob, $y: Blob) {
+        insert Doc { slug: "x", body: $x }
+        insert Doc { slug: "y", body: $y }
+      }
+      query set_note($slug: String, $note: String?) {
+        update Doc set { note: $note } where slug = $slug
+      }
+      query bodies() {
+        match { $d: Doc }
+        return { $d.body }
+      }
+      query by_body() {
+        match { $d: Doc }
+        return { $d.slug }
+        order { $d.body }
+      }
+      query max_body() {
+        match { $d: Doc }
+        return { max($d.body) as m }
+      }
+      query slugs() {
+        match { $d: Doc }
+        return { $d.slug }
+      }
+      """;
+
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  StorageConfig config;
+  Omnigraph graph;
+
+  @BeforeEach
+  void init() throws Exception {
+    config = newRoot();
+    Omnigraph.init(config, SCHEMA, Optional.of("blob-test")).close();
+    graph = Omnigraph.open(config, OpenMode.READ_WRITE);
+  }
+
+  @AfterEach
+  void close() {
+    graph.close();
+  }
+
+  static byte[] pattern(int size, int seed) {
+    byte[] b = new byte[size];
+    for (int i = 0; i < size; i++) {
+      b[i] = (byte) (i * 31 + seed);
+    }
+    return b;
+  }
+
+  static String base64(byte[] bytes) {
+    return BlobValue.MANAGED_PREFIX + Base64.getEncoder().encodeToString(bytes);
+  }
+
+  WriteResult load(LoadMode mode, String... lines) {
+    return graph.load("main", new StringReader(String.join("\n", lines)), mode, Optional.of("blob-test"));
+  }
+
+  static String doc(String slug, String body) {
+    return "{\"type\":\"Doc\",\"data\":{\"slug\":\"" + slug + "\"" + (body == null ? "" : ",\"body\":\"" + body + "\"")
+        + "}}";
+  }
+
+  WriteResult addDoc(String slug, String body) {
+    ObjectNode params = JSON.createObjectNode().put("slug", slug).put("body", body);
+    return graph.mutate("main", GQ, "add_doc", params, Optional.of("blob-test"), Optional.empty());
+  }
+
+  BlobRead read(String id, Optional<String> snapshot) {
+    return graph.readBlob("node", "Doc", id, "body", snapshot.isPresent() ? Optional.empty() : Optional.of("main"),
+        snapshot, Optional.empty());
+  }
+
+  static byte[] bytes(BlobRead cell, long offset, long length) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    cell.copyTo(offset, length, out);
+    return out.toByteArray();
+  }
+
+  List<String> sidecars() {
+    try (StorageAdapter s = StorageAdapters.open(config)) {
+      GraphRoots.shared().awaitSidecarRetirements(s.rootUri());
+      return s.list("__recovery");
+    }
+  }
+
+  List<String> dataFiles() {
+    try (StorageAdapter s = StorageAdapters.open(config)) {
+      String location = graph.snapshot("main").datasets().stream().filter(d -> d.typeName().equals("Doc"))
+          .findFirst().orElseThrow().datasetPath();
+      return s.list(location + "/data").stream().sorted().toList();
+    }
+  }
+
+  @Test
+  void managedBytesFromLoadAndMutateReadBackLazilyInRanges() {
+    byte[] small = "hello, blob".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    // Over one 4 MiB read: the copy takes two ranged reads.
+    byte[] large = pattern(5 * 1024 * 1024 + 3, 7);
+    load(LoadMode.APPEND, doc("small", base64(small)), doc("none", null));
+    WriteResult added = addDoc("large", base64(large));
+
+    try (BlobRead cell = read("small", Optional.empty())) {
+      assertThat(cell.size()).isEqualTo(small.length);
+      assertThat(bytes(cell, 0, small.length)).isEqualTo(small);
+      assertThat(bytes(cell, 7, 4)).isEqualTo("blob".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      assertThat(cell.snapshotId()).isEqualTo(added.commitId().orElseThrow());
+    }
+    try (BlobRead cell = read("large", Optional.empty())) {
+      assertThat(cell.size()).isEqualTo(large.length);
+      assertThat(bytes(cell, 0, large.length)).isEqualTo(large);
+      assertThat(bytes(cell, 4 * 1024 * 1024 - 2, 9))
+          .isEqualTo(Arrays.copyOfRange(large, 4 * 1024 * 1024 - 2, 4 * 1024 * 1024 + 7));
+      assertThat(cell.etag()).matches("\"\\d+\\.\\d+\\.\\d+\\.\\d+\"");
+      assertThatThrownBy(() -> cell.copyTo(large.length - 1, 2, new ByteArrayOutputStream()))
+          .isInstanceOf(IndexOutOfBoundsException.class);
+    }
+    assertThatThrownBy(() -> read("none", Optional.empty())).isInstanceOf(NotFound.class).hasMessageContaining("null");
+    assertThatThrownBy(() -> read("nobody", Optional.empty())).isInstanceOf(NotFound.class);
+    assertThatThrownBy(() -> graph.readBlob("node", "Doc", "small", "note", Optional.empty(), Optional.empty(),
+        Optional.empty())).isInstanceOf(InvalidRequest.class).hasMessageContaining("not a Blob");
+  }
+
+  @Test
+  void aSnapshotReadsTheOlderValueAfterAMerge() {
+    byte[] before = pattern(1000, 1);
+    byte[] after = pattern(2000, 2);
+    String first = load(LoadMode.APPEND, doc("a", base64(before))).commitId().orElseThrow();
+    String etagBefore;
+    try (BlobRead cell = read("a", Optional.empty())) {
+      etagBefore = cell.etag();
+    }
+    String second = load(LoadMode.MERGE, doc("a", base64(after))).commitId().orElseThrow();
+
+    try (BlobRead old = read("a", Optional.of(first)); BlobRead now = read("a", Optional.empty())) {
+      assertThat(bytes(old, 0, old.size())).isEqualTo(before);
+      assertThat(old.etag()).isEqualTo(etagBefore);
+      assertThat(old.snapshotId()).isEqualTo(first);
+      assertThat(bytes(now, 0, now.size())).isEqualTo(after);
+      assertThat(now.snapshotId()).isEqualTo(second);
+      assertThat(now.etag()).isNotEqualTo(etagBefore);
+    }
+  }
+
+  @Test
+  void schemaApplyAddsABlobPropertyAndRefusesToRewriteOneItCannotCarry() {
+    load(LoadMode.APPEND, "{\"type\":\"Tag\",\"data\":{\"name\":\"t1\"}}", doc("a", base64(new byte[] {9})));
+    String withIcon = SCHEMA.replace("  name: String @key\n", "  name: String @key\n  icon: Blob?\n");
+    graph.schemaApply(withIcon, false, Optional.of("blob-test"));
+    graph.load("main", new StringReader("{\"type\":\"Tag\",\"data\":{\"name\":\"t2\",\"icon\":\""
+        + base64(new byte[] {4, 2}) + "\"}}"), LoadMode.APPEND, Optional.of("blob-test"));
+    try (BlobRead icon = graph.readBlob("node", "Tag", "t2", "icon", Optional.empty(), Optional.empty(),
+        Optional.empty())) {
+      assertThat(bytes(icon, 0, icon.size())).containsExactly(4, 2);
+    }
+    assertThatThrownBy(() -> graph.readBlob("node", "Tag", "t1", "icon", Optional.empty(), Optional.empty(),
+        Optional.empty())).isInstanceOf(NotFound.class);
+
+    // A table holding Blob bytes cannot be rewritten yet: refused, typed, and nothing moves.
+    SnapshotOutput before = graph.snapshot("main");
+    String withExtra = withIcon.replace("  note: String?\n", "  note: String?\n  extra: String?\n");
+    assertThatThrownBy(() -> graph.schemaApply(withExtra, false, Optional.of("blob-test")))
+        .isInstanceOf(BlobRewriteUnsupported.class);
+    assertThat(graph.snapshot("main")).isEqualTo(before);
+  }
+
+  @Test
+  void anExportLoadsBackIntoAFreshGraphWithEqualBytes() throws Exception {
+    byte[] one = pattern(700_000, 5);
+    byte[] two = pattern(3, 6);
+    load(LoadMode.APPEND, doc("one", base64(one)), doc("two", base64(two)), doc("none", null));
+    java.io.ByteArrayOutputStream exported = new java.io.ByteArrayOutputStream();
+    graph.export(Optional.empty(), List.of()).writeTo(exported);
+
+    StorageConfig copyRoot = newRoot();
+    Omnigraph.init(copyRoot, SCHEMA, Optional.of("blob-test")).close();
+    try (Omnigraph copy = Omnigraph.open(copyRoot, OpenMode.READ_WRITE)) {
+      copy.load("main", new StringReader(exported.toString(java.nio.charset.StandardCharsets.UTF_8)), LoadMode.APPEND,
+          Optional.of("blob-test"));
+      for (var expected : java.util.Map.of("one", one, "two", two).entrySet()) {
+        try (BlobRead cell = copy.readBlob("node", "Doc", expected.getKey(), "body", Optional.empty(), Optional.empty(),
+            Optional.empty())) {
+          assertThat(sha256(bytes(cell, 0, cell.size()))).isEqualTo(sha256(expected.getValue()));
+        }
+      }
+      assertThatThrownBy(() -> copy.readBlob("node", "Doc", "none", "body", Optional.empty(), Optional.empty(),
+          Optional.empty())).isInstanceOf(NotFound.class);
+    }
+  }
+
+  static String sha256(byte[] bytes) throws Exception {
+    return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+  }
+
+  @Test
+  void externalUrisBlobQueriesAndRowRewritesAreRefused() {
+    addDoc("a", base64(new byte[] {1, 2, 3}));
+    SnapshotOutput before = graph.snapshot("main");
+    assertThatThrownBy(() -> load(LoadMode.APPEND, doc("b", "s3://bucket/key")))
+        .isInstanceOf(ExternalBlobRefused.class);
+    assertThatThrownBy(() -> addDoc("c", "https://example.com/x")).isInstanceOf(ExternalBlobRefused.class);
+    for (String q : List.of("bodies", "by_body", "max_body")) {
+      assertThatThrownBy(() -> graph.query(Optional.empty(), Optional.empty(), GQ, q, JSON.createObjectNode()))
+          .as(q).isInstanceOf(QueryException.class).hasMessageContaining("Blob");
+    }
+    assertThatThrownBy(() -> graph.mutate("main", GQ, "set_note", JSON.createObjectNode().put("slug", "a")
+        .put("note", "n"), Optional.of("blob-test"), Optional.empty())).isInstanceOf(BlobRewriteUnsupported.class);
+    assertThat(graph.snapshot("main")).isEqualTo(before);
+    assertThat(graph.query(Optional.empty(), Optional.empty(), GQ, "slugs", JSON.createObjectNode()).rows())
+        .hasSize(1);
+  }
+}
