@@ -98,6 +98,7 @@ class RequestBodyLimitsTest {
       return path.endsWith("/branches") ? "from"
           : path.endsWith("/branches/merge") ? "target"
           : path.endsWith("/schema/apply") ? "schema_source"
+          : path.endsWith("/revert") ? "to"
           : load() ? "data"
           : "branch";
     }
@@ -108,7 +109,7 @@ class RequestBodyLimitsTest {
     for (Method m : GraphResource.class.getDeclaredMethods()) {
       if (m.isAnnotationPresent(POST.class)) {
         String path = "/graphs/" + m.getAnnotation(Path.class).value()
-            .replace("{graph_id}", GRAPH).replace("{name}", "find_person");
+            .replace("{graph_id}", GRAPH).replace("{name}", "find_person").replace("{branch: .+}", "main");
         routes.add(new Route(path, m.getAnnotation(Consumes.class).value()[0]));
       }
     }

@@ -128,6 +128,9 @@ class RouteAuthorizationTest {
           Optional.of(json(Map.of("name", "rt-new"))), none, 200);
       case "POST /graphs/{graph_id}/branches/merge" -> new Req("POST", GRAPH + "/branches/merge", j,
           Optional.of(json(Map.of("source", "rt-src", "target", "main"))), none, 200);
+      // Reverting main to its own head: allowed, and a no-op (nothing published).
+      case "POST /graphs/{graph_id}/branches/{branch}/revert" -> new Req("POST", GRAPH + "/branches/main/revert", j,
+          Optional.of(json(Map.of("to", head.get()))), none, 200);
       case "DELETE /graphs/{graph_id}/branches/{branch}" -> new Req("DELETE", GRAPH + "/branches/rt-del",
           Optional.empty(), Optional.empty(), none, 200);
       case "GET /graphs/{graph_id}/commits" -> new Req("GET", GRAPH + "/commits", Optional.empty(), Optional.empty(),
