@@ -90,7 +90,8 @@ final class LocalSim implements SimStore {
   }
 
   /** A fresh root holding a file-by-file copy of the {@link #prepareTemplate template}. */
-  StorageConfig initialised() throws IOException {
+  @Override
+  public StorageConfig initialised() throws IOException {
     StorageConfig root = freshRoot("sim");
     RootTemplates.copy(template, root);
     return root;

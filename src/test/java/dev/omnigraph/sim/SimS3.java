@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.omnigraph.sim.FaultPlan.Decision;
 import dev.omnigraph.sim.FaultPlan.Fault;
 import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.testing.RootTemplates;
 import dev.omnigraph.testing.S3Relay;
 import dev.omnigraph.testing.S3TestServer;
 import java.io.IOException;
@@ -77,6 +78,10 @@ public final class SimS3 implements SimStore {
   private boolean crashArmed;
   private volatile boolean down;
   private int refused;
+  /** The roots this store made (on S3Mock directly), emptied when it closes. */
+  private final List<StorageConfig> roots = new ArrayList<>();
+  /** The initialised graph every wire-tier history of this JVM copies. */
+  private static StorageConfig template;
 
   public SimS3(Scenario scenario, long seed) throws IOException {
     this.scenario = scenario;
@@ -95,8 +100,37 @@ public final class SimS3 implements SimStore {
   /** A fresh root (a bucket of its own) whose Lance and SDK traffic all goes through this store. */
   @Override
   public StorageConfig freshRoot(String label) {
-    String root = S3TestServer.get().freshRoot(label).rootUri();
-    return StorageConfig.fromEnvironment(root, Map.of(
+    return throughThisStore(S3TestServer.get().freshRoot(label));
+  }
+
+  /**
+   * Builds, once per JVM, the graph {@code init} makes, on S3Mock directly: init is not what a
+   * history tests, and through this store it took about half of a history's time.
+   */
+  static void prepareTemplate(RootTemplates.Builder init) throws Exception {
+    synchronized (SimS3.class) {
+      if (template == null) {
+        StorageConfig t = S3TestServer.get().freshRoot("sim-template");
+        init.build(t);
+        template = t;
+      }
+    }
+  }
+
+  /**
+   * A fresh root holding a copy of the {@link #prepareTemplate template} (server-side copies on
+   * S3Mock, outside the trace), addressed through this store.
+   */
+  @Override
+  public StorageConfig initialised() {
+    StorageConfig direct = S3TestServer.get().freshRoot("sim");
+    RootTemplates.copy(template, direct);
+    return throughThisStore(direct);
+  }
+
+  private StorageConfig throughThisStore(StorageConfig direct) {
+    roots.add(direct);
+    return StorageConfig.fromEnvironment(direct.rootUri(), Map.of(
         "AWS_ENDPOINT", endpoint(),
         "AWS_REGION", S3TestServer.REGION,
         "AWS_ACCESS_KEY_ID", S3TestServer.ACCESS_KEY,
@@ -341,6 +375,7 @@ public final class SimS3 implements SimStore {
   @Override
   public void close() {
     S3Relay.stop(server);
+    roots.forEach(RootTemplates::delete); // S3Mock keeps every bucket until its JVM exits
   }
 
   /** (scenario, seed), as a failure names the run. */

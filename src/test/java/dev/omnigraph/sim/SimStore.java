@@ -26,6 +26,9 @@ interface SimStore extends AutoCloseable {
   /** An empty root of this store. */
   StorageConfig freshRoot(String label) throws java.io.IOException;
 
+  /** A fresh root holding the graph {@code init} made, copied from the tier's template (built beforehand). */
+  StorageConfig initialised() throws java.io.IOException;
+
   /** Starts step {@code n}: occurrences count afresh, and no crash is armed. */
   void step(int n);
 

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * after every step ({@link History}), on two tiers.
  *
  * <ul>
- *   <li>{@link #failpointTier}: {@code sim.local.histories} (CI: 120) histories of the {@code local}
+ *   <li>{@link #failpointTier}: {@code sim.local.histories} (CI: 500) histories of the {@code local}
  *       scenario ({@link LocalSim}: local filesystem, crashes and errors at the typed failpoints);
  *   <li>{@link #wireTier}: {@code sim.s3.histories} (CI: 1) histories of {@code write-path} on the
  *       simulated S3 ({@link SimS3}: latency, transient errors, timeouts, lost responses, crashes on
@@ -32,7 +32,7 @@ class SimulationTest {
 
   private static final int STEPS = Integer.getInteger("sim.steps", 20);
   /** The failpoint tier's histories in CI: as many as fit the suite's budget (docs/testing.md). */
-  static final int CI_LOCAL_HISTORIES = 120;
+  static final int CI_LOCAL_HISTORIES = 500;
 
   @Test
   void failpointTier() throws Exception {
