@@ -52,10 +52,10 @@ class QueryErrorsTest {
         // ---- parse-level rules that need no schema ----
         err("unknown parameter type", "query q($x: Strin) { match { $p: Person }" + R,
             1, 13, "q", "unknown type 'Strin' for parameter $x (did you mean String?); parameter types are String,"
-                + " Bool, I32, I64, U32, U64, F32, F64, Date, DateTime, [T] and Vector(n)"),
+                + " Bool, I32, I64, U32, U64, F32, F64, Date, DateTime, Blob, [T] and Vector(n)"),
         err("node type as parameter type", "query q($x: Person) { match { $p: Person }" + R,
             1, 13, "q", "unknown type 'Person' for parameter $x; parameter types are String, Bool, I32, I64, U32,"
-                + " U64, F32, F64, Date, DateTime, [T] and Vector(n)"),
+                + " U64, F32, F64, Date, DateTime, Blob, [T] and Vector(n)"),
         err("duplicate parameter", "query q($x: String, $x: I32) { match { $p: Person }" + R,
             1, 21, "q", "duplicate parameter $x (first declared at 1:9)"),
         err("duplicate query", "query q() { match { $p: Person }" + R + "\nquery q() { match { $p: Person }" + R,
