@@ -78,7 +78,7 @@ final class Cleanup {
       List<String> violations = new ArrayList<>();
       for (Map.Entry<Maintenance.TableBranch, TreeSet<Long>> e : pins.pinned.entrySet()) {
         Maintenance.TableBranch tb = e.getKey();
-        long head = m.tables.head(tb.location(), tb.nativeBranch());
+        long head = m.tables.head(tb.ref());
         if (head < e.getValue().last()) {
           violations.add(pins.tableKeys.get(tb) + " (" + tb.location() + " " + tb.nativeBranch().orElse("main")
               + ") HEAD " + head + " behind pinned version " + e.getValue().last());
@@ -129,7 +129,7 @@ final class Cleanup {
     long retainFrom = Math.min(head, live == null ? pinned.last() : live.first());
     Set<Long> forkPoints = new HashSet<>();
     forks.stream().filter(b -> b.parent().equals(tb.nativeBranch())).forEach(b -> forkPoints.add(b.parentVersion()));
-    List<Long> before = m.tables.versions().list(tb.location(), tb.nativeBranch());
+    List<Long> before = m.tables.versions().list(tb.ref());
     List<Long> planned = before.stream()
         .filter(v -> v < retainFrom && !pinned.contains(v) && !forkPoints.contains(v)).toList();
     List<Long> removed = planned;
@@ -137,8 +137,8 @@ final class Cleanup {
     if (!dryRun) {
       bytes = 0L;
       if (!planned.isEmpty()) {
-        TableVersions.Removed r = m.tables.versions().cleanupBefore(tb.location(), tb.nativeBranch(), retainFrom);
-        Set<Long> after = new HashSet<>(m.tables.versions().list(tb.location(), tb.nativeBranch()));
+        TableVersions.Removed r = m.tables.versions().cleanupBefore(tb.ref(), retainFrom);
+        Set<Long> after = new HashSet<>(m.tables.versions().list(tb.ref()));
         removed = before.stream().filter(v -> !after.contains(v)).toList();
         bytes = r.bytes();
         LOG.infof("cleanup %s (%s %s): removed versions %s, %d bytes", pins.tableKeys.get(tb), tb.location(),

@@ -238,6 +238,10 @@ public final class Maintenance {
 
   /** One Lance branch of one data table. */
   record TableBranch(String location, Optional<String> nativeBranch) implements Comparable<TableBranch> {
+    dev.omnigraph.table.TableRef ref() {
+      return new dev.omnigraph.table.TableRef(location, nativeBranch);
+    }
+
     @Override
     public int compareTo(TableBranch o) {
       int c = location.compareTo(o.location);

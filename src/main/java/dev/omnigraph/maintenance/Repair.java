@@ -8,6 +8,8 @@ import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.manifest.TableVersionUpdate;
 import dev.omnigraph.table.NativeBranch;
+import dev.omnigraph.table.TableAt;
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.table.TxInfo;
 import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
@@ -101,7 +103,7 @@ final class Repair {
         checked++;
         long head;
         try {
-          head = m.tables.head(pin.location(), pin.nativeBranch());
+          head = m.tables.head(pin.ref());
         } catch (RuntimeException unreadable) {
           violations.add(violation(branch, pin, null, "the pinned table branch cannot be read: "
               + unreadable.getMessage()));
@@ -139,7 +141,7 @@ final class Repair {
       return Optional.empty();
     }
     Optional<String> name = Optional.of(branch);
-    long head = m.tables.head(pin.location(), name);
+    long head = m.tables.head(TableRef.of(pin.location(), name));
     String kept = null;
     if (livePinned.contains(new Maintenance.TableBranch(pin.location(), name))) {
       kept = "a live graph branch pins it";
@@ -158,9 +160,9 @@ final class Repair {
     Map<Drift, Long> restored = new LinkedHashMap<>();
     for (Drift d : found.drift()) {
       TablePin pin = d.pin();
-      long head = m.tables.versions().restore(pin.location(), pin.nativeBranch(), pin.version());
+      long head = m.tables.versions().restore(pin.ref(), pin.version());
       Failpoints.hit(Failpoint.REPAIR_AFTER_RESTORE);
-      long rows = m.tables.countRows(pin.location(), pin.nativeBranch(), head);
+      long rows = m.tables.countRows(pin.ref().at(head));
       if (rows != pin.rowCount()) {
         // A restore must reproduce the pinned content; publishing anything else would adopt drift.
         throw new IllegalStateException("repair of " + pin.tableKey() + " on " + d.branch() + ": the restore of "
@@ -216,7 +218,7 @@ final class Repair {
     List<RepairReport.Transaction> out = new ArrayList<>();
     for (long v = from; v <= to; v++) {
       try {
-        Optional<TxInfo> tx = m.tables.transactionAt(location, branch, v);
+        Optional<TxInfo> tx = m.tables.transactionAt(TableAt.of(location, branch, v));
         if (tx.isEmpty()) {
           out.add(new RepairReport.Transaction(v, null, null, null, null, null, "no recorded transaction"));
         } else {

@@ -8,6 +8,7 @@ import dev.omnigraph.maintenance.OptimizeSettings;
 import dev.omnigraph.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.FragmentStats;
+import dev.omnigraph.table.TableAt;
 import dev.omnigraph.write.LoadMode;
 import java.io.StringReader;
 import java.nio.file.Files;
@@ -126,8 +127,7 @@ public final class OptimizeWriteLatencyBenchmark {
   static String shape(StorageConfig config, Omnigraph g) {
     SnapshotOutput.Dataset d = g.snapshot("main").datasets().stream().filter(x -> x.typeName().equals("Doc"))
         .findFirst().orElseThrow();
-    FragmentStats s = new DataTables(config).statistics().fragmentStats(d.datasetPath(),
-        Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion());
+    FragmentStats s = new DataTables(config).statistics().fragmentStats(TableAt.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion()));
     return s.fragments() + " fragments, uncovered per index " + s.unindexedFragments();
   }
 }
