@@ -493,7 +493,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     String source = orMain(from);
     authorize(actor, PolicyAction.BRANCH_CREATE, Optional.of(source), Optional.of(name));
     requireWritable();
-    return branches.create(name, source, actor);
+    return branches.create(dev.omnigraph.api.BranchName.created(name), source, actor);
   }
 
   /** Deletes graph branch {@code name} and the data-table refs only it used. */
@@ -602,7 +602,8 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
   public dev.omnigraph.api.RevertOutput revert(String branch, String to, Optional<String> actor, Optional<String> ifCommit) {
     authorize(actor, PolicyAction.CHANGE, Optional.of(orMain(branch)), Optional.empty());
     requireWritable();
-    return evidence.call(() -> reverts.run(orMain(branch), to, actor, ifCommit)).output(config.rootUri());
+    dev.omnigraph.api.CommitId target = new dev.omnigraph.api.CommitId(to);
+    return evidence.call(() -> reverts.run(orMain(branch), target, actor, ifCommit)).output(config.rootUri());
   }
 
   /**

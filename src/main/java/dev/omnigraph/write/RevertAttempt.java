@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.CommitId;
 import dev.omnigraph.api.PreconditionFailed;
 import dev.omnigraph.api.ReadSetChanged;
 import dev.omnigraph.api.RevertRefused;
@@ -84,8 +85,9 @@ public final class RevertAttempt {
    * @throws RevertRefused see the class comment (nothing written)
    * @throws PreconditionFailed when {@code ifCommit} is not the head
    */
-  public Result run(String branch, String to, Optional<String> actor, Optional<String> ifCommit) {
-    return CommitTemplate.reprepared("revert on " + branch, moved -> false, n -> once(branch, to, actor, ifCommit));
+  public Result run(String branch, CommitId to, Optional<String> actor, Optional<String> ifCommit) {
+    return CommitTemplate.reprepared("revert on " + branch, moved -> false,
+        n -> once(branch, to.value(), actor, ifCommit));
   }
 
   private Result once(String branch, String to, Optional<String> actor, Optional<String> ifCommit) {
