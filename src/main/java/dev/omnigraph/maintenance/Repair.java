@@ -89,12 +89,12 @@ final class Repair {
     List<Drift> drift = new ArrayList<>();
     List<Unreferenced> refs = new ArrayList<>();
     List<RepairReport.HeadBehindPin> violations = new ArrayList<>();
-    Set<Maintenance.TableBranch> livePinned = new HashSet<>();
+    Set<TableRef> livePinned = new HashSet<>();
     Map<String, ManifestState> states = new LinkedHashMap<>();
     for (String branch : m.liveBranches()) {
       ManifestState state = m.manifest.state(branch);
       states.put(branch, state);
-      state.tables().values().forEach(p -> livePinned.add(new Maintenance.TableBranch(p.location(), p.nativeBranch())));
+      state.tables().values().forEach(p -> livePinned.add(p.ref()));
     }
     for (Map.Entry<String, ManifestState> e : states.entrySet()) {
       String branch = e.getKey();
@@ -133,7 +133,7 @@ final class Repair {
    * A table's Lance branch named after graph branch {@code branch}, which the branch's pin does not
    * reference: the write path refuses the branch's first write to that table while it exists.
    */
-  private Optional<Unreferenced> unreferenced(String branch, TablePin pin, Set<Maintenance.TableBranch> livePinned,
+  private Optional<Unreferenced> unreferenced(String branch, TablePin pin, Set<TableRef> livePinned,
       boolean explain) {
     List<NativeBranch> all = m.tables.branches().list(pin.location());
     Optional<NativeBranch> ref = all.stream().filter(b -> b.name().equals(branch)).findFirst();
@@ -141,9 +141,10 @@ final class Repair {
       return Optional.empty();
     }
     Optional<String> name = Optional.of(branch);
-    long head = m.tables.head(TableRef.of(pin.location(), name));
+    TableRef leftover = TableRef.of(pin.location(), name);
+    long head = m.tables.head(leftover);
     String kept = null;
-    if (livePinned.contains(new Maintenance.TableBranch(pin.location(), name))) {
+    if (livePinned.contains(leftover)) {
       kept = "a live graph branch pins it";
     } else {
       List<String> children = all.stream().filter(b -> b.parent().equals(name)).map(NativeBranch::name).toList();
