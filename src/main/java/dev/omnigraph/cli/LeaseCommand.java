@@ -1,12 +1,12 @@
 package dev.omnigraph.cli;
 
-import dev.omnigraph.lease.LeaseDocument;
+import dev.omnigraph.api.lease.LeaseDocument;
 import dev.omnigraph.lease.LeaseManager;
-import dev.omnigraph.lease.LeaseUnreadable;
-import dev.omnigraph.lease.LeaseView;
+import dev.omnigraph.api.lease.LeaseUnreadable;
+import dev.omnigraph.api.lease.LeaseView;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package dev.omnigraph.cli;
 
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.RootLocations;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -1,11 +1,11 @@
 package dev.omnigraph.engine;
 
-import dev.omnigraph.lease.LeaseSettings;
+import dev.omnigraph.api.lease.LeaseSettings;
 import dev.omnigraph.lease.ProcessLeases;
 import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -142,7 +142,7 @@ public final class GraphRoots {
    * The keys of the pending recovery sidecars of {@code storage}'s root, listed now without opening
    * the graph; a sidecar whose background delete is in flight here is finished, not pending.
    *
-   * @throws dev.omnigraph.storage.StorageException when {@code __recovery/} cannot be listed
+   * @throws dev.omnigraph.api.storage.StorageException when {@code __recovery/} cannot be listed
    */
   public List<String> pendingSidecars(StorageAdapter storage) {
     return peek(storage.rootUri())

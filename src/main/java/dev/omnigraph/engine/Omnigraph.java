@@ -1,7 +1,7 @@
 package dev.omnigraph.engine;
 
 import dev.omnigraph.gate.GateManager;
-import dev.omnigraph.policy.PolicyAction;
+import dev.omnigraph.api.policy.PolicyAction;
 import dev.omnigraph.policy.PolicyGate;
 import dev.omnigraph.api.BranchCreateOutput;
 import dev.omnigraph.api.BranchDeleteOutput;
@@ -9,25 +9,25 @@ import dev.omnigraph.api.Conflict;
 import dev.omnigraph.api.NotFound;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.api.ProgressListener;
-import dev.omnigraph.manifest.GraphCommit;
+import dev.omnigraph.api.GraphCommit;
 import dev.omnigraph.manifest.GraphManifest;
 import dev.omnigraph.storage.StorageAdapter;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.maintenance.CleanupReport;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.api.maintenance.CleanupReport;
 import dev.omnigraph.maintenance.Maintenance;
 import dev.omnigraph.maintenance.Optimize;
-import dev.omnigraph.maintenance.OptimizeReport;
-import dev.omnigraph.maintenance.OptimizeSettings;
-import dev.omnigraph.maintenance.RepairReport;
+import dev.omnigraph.api.maintenance.OptimizeReport;
+import dev.omnigraph.api.maintenance.OptimizeSettings;
+import dev.omnigraph.api.maintenance.RepairReport;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.table.RecoveryAuditTable;
 import dev.omnigraph.table.DataTables;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.LoadMode;
 import dev.omnigraph.write.WriteAttempt;
 import dev.omnigraph.write.WritePath;
-import dev.omnigraph.write.WriteResult;
+import dev.omnigraph.api.WriteResult;
 import java.io.Reader;
 import java.util.ArrayList;
 import java.util.List;
@@ -208,7 +208,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * properties).
    */
   public static Omnigraph open(StorageConfig config, OpenMode mode, OptimizeSettings optimizeSettings) {
-    return open(config, mode, optimizeSettings, dev.omnigraph.lease.LeaseSettings.fromSystemProperties());
+    return open(config, mode, optimizeSettings, dev.omnigraph.api.lease.LeaseSettings.fromSystemProperties());
   }
 
   /**
@@ -223,17 +223,17 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    *     the CLI): nothing was written; read-only opens still work
    */
   public static Omnigraph open(StorageConfig config, OpenMode mode, OptimizeSettings optimizeSettings,
-      dev.omnigraph.lease.LeaseSettings leaseSettings) {
+      dev.omnigraph.api.lease.LeaseSettings leaseSettings) {
     return open(GraphRoots.shared(), config, mode, optimizeSettings, leaseSettings);
   }
 
   /**
-   * As {@link #open(StorageConfig, OpenMode, OptimizeSettings, dev.omnigraph.lease.LeaseSettings)},
+   * As {@link #open(StorageConfig, OpenMode, OptimizeSettings, dev.omnigraph.api.lease.LeaseSettings)},
    * with the root open in {@code roots}: the handle shares the root's gates, caches and writer lease
    * with every other handle of the root open there, and closing it gives back its reference.
    */
   public static Omnigraph open(GraphRoots roots, StorageConfig config, OpenMode mode,
-      OptimizeSettings optimizeSettings, dev.omnigraph.lease.LeaseSettings leaseSettings) {
+      OptimizeSettings optimizeSettings, dev.omnigraph.api.lease.LeaseSettings leaseSettings) {
     return RootLifecycle.open(roots, config, mode, optimizeSettings, leaseSettings);
   }
 
@@ -278,12 +278,12 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * The pending sidecars recovery cannot read, each as the refusal recovery would raise for it;
    * reads only, so it works on a read-only handle (the operator's view before a quarantine).
    */
-  public List<dev.omnigraph.recovery.UnreadableSidecar> unreadableSidecars() {
-    List<dev.omnigraph.recovery.UnreadableSidecar> out = new ArrayList<>();
+  public List<dev.omnigraph.api.UnreadableSidecar> unreadableSidecars() {
+    List<dev.omnigraph.api.UnreadableSidecar> out = new ArrayList<>();
     for (String key : sidecars.list()) {
       try {
         sidecars.read(key);
-      } catch (dev.omnigraph.recovery.UnreadableSidecar e) {
+      } catch (dev.omnigraph.api.UnreadableSidecar e) {
         out.add(e);
       }
     }
@@ -354,7 +354,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    *
    * @throws dev.omnigraph.api.RecoveryPending while a recovery sidecar is pending
    */
-  public List<dev.omnigraph.maintenance.RepairReport.Residue> residue() {
+  public List<dev.omnigraph.api.maintenance.RepairReport.Residue> residue() {
     return evidence.call(maintenance::residue);
   }
 
@@ -472,7 +472,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * @throws NotFound for an unknown branch
    * @throws dev.omnigraph.api.RecoveryRequired for a pending sidecar on the branch (or a schema
    *     apply's) that needs a rollback, or a failure after the run armed its sidecar
-   * @throws dev.omnigraph.write.UncoveredDrift when a table's live HEAD is not its pin (nothing written)
+   * @throws dev.omnigraph.api.UncoveredDrift when a table's live HEAD is not its pin (nothing written)
    * @throws dev.omnigraph.api.ReadSetChanged when the branch kept moving before any effect
    */
   public dev.omnigraph.api.EnsureIndicesOutput ensureIndices(String branch, Optional<String> actor) {
@@ -615,7 +615,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * {@value Optimize#ACTOR}). Rows, row ids and time travel are unchanged. Tables the branch still
    * inherits from its parent are left alone.
    *
-   * @throws dev.omnigraph.write.UncoveredDrift when a table's live HEAD is not its pin (nothing written)
+   * @throws dev.omnigraph.api.UncoveredDrift when a table's live HEAD is not its pin (nothing written)
    * @throws dev.omnigraph.api.RecoveryRequired for a pending sidecar on the branch, or a failure
    *     after the optimize sidecar was armed (recovery rolls it forward)
    */

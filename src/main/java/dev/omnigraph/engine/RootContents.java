@@ -14,7 +14,7 @@ public final class RootContents {
   /**
    * Whether the root holds a graph (its manifest exists): one existence check.
    *
-   * @throws dev.omnigraph.storage.StorageException when the store cannot answer
+   * @throws dev.omnigraph.api.storage.StorageException when the store cannot answer
    */
   public static boolean holdsGraph(StorageAdapter storage) {
     return storage.exists(ManifestBootstrap.MANIFEST_KEY);

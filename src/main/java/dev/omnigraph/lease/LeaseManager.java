@@ -1,9 +1,12 @@
 package dev.omnigraph.lease;
 
+import dev.omnigraph.api.lease.LeaseView;
+import dev.omnigraph.api.lease.LeaseUnreadable;
+import dev.omnigraph.api.lease.LeaseDocument;
 import dev.omnigraph.api.Conflict;
 import dev.omnigraph.api.LeaseHeld;
 import dev.omnigraph.storage.StorageAdapter;
-import dev.omnigraph.storage.StorageException;
+import dev.omnigraph.api.storage.StorageException;
 import dev.omnigraph.storage.Versioned;
 import java.time.Clock;
 import java.time.Duration;
@@ -38,7 +41,7 @@ import java.util.Optional;
 public final class LeaseManager {
 
   /** The lease object's key under the graph root. */
-  public static final String KEY = "__lease.json";
+  public static final String KEY = LeaseDocument.KEY;
 
   private final StorageAdapter store;
   private final Clock clock;
@@ -66,7 +69,9 @@ public final class LeaseManager {
     Objects.requireNonNull(owner, "owner");
     long ttlMs = ttl.toMillis();
     Optional<Versioned> current = store.readVersionedIfExists(KEY);
-    LeaseDocument mine = LeaseDocument.acquired(owner, nowMicros(), ttlMs);
+    long now = nowMicros();
+    LeaseDocument mine = new LeaseDocument(LeaseDocument.FORMAT_VERSION, owner.ownerId(), owner.host(), owner.pid(),
+        now, now, ttlMs, owner.pidNamespace(), owner.startedAtMicros());
     byte[] bytes = mine.toJson();
     if (current.isEmpty()) {
       try {

@@ -1,5 +1,7 @@
 package dev.omnigraph.lease;
 
+import dev.omnigraph.api.lease.LeaseSettings;
+import dev.omnigraph.api.lease.LeaseDocument;
 import dev.omnigraph.api.LeaseLost;
 import dev.omnigraph.storage.StorageAdapter;
 import java.time.Clock;

@@ -1,5 +1,9 @@
 package dev.omnigraph.policy;
 
+import dev.omnigraph.api.policy.DecisionListener;
+import dev.omnigraph.api.policy.NameScope;
+import dev.omnigraph.api.policy.PolicyDecision;
+import dev.omnigraph.api.policy.PolicyAction;
 import dev.omnigraph.api.Forbidden;
 import dev.omnigraph.api.TypeForbidden;
 import java.util.Collection;

@@ -1,5 +1,7 @@
 package dev.omnigraph.policy;
 
+import dev.omnigraph.api.policy.NameScope;
+import dev.omnigraph.api.policy.PolicyAction;
 import java.util.Optional;
 import java.util.Set;
 

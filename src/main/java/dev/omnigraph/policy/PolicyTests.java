@@ -1,5 +1,8 @@
 package dev.omnigraph.policy;
 
+import dev.omnigraph.api.policy.PolicyRefused;
+import dev.omnigraph.api.policy.PolicyDecision;
+import dev.omnigraph.api.policy.PolicyAction;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.ArrayList;

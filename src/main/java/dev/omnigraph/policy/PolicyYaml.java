@@ -1,5 +1,6 @@
 package dev.omnigraph.policy;
 
+import dev.omnigraph.api.policy.PolicyRefused;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;

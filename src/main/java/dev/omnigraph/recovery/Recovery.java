@@ -1,5 +1,6 @@
 package dev.omnigraph.recovery;
 
+import dev.omnigraph.api.UnreadableSidecar;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.manifest.GraphManifest;
@@ -127,7 +128,7 @@ public final class Recovery {
    * @throws RecoveryRequired for a sidecar recovery refuses (foreign effect, invariant violation);
    *     it stays on disk
    * @throws UnreadableSidecar for a corrupt or pre-v9 sidecar (kept on disk)
-   * @throws dev.omnigraph.storage.StorageException when {@code __recovery/} cannot be listed
+   * @throws dev.omnigraph.api.storage.StorageException when {@code __recovery/} cannot be listed
    */
   public List<Outcome> sweep(Mode mode) {
     List<Outcome> outcomes = new ArrayList<>();

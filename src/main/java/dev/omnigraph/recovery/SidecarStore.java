@@ -1,5 +1,6 @@
 package dev.omnigraph.recovery;
 
+import dev.omnigraph.api.UnreadableSidecar;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -294,7 +295,7 @@ public final class SidecarStore {
    * @throws dev.omnigraph.api.NotFound when no such sidecar exists
    * @throws dev.omnigraph.api.InvalidRequest when the sidecar is readable: recovery must settle it,
    *     and nothing is changed
-   * @throws dev.omnigraph.storage.StorageException when a read, the copy or the delete fails
+   * @throws dev.omnigraph.api.storage.StorageException when a read, the copy or the delete fails
    */
   public Quarantined quarantine(String operationId) {
     return quarantine(operationId, q -> { });
@@ -330,8 +331,8 @@ public final class SidecarStore {
     byte[] content;
     try {
       content = storage.read(key);
-    } catch (dev.omnigraph.storage.StorageException e) {
-      if (e.kind() == dev.omnigraph.storage.StorageException.Kind.NOT_FOUND) {
+    } catch (dev.omnigraph.api.storage.StorageException e) {
+      if (e.kind() == dev.omnigraph.api.storage.StorageException.Kind.NOT_FOUND) {
         throw new dev.omnigraph.api.NotFound("recovery sidecar", key, "nothing pending under that operation id");
       }
       throw e;
@@ -358,8 +359,8 @@ public final class SidecarStore {
     beforeMove.accept(new Quarantined(key, target, reason, content));
     try {
       storage.putIfAbsent(target, content);
-    } catch (dev.omnigraph.storage.StorageException e) {
-      if (e.kind() != dev.omnigraph.storage.StorageException.Kind.PRECONDITION) {
+    } catch (dev.omnigraph.api.storage.StorageException e) {
+      if (e.kind() != dev.omnigraph.api.storage.StorageException.Kind.PRECONDITION) {
         throw e;
       }
       if (!java.util.Arrays.equals(storage.read(target), content)) {

@@ -2,8 +2,8 @@ package dev.omnigraph.server;
 
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.lease.LeaseManager;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.api.LoadMode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;

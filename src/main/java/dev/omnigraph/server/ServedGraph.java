@@ -5,15 +5,15 @@ import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.engine.RootContents;
 import dev.omnigraph.engine.OptimizeRun;
-import dev.omnigraph.maintenance.RepairReport;
-import dev.omnigraph.maintenance.OptimizeSettings;
+import dev.omnigraph.api.maintenance.RepairReport;
+import dev.omnigraph.api.maintenance.OptimizeSettings;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import dev.omnigraph.engine.GraphRoots;
 import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.nio.file.Files;
 import java.util.HashSet;
 import java.util.List;
@@ -106,7 +106,7 @@ final class ServedGraph implements AutoCloseable {
   }
 
   ServedGraph(String id, StorageConfig config, boolean seedExample, OptimizeSettings optimize) {
-    this(id, config, seedExample, optimize, dev.omnigraph.lease.LeaseSettings.fromSystemProperties(), false);
+    this(id, config, seedExample, optimize, dev.omnigraph.api.lease.LeaseSettings.fromSystemProperties(), false);
   }
 
   /**
@@ -115,7 +115,7 @@ final class ServedGraph implements AutoCloseable {
    *     never takes the writer lease and refuses every write
    */
   ServedGraph(String id, StorageConfig config, boolean seedExample, OptimizeSettings optimize,
-      dev.omnigraph.lease.LeaseSettings leases, boolean readOnly) {
+      dev.omnigraph.api.lease.LeaseSettings leases, boolean readOnly) {
     this.optimize = optimize;
     this.id = id;
     this.config = config;
@@ -127,7 +127,7 @@ final class ServedGraph implements AutoCloseable {
   }
 
   /** The writer lease settings of this graph's read-write handle. */
-  private final dev.omnigraph.lease.LeaseSettings leases;
+  private final dev.omnigraph.api.lease.LeaseSettings leases;
   /** A read replica: never writes, never takes the lease. */
   private final boolean readOnly;
   /**
@@ -355,7 +355,7 @@ final class ServedGraph implements AutoCloseable {
       Omnigraph h = openedHandle();
       closeRefusedReader();
       return h.pinnedTo(gate());
-    } catch (dev.omnigraph.api.RecoveryRequired | dev.omnigraph.recovery.UnreadableSidecar refused) {
+    } catch (dev.omnigraph.api.RecoveryRequired | dev.omnigraph.api.UnreadableSidecar refused) {
       synchronized (this) {
         if (handle != null) {
           return handle.pinnedTo(gate());
@@ -420,7 +420,7 @@ final class ServedGraph implements AutoCloseable {
   /**
    * The operation ids of the pending recovery sidecars, listed now without opening the graph.
    *
-   * @throws dev.omnigraph.storage.StorageException when {@code __recovery/} cannot be listed
+   * @throws dev.omnigraph.api.storage.StorageException when {@code __recovery/} cannot be listed
    */
   List<String> pendingOperations() {
     List<String> ops = GraphRoots.shared().pendingSidecars(adapter).stream().map(ServedGraph::operationId).toList();
@@ -466,16 +466,16 @@ final class ServedGraph implements AutoCloseable {
     } else {
       role = "unclaimed"; // nothing opened the graph yet: the first open or write takes the lease
     }
-    Optional<dev.omnigraph.lease.LeaseView> view;
+    Optional<dev.omnigraph.api.lease.LeaseView> view;
     try {
       view = new dev.omnigraph.lease.LeaseManager(adapter, java.time.Clock.systemUTC()).show();
-    } catch (dev.omnigraph.lease.LeaseUnreadable e) {
+    } catch (dev.omnigraph.api.lease.LeaseUnreadable e) {
       return new LeaseOutput(id, role, false, null, null, null, null, e.reason());
     }
     if (view.isEmpty()) {
       return new LeaseOutput(id, role, false, null, null, null, null, null);
     }
-    dev.omnigraph.lease.LeaseDocument d = view.get().document();
+    dev.omnigraph.api.lease.LeaseDocument d = view.get().document();
     return new LeaseOutput(id, role, !view.get().expired(), new LeaseOutput.Holder(d.ownerId(), d.host(), d.pid()),
         d.acquiredAtMicros(), d.renewedAtMicros(), dev.omnigraph.util.Micros.of(view.get().expiresAt()), null);
   }
@@ -518,7 +518,7 @@ final class ServedGraph implements AutoCloseable {
         block = Optional.empty();
         detail = "";
       }
-    } catch (dev.omnigraph.storage.StorageException e) {
+    } catch (dev.omnigraph.api.storage.StorageException e) {
       block = Optional.of(WriteBlock.RECOVERY_UNREADABLE);
       detail = "cannot list " + SidecarStore.PREFIX + " under " + uri() + ": " + e.kind() + ": " + e.getMessage();
     }

@@ -2,12 +2,12 @@ package dev.omnigraph.server;
 
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.engine.ErrorKind;
-import dev.omnigraph.policy.PolicyAction;
-import dev.omnigraph.policy.PolicyDecision;
+import dev.omnigraph.api.policy.PolicyAction;
+import dev.omnigraph.api.policy.PolicyDecision;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.storage.StoreRequests;
-import dev.omnigraph.write.UncoveredDrift;
-import dev.omnigraph.write.WriteResult;
+import dev.omnigraph.api.UncoveredDrift;
+import dev.omnigraph.api.WriteResult;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;

@@ -1,5 +1,7 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.WriteResult;
+import dev.omnigraph.api.LoadMode;
 import dev.omnigraph.schema.SchemaIr;
 import java.io.IOException;
 import java.io.Reader;

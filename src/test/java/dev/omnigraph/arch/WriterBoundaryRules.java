@@ -113,22 +113,21 @@ final class WriterBoundaryRules {
    * on it fails the rule.
    */
   static final Set<String> FRONT_END_DEBT = Set.of(
-      "dev.omnigraph.storage.StorageAdapter", "dev.omnigraph.storage.StorageAdapters",
-      "dev.omnigraph.storage.StorageConfig", "dev.omnigraph.storage.StorageException",
+      "dev.omnigraph.storage.StorageAdapter",
+      "dev.omnigraph.storage.StorageAdapters",
       "dev.omnigraph.storage.StoreRequests",
-      "dev.omnigraph.write.LoadMode", "dev.omnigraph.write.NdjsonChunks", "dev.omnigraph.write.NdjsonInput",
-      "dev.omnigraph.write.UncoveredDrift", "dev.omnigraph.write.WriteResult",
-      "dev.omnigraph.policy.DecisionListener", "dev.omnigraph.policy.Policy", "dev.omnigraph.policy.PolicyAction",
-      "dev.omnigraph.policy.PolicyDecision", "dev.omnigraph.policy.PolicyGate", "dev.omnigraph.policy.PolicyRefused",
-      "dev.omnigraph.policy.PolicyTests", "dev.omnigraph.policy.NameScope",
-      "dev.omnigraph.recovery.Recovery", "dev.omnigraph.recovery.SidecarStore",
-      "dev.omnigraph.recovery.UnreadableSidecar",
-      "dev.omnigraph.maintenance.CleanupReport", "dev.omnigraph.maintenance.OptimizeReport",
-      "dev.omnigraph.maintenance.OptimizeSettings", "dev.omnigraph.maintenance.RepairReport",
-      "dev.omnigraph.lease.LeaseDocument", "dev.omnigraph.lease.LeaseManager", "dev.omnigraph.lease.LeaseUnreadable",
-      "dev.omnigraph.lease.LeaseView", "dev.omnigraph.lease.LeaseSettings", "dev.omnigraph.lease.ProcessLeases",
-      "dev.omnigraph.table.LanceProbe", "dev.omnigraph.table.RootLocations",
-      "dev.omnigraph.read.GraphExport", "dev.omnigraph.read.ReadSettings",
+      "dev.omnigraph.write.NdjsonChunks",
+      "dev.omnigraph.write.NdjsonInput",
+      "dev.omnigraph.policy.Policy",
+      "dev.omnigraph.policy.PolicyGate",
+      "dev.omnigraph.policy.PolicyTests",
+      "dev.omnigraph.recovery.Recovery",
+      "dev.omnigraph.recovery.SidecarStore",
+      "dev.omnigraph.lease.LeaseManager",
+      "dev.omnigraph.lease.ProcessLeases",
+      "dev.omnigraph.table.LanceProbe",
+      "dev.omnigraph.table.RootLocations",
+      "dev.omnigraph.read.GraphExport",
       "dev.omnigraph.gqt.GqtRunner");
 
   static final DescribedPredicate<JavaClass> BELOW_THE_ENGINE =

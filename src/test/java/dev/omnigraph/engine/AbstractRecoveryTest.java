@@ -14,7 +14,7 @@ import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.manifest.TableVersionUpdate;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.SidecarStore;
-import dev.omnigraph.recovery.UnreadableSidecar;
+import dev.omnigraph.api.UnreadableSidecar;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.table.CommitOutcome;
@@ -22,7 +22,7 @@ import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.RecoveryAuditTable;
 import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.util.Ulid;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.LoadMode;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -245,7 +245,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
 
   @Test
   void aPhaseDDeleteFailureReturnsSuccessAndTheNextWriteRetiresTheSidecar() throws Exception {
-    dev.omnigraph.write.WriteResult r;
+    dev.omnigraph.api.WriteResult r;
     try (AutoCloseable fp = FailpointControl.enableError("recovery.sidecar_delete")) {
       r = load("main", LoadMode.APPEND, BOB);
     }

@@ -3,9 +3,9 @@ package dev.omnigraph.engine;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.recovery.Recovery;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.write.LoadMode;
-import dev.omnigraph.write.WriteResult;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.api.LoadMode;
+import dev.omnigraph.api.WriteResult;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -119,7 +119,7 @@ public final class CrashChild {
           return 0;
         }
         case "optimize" -> {
-          dev.omnigraph.maintenance.OptimizeReport r = graph.optimize(a[0]);
+          dev.omnigraph.api.maintenance.OptimizeReport r = graph.optimize(a[0]);
           out.println("DONE " + r.commitId().orElse("-"));
           return 0;
         }

@@ -9,7 +9,7 @@ import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
 import dev.omnigraph.table.RecoveryAuditTable;

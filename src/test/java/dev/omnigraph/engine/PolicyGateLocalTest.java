@@ -10,8 +10,8 @@ import dev.omnigraph.policy.Policy;
 import dev.omnigraph.policy.PolicyGate;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.api.LoadMode;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.util.Optional;
@@ -95,7 +95,7 @@ class PolicyGateLocalTest extends AbstractGraphFixture {
     assertThatThrownBy(() -> graph.snapshot("main", Optional.of("act-stranger"))).isInstanceOf(Forbidden.class);
     assertThat(graph.snapshot("main", BRUNO).graphBranch()).isEqualTo("main");
     assertThat(graph.query(Optional.empty(), Optional.empty(), "query q() { match { $p: Person } return { $p.name } }",
-        "q", null, dev.omnigraph.read.ReadSettings.fromSystemProperties(), BRUNO).rows()).hasSize(1);
+        "q", null, dev.omnigraph.api.ReadSettings.fromSystemProperties(), BRUNO).rows()).hasSize(1);
     // Not granted by the e2e policy to anyone: export, schema apply, branch create/delete, maintenance.
     assertThatThrownBy(() -> graph.export(Optional.empty(), java.util.List.of(), ANDREW))
         .isInstanceOfSatisfying(Forbidden.class, f -> assertThat(f.action()).isEqualTo("export"));
@@ -157,9 +157,9 @@ class PolicyGateLocalTest extends AbstractGraphFixture {
 
     // Reads: typed from the checked query, refused before it runs when it traverses Knows.
     assertThat(graph.query(Optional.of("main"), Optional.empty(), PEOPLE, "people", none,
-        dev.omnigraph.read.ReadSettings.fromSystemProperties(), P).rowCount()).isEqualTo(2);
+        dev.omnigraph.api.ReadSettings.fromSystemProperties(), P).rowCount()).isEqualTo(2);
     assertThatThrownBy(() -> graph.query(Optional.of("main"), Optional.empty(), FRIENDS, "friends", none,
-        dev.omnigraph.read.ReadSettings.fromSystemProperties(), P))
+        dev.omnigraph.api.ReadSettings.fromSystemProperties(), P))
         .isInstanceOfSatisfying(dev.omnigraph.api.TypeForbidden.class, f -> {
           assertThat(f.type()).isEqualTo("Knows");
           assertThat(f.getMessage()).isEqualTo("policy denied action 'read' on branch 'main' for actor 'agent-p':"

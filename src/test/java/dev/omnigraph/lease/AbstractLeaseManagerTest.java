@@ -1,5 +1,8 @@
 package dev.omnigraph.lease;
 
+import dev.omnigraph.api.lease.LeaseView;
+import dev.omnigraph.api.lease.LeaseUnreadable;
+import dev.omnigraph.api.lease.LeaseDocument;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -9,7 +12,7 @@ import dev.omnigraph.api.LeaseHeld;
 import dev.omnigraph.api.LeaseLost;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.testing.Races;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,5 +1,9 @@
 package dev.omnigraph.policy;
 
+import dev.omnigraph.api.policy.NameScope;
+import dev.omnigraph.api.policy.PolicyRefused;
+import dev.omnigraph.api.policy.PolicyDecision;
+import dev.omnigraph.api.policy.PolicyAction;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

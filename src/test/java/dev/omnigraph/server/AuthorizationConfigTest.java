@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omnigraph.policy.E2eCases;
-import dev.omnigraph.policy.PolicyAction;
+import dev.omnigraph.api.policy.PolicyAction;
 import dev.omnigraph.policy.PolicyGate;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.api.LoadMode;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
@@ -125,7 +125,7 @@ class AuthorizationE2ETest {
       RouteAuthorizationTest.Req q = RouteAuthorizationTest.request(r, "dd", "/graphs/dd", () -> head("dd", "main"));
       Response res = RouteAuthorizationTest.send(q, Optional.of("act-bruno"));
       String what = r.method() + " " + r.path() + ": " + res.asString();
-      boolean read = r.action().get() == dev.omnigraph.policy.PolicyAction.READ;
+      boolean read = r.action().get() == dev.omnigraph.api.policy.PolicyAction.READ;
       // A read is served: its answer is the route's own (the blob route refuses a non-Blob property, 400).
       assertThat(res.statusCode()).as(what).isEqualTo(read ? q.allowedStatus() : r.deniedStatus());
       if (!read && r.deniedStatus() == 403) {
@@ -158,7 +158,7 @@ class AuthorizationE2ETest {
     // Never an actor or a branch as a label.
     String metrics = given().get("/q/metrics").then().extract().asString();
     assertThat(metrics.lines().filter(l -> l.startsWith("omnigraph_policy_decisions_total")))
-        .hasSize(2 * dev.omnigraph.policy.PolicyAction.values().length)
+        .hasSize(2 * dev.omnigraph.api.policy.PolicyAction.values().length)
         .noneMatch(l -> l.contains("act-") || l.contains("main") || l.contains("feature") || l.contains("graph="));
   }
 

@@ -2,7 +2,7 @@ package dev.omnigraph.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.omnigraph.policy.PolicyAction;
+import dev.omnigraph.api.policy.PolicyAction;
 import dev.omnigraph.policy.PolicyGate;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package dev.omnigraph.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;

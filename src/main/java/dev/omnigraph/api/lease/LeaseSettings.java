@@ -1,4 +1,4 @@
-package dev.omnigraph.lease;
+package dev.omnigraph.api.lease;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -7,7 +7,7 @@ import java.util.Objects;
  * How long a writer lease lives without a renewal, and how often its holder renews it.
  *
  * <p>The TTL bounds how long a dead holder on another host keeps the graph unwritable (a holder on
- * the same host and pid namespace is taken over at once, see {@link ProcessLiveness}), and it must
+ * the same host and pid namespace is taken over at once, see {@code lease.ProcessLiveness}), and it must
  * exceed the clock skew between hosts plus the longest pause of a holder (see docs/lease.md).
  * Renewing every third of it survives two failed renewals in a row.
  *

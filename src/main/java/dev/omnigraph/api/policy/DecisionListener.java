@@ -1,7 +1,9 @@
-package dev.omnigraph.policy;
+package dev.omnigraph.api.policy;
+
+
 
 /**
- * Told of every decision a {@link PolicyGate} makes, allowed or denied, after it is made. The server
+ * Told of every decision a {@code PolicyGate} makes, allowed or denied, after it is made. The server
  * counts them by action and outcome (docs/authorization.md, "Decision metrics"); this package knows
  * nothing of metrics, so the hook takes only what a bounded label may be built from: the action and
  * the decision (never the actor or the branch, which are unbounded).

@@ -1,4 +1,4 @@
-package dev.omnigraph.lease;
+package dev.omnigraph.api.lease;
 
 import java.time.Instant;
 

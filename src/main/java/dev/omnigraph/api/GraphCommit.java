@@ -1,4 +1,4 @@
-package dev.omnigraph.manifest;
+package dev.omnigraph.api;
 
 import java.util.Optional;
 

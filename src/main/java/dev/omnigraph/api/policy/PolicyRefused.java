@@ -1,4 +1,4 @@
-package dev.omnigraph.policy;
+package dev.omnigraph.api.policy;
 
 import dev.omnigraph.api.InvalidRequest;
 import java.util.Optional;
@@ -14,7 +14,7 @@ public final class PolicyRefused extends InvalidRequest {
   private final int line;
   private final Optional<String> ruleId;
 
-  PolicyRefused(String origin, int line, Optional<String> ruleId, String reason) {
+  public PolicyRefused(String origin, int line, Optional<String> ruleId, String reason) {
     super("policy " + origin + (line > 0 ? ":" + line : "") + ": "
         + ruleId.map(id -> "rule '" + id + "': ").orElse("") + reason);
     this.origin = origin;

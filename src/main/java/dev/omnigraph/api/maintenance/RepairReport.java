@@ -1,4 +1,4 @@
-package dev.omnigraph.maintenance;
+package dev.omnigraph.api.maintenance;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -157,11 +157,6 @@ public record RepairReport(
       @JsonProperty("fork_version") long forkVersion,
       @JsonProperty("removed") boolean removed,
       @JsonProperty("kept_because") String keptBecause) {
-
-    static LeftoverRef of(LeftoverRefs.Leftover l, boolean removed) {
-      return new LeftoverRef(l.ref().name(), l.tableKey(), l.location(), l.ref().parent().orElse(null),
-          l.ref().parentVersion(), removed, l.keptBecause());
-    }
   }
 
   /** Why a {@link Residue} is unexplained: what it is and where it lies in (or outside) the layout. */
@@ -201,7 +196,7 @@ public record RepairReport(
       @JsonProperty("removable") boolean removable,
       @JsonProperty("removed") boolean removed) {
 
-    Residue asRemoved() {
+    public Residue asRemoved() {
       return new Residue(path, directory, kind, why, removable, true);
     }
   }

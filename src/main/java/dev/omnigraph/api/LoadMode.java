@@ -1,4 +1,4 @@
-package dev.omnigraph.write;
+package dev.omnigraph.api;
 
 /** NDJSON load modes (reference {@code LoadMode}). */
 public enum LoadMode {

@@ -1,4 +1,4 @@
-package dev.omnigraph.lease;
+package dev.omnigraph.api.lease;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -34,6 +34,9 @@ public record LeaseDocument(int formatVersion, String ownerId, String host, long
   /** The only format this build reads and writes. */
   public static final int FORMAT_VERSION = 1;
 
+  /** The lease document's key under the graph root. */
+  public static final String KEY = "__lease.json";
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   public LeaseDocument {
@@ -51,21 +54,10 @@ public record LeaseDocument(int formatVersion, String ownerId, String host, long
     this(formatVersion, ownerId, host, pid, acquiredAtMicros, renewedAtMicros, ttlMs, "", 0);
   }
 
-  /** A first version for {@code owner} acquiring at {@code nowMicros}. */
-  static LeaseDocument acquired(LeaseOwner owner, long nowMicros, long ttlMs) {
-    return new LeaseDocument(FORMAT_VERSION, owner.ownerId(), owner.host(), owner.pid(), nowMicros, nowMicros, ttlMs,
-        owner.pidNamespace(), owner.startedAtMicros());
-  }
-
   /** The next version: the same holder, renewed at {@code nowMicros}. */
-  LeaseDocument renewedAt(long nowMicros) {
+  public LeaseDocument renewedAt(long nowMicros) {
     return new LeaseDocument(formatVersion, ownerId, host, pid, acquiredAtMicros, nowMicros, ttlMs, pidNamespace,
         processStartMicros);
-  }
-
-  /** The holder as a {@link LeaseOwner}. */
-  public LeaseOwner owner() {
-    return new LeaseOwner(ownerId, host, pid, pidNamespace, processStartMicros);
   }
 
   /** When this owner acquired the lease. */
@@ -93,7 +85,7 @@ public record LeaseDocument(int formatVersion, String ownerId, String host, long
   }
 
   /** The stored form, with a fixed field order. */
-  byte[] toJson() {
+  public byte[] toJson() {
     ObjectNode n = JSON.createObjectNode();
     n.put("format_version", formatVersion);
     n.put("owner_id", ownerId);
@@ -121,7 +113,7 @@ public record LeaseDocument(int formatVersion, String ownerId, String host, long
    * @throws IllegalArgumentException when the bytes are not a lease document of {@link #FORMAT_VERSION},
    *     with the reason in words
    */
-  static LeaseDocument parse(byte[] data) {
+  public static LeaseDocument parse(byte[] data) {
     JsonNode n;
     try {
       n = JSON.readTree(data);

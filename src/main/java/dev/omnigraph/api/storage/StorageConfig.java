@@ -1,4 +1,4 @@
-package dev.omnigraph.storage;
+package dev.omnigraph.api.storage;
 
 import java.net.URI;
 import java.nio.file.Path;
@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /**
  * The one description of where a graph lives and how to reach it. It feeds both the
- * {@link StorageAdapter} (through {@link StorageAdapters#open}) and Lance (through
+ * {@code StorageAdapter} (through {@code StorageAdapters.open}) and Lance (through
  * {@link #lanceStorageOptions()}), so the two can never disagree about endpoint or credentials.
  *
  * <p>Lance 7.0.0's {@code createBranch} ignores per-dataset storage options on S3 and reads the

@@ -1,4 +1,4 @@
-package dev.omnigraph.maintenance;
+package dev.omnigraph.api.maintenance;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;

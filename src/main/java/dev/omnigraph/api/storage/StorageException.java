@@ -1,4 +1,4 @@
-package dev.omnigraph.storage;
+package dev.omnigraph.api.storage;
 
 import java.util.Objects;
 
@@ -75,7 +75,7 @@ public final class StorageException extends RuntimeException {
 
   /**
    * Whether no server accepted the connection (refused, no route, a host name that does not
-   * resolve): the store is down or the endpoint is wrong, and nothing reached it. {@link S3Errors} classifies that {@link Kind#CONFIGURATION} so
+   * resolve): the store is down or the endpoint is wrong, and nothing reached it. {@code S3Errors} classifies that {@link Kind#CONFIGURATION} so
    * the write retry loop does not wait on it; a client is still told the service is unavailable
    * (503), because the same answer comes from a store that is briefly down. Typed evidence only: the
    * {@code java.net} type in the cause chain.

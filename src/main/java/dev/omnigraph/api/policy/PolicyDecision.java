@@ -1,4 +1,4 @@
-package dev.omnigraph.policy;
+package dev.omnigraph.api.policy;
 
 import java.util.List;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package dev.omnigraph.maintenance;
+package dev.omnigraph.api.maintenance;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
@@ -8,7 +8,7 @@ import java.util.Optional;
  * What one Optimize run did on one graph branch.
  *
  * @param branch the graph branch
- * @param commitId the maintenance commit published (actor {@value Optimize#ACTOR}); empty when no
+ * @param commitId the maintenance commit published (actor {@code omnigraph:optimize}); empty when no
  *     table needed compacting
  * @param tables the tables compacted
  * @param skipped why each other candidate was left alone (below the thresholds, or a pin the

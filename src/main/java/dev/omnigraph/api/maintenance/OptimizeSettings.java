@@ -1,6 +1,5 @@
-package dev.omnigraph.maintenance;
+package dev.omnigraph.api.maintenance;
 
-import dev.omnigraph.table.TableStats;
 import java.util.function.Function;
 
 /**
@@ -71,10 +70,13 @@ public record OptimizeSettings(boolean autoEnabled, int fragmentThreshold, int d
         integer(lookup.apply(INDEX_THRESHOLD), DEFAULT_INDEX_THRESHOLD, INDEX_THRESHOLD));
   }
 
-  /** Whether a table with {@code stats} is due for compaction. */
-  public boolean due(TableStats stats) {
-    return stats.fragments() > fragmentThreshold || stats.fragmentsWithDeletions() > deletionThreshold
-        || stats.unindexedFragments() > indexThreshold;
+  /**
+   * Whether a table with these fragment counts (the table store's statistics) is due for
+   * compaction.
+   */
+  public boolean due(int fragments, int fragmentsWithDeletions, int unindexedFragments) {
+    return fragments > fragmentThreshold || fragmentsWithDeletions > deletionThreshold
+        || unindexedFragments > indexThreshold;
   }
 
   private static boolean bool(String v, boolean dflt) {

@@ -1,9 +1,10 @@
-package dev.omnigraph.recovery;
+package dev.omnigraph.api;
+
 
 /**
  * A sidecar that is corrupt, of another format version, or otherwise not a v9 intent. Refused
  * loudly by heal and read-write open; the file stays on disk for an operator, whose supported exit
- * is {@code omnigraph recover --quarantine <operation id>} ({@link SidecarStore#quarantine}).
+ * is {@code omnigraph recover --quarantine <operation id>} ({@code SidecarStore.quarantine}).
  */
 public final class UnreadableSidecar extends IllegalStateException {
 

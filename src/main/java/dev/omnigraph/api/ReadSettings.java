@@ -1,4 +1,4 @@
-package dev.omnigraph.read;
+package dev.omnigraph.api;
 
 import dev.omnigraph.api.ReadBudgetExceeded.Budget;
 import java.util.function.Function;

@@ -1,4 +1,4 @@
-package dev.omnigraph.lease;
+package dev.omnigraph.api.lease;
 
 import dev.omnigraph.api.Conflict;
 
@@ -13,8 +13,8 @@ public final class LeaseUnreadable extends Conflict {
   private final String content;
   private final String reason;
 
-  LeaseUnreadable(String rootUri, String content, String reason) {
-    super("the writer lease " + rootUri + "/" + LeaseManager.KEY + " cannot be read: " + reason
+  public LeaseUnreadable(String rootUri, String content, String reason) {
+    super("the writer lease " + rootUri + "/" + LeaseDocument.KEY + " cannot be read: " + reason
         + "; inspect it with omnigraph lease show and, once no writer runs, remove it with omnigraph lease break"
         + " --force");
     this.content = content;

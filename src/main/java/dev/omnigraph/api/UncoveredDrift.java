@@ -1,6 +1,5 @@
-package dev.omnigraph.write;
+package dev.omnigraph.api;
 
-import dev.omnigraph.api.Conflict;
 
 /**
  * A table's live Lance HEAD differs from its manifest pin and no sidecar covers it: something wrote

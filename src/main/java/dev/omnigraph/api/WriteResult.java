@@ -1,6 +1,5 @@
-package dev.omnigraph.write;
+package dev.omnigraph.api;
 
-import dev.omnigraph.manifest.GraphCommit;
 import java.util.Map;
 import java.util.Optional;
 
