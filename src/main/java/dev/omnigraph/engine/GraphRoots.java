@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.lease.LeaseStatus;
 import dev.omnigraph.api.lease.LeaseSettings;
 import dev.omnigraph.lease.ProcessLeases;
 import dev.omnigraph.recovery.SidecarStore;
@@ -118,7 +119,7 @@ public final class GraphRoots {
   }
 
   /** The writer lease this process holds on {@code rootUri}, if a handle or claim here holds one. */
-  public Optional<ProcessLeases.LeaseStatus> leaseStatus(String rootUri) {
+  public Optional<LeaseStatus> leaseStatus(String rootUri) {
     return peek(rootUri).flatMap(r -> r.leases().status());
   }
 

@@ -1,5 +1,7 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.QuarantinedSidecar;
+import dev.omnigraph.api.recovery.Outcome;
 import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.api.policy.PolicyAction;
 import dev.omnigraph.policy.PolicyGate;
@@ -248,7 +250,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * @throws NotFound when the root holds no graph
    * @throws dev.omnigraph.api.LeaseHeld when another live process holds the writer lease; nothing written
    */
-  public static dev.omnigraph.table.RootLocations.Report relocate(StorageConfig config, boolean dryRun) {
+  public static dev.omnigraph.api.storage.RelocationReport relocate(StorageConfig config, boolean dryRun) {
     return RootLifecycle.relocate(config, dryRun);
   }
 
@@ -269,8 +271,8 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * @throws dev.omnigraph.api.InvalidRequest when the id is malformed or recovery would settle it
    * @throws dev.omnigraph.api.LeaseHeld when another live process holds the writer lease; nothing moved
    */
-  public static SidecarStore.Quarantined quarantineSidecar(StorageConfig config, String operationId,
-      java.util.function.Consumer<SidecarStore.Quarantined> beforeMove) {
+  public static QuarantinedSidecar quarantineSidecar(StorageConfig config, String operationId,
+      java.util.function.Consumer<QuarantinedSidecar> beforeMove) {
     return RootLifecycle.quarantineSidecar(config, operationId, beforeMove);
   }
 
@@ -290,10 +292,10 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     return out;
   }
 
-  volatile List<Recovery.Outcome> lastRecovery = List.of();
+  volatile List<Outcome> lastRecovery = List.of();
 
   /** What the read-write open's recovery sweep settled (empty for read-only, or nothing pending). */
-  public List<Recovery.Outcome> openRecovery() {
+  public List<Outcome> openRecovery() {
     return lastRecovery;
   }
 
@@ -303,7 +305,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    *
    * @throws dev.omnigraph.api.RecoveryRequired for a sidecar recovery refuses (kept on disk)
    */
-  public List<Recovery.Outcome> recover(Optional<String> actor) {
+  public List<Outcome> recover(Optional<String> actor) {
     authorize(actor, PolicyAction.ADMIN, Optional.empty(), Optional.empty());
     return recover();
   }
@@ -312,7 +314,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * As {@link #recover(Optional)}, as the service itself: not gated, like {@link #heal()} and the
    * open's recovery. The service's reconciler settles what a crashed write left; no actor asked for it.
    */
-  public List<Recovery.Outcome> recover() {
+  public List<Outcome> recover() {
     requireWritable();
     return evidence.call(() -> {
       List<String> branches = new ArrayList<>();
@@ -405,7 +407,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * @throws dev.omnigraph.api.RecoveryRequired for a sidecar recovery refuses (kept on disk); the
    *     sidecars after it are not visited in this pass
    */
-  public List<Recovery.Outcome> heal() {
+  public List<Outcome> heal() {
     requireWritable();
     return evidence.call(() -> recovery.sweep(Recovery.Mode.ROLL_FORWARD_ONLY));
   }
@@ -673,7 +675,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * The writer lease as this handle's process holds it (who, since when, until when, lost?); empty
    * on a read-only handle.
    */
-  public Optional<dev.omnigraph.lease.ProcessLeases.LeaseStatus> writerLease() {
+  public Optional<dev.omnigraph.api.lease.LeaseStatus> writerLease() {
     return lease == null ? Optional.empty() : Optional.of(lease.status());
   }
 

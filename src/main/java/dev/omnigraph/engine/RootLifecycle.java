@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.QuarantinedSidecar;
 import dev.omnigraph.api.Conflict;
 import dev.omnigraph.api.NotFound;
 import dev.omnigraph.api.OpenMode;
@@ -91,7 +92,7 @@ final class RootLifecycle {
   }
 
   /** See the {@link Omnigraph} method of this name. */
-  static dev.omnigraph.table.RootLocations.Report relocate(StorageConfig config, boolean dryRun) {
+  static dev.omnigraph.api.storage.RelocationReport relocate(StorageConfig config, boolean dryRun) {
     try (StorageAdapter storage = StorageAdapters.open(config)) {
       if (!storage.exists(ManifestBootstrap.MANIFEST_KEY)) {
         throw new NotFound("graph", config.rootUri(), "no __manifest; create one with omnigraph init");
@@ -105,7 +106,7 @@ final class RootLifecycle {
         // The claim keeps the root open in the registry: peek sees it.
         GraphRoot root = roots.peek(config.rootUri()).orElseThrow();
         try (GateManager.Held held = root.gates().acquireExclusive(List.of(), List.of())) {
-          dev.omnigraph.table.RootLocations.Report report =
+          dev.omnigraph.api.storage.RelocationReport report =
               dev.omnigraph.table.RootLocations.relocate(config, storage, false, root.lance());
           root.manifests().forgetAll();
           return report;
@@ -115,8 +116,8 @@ final class RootLifecycle {
   }
 
   /** See the {@link Omnigraph} method of this name. */
-  static SidecarStore.Quarantined quarantineSidecar(StorageConfig config, String operationId,
-      java.util.function.Consumer<SidecarStore.Quarantined> beforeMove) {
+  static QuarantinedSidecar quarantineSidecar(StorageConfig config, String operationId,
+      java.util.function.Consumer<QuarantinedSidecar> beforeMove) {
     try (StorageAdapter storage = StorageAdapters.open(config)) {
       if (!storage.exists(ManifestBootstrap.MANIFEST_KEY)) {
         throw new NotFound("graph", config.rootUri(), "no __manifest; create one with omnigraph init");
@@ -156,7 +157,7 @@ final class RootLifecycle {
       LOG.warnf("graph root %s was copied or moved from %s: relocating it before the open", config.rootUri(),
           moved.recordedRoots());
     }
-    dev.omnigraph.table.RootLocations.Report report;
+    dev.omnigraph.api.storage.RelocationReport report;
     try (GateManager.Held held = root.gates().acquireExclusive(List.of(), List.of())) {
       report = dev.omnigraph.table.RootLocations.relocate(config, storage, false, root.lance());
     }

@@ -1,5 +1,6 @@
 package dev.omnigraph.lease;
 
+import dev.omnigraph.api.lease.BrokenLease;
 import dev.omnigraph.api.lease.LeaseView;
 import dev.omnigraph.api.lease.LeaseUnreadable;
 import dev.omnigraph.api.lease.LeaseDocument;
@@ -109,7 +110,7 @@ public final class LeaseManager {
    * @throws Conflict when the lease changed between the read and the delete (renewed or taken over);
    *     nothing was removed
    */
-  public Optional<Broken> breakLease() {
+  public Optional<BrokenLease> breakLease() {
     Optional<Versioned> current = store.readVersionedIfExists(KEY);
     if (current.isEmpty()) {
       return Optional.empty();
@@ -129,16 +130,8 @@ public final class LeaseManager {
       }
       throw e;
     }
-    return Optional.of(new Broken(seen, current.get().text()));
+    return Optional.of(new BrokenLease(seen, current.get().text()));
   }
-
-  /**
-   * What {@link #breakLease} removed.
-   *
-   * @param view the lease as read, when it was readable
-   * @param content the stored text
-   */
-  public record Broken(Optional<LeaseView> view, String content) {}
 
   /** Reads and judges one stored version. */
   LeaseView view(Versioned stored) {

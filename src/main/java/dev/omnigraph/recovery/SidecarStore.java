@@ -1,5 +1,6 @@
 package dev.omnigraph.recovery;
 
+import dev.omnigraph.api.QuarantinedSidecar;
 import dev.omnigraph.api.UnreadableSidecar;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -255,12 +256,6 @@ public final class SidecarStore {
   public static final String QUARANTINE_PREFIX = "__recovery_quarantine";
 
   /**
-   * What {@link #quarantine} moved: the sidecar's key, where its bytes now live, why recovery could
-   * not read it, and its raw content (bytes as stored, for the operator to inspect).
-   */
-  public record Quarantined(String key, String quarantineKey, String reason, byte[] content) {}
-
-  /**
    * The operation id of a sidecar named either by its id or by its key
    * ({@code __recovery/<id>.json}).
    *
@@ -297,7 +292,7 @@ public final class SidecarStore {
    *     and nothing is changed
    * @throws dev.omnigraph.api.storage.StorageException when a read, the copy or the delete fails
    */
-  public Quarantined quarantine(String operationId) {
+  public QuarantinedSidecar quarantine(String operationId) {
     return quarantine(operationId, q -> { });
   }
 
@@ -306,7 +301,7 @@ public final class SidecarStore {
    * intended quarantine key) once it is known to be unreadable and before anything is written, so
    * an operator sees the content even if the move then fails.
    */
-  public Quarantined quarantine(String operationId, java.util.function.Consumer<Quarantined> beforeMove) {
+  public QuarantinedSidecar quarantine(String operationId, java.util.function.Consumer<QuarantinedSidecar> beforeMove) {
     return quarantine(operationId, Optional.empty(), beforeMove);
   }
 
@@ -318,13 +313,13 @@ public final class SidecarStore {
    *
    * @param refusal why recovery refuses it (the refusal's message)
    */
-  public Quarantined quarantineRefused(String operationId, String refusal,
-      java.util.function.Consumer<Quarantined> beforeMove) {
+  public QuarantinedSidecar quarantineRefused(String operationId, String refusal,
+      java.util.function.Consumer<QuarantinedSidecar> beforeMove) {
     return quarantine(operationId, Optional.of(refusal), beforeMove);
   }
 
-  private Quarantined quarantine(String operationId, Optional<String> refusal,
-      java.util.function.Consumer<Quarantined> beforeMove) {
+  private QuarantinedSidecar quarantine(String operationId, Optional<String> refusal,
+      java.util.function.Consumer<QuarantinedSidecar> beforeMove) {
     String id = operationIdOf(operationId);
     String key = keyOf(id);
     awaitRetirements();
@@ -353,10 +348,10 @@ public final class SidecarStore {
     return move(id, key, content, reason, beforeMove);
   }
 
-  private Quarantined move(String id, String key, byte[] content, String reason,
-      java.util.function.Consumer<Quarantined> beforeMove) {
+  private QuarantinedSidecar move(String id, String key, byte[] content, String reason,
+      java.util.function.Consumer<QuarantinedSidecar> beforeMove) {
     String target = QUARANTINE_PREFIX + "/" + id + ".json";
-    beforeMove.accept(new Quarantined(key, target, reason, content));
+    beforeMove.accept(new QuarantinedSidecar(key, target, reason, content));
     try {
       storage.putIfAbsent(target, content);
     } catch (dev.omnigraph.api.storage.StorageException e) {
@@ -371,6 +366,6 @@ public final class SidecarStore {
     }
     storage.delete(key);
     LOG.warnf("quarantined recovery sidecar %s to %s (%s)", key, target, reason);
-    return new Quarantined(key, target, reason, content);
+    return new QuarantinedSidecar(key, target, reason, content);
   }
 }

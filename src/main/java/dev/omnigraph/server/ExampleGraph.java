@@ -1,7 +1,7 @@
 package dev.omnigraph.server;
 
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.lease.LeaseManager;
+import dev.omnigraph.api.lease.LeaseDocument;
 import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.api.LoadMode;
 import java.io.IOException;
@@ -36,7 +36,7 @@ final class ExampleGraph {
     }
     try (Stream<Path> entries = Files.list(root)) {
       // The writer lease (and its lock file) may be there before the graph is.
-      return entries.noneMatch(p -> !p.getFileName().toString().startsWith(LeaseManager.KEY));
+      return entries.noneMatch(p -> !p.getFileName().toString().startsWith(LeaseDocument.KEY));
     } catch (IOException e) {
       return false;
     }

@@ -1,5 +1,6 @@
 package dev.omnigraph.server;
 
+import dev.omnigraph.api.recovery.Outcome;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.recovery.Recovery;
@@ -162,7 +163,7 @@ class RecoveryReconciler {
     }
   }
 
-  private void settle(ServedGraph g, Supplier<List<Recovery.Outcome>> pass) {
+  private void settle(ServedGraph g, Supplier<List<Outcome>> pass) {
     try {
       metrics.recovered(g, pass.get());
     } catch (RecoveryRequired refused) {

@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.recovery.Action;
 import dev.omnigraph.api.CommitPage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -368,7 +369,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
       });
       assertThat(graph.openRecovery()).singleElement().satisfies(o -> {
         assertThat(o.operationId()).isEqualTo(s.operationId());
-        assertThat(o.action()).isEqualTo(Recovery.Action.COMPLETED);
+        assertThat(o.action()).isEqualTo(Action.COMPLETED);
         assertThat(o.auditKind()).isEqualTo(expect.auditKind);
       });
     }

@@ -1,5 +1,8 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.QuarantinedSidecar;
+import dev.omnigraph.api.recovery.Verdict;
+import dev.omnigraph.api.recovery.TableClass;
 import dev.omnigraph.api.CommitPage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -91,7 +94,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
 
     reopen(OpenMode.READ_WRITE);
     assertThat(graph.openRecovery()).singleElement().satisfies(o -> {
-      assertThat(o.verdict()).isEqualTo(Recovery.Verdict.INCOMPLETE_PHASE_B);
+      assertThat(o.verdict()).isEqualTo(Verdict.INCOMPLETE_PHASE_B);
       assertThat(o.auditKind()).isEqualTo("RolledBack");
     });
     assertThat(rows("main", "Person")).containsOnlyKeys("ann");
@@ -148,7 +151,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
 
     graph = Omnigraph.open(config, OpenMode.READ_WRITE);
     assertThat(graph.openRecovery()).singleElement().satisfies(o -> assertThat(o.tables()).singleElement()
-        .satisfies(t -> assertThat(t.tableClass()).isEqualTo(Recovery.TableClass.COMPENSATED)));
+        .satisfies(t -> assertThat(t.tableClass()).isEqualTo(TableClass.COMPENSATED)));
     assertThat(tables.head(path, Optional.empty())).isEqualTo(pinned + 2);
     assertThat(dataset("main", "Person").publishedDatasetVersion()).isEqualTo(pinned + 2);
     assertThat(rows("main", "Person")).containsOnlyKeys("ann");
@@ -307,8 +310,8 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
               assertThat(e.getMessage()).doesNotContain("pre-v9").contains("omnigraph recover --quarantine " + id);
             });
         assertThat(graph.unreadableSidecars()).singleElement().satisfies(u -> assertThat(u.operationId()).isEqualTo(id));
-        List<SidecarStore.Quarantined> seen = new java.util.ArrayList<>();
-        SidecarStore.Quarantined q = Omnigraph.quarantineSidecar(config, id, seen::add);
+        List<QuarantinedSidecar> seen = new java.util.ArrayList<>();
+        QuarantinedSidecar q = Omnigraph.quarantineSidecar(config, id, seen::add);
         assertThat(seen).singleElement().satisfies(b -> assertThat(b.content()).isEqualTo(bytes));
         assertThat(q.quarantineKey()).isEqualTo(SidecarStore.QUARANTINE_PREFIX + "/" + id + ".json");
         assertThat(q.reason()).startsWith(c.getValue());
@@ -409,7 +412,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
     }
     graph = Omnigraph.open(config, OpenMode.READ_WRITE);
     assertThat(graph.openRecovery()).singleElement()
-        .satisfies(o -> assertThat(o.verdict()).isEqualTo(Recovery.Verdict.ROLLBACK_PUBLISHED));
+        .satisfies(o -> assertThat(o.verdict()).isEqualTo(Verdict.ROLLBACK_PUBLISHED));
     assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> assertThat(e.kind()).isEqualTo("RolledBack"));
     assertThat(rows("main", "Person")).containsOnlyKeys("ann");
     assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().stream().filter(c -> Recovery.RECOVERY_ACTOR.equals(c.actorId())))

@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.recovery.Outcome;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.recovery.Recovery;
@@ -77,7 +78,7 @@ public final class CrashChild {
   private static int run(PrintStream out, StorageConfig config, String op, String[] a) throws IOException {
     ObjectMapper json = new ObjectMapper();
     try (Omnigraph graph = Omnigraph.open(config, OpenMode.READ_WRITE)) {
-      for (Recovery.Outcome o : graph.openRecovery()) {
+      for (Outcome o : graph.openRecovery()) {
         out.println("RECOVERED " + o.operationId() + " " + o.auditKind());
       }
       out.println("OPEN");

@@ -1,5 +1,6 @@
 package dev.omnigraph.lease;
 
+import dev.omnigraph.api.lease.BrokenLease;
 import dev.omnigraph.api.lease.LeaseView;
 import dev.omnigraph.api.lease.LeaseUnreadable;
 import dev.omnigraph.api.lease.LeaseDocument;
@@ -197,7 +198,7 @@ abstract class AbstractLeaseManagerTest {
   void breakRemovesALiveLeaseAndTheHolderFindsOutAtItsNextRenewal() {
     WriterLease lease = leases.acquire(alice, TTL);
 
-    LeaseManager.Broken broken = leases.breakLease().orElseThrow();
+    BrokenLease broken = leases.breakLease().orElseThrow();
 
     assertThat(broken.view().orElseThrow().document().ownerId()).isEqualTo("owner-alice");
     assertThat(broken.view().orElseThrow().expired()).isFalse();
@@ -218,7 +219,7 @@ abstract class AbstractLeaseManagerTest {
     assertThat(e.content()).isEqualTo("{\"format_version\": 99}");
     assertThatThrownBy(leases::show).isInstanceOf(LeaseUnreadable.class);
 
-    LeaseManager.Broken broken = leases.breakLease().orElseThrow();
+    BrokenLease broken = leases.breakLease().orElseThrow();
     assertThat(broken.view()).isEmpty();
     assertThat(broken.content()).isEqualTo("{\"format_version\": 99}");
     assertThat(leases.acquire(alice, TTL).holds()).isTrue();
