@@ -1,9 +1,9 @@
 package dev.omnigraph.cli;
 
-import dev.omnigraph.policy.Policy;
+import dev.omnigraph.engine.policy.Policy;
 import dev.omnigraph.api.policy.PolicyAction;
 import dev.omnigraph.api.policy.PolicyDecision;
-import dev.omnigraph.policy.PolicyTests;
+import dev.omnigraph.engine.policy.PolicyTests;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

@@ -7,8 +7,6 @@ import dev.omnigraph.api.recovery.Action;
 import dev.omnigraph.api.recovery.Verdict;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.recovery.Recovery;
-import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.api.UnreadableSidecar;
 import dev.omnigraph.api.storage.StorageConfig;
 import java.nio.charset.StandardCharsets;

@@ -9,7 +9,7 @@ import dev.omnigraph.manifest.GraphManifest;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.api.policy.PolicyAction;
-import dev.omnigraph.policy.PolicyGate;
+import dev.omnigraph.engine.policy.PolicyGate;
 import dev.omnigraph.schema.Catalog;
 import dev.omnigraph.schema.Property;
 import dev.omnigraph.storage.StorageAdapter;

@@ -13,7 +13,7 @@ import dev.omnigraph.manifest.CommitCursor;
 import dev.omnigraph.api.GraphCommit;
 import dev.omnigraph.manifest.GraphManifest;
 import dev.omnigraph.api.policy.PolicyAction;
-import dev.omnigraph.policy.PolicyGate;
+import dev.omnigraph.engine.policy.PolicyGate;
 import dev.omnigraph.read.AdjacencyCache;
 import dev.omnigraph.read.GraphExport;
 import dev.omnigraph.api.ReadSettings;

@@ -14,7 +14,7 @@ import dev.omnigraph.manifest.GraphManifest;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.api.policy.PolicyAction;
-import dev.omnigraph.policy.PolicyGate;
+import dev.omnigraph.engine.policy.PolicyGate;
 import dev.omnigraph.read.AdjacencyCache;
 import dev.omnigraph.read.GraphExport;
 import dev.omnigraph.read.ReadRunner;

@@ -4,7 +4,7 @@ import dev.omnigraph.api.QuarantinedSidecar;
 import dev.omnigraph.api.recovery.Outcome;
 import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.api.policy.PolicyAction;
-import dev.omnigraph.policy.PolicyGate;
+import dev.omnigraph.engine.policy.PolicyGate;
 import dev.omnigraph.api.BranchCreateOutput;
 import dev.omnigraph.api.BranchDeleteOutput;
 import dev.omnigraph.api.Conflict;
@@ -530,7 +530,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * the same write path, bounds and outcomes as {@link #load(String, Reader, LoadMode, Optional)},
    * with input errors naming the line of the whole input.
    */
-  public WriteResult load(String branch, dev.omnigraph.write.NdjsonChunks.Chunk chunk, LoadMode mode,
+  public WriteResult load(String branch, dev.omnigraph.api.NdjsonChunk chunk, LoadMode mode,
       Optional<String> actor) {
     authorize(actor, PolicyAction.CHANGE, Optional.ofNullable(branch), Optional.empty());
     requireWritable();

@@ -1,7 +1,7 @@
 package dev.omnigraph.engine;
 
 import dev.omnigraph.api.policy.PolicyAction;
-import dev.omnigraph.policy.PolicyGate;
+import dev.omnigraph.engine.policy.PolicyGate;
 import dev.omnigraph.read.GraphExport;
 import java.util.List;
 import java.util.Optional;

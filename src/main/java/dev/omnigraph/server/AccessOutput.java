@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.omnigraph.api.policy.DecisionListener;
 import dev.omnigraph.api.policy.PolicyAction;
-import dev.omnigraph.policy.PolicyGate;
+import dev.omnigraph.engine.policy.PolicyGate;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;

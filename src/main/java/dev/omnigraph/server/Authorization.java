@@ -1,7 +1,7 @@
 package dev.omnigraph.server;
 
-import dev.omnigraph.policy.Policy;
-import dev.omnigraph.policy.PolicyGate;
+import dev.omnigraph.engine.policy.Policy;
+import dev.omnigraph.engine.policy.PolicyGate;
 import dev.omnigraph.api.policy.PolicyRefused;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;

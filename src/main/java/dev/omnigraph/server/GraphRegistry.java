@@ -108,7 +108,7 @@ class GraphRegistry {
   }
 
   /** The gate of server-scoped actions ({@code GET /graphs}: {@code graph_list}). */
-  dev.omnigraph.policy.PolicyGate serverGate() {
+  dev.omnigraph.engine.policy.PolicyGate serverGate() {
     return gates().server();
   }
 

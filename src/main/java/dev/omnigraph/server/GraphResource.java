@@ -1,5 +1,6 @@
 package dev.omnigraph.server;
 
+import dev.omnigraph.engine.LoadInput;
 import dev.omnigraph.api.BranchCreateOutput;
 import dev.omnigraph.api.BranchDeleteOutput;
 import dev.omnigraph.api.BranchListOutput;
@@ -18,9 +19,8 @@ import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.engine.QuerySources;
 import dev.omnigraph.engine.WriteOutputs;
-import dev.omnigraph.read.GraphExport;
+import dev.omnigraph.api.NdjsonExport;
 import dev.omnigraph.api.LoadMode;
-import dev.omnigraph.write.NdjsonInput;
 import dev.omnigraph.api.WriteResult;
 import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import jakarta.inject.Inject;
@@ -167,7 +167,7 @@ class GraphResource {
     }
     // Strict UTF-8: a malformed byte is a 400 naming its line, never a stored U+FFFD. The body is
     // counted against the load limit as it is read (BodyLimits, for every body route).
-    return loadInto(graphs.get(graphId), branchParam, from, modeParam, NdjsonInput.strictUtf8(body));
+    return loadInto(graphs.get(graphId), branchParam, from, modeParam, LoadInput.strictUtf8(body));
   }
 
   /**
@@ -221,7 +221,7 @@ class GraphResource {
   public dev.omnigraph.api.QueriesCatalogOutput storedQueries(@PathParam("graph_id") String graphId) {
     ServedGraph served = graphs.get(graphId);
     // As the reference: the catalog is read-gated on main.
-    dev.omnigraph.policy.PolicyGate gate = served.gate();
+    dev.omnigraph.engine.policy.PolicyGate gate = served.gate();
     gate.check(actor.get(), dev.omnigraph.api.policy.PolicyAction.READ, Optional.of("main"), Optional.empty());
     // Beyond the reference: only what the caller may invoke (invoke_query and its queries: scope)
     // and whose types it may touch (docs/authorization.md, "Per-type scopes").
@@ -569,7 +569,7 @@ class GraphResource {
     exports.reserve();
     try {
       // Pinned and validated here, so an unknown branch or type is a 404/400 before any byte is sent.
-      GraphExport export = graphs.get(graphId).reader().export(Optional.ofNullable(r.branch()),
+      NdjsonExport export = graphs.get(graphId).reader().export(Optional.ofNullable(r.branch()),
           r.typeNames() == null ? List.of() : r.typeNames(), actor.get());
       StreamingOutput stream = out -> {
         try {

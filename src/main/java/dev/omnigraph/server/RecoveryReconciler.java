@@ -3,7 +3,6 @@ package dev.omnigraph.server;
 import dev.omnigraph.api.recovery.Outcome;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.recovery.Recovery;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;

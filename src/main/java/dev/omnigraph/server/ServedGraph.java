@@ -44,14 +44,14 @@ final class ServedGraph implements AutoCloseable {
   private volatile dev.omnigraph.engine.StoredQueries storedQueries = dev.omnigraph.engine.StoredQueries.none();
   /**
    * This graph's gate in force ({@link Authorization}), installed on its handles; a policy reload
-   * replaces it ({@link #gate(dev.omnigraph.policy.PolicyGate)}).
+   * replaces it ({@link #gate(dev.omnigraph.engine.policy.PolicyGate)}).
    */
-  private volatile dev.omnigraph.policy.PolicyGate gate = dev.omnigraph.policy.PolicyGate.OPEN;
+  private volatile dev.omnigraph.engine.policy.PolicyGate gate = dev.omnigraph.engine.policy.PolicyGate.OPEN;
   /**
    * The gate a decision uses now: inside a request, the one that request pinned (so a reload while it
    * runs cannot split its decisions); outside one, {@link #gate}. Set by the registry.
    */
-  private volatile java.util.function.Supplier<dev.omnigraph.policy.PolicyGate> decidingGate = () -> gate;
+  private volatile java.util.function.Supplier<dev.omnigraph.engine.policy.PolicyGate> decidingGate = () -> gate;
   private volatile int lastPendingCount;
   /** Operation ids known to block writes (they survived a heal or were left by a failed write). */
   private final Set<String> blocking = ConcurrentHashMap.newKeySet();
@@ -268,12 +268,12 @@ final class ServedGraph implements AutoCloseable {
   }
 
   /** The authorization gate of this graph's current request (the one in force outside a request). */
-  dev.omnigraph.policy.PolicyGate gate() {
+  dev.omnigraph.engine.policy.PolicyGate gate() {
     return decidingGate.get();
   }
 
   /** Installs the gate in force on this graph and its open handles: while the registry is built, and after a reload. */
-  synchronized void gate(dev.omnigraph.policy.PolicyGate gate) {
+  synchronized void gate(dev.omnigraph.engine.policy.PolicyGate gate) {
     this.gate = gate;
     if (handle != null) {
       handle.gatedBy(gate);
@@ -284,7 +284,7 @@ final class ServedGraph implements AutoCloseable {
   }
 
   /** Sets where {@link #gate()} finds the current request's gate; while the registry is built. */
-  void decidingGate(java.util.function.Supplier<dev.omnigraph.policy.PolicyGate> source) {
+  void decidingGate(java.util.function.Supplier<dev.omnigraph.engine.policy.PolicyGate> source) {
     this.decidingGate = source;
   }
 

@@ -5,7 +5,6 @@ import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.engine.ErrorKind;
 import dev.omnigraph.api.policy.PolicyAction;
 import dev.omnigraph.api.policy.PolicyDecision;
-import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.engine.StoreCounters;
 import dev.omnigraph.api.UncoveredDrift;
 import dev.omnigraph.api.WriteResult;

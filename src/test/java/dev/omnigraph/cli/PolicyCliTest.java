@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.cli.CliHarness.Run;
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.policy.E2eCases;
+import dev.omnigraph.engine.policy.E2eCases;
 import dev.omnigraph.api.storage.StorageConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -87,7 +87,7 @@ class K8sManifestTest {
   void theWriterAndTheReadersMountOnePolicyThatParsesAndLetsTheExampleActorWrite() throws IOException {
     Manifests m = applied();
     JsonNode policyMap = m.named("ConfigMap", "omnigraph-policy");
-    dev.omnigraph.policy.Policy policy = dev.omnigraph.policy.Policy.parse(
+    dev.omnigraph.engine.policy.Policy policy = dev.omnigraph.engine.policy.Policy.parse(
         policyMap.path("data").path("policy.yaml").asText(), "k8s/policy.yaml");
     assertThat(policy.decide("admin", dev.omnigraph.api.policy.PolicyAction.CHANGE, java.util.Optional.of("main"),
         java.util.Optional.empty()).allowed()).isTrue();

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omnigraph.api.Forbidden;
-import dev.omnigraph.policy.Policy;
-import dev.omnigraph.policy.PolicyGate;
+import dev.omnigraph.engine.policy.Policy;
+import dev.omnigraph.engine.policy.PolicyGate;
 import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.api.LoadMode;
 import java.io.StringReader;
@@ -35,7 +35,7 @@ class PinnedGateTest extends AbstractGraphFixture {
 
   @Test
   void aPinnedViewKeepsItsGateAcrossAReloadAndClosesNothing() {
-    PolicyGate a = PolicyGate.enforcing(Policy.parse(dev.omnigraph.policy.E2eCases.POLICY, "e2e.yaml"));
+    PolicyGate a = PolicyGate.enforcing(Policy.parse(dev.omnigraph.engine.policy.E2eCases.POLICY, "e2e.yaml"));
     graph.gatedBy(a);
     Omnigraph request = graph.pinnedTo(graph.policyGate());
     graph.gatedBy(PolicyGate.OPEN); // a reload while the request runs

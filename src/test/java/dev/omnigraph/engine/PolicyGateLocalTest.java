@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omnigraph.api.CommitPage;
 import dev.omnigraph.api.Forbidden;
-import dev.omnigraph.policy.Policy;
-import dev.omnigraph.policy.PolicyGate;
+import dev.omnigraph.engine.policy.Policy;
+import dev.omnigraph.engine.policy.PolicyGate;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.api.storage.StorageConfig;
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class PolicyGateLocalTest extends AbstractGraphFixture {
 
-  static final String E2E = dev.omnigraph.policy.E2eCases.POLICY;
+  static final String E2E = dev.omnigraph.engine.policy.E2eCases.POLICY;
   private static final String GQ = "query add($name: String) { insert Person { name: $name } }";
   private static final Optional<String> ANDREW = Optional.of("act-andrew");
   private static final Optional<String> BRUNO = Optional.of("act-bruno");

@@ -3,7 +3,7 @@ package dev.omnigraph.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omnigraph.api.policy.PolicyAction;
-import dev.omnigraph.policy.PolicyGate;
+import dev.omnigraph.engine.policy.PolicyGate;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;

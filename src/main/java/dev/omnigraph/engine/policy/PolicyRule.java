@@ -1,4 +1,4 @@
-package dev.omnigraph.policy;
+package dev.omnigraph.engine.policy;
 
 import dev.omnigraph.api.policy.NameScope;
 import dev.omnigraph.api.policy.PolicyAction;

@@ -1,4 +1,4 @@
-package dev.omnigraph.gqt;
+package dev.omnigraph.engine.gqt;
 
 /**
  * A {@code .gqt} file this runner refuses to run: malformed (a section out of place, a row that is

@@ -1,4 +1,4 @@
-package dev.omnigraph.gqt;
+package dev.omnigraph.engine.gqt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

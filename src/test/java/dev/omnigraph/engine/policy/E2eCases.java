@@ -1,4 +1,4 @@
-package dev.omnigraph.policy;
+package dev.omnigraph.engine.policy;
 
 import java.util.List;
 

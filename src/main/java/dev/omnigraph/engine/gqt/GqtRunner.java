@@ -1,4 +1,4 @@
-package dev.omnigraph.gqt;
+package dev.omnigraph.engine.gqt;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -7,7 +7,7 @@ import dev.omnigraph.api.CommitPage;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.api.ReadOutput;
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.gqt.GqtCase.Step;
+import dev.omnigraph.engine.gqt.GqtCase.Step;
 import dev.omnigraph.query.CheckedQuery;
 import dev.omnigraph.query.CheckedRead;
 import dev.omnigraph.query.Column;

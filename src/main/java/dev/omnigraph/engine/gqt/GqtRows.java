@@ -1,4 +1,4 @@
-package dev.omnigraph.gqt;
+package dev.omnigraph.engine.gqt;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,8 +1,8 @@
-package dev.omnigraph.gqt;
+package dev.omnigraph.engine.gqt;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.omnigraph.gqt.GqtCase.Step;
+import dev.omnigraph.engine.gqt.GqtCase.Step;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package dev.omnigraph.gqt;
+package dev.omnigraph.engine.gqt;
 
 import java.util.List;
 import java.util.Objects;
