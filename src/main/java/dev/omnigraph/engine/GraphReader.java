@@ -395,7 +395,7 @@ public abstract sealed class GraphReader permits Omnigraph {
    *
    * @param export the rows to stream; empty when the scope selects no type
    */
-  public record ChangeBaseline(Optional<GraphExport> export, String snapshotCommitId, String resumeCursor) {}
+  public record ChangeBaseline(Optional<dev.omnigraph.api.NdjsonExport> export, String snapshotCommitId, String resumeCursor) {}
 
   /**
    * @param scope kinds, types and ops the resume cursor is bound to; the snapshot honours kinds and types

@@ -215,7 +215,7 @@ final class GraphReads {
     String head = authority.head().orElseThrow(() -> new NotFound("commit", "head of " + branch));
     String cursor = ChangeFeed.cursor(branch, ChangeFeed.sorted(scope.kinds()), ChangeFeed.sorted(scope.types()),
         ChangeFeed.opsOf(scope.ops()), Optional.of(head));
-    return new Omnigraph.ChangeBaseline(export, head, cursor);
+    return new Omnigraph.ChangeBaseline(export.map(e -> e), head, cursor);
   }
 
   static SnapshotOutput toSnapshot(ManifestState state) {
