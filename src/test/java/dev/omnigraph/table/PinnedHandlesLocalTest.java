@@ -2,7 +2,7 @@ package dev.omnigraph.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
