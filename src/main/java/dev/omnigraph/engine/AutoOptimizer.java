@@ -132,7 +132,7 @@ final class AutoOptimizer implements AutoCloseable {
     for (String key : touched) {
       TablePin pin = state.tables().get(key);
       if (pin != null && pin.nativeBranch().equals(own)
-          && dev.omnigraph.maintenance.Optimize.due(settings, tables.compaction().stats(pin.location(), pin.nativeBranch(), OptionalLong.of(pin.version())))) {
+          && dev.omnigraph.maintenance.Optimize.due(settings, tables.compaction().stats(pin.ref(), OptionalLong.of(pin.version())))) {
         out.add(key);
       }
     }

@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.BranchName;
 import dev.omnigraph.api.BranchCreateOutput;
 import dev.omnigraph.api.BranchDeleteOutput;
 import dev.omnigraph.api.ProgressListener;
@@ -47,8 +48,8 @@ final class BranchOps {
   }
 
   /** Creates graph branch {@code name} from {@code source}. */
-  BranchCreateOutput create(String name, String source, Optional<String> actor) {
-    BranchNames.validate(name);
+  BranchCreateOutput create(BranchName created, String source, Optional<String> actor) {
+    String name = created.value();
     try (GateManager.Held held = gates.acquireExclusive(List.of(name, source), tableGates(name))) {
       evidence.call(() -> {
         recovery.refusePendingSchemaApply("branch create");

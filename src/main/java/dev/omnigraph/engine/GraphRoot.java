@@ -33,11 +33,12 @@ record GraphRoot(String uri, GateManager gates, LanceRoot lance, ManifestStates 
 
   /**
    * Lets go of what the root holds once no handle and no lease claim uses it: waits for background
-   * sidecar deletes, closes the held manifest handles; the Lance session goes with the last
+   * sidecar deletes, closes the held manifest and table handles; the Lance session goes with the last
    * reference to it (a handle still open keeps its own).
    */
   void release() {
     retiring.await();
     manifests.forgetAll();
+    lance.release();
   }
 }

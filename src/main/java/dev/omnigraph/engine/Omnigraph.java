@@ -86,21 +86,17 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     this.audit = new RecoveryAuditTable(config, storage, root.lance());
     this.recovery = new Recovery(gates, manifest, tables, sidecars, publisher, audit, contracts);
     dev.omnigraph.write.CommitTemplate template = new dev.omnigraph.write.CommitTemplate(sidecars, publisher, tables);
-    WriteAttempt attempt = new WriteAttempt(gates, manifest, () -> SchemaContract.liveIdentity(storage),
-        tables, template, recovery);
-    this.writePath = new WritePath(attempt, () -> contract().ir());
-    this.merges = new dev.omnigraph.write.MergeAttempt(gates, manifest, () -> contract().ir(),
-        () -> SchemaContract.liveIdentity(storage), tables, template, recovery);
-    this.schemaApplies = new dev.omnigraph.write.SchemaApplyAttempt(gates, manifest, tables, template,
-        recovery, contracts, () -> contract().ir());
-    this.indexEnsures = new dev.omnigraph.write.EnsureIndicesAttempt(gates, manifest, tables, template,
-        recovery, () -> contract().ir(), () -> SchemaContract.liveIdentity(storage));
-    this.reverts = new dev.omnigraph.write.RevertAttempt(gates, manifest, tables, template, recovery,
-        () -> SchemaContract.liveIdentity(storage), c -> contract().irAt(storage, c.manifestVersion()).identity());
+    dev.omnigraph.write.WriterParts writers = new dev.omnigraph.write.WriterParts(gates, manifest, tables,
+        template, recovery, () -> contract().ir(), () -> SchemaContract.liveIdentity(storage));
+    this.writePath = new WritePath(new WriteAttempt(writers), () -> contract().ir());
+    this.merges = new dev.omnigraph.write.MergeAttempt(writers);
+    this.schemaApplies = new dev.omnigraph.write.SchemaApplyAttempt(writers, contracts);
+    this.indexEnsures = new dev.omnigraph.write.EnsureIndicesAttempt(writers);
+    this.reverts = new dev.omnigraph.write.RevertAttempt(writers,
+        c -> contract().irAt(storage, c.manifestVersion()).identity());
     this.maintenance = new Maintenance(gates, manifest, tables, publisher, recovery,
         () -> contract().ir().catalog().tableKeys(), storage);
-    this.optimizer = new AutoOptimizer(optimizeSettings, new Optimize(gates, manifest, tables, template,
-        recovery, () -> contract().identity()), manifest, tables);
+    this.optimizer = new AutoOptimizer(optimizeSettings, new Optimize(writers), manifest, tables);
     this.branches = new BranchOps(config, gates, manifest, schemas, recovery, maintenance, merges, optimizer,
         evidence);
   }
@@ -499,7 +495,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     String source = orMain(from);
     authorize(actor, PolicyAction.BRANCH_CREATE, Optional.of(source), Optional.of(name));
     requireWritable();
-    return branches.create(name, source, actor);
+    return branches.create(dev.omnigraph.api.BranchName.created(name), source, actor);
   }
 
   /** Deletes graph branch {@code name} and the data-table refs only it used. */
@@ -608,7 +604,8 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
   public dev.omnigraph.api.RevertOutput revert(String branch, String to, Optional<String> actor, Optional<String> ifCommit) {
     authorize(actor, PolicyAction.CHANGE, Optional.of(orMain(branch)), Optional.empty());
     requireWritable();
-    return evidence.call(() -> reverts.run(orMain(branch), to, actor, ifCommit)).output(config.rootUri());
+    dev.omnigraph.api.CommitId target = new dev.omnigraph.api.CommitId(to);
+    return evidence.call(() -> reverts.run(orMain(branch), target, actor, ifCommit)).output(config.rootUri());
   }
 
   /**

@@ -10,6 +10,7 @@ import dev.omnigraph.api.GraphCommit;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.table.NativeBranch;
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.table.TableVersions;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -55,13 +56,13 @@ final class Cleanup {
 
   /** What the reachable commits pin. */
   private static final class Pins {
-    final Map<Maintenance.TableBranch, TreeSet<Long>> pinned = new TreeMap<>();
-    final Map<Maintenance.TableBranch, TreeSet<Long>> live = new TreeMap<>();
-    final Map<Maintenance.TableBranch, String> tableKeys = new HashMap<>();
+    final Map<TableRef, TreeSet<Long>> pinned = new TreeMap<>(Maintenance.BY_LOCATION);
+    final Map<TableRef, TreeSet<Long>> live = new TreeMap<>(Maintenance.BY_LOCATION);
+    final Map<TableRef, String> tableKeys = new HashMap<>();
     int commits;
 
     void add(TablePin pin, boolean isLive) {
-      Maintenance.TableBranch tb = new Maintenance.TableBranch(pin.location(), pin.nativeBranch());
+      TableRef tb = pin.ref();
       pinned.computeIfAbsent(tb, k -> new TreeSet<>()).add(pin.version());
       if (isLive) {
         live.computeIfAbsent(tb, k -> new TreeSet<>()).add(pin.version());
@@ -76,11 +77,11 @@ final class Cleanup {
     try (GateManager.Held held = m.acquireAll()) {
       m.requireNoPendingRecovery("cleanup");
       Pins pins = collect();
-      Map<Maintenance.TableBranch, Long> heads = new HashMap<>();
+      Map<TableRef, Long> heads = new HashMap<>();
       List<String> violations = new ArrayList<>();
-      for (Map.Entry<Maintenance.TableBranch, TreeSet<Long>> e : pins.pinned.entrySet()) {
-        Maintenance.TableBranch tb = e.getKey();
-        long head = m.tables.head(tb.location(), tb.nativeBranch());
+      for (Map.Entry<TableRef, TreeSet<Long>> e : pins.pinned.entrySet()) {
+        TableRef tb = e.getKey();
+        long head = m.tables.head(tb);
         if (head < e.getValue().last()) {
           violations.add(pins.tableKeys.get(tb) + " (" + tb.location() + " " + tb.nativeBranch().orElse("main")
               + ") HEAD " + head + " behind pinned version " + e.getValue().last());
@@ -102,10 +103,10 @@ final class Cleanup {
       if (!dryRun) {
         residue = scan.remove(residue);
       }
-      Map<String, List<Maintenance.TableBranch>> byLocation = new TreeMap<>();
+      Map<String, List<TableRef>> byLocation = new TreeMap<>();
       pins.pinned.keySet().forEach(tb -> byLocation.computeIfAbsent(tb.location(), k -> new ArrayList<>()).add(tb));
       List<CleanupReport.TableCleanup> out = new ArrayList<>();
-      for (Map.Entry<String, List<Maintenance.TableBranch>> e : byLocation.entrySet()) {
+      for (Map.Entry<String, List<TableRef>> e : byLocation.entrySet()) {
         String location = e.getKey();
         if (!dryRun) {
           // Tags first, cleanup after: a pinned version is protected before any cutoff can reach it.
@@ -115,7 +116,7 @@ final class Cleanup {
           LOG.debugf("cleanup %s: pin tags created %d, deleted %d", location, changed.created(), changed.deleted());
         }
         List<NativeBranch> forks = m.tables.branches().list(location);
-        for (Maintenance.TableBranch tb : e.getValue()) {
+        for (TableRef tb : e.getValue()) {
           progress.step(pins.tableKeys.get(tb), out.size(), pins.pinned.size(), -1);
           out.add(clean(tb, pins, heads.get(tb), forks, dryRun));
         }
@@ -124,14 +125,14 @@ final class Cleanup {
     }
   }
 
-  private CleanupReport.TableCleanup clean(Maintenance.TableBranch tb, Pins pins, long head, List<NativeBranch> forks,
+  private CleanupReport.TableCleanup clean(TableRef tb, Pins pins, long head, List<NativeBranch> forks,
       boolean dryRun) {
     TreeSet<Long> pinned = pins.pinned.get(tb);
     TreeSet<Long> live = pins.live.get(tb);
     long retainFrom = Math.min(head, live == null ? pinned.last() : live.first());
     Set<Long> forkPoints = new HashSet<>();
     forks.stream().filter(b -> b.parent().equals(tb.nativeBranch())).forEach(b -> forkPoints.add(b.parentVersion()));
-    List<Long> before = m.tables.versions().list(tb.location(), tb.nativeBranch());
+    List<Long> before = m.tables.versions().list(tb);
     List<Long> planned = before.stream()
         .filter(v -> v < retainFrom && !pinned.contains(v) && !forkPoints.contains(v)).toList();
     List<Long> removed = planned;
@@ -139,8 +140,8 @@ final class Cleanup {
     if (!dryRun) {
       bytes = 0L;
       if (!planned.isEmpty()) {
-        TableVersions.Removed r = m.tables.versions().cleanupBefore(tb.location(), tb.nativeBranch(), retainFrom);
-        Set<Long> after = new HashSet<>(m.tables.versions().list(tb.location(), tb.nativeBranch()));
+        TableVersions.Removed r = m.tables.versions().cleanupBefore(tb, retainFrom);
+        Set<Long> after = new HashSet<>(m.tables.versions().list(tb));
         removed = before.stream().filter(v -> !after.contains(v)).toList();
         bytes = r.bytes();
         LOG.infof("cleanup %s (%s %s): removed versions %s, %d bytes", pins.tableKeys.get(tb), tb.location(),

@@ -3,6 +3,7 @@ package dev.omnigraph.maintenance;
 import dev.omnigraph.api.maintenance.RepairReport;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.table.NativeBranch;
+import dev.omnigraph.table.TableRef;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -61,8 +62,8 @@ final class LeftoverRefs {
   private final Maintenance m;
   private final Predicate<String> liveName;
   private final Map<String, String> locations;
-  private final Supplier<Set<Maintenance.TableBranch>> livePinned;
-  private Set<Maintenance.TableBranch> pinned;
+  private final Supplier<Set<TableRef>> livePinned;
+  private Set<TableRef> pinned;
 
   /**
    * @param liveName whether a name is a live graph branch's (main is always live)
@@ -71,7 +72,7 @@ final class LeftoverRefs {
    *     once a candidate ref is found (reading every branch's state is the expensive part)
    */
   LeftoverRefs(Maintenance m, Predicate<String> liveName, Map<String, String> locations,
-      Supplier<Set<Maintenance.TableBranch>> livePinned) {
+      Supplier<Set<TableRef>> livePinned) {
     this.m = m;
     this.liveName = liveName;
     this.locations = new TreeMap<>(locations);
@@ -86,10 +87,10 @@ final class LeftoverRefs {
   }
 
   /** Every (table, Lance branch) that {@code states} pin. */
-  static Set<Maintenance.TableBranch> pinsOf(Collection<ManifestState> states) {
-    Set<Maintenance.TableBranch> out = new HashSet<>();
+  static Set<TableRef> pinsOf(Collection<ManifestState> states) {
+    Set<TableRef> out = new HashSet<>();
     states.forEach(s -> s.tables().values().forEach(p -> out.add(
-        new Maintenance.TableBranch(p.location(), p.nativeBranch()))));
+        p.ref())));
     return out;
   }
 
@@ -97,7 +98,7 @@ final class LeftoverRefs {
     if (pinned == null) {
       pinned = livePinned.get();
     }
-    return pinned.contains(new Maintenance.TableBranch(location, Optional.of(ref)));
+    return pinned.contains(new TableRef(location, Optional.of(ref)));
   }
 
   /**

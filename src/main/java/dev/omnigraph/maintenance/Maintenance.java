@@ -11,6 +11,8 @@ import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.NativeBranch;
+import dev.omnigraph.table.TableRef;
+import java.util.Comparator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -238,12 +240,7 @@ public final class Maintenance {
     return graphBranch.equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(graphBranch);
   }
 
-  /** One Lance branch of one data table. */
-  record TableBranch(String location, Optional<String> nativeBranch) implements Comparable<TableBranch> {
-    @Override
-    public int compareTo(TableBranch o) {
-      int c = location.compareTo(o.location);
-      return c != 0 ? c : nativeBranch.orElse("").compareTo(o.nativeBranch.orElse(""));
-    }
-  }
+  /** Table branches in a report's order: by location, then native branch (main first). */
+  static final Comparator<TableRef> BY_LOCATION =
+      Comparator.comparing(TableRef::location).thenComparing(r -> r.nativeBranch().orElse(""));
 }

@@ -15,6 +15,7 @@ import dev.omnigraph.recovery.OptimizeRecovery;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.RecoverySidecar;
 import dev.omnigraph.recovery.WriterKind;
+import dev.omnigraph.write.WriterParts;
 import dev.omnigraph.write.CommitPlan;
 import dev.omnigraph.write.CommitTemplate;
 import dev.omnigraph.table.CompactionOutcome;
@@ -69,21 +70,10 @@ public final class Optimize {
 
   private static final Logger LOG = Logger.getLogger(Optimize.class);
 
-  private final GateManager gates;
-  private final GraphManifest manifest;
-  private final DataTables tables;
-  private final CommitTemplate template;
-  private final Recovery recovery;
-  private final Supplier<String> schemaIdentity;
+  private final WriterParts parts;
 
-  public Optimize(GateManager gates, GraphManifest manifest, DataTables tables, CommitTemplate template,
-      Recovery recovery, Supplier<String> schemaIdentity) {
-    this.gates = Objects.requireNonNull(gates);
-    this.manifest = Objects.requireNonNull(manifest);
-    this.tables = Objects.requireNonNull(tables);
-    this.template = Objects.requireNonNull(template);
-    this.recovery = Objects.requireNonNull(recovery);
-    this.schemaIdentity = Objects.requireNonNull(schemaIdentity);
+  public Optimize(WriterParts parts) {
+    this.parts = Objects.requireNonNull(parts);
   }
 
   /**
@@ -103,7 +93,7 @@ public final class Optimize {
       ProgressListener progress) {
     // Take a turn in the branch's writer queue like an appender: queued appenders then do not have
     // to reprepare around the maintenance commit (the queue is taken before the gates, as they do).
-    try (GateManager.Held queued = gates.queue(branch)) {
+    try (GateManager.Held queued = parts.gates().queue(branch)) {
       return runQueued(branch, candidates, settings, force, progress);
     }
   }
@@ -111,11 +101,11 @@ public final class Optimize {
   private OptimizeReport runQueued(String branch, Collection<String> candidates, OptimizeSettings settings,
       boolean force, ProgressListener progress) {
     // Entry barrier: settle what needs no restore; a rollback-class sidecar here refuses.
-    recovery.heal(branch);
-    Set<String> keys = new TreeSet<>(candidates.isEmpty() ? manifest.state(branch).tables().keySet() : candidates);
+    parts.recovery().heal(branch);
+    Set<String> keys = new TreeSet<>(candidates.isEmpty() ? parts.manifest().state(branch).tables().keySet() : candidates);
     List<String> tableGates = keys.stream().map(k -> GateManager.tableGate(k, branch)).toList();
-    try (GateManager.Held held = gates.acquire(List.of(branch), tableGates)) {
-      BranchAuthority authority = manifest.capture(branch);
+    try (GateManager.Held held = parts.gates().acquire(List.of(branch), tableGates)) {
+      BranchAuthority authority = parts.manifest().capture(branch);
       ManifestState state = authority.state();
       List<TablePin> pins = new ArrayList<>();
       for (String key : keys) {
@@ -126,7 +116,7 @@ public final class Optimize {
       }
       Set<String> refs = new TreeSet<>();
       pins.forEach(p -> refs.add(RecoverySidecar.ref(p.location(), p.nativeBranch())));
-      template.barrier(s -> s.concerns(branch, refs), "optimizing");
+      parts.template().barrier(s -> s.concerns(branch, refs), "optimizing");
       Optional<String> identity = authority.nativeIdentity();
       Optional<String> head = authority.head();
       Optional<String> own = branch.equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(branch);
@@ -138,7 +128,7 @@ public final class Optimize {
           skipped.add(pin.tableKey() + ": inherited from " + pin.nativeBranch().orElse("main"));
           continue;
         }
-        TableStats stats = tables.compaction().stats(pin.location(), pin.nativeBranch(), OptionalLong.of(pin.version()));
+        TableStats stats = parts.tables().compaction().stats(pin.ref(), OptionalLong.of(pin.version()));
         // Explicit runs also take a table whose only work is an index fold (or a missing key index):
         // "every index current" is part of what an explicit optimize promises. Missing property
         // indexes are not work here (EnsureIndices builds them), so they never make a table due.
@@ -150,7 +140,7 @@ public final class Optimize {
               + " with deletions");
           continue;
         }
-        long live = tables.head(pin.location(), pin.nativeBranch());
+        long live = parts.tables().head(pin.ref());
         if (live != pin.version()) {
           throw new UncoveredDrift(pin.tableKey(), "live HEAD is version " + live + " but the manifest pins "
               + pin.version());
@@ -160,7 +150,7 @@ public final class Optimize {
       if (planned.isEmpty()) {
         return new OptimizeReport(branch, Optional.empty(), List.of(), skipped);
       }
-      return template.commit(new Plan(branch, identity, head, planned, skipped, progress));
+      return parts.template().commit(new Plan(branch, identity, head, planned, skipped, progress));
     }
   }
 
@@ -189,7 +179,7 @@ public final class Optimize {
       this.progress = progress;
       long createdAt = dev.omnigraph.util.Micros.now();
       this.sidecar = new RecoverySidecar(new WriterKind.Optimize(), Ulid.next(), ACTOR,
-          new RecoverySidecar.Authority(branch, identity.orElse(null), head.orElse(null), schemaIdentity.get()),
+          new RecoverySidecar.Authority(branch, identity.orElse(null), head.orElse(null), parts.acceptedIdentity()),
           planned.stream().map(p -> Optimize.intent(p.pin, p.pin.version())).toList(),
           RecoverySidecar.State.ARMED,
           new RecoverySidecar.Lineage(Ulid.next(), head.orElse(null), createdAt, Ulid.next()),
@@ -211,7 +201,7 @@ public final class Optimize {
         progress.step(pin.tableKey(), done.size(), planned.size(), pin.rowCount());
         CompactionOutcome out;
         try {
-          out = tables.compaction().compact(pin.location(), pin.nativeBranch(), pin.version());
+          out = parts.tables().compaction().compact(pin.at());
         } catch (TableHeadMoved moved) {
           if (!armed.effected()) {
             throw new CommitTemplate.EffectFree(() -> new UncoveredDrift(pin.tableKey(), moved.getMessage()));
@@ -243,7 +233,7 @@ public final class Optimize {
     public boolean untouched() {
       try {
         for (Planned p : planned) {
-          if (tables.head(p.pin.location(), p.pin.nativeBranch()) != p.pin.version()) {
+          if (parts.tables().head(p.pin.ref()) != p.pin.version()) {
             return false;
           }
         }

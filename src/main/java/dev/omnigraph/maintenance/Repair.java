@@ -9,6 +9,8 @@ import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.manifest.TableVersionUpdate;
 import dev.omnigraph.table.NativeBranch;
+import dev.omnigraph.table.TableAt;
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.table.TxInfo;
 import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
@@ -88,12 +90,12 @@ final class Repair {
     List<Drift> drift = new ArrayList<>();
     List<Unreferenced> refs = new ArrayList<>();
     List<RepairReport.HeadBehindPin> violations = new ArrayList<>();
-    Set<Maintenance.TableBranch> livePinned = new HashSet<>();
+    Set<TableRef> livePinned = new HashSet<>();
     Map<String, ManifestState> states = new LinkedHashMap<>();
     for (String branch : m.liveBranches()) {
       ManifestState state = m.manifest.state(branch);
       states.put(branch, state);
-      state.tables().values().forEach(p -> livePinned.add(new Maintenance.TableBranch(p.location(), p.nativeBranch())));
+      state.tables().values().forEach(p -> livePinned.add(p.ref()));
     }
     for (Map.Entry<String, ManifestState> e : states.entrySet()) {
       String branch = e.getKey();
@@ -102,7 +104,7 @@ final class Repair {
         checked++;
         long head;
         try {
-          head = m.tables.head(pin.location(), pin.nativeBranch());
+          head = m.tables.head(pin.ref());
         } catch (RuntimeException unreadable) {
           violations.add(violation(branch, pin, null, "the pinned table branch cannot be read: "
               + unreadable.getMessage()));
@@ -132,7 +134,7 @@ final class Repair {
    * A table's Lance branch named after graph branch {@code branch}, which the branch's pin does not
    * reference: the write path refuses the branch's first write to that table while it exists.
    */
-  private Optional<Unreferenced> unreferenced(String branch, TablePin pin, Set<Maintenance.TableBranch> livePinned,
+  private Optional<Unreferenced> unreferenced(String branch, TablePin pin, Set<TableRef> livePinned,
       boolean explain) {
     List<NativeBranch> all = m.tables.branches().list(pin.location());
     Optional<NativeBranch> ref = all.stream().filter(b -> b.name().equals(branch)).findFirst();
@@ -140,9 +142,10 @@ final class Repair {
       return Optional.empty();
     }
     Optional<String> name = Optional.of(branch);
-    long head = m.tables.head(pin.location(), name);
+    TableRef leftover = TableRef.of(pin.location(), name);
+    long head = m.tables.head(leftover);
     String kept = null;
-    if (livePinned.contains(new Maintenance.TableBranch(pin.location(), name))) {
+    if (livePinned.contains(leftover)) {
       kept = "a live graph branch pins it";
     } else {
       List<String> children = all.stream().filter(b -> b.parent().equals(name)).map(NativeBranch::name).toList();
@@ -159,9 +162,9 @@ final class Repair {
     Map<Drift, Long> restored = new LinkedHashMap<>();
     for (Drift d : found.drift()) {
       TablePin pin = d.pin();
-      long head = m.tables.versions().restore(pin.location(), pin.nativeBranch(), pin.version());
+      long head = m.tables.versions().restore(pin.ref(), pin.version());
       Failpoints.hit(Failpoint.REPAIR_AFTER_RESTORE);
-      long rows = m.tables.countRows(pin.location(), pin.nativeBranch(), head);
+      long rows = m.tables.countRows(pin.ref().at(head));
       if (rows != pin.rowCount()) {
         // A restore must reproduce the pinned content; publishing anything else would adopt drift.
         throw new IllegalStateException("repair of " + pin.tableKey() + " on " + d.branch() + ": the restore of "
@@ -217,7 +220,7 @@ final class Repair {
     List<RepairReport.Transaction> out = new ArrayList<>();
     for (long v = from; v <= to; v++) {
       try {
-        Optional<TxInfo> tx = m.tables.transactionAt(location, branch, v);
+        Optional<TxInfo> tx = m.tables.transactionAt(TableAt.of(location, branch, v));
         if (tx.isEmpty()) {
           out.add(new RepairReport.Transaction(v, null, null, null, null, null, "no recorded transaction"));
         } else {

@@ -1,5 +1,7 @@
 package dev.omnigraph.manifest;
 
+import dev.omnigraph.table.TableAt;
+import dev.omnigraph.table.TableRef;
 import java.util.Optional;
 
 /**
@@ -22,6 +24,16 @@ public record TablePin(
     Optional<String> nativeBranch,
     long rowCount,
     long manifestVersion) {
+
+  /** The pinned dataset branch. */
+  public TableRef ref() {
+    return new TableRef(location, nativeBranch);
+  }
+
+  /** The pinned version of the dataset branch. */
+  public TableAt at() {
+    return new TableAt(ref(), version);
+  }
 
   /** {@code node} or {@code edge}. */
   public String entityKind() {

@@ -1,5 +1,6 @@
 package dev.omnigraph.manifest;
 
+import dev.omnigraph.table.TableAt;
 import java.util.Optional;
 
 /**
@@ -12,4 +13,10 @@ public record TableVersionUpdate(
     String location,
     long version,
     Optional<String> nativeBranch,
-    long rowCount) {}
+    long rowCount) {
+
+  /** The version this update pins, on its dataset branch. */
+  public TableAt at() {
+    return TableAt.of(location, nativeBranch, version);
+  }
+}

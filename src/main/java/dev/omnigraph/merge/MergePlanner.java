@@ -8,6 +8,7 @@ import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.api.ResourceLimitExceeded;
 import dev.omnigraph.table.InsertCertificate;
+import dev.omnigraph.table.TableAt;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -206,12 +207,12 @@ public final class MergePlanner {
         }
       }
       for (long v = b.version() + 1; v <= s.version(); v++) {
-        if (!tables.insertCertificate().violations(s.location(), s.nativeBranch(), v).isEmpty()) {
+        if (!tables.insertCertificate().violations(s.ref().at(v)).isEmpty()) {
           return List.of();
         }
       }
-      Set<Integer> added = new java.util.TreeSet<>(tables.fragmentIds(s.location(), s.nativeBranch(), s.version()));
-      Set<Integer> before = tables.fragmentIds(b.location(), b.nativeBranch(), b.version());
+      Set<Integer> added = new java.util.TreeSet<>(tables.fragmentIds(s.ref().at(s.version())));
+      Set<Integer> before = tables.fragmentIds(b.ref().at(b.version()));
       if (!added.containsAll(before)) {
         return List.of(); // a base fragment is gone: not an insertion-only interval
       }

@@ -5,6 +5,7 @@ import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.FragmentRows;
 import dev.omnigraph.table.OrderedCursor;
+import dev.omnigraph.table.TableAt;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -80,8 +81,7 @@ public final class TableJoin {
    */
   public static void runProven(DataTables tables, TablePin source, List<Integer> fragments,
       Consumer<FragmentRows> insert) {
-    try (FragmentRows rows = tables.fragmentRows(source.location(), source.nativeBranch(), source.version(),
-        fragments)) {
+    try (FragmentRows rows = tables.fragmentRows(source.ref().at(source.version()), fragments)) {
       while (rows.next()) {
         insert.accept(rows);
       }
@@ -90,7 +90,7 @@ public final class TableJoin {
   }
 
   private static OrderedCursor open(DataTables tables, TablePin pin, List<String> columns) {
-    return tables.orderedById(pin.location(), pin.nativeBranch(), pin.version(), java.util.Optional.empty(), columns);
+    return tables.orderedById(pin.at(), java.util.Optional.empty(), columns);
   }
 
   private static Map<String, Object> take(OrderedCursor c, String id) {

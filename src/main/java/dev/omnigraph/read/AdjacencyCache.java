@@ -2,6 +2,7 @@ package dev.omnigraph.read;
 
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
+import dev.omnigraph.table.TableAt;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,8 +39,7 @@ public final class AdjacencyCache {
       }
     }
     Adjacency.Builder builder = new Adjacency.Builder();
-    tables.scan(location, nativeBranch, version, Filter.TRUE, List.of("src", "dst"),
-        row -> builder.add((String) row.get("src"), (String) row.get("dst")));
+    tables.scan(TableAt.of(location, nativeBranch, version), Filter.TRUE, List.of("src", "dst"), row -> builder.add((String) row.get("src"), (String) row.get("dst")));
     Adjacency built = builder.build();
     synchronized (this) {
       Adjacency raced = entries.putIfAbsent(key, built);

@@ -185,11 +185,11 @@ public final class CommitChanges {
 
   private OrderedCursor open(GraphCommit commit, TablePin pin, Optional<String> afterId) {
     try {
-      return tables.orderedById(pin.location(), pin.nativeBranch(), pin.version(), afterId, List.of());
+      return tables.orderedById(pin.at(), afterId, List.of());
     } catch (RuntimeException failure) {
       boolean readable;
       try {
-        readable = tables.versions().readable(pin.location(), pin.nativeBranch(), pin.version());
+        readable = tables.versions().readable(pin.at());
       } catch (RuntimeException probe) {
         failure.addSuppressed(probe);
         throw failure;

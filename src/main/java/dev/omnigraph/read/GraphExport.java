@@ -152,7 +152,7 @@ public final class GraphExport implements dev.omnigraph.api.NdjsonExport {
   }
 
   private void scan(TablePin pin, RowWriter writer) {
-    tables.scan(pin.location(), pin.nativeBranch(), pin.version(), Filter.TRUE, List.of(), row -> {
+    tables.scan(pin.at(), Filter.TRUE, List.of(), row -> {
       try {
         writer.write(row);
       } catch (IOException e) {

@@ -84,8 +84,7 @@ final class Hops {
     return probeable.computeIfAbsent(t.edge().tableKey(), k -> {
       long outside = 0;
       for (String column : List.of("src", "dst")) {
-        outside = Math.max(outside, tables.statistics().rowsOutsideKeyIndex(pin.location(), pin.nativeBranch(), pin.version(),
-            column));
+        outside = Math.max(outside, tables.statistics().rowsOutsideKeyIndex(pin.at(), column));
       }
       return outside <= ProbedAdjacency.MAX_UNINDEXED_ROWS;
     });

@@ -141,8 +141,7 @@ final class ProbedAdjacency {
     for (int i = 0; i < missing.size(); i += CHUNK) {
       List<String> chunk = missing.subList(i, Math.min(missing.size(), i + CHUNK));
       chunk.forEach(n -> into.put(n, new ArrayList<>()));
-      tables.scan(pin.location(), pin.nativeBranch(), pin.version(), Filter.in(column, chunk), List.of(column, other),
-          row -> into.get((String) row.get(column)).add((String) row.get(other)));
+      tables.scan(pin.at(), Filter.in(column, chunk), List.of(column, other), row -> into.get((String) row.get(column)).add((String) row.get(other)));
     }
     return true;
   }

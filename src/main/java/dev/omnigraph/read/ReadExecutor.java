@@ -218,8 +218,7 @@ final class ReadExecutor {
     scoreTables.put(score, found);
     Map<String, Map<String, Object>> out = new TreeMap<>(Compare::codePoints);
     int width = plan.columns(slot).size();
-    for (Map<String, Object> row : tables.rowsById(pin.location(), pin.nativeBranch(), pin.version(), found.keySet(),
-        List.copyOf(plan.columns(slot)))) {
+    for (Map<String, Object> row : tables.rowsById(pin.at(), found.keySet(), List.copyOf(plan.columns(slot)))) {
       budget.row(width);
       out.put((String) row.get("id"), row);
     }
@@ -476,8 +475,7 @@ final class ReadExecutor {
       return;
     }
     TablePin pin = state.tables().get(plan.slotType(slot).tableKey());
-    for (Map<String, Object> row : tables.rowsById(pin.location(), pin.nativeBranch(), pin.version(), missing,
-        List.copyOf(plan.columns(slot)))) {
+    for (Map<String, Object> row : tables.rowsById(pin.at(), missing, List.copyOf(plan.columns(slot)))) {
       have.put((String) row.get("id"), row);
     }
   }
@@ -541,10 +539,9 @@ final class ReadExecutor {
       }
     };
     if (matched != null) {
-      tables.rowsById(pin.location(), pin.nativeBranch(), pin.version(), matched,
-          List.copyOf(plan.columns(slot))).forEach(keep);
+      tables.rowsById(pin.at(), matched, List.copyOf(plan.columns(slot))).forEach(keep);
     } else {
-      tables.scan(pin.location(), pin.nativeBranch(), pin.version(), pushed, List.copyOf(plan.columns(slot)), keep);
+      tables.scan(pin.at(), pushed, List.copyOf(plan.columns(slot)), keep);
     }
     budget.checkTime();
   }

@@ -134,8 +134,7 @@ final class SearchScores {
     long k = Math.min(want, ids != null && exact ? ids.size() : Integer.MAX_VALUE);
     while (true) {
       TablePin pin = target.pin();
-      List<ScoredRow> rows = tables.search().nearest(pin.location(), pin.nativeBranch(), pin.version(), n.field().property(),
-          query, (int) k, prefilter, List.of("id"));
+      List<ScoredRow> rows = tables.search().nearest(pin.at(), n.field().property(), query, (int) k, prefilter, List.of("id"));
       out.clear();
       for (ScoredRow r : rows) {
         String id = (String) r.row().get("id");
@@ -173,8 +172,7 @@ final class SearchScores {
       String function) {
     TablePin pin = target.pin();
     try {
-      return tables.search().fullTextSearch(pin.location(), pin.nativeBranch(), pin.version(), field.property(), query,
-          prefilter, List.of("id"));
+      return tables.search().fullTextSearch(pin.at(), field.property(), query, prefilter, List.of("id"));
     } catch (MissingSearchIndex missing) {
       throw new SearchIndexMissing(target.type().name(), field.property(), function);
     }

@@ -9,6 +9,7 @@ import dev.omnigraph.api.recovery.TableClass;
 import dev.omnigraph.api.recovery.TableOutcome;
 import dev.omnigraph.table.CompactionOutcome;
 import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.TableAt;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +68,7 @@ public final class OptimizeRecovery implements SettlePlan {
     if (!samePin || pin.version() != t.expectedVersion()) {
       return classified(t, TableClass.UNEXPECTED_MULTISTEP, "none", pin == null ? -1 : pin.version());
     }
-    CompactionOutcome since = tables.compaction().compactionSince(t.location(), nb, t.expectedVersion());
+    CompactionOutcome since = tables.compaction().compactionSince(TableAt.of(t.location(), nb, t.expectedVersion()));
     TableClass c = switch (since.kind()) {
       case NOT_COMPACTED -> TableClass.NO_MOVEMENT;
       case COMPACTED, RESERVED_ONLY -> confirmed && t.postCommitVersion() != since.version()

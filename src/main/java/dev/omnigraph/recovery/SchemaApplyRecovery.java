@@ -10,6 +10,7 @@ import dev.omnigraph.manifest.TableVersionUpdate;
 import dev.omnigraph.api.recovery.TableClass;
 import dev.omnigraph.api.recovery.TableOutcome;
 import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.table.TxInfo;
 import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
@@ -72,8 +73,8 @@ public final class SchemaApplyRecovery implements SettlePlan {
     long head;
     Optional<TxInfo> first;
     try {
-      head = tables.head(t.location(), Optional.empty());
-      first = tables.transactionAt(t.location(), Optional.empty(), 1);
+      head = tables.head(TableRef.main(t.location()));
+      first = tables.transactionAt(TableRef.main(t.location()).at(1));
     } catch (RuntimeException unreadable) {
       // Files but no version: a create that stopped before Lance wrote its manifest.
       return TableClass.COMPENSATED;

@@ -17,6 +17,7 @@ import dev.omnigraph.recovery.Settlement.Step;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.NativeBranch;
 import dev.omnigraph.table.RecoveryAuditTable;
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Micros;
@@ -304,7 +305,7 @@ final class SettleTemplate {
       c = restore.tableClass();
       pin = restore.pin();
       nb = Optional.ofNullable(t.nativeBranch());
-      version = tables.versions().restore(t.location(), nb, t.expectedVersion());
+      version = tables.versions().restore(TableRef.of(t.location(), nb), t.expectedVersion());
       Failpoints.hit(Failpoint.RECOVERY_AFTER_RESTORE);
     } else {
       // The restore is the live head: after a single commit (postCommit + 1) or after a merge
@@ -314,7 +315,7 @@ final class SettleTemplate {
       c = compensated.tableClass();
       pin = compensated.pin();
       nb = Optional.ofNullable(t.nativeBranch());
-      version = tables.head(t.location(), nb);
+      version = tables.head(TableRef.of(t.location(), nb));
     }
     restored.add(new TableVersionUpdate(pin.tableKey(), pin.identity(), t.location(), version, nb, pin.rowCount()));
     return new TableOutcome(t.tableKey(), c, "restored", t.postCommitVersion(), t.expectedVersion());

@@ -4,6 +4,8 @@ import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.api.recovery.TableClass;
 import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.TableAt;
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.table.TxInfo;
 import java.util.List;
 import java.util.Optional;
@@ -60,7 +62,7 @@ final class TableEvidence {
     int prefix = 0;
     for (long v = expected + 1; v <= Math.min(head, expected + chain.size()); v++) {
       RecoverySidecar.ChainStep step = chain.get((int) (v - expected - 1));
-      Optional<TxInfo> tx = tables.transactionAt(t.location(), nb, v);
+      Optional<TxInfo> tx = tables.transactionAt(TableAt.of(t.location(), nb, v));
       if (tx.isEmpty() || !tx.get().uuid().equals(step.uuid()) || tx.get().readVersion() != step.readVersion()) {
         break;
       }
@@ -74,7 +76,7 @@ final class TableEvidence {
       // stopped there, so whatever follows the copies can only be our own compensation.
       String again = chain.get(prefix - 1).uuid();
       long v = expected + prefix + 1;
-      while (v <= head && tables.transactionAt(t.location(), nb, v).map(tx -> tx.uuid().equals(again))
+      while (v <= head && tables.transactionAt(TableAt.of(t.location(), nb, v)).map(tx -> tx.uuid().equals(again))
           .orElse(false)) {
         v++;
       }
@@ -103,7 +105,7 @@ final class TableEvidence {
     if (head == t.expectedVersion()) {
       return TableClass.NO_MOVEMENT;
     }
-    boolean ours = tables.transactionAt(t.location(), nb, t.postCommitVersion())
+    boolean ours = tables.transactionAt(TableAt.of(t.location(), nb, t.postCommitVersion()))
         .map(tx -> tx.uuid().equals(t.uuid()) && tx.readVersion() == t.readVersion()).orElse(false);
     if (head == t.postCommitVersion()) {
       return ours ? TableClass.ROLLED_PAST_EXPECTED : TableClass.UNEXPECTED_AT_P1;
@@ -112,7 +114,7 @@ final class TableEvidence {
       // Past our own version: further copies of our transaction (DUPLICATED), possibly ended by the
       // Restore to the pin a rollback made before its publish (COMPENSATED).
       long v = t.postCommitVersion() + 1;
-      while (v <= head && tables.transactionAt(t.location(), nb, v).map(tx -> tx.uuid().equals(t.uuid()))
+      while (v <= head && tables.transactionAt(TableAt.of(t.location(), nb, v)).map(tx -> tx.uuid().equals(t.uuid()))
           .orElse(false)) {
         v++;
       }
@@ -138,7 +140,7 @@ final class TableEvidence {
     if (ref.isPresent()) {
       return new Head(-1, ref.get());
     }
-    long head = tables.head(t.location(), Optional.ofNullable(t.nativeBranch()));
+    long head = tables.head(TableRef.of(t.location(), Optional.ofNullable(t.nativeBranch())));
     boolean behind = behindPin(t, state, head) || head < t.expectedVersion();
     return new Head(head, behind ? TableClass.INVARIANT_VIOLATION : null);
   }
@@ -173,7 +175,7 @@ final class TableEvidence {
 
   /** The transaction at {@code head} is a Restore to {@code expected}: our own compensation. */
   private boolean restoredTo(RecoverySidecar.TableIntent t, Optional<String> nb, long head, long expected) {
-    Optional<TxInfo> last = tables.transactionAt(t.location(), nb, head);
+    Optional<TxInfo> last = tables.transactionAt(TableAt.of(t.location(), nb, head));
     return last.isPresent() && last.get().operation().equals("Restore")
         && last.get().restoredVersion().equals(OptionalLong.of(expected));
   }

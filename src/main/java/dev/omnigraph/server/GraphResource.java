@@ -599,15 +599,7 @@ class GraphResource {
    */
   private static String commitId(String field, String id) {
     if (id != null) {
-      for (int i = 0; i < id.length(); i++) {
-        char c = id.charAt(i);
-        if (Character.isHighSurrogate(c) && i + 1 < id.length() && Character.isLowSurrogate(id.charAt(i + 1))) {
-          i++;
-        } else if (Character.isSurrogate(c)) {
-          throw new InvalidRequest(String.format("'%s' is not a commit id: unpaired surrogate U+%04X at character %d",
-              field, (int) c, i));
-        }
-      }
+      dev.omnigraph.api.CommitId.requireSpellable(field, id);
     }
     return id;
   }

@@ -41,7 +41,7 @@ public final class BlobReads {
    */
   public Optional<Cell> open(String location, Optional<String> nativeBranch, long version, String id,
       String column) {
-    TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version));
+    TableHandle h = TableHandle.open(lance, config, TableAt.of(location, nativeBranch, version));
     try {
       Optional<Cell> cell = LanceCall.lance(() -> find(h, id, column));
       if (cell.isEmpty()) {

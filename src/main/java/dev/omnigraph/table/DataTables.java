@@ -172,51 +172,51 @@ public final class DataTables {
    *
    * @throws RuntimeException from Lance when the dataset or branch does not exist
    */
-  public long head(String location, Optional<String> nativeBranch) {
+  public long head(TableRef ref) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(lance, config, ref, OptionalLong.empty())) {
         return h.table.version();
       }
     });
   }
 
   /**
-   * As {@link #head}, asked through the open handle of {@code knownVersion} (a version the caller
+   * As {@link #head}, asked through the open handle of {@code known} (a version the caller
    * holds, e.g. its pin): one listing of the table's versions instead of a full open. On a branch
    * too: a handle checked out at a branch version lists that branch's own {@code _versions/} (checked
    * against lance-java 7.0.0: it sees a later branch commit and ignores main's), which is what the
    * full open (two listings and two manifest reads) would have concluded.
    */
-  public long head(String location, Optional<String> nativeBranch, long knownVersion) {
+  public long head(TableAt known) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(knownVersion))) {
+      try (TableHandle h = TableHandle.open(lance, config, known)) {
         return h.table.latestVersion();
       }
     });
   }
 
-  /** The number of live rows at exactly {@code version} of the branch. */
-  public long countRows(String location, Optional<String> nativeBranch, long version) {
+  /** The number of live rows at exactly {@code at}. */
+  public long countRows(TableAt at) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, at)) {
         return h.table.countRows();
       }
     });
   }
 
   /**
-   * The rows whose {@code id} is in {@code ids} at exactly {@code version} of the branch, with the
+   * The rows whose {@code id} is in {@code ids} at exactly {@code at}, with the
    * given {@code columns} (empty: every column), in no particular order. Ids are probed in chunks
    * of {@value #ID_CHUNK} exact-match filters.
    */
   public List<Map<String, Object>> rowsById(
-      String location, Optional<String> nativeBranch, long version, Collection<String> ids, List<String> columns) {
+      TableAt at, Collection<String> ids, List<String> columns) {
     return lance(() -> {
       List<Map<String, Object>> rows = new ArrayList<>();
       if (ids.isEmpty()) {
         return rows;
       }
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, at)) {
         for (List<String> chunk : chunks(ids)) {
           scanInto(h, Filter.in(ID, chunk), columns, false, batch -> {
             for (int i = 0; i < batch.getRowCount(); i++) {
@@ -230,17 +230,17 @@ public final class DataTables {
   }
 
   /**
-   * Streams the rows of exactly {@code version} of the branch that match {@code filter} (pushed
+   * Streams the rows of exactly {@code at} that match {@code filter} (pushed
    * into Lance through {@link Filter#toSql()}) to {@code rowSink}, one batch of at most
    * {@value #SCAN_BATCH_ROWS} rows in memory at a time. {@code columns} empty means every column.
    *
    * @throws RuntimeException from Lance when the filter does not fit the table (unknown column, a
    *     literal Lance cannot convert to the column's type)
    */
-  public void scan(String location, Optional<String> nativeBranch, long version, Filter filter,
+  public void scan(TableAt at, Filter filter,
       List<String> columns, Consumer<Map<String, Object>> rowSink) {
     lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, at)) {
         scanInto(h, filter, columns, false, batch -> {
           for (int i = 0; i < batch.getRowCount(); i++) {
             rowSink.accept(RowCodec.decode(batch, i));
@@ -252,7 +252,7 @@ public final class DataTables {
   }
 
   /**
-   * A pull cursor over the rows of exactly {@code version} of the branch with {@code id} greater
+   * A pull cursor over the rows of exactly {@code at} with {@code id} greater
    * than {@code afterId} (empty: every row), in ascending id order, {@value #SCAN_BATCH_ROWS} rows per
    * scanner batch. {@code columns} empty means every column ({@code id} is always read). Resuming
    * with the last id seen is exact because ids are unique within a table version.
@@ -260,7 +260,7 @@ public final class DataTables {
    * <p>No id index is consulted (a range is not an exact probe), so Lance sorts the table's rows
    * natively; the JVM holds one batch.
    */
-  public OrderedCursor orderedById(String location, Optional<String> nativeBranch, long version,
+  public OrderedCursor orderedById(TableAt at,
       Optional<String> afterId, List<String> columns) {
     ScanOptions.Builder options = new ScanOptions.Builder().batchSize(SCAN_BATCH_ROWS);
     afterId.ifPresent(id -> options.filter(Filter.gt(ID, id).toSql()));
@@ -276,21 +276,21 @@ public final class DataTables {
     byId.setAscending(true);
     byId.setNullFirst(false);
     options.setColumnOrderings(List.of(byId.build()));
-    return openScan(location, nativeBranch, version, options.build(), OrderedCursor::new);
+    return openScan(at, options.build(), OrderedCursor::new);
   }
 
   /**
-   * The rows of {@code fragments} of exactly {@code version} of the branch, every column, in the
+   * The rows of {@code fragments} of exactly {@code at}, every column, in the
    * scan's own order (fragment by fragment, no sort), {@value #SCAN_BATCH_ROWS} rows per scanner
    * batch, as Arrow: the rows a certified insertion interval added, streamed without a sort or a
    * decoded row (see {@link FragmentRows}).
    */
-  public FragmentRows fragmentRows(String location, Optional<String> nativeBranch, long version,
+  public FragmentRows fragmentRows(TableAt at,
       List<Integer> fragments) {
     if (fragments.isEmpty()) {
       throw new IllegalArgumentException("no fragments to read");
     }
-    return openScan(location, nativeBranch, version,
+    return openScan(at,
         new ScanOptions.Builder().batchSize(SCAN_BATCH_ROWS).fragmentIds(fragments).build(), FragmentRows::new);
   }
 
@@ -300,13 +300,13 @@ public final class DataTables {
         throws IOException;
   }
 
-  /** Opens a streaming scan of exactly {@code version} of the branch; on failure nothing stays open. */
-  private <T> T openScan(String location, Optional<String> nativeBranch, long version, ScanOptions options,
+  /** Opens a streaming scan of exactly {@code at}; on failure nothing stays open. */
+  private <T> T openScan(TableAt at, ScanOptions options,
       ScanCursor<T> cursor) {
     return lance(() -> {
       dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
           dev.omnigraph.storage.StoreRequests.Kind.TABLE, 0);
-      TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version));
+      TableHandle h = TableHandle.open(lance, config, at);
       org.lance.ipc.LanceScanner scanner = null;
       try {
         scanner = org.lance.ipc.LanceScanner.create(h.table, options, h.allocator);
@@ -324,10 +324,10 @@ public final class DataTables {
     });
   }
 
-  /** The ids of the fragments exactly {@code version} of the branch holds. */
-  public Set<Integer> fragmentIds(String location, Optional<String> nativeBranch, long version) {
+  /** The ids of the fragments exactly {@code at} holds. */
+  public Set<Integer> fragmentIds(TableAt at) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, at)) {
         Set<Integer> ids = new TreeSet<>();
         h.table.getFragments().forEach(f -> ids.add(f.getId()));
         return ids;
@@ -339,10 +339,10 @@ public final class DataTables {
    * As {@link #scan}, handing each row's {@code _rowaddr} beside it (the row map holds the table's
    * columns only): what a writer keeps as {@link KnownRows} for the stage that follows.
    */
-  public void scanAddressed(String location, Optional<String> nativeBranch, long version, Filter filter,
+  public void scanAddressed(TableAt at, Filter filter,
       List<String> columns, java.util.function.BiConsumer<Map<String, Object>, Long> rowSink) {
     lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, at)) {
         scanInto(h, filter, columns, true, batch -> {
           for (int i = 0; i < batch.getRowCount(); i++) {
             Map<String, Object> row = RowCodec.decode(batch, i);
@@ -358,7 +358,7 @@ public final class DataTables {
   /** The Arrow schema of the table's main at exactly {@code version}. */
   public Schema arrowSchema(String location, long version) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, Optional.empty(), OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, TableRef.main(location).at(version))) {
         return h.table.getSchema();
       }
     });
@@ -381,16 +381,16 @@ public final class DataTables {
    *
    * @throws RuntimeException from Lance when the version does not exist
    */
-  public Optional<TxInfo> transactionAt(String location, Optional<String> nativeBranch, long version) {
+  public Optional<TxInfo> transactionAt(TableAt at) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.empty())) {
-        if (nativeBranch.isPresent() && version <= TableBranches.forkVersion(h, nativeBranch.get())) {
+      try (TableHandle h = TableHandle.open(lance, config, at.ref(), OptionalLong.empty())) {
+        if (at.nativeBranch().isPresent() && at.version() <= TableBranches.forkVersion(h, at.nativeBranch().get())) {
           // A branch's first version is Lance's clone of its parent. lance-java 7.0.0 cannot convert
           // that operation: readTransaction() panics in native code and aborts the whole JVM. It was
           // never written by a graph writer, so it reads as "no recorded transaction".
           return Optional.empty();
         }
-        return transactionAt(h, nativeBranch, version);
+        return transactionAt(h, at.nativeBranch(), at.version());
       }
     });
   }
@@ -412,10 +412,10 @@ public final class DataTables {
   }
 
   /** Runs {@code read} on the shared handle of exactly {@code version} (see {@link PinnedHandles}). */
-  <T> T atVersion(String location, Optional<String> nativeBranch, long version,
+  <T> T atVersion(TableAt at,
       java.util.function.Function<Dataset, T> read) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, at)) {
         return read.apply(h.table);
       }
     });

@@ -66,14 +66,14 @@ public final class InsertCertificate {
    *
    * @return the failed checks; empty when the certificate holds
    */
-  public List<String> violations(String location, Optional<String> nativeBranch, long version) {
+  public List<String> violations(TableAt certified) {
     return lance(() -> {
       // Exact versions never change: the shared pinned handles serve both, with no fresh open.
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, certified)) {
         Dataset at = h.table;
         Optional<Transaction> read = LanceSupport.readTransaction(at);
         if (read.isEmpty()) {
-          return List.of("version " + version + " has no recorded transaction");
+          return List.of("version " + certified.version() + " has no recorded transaction");
         }
         try (Transaction tx = read.get()) {
           List<String> violations = new ArrayList<>();
@@ -82,21 +82,21 @@ public final class InsertCertificate {
           if (!INSERT_ABSENCE_V1.equals(property)) {
             violations.add(INSERT_ABSENCE + " is " + property + ", not " + INSERT_ABSENCE_V1);
           }
-          if (tx.readVersion() != version - 1) {
-            violations.add("planned on version " + tx.readVersion() + ", not the parent " + (version - 1));
+          if (tx.readVersion() != certified.version() - 1) {
+            violations.add("planned on version " + tx.readVersion() + ", not the parent " + (certified.version() - 1));
           }
           String provenOn = properties.get(INSERT_ABSENCE_PARENT);
-          if (!Long.toString(version - 1).equals(provenOn)) {
+          if (!Long.toString(certified.version() - 1).equals(provenOn)) {
             // A rebased insert: Lance moved it (and its recorded read version) onto a parent that
             // absence was never proven against.
-            violations.add("absence was proven on version " + provenOn + ", not the parent " + (version - 1));
+            violations.add("absence was proven on version " + provenOn + ", not the parent " + (certified.version() - 1));
           }
-          if (version <= 1) {
-            violations.add("version " + version + " has no parent version");
+          if (certified.version() <= 1) {
+            violations.add("version " + certified.version() + " has no parent version");
             return violations;
           }
           long growth;
-          try (TableHandle parent = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version - 1))) {
+          try (TableHandle parent = TableHandle.open(lance, config, certified.ref().at(certified.version() - 1))) {
             growth = at.countRows() - parent.table.countRows();
           }
           violations.addAll(shapeViolations(

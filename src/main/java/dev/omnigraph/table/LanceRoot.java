@@ -6,7 +6,8 @@ import org.lance.Session;
 
 /**
  * What the table layer of this process keeps per graph root: the Lance {@link Session} every dataset
- * open under the root shares, and what it learned about the root's table branches. One instance per
+ * open under the root shares, the open handles of exact table versions ({@link PinnedHandles}), and
+ * what it learned about the root's table branches. One instance per
  * open graph root, owned by the engine's root registry ({@code engine.GraphRoots}) and handed to every
  * component of the root through its constructor.
  *
@@ -27,6 +28,9 @@ public final class LanceRoot {
   private final String rootUri;
   private volatile Session session;
 
+  /** Open handles of exact table versions under this root (bounded per root and per process). */
+  final PinnedHandles handles;
+
   /**
    * Per table branch ({@code DataTables.forkKey}), whether it was forked from another branch rather
    * than from main (see {@code DataTables.forkedFromABranch}).
@@ -35,7 +39,13 @@ public final class LanceRoot {
 
   /** The table layer's part of the canonical graph root {@code rootUri}. */
   public LanceRoot(String rootUri) {
+    this(rootUri, PinnedHandles.Budget.PROCESS);
+  }
+
+  /** A root whose handle cache counts against {@code budget} instead of the process's (tests). */
+  LanceRoot(String rootUri, PinnedHandles.Budget budget) {
     this.rootUri = Objects.requireNonNull(rootUri, "rootUri");
+    this.handles = new PinnedHandles(budget);
   }
 
   /** The canonical root this part belongs to. */
@@ -68,5 +78,13 @@ public final class LanceRoot {
     synchronized (this) {
       session = null;
     }
+  }
+
+  /**
+   * Closes the root's cached table handles (one still leased closes when its lease ends): called
+   * when no handle of the root remains open, so a closed root holds no share of the process's bound.
+   */
+  public void release() {
+    handles.forgetAll();
   }
 }

@@ -1,34 +1,73 @@
 package dev.omnigraph.table;
 
 import dev.omnigraph.api.storage.StorageConfig;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.Optional;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.Predicate;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.lance.Dataset;
 
 /**
- * Open Lance handles of exact table versions, shared in this process. A version of a dataset never
- * changes, so a handle opened at (root, table, branch, version) can serve every later read, stage
- * and commit planned against that version: a write then opens its pinned version once instead of
- * once per step, and the next write finds the version this one committed already open (docs/write-path.md, "what a write costs":
- * each open is two object-store requests). "Which version is latest" is never answered from here.
+ * Open Lance handles of exact table versions of one graph root (held by its {@link LanceRoot}). A
+ * version of a dataset never changes, so a handle opened at (table, branch, version) can serve every
+ * later read, stage and commit planned against that version: a write then opens its pinned version
+ * once instead of once per step, and the next write finds the version this one committed already
+ * open (docs/write-path.md, "what a write costs": each open is two object-store requests). "Which
+ * version is latest" is never answered from here.
  *
- * <p>Bounded: the least recently used idle handles are closed past {@link #MAX_HANDLES}; a handle in
- * use is closed when its last lease ends. All handles share one allocator, which is never closed
- * (scans allocate from it and free what they allocate).
+ * <p>Bounded twice: a root keeps at most {@link #MAX_HANDLES} handles, and the process at most
+ * {@link #MAX_PROCESS_HANDLES} over all its roots, so a process serving many roots (or a tool that
+ * builds a throw-away {@code LanceRoot} and never releases it) does not hold {@code MAX_HANDLES}
+ * per root. Past a bound the least recently used handle (of the root, or of the process) is
+ * evicted; a handle in use is closed when its last lease ends. The process bound is one recency
+ * queue of handles ({@link Budget#PROCESS}), not a map by root: lookups stay per root. All handles
+ * share one allocator, which is never closed (scans allocate from it and free what they allocate).
  */
 final class PinnedHandles {
 
+  /** Handles one root keeps. */
   static final int MAX_HANDLES = 64;
 
-  private static final BufferAllocator ALLOCATOR = new RootAllocator();
-  private static final LinkedHashMap<String, Entry> ENTRIES = new LinkedHashMap<>(16, 0.75f, true);
+  /** Handles all roots of the process keep together. */
+  static final int MAX_PROCESS_HANDLES = 4 * MAX_HANDLES;
 
-  private PinnedHandles() {}
+  private static final BufferAllocator ALLOCATOR = new RootAllocator();
+
+  /**
+   * A bound shared by the caches of several roots: every handle they cache, least recently used
+   * first. Its queue is also the one lock of those caches (as when the cache was one process-wide
+   * map: a lookup is a hash probe).
+   */
+  static final class Budget {
+    /** The process's: every root's cache uses it, but a test's. */
+    static final Budget PROCESS = new Budget(MAX_PROCESS_HANDLES);
+
+    final int max;
+    private final LinkedHashSet<Entry> lru = new LinkedHashSet<>();
+
+    Budget(int max) {
+      this.max = max;
+    }
+
+    /** Handles cached under this budget (for the bound's test). */
+    int cached() {
+      synchronized (lru) {
+        return lru.size();
+      }
+    }
+  }
+
+  private final Budget budget;
+
+  /** This root's handles by exact version; guarded by the budget's queue. */
+  private final HashMap<TableAt, Entry> entries = new HashMap<>();
+
+  PinnedHandles(Budget budget) {
+    this.budget = budget;
+  }
 
   /** One cached handle: the dataset's main handle and the checked-out branch version. */
   static final class Entry {
@@ -36,6 +75,8 @@ final class PinnedHandles {
     final Dataset table;
     int leases;
     boolean evicted;
+    private PinnedHandles owner;
+    private TableAt at;
 
     Entry(Dataset main, Dataset table) {
       this.main = main;
@@ -57,103 +98,87 @@ final class PinnedHandles {
     return ALLOCATOR;
   }
 
-  private static String key(StorageConfig config, String location, Optional<String> branch, long version) {
-    return config.rootUri() + "|" + location + "|" + branch.orElse("") + "|" + version;
+  /** Handles this root caches (for the bound's test). */
+  int cached() {
+    synchronized (budget.lru) {
+      return entries.size();
+    }
   }
 
-  /** Leases the handle of exactly {@code version}, opening it on first use. Release with {@link #release}. */
-  static Entry lease(LanceRoot lance, StorageConfig config, String location, Optional<String> branch, long version) {
-    String key = key(config, location, branch, version);
-    synchronized (ENTRIES) {
-      Entry e = ENTRIES.get(key);
+  /** Leases the handle of exactly {@code at}, opening it on first use. Release with {@link #release}. */
+  Entry lease(LanceRoot lance, StorageConfig config, TableAt at) {
+    synchronized (budget.lru) {
+      Entry e = entries.get(at);
       if (e != null) {
         e.leases++;
+        touch(e);
         return e;
       }
     }
-    Entry opened = open(lance, config, location, branch, version);
-    synchronized (ENTRIES) {
-      Entry raced = ENTRIES.get(key);
+    Entry opened = open(lance, config, at);
+    synchronized (budget.lru) {
+      Entry raced = entries.get(at);
       if (raced != null) {
         raced.leases++;
+        touch(raced);
         opened.closeNow();
         return raced;
       }
       opened.leases = 1;
-      ENTRIES.put(key, opened);
-      evictIdle();
+      put(at, opened);
       return opened;
     }
   }
 
   /**
    * Caches {@code committed}, a handle Lance returned for a commit the caller confirmed landed at
-   * exactly {@code version}; closes it instead when that version is already cached.
+   * exactly {@code at}; closes it instead when that version is already cached.
    */
-  static void adopt(StorageConfig config, String location, Optional<String> branch, long version, Dataset main,
-      Dataset committed) {
-    String key = key(config, location, branch, version);
-    synchronized (ENTRIES) {
-      if (ENTRIES.containsKey(key)) {
+  void adopt(TableAt at, Dataset main, Dataset committed) {
+    synchronized (budget.lru) {
+      if (entries.containsKey(at)) {
         committed.close();
         return;
       }
-      ENTRIES.put(key, new Entry(main, committed));
-      evictIdle();
+      put(at, new Entry(main, committed));
     }
   }
 
   /**
-   * Forgets every handle of {@code branch} of the table: called when that Lance branch is created
+   * Forgets every handle of the dataset branch {@code ref}: called when that Lance branch is created
    * or deleted, because a deleted and re-created branch reuses its name and version numbers for
    * other contents, and a handle is keyed by name and version, not by branch identity.
    */
-  static void forgetBranch(StorageConfig config, String location, String branch) {
-    forgetIf(config.rootUri() + "|" + location + "|" + branch + "|", version -> true);
+  void forgetBranch(TableRef ref) {
+    forgetIf(at -> at.ref().equals(ref));
   }
 
   /**
-   * Forgets every handle of {@code branch} of the table (empty: its main) at a version below
-   * {@code beforeVersion}: called after a cleanup removed such versions, so that this process stops
-   * reading what a fresh open can no longer read (a kept, tagged version only reopens).
+   * Forgets every handle of the dataset branch {@code ref} at a version below {@code beforeVersion}:
+   * called after a cleanup removed such versions, so that this process stops reading what a fresh
+   * open can no longer read (a kept, tagged version only reopens).
    */
-  static void forgetBefore(StorageConfig config, String location, Optional<String> branch, long beforeVersion) {
-    forgetIf(config.rootUri() + "|" + location + "|" + branch.orElse("") + "|", version -> version < beforeVersion);
+  void forgetBefore(TableRef ref, long beforeVersion) {
+    forgetIf(at -> at.ref().equals(ref) && at.version() < beforeVersion);
   }
 
   /**
-   * Forgets every handle under {@code config}'s root: called after a relocation rewrote the
-   * locations the root's branch manifests record, which a handle opened before still reads.
+   * Forgets every handle of the root: called after a relocation rewrote the locations the root's
+   * branch manifests record, which a handle opened before still reads, and when the root is let go.
    */
-  static void forgetRoot(StorageConfig config) {
-    forgetIf(config.rootUri() + "|", version -> true, true);
+  void forgetAll() {
+    forgetIf(at -> true);
   }
 
-  /** Forgets the handles whose key starts with {@code prefix} and whose version {@code matches}. */
-  private static void forgetIf(String prefix, java.util.function.LongPredicate matches) {
-    forgetIf(prefix, matches, false);
-  }
-
-  private static void forgetIf(String prefix, java.util.function.LongPredicate matches, boolean anyTable) {
-    synchronized (ENTRIES) {
-      Iterator<Map.Entry<String, Entry>> it = ENTRIES.entrySet().iterator();
-      while (it.hasNext()) {
-        Map.Entry<String, Entry> e = it.next();
-        String key = e.getKey();
-        if (key.startsWith(prefix)
-            && (anyTable || matches.test(Long.parseLong(key.substring(prefix.length()))))) {
-          it.remove();
-          e.getValue().evicted = true;
-          if (e.getValue().leases == 0) {
-            e.getValue().closeNow();
-          }
-        }
-      }
+  private void forgetIf(Predicate<TableAt> matches) {
+    synchronized (budget.lru) {
+      List<Entry> matched = entries.values().stream().filter(e -> matches.test(e.at)).toList();
+      matched.forEach(PinnedHandles::evict);
     }
   }
 
   static void release(Entry e) {
-    synchronized (ENTRIES) {
+    synchronized (e.owner.budget.lru) {
       e.leases--;
       if (e.leases == 0 && e.evicted) {
         e.closeNow();
@@ -161,28 +186,46 @@ final class PinnedHandles {
     }
   }
 
-  private static void evictIdle() {
-    Iterator<Map.Entry<String, Entry>> it = ENTRIES.entrySet().iterator();
-    while (ENTRIES.size() > MAX_HANDLES && it.hasNext()) {
-      Entry e = it.next().getValue();
-      it.remove();
-      e.evicted = true;
-      if (e.leases == 0) {
-        e.closeNow();
-      }
+  /** Moves {@code e} to the most recently used end. Caller holds the budget's queue. */
+  private void touch(Entry e) {
+    budget.lru.remove(e);
+    budget.lru.add(e);
+  }
+
+  /** Caches {@code e}, then evicts past the root's and the process's bound. Caller holds the lock. */
+  private void put(TableAt at, Entry e) {
+    e.owner = this;
+    e.at = at;
+    entries.put(at, e);
+    budget.lru.add(e);
+    if (entries.size() > MAX_HANDLES) {
+      budget.lru.stream().filter(c -> c.owner == this).limit(entries.size() - MAX_HANDLES).toList()
+          .forEach(PinnedHandles::evict);
+    }
+    while (budget.lru.size() > budget.max) {
+      evict(budget.lru.iterator().next());
     }
   }
 
-  private static Entry open(LanceRoot lance, StorageConfig config, String location, Optional<String> branch,
-      long version) {
+  /** Uncaches {@code e}; closes it now unless leased. Caller holds the budget's queue. */
+  private static void evict(Entry e) {
+    e.owner.budget.lru.remove(e);
+    e.owner.entries.remove(e.at);
+    e.evicted = true;
+    if (e.leases == 0) {
+      e.closeNow();
+    }
+  }
+
+  private static Entry open(LanceRoot lance, StorageConfig config, TableAt at) {
     Dataset main = null;
     try {
-      if (branch.isEmpty()) {
-        main = LanceSupport.open(lance, config, location, OptionalLong.of(version), ALLOCATOR);
+      if (at.nativeBranch().isEmpty()) {
+        main = LanceSupport.open(lance, config, at.location(), OptionalLong.of(at.version()), ALLOCATOR);
         return new Entry(main, main);
       }
-      main = LanceSupport.open(lance, config, location, OptionalLong.empty(), ALLOCATOR);
-      return new Entry(main, main.checkout(LanceSupport.ref(branch, OptionalLong.of(version))));
+      main = LanceSupport.open(lance, config, at.location(), OptionalLong.empty(), ALLOCATOR);
+      return new Entry(main, main.checkout(LanceSupport.ref(at.nativeBranch(), OptionalLong.of(at.version()))));
     } catch (RuntimeException e) {
       if (main != null) {
         main.close();

@@ -141,7 +141,7 @@ public final class RootLocations {
       refs.forEach(storage::put);
       probed.ifPresent(k -> storage.put(k, rewrites.get(k)));
       // Lance caches manifests by path and version: this process must not read the old ones again.
-      PinnedHandles.forgetRoot(config);
+      lance.handles.forgetAll();
       lance.forgetSession();
       LOG.infof("relocated %s: %d Lance files and %d refs rewritten (they named %s)", config.rootUri(),
           rewrites.size(), refs.size(), outside.stream().map(LocationReference::recordedRoot).distinct().toList());

@@ -53,9 +53,7 @@ public final class StagedWrite {
     RESTORE
   }
 
-  private final String location;
-  private final Optional<String> nativeBranch;
-  private final long readVersion;
+  private final TableAt readAt;
   private final String uuid;
   private final Kind kind;
   private final long insertedRows;
@@ -78,9 +76,7 @@ public final class StagedWrite {
   private final long restoreVersion;
 
   private StagedWrite(Builder b) {
-    this.location = Objects.requireNonNull(b.location, "location");
-    this.nativeBranch = Objects.requireNonNull(b.nativeBranch, "nativeBranch");
-    this.readVersion = b.readVersion;
+    this.readAt = Objects.requireNonNull(b.readAt, "readAt");
     this.uuid = Objects.requireNonNull(b.uuid, "uuid");
     this.kind = Objects.requireNonNull(b.kind, "kind");
     this.insertedRows = b.insertedRows;
@@ -111,17 +107,27 @@ public final class StagedWrite {
 
   /** The table's dataset key under the graph root. */
   public String location() {
-    return location;
+    return readAt.location();
   }
 
   /** The Lance branch of the table this write targets (empty: the table's main). */
   public Optional<String> nativeBranch() {
-    return nativeBranch;
+    return readAt.nativeBranch();
   }
 
   /** The version the write was planned against; the commit lands at {@code readVersion + 1} or not at all. */
   public long readVersion() {
-    return readVersion;
+    return readAt.version();
+  }
+
+  /** The dataset branch the write commits to. */
+  public TableRef ref() {
+    return readAt.ref();
+  }
+
+  /** The dataset branch and version the write was planned against. */
+  public TableAt readAt() {
+    return readAt;
   }
 
   /** The pre-minted transaction uuid, the identity the commit is confirmed by. */
@@ -200,21 +206,19 @@ public final class StagedWrite {
 
   @Override
   public String toString() {
-    return "StagedWrite[" + kind + " " + location + nativeBranch.map(b -> "@" + b).orElse("")
-        + " from v" + readVersion + ", uuid=" + uuid + (empty ? ", empty" : "")
+    return "StagedWrite[" + kind + " " + readAt.location() + readAt.nativeBranch().map(b -> "@" + b).orElse("")
+        + " from v" + readAt.version() + ", uuid=" + uuid + (empty ? ", empty" : "")
         + ", inserted=" + insertedRows + ", updated=" + updatedRows + ", deleted=" + deletedRows
         + ", properties=" + properties + (newIndices.isEmpty() ? "" : ", indexes=" + indexNames()) + "]";
   }
 
-  static Builder builder(String location, Optional<String> nativeBranch, long readVersion, String uuid, Kind kind) {
-    return new Builder(location, nativeBranch, readVersion, uuid, kind);
+  static Builder builder(TableAt readAt, String uuid, Kind kind) {
+    return new Builder(readAt, uuid, kind);
   }
 
   /** Package-private assembly; only {@link DataTables} creates staged writes. */
   static final class Builder {
-    private final String location;
-    private final Optional<String> nativeBranch;
-    private final long readVersion;
+    private final TableAt readAt;
     private final String uuid;
     private final Kind kind;
     private long insertedRows;
@@ -232,10 +236,8 @@ public final class StagedWrite {
     private List<org.lance.index.Index> newIndices = List.of();
     private long restoreVersion = -1;
 
-    private Builder(String location, Optional<String> nativeBranch, long readVersion, String uuid, Kind kind) {
-      this.location = location;
-      this.nativeBranch = nativeBranch;
-      this.readVersion = readVersion;
+    private Builder(TableAt readAt, String uuid, Kind kind) {
+      this.readAt = readAt;
       this.uuid = uuid;
       this.kind = kind;
     }

@@ -29,15 +29,15 @@ public final class TableBranches {
   /** Whether the Lance branch {@code branch} of the table exists. */
   public boolean exists(String location, String branch) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, Optional.empty(), OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(lance, config, TableRef.main(location), OptionalLong.empty())) {
         return LanceSupport.listBranches(h.main).stream().anyMatch(b -> b.getName().equals(branch));
       }
     });
   }
 
   /**
-   * Creates the Lance branch {@code branch} of the table at {@code fromVersion} of
-   * {@code fromBranch} (empty: main). Lance clones {@code tree/<branch>} before it writes the branch
+   * Creates the Lance branch {@code branch} of the table at {@code from} (a version of one of its
+   * branches, or of its main). Lance clones {@code tree/<branch>} before it writes the branch
    * contents, so a failure may leave an unreferenced tree (reclaimed by the next create of the
    * name). The storage options go to Lance explicitly (see
    * {@link LanceSupport#createBranch(StorageConfig, Dataset, String, org.lance.Ref)}).
@@ -49,14 +49,15 @@ public final class TableBranches {
    *
    * @throws RuntimeException from Lance, e.g. when the branch already exists or the version does not
    */
-  public void create(String location, String branch, Optional<String> fromBranch, long fromVersion) {
+  public void create(TableAt from, String branch) {
+    String location = from.location();
     // Handles of an earlier branch of this name (see PinnedHandles.forgetBranch) must not serve it.
-    PinnedHandles.forgetBranch(config, location, branch);
+    lance.handles.forgetBranch(TableRef.of(location, Optional.of(branch)));
     forgetFork(branch);
     lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, fromBranch, OptionalLong.empty());
+      try (TableHandle h = TableHandle.open(lance, config, from.ref(), OptionalLong.empty());
           Dataset created = LanceSupport.createBranch(
-              config, h.table, branch, LanceSupport.ref(fromBranch, OptionalLong.of(fromVersion)))) {
+              config, h.table, branch, LanceSupport.ref(from.nativeBranch(), OptionalLong.of(from.version())))) {
         // Only the side effect is wanted; the branch handle is closed at once.
       }
       return null;
@@ -70,11 +71,11 @@ public final class TableBranches {
    */
   public void delete(String location, String branch) {
     lance(() -> {
-      PinnedHandles.forgetBranch(config, location, branch);
-      try (TableHandle h = TableHandle.open(lance, config, location, Optional.empty(), OptionalLong.empty())) {
+      lance.handles.forgetBranch(TableRef.of(location, Optional.of(branch)));
+      try (TableHandle h = TableHandle.open(lance, config, TableRef.main(location), OptionalLong.empty())) {
         h.main.branches().delete(branch);
       } finally {
-        PinnedHandles.forgetBranch(config, location, branch);
+        lance.handles.forgetBranch(TableRef.of(location, Optional.of(branch)));
         forgetFork(branch);
       }
       return null;
@@ -88,7 +89,7 @@ public final class TableBranches {
    */
   public Optional<String> identity(String location, String branch) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, Optional.empty(), OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(lance, config, TableRef.main(location), OptionalLong.empty())) {
         return LanceSupport.listBranches(h.main).stream().filter(b -> b.getName().equals(branch)).findFirst()
             .map(b -> ManifestDataset.nativeBranch(b).identifier());
       }
@@ -98,7 +99,7 @@ public final class TableBranches {
   /** Every Lance branch of the table (its main is not listed), with parent and fork version. */
   public List<NativeBranch> list(String location) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, Optional.empty(), OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(lance, config, TableRef.main(location), OptionalLong.empty())) {
         return LanceSupport.listBranches(h.main).stream().map(ManifestDataset::nativeBranch).toList();
       }
     });

@@ -65,7 +65,7 @@ final class TableCommit {
     Exception failure = null;
     Dataset committed = null;
     try (TableHandle h =
-        TableHandle.open(lance, config, staged.location(), staged.nativeBranch(), OptionalLong.of(staged.readVersion()))) {
+        TableHandle.open(lance, config, staged.readAt())) {
       committed = LanceSupport.commit(
           h.table, staged.operation(), staged.readVersion(), staged.uuid(), staged.properties());
     } catch (Exception e) {
@@ -85,13 +85,13 @@ final class TableCommit {
         // Confirmed from evidence to be exactly our version: the next write plans against it. On a
         // branch the committed handle is the branch's; pinned handles serve reads, stages, commits
         // and version listings of their own ref only, never a checkout from their main.
-        PinnedHandles.adopt(config, staged.location(), staged.nativeBranch(), outcome.version(), committed, committed);
+        lance.handles.adopt(staged.ref().at(outcome.version()), committed, committed);
         committed = null;
       }
       return outcome;
     } catch (Exception e) {
       TableCommitUnknownException unknown = new TableCommitUnknownException(
-          staged.location(), staged.nativeBranch(), staged.readVersion(), staged.uuid(), e);
+          staged.readAt(), staged.uuid(), e);
       if (failure != null) {
         unknown.addSuppressed(failure); // the commit call's own failure, for diagnosis
       }
@@ -109,7 +109,7 @@ final class TableCommit {
     // refusal (tried here): the path-absence check is what makes the create strict. It is exact
     // within the single-writer-process boundary, where the caller holds the table's gate.
     if (tables.datasetExists(staged.location())) {
-      return CommitOutcome.notLanded(tables.head(staged.location(), Optional.empty()), "a dataset already exists at "
+      return CommitOutcome.notLanded(tables.head(TableRef.main(staged.location())), "a dataset already exists at "
           + staged.location() + "; a version-one create never replaces one");
     }
     Exception failure = null;
@@ -128,7 +128,7 @@ final class TableCommit {
       if (!tables.datasetExists(staged.location())) {
         return CommitOutcome.notLanded(0, "create of " + staged.location() + " did not land; " + cause);
       }
-      try (TableHandle h = TableHandle.openFresh(lance, config, staged.location(), Optional.empty(), OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.openFresh(lance, config, TableRef.main(staged.location()), OptionalLong.empty())) {
         Optional<TxInfo> first = DataTables.transactionAt(h, Optional.empty(), 1);
         if (first.isPresent() && first.get().uuid().equals(staged.uuid())) {
           long head = h.table.latestVersion();
@@ -141,7 +141,7 @@ final class TableCommit {
       }
     } catch (Exception e) {
       TableCommitUnknownException unknown = new TableCommitUnknownException(
-          staged.location(), staged.nativeBranch(), 0, staged.uuid(), e);
+          staged.readAt().ref().at(0), staged.uuid(), e);
       if (failure != null) {
         unknown.addSuppressed(failure);
       }
@@ -157,8 +157,8 @@ final class TableCommit {
     // Off main, a fresh open of the branch; on main, the pinned handle's version listing (the head
     // is read from storage either way, never taken from the commit call's answer).
     try (TableHandle h = staged.nativeBranch().isPresent()
-        ? TableHandle.open(lance, config, staged.location(), staged.nativeBranch(), OptionalLong.empty())
-        : TableHandle.open(lance, config, staged.location(), staged.nativeBranch(), OptionalLong.of(readVersion))) {
+        ? TableHandle.open(lance, config, staged.ref(), OptionalLong.empty())
+        : TableHandle.open(lance, config, staged.ref().at(readVersion))) {
       long head = staged.nativeBranch().isPresent() ? h.table.version() : h.table.latestVersion();
       String firstForeign = null;
       List<Long> ours = new ArrayList<>();

@@ -14,35 +14,35 @@ public final class TableCommitUnknownException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
-  private final String location;
-  private final Optional<String> nativeBranch;
-  private final long readVersion;
+  private final TableAt readAt;
   private final String uuid;
 
-  TableCommitUnknownException(
-      String location, Optional<String> nativeBranch, long readVersion, String uuid, Throwable cause) {
-    super("commit of transaction " + uuid + " on " + location
-        + nativeBranch.map(b -> " (branch " + b + ")").orElse("") + " from version " + readVersion
+  TableCommitUnknownException(TableAt readAt, String uuid, Throwable cause) {
+    super("commit of transaction " + uuid + " on " + readAt.location()
+        + readAt.nativeBranch().map(b -> " (branch " + b + ")").orElse("") + " from version " + readAt.version()
         + " has an unknown outcome: " + cause, cause);
-    this.location = location;
-    this.nativeBranch = nativeBranch;
-    this.readVersion = readVersion;
+    this.readAt = readAt;
     this.uuid = uuid;
+  }
+
+  /** The dataset branch and the read version the transaction was planned against. */
+  public TableAt readAt() {
+    return readAt;
   }
 
   /** The table's dataset key under the graph root. */
   public String location() {
-    return location;
+    return readAt.location();
   }
 
   /** The Lance branch committed to (empty: the table's main). */
   public Optional<String> nativeBranch() {
-    return nativeBranch;
+    return readAt.nativeBranch();
   }
 
   /** The read version the transaction was planned against. */
   public long readVersion() {
-    return readVersion;
+    return readAt.version();
   }
 
   /** The pre-minted uuid to look for when settling the outcome. */

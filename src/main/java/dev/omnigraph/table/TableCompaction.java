@@ -54,16 +54,16 @@ public final class TableCompaction {
    * Fragment statistics of {@code version} (empty: latest) of the branch, from that version's
    * manifest only: fragment count and fragments carrying deletion files. No data file is read.
    */
-  public TableStats stats(String location, Optional<String> nativeBranch, OptionalLong version) {
+  public TableStats stats(TableRef ref, OptionalLong version) {
     if (version.isPresent()) {
       // An exact version: the shared pinned handle (a write's committed version is already held).
-      return tables.atVersion(location, nativeBranch, version.getAsLong(), TableCompaction::stats);
+      return tables.atVersion(ref.at(version.getAsLong()), TableCompaction::stats);
     }
     return lance(() -> {
       try (BufferAllocator allocator = new RootAllocator();
-          Dataset main = LanceSupport.open(tables.lanceRoot(), config, location, OptionalLong.empty(), allocator);
-          Dataset at = nativeBranch.isEmpty() && version.isEmpty() ? null
-              : main.checkout(LanceSupport.ref(nativeBranch, version))) {
+          Dataset main = LanceSupport.open(tables.lanceRoot(), config, ref.location(), OptionalLong.empty(), allocator);
+          Dataset at = ref.nativeBranch().isEmpty() && version.isEmpty() ? null
+              : main.checkout(LanceSupport.ref(ref.nativeBranch(), version))) {
         return stats(at == null ? main : at);
       }
     });
@@ -98,12 +98,12 @@ public final class TableCompaction {
    * @throws TableCommitUnknownException when the history cannot be re-read afterwards (the
    *     compaction may have landed)
    */
-  public CompactionOutcome compact(String location, Optional<String> nativeBranch, long expectedVersion) {
-    long live = tables.head(location, nativeBranch);
-    if (live != expectedVersion) {
-      throw new TableHeadMoved(location, nativeBranch, expectedVersion, live);
+  public CompactionOutcome compact(TableAt expected) {
+    long live = tables.head(expected.ref());
+    if (live != expected.version()) {
+      throw new TableHeadMoved(expected, live);
     }
-    TableStats before = stats(location, nativeBranch, OptionalLong.of(expectedVersion));
+    TableStats before = stats(expected.ref(), OptionalLong.of(expected.version()));
     Exception failure = null;
     // Indexes first: Lance's compaction planner never merges fragments that different index
     // segments cover (or that one index covers and another does not), so compacting before the
@@ -112,7 +112,7 @@ public final class TableCompaction {
     // onto it (docs/lance-write-layer.md, "Index maintenance"). Derived, content-preserving state
     // on the same maintenance chain.
     try {
-      tables.indexes().optimizeIndices(location, nativeBranch, expectedVersion);
+      tables.indexes().optimizeIndices(expected);
     } catch (RuntimeException e) {
       failure = e;
     }
@@ -120,9 +120,9 @@ public final class TableCompaction {
       try {
         lance(() -> {
           try (BufferAllocator allocator = new RootAllocator();
-              Dataset main = LanceSupport.open(tables.lanceRoot(), config, location, OptionalLong.empty(), allocator);
-              Dataset at = nativeBranch.isEmpty() ? null
-                  : main.checkout(LanceSupport.ref(nativeBranch, OptionalLong.empty()))) {
+              Dataset main = LanceSupport.open(tables.lanceRoot(), config, expected.location(), OptionalLong.empty(), allocator);
+              Dataset at = expected.nativeBranch().isEmpty() ? null
+                  : main.checkout(LanceSupport.ref(expected.nativeBranch(), OptionalLong.empty()))) {
             Dataset d = at == null ? main : at;
             // Deletion files are folded into the rewritten fragments (materialized), so the
             // deletion-file count drops along with the fragment count.
@@ -136,12 +136,12 @@ public final class TableCompaction {
       }
     }
     try {
-      return classify(location, nativeBranch, expectedVersion, before, failure);
+      return classify(expected, before, failure);
     } catch (RuntimeException e) {
       if (failure != null) {
         e.addSuppressed(failure);
       }
-      throw new TableCommitUnknownException(location, nativeBranch, expectedVersion, "(lance-minted compaction)", e);
+      throw new TableCommitUnknownException(expected, "(lance-minted compaction)", e);
     }
   }
 
@@ -149,20 +149,20 @@ public final class TableCompaction {
    * Classifies the branch's history after {@code expectedVersion} as {@link #compact} does, without
    * compacting: what recovery of an interrupted optimize reads.
    */
-  public CompactionOutcome compactionSince(String location, Optional<String> nativeBranch, long expectedVersion) {
-    return classify(location, nativeBranch, expectedVersion,
-        stats(location, nativeBranch, OptionalLong.of(expectedVersion)), null);
+  public CompactionOutcome compactionSince(TableAt expected) {
+    return classify(expected,
+        stats(expected.ref(), OptionalLong.of(expected.version())), null);
   }
 
   /** Reads HEAD and every transaction after {@code expectedVersion}, and classifies them. */
-  CompactionOutcome classify(String location, Optional<String> nativeBranch, long expectedVersion, TableStats before,
+  CompactionOutcome classify(TableAt expected, TableStats before,
       Exception failure) {
-    long head = tables.head(location, nativeBranch);
+    long head = tables.head(expected.ref());
     List<CompactionOutcome.Step> steps = new ArrayList<>();
-    for (long v = expectedVersion + 1; v <= head; v++) {
+    for (long v = expected.version() + 1; v <= head; v++) {
       Optional<TxInfo> tx;
       try {
-        tx = tables.transactionAt(location, nativeBranch, v);
+        tx = tables.transactionAt(expected.ref().at(v));
       } catch (RuntimeException undecodable) {
         // lance-java 7.0.0 cannot decode a Rewrite that remapped an index (its native code calls a
         // RewrittenIndex constructor the Java class does not have), which every compaction of
@@ -176,10 +176,10 @@ public final class TableCompaction {
     }
     String cause = failure == null ? "the compact call returned normally"
         : "the compact call failed (" + failure.getClass().getName() + ": " + failure.getMessage() + ")";
-    TableStats after = stats(location, nativeBranch, OptionalLong.of(head));
-    CompactionOutcome.Kind kind = classify(expectedVersion, head, steps);
-    return new CompactionOutcome(kind, expectedVersion, head, steps, before, after,
-        kind + " " + location + nativeBranch.map(b -> "@" + b).orElse("") + " " + expectedVersion + " -> " + head
+    TableStats after = stats(expected.ref(), OptionalLong.of(head));
+    CompactionOutcome.Kind kind = classify(expected.version(), head, steps);
+    return new CompactionOutcome(kind, expected.version(), head, steps, before, after,
+        kind + " " + expected.location() + expected.nativeBranch().map(b -> "@" + b).orElse("") + " " + expected.version() + " -> " + head
             + " " + steps + "; " + cause);
   }
 

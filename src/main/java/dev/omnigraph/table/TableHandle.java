@@ -26,7 +26,7 @@ final class TableHandle implements AutoCloseable {
     this.lease = null;
   }
 
-  TableHandle(PinnedHandles.Entry lease) {
+  private TableHandle(PinnedHandles.Entry lease) {
     this.allocator = PinnedHandles.allocator();
     this.main = lease.main;
     this.table = lease.table;
@@ -53,16 +53,23 @@ final class TableHandle implements AutoCloseable {
     }
   }
 
-  static TableHandle open(LanceRoot lance, StorageConfig config, String location, Optional<String> branch, OptionalLong version) {
+  /** The handle of {@code ref} at {@code version} (empty: its latest version, opened for this call). */
+  static TableHandle open(LanceRoot lance, StorageConfig config, TableRef ref, OptionalLong version) {
     if (version.isPresent()) {
-      // An exact version never changes: share one open handle of it (see PinnedHandles).
-      return new TableHandle(PinnedHandles.lease(lance, config, location, branch, version.getAsLong()));
+      return open(lance, config, ref.at(version.getAsLong()));
     }
-    return openFresh(lance, config, location, branch, version);
+    return openFresh(lance, config, ref, version);
+  }
+
+  /** The shared handle of exactly {@code at}: a version never changes, so one open serves (see PinnedHandles). */
+  static TableHandle open(LanceRoot lance, StorageConfig config, TableAt at) {
+    return new TableHandle(lance.handles.lease(lance, config, at));
   }
 
   /** A handle of this call's own, for operations that move the handle they run on. */
-  static TableHandle openFresh(LanceRoot lance, StorageConfig config, String location, Optional<String> branch, OptionalLong version) {
+  static TableHandle openFresh(LanceRoot lance, StorageConfig config, TableRef ref, OptionalLong version) {
+    String location = ref.location();
+    Optional<String> branch = ref.nativeBranch();
     BufferAllocator allocator = new RootAllocator();
     Dataset main = null;
     try {

@@ -11,30 +11,31 @@ public final class TableHeadMoved extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
-  private final String location;
-  private final Optional<String> nativeBranch;
-  private final long expectedVersion;
+  private final TableAt expected;
   private final long liveHead;
 
-  TableHeadMoved(String location, Optional<String> nativeBranch, long expectedVersion, long liveHead) {
-    super("live HEAD of " + location + nativeBranch.map(b -> " (branch " + b + ")").orElse("") + " is version "
-        + liveHead + ", not the expected version " + expectedVersion + "; nothing was compacted");
-    this.location = location;
-    this.nativeBranch = nativeBranch;
-    this.expectedVersion = expectedVersion;
+  TableHeadMoved(TableAt expected, long liveHead) {
+    super("live HEAD of " + expected.location() + expected.nativeBranch().map(b -> " (branch " + b + ")").orElse("")
+        + " is version " + liveHead + ", not the expected version " + expected.version() + "; nothing was compacted");
+    this.expected = expected;
     this.liveHead = liveHead;
   }
 
+  /** The dataset branch at the version the caller expected to be its HEAD. */
+  public TableAt expected() {
+    return expected;
+  }
+
   public String location() {
-    return location;
+    return expected.location();
   }
 
   public Optional<String> nativeBranch() {
-    return nativeBranch;
+    return expected.nativeBranch();
   }
 
   public long expectedVersion() {
-    return expectedVersion;
+    return expected.version();
   }
 
   public long liveHead() {

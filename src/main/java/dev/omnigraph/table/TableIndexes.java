@@ -58,17 +58,17 @@ public final class TableIndexes {
    *     index commit may have landed; its uuid is not known, so {@code uuid()} is empty)
    * @throws RuntimeException from Lance when the table cannot be opened (nothing was done)
    */
-  public IndexOptimization optimizeIndices(String location, Optional<String> nativeBranch, long expectedVersion) {
+  public IndexOptimization optimizeIndices(TableAt expected) {
     Exception failure = null;
-    try (TableHandle h = lance(() -> TableHandle.open(lance, config, location, nativeBranch, OptionalLong.empty()))) {
+    try (TableHandle h = lance(() -> TableHandle.open(lance, config, expected.ref(), OptionalLong.empty()))) {
       long head = h.table.version();
-      if (head != expectedVersion) {
-        return new IndexOptimization(IndexOptimization.Kind.HEAD_MOVED, expectedVersion, head, List.of(),
-            "live head is version " + head + ", not the expected " + expectedVersion + "; nothing done", List.of());
+      if (head != expected.version()) {
+        return new IndexOptimization(IndexOptimization.Kind.HEAD_MOVED, expected.version(), head, List.of(),
+            "live head is version " + head + ", not the expected " + expected.version() + "; nothing done", List.of());
       }
       FragmentStats stats = TableStatistics.fragmentStats(h.table);
       if (stats.indexesCurrent()) {
-        return new IndexOptimization(IndexOptimization.Kind.UP_TO_DATE, expectedVersion, head, List.of(),
+        return new IndexOptimization(IndexOptimization.Kind.UP_TO_DATE, expected.version(), head, List.of(),
             "every index covers all " + stats.fragments() + " fragments; nothing done", List.of());
       }
       Map<String, Integer> segments = new TreeMap<>();
@@ -108,10 +108,10 @@ public final class TableIndexes {
       }
     }
     try {
-      return classifyIndexWork(location, nativeBranch, expectedVersion, failure);
+      return classifyIndexWork(expected, failure);
     } catch (Exception e) {
       TableCommitUnknownException unknown =
-          new TableCommitUnknownException(location, nativeBranch, expectedVersion, "", e);
+          new TableCommitUnknownException(expected, "", e);
       if (failure != null) {
         unknown.addSuppressed(failure);
       }
@@ -120,19 +120,19 @@ public final class TableIndexes {
   }
 
   private IndexOptimization classifyIndexWork(
-      String location, Optional<String> nativeBranch, long readVersion, Exception failure) {
+      TableAt readAt, Exception failure) {
     String cause = failure == null
         ? "the index call returned normally"
         : "the index call failed (" + failure.getClass().getName() + ": " + failure.getMessage() + ")";
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(lance, config, readAt.ref(), OptionalLong.empty())) {
         long head = h.table.version();
         // What is still stale at the head the caller will publish (an index Lance could not fold).
         List<String> stale = TableStatistics.staleIndexes(TableStatistics.fragmentStats(h.table));
         List<TxInfo> transactions = new ArrayList<>();
         String unexpected = null;
-        for (long v = readVersion + 1; v <= head; v++) {
-          Optional<TxInfo> tx = DataTables.transactionAt(h, nativeBranch, v);
+        for (long v = readAt.version() + 1; v <= head; v++) {
+          Optional<TxInfo> tx = DataTables.transactionAt(h, readAt.nativeBranch(), v);
           tx.ifPresent(transactions::add);
           if (unexpected == null && (tx.isEmpty() || !tx.get().operation().equals("CreateIndex")
               || tx.get().readVersion() != v - 1)) {
@@ -140,17 +140,17 @@ public final class TableIndexes {
                 + t.readVersion()).orElse("without a recorded transaction");
           }
         }
-        if (head == readVersion) {
-          return new IndexOptimization(IndexOptimization.Kind.NOT_LANDED, readVersion, head, transactions,
+        if (head == readAt.version()) {
+          return new IndexOptimization(IndexOptimization.Kind.NOT_LANDED, readAt.version(), head, transactions,
               "head is still version " + head + " (effect-free); " + cause, stale);
         }
-        if (head < readVersion || unexpected != null) {
-          return new IndexOptimization(IndexOptimization.Kind.UNCLASSIFIED, readVersion, head, transactions,
-              "head moved from " + readVersion + " to " + head + " and not only by index work: "
+        if (head < readAt.version() || unexpected != null) {
+          return new IndexOptimization(IndexOptimization.Kind.UNCLASSIFIED, readAt.version(), head, transactions,
+              "head moved from " + readAt.version() + " to " + head + " and not only by index work: "
                   + (unexpected == null ? "head went backwards" : unexpected) + "; " + cause, stale);
         }
-        return new IndexOptimization(IndexOptimization.Kind.OPTIMIZED, readVersion, head, transactions,
-            "versions " + (readVersion + 1) + ".." + head + " are CreateIndex commits chained on " + readVersion
+        return new IndexOptimization(IndexOptimization.Kind.OPTIMIZED, readAt.version(), head, transactions,
+            "versions " + (readAt.version() + 1) + ".." + head + " are CreateIndex commits chained on " + readAt.version()
                 + "; " + cause, stale);
       }
     });
@@ -166,9 +166,9 @@ public final class TableIndexes {
    *
    * @throws RuntimeException from Lance when the dataset, branch or version does not exist
    */
-  public TableIndexState indexState(String location, Optional<String> nativeBranch, long version,
+  public TableIndexState indexState(TableAt at,
       Collection<String> vectorColumns) {
-    return indexState(location, nativeBranch, version, vectorColumns, List.of());
+    return indexState(at, vectorColumns, List.of());
   }
 
   /**
@@ -177,10 +177,10 @@ public final class TableIndexes {
    *
    * @throws RuntimeException from Lance when the dataset, branch or version does not exist
    */
-  public TableIndexState indexState(String location, Optional<String> nativeBranch, long version,
+  public TableIndexState indexState(TableAt at,
       Collection<String> vectorColumns, Collection<String> textColumns) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, at)) {
         Map<String, dev.omnigraph.schema.IndexKind> indexes = new TreeMap<>();
         for (org.lance.index.Index index : h.table.getIndexes()) {
           indexes.put(index.name(), PropertyIndexes.kindOf(index.indexType()));
@@ -195,7 +195,7 @@ public final class TableIndexes {
           String c = SqlLiteral.identifier(column);
           texts.put(column, rows == 0 ? 0 : h.table.countRows(c + " IS NOT NULL AND " + c + " <> " + SqlLiteral.quote("")));
         }
-        return new TableIndexState(version, rows, indexes, vectors, texts);
+        return new TableIndexState(at.version(), rows, indexes, vectors, texts);
       }
     });
   }
@@ -213,36 +213,36 @@ public final class TableIndexes {
    * @throws NoTextToIndex when an INVERTED column yields no token at that version (nothing committed)
    * @throws RuntimeException from Lance when a build fails (nothing committed; files left are garbage)
    */
-  public StagedWrite stageCreateIndices(String location, Optional<String> nativeBranch, long readVersion,
+  public StagedWrite stageCreateIndices(TableAt readAt,
       List<IndexSpec> specs, Map<String, Long> vectors, String uuid) {
     if (specs.isEmpty()) {
-      throw new IllegalArgumentException("no index to build on " + location);
+      throw new IllegalArgumentException("no index to build on " + readAt.location());
     }
     if (specs.stream().map(IndexSpec::name).distinct().count() != specs.size()) {
       throw new IllegalArgumentException("duplicate index names in " + specs);
     }
     return lance(() -> {
-      try (TableHandle h = TableHandle.openFresh(lance, config, location, nativeBranch, OptionalLong.of(readVersion))) {
+      try (TableHandle h = TableHandle.openFresh(lance, config, readAt.ref(), OptionalLong.of(readAt.version()))) {
         List<Integer> fragments = new ArrayList<>();
         for (org.lance.Fragment fragment : h.table.getFragments()) {
           fragments.add(fragment.getId());
         }
         if (fragments.isEmpty()) {
           // An index over no fragment indexes nothing (and Lance's vector training fails on it).
-          throw new IllegalArgumentException("version " + readVersion + " of " + location + " has no fragment");
+          throw new IllegalArgumentException("version " + readAt.version() + " of " + readAt.location() + " has no fragment");
         }
         List<org.lance.index.Index> built = new ArrayList<>();
         for (IndexSpec spec : specs) {
           org.lance.index.Index index = PropertyIndexes.build(h.table, spec, fragments,
               vectors.getOrDefault(spec.column(), 0L));
-          if (index.datasetVersion() != readVersion) {
+          if (index.datasetVersion() != readAt.version()) {
             throw new IllegalStateException("index " + index.name() + " was built on version "
-                + index.datasetVersion() + ", not " + readVersion);
+                + index.datasetVersion() + ", not " + readAt.version());
           }
           built.add(index);
         }
         String names = String.join(",", specs.stream().map(IndexSpec::name).toList());
-        return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.INDEX)
+        return StagedWrite.builder(readAt, uuid, StagedWrite.Kind.INDEX)
             .indices(built)
             .properties(Map.of(INDEX_BATCH, names))
             .build();

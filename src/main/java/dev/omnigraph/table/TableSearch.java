@@ -53,14 +53,14 @@ public final class TableSearch {
    * @throws MissingSearchIndex when {@code column} has no inverted index at {@code version}
    * @throws RuntimeException from Lance when the table, branch or version does not exist
    */
-  public List<ScoredRow> fullTextSearch(String location, Optional<String> nativeBranch, long version, String column,
+  public List<ScoredRow> fullTextSearch(TableAt at, String column,
       TextQuery query, Filter prefilter, List<String> columns) {
     SqlLiteral.identifier(column);
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, at)) {
         Optional<org.lance.index.Index> index = SearchIndexes.inverted(h.table, column);
         if (index.isEmpty()) {
-          throw new MissingSearchIndex(location, column);
+          throw new MissingSearchIndex(at.location(), column);
         }
         List<ScoredRow> out = new ArrayList<>();
         if (query.text().isBlank()) {
@@ -99,14 +99,14 @@ public final class TableSearch {
    *     {@code query.length} dimensions (Lance would silently ignore the search), or the query
    *     vector holds a non-finite number
    */
-  public List<ScoredRow> nearest(String location, Optional<String> nativeBranch, long version, String column,
+  public List<ScoredRow> nearest(TableAt at, String column,
       float[] query, int k, Filter prefilter, List<String> columns) {
     SqlLiteral.identifier(column);
     if (!SearchIndexes.usableQuery(query)) {
       throw new IllegalArgumentException("a nearest query vector must hold finite numbers only");
     }
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, at)) {
         SearchIndexes.requireVectorColumn(h.table.getSchema(), column, query.length);
         List<ScoredRow> out = new ArrayList<>();
         if (k <= 0) {

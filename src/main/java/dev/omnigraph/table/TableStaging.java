@@ -51,7 +51,7 @@ public final class TableStaging {
 
   /**
    * Stages an insertion-only {@code Update} of {@code rows} on the branch, planned against
-   * {@code readVersion}: data files are written under the branch's tree, nothing is committed.
+   * {@code readAt}: data files are written under the branch's tree, nothing is committed.
    *
    * <p>With {@code certifyAbsence} (strict insert, only after the caller's exact-id preflight
    * against the same read version), every certificate check Java can express is run on the staged
@@ -65,29 +65,29 @@ public final class TableStaging {
    *     fit {@code schema} (see {@link RowCodec})
    * @throws IllegalStateException when {@code certifyAbsence} and a certificate check fails
    */
-  public StagedWrite stageInsert(String location, Optional<String> nativeBranch, long readVersion,
+  public StagedWrite stageInsert(TableAt readAt,
       Schema schema, List<Map<String, Object>> rows, boolean certifyAbsence) {
-    return stageInsert(location, nativeBranch, readVersion, schema, rows, certifyAbsence, UUID.randomUUID().toString());
+    return stageInsert(readAt, schema, rows, certifyAbsence, UUID.randomUUID().toString());
   }
 
   /** As above, with a pre-minted transaction uuid (a first-touch table's, recorded in the sidecar before staging). */
-  public StagedWrite stageInsert(String location, Optional<String> nativeBranch, long readVersion,
+  public StagedWrite stageInsert(TableAt readAt,
       Schema schema, List<Map<String, Object>> rows, boolean certifyAbsence, String uuid) {
     return lance(() -> {
       if (rows.isEmpty()) {
-        return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.INSERT).empty().build();
+        return StagedWrite.builder(readAt, uuid, StagedWrite.Kind.INSERT).empty().build();
       }
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(readVersion));
+      try (TableHandle h = TableHandle.open(lance, config, readAt);
           VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
         Set<String> ids = distinctIds(rows);
-        return stageInsertBatch(h, location, nativeBranch, readVersion, schema, batch, ids.size() == rows.size(),
+        return stageInsertBatch(h, readAt, schema, batch, ids.size() == rows.size(),
             StagedKeys.sortedHashes(ids), certifyAbsence, uuid);
       }
     });
   }
 
   /**
-   * As {@link #stageInsert(String, Optional, long, Schema, List, boolean, String)}, for rows already
+   * As {@link #stageInsert(TableAt, Schema, List, boolean, String)}, for rows already
    * held as Arrow (a merge's certificate-proven chunk copied from the source's fragments): the batch
    * is staged as it is, after the checks {@link RowCodec#encode} would have made that still apply to
    * rows of the same table (the write schema, non-null columns, a non-null id), and the same
@@ -98,11 +98,11 @@ public final class TableStaging {
    *     non-nullable column or the id holds a null
    * @throws IllegalStateException when {@code certifyAbsence} and a certificate check fails
    */
-  public StagedWrite stageInsert(String location, Optional<String> nativeBranch, long readVersion, ChunkBuffer chunk,
+  public StagedWrite stageInsert(TableAt readAt, ChunkBuffer chunk,
       boolean certifyAbsence, String uuid) {
     return lance(() -> {
       if (chunk.rows() == 0) {
-        return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.INSERT).empty().build();
+        return StagedWrite.builder(readAt, uuid, StagedWrite.Kind.INSERT).empty().build();
       }
       chunk.requireDeclaredNullability();
       // Distinct hashes prove distinct ids; only a repeated hash (a repeated id, or a collision)
@@ -115,8 +115,8 @@ public final class TableStaging {
       if (!distinct) {
         distinct = chunk.distinctIds().size() == chunk.rows();
       }
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(readVersion))) {
-        return stageInsertBatch(h, location, nativeBranch, readVersion, chunk.schema(), chunk.seal(), distinct,
+      try (TableHandle h = TableHandle.open(lance, config, readAt)) {
+        return stageInsertBatch(h, readAt, chunk.schema(), chunk.seal(), distinct,
             hashes, certifyAbsence, uuid);
       }
     });
@@ -126,7 +126,7 @@ public final class TableStaging {
    * @param distinctIds whether the batch's ids are distinct (a certified insert requires it)
    * @param idHashes the batch's id {@link StagedKeys#hash hashes}, sorted
    */
-  private StagedWrite stageInsertBatch(TableHandle h, String location, Optional<String> nativeBranch, long readVersion,
+  private StagedWrite stageInsertBatch(TableHandle h, TableAt readAt,
       Schema schema, VectorSchemaRoot batch, boolean distinctIds, long[] idHashes, boolean certifyAbsence,
       String uuid) {
     requireTableSchema(schema, h.table);
@@ -138,17 +138,17 @@ public final class TableStaging {
     Map<String, String> properties = Map.of();
     if (certifyAbsence) {
       List<String> violations =
-          new ArrayList<>(InsertCertificate.shapeViolations(update, lanceSchema, rows, uuid, readVersion));
+          new ArrayList<>(InsertCertificate.shapeViolations(update, lanceSchema, rows, uuid, readAt.version()));
       if (!distinctIds) {
         violations.add("the inserted ids are not distinct");
       }
       if (!violations.isEmpty()) {
-        throw new IllegalStateException("strict insert into " + location + " fails closed: the staged"
+        throw new IllegalStateException("strict insert into " + readAt.location() + " fails closed: the staged"
             + " transaction cannot carry the insert-absence certificate: " + violations);
       }
-      properties = InsertCertificate.properties(readVersion);
+      properties = InsertCertificate.properties(readAt.version());
     }
-    return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.INSERT)
+    return StagedWrite.builder(readAt, uuid, StagedWrite.Kind.INSERT)
         .counts(rows, 0, 0)
         .properties(properties)
         .arrowBytes(RowCodec.arrowBytes(batch))
@@ -159,7 +159,7 @@ public final class TableStaging {
 
   /**
    * Stages an upsert of {@code rows} (distinct ids; the caller dedupes, last wins) on the branch,
-   * planned against {@code readVersion}: the rows whose id exists at that version get deletion
+   * planned against {@code readAt}: the rows whose id exists at that version get deletion
    * vectors (a fragment losing every row is removed instead), every input row is written to new
    * fragments, and one {@code Update} (RewriteRows) carries updated, removed and new fragments.
    *
@@ -171,32 +171,32 @@ public final class TableStaging {
    * @throws IllegalArgumentException for duplicate or missing ids, a schema that does not match
    *     the table, or a row that does not fit the schema
    */
-  public StagedWrite stageUpsert(String location, Optional<String> nativeBranch, long readVersion,
+  public StagedWrite stageUpsert(TableAt readAt,
       Schema schema, List<Map<String, Object>> rows) {
-    return stageUpsert(location, nativeBranch, readVersion, schema, rows, UUID.randomUUID().toString());
+    return stageUpsert(readAt, schema, rows, UUID.randomUUID().toString());
   }
 
   /** As above, with a pre-minted transaction uuid (a first-touch table's, recorded in the sidecar before staging). */
-  public StagedWrite stageUpsert(String location, Optional<String> nativeBranch, long readVersion,
+  public StagedWrite stageUpsert(TableAt readAt,
       Schema schema, List<Map<String, Object>> rows, String uuid) {
-    return stageUpsert(location, nativeBranch, readVersion, schema, rows, uuid, KnownRows.NONE);
+    return stageUpsert(readAt, schema, rows, uuid, KnownRows.NONE);
   }
 
   /**
-   * As above; {@code known} rows of exactly {@code readVersion} on this branch spare the probe for
+   * As above; {@code known} rows of exactly {@code readAt} on this branch spare the probe for
    * the existing rows when they cover every id.
    */
-  public StagedWrite stageUpsert(String location, Optional<String> nativeBranch, long readVersion,
+  public StagedWrite stageUpsert(TableAt readAt,
       Schema schema, List<Map<String, Object>> rows, String uuid, KnownRows known) {
     return lance(() -> {
       if (rows.isEmpty()) {
-        return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.UPSERT).empty().build();
+        return StagedWrite.builder(readAt, uuid, StagedWrite.Kind.UPSERT).empty().build();
       }
       Set<String> ids = distinctIds(rows);
       if (ids.size() != rows.size()) {
         throw new IllegalArgumentException("upsert rows must have distinct ids (dedupe, last wins, before staging)");
       }
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(readVersion));
+      try (TableHandle h = TableHandle.open(lance, config, readAt);
           VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
         requireTableSchema(schema, h.table);
         LanceSchema lanceSchema = h.table.getLanceSchema();
@@ -220,10 +220,10 @@ public final class TableStaging {
         long updated = existing.ids.size();
         Map<String, String> properties = Map.of();
         if (existing.addresses.isEmpty()
-            && InsertCertificate.shapeViolations(update, lanceSchema, rows.size(), uuid, readVersion).isEmpty()) {
-          properties = InsertCertificate.properties(readVersion);
+            && InsertCertificate.shapeViolations(update, lanceSchema, rows.size(), uuid, readAt.version()).isEmpty()) {
+          properties = InsertCertificate.properties(readAt.version());
         }
-        return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.UPSERT)
+        return StagedWrite.builder(readAt, uuid, StagedWrite.Kind.UPSERT)
             .counts(rows.size() - updated, updated, 0)
             .properties(properties)
             .arrowBytes(RowCodec.arrowBytes(batch))
@@ -235,7 +235,7 @@ public final class TableStaging {
   }
 
   /**
-   * Stages a {@code Delete} of the rows whose id is in {@code ids} at {@code readVersion} of the
+   * Stages a {@code Delete} of the rows whose id is in {@code ids} at {@code readAt} of the
    * branch, through deletion vectors ({@code Fragment.deleteRows}; a fragment losing every row is
    * listed as deleted). The transaction's predicate is the exact {@code id IN (…)} filter, recorded
    * for audit only.
@@ -243,27 +243,27 @@ public final class TableStaging {
    * @return the staged write; {@linkplain StagedWrite#isEmpty() empty} when no id matched (nothing
    *     to commit, no HEAD movement)
    */
-  public StagedWrite stageDeleteIds(String location, Optional<String> nativeBranch, long readVersion,
+  public StagedWrite stageDeleteIds(TableAt readAt,
       Collection<String> ids) {
-    return stageDeleteIds(location, nativeBranch, readVersion, ids, UUID.randomUUID().toString());
+    return stageDeleteIds(readAt, ids, UUID.randomUUID().toString());
   }
 
   /** As above, with a pre-minted transaction uuid (a first-touch table's, recorded in the sidecar before staging). */
-  public StagedWrite stageDeleteIds(String location, Optional<String> nativeBranch, long readVersion,
+  public StagedWrite stageDeleteIds(TableAt readAt,
       Collection<String> ids, String uuid) {
-    return stageDeleteIds(location, nativeBranch, readVersion, ids, uuid, KnownRows.NONE);
+    return stageDeleteIds(readAt, ids, uuid, KnownRows.NONE);
   }
 
-  /** As above, with {@code known} rows of exactly {@code readVersion} (see {@link #stageUpsert}). */
-  public StagedWrite stageDeleteIds(String location, Optional<String> nativeBranch, long readVersion,
+  /** As above, with {@code known} rows of exactly {@code readAt} (see {@link #stageUpsert}). */
+  public StagedWrite stageDeleteIds(TableAt readAt,
       Collection<String> ids, String uuid, KnownRows known) {
     return lance(() -> {
       StagedWrite.Builder staged =
-          StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.DELETE);
+          StagedWrite.builder(readAt, uuid, StagedWrite.Kind.DELETE);
       if (ids.isEmpty()) {
         return staged.empty().build();
       }
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(readVersion))) {
+      try (TableHandle h = TableHandle.open(lance, config, readAt)) {
         Existing existing = locate(h, new LinkedHashSet<>(ids), known);
         if (existing.addresses.isEmpty()) {
           return staged.empty().build();
@@ -286,22 +286,22 @@ public final class TableStaging {
    * @throws IllegalArgumentException when {@code schema} does not match the table or a row does not
    *     fit it
    */
-  public StagedWrite stageOverwrite(String location, Optional<String> nativeBranch, long readVersion,
+  public StagedWrite stageOverwrite(TableAt readAt,
       Schema schema, List<Map<String, Object>> rows) {
-    return stageOverwrite(location, nativeBranch, readVersion, schema, rows, UUID.randomUUID().toString());
+    return stageOverwrite(readAt, schema, rows, UUID.randomUUID().toString());
   }
 
   /** As above, with a pre-minted transaction uuid (a first-touch table's, recorded in the sidecar before staging). */
-  public StagedWrite stageOverwrite(String location, Optional<String> nativeBranch, long readVersion,
+  public StagedWrite stageOverwrite(TableAt readAt,
       Schema schema, List<Map<String, Object>> rows, String uuid) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(readVersion));
+      try (TableHandle h = TableHandle.open(lance, config, readAt);
           VectorSchemaRoot batch = RowCodec.encode(schema, rows, h.allocator)) {
         requireTableSchema(schema, h.table);
         List<FragmentMetadata> fragments = rows.isEmpty() ? List.of()
-            : pastUsedIds(location, nativeBranch, readVersion, h.table,
+            : pastUsedIds(readAt, h.table,
                 LanceSupport.stage(config, h.table, batch, h.allocator));
-        return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.OVERWRITE)
+        return StagedWrite.builder(readAt, uuid, StagedWrite.Kind.OVERWRITE)
             .counts(rows.size(), 0, 0)
             .arrowBytes(RowCodec.arrowBytes(batch))
             .fragments(fragments, List.of(), List.of())
@@ -317,11 +317,11 @@ public final class TableStaging {
    * size is staged with one batch in memory. Superseded rows (an id given twice) are left out
    * batch by batch. Staging again (a first-touch table) reads the spill again.
    */
-  public StagedWrite stageOverwrite(String location, Optional<String> nativeBranch, long readVersion, RowSpill spill,
+  public StagedWrite stageOverwrite(TableAt readAt, RowSpill spill,
       String uuid) {
     Schema schema = spill.schema();
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(readVersion))) {
+      try (TableHandle h = TableHandle.open(lance, config, readAt)) {
         requireTableSchema(schema, h.table);
         List<FragmentMetadata> fragments = new ArrayList<>();
         if (spill.liveRows() > 0 && !spill.hasSuperseded()) {
@@ -341,11 +341,11 @@ public final class TableStaging {
           }
           fragments.addAll(stageRows(h, schema, buffer));
         }
-        return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.OVERWRITE)
+        return StagedWrite.builder(readAt, uuid, StagedWrite.Kind.OVERWRITE)
             .counts(spill.liveRows(), 0, 0)
             .arrowBytes(spill.arrowBytes())
             .fragments(fragments.isEmpty() ? List.of()
-                : pastUsedIds(location, nativeBranch, readVersion, h.table, fragments), List.of(), List.of())
+                : pastUsedIds(readAt, h.table, fragments), List.of(), List.of())
             .overwriteSchema(schema)
             .build();
       }
@@ -370,9 +370,9 @@ public final class TableStaging {
    * must have the same length") or, at equal lengths, carried another row's ids. Ids that never
    * repeat keep every cache entry right, in every process. Lance keeps a non-zero id it is given.
    */
-  private List<FragmentMetadata> pastUsedIds(String location, Optional<String> branch, long readVersion,
+  private List<FragmentMetadata> pastUsedIds(TableAt readAt,
       Dataset read, List<FragmentMetadata> staged) {
-    int next = highestFragmentId(location, branch, readVersion, read) + 1;
+    int next = highestFragmentId(readAt, read) + 1;
     List<FragmentMetadata> out = new ArrayList<>(staged.size());
     for (FragmentMetadata f : staged) {
       out.add(new FragmentMetadata(next++, f.getFiles(), f.getPhysicalRows(), f.getDeletionFile(), f.getRowIdMeta(),
@@ -382,15 +382,15 @@ public final class TableStaging {
   }
 
   /**
-   * The highest fragment id of {@code readVersion}, or, when that version has no fragment (every
+   * The highest fragment id of {@code readAt}, or, when that version has no fragment (every
    * row deleted), of the newest earlier version that has one: ids only grow between Overwrites, so
    * that is the highest any version used. The walk back is as long as the run of fragmentless
    * versions, which only an emptied or a new table has. -1 when no version ever had a fragment.
    */
-  private int highestFragmentId(String location, Optional<String> branch, long readVersion, Dataset read) {
+  private int highestFragmentId(TableAt readAt, Dataset read) {
     OptionalInt max = read.getFragments().stream().mapToInt(org.lance.Fragment::getId).max();
-    for (long v = readVersion - 1; max.isEmpty() && v >= 1; v--) {
-      try (TableHandle h = TableHandle.open(lance, config, location, branch, OptionalLong.of(v))) {
+    for (long v = readAt.version() - 1; max.isEmpty() && v >= 1; v--) {
+      try (TableHandle h = TableHandle.open(lance, config, readAt.ref().at(v))) {
         max = h.table.getFragments().stream().mapToInt(org.lance.Fragment::getId).max();
       } catch (RuntimeException notOnThisBranch) {
         break; // below a fork point the branch has no version of its own: its parent's ids are lower
@@ -427,15 +427,14 @@ public final class TableStaging {
     Map<String, Map<String, Object>> revived = new java.util.HashMap<>();
     revivedFrom.forEach((column, version) -> {
       Map<String, Object> values = new java.util.HashMap<>();
-      tables.scan(location, Optional.empty(), version, Filter.TRUE, List.of(ID, column),
-          r -> values.put(String.valueOf(r.get(ID)), r.get(column)));
+      tables.scan(TableRef.main(location).at(version), Filter.TRUE, List.of(ID, column), r -> values.put(String.valueOf(r.get(ID)), r.get(column)));
       revived.put(column, values);
     });
     return lance(() -> {
       List<FragmentMetadata> fragments = new ArrayList<>();
       long[] rows = {0};
       long[] bytes = {0};
-      try (TableHandle h = TableHandle.open(lance, config, location, Optional.empty(), OptionalLong.of(readVersion))) {
+      try (TableHandle h = TableHandle.open(lance, config, TableRef.main(location).at(readVersion))) {
         List<Map<String, Object>> buffer = new ArrayList<>();
         Runnable flush = () -> {
           if (buffer.isEmpty()) {
@@ -465,11 +464,11 @@ public final class TableStaging {
           }
         });
         flush.run();
-        List<FragmentMetadata> renumbered = pastUsedIds(location, Optional.empty(), readVersion, h.table, fragments);
+        List<FragmentMetadata> renumbered = pastUsedIds(TableRef.main(location).at(readVersion), h.table, fragments);
         fragments.clear();
         fragments.addAll(renumbered);
       }
-      return StagedWrite.builder(location, Optional.empty(), readVersion, uuid, StagedWrite.Kind.OVERWRITE)
+      return StagedWrite.builder(TableRef.main(location).at(readVersion), uuid, StagedWrite.Kind.OVERWRITE)
           .counts(rows[0], 0, 0)
           .arrowBytes(bytes[0])
           .fragments(fragments, List.of(), List.of())
@@ -484,7 +483,7 @@ public final class TableStaging {
    * until {@link DataTables#commit}, which lands it at version 1 only where no dataset exists.
    */
   public StagedWrite stageCreate(String location, Schema schema, String uuid) {
-    return StagedWrite.builder(location, Optional.empty(), 0, uuid, StagedWrite.Kind.CREATE)
+    return StagedWrite.builder(TableRef.main(location).at(0), uuid, StagedWrite.Kind.CREATE)
         .counts(0, 0, 0)
         .fragments(List.of(), List.of(), List.of())
         .overwriteSchema(schema)

@@ -41,9 +41,9 @@ public final class TableStatistics {
    *
    * @throws RuntimeException from Lance when the dataset, branch or version does not exist
    */
-  public FragmentStats fragmentStats(String location, Optional<String> nativeBranch, long version) {
+  public FragmentStats fragmentStats(TableAt at) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, at)) {
         return fragmentStats(h.table);
       }
     });
@@ -55,9 +55,9 @@ public final class TableStatistics {
    * scans besides the index. Read from the opened version's manifest only (fragment metadata and
    * index fragment bitmaps), like {@link #fragmentStats}. Every row when the column has no key index.
    */
-  public long rowsOutsideKeyIndex(String location, Optional<String> nativeBranch, long version, String column) {
+  public long rowsOutsideKeyIndex(TableAt at, String column) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, at)) {
         Set<Integer> covered = new HashSet<>();
         boolean indexed = false;
         for (org.lance.index.Index index : h.table.getIndexes()) {

@@ -41,13 +41,13 @@ public final class TableVersions {
    * @return the new head (the restore's version)
    * @throws RuntimeException from Lance
    */
-  public long restore(String location, Optional<String> nativeBranch, long version) {
+  public long restore(TableRef ref, long version) {
     return lance(() -> {
       // Restore moves the handle it runs on: never a shared one.
-      try (TableHandle h = TableHandle.openFresh(lance, config, location, nativeBranch, OptionalLong.of(version))) {
+      try (TableHandle h = TableHandle.openFresh(lance, config, ref, OptionalLong.of(version))) {
         h.table.restore();
       }
-      return tables.head(location, nativeBranch);
+      return tables.head(ref);
     });
   }
 
@@ -57,21 +57,20 @@ public final class TableVersions {
    * {@code readVersion + 1}), so recovery can tell it is ours by its transaction (a graph revert;
    * {@link #restore} is recovery's own compensation, which needs no such proof).
    */
-  public StagedWrite stageRestore(String location, Optional<String> nativeBranch, long readVersion, long toVersion,
-      String uuid) {
-    if (toVersion >= readVersion) {
-      throw new IllegalArgumentException("restore of version " + toVersion + " planned on version " + readVersion);
+  public StagedWrite stageRestore(TableAt readAt, long toVersion, String uuid) {
+    if (toVersion >= readAt.version()) {
+      throw new IllegalArgumentException("restore of version " + toVersion + " planned on version " + readAt.version());
     }
-    return StagedWrite.builder(location, nativeBranch, readVersion, uuid, StagedWrite.Kind.RESTORE)
+    return StagedWrite.builder(readAt, uuid, StagedWrite.Kind.RESTORE)
         .restoreVersion(toVersion).build();
   }
 
   /**
    * Every version number the branch still has manifests for, ascending.
    */
-  public List<Long> list(String location, Optional<String> nativeBranch) {
+  public List<Long> list(TableRef ref) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(lance, config, ref, OptionalLong.empty())) {
         return h.table.listVersions().stream().map(v -> v.getId()).sorted().toList();
       }
     });
@@ -85,14 +84,14 @@ public final class TableVersions {
    * referenced (Lance cleanup; tagged versions are kept). Staged files no version ever referenced
    * are kept unless they are older than Lance's unverified-file grace period.
    */
-  public Removed cleanupBefore(String location, Optional<String> nativeBranch, long beforeVersion) {
+  public Removed cleanupBefore(TableRef ref, long beforeVersion) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, nativeBranch, OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(lance, config, ref, OptionalLong.empty())) {
         org.lance.cleanup.RemovalStats stats = h.table.cleanupWithPolicy(org.lance.cleanup.CleanupPolicy.builder()
             .withBeforeVersion(beforeVersion).withErrorIfTaggedOldVersions(false).build());
         // A cached handle of a removed version would go on proving and reading history that
         // storage no longer holds (the merge's certificate proof must see the cleanup).
-        PinnedHandles.forgetBefore(config, location, nativeBranch, beforeVersion);
+        lance.handles.forgetBefore(ref, beforeVersion);
         return new Removed(stats.getOldVersions(), stats.getBytesRemoved());
       }
     });
@@ -105,7 +104,7 @@ public final class TableVersions {
    */
   public Removed removeVersionsBefore(String location, long keepFrom) {
     retainPinTags(location, Map.of(Optional.empty(), List.of()));
-    return cleanupBefore(location, Optional.empty(), keepFrom);
+    return cleanupBefore(TableRef.main(location), keepFrom);
   }
 
   /**
@@ -113,7 +112,7 @@ public final class TableVersions {
    * Idempotent (an absent dataset is left absent).
    */
   public void deleteDataset(String location) {
-    PinnedHandles.forgetBranch(config, location, "");
+    lance.handles.forgetBranch(TableRef.main(location));
     try (dev.omnigraph.storage.StorageAdapter storage = dev.omnigraph.storage.StorageAdapters.open(config)) {
       storage.deletePrefix(location + "/");
     }
@@ -132,7 +131,7 @@ public final class TableVersions {
   /** The table's pin tags (every other tag is left alone and never listed here). */
   public List<PinTag> pinTags(String location) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, Optional.empty(), OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(lance, config, TableRef.main(location), OptionalLong.empty())) {
         List<PinTag> out = new ArrayList<>();
         for (org.lance.Tag t : h.main.tags().list()) {
           if (t.getName().startsWith(PIN_TAG_PREFIX)) {
@@ -160,7 +159,7 @@ public final class TableVersions {
     pinned.forEach((branch, versions) -> versions.forEach(v ->
         wanted.put(pinTagName(branch, v), LanceSupport.ref(branch, OptionalLong.of(v)))));
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, location, Optional.empty(), OptionalLong.empty())) {
+      try (TableHandle h = TableHandle.open(lance, config, TableRef.main(location), OptionalLong.empty())) {
         Set<String> present = new HashSet<>();
         int deleted = 0;
         for (org.lance.Tag t : h.main.tags().list()) {
@@ -207,8 +206,8 @@ public final class TableVersions {
    * The versions of the branch's table that can still be opened (cleanup removes older ones):
    * whether {@code version} is among them, without opening it.
    */
-  public boolean readable(String location, Optional<String> nativeBranch, long version) {
-    return list(location, nativeBranch).contains(version);
+  public boolean readable(TableAt at) {
+    return list(at.ref()).contains(at.version());
   }
 
   /**
@@ -223,7 +222,7 @@ public final class TableVersions {
       return false;
     }
     boolean ours;
-    try (TableHandle h = TableHandle.openFresh(lance, config, location, Optional.empty(), OptionalLong.empty())) {
+    try (TableHandle h = TableHandle.openFresh(lance, config, TableRef.main(location), OptionalLong.empty())) {
       long head = h.table.latestVersion();
       ours = head == 1
           && DataTables.transactionAt(h, Optional.empty(), 1).map(tx -> tx.uuid().equals(uuid)).orElse(false);
@@ -234,7 +233,7 @@ public final class TableVersions {
     if (!ours) {
       return false;
     }
-    PinnedHandles.forgetBranch(config, location, ""); // main: a re-created dataset reuses version numbers
+    lance.handles.forgetBranch(TableRef.main(location)); // main: a re-created dataset reuses version numbers
     try (dev.omnigraph.storage.StorageAdapter storage = dev.omnigraph.storage.StorageAdapters.open(config)) {
       storage.deletePrefix(location + "/");
     }

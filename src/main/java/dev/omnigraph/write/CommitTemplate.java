@@ -11,6 +11,7 @@ import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.recovery.RecoverySidecar;
 import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.TableAt;
 import dev.omnigraph.util.Background;
 import dev.omnigraph.util.BoundedRetry;
 import dev.omnigraph.util.Failpoint;
@@ -213,7 +214,7 @@ public final class CommitTemplate {
       }
       return Optional.empty();
     }
-    long live = tables.head(location, ref, pinnedVersion);
+    long live = tables.head(TableAt.of(location, ref, pinnedVersion));
     if (live != pinnedVersion) {
       return Optional.of(new UncoveredDrift(tableKey, "live HEAD is version " + live + " but the manifest pins "
           + pinnedVersion));

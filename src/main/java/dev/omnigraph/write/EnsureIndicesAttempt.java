@@ -24,6 +24,7 @@ import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.IndexSpec;
 import dev.omnigraph.table.NoTextToIndex;
 import dev.omnigraph.table.StagedWrite;
+import dev.omnigraph.table.TableAt;
 import dev.omnigraph.table.TableIndexState;
 import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
@@ -120,23 +121,10 @@ public final class EnsureIndicesAttempt {
     }
   }
 
-  private final GateManager gates;
-  private final GraphManifest manifest;
-  private final DataTables tables;
-  private final CommitTemplate template;
-  private final Recovery recovery;
-  private final Supplier<SchemaIr> accepted;
-  private final Supplier<String> liveSchemaIdentity;
+  private final WriterParts parts;
 
-  public EnsureIndicesAttempt(GateManager gates, GraphManifest manifest, DataTables tables, CommitTemplate template,
-      Recovery recovery, Supplier<SchemaIr> accepted, Supplier<String> liveSchemaIdentity) {
-    this.gates = Objects.requireNonNull(gates);
-    this.manifest = Objects.requireNonNull(manifest);
-    this.tables = Objects.requireNonNull(tables);
-    this.template = Objects.requireNonNull(template);
-    this.recovery = Objects.requireNonNull(recovery);
-    this.accepted = Objects.requireNonNull(accepted);
-    this.liveSchemaIdentity = Objects.requireNonNull(liveSchemaIdentity);
+  public EnsureIndicesAttempt(WriterParts parts) {
+    this.parts = Objects.requireNonNull(parts);
   }
 
   /**
@@ -182,9 +170,9 @@ public final class EnsureIndicesAttempt {
 
   private Result once(String branch, Optional<String> actor, ProgressListener progress) {
     // 1. Barrier: settle what needs no restore; a rollback-class intent refuses before any build.
-    recovery.heal(branch);
-    SchemaIr schema = accepted.get();
-    BranchAuthority authority = manifest.capture(branch);
+    parts.recovery().heal(branch);
+    SchemaIr schema = parts.accepted().get();
+    BranchAuthority authority = parts.manifest().capture(branch);
     AuthorityToken token = authority.token(schema.identity());
     ManifestState state = authority.state();
     Optional<String> target = branch.equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(branch);
@@ -201,8 +189,7 @@ public final class EnsureIndicesAttempt {
           .map(Map.Entry::getKey).toList();
       List<String> textColumns = declared.entrySet().stream().filter(e -> e.getValue() == IndexKind.INVERTED)
           .map(Map.Entry::getKey).toList();
-      TableIndexState at = tables.indexes().indexState(pin.location(), pin.nativeBranch(), pin.version(), vectorColumns,
-          textColumns);
+      TableIndexState at = parts.tables().indexes().indexState(pin.at(), vectorColumns, textColumns);
       List<IndexSpec> missing = new ArrayList<>();
       for (Map.Entry<String, IndexKind> d : declared.entrySet()) {
         IndexSpec spec = new IndexSpec(d.getKey(), d.getValue());
@@ -226,8 +213,7 @@ public final class EnsureIndicesAttempt {
       StagedWrite staged = null;
       while (!missing.isEmpty() && !firstTouch && staged == null) {
         try {
-          staged = tables.indexes().stageCreateIndices(pin.location(), pin.nativeBranch(), pin.version(), missing, at.vectors(),
-              uuid);
+          staged = parts.tables().indexes().stageCreateIndices(pin.at(), missing, at.vectors(), uuid);
         } catch (NoTextToIndex e) {
           // Text, but no word the tokenizer keeps (only stop words or punctuation): the planner's
           // count cannot see that, the build can. Pending as above; the other indexes are built.
@@ -249,18 +235,18 @@ public final class EnsureIndicesAttempt {
 
     // 3. Gates, re-list, revalidate.
     List<String> tableGates = work.stream().map(w -> GateManager.tableGate(w.key(), branch)).toList();
-    try (GateManager.Held held = gates.acquire(List.of(branch), tableGates)) {
+    try (GateManager.Held held = parts.gates().acquire(List.of(branch), tableGates)) {
       BranchAuthority verified = recheck(branch, authority, token, work);
-      return template.commit(new Plan(branch, token, verified, work, pending, actor));
+      return parts.template().commit(new Plan(branch, token, verified, work, pending, actor));
     }
   }
 
   private BranchAuthority recheck(String branch, BranchAuthority captured, AuthorityToken token, List<Work> work) {
     Set<String> refs = new java.util.TreeSet<>();
     work.forEach(w -> refs.add(RecoverySidecar.ref(w.pin.location(), w.target)));
-    template.barrier(s -> s.concerns(branch, refs), "building indexes");
-    BranchAuthority now = manifest.recapture(captured);
-    CommitTemplate.revalidate(now, token, Optional.empty(), liveSchemaIdentity.get());
+    parts.template().barrier(s -> s.concerns(branch, refs), "building indexes");
+    BranchAuthority now = parts.manifest().recapture(captured);
+    CommitTemplate.revalidate(now, token, Optional.empty(), parts.liveSchemaIdentity().get());
     for (Work w : work) {
       TablePin pin = now.state().tables().get(w.key());
       if (pin == null || !pin.identity().equals(w.pin.identity()) || pin.version() != w.pin.version()
@@ -268,7 +254,7 @@ public final class EnsureIndicesAttempt {
         throw ReadSetChanged.replannable(new ReadSetMember.Table(w.key()), Optional.of(w.pin.version() + ""),
             Optional.ofNullable(pin).map(p -> p.version() + ""));
       }
-      Optional<UncoveredDrift> drift = template.drift(w.key(), w.pin.location(),
+      Optional<UncoveredDrift> drift = parts.template().drift(w.key(), w.pin.location(),
           w.firstTouch ? w.target : w.pin.nativeBranch(), w.pin.version(), w.firstTouch);
       if (drift.isPresent()) {
         throw drift.get();
@@ -324,13 +310,13 @@ public final class EnsureIndicesAttempt {
           // The sidecar owns the ref from before it exists; a failed creation may have cloned part
           // of a tree, so it counts as an effect either way.
           armed.effecting();
-          tables.branches().create(w.pin.location(), w.target.orElseThrow(), w.pin.nativeBranch(), w.pin.version());
+          parts.tables().branches().create(w.pin.at(), w.target.orElseThrow());
           Failpoints.hit(Failpoint.ENSURE_INDICES_AFTER_REF_CREATE);
-          staged = tables.indexes().stageCreateIndices(w.pin.location(), w.target, w.pin.version(), w.specs, w.vectors, w.uuid);
+          staged = parts.tables().indexes().stageCreateIndices(TableAt.of(w.pin.location(), w.target, w.pin.version()), w.specs, w.vectors, w.uuid);
         }
         boolean before = armed.effected();
         armed.effecting(); // from here the outcome may be unknown: only evidence says otherwise
-        CommitOutcome outcome = tables.commit(staged);
+        CommitOutcome outcome = parts.tables().commit(staged);
         if (outcome.kind() == CommitOutcome.Kind.NOT_LANDED && !before) {
           // Nothing of this attempt landed anywhere: finalized as if it never armed, no re-plan.
           throw new CommitTemplate.EffectFree(() -> new ReadSetChanged(new ReadSetMember.Table(w.key()),

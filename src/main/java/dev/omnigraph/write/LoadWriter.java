@@ -5,6 +5,7 @@ import dev.omnigraph.api.KeyConflict;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.schema.Catalog;
 import dev.omnigraph.table.StagedWrite;
+import dev.omnigraph.table.TableAt;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -80,8 +81,7 @@ final class LoadWriter implements PreparedWrite {
     long existing = 0;
     boolean probed = probesIds(tableKey);
     if (probed) {
-      List<Map<String, Object>> present = ctx.tables().rowsById(pin.location(), pin.nativeBranch(), pin.version(), ids,
-          List.of("id"));
+      List<Map<String, Object>> present = ctx.tables().rowsById(pin.at(), ids, List.of("id"));
       if (mode == LoadMode.APPEND && !present.isEmpty()) {
         // Exact-id preflight against the pinned parent: terminal, never an upsert.
         throw new KeyConflict(tableKey, String.valueOf(present.get(0).get("id")));
@@ -112,9 +112,9 @@ final class LoadWriter implements PreparedWrite {
   private StagedWrite stage(PrepareContext ctx, String location, Optional<String> target, long readVersion,
       Schema schema, List<Map<String, Object>> rows, boolean certify, String uuid) {
     return switch (mode) {
-      case APPEND -> ctx.tables().staging().stageInsert(location, target, readVersion, schema, rows, certify, uuid);
-      case MERGE -> ctx.tables().staging().stageUpsert(location, target, readVersion, schema, rows, uuid);
-      case OVERWRITE -> ctx.tables().staging().stageOverwrite(location, target, readVersion, schema, rows, uuid);
+      case APPEND -> ctx.tables().staging().stageInsert(TableAt.of(location, target, readVersion), schema, rows, certify, uuid);
+      case MERGE -> ctx.tables().staging().stageUpsert(TableAt.of(location, target, readVersion), schema, rows, uuid);
+      case OVERWRITE -> ctx.tables().staging().stageOverwrite(TableAt.of(location, target, readVersion), schema, rows, uuid);
     };
   }
 
@@ -143,7 +143,7 @@ final class LoadWriter implements PreparedWrite {
     }
     TablePin pin = ctx.pin(tableKey);
     Set<String> replaced = new HashSet<>();
-    ctx.tables().rowsById(pin.location(), pin.nativeBranch(), pin.version(), named, List.of("id"))
+    ctx.tables().rowsById(pin.at(), named, List.of("id"))
         .forEach(r -> replaced.add(String.valueOf(r.get("id"))));
     return replaced;
   }
@@ -171,7 +171,7 @@ final class LoadWriter implements PreparedWrite {
       TablePin pin = ctx.pin(w.getKey());
       Set<String> found = new HashSet<>();
       if (probed.test(w.getKey())) {
-        ctx.tables().rowsById(pin.location(), pin.nativeBranch(), pin.version(), w.getValue().keySet(), List.of("id"))
+        ctx.tables().rowsById(pin.at(), w.getValue().keySet(), List.of("id"))
             .forEach(r -> found.add(String.valueOf(r.get("id"))));
       }
       for (Map.Entry<String, Long> id : w.getValue().entrySet()) {

@@ -34,6 +34,7 @@ import dev.omnigraph.table.ChunkBuffer;
 import dev.omnigraph.table.CommitOutcome;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.StagedWrite;
+import dev.omnigraph.table.TableAt;
 import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
@@ -74,24 +75,10 @@ public final class MergeAttempt {
     }
   }
 
-  private final GateManager gates;
-  private final GraphManifest manifest;
-  /** The accepted schema now (a merge cannot overlap a schema apply: apply refuses while branches exist). */
-  private final Supplier<SchemaIr> schemas;
-  private final Supplier<String> liveSchemaIdentity;
-  private final DataTables tables;
-  private final CommitTemplate template;
-  private final Recovery recovery;
+  private final WriterParts parts;
 
-  public MergeAttempt(GateManager gates, GraphManifest manifest, Supplier<SchemaIr> schemas, Supplier<String> liveSchemaIdentity,
-      DataTables tables, CommitTemplate template, Recovery recovery) {
-    this.gates = gates;
-    this.manifest = manifest;
-    this.schemas = schemas;
-    this.liveSchemaIdentity = liveSchemaIdentity;
-    this.tables = tables;
-    this.template = template;
-    this.recovery = recovery;
+  public MergeAttempt(WriterParts parts) {
+    this.parts = java.util.Objects.requireNonNull(parts);
   }
 
   /**
@@ -128,10 +115,10 @@ public final class MergeAttempt {
       throw new InvalidRequest("a branch merge needs distinct source and target branches (both '" + source + "')");
     }
     // Step 1: converge or refuse relevant recovery intent, then one coherent capture per side.
-    recovery.heal(target);
-    recovery.heal(source);
-    BranchAuthority sourceAuth = manifest.capture(source);
-    BranchAuthority targetAuth = manifest.capture(target);
+    parts.recovery().heal(target);
+    parts.recovery().heal(source);
+    BranchAuthority sourceAuth = parts.manifest().capture(source);
+    BranchAuthority targetAuth = parts.manifest().capture(target);
     String sourceHead = sourceAuth.head().orElseThrow(() -> new Conflict("source branch '" + source
         + "' has no commit"));
     String targetHead = targetAuth.head().orElseThrow(() -> new Conflict("target branch '" + target
@@ -158,12 +145,12 @@ public final class MergeAttempt {
     }
     // A fast-forward's base is the captured target itself: re-reading history could only give the
     // same state, possibly at an older physical version.
-    ManifestState baseState = fastForward ? targetAuth.state() : manifest.stateAt(base.branch(), base.manifestVersion());
+    ManifestState baseState = fastForward ? targetAuth.state() : parts.manifest().stateAt(base.branch(), base.manifestVersion());
     Failpoints.hit(Failpoint.MERGE_AFTER_CAPTURE);
 
     // Step 2: classify and validate outside the gates.
-    MergeValidator validator = new MergeValidator(schemas.get(), tables, targetAuth.state());
-    MergePlan plan = new MergePlanner(tables, validator, limits).plan(baseState, sourceAuth.state(), targetAuth.state(),
+    MergeValidator validator = new MergeValidator(parts.accepted().get(), parts.tables(), targetAuth.state());
+    MergePlan plan = new MergePlanner(parts.tables(), validator, limits).plan(baseState, sourceAuth.state(), targetAuth.state(),
         target, fastForward);
     List<MergeConflict> conflicts = new ArrayList<>(plan.conflicts());
     if (conflicts.isEmpty()) {
@@ -179,22 +166,22 @@ public final class MergeAttempt {
 
     // Step 3: the all-catalog envelope of both branches, then re-list, revalidate, HEAD == pin.
     List<String> tableGates = new ArrayList<>();
-    for (String key : schemas.get().catalog().tableKeys()) {
+    for (String key : parts.accepted().get().catalog().tableKeys()) {
       tableGates.add(GateManager.tableGate(key, source));
       tableGates.add(GateManager.tableGate(key, target));
     }
     Optional<String> targetNative = target.equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(target);
-    try (GateManager.Held held = gates.acquire(List.of(source, target), tableGates)) {
+    try (GateManager.Held held = parts.gates().acquire(List.of(source, target), tableGates)) {
       Set<String> refs = plan.tables().stream().filter(TablePlan::physical)
           .map(t -> RecoverySidecar.ref(t.target().location(), t.publishedBranch(targetNative)))
           .collect(Collectors.toSet());
       // Any unresolved sidecar on either branch, or on a ref this merge writes, blocks it.
-      template.barrier(p -> p.concerns(target, refs) || p.authority().branch().equals(source), "merging");
+      parts.template().barrier(p -> p.concerns(target, refs) || p.authority().branch().equals(source), "merging");
       BranchAuthority verified = revalidate(sourceAuth, targetAuth);
       for (TablePlan t : plan.tables()) {
         drift(t, target);
       }
-      return template.commit(new Plan(plan, chains, verified, targetAuth, sourceAuth, sourceHead, targetNative, actor,
+      return parts.template().commit(new Plan(plan, chains, verified, targetAuth, sourceAuth, sourceHead, targetNative, actor,
           progress));
     }
   }
@@ -211,12 +198,12 @@ public final class MergeAttempt {
       return fork;
     }
     List<GraphCommit> sourceLineage = new ArrayList<>();
-    manifest.lineage(sourceAuth, c -> sourceLineage.add(c) && !c.id().equals(targetHead));
+    parts.manifest().lineage(sourceAuth, c -> sourceLineage.add(c) && !c.id().equals(targetHead));
     GraphCommit last = sourceLineage.isEmpty() ? null : sourceLineage.get(sourceLineage.size() - 1);
     if (last != null && last.id().equals(targetHead)) {
       return Optional.of(last);
     }
-    return MergeBase.find(sourceLineage, manifest.history(targetAuth), sourceHead, targetHead);
+    return MergeBase.find(sourceLineage, parts.manifest().history(targetAuth), sourceHead, targetHead);
   }
 
   /**
@@ -248,7 +235,7 @@ public final class MergeAttempt {
   private Optional<GraphCommit> chainBackTo(BranchAuthority authority, String head, String fork) {
     String[] expected = {head};
     GraphCommit[] found = {null};
-    manifest.lineage(authority, c -> {
+    parts.manifest().lineage(authority, c -> {
       if (!c.id().equals(expected[0])) {
         return false;
       }
@@ -364,7 +351,7 @@ public final class MergeAttempt {
     String location = t.target().location();
     if (t.action() == TablePlan.Action.FORK) {
       armed.await();
-      tables.branches().create(location, target, t.source().nativeBranch(), t.source().version());
+      parts.tables().branches().create(TableAt.of(location, t.source().nativeBranch(), t.source().version()), target);
       Failpoints.hit(Failpoint.MERGE_AFTER_REF_CREATE);
       return t.source().version();
     }
@@ -372,10 +359,10 @@ public final class MergeAttempt {
     long version = t.target().version();
     if (t.firstTouch()) {
       armed.await();
-      tables.branches().create(location, target, t.target().nativeBranch(), version);
+      parts.tables().branches().create(TableAt.of(location, t.target().nativeBranch(), version), target);
       Failpoints.hit(Failpoint.MERGE_AFTER_REF_CREATE);
     }
-    Schema arrow = Effects.schemaOf(schemas.get().catalog(), t.tableKey());
+    Schema arrow = Effects.schemaOf(parts.accepted().get().catalog(), t.tableKey());
     boolean certify = t.tableKey().startsWith("node:");
     if (t.delta().proven()) {
       return provenEffect(t, chain, location, ref, version, arrow, armed);
@@ -440,7 +427,7 @@ public final class MergeAttempt {
               + conflict.message());
         }
       };
-      TableJoin.run(tables, t.tableKey(), t.base(), t.source(), t.target(), List.of(), collect);
+      TableJoin.run(parts.tables(), t.tableKey(), t.base(), t.source(), t.target(), List.of(), collect);
       if (!rows.isEmpty() || !ids.isEmpty()) {
         throw new IllegalStateException(t.tableKey() + ": " + (rows.size() + ids.size()) + " " + kind.wire()
             + " rows left after the planned chunks");
@@ -463,7 +450,7 @@ public final class MergeAttempt {
     long[] at = {version};
     int[] next = {0};
     try (ChunkBuffer buffer = new ChunkBuffer(arrow)) {
-      TableJoin.runProven(tables, t.source(), t.delta().provenFragments(), rows -> {
+      TableJoin.runProven(parts.tables(), t.source(), t.delta().provenFragments(), rows -> {
         if (next[0] == chain.size()) {
           throw new IllegalStateException(t.tableKey() + ": the proven rows outnumber the " + chain.size()
               + " planned chunks");
@@ -475,7 +462,7 @@ public final class MergeAttempt {
         buffer.append(rows);
         if (buffer.rows() == c.rows) {
           MergeMemory.chunk(c.rows, buffer.bytes());
-          at[0] = commitStaged(t, c, tables.staging().stageInsert(location, ref, at[0], buffer, true, c.uuid), at[0], armed);
+          at[0] = commitStaged(t, c, parts.tables().staging().stageInsert(TableAt.of(location, ref, at[0]), buffer, true, c.uuid), at[0], armed);
           next[0]++;
           buffer.clear();
         }
@@ -492,9 +479,9 @@ public final class MergeAttempt {
   private long commitChunk(TablePlan t, Chunk c, String location, Optional<String> ref, long version, Schema arrow,
       boolean certify, List<Map<String, Object>> rows, List<String> ids, CommitTemplate.Armed armed) {
     StagedWrite staged = switch (c.kind) {
-      case STRICT_INSERT -> tables.staging().stageInsert(location, ref, version, arrow, rows, certify, c.uuid);
-      case UPSERT -> tables.staging().stageUpsert(location, ref, version, arrow, rows, c.uuid);
-      case DELETE -> tables.staging().stageDeleteIds(location, ref, version, ids, c.uuid);
+      case STRICT_INSERT -> parts.tables().staging().stageInsert(TableAt.of(location, ref, version), arrow, rows, certify, c.uuid);
+      case UPSERT -> parts.tables().staging().stageUpsert(TableAt.of(location, ref, version), arrow, rows, c.uuid);
+      case DELETE -> parts.tables().staging().stageDeleteIds(TableAt.of(location, ref, version), ids, c.uuid);
     };
     return commitStaged(t, c, staged, version, armed);
   }
@@ -506,7 +493,7 @@ public final class MergeAttempt {
           + version + ": the table is not what the merge planned on");
     }
     armed.await();
-    CommitOutcome outcome = tables.commit(staged);
+    CommitOutcome outcome = parts.tables().commit(staged);
     if (outcome.kind() != CommitOutcome.Kind.LANDED || outcome.version() != version + 1) {
       throw new IllegalStateException("chunk " + c.uuid + " of " + t.tableKey() + " did not land at version "
           + (version + 1) + ": " + outcome.detail());
@@ -566,7 +553,7 @@ public final class MergeAttempt {
             sourceAuth.nativeIdentity().orElse(null), sourceHead, steps, pointers)),
         Ulid.next(), actor.orElse(null),
         new RecoverySidecar.Authority(targetAuth.branch(), targetAuth.nativeIdentity().orElse(null), head.orElse(null),
-            schemas.get().identity()),
+            parts.accepted().get().identity()),
         intents, RecoverySidecar.State.ARMED,
         new RecoverySidecar.Lineage(commitId, head.orElse(null), createdAt, Ulid.next()), createdAt);
   }
@@ -577,14 +564,14 @@ public final class MergeAttempt {
    * but its ref must be the captured incarnation, since the plan reads its pinned versions.
    */
   private BranchAuthority revalidate(BranchAuthority sourceAuth, BranchAuthority targetAuth) {
-    BranchAuthority now = manifest.recapture(targetAuth);
+    BranchAuthority now = parts.manifest().recapture(targetAuth);
     try {
-      CommitTemplate.revalidate(now, targetAuth.token(schemas.get().identity()), Optional.empty(),
-          liveSchemaIdentity.get());
+      CommitTemplate.revalidate(now, targetAuth.token(parts.accepted().get().identity()), Optional.empty(),
+          parts.liveSchemaIdentity().get());
     } catch (ReadSetChanged moved) {
       throw moved.asFinal(); // a merge never re-plans
     }
-    BranchAuthority source = manifest.recapture(sourceAuth);
+    BranchAuthority source = parts.manifest().recapture(sourceAuth);
     if (!source.nativeIdentity().equals(sourceAuth.nativeIdentity())) {
       throw new ReadSetChanged(new dev.omnigraph.api.ReadSetMember.BranchIdentity(sourceAuth.branch()), sourceAuth.nativeIdentity(),
           source.nativeIdentity());
@@ -598,7 +585,7 @@ public final class MergeAttempt {
       return;
     }
     boolean creates = t.action() == TablePlan.Action.FORK || t.firstTouch();
-    Optional<UncoveredDrift> drift = template.drift(t.tableKey(), t.target().location(),
+    Optional<UncoveredDrift> drift = parts.template().drift(t.tableKey(), t.target().location(),
         creates ? Optional.of(target) : t.target().nativeBranch(), t.target().version(), creates);
     if (drift.isPresent()) {
       throw drift.get();

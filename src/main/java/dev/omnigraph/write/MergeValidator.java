@@ -160,8 +160,7 @@ final class MergeValidator implements dev.omnigraph.merge.MergePlanner.Validatio
         if (deleted.isEmpty() || pin == null) {
           continue;
         }
-        tables.scan(pin.location(), pin.nativeBranch(), pin.version(), Filter.in(column, deleted),
-            List.of("id", "src", "dst"), r -> {
+        tables.scan(pin.at(), Filter.in(column, deleted), List.of("id", "src", "dst"), r -> {
               String id = String.valueOf(r.get("id"));
               if (!rewritten.contains(id)) {
                 out.add(MergeConflict.of(MergeConflict.Kind.ORPHAN_EDGE, edge.tableKey(), id, "edge names "
@@ -187,7 +186,7 @@ final class MergeValidator implements dev.omnigraph.merge.MergePlanner.Validatio
     }
     TablePin pin = target.tables().get(nodeKey);
     if (!probe.isEmpty() && pin != null) {
-      tables.rowsById(pin.location(), pin.nativeBranch(), pin.version(), probe, List.of("id"))
+      tables.rowsById(pin.at(), probe, List.of("id"))
           .forEach(r -> found.add(String.valueOf(r.get("id"))));
     }
     return found;

@@ -73,7 +73,7 @@ final class MutationStaging {
     Pending p = tables.get(tableKey);
     TablePin pin = ctx.pin(tableKey);
     List<Map<String, Object>> out = new ArrayList<>();
-    ctx.tables().scanAddressed(pin.location(), pin.nativeBranch(), pin.version(), filter, columns, (row, address) -> {
+    ctx.tables().scanAddressed(pin.at(), filter, columns, (row, address) -> {
       String id = String.valueOf(row.get("id"));
       if (p == null || (!p.rows.containsKey(id) && !p.deleted.contains(id))) {
         out.add(row);
@@ -96,7 +96,7 @@ final class MutationStaging {
   Set<String> existingCommitted(String tableKey, Set<String> ids) {
     TablePin pin = ctx.pin(tableKey);
     Set<String> found = new LinkedHashSet<>();
-    ctx.tables().rowsById(pin.location(), pin.nativeBranch(), pin.version(), ids, List.of("id"))
+    ctx.tables().rowsById(pin.at(), ids, List.of("id"))
         .forEach(r -> found.add(String.valueOf(r.get("id"))));
     return found;
   }
@@ -115,7 +115,7 @@ final class MutationStaging {
     }
     if (!committedToProbe.isEmpty()) {
       TablePin pin = ctx.pin(tableKey);
-      ctx.tables().rowsById(pin.location(), pin.nativeBranch(), pin.version(), committedToProbe, List.of("id"))
+      ctx.tables().rowsById(pin.at(), committedToProbe, List.of("id"))
           .forEach(r -> found.add(String.valueOf(r.get("id"))));
     }
     return found;

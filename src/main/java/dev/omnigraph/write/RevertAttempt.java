@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.CommitId;
 import dev.omnigraph.api.UncoveredDrift;
 import dev.omnigraph.api.PreconditionFailed;
 import dev.omnigraph.api.ReadSetChanged;
@@ -17,6 +18,7 @@ import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.RecoverySidecar;
 import dev.omnigraph.table.CommitOutcome;
 import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.TableAt;
 import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Micros;
@@ -68,23 +70,12 @@ public final class RevertAttempt {
   /** A planned restore: the head's pin, the version to restore, the target's row count. */
   private record Planned(TablePin pin, long restore, long rowCount, String uuid) {}
 
-  private final GateManager gates;
-  private final GraphManifest manifest;
-  private final DataTables tables;
-  private final CommitTemplate template;
-  private final Recovery recovery;
-  private final Supplier<String> liveSchemaIdentity;
+  private final WriterParts parts;
   private final Function<GraphCommit, String> schemaAt;
 
   /** @param schemaAt the accepted-schema identity when a commit was published */
-  public RevertAttempt(GateManager gates, GraphManifest manifest, DataTables tables, CommitTemplate template,
-      Recovery recovery, Supplier<String> liveSchemaIdentity, Function<GraphCommit, String> schemaAt) {
-    this.gates = Objects.requireNonNull(gates);
-    this.manifest = Objects.requireNonNull(manifest);
-    this.tables = Objects.requireNonNull(tables);
-    this.template = Objects.requireNonNull(template);
-    this.recovery = Objects.requireNonNull(recovery);
-    this.liveSchemaIdentity = Objects.requireNonNull(liveSchemaIdentity);
+  public RevertAttempt(WriterParts parts, Function<GraphCommit, String> schemaAt) {
+    this.parts = Objects.requireNonNull(parts);
     this.schemaAt = Objects.requireNonNull(schemaAt);
   }
 
@@ -95,14 +86,15 @@ public final class RevertAttempt {
    * @throws RevertRefused see the class comment (nothing written)
    * @throws PreconditionFailed when {@code ifCommit} is not the head
    */
-  public Result run(String branch, String to, Optional<String> actor, Optional<String> ifCommit) {
-    return CommitTemplate.reprepared("revert on " + branch, moved -> false, n -> once(branch, to, actor, ifCommit));
+  public Result run(String branch, CommitId to, Optional<String> actor, Optional<String> ifCommit) {
+    return CommitTemplate.reprepared("revert on " + branch, moved -> false,
+        n -> once(branch, to.value(), actor, ifCommit));
   }
 
   private Result once(String branch, String to, Optional<String> actor, Optional<String> ifCommit) {
-    recovery.heal(branch);
-    BranchAuthority authority = manifest.capture(branch);
-    AuthorityToken token = authority.token(liveSchemaIdentity.get());
+    parts.recovery().heal(branch);
+    BranchAuthority authority = parts.manifest().capture(branch);
+    AuthorityToken token = authority.token(parts.liveSchemaIdentity().get());
     if (ifCommit.isPresent() && !authority.head().equals(ifCommit)) {
       throw new PreconditionFailed(ifCommit.get(), authority.head());
     }
@@ -113,27 +105,27 @@ public final class RevertAttempt {
       return new Result(branch, to, List.of(), Optional.empty(), head.manifestVersion());
     }
     List<String> tableGates = planned.stream().map(p -> GateManager.tableGate(p.pin.tableKey(), branch)).toList();
-    try (GateManager.Held held = gates.acquire(List.of(branch), tableGates)) {
+    try (GateManager.Held held = parts.gates().acquire(List.of(branch), tableGates)) {
       Set<String> refs = planned.stream().map(p -> RecoverySidecar.ref(p.pin.location(), p.pin.nativeBranch()))
           .collect(Collectors.toSet());
-      template.barrier(s -> s.concerns(branch, refs), "reverting");
-      BranchAuthority verified = manifest.recapture(authority);
-      CommitTemplate.revalidate(verified, token, ifCommit, liveSchemaIdentity.get());
+      parts.template().barrier(s -> s.concerns(branch, refs), "reverting");
+      BranchAuthority verified = parts.manifest().recapture(authority);
+      CommitTemplate.revalidate(verified, token, ifCommit, parts.liveSchemaIdentity().get());
       for (Planned p : planned) {
-        Optional<UncoveredDrift> drift = template.drift(p.pin.tableKey(), p.pin.location(), p.pin.nativeBranch(),
+        Optional<UncoveredDrift> drift = parts.template().drift(p.pin.tableKey(), p.pin.location(), p.pin.nativeBranch(),
             p.pin.version(), false);
         if (drift.isPresent()) {
           throw drift.get();
         }
       }
-      return template.commit(new Plan(branch, to, token, verified, planned, actor));
+      return parts.template().commit(new Plan(branch, to, token, verified, planned, actor));
     }
   }
 
   /** The commit {@code to} in the branch's lineage (inherited commits included). */
   private GraphCommit target(BranchAuthority authority, String to) {
     GraphCommit[] found = {null};
-    manifest.lineage(authority, c -> {
+    parts.manifest().lineage(authority, c -> {
       if (c.id().equals(to)) {
         found[0] = c;
       }
@@ -152,7 +144,7 @@ public final class RevertAttempt {
       throw new RevertRefused(RevertRefused.Reason.SCHEMA_CHANGED, to, Optional.empty(),
           "the accepted schema changed since; a revert restores data, never a schema");
     }
-    ManifestState at = manifest.stateAt(target.branch(), target.manifestVersion());
+    ManifestState at = parts.manifest().stateAt(target.branch(), target.manifestVersion());
     if (!at.registered().equals(head.registered()) || !at.tables().keySet().equals(head.tables().keySet())) {
       throw new RevertRefused(RevertRefused.Reason.SCHEMA_CHANGED, to, Optional.empty(),
           "its tables " + at.registered().keySet() + " are not the head's " + head.registered().keySet());
@@ -166,7 +158,7 @@ public final class RevertAttempt {
         continue; // the same version: untouched
       }
       long restore = ownVersionOf(then, now, own, to);
-      if (!tables.versions().readable(now.location(), own, restore)) {
+      if (!parts.tables().versions().readable(TableAt.of(now.location(), own, restore))) {
         throw new RevertRefused(RevertRefused.Reason.VERSION_REMOVED, to, Optional.of(now.tableKey()),
             "version " + restore + " of " + now.tableKey() + " was cleaned up");
       }
@@ -185,7 +177,7 @@ public final class RevertAttempt {
       if (then.nativeBranch().equals(own)) {
         return then.version();
       }
-      boolean forkedThere = tables.branches().list(now.location()).stream().anyMatch(b -> b.name().equals(own.get())
+      boolean forkedThere = parts.tables().branches().list(now.location()).stream().anyMatch(b -> b.name().equals(own.get())
           && b.parent().equals(then.nativeBranch()) && b.parentVersion() == then.version());
       if (forkedThere) {
         return then.version();
@@ -236,8 +228,7 @@ public final class RevertAttempt {
       for (Planned p : planned) {
         boolean before = armed.effected();
         armed.effecting();
-        CommitOutcome outcome = tables.commit(tables.versions().stageRestore(p.pin.location(), p.pin.nativeBranch(),
-            p.pin.version(), p.restore, p.uuid));
+        CommitOutcome outcome = parts.tables().commit(parts.tables().versions().stageRestore(p.pin.at(), p.restore, p.uuid));
         if (outcome.kind() == CommitOutcome.Kind.NOT_LANDED && !before) {
           // The first restore lost to a concurrent writer and nothing of ours landed.
           throw new CommitTemplate.EffectFree(() -> new ReadSetChanged(new dev.omnigraph.api.ReadSetMember.Table(p.pin.tableKey()),

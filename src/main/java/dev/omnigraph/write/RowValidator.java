@@ -102,7 +102,7 @@ final class RowValidator {
           : Filter.or(seen.keySet().stream().map(t -> tupleFilter(columns, t)).toArray(Filter[]::new));
       List<String> cols = new ArrayList<>(columns);
       cols.add("id");
-      ctx.tables().scan(pin.location(), pin.nativeBranch(), pin.version(), probe, cols, committed -> {
+      ctx.tables().scan(pin.at(), probe, cols, committed -> {
         String id = String.valueOf(committed.get("id"));
         if (writtenIds.contains(id) || removed.contains(id)) {
           return; // rewritten or deleted by this write: its committed tuple no longer counts
@@ -131,15 +131,14 @@ final class RowValidator {
     inserted.forEach(r -> counts.merge(String.valueOf(r.get("src")), 1L, Long::sum));
     TablePin pin = ctx.pin(type.tableKey());
     if (!deletedIds.isEmpty()) {
-      ctx.tables().rowsById(pin.location(), pin.nativeBranch(), pin.version(), deletedIds, List.of("id", "src"))
+      ctx.tables().rowsById(pin.at(), deletedIds, List.of("id", "src"))
           .forEach(r -> counts.putIfAbsent(String.valueOf(r.get("src")), 0L));
     }
     if (counts.isEmpty() || replacesTable) {
       checkCounts(type, counts, min, max);
       return;
     }
-    ctx.tables().scan(pin.location(), pin.nativeBranch(), pin.version(), Filter.in("src", counts.keySet()),
-        List.of("id", "src"), committed -> {
+    ctx.tables().scan(pin.at(), Filter.in("src", counts.keySet()), List.of("id", "src"), committed -> {
           if (!deletedIds.contains(String.valueOf(committed.get("id")))) {
             counts.merge(String.valueOf(committed.get("src")), 1L, Long::sum);
           }

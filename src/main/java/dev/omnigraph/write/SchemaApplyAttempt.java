@@ -29,6 +29,7 @@ import dev.omnigraph.table.CommitOutcome;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
 import dev.omnigraph.table.StagedWrite;
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
@@ -85,35 +86,24 @@ public final class SchemaApplyAttempt {
   public record Result(List<SchemaStep> steps, long manifestVersion, Optional<GraphCommit> commit,
       Map<String, Long> rowCounts, List<String> hardDropped) {}
 
-  private final GateManager gates;
-  private final GraphManifest manifest;
-  private final DataTables tables;
-  private final CommitTemplate template;
-  private final Recovery recovery;
+  private final WriterParts parts;
   private final SchemaContracts contracts;
-  private final Supplier<SchemaIr> accepted;
 
-  public SchemaApplyAttempt(GateManager gates, GraphManifest manifest, DataTables tables, CommitTemplate template,
-      Recovery recovery, SchemaContracts contracts, Supplier<SchemaIr> accepted) {
-    this.gates = gates;
-    this.manifest = manifest;
-    this.tables = tables;
-    this.template = template;
-    this.recovery = recovery;
-    this.contracts = contracts;
-    this.accepted = accepted;
+  public SchemaApplyAttempt(WriterParts parts, SchemaContracts contracts) {
+    this.parts = java.util.Objects.requireNonNull(parts);
+    this.contracts = java.util.Objects.requireNonNull(contracts);
   }
 
   /** Plans and applies the migration to {@code desiredSource}; see the class comment. */
   public Result run(String desiredSource, boolean allowDataLoss, Optional<String> actor) {
     Catalog desiredWithHints = SchemaParser.parse(desiredSource);
-    recovery.heal(MAIN);
-    SchemaIr planned = accepted.get();
+    parts.recovery().heal(MAIN);
+    SchemaIr planned = parts.accepted().get();
     Set<String> keys = new TreeSet<>(planned.catalog().tableKeys());
     keys.addAll(desiredWithHints.tableKeys());
-    try (GateManager.Held held = gates.acquireExclusive(List.of(MAIN),
+    try (GateManager.Held held = parts.gates().acquireExclusive(List.of(MAIN),
         keys.stream().map(k -> GateManager.tableGate(k, MAIN)).toList())) {
-      SchemaIr now = accepted.get();
+      SchemaIr now = parts.accepted().get();
       String live = contracts.liveIdentity();
       if (!live.equals(now.identity())) {
         // Another process accepted a schema this process has not read: planning against either
@@ -125,8 +115,8 @@ public final class SchemaApplyAttempt {
       // later one planning against the earlier one's schema. (The gate set taken from `planned`
       // suffices: no writer holds a table gate without the schema gate.)
       // A schema apply is graph-global: any unresolved intent anywhere must be settled first.
-      template.barrier(pending -> true, "a schema apply");
-      List<String> branches = manifest.branches().stream().map(b -> b.name()).sorted().toList();
+      parts.template().barrier(pending -> true, "a schema apply");
+      List<String> branches = parts.manifest().branches().stream().map(b -> b.name()).sorted().toList();
       if (!branches.isEmpty()) {
         throw new SchemaApplyBlocked(branches);
       }
@@ -136,14 +126,14 @@ public final class SchemaApplyAttempt {
       if (!unsupported.isEmpty()) {
         throw new UnsupportedSchemaChange(unsupported);
       }
-      BranchAuthority authority = manifest.capture(MAIN);
+      BranchAuthority authority = parts.manifest().capture(MAIN);
       if (steps.isEmpty()) {
         return new Result(steps, authority.manifestVersion(), Optional.empty(), Map.of(), List.of());
       }
       Plan plan = plan(now, desiredWithHints, steps, authority, allowDataLoss);
       Failpoints.hit(Failpoint.SCHEMA_APPLY_AFTER_STAGE);
       contracts.stage(desiredSource, plan.target);
-      return template.commit(new ApplyPlan(now, plan, authority, actor, steps));
+      return parts.template().commit(new ApplyPlan(now, plan, authority, actor, steps));
     }
   }
 
@@ -210,8 +200,8 @@ public final class SchemaApplyAttempt {
       TablePin last = state.retired().get(new dev.omnigraph.manifest.TableIdentity(r.stableTableId(),
           r.incarnationId()));
       if (!desired.tableKeys().contains(key) || typeRenames.containsKey(key) || last == null
-          || last.nativeBranch().isPresent() || !tables.datasetExists(last.location())
-          || tables.head(last.location(), Optional.empty()) != last.version()) {
+          || last.nativeBranch().isPresent() || !parts.tables().datasetExists(last.location())
+          || parts.tables().head(TableRef.main(last.location())) != last.version()) {
         continue;
       }
       revived.put(key, last);
@@ -238,7 +228,7 @@ public final class SchemaApplyAttempt {
         throw new IllegalStateException("schema apply expected " + from + " pinned on main at its accepted identity "
             + entry.stableTableId() + "/" + entry.incarnationId() + ", found " + pin);
       }
-      long live = tables.head(pin.location(), Optional.empty(), pin.version());
+      long live = parts.tables().head(TableRef.main(pin.location()).at(pin.version()));
       if (live != pin.version()) {
         throw new UncoveredDrift(from, "live HEAD is version " + live + " but the manifest pins " + pin.version());
       }
@@ -250,7 +240,7 @@ public final class SchemaApplyAttempt {
       if (rewrite) {
         String uuid = UUID.randomUUID().toString();
         Map<String, Long> revivedFrom = revivedColumns(pin, arrow, sourceOf);
-        StagedWrite staged = tables.staging().stageSchemaRewrite(pin.location(), pin.version(), arrow, sourceOf, revivedFrom,
+        StagedWrite staged = parts.tables().staging().stageSchemaRewrite(pin.location(), pin.version(), arrow, sourceOf, revivedFrom,
             uuid);
         plan.staged.add(staged);
         plan.intents.add(new RecoverySidecar.TableIntent(key, entry.stableTableId(), entry.incarnationId(),
@@ -303,7 +293,7 @@ public final class SchemaApplyAttempt {
     if (wanted.isEmpty()) {
       return out;
     }
-    List<Long> versions = tables.versions().list(pin.location(), Optional.empty());
+    List<Long> versions = parts.tables().versions().list(TableRef.main(pin.location()));
     int searched = 0;
     for (int i = versions.size() - 1; i >= 0 && searched < REVIVAL_SEARCH_VERSIONS && out.size() < wanted.size();
         i--) {
@@ -312,7 +302,7 @@ public final class SchemaApplyAttempt {
         continue;
       }
       searched++;
-      for (Field had : tables.arrowSchema(pin.location(), v).getFields()) {
+      for (Field had : parts.tables().arrowSchema(pin.location(), v).getFields()) {
         Field w = wanted.get(had.getName());
         if (w != null && !out.containsKey(had.getName()) && w.getType().equals(had.getType())
             && w.getChildren().size() == had.getChildren().size()) {
@@ -330,7 +320,7 @@ public final class SchemaApplyAttempt {
    */
   private void planRevival(Plan plan, SchemaIr.TableEntry entry, Schema arrow, TablePin last, Catalog desired) {
     String key = entry.tableKey();
-    Schema before = tables.arrowSchema(last.location(), last.version());
+    Schema before = parts.tables().arrowSchema(last.location(), last.version());
     Set<String> had = new TreeSet<>();
     before.getFields().forEach(f -> had.add(f.getName()));
     Map<String, String> sourceOf = new LinkedHashMap<>();
@@ -348,7 +338,7 @@ public final class SchemaApplyAttempt {
     validateAll(desired, key, last, sourceOf);
     if (rewrite) {
       String uuid = UUID.randomUUID().toString();
-      StagedWrite staged = tables.staging().stageSchemaRewrite(last.location(), last.version(), arrow, sourceOf, uuid);
+      StagedWrite staged = parts.tables().staging().stageSchemaRewrite(last.location(), last.version(), arrow, sourceOf, uuid);
       plan.staged.add(staged);
       plan.intents.add(new RecoverySidecar.TableIntent(key, entry.stableTableId(), entry.incarnationId(),
           last.location(), null, last.version(), last.version(), uuid, last.version() + 1, staged.insertedRows(),
@@ -374,12 +364,12 @@ public final class SchemaApplyAttempt {
   /** A new type: the exact version-one create of its dataset, at a path nothing may occupy yet. */
   private void planCreate(Plan plan, SchemaIr.TableEntry entry, Schema arrow) {
     String location = entry.datasetPath();
-    if (tables.datasetExists(location)) {
+    if (parts.tables().datasetExists(location)) {
       throw new UncoveredDrift(entry.tableKey(), "a dataset no registration names already exists at " + location
           + "; a new type is created only at an absent path (inspect it, then remove it)");
     }
     String uuid = UUID.randomUUID().toString();
-    plan.staged.add(tables.staging().stageCreate(location, arrow, uuid));
+    plan.staged.add(parts.tables().staging().stageCreate(location, arrow, uuid));
     plan.creates.add(entry.tableKey());
     plan.intents.add(new RecoverySidecar.TableIntent(entry.tableKey(), entry.stableTableId(), entry.incarnationId(),
         location, null, 0, 0, uuid, 1, 0, false, null, null));
@@ -456,7 +446,7 @@ public final class SchemaApplyAttempt {
     }
     List<Map<String, String>> seen = new ArrayList<>();
     uniques.forEach(u -> seen.add(new HashMap<>()));
-    tables.scan(pin.location(), Optional.empty(), pin.version(), Filter.TRUE, List.of(), source -> {
+    parts.tables().scan(TableRef.main(pin.location()).at(pin.version()), Filter.TRUE, List.of(), source -> {
       Map<String, Object> row = new HashMap<>();
       sourceOf.forEach((to, from) -> row.put(to, source.get(from)));
       if (checked != null) {
@@ -536,7 +526,7 @@ public final class SchemaApplyAttempt {
       for (int i = 0; i < plan.staged.size(); i++) {
         StagedWrite write = plan.staged.get(i);
         RecoverySidecar.TableIntent t = plan.intents.get(i);
-        CommitOutcome outcome = tables.commit(write);
+        CommitOutcome outcome = parts.tables().commit(write);
         if (outcome.kind() != CommitOutcome.Kind.LANDED) {
           throw new IllegalStateException("the " + (t.expectedVersion() == 0 ? "create" : "rewrite") + " of "
               + t.tableKey() + " did not land exactly (" + outcome.kind() + ": " + outcome.detail() + ")");
@@ -560,7 +550,7 @@ public final class SchemaApplyAttempt {
     @Override
     public void completePublished(ManifestBatchPublisher.Published published) {
       contracts.accept(plan.target.identity(), published.manifestVersion());
-      SchemaApplyRecovery.hardDrops(tables, plan.hardDrops);
+      SchemaApplyRecovery.hardDrops(parts.tables(), plan.hardDrops);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.omnigraph.write;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.schema.Catalog;
 import dev.omnigraph.table.RowSpill;
+import dev.omnigraph.table.TableAt;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -118,8 +119,7 @@ final class StreamedOverwrite implements LoadSink, PreparedWrite, AutoCloseable 
     for (Map.Entry<String, RowSpill> t : spills.entrySet()) {
       TablePin pin = ctx.pin(t.getKey());
       RowSpill spill = t.getValue();
-      TableEffect.Stager stager = (readVersion, uuid) -> ctx.tables().staging().stageOverwrite(pin.location(),
-          ctx.targetBranch(), readVersion, spill, uuid);
+      TableEffect.Stager stager = (readVersion, uuid) -> ctx.tables().staging().stageOverwrite(TableAt.of(pin.location(), ctx.targetBranch(), readVersion), spill, uuid);
       effects.add(Effects.of(ctx, pin, stager, spill.liveRows(), spill.liveRows(), false));
     }
     return effects;

@@ -19,6 +19,7 @@ import dev.omnigraph.schema.SchemaIr;
 import dev.omnigraph.table.CommitOutcome;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.StagedWrite;
+import dev.omnigraph.table.TableAt;
 import dev.omnigraph.util.Background;
 import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
@@ -48,21 +49,10 @@ import java.util.function.Supplier;
  */
 public final class WriteAttempt {
 
-  private final GateManager gates;
-  private final GraphManifest manifest;
-  private final Supplier<String> liveSchemaIdentity;
-  private final DataTables tables;
-  private final CommitTemplate template;
-  private final Recovery recovery;
+  private final WriterParts parts;
 
-  public WriteAttempt(GateManager gates, GraphManifest manifest, Supplier<String> liveSchemaIdentity,
-      DataTables tables, CommitTemplate template, Recovery recovery) {
-    this.recovery = recovery;
-    this.gates = gates;
-    this.manifest = manifest;
-    this.liveSchemaIdentity = liveSchemaIdentity;
-    this.tables = tables;
-    this.template = template;
+  public WriteAttempt(WriterParts parts) {
+    this.parts = java.util.Objects.requireNonNull(parts);
   }
 
   /**
@@ -78,7 +68,7 @@ public final class WriteAttempt {
     if (!writer.repreparable()) {
       return attempts(branch, writer, actor, ifCommit, schema);
     }
-    try (GateManager.Held held = gates.queue(branch)) {
+    try (GateManager.Held held = parts.gates().queue(branch)) {
       return attempts(branch, writer, actor, ifCommit, schema);
     }
   }
@@ -96,10 +86,10 @@ public final class WriteAttempt {
     // capture the token and the table snapshot from one manifest scan.
     // The capture runs beside the heal's listing; it is kept only when the heal found nothing to
     // settle (the steady state), since settling may publish on this branch.
-    CompletableFuture<BranchAuthority> speculative = Background.start(() -> manifest.capture(branch));
+    CompletableFuture<BranchAuthority> speculative = Background.start(() -> parts.manifest().capture(branch));
     boolean healed;
     try {
-      healed = recovery.heal(branch);
+      healed = parts.recovery().heal(branch);
     } catch (RuntimeException refused) {
       speculative.whenComplete((a, e) -> { }); // its outcome no longer matters
       throw refused;
@@ -111,7 +101,7 @@ public final class WriteAttempt {
       } catch (RuntimeException stale) {
         // superseded by the capture below
       }
-      authority = manifest.capture(branch);
+      authority = parts.manifest().capture(branch);
     } else {
       authority = Background.join(speculative);
     }
@@ -123,7 +113,7 @@ public final class WriteAttempt {
     }
 
     // Step 2: validate and stage outside the gates.
-    List<TableEffect> effects = new ArrayList<>(writer.prepare(new PrepareContext(token, state, schema, tables)));
+    List<TableEffect> effects = new ArrayList<>(writer.prepare(new PrepareContext(token, state, schema, parts.tables())));
     if (effects.isEmpty()) {
       return new WriteResult(Optional.empty(), state.manifestVersion(), Map.of(), attempt, Map.of(), 0,
           Optional.empty());
@@ -133,9 +123,9 @@ public final class WriteAttempt {
     List<String> tableKeys = effects.stream().map(e -> GateManager.tableGate(e.tableKey(), branch)).toList();
 
     // Step 3: gates, re-list, revalidate; step 5 is the template's.
-    try (GateManager.Held held = gates.acquire(List.of(branch), tableKeys)) {
+    try (GateManager.Held held = parts.gates().acquire(List.of(branch), tableKeys)) {
       BranchAuthority verified = recheck(branch, authority, token, ifCommit, effects);
-      return template.commit(new Plan(writer, token, verified, effects, actor, attempt));
+      return parts.template().commit(new Plan(writer, token, verified, effects, actor, attempt));
     }
   }
 
@@ -188,7 +178,7 @@ public final class WriteAttempt {
           // the sidecar stays and recovery reclaims it.
           armed.effecting();
           try {
-            tables.branches().create(e.location(), e.target().orElseThrow(), e.pinnedBranch(), e.pinnedVersion());
+            parts.tables().branches().create(TableAt.of(e.location(), e.pinnedBranch(), e.pinnedVersion()), e.target().orElseThrow());
             Failpoints.hit(Failpoint.WRITE_AFTER_REF_CREATE);
             staged.add(e.stager().stage(e.pinnedVersion(), e.uuid()));
           } catch (RuntimeException failure) {
@@ -274,7 +264,7 @@ public final class WriteAttempt {
   private Committed commitOne(TableEffect e, StagedWrite write) {
     CommitOutcome outcome;
     try {
-      outcome = tables.commit(write);
+      outcome = parts.tables().commit(write);
     } catch (RuntimeException failure) {
       return new Committed(e, null, failure);
     }
@@ -293,11 +283,10 @@ public final class WriteAttempt {
       CommitOutcome outcome) {
     Set<String> ids = writer.strictIds().getOrDefault(e.tableKey(), Set.of());
     if (!ids.isEmpty()) {
-      ManifestState fresh = manifest.capture(token.branch()).state();
+      ManifestState fresh = parts.manifest().capture(token.branch()).state();
       TablePin pin = fresh.tables().get(e.tableKey());
       if (pin != null) {
-        List<Map<String, Object>> found = tables.rowsById(pin.location(), pin.nativeBranch(), pin.version(), ids,
-            List.of("id"));
+        List<Map<String, Object>> found = parts.tables().rowsById(pin.at(), ids, List.of("id"));
         if (!found.isEmpty()) {
           return new KeyConflict(e.tableKey(), String.valueOf(found.get(0).get("id")));
         }
@@ -320,11 +309,11 @@ public final class WriteAttempt {
       Optional<String> ifCommit, List<TableEffect> effects) {
     Set<String> refs = effects.stream().map(e -> RecoverySidecar.ref(e.location(), e.target()))
         .collect(java.util.stream.Collectors.toSet());
-    CompletableFuture<Void> barrier = Background.run(() -> template.barrier(s -> s.concerns(branch, refs), "writing"));
-    CompletableFuture<BranchAuthority> now = Background.start(() -> manifest.recapture(captured));
-    CompletableFuture<String> liveSchema = Background.start(liveSchemaIdentity);
+    CompletableFuture<Void> barrier = Background.run(() -> parts.template().barrier(s -> s.concerns(branch, refs), "writing"));
+    CompletableFuture<BranchAuthority> now = Background.start(() -> parts.manifest().recapture(captured));
+    CompletableFuture<String> liveSchema = Background.start(parts.liveSchemaIdentity());
     List<CompletableFuture<Optional<UncoveredDrift>>> drift = effects.stream()
-        .map(e -> Background.start(() -> template.drift(e.tableKey(), e.location(), e.target(), e.pinnedVersion(),
+        .map(e -> Background.start(() -> parts.template().drift(e.tableKey(), e.location(), e.target(), e.pinnedVersion(),
             e.firstTouch()))).toList();
     Background.join(barrier);
     BranchAuthority verified = Background.join(now);

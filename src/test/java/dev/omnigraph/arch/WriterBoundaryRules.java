@@ -162,10 +162,7 @@ final class WriterBoundaryRules {
       "dev.omnigraph.storage.StoreRequests.COUNTS", // request counters by operation
       "dev.omnigraph.query.AstBuilder.PARAM_SCALARS", // constant table
       "dev.omnigraph.query.SearchCalls.TEXT_FUNCTIONS", // constant table
-      "dev.omnigraph.table.StagedKeys.HASHES", // bounded, by data file (a uuid path)
-      // Bounded LRU of open handles of exact dataset versions: the bound is the process's, so it is
-      // one cache (a key names root, table and version only to be unique).
-      "dev.omnigraph.table.PinnedHandles.ENTRIES");
+      "dev.omnigraph.table.StagedKeys.HASHES"); // bounded, by data file (a uuid path)
 
   static final DescribedPredicate<JavaField> UNLISTED =
       DescribedPredicate.describe("not listed in LISTED_STATIC_MAPS",

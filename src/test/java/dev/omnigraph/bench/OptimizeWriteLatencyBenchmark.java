@@ -9,6 +9,7 @@ import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.FragmentStats;
 import dev.omnigraph.api.LoadMode;
+import dev.omnigraph.table.TableAt;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -126,8 +127,7 @@ public final class OptimizeWriteLatencyBenchmark {
   static String shape(StorageConfig config, Omnigraph g) {
     SnapshotOutput.Dataset d = g.snapshot("main").datasets().stream().filter(x -> x.typeName().equals("Doc"))
         .findFirst().orElseThrow();
-    FragmentStats s = new DataTables(config).statistics().fragmentStats(d.datasetPath(),
-        Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion());
+    FragmentStats s = new DataTables(config).statistics().fragmentStats(TableAt.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion()));
     return s.fragments() + " fragments, uncovered per index " + s.unindexedFragments();
   }
 }

@@ -5,6 +5,7 @@ import dev.omnigraph.table.CommitOutcome;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
 import dev.omnigraph.table.ScoredRow;
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.table.TableSchemas;
 import dev.omnigraph.table.TableStore;
 import dev.omnigraph.table.TestIndexes;
@@ -101,7 +102,7 @@ public final class SearchBenchmark {
         r.put("v", (long) i);
         batch.add(r);
       }
-      version = commit(tables, tables.staging().stageInsert(loc, Optional.empty(), version, schema, batch, false));
+      version = commit(tables, tables.staging().stageInsert(TableRef.main(loc).at(version), schema, batch, false));
     }
     double loadSeconds = (System.nanoTime() - t0) / 1e9;
     long unindexed = version;
@@ -171,7 +172,7 @@ public final class SearchBenchmark {
   /** The lookup as the query executor makes it: a pushed equality filter through the table layer. */
   static List<Object> ours(DataTables tables, String loc, long version, String key) {
     List<Object> found = new ArrayList<>();
-    tables.scan(loc, Optional.empty(), version, Filter.eq("k", key), List.of("id", "k"), r -> found.add(r.get("id")));
+    tables.scan(TableRef.main(loc).at(version), Filter.eq("k", key), List.of("id", "k"), r -> found.add(r.get("id")));
     return found;
   }
 
@@ -246,7 +247,7 @@ public final class SearchBenchmark {
         r.put("vec", around(centres[random.nextInt(centres.length)], random));
         batch.add(r);
       }
-      version = commit(tables, tables.staging().stageInsert(loc, Optional.empty(), version, schema, batch, false));
+      version = commit(tables, tables.staging().stageInsert(TableRef.main(loc).at(version), schema, batch, false));
     }
     double loadSeconds = (System.nanoTime() - t0) / 1e9;
     float[][] queries = new float[QUERIES][];
@@ -257,8 +258,7 @@ public final class SearchBenchmark {
     List<Set<Object>> exact = new ArrayList<>();
     for (int q = 0; q < QUERIES; q++) {
       long t = System.nanoTime();
-      List<ScoredRow> top = tables.search().nearest(loc, Optional.empty(), version, "vec", queries[q], K, Filter.TRUE,
-          List.of("id"));
+      List<ScoredRow> top = tables.search().nearest(TableRef.main(loc).at(version), "vec", queries[q], K, Filter.TRUE, List.of("id"));
       flatMs[q] = (System.nanoTime() - t) / 1e6;
       exact.add(ids(top));
     }
@@ -269,8 +269,7 @@ public final class SearchBenchmark {
     double recall = 0;
     for (int q = 0; q < QUERIES; q++) {
       long t = System.nanoTime();
-      List<ScoredRow> top = tables.search().nearest(loc, Optional.empty(), version, "vec", queries[q], K, Filter.TRUE,
-          List.of("id"));
+      List<ScoredRow> top = tables.search().nearest(TableRef.main(loc).at(version), "vec", queries[q], K, Filter.TRUE, List.of("id"));
       annMs[q] = (System.nanoTime() - t) / 1e6;
       Set<Object> found = ids(top);
       found.retainAll(exact.get(q));

@@ -8,6 +8,7 @@ import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.api.LoadMode;
 import java.io.ByteArrayOutputStream;
@@ -171,8 +172,8 @@ class RecoverQuarantineCliTest {
       String loc = g.snapshot("main").datasets().stream().filter(d -> d.typeName().equals("Person")).findFirst()
           .orElseThrow().datasetPath();
       dev.omnigraph.table.DataTables tables = new dev.omnigraph.table.DataTables(config);
-      long head = tables.head(loc, Optional.empty());
-      assertThat(tables.commit(tables.staging().stageDeleteIds(loc, Optional.empty(), head, List.of("bob"))).isLanded())
+      long head = tables.head(TableRef.main(loc));
+      assertThat(tables.commit(tables.staging().stageDeleteIds(TableRef.main(loc).at(head), List.of("bob"))).isLanded())
           .isTrue();
     }
     assertThat(failure).isNotNull();

@@ -10,6 +10,7 @@ import dev.omnigraph.api.maintenance.CleanupReport;
 import dev.omnigraph.api.maintenance.RepairReport;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.NativeBranch;
+import dev.omnigraph.table.TableAt;
 import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.api.LoadMode;
 import java.util.List;
@@ -123,7 +124,7 @@ abstract class AbstractBranchReuseTest extends AbstractGraphFixture {
     // into a branch that owned no ref made before fast-forwards forked from the target's own pin,
     // and what a root written by an older build may hold. Lance reads its files through agent's.
     SnapshotOutputs.Pin agent = SnapshotOutputs.pin(graph, "agent", "Person");
-    new DataTables(config).branches().create(agent.location(), "feature", Optional.of("agent"), agent.version());
+    new DataTables(config).branches().create(TableAt.of(agent.location(), Optional.of("agent"), agent.version()), "feature");
     graph.branchDelete("agent", Optional.empty());
 
     // feature's ref reads through agent's ref: it stays, reported as kept, and cleanup keeps it.

@@ -18,6 +18,8 @@ import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
 import dev.omnigraph.table.RecoveryAuditTable;
+import dev.omnigraph.table.TableAt;
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.api.LoadMode;
 import dev.omnigraph.api.WriteResult;
@@ -217,8 +219,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
       boolean edge = d.entityKind().equals("edge");
       Set<String> keys = new TreeSet<>();
       List<String> columns = edge ? List.of("id", "src", "dst") : List.of("id");
-      tables.scan(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion(),
-          Filter.TRUE, columns, r -> keys.add(edge ? r.get("src") + "->" + r.get("dst") : String.valueOf(r.get("id"))));
+      tables.scan(TableAt.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion()), Filter.TRUE, columns, r -> keys.add(edge ? r.get("src") + "->" + r.get("dst") : String.valueOf(r.get("id"))));
       assertThat(d.entityCount()).as("%s row count of %s on %s", d.typeName(), d.datasetPath(), branch)
           .isEqualTo(keys.size());
       out.put(d.typeName(), keys);
@@ -252,7 +253,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     DataTables tables = new DataTables(config);
     for (String b : branch.equals("main") ? List.of("main") : List.of("main", branch)) {
       for (SnapshotOutput.Dataset d : graph.snapshot(b).datasets()) {
-        assertThat(tables.head(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch())))
+        assertThat(tables.head(TableRef.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()))))
             .as("live HEAD of %s (native branch %s) on graph branch %s", d.datasetPath(), d.nativeDatasetBranch(), b)
             .isEqualTo(d.publishedDatasetVersion());
       }
@@ -320,8 +321,8 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     Set<String> moved = new TreeSet<>();
     for (RecoverySidecar.TableIntent t : s.tables()) {
       boolean exists = !t.firstTouch() || tables.branches().exists(t.location(), t.nativeBranch());
-      if (exists && tables.head(t.location(), Optional.ofNullable(t.nativeBranch())) > t.expectedVersion()) {
-        assertThat(tables.head(t.location(), Optional.ofNullable(t.nativeBranch())))
+      if (exists && tables.head(TableRef.of(t.location(), Optional.ofNullable(t.nativeBranch()))) > t.expectedVersion()) {
+        assertThat(tables.head(TableRef.of(t.location(), Optional.ofNullable(t.nativeBranch()))))
             .isEqualTo(t.postCommitVersion());
         moved.add(t.tableKey());
       }
@@ -916,7 +917,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     DataTables tables = new DataTables(config);
     if (!landed) {
       // Nothing irreversible before the apply is visible: the old Company version still reads.
-      assertThat(tables.versions().readable(company.datasetPath(), Optional.empty(), company.publishedDatasetVersion()))
+      assertThat(tables.versions().readable(TableRef.main(company.datasetPath()).at(company.publishedDatasetVersion())))
           .isTrue();
     }
     reopen();
@@ -940,7 +941,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
       assertThat(commits.subList(1, commits.size())).isEqualTo(before.commits());
       assertThat(commits.get(0)).isEqualTo(s.get().lineage().commitId());
       // The hard drop ran once the apply was visible: the pre-apply Company version is gone.
-      assertThat(tables.versions().readable(company.datasetPath(), Optional.empty(), company.publishedDatasetVersion()))
+      assertThat(tables.versions().readable(TableRef.main(company.datasetPath()).at(company.publishedDatasetVersion())))
           .isFalse();
     } else {
       assertThat(graph.schemaIdentity()).isEqualTo(oldIdentity);
@@ -1004,8 +1005,8 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     DataTables tables = new DataTables(config);
     Map<String, Set<String>> out = new TreeMap<>();
     for (SnapshotOutput.Dataset d : graph.snapshot(branch).datasets()) {
-      out.put(d.typeName(), new TreeSet<>(tables.indexes().indexState(d.datasetPath(), Optional.ofNullable(
-          d.nativeDatasetBranch()), d.publishedDatasetVersion(), List.of()).indexes().keySet()));
+      out.put(d.typeName(), new TreeSet<>(tables.indexes().indexState(TableAt.of(d.datasetPath(), Optional.ofNullable(
+          d.nativeDatasetBranch()), d.publishedDatasetVersion()), List.of()).indexes().keySet()));
     }
     return out;
   }

@@ -19,6 +19,8 @@ import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.TableAt;
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.table.TxInfo;
 import dev.omnigraph.testing.RootTemplates;
 import dev.omnigraph.util.FailpointControl;
@@ -186,8 +188,7 @@ abstract class AbstractEnsureIndicesTest {
   }
 
   Map<String, IndexKind> indexesOf(SnapshotOutput.Dataset d) {
-    return tables.indexes().indexState(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
-        d.publishedDatasetVersion(), List.of()).indexes();
+    return tables.indexes().indexState(TableAt.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion()), List.of()).indexes();
   }
 
   /** Every query of {@link #QUERIES} with its parameters, as rows. */
@@ -293,13 +294,13 @@ abstract class AbstractEnsureIndicesTest {
     for (SnapshotOutput.Dataset d : after.datasets()) {
       boolean touched = List.of("Cites", "Doc", "Tiny").contains(d.typeName());
       assertThat(d.publishedDatasetVersion()).as(d.typeName()).isEqualTo(pins.get(d.typeName()) + (touched ? 1 : 0));
-      assertThat(tables.head(d.datasetPath(), Optional.empty())).isEqualTo(d.publishedDatasetVersion());
+      assertThat(tables.head(TableRef.main(d.datasetPath()))).isEqualTo(d.publishedDatasetVersion());
       SnapshotOutput.Dataset was = before.datasets().stream().filter(x -> x.typeName().equals(d.typeName()))
           .findFirst().orElseThrow();
       assertThat(d.entityCount()).isEqualTo(was.entityCount());
       if (touched) {
         // Exactly one CreateIndex transaction, planned on the old pin.
-        TxInfo tx = tables.transactionAt(d.datasetPath(), Optional.empty(), d.publishedDatasetVersion()).orElseThrow();
+        TxInfo tx = tables.transactionAt(TableRef.main(d.datasetPath()).at(d.publishedDatasetVersion())).orElseThrow();
         assertThat(tx.operation()).isEqualTo("CreateIndex");
         assertThat(tx.readVersion()).isEqualTo(pins.get(d.typeName()));
       }
@@ -397,7 +398,7 @@ abstract class AbstractEnsureIndicesTest {
     }
     SnapshotOutput.Dataset doc = dataset("main", "Doc");
     Optional<String> own = Optional.ofNullable(doc.nativeDatasetBranch());
-    assertThat(tables.statistics().fragmentStats(doc.datasetPath(), own, doc.publishedDatasetVersion()).unindexedFragments())
+    assertThat(tables.statistics().fragmentStats(TableAt.of(doc.datasetPath(), own, doc.publishedDatasetVersion())).unindexedFragments())
         .as("every property index leaves the three new fragments uncovered (id_idx, built on the empty"
             + " table at init, the seed's fragment too)")
         .isEqualTo(Map.of("id_idx", 4, "slug_idx", 3, "rank_idx", 3, "status_idx", 3, "body_idx", 3, "emb_idx", 3));
@@ -417,12 +418,10 @@ abstract class AbstractEnsureIndicesTest {
     assertThat(report.tables()).extracting(t -> t.tableKey()).containsExactly("edge:Cites", "node:Doc", "node:Tiny");
     assertThat(report.tables()).allSatisfy(t -> assertThat(t.indexesPending()).isEmpty());
     for (SnapshotOutput.Dataset d : graph.snapshot("main").datasets()) {
-      assertThat(tables.statistics().fragmentStats(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
-          d.publishedDatasetVersion()).indexesCurrent()).as(d.typeName()).isTrue();
+      assertThat(tables.statistics().fragmentStats(TableAt.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion())).indexesCurrent()).as(d.typeName()).isTrue();
     }
     SnapshotOutput.Dataset after = dataset("main", "Doc");
-    dev.omnigraph.table.FragmentStats stats = tables.statistics().fragmentStats(after.datasetPath(), own,
-        after.publishedDatasetVersion());
+    dev.omnigraph.table.FragmentStats stats = tables.statistics().fragmentStats(TableAt.of(after.datasetPath(), own, after.publishedDatasetVersion()));
     assertThat(stats.unindexedFragments()).as("every index covers every fragment")
         .isEqualTo(Map.of("id_idx", 0, "slug_idx", 0, "rank_idx", 0, "status_idx", 0, "body_idx", 0, "emb_idx", 0));
     assertThat(stats.indexesCurrent()).isTrue();
@@ -430,7 +429,7 @@ abstract class AbstractEnsureIndicesTest {
     assertThat(stats.fragments()).isEqualTo(1);
     assertThat(indexesOf(after)).isEqualTo(indexesOf(doc));
     assertThat(after.entityCount()).isEqualTo(doc.entityCount());
-    assertThat(tables.head(after.datasetPath(), own)).isEqualTo(after.publishedDatasetVersion());
+    assertThat(tables.head(TableRef.of(after.datasetPath(), own))).isEqualTo(after.publishedDatasetVersion());
     assertThat(reads("main")).isEqualTo(reads);
     Map<String, List<Map<String, Object>>> searchesAfter = searches("main");
     assertThat(searchesAfter.get("near")).isEqualTo(searches.get("near"));
@@ -549,7 +548,7 @@ abstract class AbstractEnsureIndicesTest {
       boolean worked = List.of("Cites", "Doc", "Tiny").contains(d.typeName());
       assertThat(tables.branches().exists(d.datasetPath(), "feature")).as(d.typeName()).isEqualTo(worked);
       assertThat(d.nativeDatasetBranch()).as(d.typeName()).isEqualTo(worked ? "feature" : null);
-      assertThat(tables.head(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch())))
+      assertThat(tables.head(TableRef.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()))))
           .isEqualTo(d.publishedDatasetVersion());
     }
     assertThat(indexesOf(dataset("feature", "Doc"))).containsKeys("rank_idx", "emb_idx", "body_idx");
@@ -582,14 +581,14 @@ abstract class AbstractEnsureIndicesTest {
         .containsExactly("edge:Cites", "node:Doc", "node:Tiny");
     // The first table's batch landed; the manifest still pins the old versions.
     SnapshotOutput.Dataset cites = dataset("main", "Cites");
-    assertThat(tables.head(cites.datasetPath(), Optional.empty())).isEqualTo(cites.publishedDatasetVersion() + 1);
+    assertThat(tables.head(TableRef.main(cites.datasetPath()))).isEqualTo(cites.publishedDatasetVersion() + 1);
     assertThat(graph.snapshot("main")).isEqualTo(before);
 
     // The barrier: an armed intent with an owned effect needs a restore, which a live run never does.
     RecoveryRequired refused = (RecoveryRequired) catchRecovery(() -> ensure("main"));
     assertThat(refused.operationId()).isEqualTo(failed.operationId());
-    assertThat(tables.head(cites.datasetPath(), Optional.empty())).isEqualTo(cites.publishedDatasetVersion() + 1);
-    assertThat(tables.head(dataset("main", "Doc").datasetPath(), Optional.empty()))
+    assertThat(tables.head(TableRef.main(cites.datasetPath()))).isEqualTo(cites.publishedDatasetVersion() + 1);
+    assertThat(tables.head(TableRef.main(dataset("main", "Doc").datasetPath())))
         .isEqualTo(dataset("main", "Doc").publishedDatasetVersion());
 
     // A read-write reopen rolls it back; then the run builds everything.

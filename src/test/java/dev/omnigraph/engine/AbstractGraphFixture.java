@@ -11,6 +11,7 @@ import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.TableAt;
 import dev.omnigraph.testing.RootTemplates;
 import dev.omnigraph.write.LoadInputError;
 import dev.omnigraph.api.LoadMode;
@@ -78,9 +79,7 @@ abstract class AbstractGraphFixture {
   protected Map<String, Map<String, Object>> rows(String branch, String type) {
     SnapshotOutput.Dataset d = dataset(branch, type);
     Map<String, Map<String, Object>> out = new java.util.TreeMap<>();
-    new DataTables(config).scan(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
-        d.publishedDatasetVersion(), dev.omnigraph.table.Filter.TRUE, List.of("id", "name", "age"),
-        r -> out.put(String.valueOf(r.get("id")), r));
+    new DataTables(config).scan(TableAt.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion()), dev.omnigraph.table.Filter.TRUE, List.of("id", "name", "age"), r -> out.put(String.valueOf(r.get("id")), r));
     return out;
   }
 

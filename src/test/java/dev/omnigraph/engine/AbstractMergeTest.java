@@ -19,6 +19,8 @@ import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
+import dev.omnigraph.table.TableAt;
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.api.LoadMode;
 import java.util.List;
@@ -67,9 +69,7 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
   private Map<String, Map<String, Object>> edges(String branch, String type) {
     SnapshotOutput.Dataset d = dataset(branch, type);
     Map<String, Map<String, Object>> out = new TreeMap<>();
-    new DataTables(config).scan(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
-        d.publishedDatasetVersion(), Filter.TRUE, List.of("id", "src", "dst"),
-        r -> out.put(String.valueOf(r.get("id")), r));
+    new DataTables(config).scan(TableAt.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion()), Filter.TRUE, List.of("id", "src", "dst"), r -> out.put(String.valueOf(r.get("id")), r));
     return out;
   }
 
@@ -77,7 +77,7 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
   private void assertPinsAreHeads(String branch) {
     DataTables tables = new DataTables(config);
     for (SnapshotOutput.Dataset d : graph.snapshot(branch).datasets()) {
-      assertThat(tables.head(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch())))
+      assertThat(tables.head(TableRef.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()))))
           .as("HEAD of %s on %s", d.typeName(), branch).isEqualTo(d.publishedDatasetVersion());
     }
   }
@@ -429,7 +429,7 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
           .hasRootCauseInstanceOf(FailpointControl.Injected.class);
     }
     assertThat(sidecars()).hasSize(1);
-    assertThat(new DataTables(config).head(before.datasetPath(), Optional.empty()))
+    assertThat(new DataTables(config).head(TableRef.main(before.datasetPath())))
         .as("the first chunk landed").isEqualTo(before.publishedDatasetVersion() + 1);
     assertThatThrownBy(() -> merge("bulk", "main")).as("the pending merge blocks the target")
         .isInstanceOf(RecoveryRequired.class);
@@ -670,8 +670,7 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
     assertPinsAreHeads("main");
     // The proven write is re-certified, so the proof composes over the next generation.
     SnapshotOutput.Dataset person = dataset("main", "Person");
-    assertThat(new DataTables(config).insertCertificate().violations(person.datasetPath(), Optional.empty(),
-        person.publishedDatasetVersion())).isEmpty();
+    assertThat(new DataTables(config).insertCertificate().violations(TableRef.main(person.datasetPath()).at(person.publishedDatasetVersion()))).isEmpty();
 
     // Refused after cleanup: b's interval holds the chunks of a merge into b; cleanup removes the
     // unpinned version between its two chunks, so the history no longer proves absence.

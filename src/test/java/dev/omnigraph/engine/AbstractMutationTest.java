@@ -16,6 +16,8 @@ import dev.omnigraph.query.QueryParseException;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.InsertCertificate;
 import dev.omnigraph.api.WriteResult;
+import dev.omnigraph.table.TableAt;
+import dev.omnigraph.table.TableRef;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +54,7 @@ abstract class AbstractMutationTest extends AbstractGraphFixture {
 
   private Optional<String> certificate(String type) {
     SnapshotOutput.Dataset d = dataset("main", type);
-    return new DataTables(config).transactionAt(d.datasetPath(), Optional.empty(), d.publishedDatasetVersion())
+    return new DataTables(config).transactionAt(TableRef.main(d.datasetPath()).at(d.publishedDatasetVersion()))
         .map(tx -> tx.properties().get(InsertCertificate.INSERT_ABSENCE));
   }
 
@@ -75,7 +77,7 @@ abstract class AbstractMutationTest extends AbstractGraphFixture {
     assertThat(graph.snapshot("main")).isEqualTo(before);
     DataTables tables = new DataTables(config);
     for (SnapshotOutput.Dataset d : before.datasets()) {
-      assertThat(tables.head(d.datasetPath(), Optional.empty())).as(d.typeName()).isEqualTo(d.publishedDatasetVersion());
+      assertThat(tables.head(TableRef.main(d.datasetPath()))).as(d.typeName()).isEqualTo(d.publishedDatasetVersion());
     }
     assertThat(sidecars()).isEmpty();
   }
@@ -242,9 +244,7 @@ abstract class AbstractMutationTest extends AbstractGraphFixture {
   private Map<String, Object> emails() {
     SnapshotOutput.Dataset d = dataset("main", "Person");
     Map<String, Object> out = new java.util.TreeMap<>();
-    new dev.omnigraph.table.DataTables(config).scan(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
-        d.publishedDatasetVersion(), dev.omnigraph.table.Filter.TRUE, List.of("id", "email"),
-        r -> out.put(String.valueOf(r.get("id")), r.get("email")));
+    new dev.omnigraph.table.DataTables(config).scan(TableAt.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion()), dev.omnigraph.table.Filter.TRUE, List.of("id", "email"), r -> out.put(String.valueOf(r.get("id")), r.get("email")));
     return out;
   }
 

@@ -19,6 +19,7 @@ import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.table.CommitOutcome;
 import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.table.TableSchemas;
 import dev.omnigraph.table.TableStats;
 import dev.omnigraph.util.FailpointControl;
@@ -54,8 +55,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
 
   TableStats stats(String branch, String type) {
     SnapshotOutput.Dataset d = dataset(branch, type);
-    return new DataTables(config).compaction().stats(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
-        OptionalLong.of(d.publishedDatasetVersion()));
+    return new DataTables(config).compaction().stats(TableRef.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch())), OptionalLong.of(d.publishedDatasetVersion()));
   }
 
   List<CommitOutput> commits(String branch) {
@@ -65,7 +65,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
   void assertPinsEqualHeads(String branch) {
     DataTables tables = new DataTables(config);
     for (SnapshotOutput.Dataset d : graph.snapshot(branch).datasets()) {
-      assertThat(tables.head(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch())))
+      assertThat(tables.head(TableRef.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()))))
           .as("live HEAD of %s", d.datasetPath()).isEqualTo(d.publishedDatasetVersion());
     }
   }
@@ -292,8 +292,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
     SnapshotOutput.Dataset d = dataset("main", "Person");
     DataTables tables = new DataTables(config);
     // A commit outside OmniGraph: live HEAD moves past the pin.
-    CommitOutcome drift = tables.commit(tables.staging().stageInsert(d.datasetPath(), Optional.empty(),
-        d.publishedDatasetVersion(), personSchema(), List.of(stray()), false));
+    CommitOutcome drift = tables.commit(tables.staging().stageInsert(TableRef.main(d.datasetPath()).at(d.publishedDatasetVersion()), personSchema(), List.of(stray()), false));
     assertThat(drift.isLanded()).isTrue();
     List<CommitOutput> before = commits("main");
 
@@ -303,7 +302,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
         e -> assertThat(e.tableKey()).isEqualTo("node:Person"));
     assertThat(sidecars()).isEmpty();
     assertThat(commits("main")).isEqualTo(before);
-    assertThat(tables.head(d.datasetPath(), Optional.empty())).isEqualTo(drift.version());
+    assertThat(tables.head(TableRef.main(d.datasetPath()))).isEqualTo(drift.version());
     assertThat(graph.recoveryAudit()).isEmpty();
   }
 
@@ -416,9 +415,8 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
     // Something other than the compaction lands on the compacted table before recovery runs.
     SnapshotOutput.Dataset d = dataset("main", "Person");
     DataTables tables = new DataTables(config);
-    long head = tables.head(d.datasetPath(), Optional.empty());
-    assertThat(tables.commit(tables.staging().stageInsert(d.datasetPath(), Optional.empty(), head, personSchema(),
-        List.of(stray()), false)).isLanded()).isTrue();
+    long head = tables.head(TableRef.main(d.datasetPath()));
+    assertThat(tables.commit(tables.staging().stageInsert(TableRef.main(d.datasetPath()).at(head), personSchema(), List.of(stray()), false)).isLanded()).isTrue();
 
     Throwable refused = catchThrowable(() -> graph.recover());
 

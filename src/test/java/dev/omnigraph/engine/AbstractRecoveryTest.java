@@ -23,6 +23,7 @@ import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.table.CommitOutcome;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.RecoveryAuditTable;
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.util.Ulid;
 import dev.omnigraph.api.LoadMode;
@@ -61,7 +62,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
   protected void assertPinsEqualHeads(String branch) {
     DataTables tables = new DataTables(config);
     for (SnapshotOutput.Dataset d : graph.snapshot(branch).datasets()) {
-      assertThat(tables.head(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch())))
+      assertThat(tables.head(TableRef.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()))))
           .as("HEAD of %s", d.typeName()).isEqualTo(d.publishedDatasetVersion());
     }
   }
@@ -146,13 +147,13 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
     String path = Omnigraph.open(config, OpenMode.READ_ONLY).snapshot("main").datasets().stream()
         .filter(d -> d.typeName().equals("Person")).findFirst().orElseThrow().datasetPath();
     DataTables tables = new DataTables(config);
-    assertThat(tables.head(path, Optional.empty())).isEqualTo(pinned + 2); // our commit, then the restore
-    assertThat(tables.transactionAt(path, Optional.empty(), pinned + 2).orElseThrow().operation()).isEqualTo("Restore");
+    assertThat(tables.head(TableRef.main(path))).isEqualTo(pinned + 2); // our commit, then the restore
+    assertThat(tables.transactionAt(TableRef.main(path).at(pinned + 2)).orElseThrow().operation()).isEqualTo("Restore");
 
     graph = Omnigraph.open(config, OpenMode.READ_WRITE);
     assertThat(graph.openRecovery()).singleElement().satisfies(o -> assertThat(o.tables()).singleElement()
         .satisfies(t -> assertThat(t.tableClass()).isEqualTo(TableClass.COMPENSATED)));
-    assertThat(tables.head(path, Optional.empty())).isEqualTo(pinned + 2);
+    assertThat(tables.head(TableRef.main(path))).isEqualTo(pinned + 2);
     assertThat(dataset("main", "Person").publishedDatasetVersion()).isEqualTo(pinned + 2);
     assertThat(rows("main", "Person")).containsOnlyKeys("ann");
     assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> assertThat(e.kind()).isEqualTo("RolledBack"));
@@ -167,9 +168,8 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
     RecoveryRequired failure = armedWithEffect("main");
     // A writer outside the supported topology commits on top of our effect.
     DataTables tables = new DataTables(config);
-    long head = tables.head(people.datasetPath(), Optional.empty());
-    CommitOutcome foreign = tables.commit(tables.staging().stageDeleteIds(people.datasetPath(), Optional.empty(), head,
-        List.of("ann")));
+    long head = tables.head(TableRef.main(people.datasetPath()));
+    CommitOutcome foreign = tables.commit(tables.staging().stageDeleteIds(TableRef.main(people.datasetPath()).at(head), List.of("ann")));
     assertThat(foreign.isLanded()).isTrue();
     graph.close();
     assertThatThrownBy(() -> Omnigraph.open(config, OpenMode.READ_WRITE))
@@ -177,7 +177,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
           assertThat(e.operationId()).isEqualTo(failure.operationId());
           assertThat(e.getMessage()).contains("foreign");
         });
-    assertThat(tables.head(people.datasetPath(), Optional.empty())).isEqualTo(head + 1); // nothing restored
+    assertThat(tables.head(TableRef.main(people.datasetPath()))).isEqualTo(head + 1); // nothing restored
     graph = Omnigraph.open(config, OpenMode.READ_ONLY);
     assertThat(graph.snapshot("main")).isEqualTo(before);
     assertThat(sidecars()).containsExactly(SidecarStore.keyOf(failure.operationId()));

@@ -17,6 +17,7 @@ import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
 import dev.omnigraph.table.RootLocations;
+import dev.omnigraph.table.TableAt;
 import dev.omnigraph.testing.RootTemplates;
 import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.api.LoadMode;
@@ -99,9 +100,7 @@ abstract class AbstractRootCopyTest {
     for (SnapshotOutput.Dataset d : s.datasets()) {
       boolean edge = d.entityKind().equals("edge");
       Set<String> keys = new TreeSet<>();
-      tables.scan(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion(),
-          Filter.TRUE, edge ? List.of("id", "src", "dst") : List.of("id"),
-          r -> keys.add(edge ? r.get("src") + "->" + r.get("dst") : String.valueOf(r.get("id"))));
+      tables.scan(TableAt.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion()), Filter.TRUE, edge ? List.of("id", "src", "dst") : List.of("id"), r -> keys.add(edge ? r.get("src") + "->" + r.get("dst") : String.valueOf(r.get("id"))));
       out.put(d.typeName(), keys);
     }
     return out;

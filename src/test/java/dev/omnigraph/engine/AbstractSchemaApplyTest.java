@@ -13,6 +13,7 @@ import dev.omnigraph.api.SchemaStep;
 import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.api.UnsupportedSchemaChange;
 import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.write.ConstraintViolation;
 import dev.omnigraph.api.LoadMode;
 import java.util.ArrayList;
@@ -331,7 +332,7 @@ abstract class AbstractSchemaApplyTest extends AbstractGraphFixture {
     assertThat(out.hardDropped()).containsExactlyInAnyOrder(worksAt.datasetPath(), company.datasetPath());
     DataTables tables = new DataTables(config);
     assertThat(tables.datasetExists(worksAt.datasetPath())).isFalse();
-    assertThat(tables.versions().readable(company.datasetPath(), Optional.empty(), company.publishedDatasetVersion()))
+    assertThat(tables.versions().readable(TableRef.main(company.datasetPath()).at(company.publishedDatasetVersion())))
         .isFalse();
     assertThatThrownBy(() -> query(Optional.of(before), QUERIES, "companies")).isInstanceOf(RuntimeException.class);
     assertThat(rowsOf(query(Optional.empty(), "query c() { match { $c: Company } return { $c.name } }", "c")))

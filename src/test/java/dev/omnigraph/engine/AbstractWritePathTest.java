@@ -13,6 +13,8 @@ import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.InsertCertificate;
+import dev.omnigraph.table.TableAt;
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.write.LoadInputError;
 import dev.omnigraph.api.LoadMode;
 import dev.omnigraph.api.WriteResult;
@@ -82,8 +84,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     assertThat(dataset("main", "Person").entityCount()).isEqualTo(3);
 
     SnapshotOutput.Dataset merged = dataset("main", "Person");
-    assertThat(new DataTables(config).transactionAt(merged.datasetPath(), Optional.empty(),
-        merged.publishedDatasetVersion()).orElseThrow().properties())
+    assertThat(new DataTables(config).transactionAt(TableRef.main(merged.datasetPath()).at(merged.publishedDatasetVersion())).orElseThrow().properties())
         .as("a mixed upsert carries no insert-absence certificate")
         .doesNotContainKey(InsertCertificate.INSERT_ABSENCE);
     load("main", LoadMode.OVERWRITE, person("dave", 1));
@@ -106,11 +107,11 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     DataTables tables = new DataTables(config);
     java.util.Set<Integer> used = new java.util.TreeSet<>();
     for (long v = 1; v <= before.publishedDatasetVersion(); v++) {
-      used.addAll(tables.fragmentIds(before.datasetPath(), Optional.empty(), v));
+      used.addAll(tables.fragmentIds(TableRef.main(before.datasetPath()).at(v)));
     }
     load("main", LoadMode.OVERWRITE, person("dave", 1), person("erin", 2), person("fay", 3));
     SnapshotOutput.Dataset overwritten = dataset("main", "Person");
-    assertThat(tables.fragmentIds(overwritten.datasetPath(), Optional.empty(), overwritten.publishedDatasetVersion()))
+    assertThat(tables.fragmentIds(TableRef.main(overwritten.datasetPath()).at(overwritten.publishedDatasetVersion())))
         .isNotEmpty()
         .allSatisfy(id -> assertThat(id).isGreaterThan(java.util.Collections.max(used)));
     load("main", LoadMode.MERGE, person("dave", 9), person("gus", 4));
@@ -120,9 +121,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     assertThat(after).containsOnlyKeys("dave", "erin", "fay", "gus");
     assertThat(after.get("dave").get("age")).isEqualTo(9);
     Map<String, Object> old = new java.util.TreeMap<>();
-    tables.scan(before.datasetPath(), Optional.empty(), before.publishedDatasetVersion(),
-        dev.omnigraph.table.Filter.in("id", List.of("alice", "carol")), List.of("id", "age"),
-        r -> old.put(String.valueOf(r.get("id")), r.get("age")));
+    tables.scan(TableRef.main(before.datasetPath()).at(before.publishedDatasetVersion()), dev.omnigraph.table.Filter.in("id", List.of("alice", "carol")), List.of("id", "age"), r -> old.put(String.valueOf(r.get("id")), r.get("age")));
     assertThat(old).containsExactlyInAnyOrderEntriesOf(Map.of("alice", 31, "carol", 50));
   }
 
@@ -215,9 +214,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
   private Map<String, Map<String, Object>> edgeRows(String branch, String type) {
     SnapshotOutput.Dataset d = dataset(branch, type);
     Map<String, Map<String, Object>> out = new java.util.TreeMap<>();
-    new DataTables(config).scan(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
-        d.publishedDatasetVersion(), dev.omnigraph.table.Filter.TRUE, List.of(),
-        r -> out.put(String.valueOf(r.get("id")), r));
+    new DataTables(config).scan(TableAt.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion()), dev.omnigraph.table.Filter.TRUE, List.of(), r -> out.put(String.valueOf(r.get("id")), r));
     return out;
   }
 
@@ -378,7 +375,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     // The table effect landed, the graph did not move, and the sidecar names the operation.
     assertThat(graph.snapshot("main")).isEqualTo(before);
     SnapshotOutput.Dataset people = dataset("main", "Person");
-    assertThat(new DataTables(config).head(people.datasetPath(), Optional.empty()))
+    assertThat(new DataTables(config).head(TableRef.main(people.datasetPath())))
         .isEqualTo(people.publishedDatasetVersion() + 1);
     assertThat(sidecars()).containsExactly("__recovery/" + failure.operationId() + ".json");
     // The next write on the same handle rolls the confirmed effect forward first, then runs.
@@ -463,7 +460,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(1);
     assertThat(sidecars()).isEmpty();
     SnapshotOutput.Dataset people = dataset("main", "Person");
-    assertThat(new DataTables(config).head(people.datasetPath(), Optional.empty()))
+    assertThat(new DataTables(config).head(TableRef.main(people.datasetPath())))
         .isEqualTo(people.publishedDatasetVersion());
   }
 
@@ -480,8 +477,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     stray.put("name", "stray");
     stray.put("age", null);
     stray.put("email", null);
-    tables.commit(tables.staging().stageInsert(people.datasetPath(), Optional.empty(), people.publishedDatasetVersion(), schema,
-        List.of(stray), false));
+    tables.commit(tables.staging().stageInsert(TableRef.main(people.datasetPath()).at(people.publishedDatasetVersion()), schema, List.of(stray), false));
     assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("bob", 2)))
         .isInstanceOfSatisfying(dev.omnigraph.api.UncoveredDrift.class, e -> {
           assertThat(e.tableKey()).isEqualTo("node:Person");

@@ -14,6 +14,8 @@ import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
 import dev.omnigraph.table.RecoveryAuditTable;
+import dev.omnigraph.table.TableAt;
+import dev.omnigraph.table.TableRef;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -98,9 +100,7 @@ class CrashSoakLocalTest {
         SnapshotOutput.Dataset people = graph.snapshot("main").datasets().stream()
             .filter(d -> d.typeName().equals("Person")).findFirst().orElseThrow();
         Map<String, String> rows = new HashMap<>();
-        new DataTables(config).scan(people.datasetPath(), Optional.ofNullable(people.nativeDatasetBranch()),
-            people.publishedDatasetVersion(), Filter.TRUE, List.of("id", "name"),
-            r -> assertThat(rows.put(String.valueOf(r.get("id")), (String) r.get("name"))).as("duplicate id %s",
+        new DataTables(config).scan(TableAt.of(people.datasetPath(), Optional.ofNullable(people.nativeDatasetBranch()), people.publishedDatasetVersion()), Filter.TRUE, List.of("id", "name"), r -> assertThat(rows.put(String.valueOf(r.get("id")), (String) r.get("name"))).as("duplicate id %s",
                 r.get("id")).isNull());
         assertThat(people.entityCount()).isEqualTo(rows.size());
         rows.forEach((id, name) -> assertThat(name).as("row %s is whole", id).isEqualTo(id));
@@ -137,7 +137,7 @@ class CrashSoakLocalTest {
         // Pins == HEADs, nothing pending, one audit row per recovered operation.
         DataTables tables = new DataTables(config);
         for (SnapshotOutput.Dataset d : graph.snapshot("main").datasets()) {
-          assertThat(tables.head(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch())))
+          assertThat(tables.head(TableRef.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()))))
               .as("live HEAD of %s after kill %d", d.datasetPath(), kill).isEqualTo(d.publishedDatasetVersion());
         }
         try (StorageAdapter s = StorageAdapters.open(config)) {

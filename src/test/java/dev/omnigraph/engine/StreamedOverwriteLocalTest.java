@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.TableAt;
 import dev.omnigraph.write.ConstraintViolation;
 import dev.omnigraph.write.LoadInputError;
 import dev.omnigraph.api.LoadMode;
@@ -60,9 +61,7 @@ class StreamedOverwriteLocalTest extends AbstractGraphFixture {
   private List<String> knowsPairs(String branch) {
     SnapshotOutput.Dataset d = dataset(branch, "Knows");
     List<String> out = new ArrayList<>();
-    new DataTables(config).scan(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
-        d.publishedDatasetVersion(), dev.omnigraph.table.Filter.TRUE, List.of("id", "src", "dst"),
-        r -> out.add(r.get("src") + "->" + r.get("dst")));
+    new DataTables(config).scan(TableAt.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion()), dev.omnigraph.table.Filter.TRUE, List.of("id", "src", "dst"), r -> out.add(r.get("src") + "->" + r.get("dst")));
     out.sort(null);
     return out;
   }

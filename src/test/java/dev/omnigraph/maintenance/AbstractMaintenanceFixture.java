@@ -15,6 +15,8 @@ import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
+import dev.omnigraph.table.TableAt;
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.testing.RootTemplates;
 import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.api.LoadMode;
@@ -76,18 +78,17 @@ abstract class AbstractMaintenanceFixture {
   }
 
   protected long head(SnapshotOutput.Dataset d) {
-    return tables.head(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()));
+    return tables.head(TableRef.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch())));
   }
 
   protected List<Long> versions(SnapshotOutput.Dataset d) {
-    return tables.versions().list(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()));
+    return tables.versions().list(TableRef.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch())));
   }
 
   /** The ids of a dataset at its pinned version. */
   protected TreeSet<String> ids(SnapshotOutput.Dataset d) {
     TreeSet<String> ids = new TreeSet<>();
-    tables.scan(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion(),
-        Filter.TRUE, List.of("id"), r -> ids.add(String.valueOf(r.get("id"))));
+    tables.scan(TableAt.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion()), Filter.TRUE, List.of("id"), r -> ids.add(String.valueOf(r.get("id"))));
     return ids;
   }
 

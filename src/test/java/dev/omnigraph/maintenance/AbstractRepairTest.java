@@ -17,6 +17,7 @@ import dev.omnigraph.recovery.RecoverySidecar;
 import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.util.Ulid;
 import dev.omnigraph.api.UncoveredDrift;
 import java.util.List;
@@ -235,6 +236,6 @@ abstract class AbstractRepairTest extends AbstractMaintenanceFixture {
         e -> assertThat(e.members()).singleElement().asString().contains("node:Person"));
     assertThatThrownBy(() -> graph.cleanup(false)).isInstanceOf(InvariantViolation.class);
     assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(commits);
-    assertThat(tables.head(pin.location(), Optional.empty())).isEqualTo(pin.version());
+    assertThat(tables.head(TableRef.main(pin.location()))).isEqualTo(pin.version());
   }
 }

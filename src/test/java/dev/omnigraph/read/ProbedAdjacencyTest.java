@@ -62,7 +62,7 @@ class ProbedAdjacencyTest {
         .get("edge:Knows");
     DataTables tables = new DataTables(config);
     // The probes read the indexed fragment through src_idx/dst_idx and scan the one written after.
-    dev.omnigraph.table.FragmentStats stats = tables.statistics().fragmentStats(pin.location(), pin.nativeBranch(), pin.version());
+    dev.omnigraph.table.FragmentStats stats = tables.statistics().fragmentStats(pin.at());
     assertThat(stats.fragments()).isEqualTo(2);
     assertThat(stats.unindexedFragments()).containsEntry("src_idx", 1).containsEntry("dst_idx", 1);
     Adjacency csr = new AdjacencyCache().get("root", tables, pin.location(), pin.nativeBranch(), pin.version());

@@ -6,6 +6,7 @@ import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.api.LoadMode;
 import java.io.StringReader;
@@ -68,8 +69,8 @@ public final class RecoveryScenarioMain {
       String loc = g.snapshot("main").datasets().stream().filter(d -> d.typeName().equals("Person")).findFirst()
           .orElseThrow().datasetPath();
       dev.omnigraph.table.DataTables tables = new dev.omnigraph.table.DataTables(config);
-      long head = tables.head(loc, Optional.empty());
-      tables.commit(tables.staging().stageDeleteIds(loc, Optional.empty(), head, java.util.List.of("bob")));
+      long head = tables.head(TableRef.main(loc));
+      tables.commit(tables.staging().stageDeleteIds(TableRef.main(loc).at(head), java.util.List.of("bob")));
     }
   }
 

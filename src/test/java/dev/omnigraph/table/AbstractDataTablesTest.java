@@ -57,14 +57,14 @@ abstract class AbstractDataTablesTest {
   }
 
   long insert(long readVersion, Map<String, Object>... rows) {
-    CommitOutcome outcome = tables.commit(tables.staging().stageInsert(LOC, MAIN, readVersion, schema, List.of(rows), false));
+    CommitOutcome outcome = tables.commit(tables.staging().stageInsert(TableAt.of(LOC, MAIN, readVersion), schema, List.of(rows), false));
     assertThat(outcome.kind()).as(outcome.detail()).isEqualTo(CommitOutcome.Kind.LANDED);
     return outcome.version();
   }
 
   List<Map<String, Object>> rows(Optional<String> branch, long version) {
     List<Map<String, Object>> rows = new ArrayList<>();
-    tables.scan(LOC, branch, version, Filter.TRUE, List.of(), rows::add);
+    tables.scan(TableAt.of(LOC, branch, version), Filter.TRUE, List.of(), rows::add);
     return TableFixtures.sorted(rows);
   }
 
@@ -114,11 +114,11 @@ abstract class AbstractDataTablesTest {
     long f1 = store.createEmpty(from, all);
     long t1 = store.createEmpty(to, all);
     List<Map<String, Object>> written = List.of(everyType("a", false), everyType("b", true), everyType("c", false));
-    CommitOutcome loaded = tables.commit(tables.staging().stageInsert(from, MAIN, f1, all, written, false));
-    List<Integer> fragments = new ArrayList<>(tables.fragmentIds(from, MAIN, loaded.version()));
+    CommitOutcome loaded = tables.commit(tables.staging().stageInsert(TableAt.of(from, MAIN, f1), all, written, false));
+    List<Integer> fragments = new ArrayList<>(tables.fragmentIds(TableAt.of(from, MAIN, loaded.version())));
 
     try (ChunkBuffer buffer = new ChunkBuffer(all);
-        FragmentRows source = tables.fragmentRows(from, MAIN, loaded.version(), fragments)) {
+        FragmentRows source = tables.fragmentRows(TableAt.of(from, MAIN, loaded.version()), fragments)) {
       List<String> ids = new ArrayList<>();
       while (source.next()) {
         ids.add(source.id());
@@ -129,35 +129,35 @@ abstract class AbstractDataTablesTest {
       assertThat(ids).containsExactlyInAnyOrder("a", "b", "c");
       assertThat(buffer.rows()).isEqualTo(3);
       assertThat(buffer.bytes()).isPositive();
-      StagedWrite staged = tables.staging().stageInsert(to, MAIN, t1, buffer, true, "11111111-2222-3333-4444-555555555555");
+      StagedWrite staged = tables.staging().stageInsert(TableAt.of(to, MAIN, t1), buffer, true, "11111111-2222-3333-4444-555555555555");
       CommitOutcome landed = tables.commit(staged);
       assertThat(landed.kind()).as(landed.detail()).isEqualTo(CommitOutcome.Kind.LANDED);
       assertThat(landed.version()).isEqualTo(t1 + 1);
       // Every column type survives the copy, and the output is re-certified.
       List<Map<String, Object>> copied = new ArrayList<>();
-      tables.scan(to, MAIN, landed.version(), Filter.TRUE, List.of(), copied::add);
+      tables.scan(TableAt.of(to, MAIN, landed.version()), Filter.TRUE, List.of(), copied::add);
       assertThat(TableFixtures.comparable(copied)).isEqualTo(TableFixtures.comparable(written.stream()
           .map(r -> {
             Map<String, Object> full = new java.util.HashMap<>();
             all.getFields().forEach(f -> full.put(f.getName(), r.get(f.getName())));
             return full;
           }).toList()));
-      assertThat(tables.insertCertificate().violations(to, MAIN, landed.version())).isEmpty();
+      assertThat(tables.insertCertificate().violations(TableAt.of(to, MAIN, landed.version()))).isEmpty();
 
       // A buffer reused after clear() holds only what follows; a repeated id fails closed.
       buffer.clear();
       assertThat(buffer.rows()).isZero();
     }
     try (ChunkBuffer twice = new ChunkBuffer(all);
-        FragmentRows source = tables.fragmentRows(from, MAIN, loaded.version(), fragments)) {
+        FragmentRows source = tables.fragmentRows(TableAt.of(from, MAIN, loaded.version()), fragments)) {
       source.next();
       twice.append(source);
       twice.append(source);
-      assertThatThrownBy(() -> tables.staging().stageInsert(to, MAIN, t1 + 1, twice, true, "22222222-2222-3333-4444-555555555555"))
+      assertThatThrownBy(() -> tables.staging().stageInsert(TableAt.of(to, MAIN, t1 + 1), twice, true, "22222222-2222-3333-4444-555555555555"))
           .isInstanceOf(IllegalStateException.class).hasMessageContaining("not distinct");
     }
     try (ChunkBuffer other = new ChunkBuffer(schema);
-        FragmentRows source = tables.fragmentRows(from, MAIN, loaded.version(), fragments)) {
+        FragmentRows source = tables.fragmentRows(TableAt.of(from, MAIN, loaded.version()), fragments)) {
       source.next();
       assertThatThrownBy(() -> other.append(source)).isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("does not match the write schema");
@@ -174,17 +174,15 @@ abstract class AbstractDataTablesTest {
     TableStore store = new TableStore(config);
     long f1 = store.createEmpty(from, all);
     long t1 = store.createEmpty(to, all);
-    long f2 = tables.commit(tables.staging().stageInsert(from, MAIN, f1, all,
-        List.of(everyType("a", false), everyType("b", true), everyType("c", false)), false)).version();
-    long f3 = tables.commit(tables.staging().stageInsert(from, MAIN, f2, all,
-        List.of(everyType("d", true), everyType("e", false), everyType("f", false)), false)).version();
-    List<Integer> fragments = new ArrayList<>(tables.fragmentIds(from, MAIN, f3));
+    long f2 = tables.commit(tables.staging().stageInsert(TableAt.of(from, MAIN, f1), all, List.of(everyType("a", false), everyType("b", true), everyType("c", false)), false)).version();
+    long f3 = tables.commit(tables.staging().stageInsert(TableAt.of(from, MAIN, f2), all, List.of(everyType("d", true), everyType("e", false), everyType("f", false)), false)).version();
+    List<Integer> fragments = new ArrayList<>(tables.fragmentIds(TableAt.of(from, MAIN, f3)));
     assertThat(fragments).hasSize(2);
 
     List<List<String>> chunks = List.of(new ArrayList<>(), new ArrayList<>());
     long at = t1;
     try (ChunkBuffer buffer = new ChunkBuffer(all);
-        FragmentRows source = tables.fragmentRows(from, MAIN, f3, fragments)) {
+        FragmentRows source = tables.fragmentRows(TableAt.of(from, MAIN, f3), fragments)) {
       int seen = 0;
       while (source.next()) {
         seen++;
@@ -195,7 +193,7 @@ abstract class AbstractDataTablesTest {
         chunks.get(chunk).add(source.id());
         buffer.append(source);
         if (chunk == 0 && buffer.rows() == 4 || chunk == 1 && seen == 6) {
-          at = tables.commit(tables.staging().stageInsert(to, MAIN, at, buffer, true, java.util.UUID.randomUUID().toString()))
+          at = tables.commit(tables.staging().stageInsert(TableAt.of(to, MAIN, at), buffer, true, java.util.UUID.randomUUID().toString()))
               .version();
           buffer.clear();
         }
@@ -216,16 +214,16 @@ abstract class AbstractDataTablesTest {
       wanted.add(full);
     });
     List<Map<String, Object>> copied = new ArrayList<>();
-    tables.scan(to, MAIN, at, Filter.TRUE, List.of(), copied::add);
+    tables.scan(TableAt.of(to, MAIN, at), Filter.TRUE, List.of(), copied::add);
     assertThat(TableFixtures.comparable(copied)).isEqualTo(TableFixtures.comparable(wanted));
-    assertThat(tables.insertCertificate().violations(to, MAIN, at)).isEmpty();
+    assertThat(tables.insertCertificate().violations(TableAt.of(to, MAIN, at))).isEmpty();
   }
 
   @Test
   void certifiedInsertLandsExactRowsAtTheNextVersionWithItsUuidAndCertificate() {
     long v1 = create();
     List<Map<String, Object>> rows = List.of(person("a", "Ann", 31L), person("b", null, null), person("c", "Cy", 7L));
-    StagedWrite staged = tables.staging().stageInsert(LOC, MAIN, v1, schema, rows, true);
+    StagedWrite staged = tables.staging().stageInsert(TableAt.of(LOC, MAIN, v1), schema, rows, true);
 
     assertThat(staged.kind()).isEqualTo(StagedWrite.Kind.INSERT);
     assertThat(staged.isEmpty()).isFalse();
@@ -238,19 +236,19 @@ abstract class AbstractDataTablesTest {
     assertThat(staged.properties()).isEqualTo(certificate(v1));
     assertThat(staged.arrowBytes()).isPositive();
     // Staged files are invisible: HEAD and content are unchanged until the commit.
-    assertThat(tables.head(LOC, MAIN)).isEqualTo(v1);
-    assertThat(tables.countRows(LOC, MAIN, v1)).isZero();
+    assertThat(tables.head(TableRef.of(LOC, MAIN))).isEqualTo(v1);
+    assertThat(tables.countRows(TableAt.of(LOC, MAIN, v1))).isZero();
 
     CommitOutcome outcome = tables.commit(staged);
     assertThat(outcome).isEqualTo(CommitOutcome.landed(v1 + 1));
     assertThat(outcome.isLanded()).isTrue();
-    assertThat(tables.head(LOC, MAIN)).isEqualTo(v1 + 1);
+    assertThat(tables.head(TableRef.of(LOC, MAIN))).isEqualTo(v1 + 1);
     assertThat(rows(MAIN, v1 + 1)).isEqualTo(TableFixtures.sorted(rows));
-    assertThat(tables.countRows(LOC, MAIN, v1 + 1)).isEqualTo(3);
+    assertThat(tables.countRows(TableAt.of(LOC, MAIN, v1 + 1))).isEqualTo(3);
 
-    TxInfo tx = tables.transactionAt(LOC, MAIN, v1 + 1).orElseThrow();
+    TxInfo tx = tables.transactionAt(TableAt.of(LOC, MAIN, v1 + 1)).orElseThrow();
     assertThat(tx).isEqualTo(new TxInfo(staged.uuid(), v1, certificate(v1), "Update"));
-    assertThat(tables.insertCertificate().violations(LOC, MAIN, v1 + 1)).isEmpty();
+    assertThat(tables.insertCertificate().violations(TableAt.of(LOC, MAIN, v1 + 1))).isEmpty();
     // The persisted Update has exactly the certified shape.
     withTransaction(MAIN, v1 + 1, t -> {
       Update update = (Update) t.operation();
@@ -263,20 +261,20 @@ abstract class AbstractDataTablesTest {
       assertThat(update.newFragments().stream().mapToLong(FragmentMetadata::getPhysicalRows).sum()).isEqualTo(3);
     });
     // Version 1 is the dataset's creation, recorded by Lance as an Overwrite with no properties.
-    TxInfo creation = tables.transactionAt(LOC, MAIN, v1).orElseThrow();
+    TxInfo creation = tables.transactionAt(TableAt.of(LOC, MAIN, v1)).orElseThrow();
     assertThat(creation.operation()).isEqualTo("Overwrite");
     assertThat(creation.properties()).isEmpty();
-    assertThat(tables.insertCertificate().violations(LOC, MAIN, v1)).contains("version 1 has no parent version");
+    assertThat(tables.insertCertificate().violations(TableAt.of(LOC, MAIN, v1))).contains("version 1 has no parent version");
   }
 
   @Test
   void uncertifiedInsertCarriesNoPropertyAndFailsCertificateVerification() {
     long v1 = create();
-    StagedWrite staged = tables.staging().stageInsert(LOC, MAIN, v1, schema, List.of(person("a", "Ann", 1L)), false);
+    StagedWrite staged = tables.staging().stageInsert(TableAt.of(LOC, MAIN, v1), schema, List.of(person("a", "Ann", 1L)), false);
     assertThat(staged.properties()).isEmpty();
     assertThat(tables.commit(staged).isLanded()).isTrue();
-    assertThat(tables.transactionAt(LOC, MAIN, v1 + 1).orElseThrow().properties()).isEmpty();
-    assertThat(tables.insertCertificate().violations(LOC, MAIN, v1 + 1)).containsExactly(
+    assertThat(tables.transactionAt(TableAt.of(LOC, MAIN, v1 + 1)).orElseThrow().properties()).isEmpty();
+    assertThat(tables.insertCertificate().violations(TableAt.of(LOC, MAIN, v1 + 1))).containsExactly(
         "omnigraph.insert_absence is null, not v1", "absence was proven on version null, not the parent " + v1);
   }
 
@@ -284,19 +282,18 @@ abstract class AbstractDataTablesTest {
   void insertRejectsBadInputBeforeWritingAnything() {
     long v1 = create();
     // Strict insert fails closed when a certificate check fails (here: duplicate ids).
-    assertThatThrownBy(() -> tables.staging().stageInsert(LOC, MAIN, v1, schema,
-        List.of(person("a", "x", 1L), person("a", "y", 2L)), true))
+    assertThatThrownBy(() -> tables.staging().stageInsert(TableAt.of(LOC, MAIN, v1), schema, List.of(person("a", "x", 1L), person("a", "y", 2L)), true))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("fails closed").hasMessageContaining("not distinct");
-    assertThatThrownBy(() -> tables.staging().stageInsert(LOC, MAIN, v1, schema, List.of(Map.of("id", "a", "age", 3)), false))
+    assertThatThrownBy(() -> tables.staging().stageInsert(TableAt.of(LOC, MAIN, v1), schema, List.of(Map.of("id", "a", "age", 3)), false))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("row 0, column 'age'");
     Schema other = new Schema(List.of(TableFixtures.idField()));
-    assertThatThrownBy(() -> tables.staging().stageInsert(LOC, MAIN, v1, other, List.of(Map.of("id", "a")), false))
+    assertThatThrownBy(() -> tables.staging().stageInsert(TableAt.of(LOC, MAIN, v1), other, List.of(Map.of("id", "a")), false))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not match the table schema");
-    StagedWrite empty = tables.staging().stageInsert(LOC, MAIN, v1, schema, List.of(), true);
+    StagedWrite empty = tables.staging().stageInsert(TableAt.of(LOC, MAIN, v1), schema, List.of(), true);
     assertThat(empty.isEmpty()).isTrue();
     assertThatThrownBy(() -> tables.commit(empty)).isInstanceOf(IllegalArgumentException.class);
-    assertThat(tables.head(LOC, MAIN)).isEqualTo(v1);
+    assertThat(tables.head(TableRef.of(LOC, MAIN))).isEqualTo(v1);
   }
 
   // --- upsert ---------------------------------------------------------------------------------
@@ -305,8 +302,7 @@ abstract class AbstractDataTablesTest {
   void upsertReplacesExistingRowsAndInsertsNewOnes() {
     long v1 = create();
     long v2 = insert(v1, person("a", "Ann", 1L), person("b", "Bo", 2L), person("c", "Cy", 3L), person("d", "Di", 4L));
-    StagedWrite staged = tables.staging().stageUpsert(LOC, MAIN, v2, schema,
-        List.of(person("b", "Bob", 20L), person("c", null, null), person("e", "Eve", 5L)));
+    StagedWrite staged = tables.staging().stageUpsert(TableAt.of(LOC, MAIN, v2), schema, List.of(person("b", "Bob", 20L), person("c", null, null), person("e", "Eve", 5L)));
     assertThat(staged.kind()).isEqualTo(StagedWrite.Kind.UPSERT);
     assertThat(staged.insertedRows()).isEqualTo(1);
     assertThat(staged.updatedRows()).isEqualTo(2);
@@ -318,7 +314,7 @@ abstract class AbstractDataTablesTest {
         person("a", "Ann", 1L), person("b", "Bob", 20L), person("c", null, null), person("d", "Di", 4L),
         person("e", "Eve", 5L)));
     assertThat(rows(MAIN, v2)).hasSize(4); // the read version is untouched
-    TxInfo tx = tables.transactionAt(LOC, MAIN, v2 + 1).orElseThrow();
+    TxInfo tx = tables.transactionAt(TableAt.of(LOC, MAIN, v2 + 1)).orElseThrow();
     assertThat(tx.uuid()).isEqualTo(staged.uuid());
     assertThat(tx.readVersion()).isEqualTo(v2);
     assertThat(tx.properties()).isEmpty();
@@ -332,14 +328,14 @@ abstract class AbstractDataTablesTest {
       assertThat(update.newFragments().stream().mapToLong(FragmentMetadata::getPhysicalRows).sum()).isEqualTo(3);
       assertThat(update.updateMode()).contains(Update.UpdateMode.RewriteRows);
     });
-    assertThat(tables.insertCertificate().violations(LOC, MAIN, v2 + 1)).isNotEmpty();
+    assertThat(tables.insertCertificate().violations(TableAt.of(LOC, MAIN, v2 + 1))).isNotEmpty();
   }
 
   @Test
   void upsertReplacingEveryRowOfAFragmentRemovesIt() {
     long v1 = create();
     long v2 = insert(v1, person("a", "Ann", 1L), person("b", "Bo", 2L));
-    StagedWrite staged = tables.staging().stageUpsert(LOC, MAIN, v2, schema, List.of(person("a", "A2", 10L), person("b", "B2", 20L)));
+    StagedWrite staged = tables.staging().stageUpsert(TableAt.of(LOC, MAIN, v2), schema, List.of(person("a", "A2", 10L), person("b", "B2", 20L)));
     assertThat(staged.updatedRows()).isEqualTo(2);
     assertThat(staged.insertedRows()).isZero();
     assertThat(tables.commit(staged).isLanded()).isTrue();
@@ -355,15 +351,15 @@ abstract class AbstractDataTablesTest {
   void allNewUpsertCarriesTheCertificateAndDuplicateIdsAreRejected() {
     long v1 = create();
     long v2 = insert(v1, person("a", "Ann", 1L));
-    StagedWrite staged = tables.staging().stageUpsert(LOC, MAIN, v2, schema, List.of(person("x", "X", 1L), person("y", "Y", 2L)));
+    StagedWrite staged = tables.staging().stageUpsert(TableAt.of(LOC, MAIN, v2), schema, List.of(person("x", "X", 1L), person("y", "Y", 2L)));
     assertThat(staged.insertedRows()).isEqualTo(2);
     assertThat(staged.updatedRows()).isZero();
     assertThat(staged.properties()).isEqualTo(certificate(v2));
     assertThat(tables.commit(staged).isLanded()).isTrue();
-    assertThat(tables.insertCertificate().violations(LOC, MAIN, v2 + 1)).isEmpty();
-    assertThatThrownBy(() -> tables.staging().stageUpsert(LOC, MAIN, v2 + 1, schema, List.of(person("x", "1", 1L), person("x", "2", 2L))))
+    assertThat(tables.insertCertificate().violations(TableAt.of(LOC, MAIN, v2 + 1))).isEmpty();
+    assertThatThrownBy(() -> tables.staging().stageUpsert(TableAt.of(LOC, MAIN, v2 + 1), schema, List.of(person("x", "1", 1L), person("x", "2", 2L))))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("distinct ids");
-    assertThat(tables.staging().stageUpsert(LOC, MAIN, v2 + 1, schema, List.of()).isEmpty()).isTrue();
+    assertThat(tables.staging().stageUpsert(TableAt.of(LOC, MAIN, v2 + 1), schema, List.of()).isEmpty()).isTrue();
   }
 
   // --- delete ---------------------------------------------------------------------------------
@@ -373,7 +369,7 @@ abstract class AbstractDataTablesTest {
     long v1 = create();
     long v2 = insert(v1, person("a", "Ann", 1L), person("b", "Bo", 2L), person("c", "Cy", 3L));
     long v3 = insert(v2, person("d", "Di", 4L));
-    StagedWrite staged = tables.staging().stageDeleteIds(LOC, MAIN, v3, List.of("b", "d", "zz"));
+    StagedWrite staged = tables.staging().stageDeleteIds(TableAt.of(LOC, MAIN, v3), List.of("b", "d", "zz"));
     assertThat(staged.kind()).isEqualTo(StagedWrite.Kind.DELETE);
     assertThat(staged.isEmpty()).isFalse();
     assertThat(staged.deletedRows()).isEqualTo(2);
@@ -381,7 +377,7 @@ abstract class AbstractDataTablesTest {
     assertThat(staged.properties()).isEmpty();
     assertThat(tables.commit(staged)).isEqualTo(CommitOutcome.landed(v3 + 1));
     assertThat(rows(MAIN, v3 + 1)).isEqualTo(List.of(person("a", "Ann", 1L), person("c", "Cy", 3L)));
-    assertThat(tables.transactionAt(LOC, MAIN, v3 + 1).orElseThrow().operation()).isEqualTo("Delete");
+    assertThat(tables.transactionAt(TableAt.of(LOC, MAIN, v3 + 1)).orElseThrow().operation()).isEqualTo("Delete");
     withTransaction(MAIN, v3 + 1, t -> {
       Delete delete = (Delete) t.operation();
       // b's fragment keeps a, c (deletion vector); d's fragment lost its only row (deleted).
@@ -391,7 +387,7 @@ abstract class AbstractDataTablesTest {
       assertThat(delete.predicate()).isEqualTo("`id` IN ('b', 'd')");
     });
     // A second delete in the same fragment merges with its existing deletion vector.
-    assertThat(tables.commit(tables.staging().stageDeleteIds(LOC, MAIN, v3 + 1, List.of("a")))).isEqualTo(CommitOutcome.landed(v3 + 2));
+    assertThat(tables.commit(tables.staging().stageDeleteIds(TableAt.of(LOC, MAIN, v3 + 1), List.of("a")))).isEqualTo(CommitOutcome.landed(v3 + 2));
     assertThat(rows(MAIN, v3 + 2)).isEqualTo(List.of(person("c", "Cy", 3L)));
   }
 
@@ -399,12 +395,12 @@ abstract class AbstractDataTablesTest {
   void deleteMatchingNothingIsEmpty() {
     long v1 = create();
     long v2 = insert(v1, person("a", "Ann", 1L));
-    StagedWrite staged = tables.staging().stageDeleteIds(LOC, MAIN, v2, List.of("nope", "x' OR '1'='1"));
+    StagedWrite staged = tables.staging().stageDeleteIds(TableAt.of(LOC, MAIN, v2), List.of("nope", "x' OR '1'='1"));
     assertThat(staged.isEmpty()).isTrue();
     assertThat(staged.deletedRows()).isZero();
-    assertThat(tables.staging().stageDeleteIds(LOC, MAIN, v2, List.of()).isEmpty()).isTrue();
+    assertThat(tables.staging().stageDeleteIds(TableAt.of(LOC, MAIN, v2), List.of()).isEmpty()).isTrue();
     assertThatThrownBy(() -> tables.commit(staged)).isInstanceOf(IllegalArgumentException.class);
-    assertThat(tables.head(LOC, MAIN)).isEqualTo(v2);
+    assertThat(tables.head(TableRef.of(LOC, MAIN))).isEqualTo(v2);
   }
 
   // --- overwrite ------------------------------------------------------------------------------
@@ -413,27 +409,27 @@ abstract class AbstractDataTablesTest {
   void overwriteReplacesTheTableContent() {
     long v1 = create();
     long v2 = insert(v1, person("a", "Ann", 1L), person("b", "Bo", 2L));
-    StagedWrite staged = tables.staging().stageOverwrite(LOC, MAIN, v2, schema, List.of(person("z", "Zed", 26L)));
+    StagedWrite staged = tables.staging().stageOverwrite(TableAt.of(LOC, MAIN, v2), schema, List.of(person("z", "Zed", 26L)));
     assertThat(staged.kind()).isEqualTo(StagedWrite.Kind.OVERWRITE);
     assertThat(staged.insertedRows()).isEqualTo(1);
     assertThat(tables.commit(staged)).isEqualTo(CommitOutcome.landed(v2 + 1));
     assertThat(rows(MAIN, v2 + 1)).isEqualTo(List.of(person("z", "Zed", 26L)));
     assertThat(rows(MAIN, v2)).hasSize(2);
-    assertThat(tables.transactionAt(LOC, MAIN, v2 + 1).orElseThrow().operation()).isEqualTo("Overwrite");
+    assertThat(tables.transactionAt(TableAt.of(LOC, MAIN, v2 + 1)).orElseThrow().operation()).isEqualTo("Overwrite");
     withTransaction(MAIN, v2 + 1, t -> assertThat(((Overwrite) t.operation()).fragments()).hasSize(1));
 
     // An empty overwrite is a real zero-fragment transaction: the table becomes empty.
-    StagedWrite empty = tables.staging().stageOverwrite(LOC, MAIN, v2 + 1, schema, List.of());
+    StagedWrite empty = tables.staging().stageOverwrite(TableAt.of(LOC, MAIN, v2 + 1), schema, List.of());
     assertThat(empty.isEmpty()).isFalse();
     assertThat(tables.commit(empty)).isEqualTo(CommitOutcome.landed(v2 + 2));
-    assertThat(tables.countRows(LOC, MAIN, v2 + 2)).isZero();
+    assertThat(tables.countRows(TableAt.of(LOC, MAIN, v2 + 2))).isZero();
 
     // The rewritten table keeps stable row ids and the primary key, and takes further writes.
     try (BufferAllocator allocator = new RootAllocator(); Dataset ds = LanceSupport.open(config, LOC, allocator)) {
       assertThat(ds.hasStableRowIds()).isTrue();
       assertThat(LanceSupport.primaryKey(ds)).extracting(f -> f.getName()).containsExactly("id");
     }
-    assertThat(tables.commit(tables.staging().stageInsert(LOC, MAIN, v2 + 2, schema, List.of(person("n", "New", 1L)), true)))
+    assertThat(tables.commit(tables.staging().stageInsert(TableAt.of(LOC, MAIN, v2 + 2), schema, List.of(person("n", "New", 1L)), true)))
         .isEqualTo(CommitOutcome.landed(v2 + 3));
   }
 
@@ -456,8 +452,8 @@ abstract class AbstractDataTablesTest {
   void staleInsertIsRebasedOverAForeignInsertEvenWithTheSameId() {
     long v1 = create();
     long v = insert(v1, person("a", "Ann", 1L));
-    StagedWrite first = tables.staging().stageInsert(LOC, MAIN, v, schema, List.of(person("dup", "first", 1L)), true);
-    StagedWrite second = tables.staging().stageInsert(LOC, MAIN, v, schema, List.of(person("dup", "second", 2L)), true);
+    StagedWrite first = tables.staging().stageInsert(TableAt.of(LOC, MAIN, v), schema, List.of(person("dup", "first", 1L)), true);
+    StagedWrite second = tables.staging().stageInsert(TableAt.of(LOC, MAIN, v), schema, List.of(person("dup", "second", 2L)), true);
 
     assertThat(tables.commit(first)).isEqualTo(CommitOutcome.landed(v + 1));
     CommitOutcome outcome = tables.commit(second);
@@ -465,13 +461,13 @@ abstract class AbstractDataTablesTest {
     assertThat(outcome.version()).isEqualTo(v + 2);
     assertThat(outcome.detail()).contains(second.uuid()).contains("landed at version " + (v + 2));
 
-    TxInfo rebased = tables.transactionAt(LOC, MAIN, v + 2).orElseThrow();
+    TxInfo rebased = tables.transactionAt(TableAt.of(LOC, MAIN, v + 2)).orElseThrow();
     assertThat(rebased.uuid()).isEqualTo(second.uuid());
     assertThat(rebased.readVersion()).isEqualTo(v + 1); // rewritten by Lance, not our v
-    assertThat(tables.rowsById(LOC, MAIN, v + 2, List.of("dup"), List.of("id", "name")))
+    assertThat(tables.rowsById(TableAt.of(LOC, MAIN, v + 2), List.of("dup"), List.of("id", "name")))
         .extracting(r -> r.get("name")).containsExactlyInAnyOrder("first", "second");
-    assertThat(tables.insertCertificate().violations(LOC, MAIN, v + 1)).isEmpty();
-    assertThat(tables.insertCertificate().violations(LOC, MAIN, v + 2))
+    assertThat(tables.insertCertificate().violations(TableAt.of(LOC, MAIN, v + 1))).isEmpty();
+    assertThat(tables.insertCertificate().violations(TableAt.of(LOC, MAIN, v + 2)))
         .containsExactly("absence was proven on version " + v + ", not the parent " + (v + 1));
   }
 
@@ -484,8 +480,8 @@ abstract class AbstractDataTablesTest {
   void staleDeleteInTheSameFragmentDoesNotLand() {
     long v1 = create();
     long v = insert(v1, person("a", "Ann", 1L), person("b", "Bo", 2L), person("c", "Cy", 3L));
-    StagedWrite first = tables.staging().stageDeleteIds(LOC, MAIN, v, List.of("a"));
-    StagedWrite second = tables.staging().stageDeleteIds(LOC, MAIN, v, List.of("b"));
+    StagedWrite first = tables.staging().stageDeleteIds(TableAt.of(LOC, MAIN, v), List.of("a"));
+    StagedWrite second = tables.staging().stageDeleteIds(TableAt.of(LOC, MAIN, v), List.of("b"));
     assertThat(tables.commit(first)).isEqualTo(CommitOutcome.landed(v + 1));
 
     CommitOutcome outcome = tables.commit(second);
@@ -493,7 +489,7 @@ abstract class AbstractDataTablesTest {
     assertThat(outcome.version()).isEqualTo(v + 1);
     assertThat(outcome.headMoved(v)).isTrue();
     assertThat(outcome.detail()).contains("moved head from " + v + " to " + (v + 1));
-    assertThat(tables.head(LOC, MAIN)).isEqualTo(v + 1);
+    assertThat(tables.head(TableRef.of(LOC, MAIN))).isEqualTo(v + 1);
     assertThat(rows(MAIN, v + 1)).extracting(r -> r.get("id")).containsExactly("b", "c");
   }
 
@@ -502,8 +498,8 @@ abstract class AbstractDataTablesTest {
   void staleUpsertOfTheSameRowDoesNotLand() {
     long v1 = create();
     long v = insert(v1, person("c", "Cy", 3L));
-    StagedWrite first = tables.staging().stageUpsert(LOC, MAIN, v, schema, List.of(person("c", "C1", 1L)));
-    StagedWrite second = tables.staging().stageUpsert(LOC, MAIN, v, schema, List.of(person("c", "C2", 2L)));
+    StagedWrite first = tables.staging().stageUpsert(TableAt.of(LOC, MAIN, v), schema, List.of(person("c", "C1", 1L)));
+    StagedWrite second = tables.staging().stageUpsert(TableAt.of(LOC, MAIN, v), schema, List.of(person("c", "C2", 2L)));
     assertThat(tables.commit(first).isLanded()).isTrue();
     CommitOutcome outcome = tables.commit(second);
     assertThat(outcome.kind()).isEqualTo(CommitOutcome.Kind.NOT_LANDED);
@@ -519,8 +515,8 @@ abstract class AbstractDataTablesTest {
   void staleDeleteAndUpsertAreRebasedOverADisjointForeignInsert() {
     long v1 = create();
     long v = insert(v1, person("a", "Ann", 1L), person("b", "Bo", 2L));
-    StagedWrite delete = tables.staging().stageDeleteIds(LOC, MAIN, v, List.of("a"));
-    StagedWrite upsert = tables.staging().stageUpsert(LOC, MAIN, v, schema, List.of(person("n", "New", 1L)));
+    StagedWrite delete = tables.staging().stageDeleteIds(TableAt.of(LOC, MAIN, v), List.of("a"));
+    StagedWrite upsert = tables.staging().stageUpsert(TableAt.of(LOC, MAIN, v), schema, List.of(person("n", "New", 1L)));
     insert(v, person("z", "Zed", 26L));
 
     CommitOutcome deleted = tables.commit(delete);
@@ -540,32 +536,32 @@ abstract class AbstractDataTablesTest {
   void overwriteAndInsertFromTheSameReadVersion() {
     long v1 = create();
     long v = insert(v1, person("a", "Ann", 1L));
-    StagedWrite overwrite = tables.staging().stageOverwrite(LOC, MAIN, v, schema, List.of(person("o", "O", 1L)));
-    StagedWrite staleInsert = tables.staging().stageInsert(LOC, MAIN, v, schema, List.of(person("p", "P", 1L)), false);
+    StagedWrite overwrite = tables.staging().stageOverwrite(TableAt.of(LOC, MAIN, v), schema, List.of(person("o", "O", 1L)));
+    StagedWrite staleInsert = tables.staging().stageInsert(TableAt.of(LOC, MAIN, v), schema, List.of(person("p", "P", 1L)), false);
     assertThat(tables.commit(overwrite)).isEqualTo(CommitOutcome.landed(v + 1));
     CommitOutcome incompatible = tables.commit(staleInsert);
     assertThat(incompatible.kind()).isEqualTo(CommitOutcome.Kind.NOT_LANDED);
     assertThat(incompatible.headMoved(v)).isTrue();
 
     long w = v + 1;
-    StagedWrite staleOverwrite = tables.staging().stageOverwrite(LOC, MAIN, w, schema, List.of(person("o2", "O2", 2L)));
+    StagedWrite staleOverwrite = tables.staging().stageOverwrite(TableAt.of(LOC, MAIN, w), schema, List.of(person("o2", "O2", 2L)));
     insert(w, person("lost", "L", 1L));
     CommitOutcome rebased = tables.commit(staleOverwrite);
     assertThat(rebased.kind()).isEqualTo(CommitOutcome.Kind.REBASED);
     assertThat(rebased.version()).isEqualTo(w + 2);
     assertThat(rows(MAIN, w + 2)).extracting(r -> r.get("id")).containsExactly("o2");
     // Unlike a rebased Update/Delete, a rebased Overwrite keeps its original recorded read version.
-    assertThat(tables.transactionAt(LOC, MAIN, w + 2).orElseThrow().readVersion()).isEqualTo(w);
+    assertThat(tables.transactionAt(TableAt.of(LOC, MAIN, w + 2)).orElseThrow().readVersion()).isEqualTo(w);
   }
 
   @Test
   void aStagedWriteIsCommittedAtMostOnce() {
     long v1 = create();
-    StagedWrite staged = tables.staging().stageInsert(LOC, MAIN, v1, schema, List.of(person("a", "Ann", 1L)), true);
+    StagedWrite staged = tables.staging().stageInsert(TableAt.of(LOC, MAIN, v1), schema, List.of(person("a", "Ann", 1L)), true);
     assertThat(tables.commit(staged).isLanded()).isTrue();
     assertThatThrownBy(() -> tables.commit(staged)).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("already committed");
-    assertThat(tables.head(LOC, MAIN)).isEqualTo(v1 + 1);
+    assertThat(tables.head(TableRef.of(LOC, MAIN))).isEqualTo(v1 + 1);
   }
 
   // --- classification from evidence when the commit call fails --------------------------------
@@ -578,7 +574,7 @@ abstract class AbstractDataTablesTest {
   void failedCommitWithUnchangedHeadIsNotLandedAndEffectFree() throws Exception {
     long v1 = create();
     long v = insert(v1, person("a", "Ann", 1L));
-    StagedWrite staged = tables.staging().stageInsert(LOC, MAIN, v, schema, List.of(person("b", "Bo", 2L)), true);
+    StagedWrite staged = tables.staging().stageInsert(TableAt.of(LOC, MAIN, v), schema, List.of(person("b", "Bo", 2L)), true);
     CommitOutcome outcome;
     try (AutoCloseable fault = breakStorageUnder(config, LOC + "/_transactions")) {
       outcome = tables.commit(staged);
@@ -587,7 +583,7 @@ abstract class AbstractDataTablesTest {
     assertThat(outcome.version()).isEqualTo(v);
     assertThat(outcome.headMoved(v)).isFalse();
     assertThat(outcome.detail()).contains("effect-free").contains("the commit call failed");
-    assertThat(tables.head(LOC, MAIN)).isEqualTo(v);
+    assertThat(tables.head(TableRef.of(LOC, MAIN))).isEqualTo(v);
     assertThat(rows(MAIN, v)).extracting(r -> r.get("id")).containsExactly("a");
   }
 
@@ -595,7 +591,7 @@ abstract class AbstractDataTablesTest {
   @Test
   void unreadableEvidenceIsAnUnknownOutcome() throws Exception {
     long v1 = create();
-    StagedWrite staged = tables.staging().stageInsert(LOC, MAIN, v1, schema, List.of(person("a", "Ann", 1L)), false);
+    StagedWrite staged = tables.staging().stageInsert(TableAt.of(LOC, MAIN, v1), schema, List.of(person("a", "Ann", 1L)), false);
     try (AutoCloseable fault = breakStorageUnder(config, LOC)) {
       assertThatThrownBy(() -> tables.commit(staged))
           .isInstanceOfSatisfying(TableCommitUnknownException.class, e -> {
@@ -606,7 +602,7 @@ abstract class AbstractDataTablesTest {
             assertThat(e.getSuppressed()).hasSize(1); // the commit's own failure
           });
     }
-    assertThat(tables.head(LOC, MAIN)).isEqualTo(v1);
+    assertThat(tables.head(TableRef.of(LOC, MAIN))).isEqualTo(v1);
   }
 
   // --- branches -------------------------------------------------------------------------------
@@ -623,34 +619,34 @@ abstract class AbstractDataTablesTest {
     Optional<String> branch = Optional.of("agent/one");
     assertThat(tables.branches().exists(LOC, "agent/one")).isFalse();
 
-    tables.branches().create(LOC, "agent/one", MAIN, v);
+    tables.branches().create(TableAt.of(LOC, MAIN, v), "agent/one");
     assertThat(tables.branches().exists(LOC, "agent/one")).isTrue();
-    assertThat(tables.head(LOC, branch)).isEqualTo(v);
+    assertThat(tables.head(TableRef.of(LOC, branch))).isEqualTo(v);
     assertThat(rows(branch, v)).extracting(r -> r.get("id")).containsExactly("a");
 
-    StagedWrite staged = tables.staging().stageInsert(LOC, branch, v, schema, List.of(person("b", "Bo", 2L)), true);
+    StagedWrite staged = tables.staging().stageInsert(TableAt.of(LOC, branch, v), schema, List.of(person("b", "Bo", 2L)), true);
     assertThat(staged.nativeBranch()).isEqualTo(branch);
     assertThat(tables.commit(staged)).isEqualTo(CommitOutcome.landed(v + 1));
     assertThat(rows(branch, v + 1)).extracting(r -> r.get("id")).containsExactly("a", "b");
-    assertThat(tables.transactionAt(LOC, branch, v + 1).orElseThrow().uuid()).isEqualTo(staged.uuid());
-    assertThat(tables.insertCertificate().violations(LOC, branch, v + 1)).isEmpty();
+    assertThat(tables.transactionAt(TableAt.of(LOC, branch, v + 1)).orElseThrow().uuid()).isEqualTo(staged.uuid());
+    assertThat(tables.insertCertificate().violations(TableAt.of(LOC, branch, v + 1))).isEmpty();
 
-    assertThat(tables.head(LOC, MAIN)).isEqualTo(mainHead);
+    assertThat(tables.head(TableRef.of(LOC, MAIN))).isEqualTo(mainHead);
     assertThat(rows(MAIN, mainHead)).extracting(r -> r.get("id")).containsExactly("a", "later");
     // Main's own version v + 1 is a different transaction: versions are numbered per branch.
-    assertThat(tables.transactionAt(LOC, MAIN, v + 1).orElseThrow().uuid()).isNotEqualTo(staged.uuid());
+    assertThat(tables.transactionAt(TableAt.of(LOC, MAIN, v + 1)).orElseThrow().uuid()).isNotEqualTo(staged.uuid());
 
     // Branch-local deletes, and a branch forked from the branch.
-    assertThat(tables.commit(tables.staging().stageDeleteIds(LOC, branch, v + 1, List.of("a"))))
+    assertThat(tables.commit(tables.staging().stageDeleteIds(TableAt.of(LOC, branch, v + 1), List.of("a"))))
         .isEqualTo(CommitOutcome.landed(v + 2));
-    tables.branches().create(LOC, "agent/one-child", branch, v + 2);
+    tables.branches().create(TableAt.of(LOC, branch, v + 2), "agent/one-child");
     assertThat(rows(Optional.of("agent/one-child"), v + 2)).extracting(r -> r.get("id")).containsExactly("b");
-    assertThat(tables.countRows(LOC, MAIN, mainHead)).isEqualTo(2);
+    assertThat(tables.countRows(TableAt.of(LOC, MAIN, mainHead))).isEqualTo(2);
 
     tables.branches().delete(LOC, "agent/one-child");
     tables.branches().delete(LOC, "agent/one");
     assertThat(tables.branches().exists(LOC, "agent/one")).isFalse();
-    assertThat(tables.head(LOC, MAIN)).isEqualTo(mainHead);
+    assertThat(tables.head(TableRef.of(LOC, MAIN))).isEqualTo(mainHead);
   }
 
   // --- reads at scale -------------------------------------------------------------------------
@@ -663,25 +659,25 @@ abstract class AbstractDataTablesTest {
     for (int i = 0; i < 9_000; i++) {
       many.add(person(String.format("id-%05d", i), "n" + i, (long) i));
     }
-    long v = tables.commit(tables.staging().stageInsert(LOC, MAIN, v1, schema, many, true)).version();
+    long v = tables.commit(tables.staging().stageInsert(TableAt.of(LOC, MAIN, v1), schema, many, true)).version();
     List<String> probe = new ArrayList<>();
     for (int i = 0; i < 2_600; i++) {
       probe.add(String.format("id-%05d", i * 3)); // 2,600 ids across three chunks
     }
     probe.add("missing");
-    List<Map<String, Object>> found = tables.rowsById(LOC, MAIN, v, probe, List.of("id", "age"));
+    List<Map<String, Object>> found = tables.rowsById(TableAt.of(LOC, MAIN, v), probe, List.of("id", "age"));
     assertThat(found).hasSize(2_600);
     assertThat(found).allSatisfy(r -> assertThat(r.get("id")).isEqualTo(String.format("id-%05d", (Long) r.get("age"))));
 
     long[] count = {0};
     long[] ageSum = {0};
-    tables.scan(LOC, MAIN, v, Filter.TRUE, List.of("age"), r -> {
+    tables.scan(TableAt.of(LOC, MAIN, v), Filter.TRUE, List.of("age"), r -> {
       count[0]++;
       ageSum[0] += (Long) r.get("age");
     });
     assertThat(count[0]).isEqualTo(9_000);
     assertThat(ageSum[0]).isEqualTo(9_000L * 8_999 / 2);
-    assertThat(tables.staging().stageDeleteIds(LOC, MAIN, v, probe).deletedRows()).isEqualTo(2_600);
+    assertThat(tables.staging().stageDeleteIds(TableAt.of(LOC, MAIN, v), probe).deletedRows()).isEqualTo(2_600);
   }
 
   /**
@@ -703,26 +699,26 @@ abstract class AbstractDataTablesTest {
     CommitOutcome outcome = tables.commit(staged);
     assertThat(outcome.kind()).isEqualTo(CommitOutcome.Kind.LANDED);
     assertThat(outcome.version()).isEqualTo(v2 + 1);
-    assertThat(tables.transactionAt(LOC, MAIN, v2 + 1).orElseThrow().uuid()).isEqualTo(uuid);
+    assertThat(tables.transactionAt(TableAt.of(LOC, MAIN, v2 + 1)).orElseThrow().uuid()).isEqualTo(uuid);
     List<Map<String, Object>> now = new ArrayList<>();
-    tables.scan(LOC, MAIN, v2 + 1, Filter.TRUE, List.of(), now::add);
+    tables.scan(TableAt.of(LOC, MAIN, v2 + 1), Filter.TRUE, List.of(), now::add);
     now.sort(java.util.Comparator.comparing(r -> (String) r.get("id")));
     assertThat(now).hasSize(2);
     assertThat(now.get(0)).containsEntry("id", "a").containsEntry("full_name", "Ada").containsEntry("city", null)
         .doesNotContainKey("age").doesNotContainKey("name");
     assertThat(now.get(1)).containsEntry("full_name", "Bob");
     List<Map<String, Object>> before = new ArrayList<>();
-    tables.scan(LOC, MAIN, v2, Filter.TRUE, List.of(), before::add);
+    tables.scan(TableAt.of(LOC, MAIN, v2), Filter.TRUE, List.of(), before::add);
     assertThat(before).hasSize(2).allSatisfy(r -> assertThat(r).containsKeys("name", "age").doesNotContainKey("city"));
 
     // empty table: a zero-fragment overwrite, still a real version
     Schema wider = new Schema(List.of(TableFixtures.idField(),
         TableSchemas.field("full_name", dev.omnigraph.schema.PropertyType.scalar(dev.omnigraph.schema.ScalarKind.STRING, true))));
-    long v3 = tables.commit(tables.staging().stageDeleteIds(LOC, MAIN, v2 + 1, List.of("a", "b"))).version();
+    long v3 = tables.commit(tables.staging().stageDeleteIds(TableAt.of(LOC, MAIN, v2 + 1), List.of("a", "b"))).version();
     CommitOutcome empty = tables.commit(tables.staging().stageSchemaRewrite(LOC, v3, wider, Map.of("id", "id", "full_name",
         "full_name"), java.util.UUID.randomUUID().toString()));
     assertThat(empty.version()).isEqualTo(v3 + 1);
-    assertThat(tables.countRows(LOC, MAIN, v3 + 1)).isZero();
+    assertThat(tables.countRows(TableAt.of(LOC, MAIN, v3 + 1))).isZero();
   }
 
   /**
@@ -739,16 +735,16 @@ abstract class AbstractDataTablesTest {
     assertThat(created.kind()).isEqualTo(CommitOutcome.Kind.LANDED);
     assertThat(created.version()).isEqualTo(1);
     assertThat(tables.datasetExists(at)).isTrue();
-    assertThat(tables.head(at, MAIN)).isEqualTo(1);
-    assertThat(tables.transactionAt(at, MAIN, 1).orElseThrow().uuid()).isEqualTo(uuid);
-    assertThat(tables.countRows(at, MAIN, 1)).isZero();
+    assertThat(tables.head(TableRef.of(at, MAIN))).isEqualTo(1);
+    assertThat(tables.transactionAt(TableAt.of(at, MAIN, 1)).orElseThrow().uuid()).isEqualTo(uuid);
+    assertThat(tables.countRows(TableAt.of(at, MAIN, 1))).isZero();
     // rows can be written into it like into any table
-    long v2 = tables.commit(tables.staging().stageInsert(at, MAIN, 1, schema, List.of(person("x", "X", 1L)), true)).version();
+    long v2 = tables.commit(tables.staging().stageInsert(TableAt.of(at, MAIN, 1), schema, List.of(person("x", "X", 1L)), true)).version();
     assertThat(v2).isEqualTo(2);
 
     CommitOutcome again = tables.commit(tables.staging().stageCreate(at, schema, java.util.UUID.randomUUID().toString()));
     assertThat(again.kind()).isNotEqualTo(CommitOutcome.Kind.LANDED);
-    assertThat(tables.head(at, MAIN)).isEqualTo(2);
+    assertThat(tables.head(TableRef.of(at, MAIN))).isEqualTo(2);
     assertThat(tables.versions().dropOwnCreate(at, uuid)).as("not only ours any more: a later version exists").isFalse();
     assertThat(tables.datasetExists(at)).isTrue();
 

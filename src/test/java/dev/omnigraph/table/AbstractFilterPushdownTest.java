@@ -96,7 +96,7 @@ abstract class AbstractFilterPushdownTest {
           version = TestIndexes.build(config, LOCATION, Optional.empty(), column, TestIndexes.Kind.BTREE);
         }
       }
-      CommitOutcome outcome = tables.commit(tables.staging().stageInsert(LOCATION, Optional.empty(), version, schema, batch, false));
+      CommitOutcome outcome = tables.commit(tables.staging().stageInsert(TableRef.main(LOCATION).at(version), schema, batch, false));
       assertThat(outcome.kind()).isEqualTo(CommitOutcome.Kind.LANDED);
       version = outcome.version();
     }
@@ -107,15 +107,14 @@ abstract class AbstractFilterPushdownTest {
       }
       specs.add(new IndexSpec("s", dev.omnigraph.schema.IndexKind.INVERTED));
       specs.add(new IndexSpec("vec", dev.omnigraph.schema.IndexKind.VECTOR));
-      TableIndexState state = tables.indexes().indexState(LOCATION, Optional.empty(), version, List.of("vec"));
-      CommitOutcome indexed = tables.commit(tables.indexes().stageCreateIndices(LOCATION, Optional.empty(), version, specs,
-          state.vectors(), java.util.UUID.randomUUID().toString()));
+      TableIndexState state = tables.indexes().indexState(TableRef.main(LOCATION).at(version), List.of("vec"));
+      CommitOutcome indexed = tables.commit(tables.indexes().stageCreateIndices(TableRef.main(LOCATION).at(version), specs, state.vectors(), java.util.UUID.randomUUID().toString()));
       assertThat(indexed.kind()).as(indexed.detail()).isEqualTo(CommitOutcome.Kind.LANDED);
       version = indexed.version();
-      assertThat(tables.indexes().indexState(LOCATION, Optional.empty(), version, List.of()).indexes()).hasSize(specs.size());
+      assertThat(tables.indexes().indexState(TableRef.main(LOCATION).at(version), List.of()).indexes()).hasSize(specs.size());
     }
     committed = new ArrayList<>();
-    tables.scan(LOCATION, Optional.empty(), version, Filter.TRUE, List.of(), committed::add);
+    tables.scan(TableRef.main(LOCATION).at(version), Filter.TRUE, List.of(), committed::add);
     assertThat(committed).hasSize(TORTURE.size() + 1);
   }
 
@@ -146,7 +145,7 @@ abstract class AbstractFilterPushdownTest {
 
   private TreeSet<String> lance(Filter filter) {
     TreeSet<String> ids = new TreeSet<>();
-    tables.scan(LOCATION, Optional.empty(), version, filter, List.of("id"), r -> ids.add((String) r.get("id")));
+    tables.scan(TableRef.main(LOCATION).at(version), filter, List.of("id"), r -> ids.add((String) r.get("id")));
     return ids;
   }
 
@@ -183,7 +182,7 @@ abstract class AbstractFilterPushdownTest {
     // The SQL-injection-shaped values are data, not syntax.
     assertThat(lance(Filter.eq("s", "x' OR '1'='1"))).hasSize(1);
     assertThat(lance(Filter.eq("s", "'); DROP TABLE t; --"))).hasSize(1);
-    assertThat(tables.countRows(LOCATION, Optional.empty(), version)).isEqualTo(TORTURE.size() + 1);
+    assertThat(tables.countRows(TableRef.main(LOCATION).at(version))).isEqualTo(TORTURE.size() + 1);
     // An unmatched value near the torture values matches nothing.
     for (String miss : List.of("a\\\\\\b", "it''s", "ünï€😀😀", "nul", "x", " ")) {
       assertThat(agreed(Filter.eq("s", miss))).as(miss).isEmpty();
@@ -195,7 +194,7 @@ abstract class AbstractFilterPushdownTest {
     List<String> probe = new ArrayList<>(TORTURE);
     probe.add("not-there");
     probe.add("x' OR '1'='1' OR 'a'='a");
-    List<Map<String, Object>> rows = tables.rowsById(LOCATION, Optional.empty(), version, probe, List.of("id", "s"));
+    List<Map<String, Object>> rows = tables.rowsById(TableRef.main(LOCATION).at(version), probe, List.of("id", "s"));
     assertThat(rows).extracting(r -> r.get("id")).containsExactlyInAnyOrderElementsOf(TORTURE);
     assertThat(rows).allSatisfy(r -> assertThat(r.get("s")).isEqualTo(r.get("id")));
     assertThat(rows).allSatisfy(r -> assertThat(r.keySet()).containsExactly("id", "s"));
@@ -307,7 +306,7 @@ abstract class AbstractFilterPushdownTest {
   @Test
   void scanProjectsColumnsAndDecodesEveryType() {
     List<Map<String, Object>> projected = new ArrayList<>();
-    tables.scan(LOCATION, Optional.empty(), version, Filter.eq("id", "plain"), List.of("u64", "id"), projected::add);
+    tables.scan(TableRef.main(LOCATION).at(version), Filter.eq("id", "plain"), List.of("u64", "id"), projected::add);
     assertThat(projected).hasSize(1);
     assertThat(projected.get(0)).containsOnlyKeys("id", "u64");
     // Round trip of every type through Lance: what was written is what is read.

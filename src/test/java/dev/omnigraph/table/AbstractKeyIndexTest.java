@@ -69,7 +69,7 @@ abstract class AbstractKeyIndexTest {
 
   long insert(Optional<String> branch, long readVersion, Map<String, Object>... rows) {
     CommitOutcome outcome =
-        tables.commit(tables.staging().stageInsert(LOC, branch, readVersion, schema, List.of(rows), false));
+        tables.commit(tables.staging().stageInsert(TableAt.of(LOC, branch, readVersion), schema, List.of(rows), false));
     assertThat(outcome.kind()).as(outcome.detail()).isEqualTo(CommitOutcome.Kind.LANDED);
     return outcome.version();
   }
@@ -77,7 +77,7 @@ abstract class AbstractKeyIndexTest {
   /** id → name of the rows {@link DataTables#rowsById} returns (failing on a duplicate id). */
   Map<String, Object> probe(Optional<String> branch, long version, String... ids) {
     Map<String, Object> found = new TreeMap<>();
-    for (Map<String, Object> row : tables.rowsById(LOC, branch, version, List.of(ids), List.of())) {
+    for (Map<String, Object> row : tables.rowsById(TableAt.of(LOC, branch, version), List.of(ids), List.of())) {
       assertThat(found.put((String) row.get("id"), row.get("name")))
           .as("id %s returned twice", row.get("id")).isNull();
     }
@@ -88,7 +88,7 @@ abstract class AbstractKeyIndexTest {
   Map<String, Object> byFullScan(Optional<String> branch, long version, String... ids) {
     Map<String, Object> found = new TreeMap<>();
     List<String> wanted = List.of(ids);
-    tables.scan(LOC, branch, version, Filter.TRUE, List.of(), row -> {
+    tables.scan(TableAt.of(LOC, branch, version), Filter.TRUE, List.of(), row -> {
       if (wanted.contains(row.get("id"))) {
         found.put((String) row.get("id"), row.get("name"));
       }
@@ -103,22 +103,22 @@ abstract class AbstractKeyIndexTest {
     long node = new TableStore(config).createWithKeyIndexes(LOC, schema);
     long edge = new TableStore(config).createWithKeyIndexes(EDGE_LOC, edgeSchema());
 
-    assertThat(node).isEqualTo(2).isEqualTo(tables.head(LOC, MAIN));
-    assertThat(edge).isEqualTo(4).isEqualTo(tables.head(EDGE_LOC, MAIN));
+    assertThat(node).isEqualTo(2).isEqualTo(tables.head(TableRef.of(LOC, MAIN)));
+    assertThat(edge).isEqualTo(4).isEqualTo(tables.head(TableRef.of(EDGE_LOC, MAIN)));
     assertThat(lanceIndexes(LOC, MAIN)).containsExactly("id_idx");
     assertThat(lanceIndexes(EDGE_LOC, MAIN)).containsExactly("dst_idx", "id_idx", "src_idx");
     for (long v = 2; v <= 4; v++) {
-      TxInfo tx = tables.transactionAt(EDGE_LOC, MAIN, v).orElseThrow();
+      TxInfo tx = tables.transactionAt(TableAt.of(EDGE_LOC, MAIN, v)).orElseThrow();
       assertThat(tx.operation()).isEqualTo("CreateIndex");
       assertThat(tx.readVersion()).isEqualTo(v - 1);
     }
-    assertThat(tables.statistics().fragmentStats(LOC, MAIN, node))
+    assertThat(tables.statistics().fragmentStats(TableAt.of(LOC, MAIN, node)))
         .isEqualTo(new FragmentStats(node, 0, 0, 0, Map.of("id_idx", 0), List.of()));
-    assertThat(tables.statistics().fragmentStats(EDGE_LOC, MAIN, edge).unindexedFragments())
+    assertThat(tables.statistics().fragmentStats(TableAt.of(EDGE_LOC, MAIN, edge)).unindexedFragments())
         .isEqualTo(Map.of("id_idx", 0, "src_idx", 0, "dst_idx", 0));
     // A table without indexes reports every key column as missing.
     long bare = new TableStore(config).createEmpty("nodes/00000000000000a3-0000000000000001", schema);
-    assertThat(tables.statistics().fragmentStats("nodes/00000000000000a3-0000000000000001", MAIN, bare).missingKeyIndexes())
+    assertThat(tables.statistics().fragmentStats(TableAt.of("nodes/00000000000000a3-0000000000000001", MAIN, bare)).missingKeyIndexes())
         .containsExactly("id");
   }
 
@@ -130,11 +130,11 @@ abstract class AbstractKeyIndexTest {
       for (SnapshotOutput.Dataset d : s.datasets()) {
         boolean isEdge = d.entityKind().equals("edge");
         assertThat(d.publishedDatasetVersion()).as(d.typeName())
-            .isEqualTo(tables.head(d.datasetPath(), MAIN))
+            .isEqualTo(tables.head(TableRef.of(d.datasetPath(), MAIN)))
             .isEqualTo(isEdge ? 4 : 2);
         assertThat(lanceIndexes(d.datasetPath(), MAIN)).as(d.typeName())
             .isEqualTo(isEdge ? List.of("dst_idx", "id_idx", "src_idx") : List.of("id_idx"));
-        FragmentStats stats = tables.statistics().fragmentStats(d.datasetPath(), MAIN, d.publishedDatasetVersion());
+        FragmentStats stats = tables.statistics().fragmentStats(TableAt.of(d.datasetPath(), MAIN, d.publishedDatasetVersion()));
         assertThat(stats.indexesCurrent()).isTrue();
         assertThat(stats.fragments()).isZero();
       }
@@ -156,13 +156,13 @@ abstract class AbstractKeyIndexTest {
     long v = new TableStore(config).createWithKeyIndexes(LOC, schema);
     v = insert(MAIN, v, person("a", "Ann", 1L), person("b", "Bo", 2L));
     v = insert(MAIN, v, person("c", "Cy", 3L));
-    IndexOptimization optimized = tables.indexes().optimizeIndices(LOC, MAIN, v);
+    IndexOptimization optimized = tables.indexes().optimizeIndices(TableAt.of(LOC, MAIN, v));
     assertThat(optimized.kind()).as(optimized.detail()).isEqualTo(IndexOptimization.Kind.OPTIMIZED);
     v = optimized.version();
     // Two fragments the index does not cover.
     v = insert(MAIN, v, person("d", "Di", 4L));
     v = insert(MAIN, v, person("e", "Eve", 5L), person("f", "Fy", 6L));
-    FragmentStats stats = tables.statistics().fragmentStats(LOC, MAIN, v);
+    FragmentStats stats = tables.statistics().fragmentStats(TableAt.of(LOC, MAIN, v));
     assertThat(stats.fragments()).isEqualTo(4);
     assertThat(stats.unindexedFragments()).isEqualTo(Map.of("id_idx", 2));
 
@@ -173,8 +173,7 @@ abstract class AbstractKeyIndexTest {
     assertThat(probe(MAIN, v, all)).isEqualTo(byFullScan(MAIN, v, all)).hasSize(6);
 
     // Upsert one id in an indexed fragment and one in an unindexed one: each found once, new value.
-    StagedWrite upsert = tables.staging().stageUpsert(LOC, MAIN, v, schema,
-        List.of(person("b", "Bob", 20L), person("e", "Eva", 50L), person("g", "Gus", 7L)));
+    StagedWrite upsert = tables.staging().stageUpsert(TableAt.of(LOC, MAIN, v), schema, List.of(person("b", "Bob", 20L), person("e", "Eva", 50L), person("g", "Gus", 7L)));
     assertThat(upsert.updatedRows()).isEqualTo(2);
     assertThat(upsert.insertedRows()).isEqualTo(1);
     v = tables.commit(upsert).version();
@@ -182,22 +181,22 @@ abstract class AbstractKeyIndexTest {
     assertThat(probe(MAIN, v, all)).isEqualTo(byFullScan(MAIN, v, all)).hasSize(7);
 
     // Delete one id from each kind of fragment (d's fragment loses its only row and is removed).
-    StagedWrite delete = tables.staging().stageDeleteIds(LOC, MAIN, v, List.of("a", "d", "zz"));
+    StagedWrite delete = tables.staging().stageDeleteIds(TableAt.of(LOC, MAIN, v), List.of("a", "d", "zz"));
     assertThat(delete.deletedRows()).isEqualTo(2);
     v = tables.commit(delete).version();
     assertThat(probe(MAIN, v, "a", "d")).isEmpty();
-    assertThat(tables.staging().stageDeleteIds(LOC, MAIN, v, List.of("a", "d")).isEmpty()).isTrue();
+    assertThat(tables.staging().stageDeleteIds(TableAt.of(LOC, MAIN, v), List.of("a", "d")).isEmpty()).isTrue();
     assertThat(probe(MAIN, v, all)).isEqualTo(byFullScan(MAIN, v, all))
         .isEqualTo(Map.of("b", "Bob", "c", "Cy", "e", "Eva", "f", "Fy", "g", "Gus"));
-    stats = tables.statistics().fragmentStats(LOC, MAIN, v);
+    stats = tables.statistics().fragmentStats(TableAt.of(LOC, MAIN, v));
     assertThat(stats.fragmentsWithDeletions()).isPositive();
     assertThat(stats.deletedRows()).isPositive();
 
     // Folding everything in changes no answer.
-    optimized = tables.indexes().optimizeIndices(LOC, MAIN, v);
+    optimized = tables.indexes().optimizeIndices(TableAt.of(LOC, MAIN, v));
     assertThat(optimized.kind()).as(optimized.detail()).isEqualTo(IndexOptimization.Kind.OPTIMIZED);
     v = optimized.version();
-    assertThat(tables.statistics().fragmentStats(LOC, MAIN, v).indexesCurrent()).isTrue();
+    assertThat(tables.statistics().fragmentStats(TableAt.of(LOC, MAIN, v)).indexesCurrent()).isTrue();
     assertThat(probe(MAIN, v, all)).isEqualTo(byFullScan(MAIN, v, all)).hasSize(5);
     // Older versions still answer as they did (the index of each version is its own).
     assertThat(probe(MAIN, 3, all)).isEqualTo(Map.of("a", "Ann", "b", "Bo"));
@@ -209,14 +208,14 @@ abstract class AbstractKeyIndexTest {
     for (String id : List.of("a", "b", "c", "d")) {
       v = insert(MAIN, v, person(id, id.toUpperCase(), 1L));
     }
-    v = tables.indexes().optimizeIndices(LOC, MAIN, v).version();
-    v = tables.commit(tables.staging().stageDeleteIds(LOC, MAIN, v, List.of("b"))).version();
+    v = tables.indexes().optimizeIndices(TableAt.of(LOC, MAIN, v)).version();
+    v = tables.commit(tables.staging().stageDeleteIds(TableAt.of(LOC, MAIN, v), List.of("b"))).version();
     try (BufferAllocator allocator = new RootAllocator(); Dataset ds = LanceSupport.open(config, LOC, allocator)) {
       ds.compact();
       v = ds.version();
     }
-    assertThat(tables.transactionAt(LOC, MAIN, v).orElseThrow().operation()).isEqualTo("Rewrite");
-    FragmentStats stats = tables.statistics().fragmentStats(LOC, MAIN, v);
+    assertThat(tables.transactionAt(TableAt.of(LOC, MAIN, v)).orElseThrow().operation()).isEqualTo("Rewrite");
+    FragmentStats stats = tables.statistics().fragmentStats(TableAt.of(LOC, MAIN, v));
     assertThat(stats.fragments()).isEqualTo(1);
     // Lance remapped the index's fragment bitmap onto the rewritten fragment: still fully covered.
     assertThat(stats.unindexedFragments()).isEqualTo(Map.of("id_idx", 0));
@@ -230,32 +229,32 @@ abstract class AbstractKeyIndexTest {
   @Test
   void optimizeIndicesClassifiesFromTheVersionsItReadsBack() {
     long v = new TableStore(config).createWithKeyIndexes(LOC, schema);
-    IndexOptimization upToDate = tables.indexes().optimizeIndices(LOC, MAIN, v);
+    IndexOptimization upToDate = tables.indexes().optimizeIndices(TableAt.of(LOC, MAIN, v));
     assertThat(upToDate.kind()).isEqualTo(IndexOptimization.Kind.UP_TO_DATE);
     assertThat(upToDate.version()).isEqualTo(v);
-    assertThat(tables.head(LOC, MAIN)).isEqualTo(v);
+    assertThat(tables.head(TableRef.of(LOC, MAIN))).isEqualTo(v);
 
     long v1 = insert(MAIN, v, person("a", "Ann", 1L));
     long v2 = insert(MAIN, v1, person("b", "Bo", 2L));
-    IndexOptimization moved = tables.indexes().optimizeIndices(LOC, MAIN, v1);
+    IndexOptimization moved = tables.indexes().optimizeIndices(TableAt.of(LOC, MAIN, v1));
     assertThat(moved.kind()).isEqualTo(IndexOptimization.Kind.HEAD_MOVED);
     assertThat(moved.version()).isEqualTo(v2);
-    assertThat(tables.head(LOC, MAIN)).isEqualTo(v2);
+    assertThat(tables.head(TableRef.of(LOC, MAIN))).isEqualTo(v2);
 
-    IndexOptimization done = tables.indexes().optimizeIndices(LOC, MAIN, v2);
+    IndexOptimization done = tables.indexes().optimizeIndices(TableAt.of(LOC, MAIN, v2));
     assertThat(done.kind()).as(done.detail()).isEqualTo(IndexOptimization.Kind.OPTIMIZED);
     assertThat(done.readVersion()).isEqualTo(v2);
-    assertThat(done.version()).isEqualTo(v2 + 1).isEqualTo(tables.head(LOC, MAIN));
+    assertThat(done.version()).isEqualTo(v2 + 1).isEqualTo(tables.head(TableRef.of(LOC, MAIN)));
     assertThat(done.transactions()).hasSize(1);
     TxInfo tx = done.transactions().get(0);
     assertThat(tx.operation()).isEqualTo("CreateIndex");
     assertThat(tx.readVersion()).isEqualTo(v2);
     assertThat(tx.uuid()).isNotEmpty();
-    assertThat(tables.transactionAt(LOC, MAIN, v2 + 1)).contains(tx);
-    assertThat(tables.statistics().fragmentStats(LOC, MAIN, v2 + 1).unindexedFragments()).isEqualTo(Map.of("id_idx", 0));
+    assertThat(tables.transactionAt(TableAt.of(LOC, MAIN, v2 + 1))).contains(tx);
+    assertThat(tables.statistics().fragmentStats(TableAt.of(LOC, MAIN, v2 + 1)).unindexedFragments()).isEqualTo(Map.of("id_idx", 0));
     // Index work changes no row.
-    assertThat(tables.countRows(LOC, MAIN, v2 + 1)).isEqualTo(2);
-    assertThat(tables.indexes().optimizeIndices(LOC, MAIN, v2 + 1).kind()).isEqualTo(IndexOptimization.Kind.UP_TO_DATE);
+    assertThat(tables.countRows(TableAt.of(LOC, MAIN, v2 + 1))).isEqualTo(2);
+    assertThat(tables.indexes().optimizeIndices(TableAt.of(LOC, MAIN, v2 + 1)).kind()).isEqualTo(IndexOptimization.Kind.UP_TO_DATE);
   }
 
   @Test
@@ -263,18 +262,16 @@ abstract class AbstractKeyIndexTest {
     long v = new TableStore(config).createWithKeyIndexes(EDGE_LOC, edgeSchema());
     List<Map<String, Object>> rows = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
-      StagedWrite staged = tables.staging().stageInsert(EDGE_LOC, MAIN, v, edgeSchema(),
-          List.of(Map.of("id", "e" + i, "src", "s" + i, "dst", "d" + i)), false);
+      StagedWrite staged = tables.staging().stageInsert(TableAt.of(EDGE_LOC, MAIN, v), edgeSchema(), List.of(Map.of("id", "e" + i, "src", "s" + i, "dst", "d" + i)), false);
       v = tables.commit(staged).version();
     }
-    assertThat(tables.statistics().fragmentStats(EDGE_LOC, MAIN, v).unindexedFragments())
+    assertThat(tables.statistics().fragmentStats(TableAt.of(EDGE_LOC, MAIN, v)).unindexedFragments())
         .isEqualTo(Map.of("id_idx", 3, "src_idx", 3, "dst_idx", 3));
-    IndexOptimization done = tables.indexes().optimizeIndices(EDGE_LOC, MAIN, v);
+    IndexOptimization done = tables.indexes().optimizeIndices(TableAt.of(EDGE_LOC, MAIN, v));
     assertThat(done.kind()).as(done.detail()).isEqualTo(IndexOptimization.Kind.OPTIMIZED);
     assertThat(done.transactions()).extracting(TxInfo::operation).containsExactly("CreateIndex");
-    assertThat(tables.statistics().fragmentStats(EDGE_LOC, MAIN, done.version()).indexesCurrent()).isTrue();
-    tables.scan(EDGE_LOC, MAIN, done.version(), Filter.or(Filter.in("src", List.of("s1")), Filter.in("dst", List.of("d2"))),
-        List.of("id"), rows::add);
+    assertThat(tables.statistics().fragmentStats(TableAt.of(EDGE_LOC, MAIN, done.version())).indexesCurrent()).isTrue();
+    tables.scan(TableAt.of(EDGE_LOC, MAIN, done.version()), Filter.or(Filter.in("src", List.of("s1")), Filter.in("dst", List.of("d2"))), List.of("id"), rows::add);
     assertThat(rows).extracting(r -> r.get("id")).containsExactlyInAnyOrder("e1", "e2");
   }
 
@@ -283,18 +280,18 @@ abstract class AbstractKeyIndexTest {
     long v = new TableStore(config).createWithKeyIndexes(LOC, schema);
     v = insert(MAIN, v, person("a", "Ann", 1L));
     CommitOutcome overwritten = tables.commit(
-        tables.staging().stageOverwrite(LOC, MAIN, v, schema, List.of(person("b", "Bo", 2L))));
+        tables.staging().stageOverwrite(TableAt.of(LOC, MAIN, v), schema, List.of(person("b", "Bo", 2L))));
     v = overwritten.version();
     // Lance's Overwrite drops every index of the table.
-    FragmentStats stats = tables.statistics().fragmentStats(LOC, MAIN, v);
+    FragmentStats stats = tables.statistics().fragmentStats(TableAt.of(LOC, MAIN, v));
     assertThat(stats.missingKeyIndexes()).containsExactly("id");
     assertThat(stats.unindexedFragments()).isEmpty();
     assertThat(lanceIndexes(LOC, MAIN)).isEmpty();
     assertThat(probe(MAIN, v, "a", "b")).isEqualTo(Map.of("b", "Bo"));
-    IndexOptimization done = tables.indexes().optimizeIndices(LOC, MAIN, v);
+    IndexOptimization done = tables.indexes().optimizeIndices(TableAt.of(LOC, MAIN, v));
     assertThat(done.kind()).as(done.detail()).isEqualTo(IndexOptimization.Kind.OPTIMIZED);
     assertThat(lanceIndexes(LOC, MAIN)).containsExactly("id_idx");
-    assertThat(tables.statistics().fragmentStats(LOC, MAIN, done.version()).indexesCurrent()).isTrue();
+    assertThat(tables.statistics().fragmentStats(TableAt.of(LOC, MAIN, done.version())).indexesCurrent()).isTrue();
     assertThat(probe(MAIN, done.version(), "a", "b")).isEqualTo(Map.of("b", "Bo"));
   }
 
@@ -302,21 +299,21 @@ abstract class AbstractKeyIndexTest {
   void aBranchInheritsTheKeyIndexAndIsOptimizedOnItsOwn() {
     long v = new TableStore(config).createWithKeyIndexes(LOC, schema);
     v = insert(MAIN, v, person("a", "Ann", 1L));
-    v = tables.indexes().optimizeIndices(LOC, MAIN, v).version();
-    tables.branches().create(LOC, "feature", MAIN, v);
+    v = tables.indexes().optimizeIndices(TableAt.of(LOC, MAIN, v)).version();
+    tables.branches().create(TableAt.of(LOC, MAIN, v), "feature");
     Optional<String> feature = Optional.of("feature");
-    long b = tables.head(LOC, feature);
+    long b = tables.head(TableRef.of(LOC, feature));
     assertThat(lanceIndexes(LOC, feature)).containsExactly("id_idx");
     b = insert(feature, b, person("b", "Bo", 2L));
     assertThat(probe(feature, b, "a", "b", "zz")).isEqualTo(Map.of("a", "Ann", "b", "Bo"));
-    assertThat(tables.statistics().fragmentStats(LOC, feature, b).unindexedFragments()).isEqualTo(Map.of("id_idx", 1));
+    assertThat(tables.statistics().fragmentStats(TableAt.of(LOC, feature, b)).unindexedFragments()).isEqualTo(Map.of("id_idx", 1));
 
-    long mainHead = tables.head(LOC, MAIN);
-    IndexOptimization done = tables.indexes().optimizeIndices(LOC, feature, b);
+    long mainHead = tables.head(TableRef.of(LOC, MAIN));
+    IndexOptimization done = tables.indexes().optimizeIndices(TableAt.of(LOC, feature, b));
     assertThat(done.kind()).as(done.detail()).isEqualTo(IndexOptimization.Kind.OPTIMIZED);
-    assertThat(done.version()).isEqualTo(tables.head(LOC, feature));
-    assertThat(tables.head(LOC, MAIN)).isEqualTo(mainHead);
-    assertThat(tables.statistics().fragmentStats(LOC, feature, done.version()).indexesCurrent()).isTrue();
+    assertThat(done.version()).isEqualTo(tables.head(TableRef.of(LOC, feature)));
+    assertThat(tables.head(TableRef.of(LOC, MAIN))).isEqualTo(mainHead);
+    assertThat(tables.statistics().fragmentStats(TableAt.of(LOC, feature, done.version())).indexesCurrent()).isTrue();
     assertThat(probe(feature, done.version(), "a", "b")).isEqualTo(Map.of("a", "Ann", "b", "Bo"));
     assertThat(probe(MAIN, mainHead, "a", "b")).isEqualTo(Map.of("a", "Ann"));
   }

@@ -88,7 +88,7 @@ abstract class AbstractLanceSearchTest {
   }
 
   long append(List<Map<String, Object>> rows) {
-    CommitOutcome out = tables.commit(tables.staging().stageInsert(LOC, MAIN, version, schema(), rows, false));
+    CommitOutcome out = tables.commit(tables.staging().stageInsert(TableAt.of(LOC, MAIN, version), schema(), rows, false));
     assertThat(out.kind()).as(out.detail()).isEqualTo(CommitOutcome.Kind.LANDED);
     version = out.version();
     return version;
@@ -238,7 +238,7 @@ abstract class AbstractLanceSearchTest {
 
   Map<String, float[]> vectors() {
     Map<String, float[]> out = new HashMap<>();
-    tables.scan(LOC, MAIN, version, Filter.TRUE, List.of("id", "vec"), r -> {
+    tables.scan(TableAt.of(LOC, MAIN, version), Filter.TRUE, List.of("id", "vec"), r -> {
       if (r.get("vec") != null) {
         out.put((String) r.get("id"), (float[]) r.get("vec"));
       }
@@ -341,26 +341,21 @@ abstract class AbstractLanceSearchTest {
 
   @Test
   void fullTextSearchNeedsTheIndexScoresEveryMatchAndPrefilters() {
-    assertThatThrownBy(() -> tables.search().fullTextSearch(LOC, MAIN, version, "title", TextQuery.match("learning"),
-        Filter.TRUE, List.of("id"))).isInstanceOf(MissingSearchIndex.class).hasMessageContaining("'title'");
+    assertThatThrownBy(() -> tables.search().fullTextSearch(TableAt.of(LOC, MAIN, version), "title", TextQuery.match("learning"), Filter.TRUE, List.of("id"))).isInstanceOf(MissingSearchIndex.class).hasMessageContaining("'title'");
     index("title", TestIndexes.Kind.INVERTED);
-    List<ScoredRow> hits = tables.search().fullTextSearch(LOC, MAIN, version, "title", TextQuery.match("learning"), Filter.TRUE,
-        List.of("id"));
+    List<ScoredRow> hits = tables.search().fullTextSearch(TableAt.of(LOC, MAIN, version), "title", TextQuery.match("learning"), Filter.TRUE, List.of("id"));
     // Best first, ties by id; the score column is not left in the row.
     assertThat(hitIds(hits)).containsExactly("rl", "dl", "ml");
     assertThat(hits.get(0).row()).containsOnlyKeys("id");
     assertThat(hits.get(0).score()).isGreaterThan(hits.get(1).score());
-    assertThat(tables.search().fullTextSearch(LOC, MAIN, version, "title", TextQuery.match("common"), Filter.TRUE,
-        List.of("id"))).hasSize(300);
-    assertThat(hitIds(tables.search().fullTextSearch(LOC, MAIN, version, "title", TextQuery.match("learning"),
-        Filter.eq("status", "miss"), List.of("id", "status")))).containsExactly("ml");
-    assertThat(tables.search().fullTextSearch(LOC, MAIN, version, "title", TextQuery.match(""), Filter.TRUE, List.of()))
+    assertThat(tables.search().fullTextSearch(TableAt.of(LOC, MAIN, version), "title", TextQuery.match("common"), Filter.TRUE, List.of("id"))).hasSize(300);
+    assertThat(hitIds(tables.search().fullTextSearch(TableAt.of(LOC, MAIN, version), "title", TextQuery.match("learning"), Filter.eq("status", "miss"), List.of("id", "status")))).containsExactly("ml");
+    assertThat(tables.search().fullTextSearch(TableAt.of(LOC, MAIN, version), "title", TextQuery.match(""), Filter.TRUE, List.of()))
         .isEmpty();
     // A fuzzy query is lowercased for the lowercasing index ("Vison" is then one edit from "vision").
-    assertThat(hitIds(tables.search().fullTextSearch(LOC, MAIN, version, "title", TextQuery.fuzzy("Vison", 1), Filter.TRUE,
-        List.of("id")))).containsExactly("cv");
+    assertThat(hitIds(tables.search().fullTextSearch(TableAt.of(LOC, MAIN, version), "title", TextQuery.fuzzy("Vison", 1), Filter.TRUE, List.of("id")))).containsExactly("cv");
     // Every column when none is named.
-    assertThat(tables.search().fullTextSearch(LOC, MAIN, version, "title", TextQuery.match("vision"), Filter.TRUE, List.of())
+    assertThat(tables.search().fullTextSearch(TableAt.of(LOC, MAIN, version), "title", TextQuery.match("vision"), Filter.TRUE, List.of())
         .get(0).row()).containsOnlyKeys("id", "status", "title", "vec");
   }
 
@@ -374,28 +369,27 @@ abstract class AbstractLanceSearchTest {
       if (indexed) {
         index("vec", TestIndexes.Kind.VECTOR_L2);
       }
-      List<ScoredRow> top = tables.search().nearest(LOC, MAIN, version, "vec", Q, 6, Filter.TRUE, List.of("id"));
+      List<ScoredRow> top = tables.search().nearest(TableAt.of(LOC, MAIN, version), "vec", Q, 6, Filter.TRUE, List.of("id"));
       assertThat(hitIds(top)).as("indexed %s", indexed).isEqualTo(new ArrayList<Object>(expected));
       for (ScoredRow r : top) {
         assertThat(r.row()).containsOnlyKeys("id");
         assertThat(r.score()).isEqualTo(l2Distance(Q, vectors.get((String) r.row().get("id"))));
       }
-      assertThat(hitIds(tables.search().nearest(LOC, MAIN, version, "vec", Q, 2, Filter.eq("status", "miss"), List.of("id"))))
+      assertThat(hitIds(tables.search().nearest(TableAt.of(LOC, MAIN, version), "vec", Q, 2, Filter.eq("status", "miss"), List.of("id"))))
           .containsExactly("ml", "cv");
       // A zero query is an ordinary point under L2 (issue 47 item 8): nearest to the origin first,
       // with its squared norm as the distance; cosine refused it.
-      List<ScoredRow> origin = tables.search().nearest(LOC, MAIN, version, "vec", new float[4], 2, Filter.TRUE, List.of("id"));
+      List<ScoredRow> origin = tables.search().nearest(TableAt.of(LOC, MAIN, version), "vec", new float[4], 2, Filter.TRUE, List.of("id"));
       assertThat(hitIds(origin)).as("indexed %s", indexed).containsExactly("ml", "nlp");
       assertThat(origin.get(0).score()).isEqualTo(l2Distance(new float[4], vectors.get("ml")));
     }
-    assertThatThrownBy(() -> tables.search().nearest(LOC, MAIN, version, "vec", new float[] {1, 0, 0}, 3, Filter.TRUE, List.of()))
+    assertThatThrownBy(() -> tables.search().nearest(TableAt.of(LOC, MAIN, version), "vec", new float[] {1, 0, 0}, 3, Filter.TRUE, List.of()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("4 dimensions");
-    assertThatThrownBy(() -> tables.search().nearest(LOC, MAIN, version, "vec", new float[] {Float.NaN, 0, 0, 0}, 3,
-        Filter.TRUE, List.of())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("finite");
-    assertThatThrownBy(() -> tables.search().nearest(LOC, MAIN, version, "title", Q, 3, Filter.TRUE, List.of()))
+    assertThatThrownBy(() -> tables.search().nearest(TableAt.of(LOC, MAIN, version), "vec", new float[] {Float.NaN, 0, 0, 0}, 3, Filter.TRUE, List.of())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("finite");
+    assertThatThrownBy(() -> tables.search().nearest(TableAt.of(LOC, MAIN, version), "title", Q, 3, Filter.TRUE, List.of()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a vector column");
     // Rows keep every column when none is named, the vector included.
-    assertThat(tables.search().nearest(LOC, MAIN, version, "vec", Q, 1, Filter.TRUE, List.of()).get(0).row())
+    assertThat(tables.search().nearest(TableAt.of(LOC, MAIN, version), "vec", Q, 1, Filter.TRUE, List.of()).get(0).row())
         .containsOnlyKeys("id", "status", "title", "vec");
   }
 

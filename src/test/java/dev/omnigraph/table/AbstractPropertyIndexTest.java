@@ -83,7 +83,7 @@ abstract class AbstractPropertyIndexTest {
   }
 
   long insert(Optional<String> branch, long v, List<Map<String, Object>> rows) {
-    CommitOutcome o = tables.commit(tables.staging().stageInsert(LOC, branch, v, schema(), rows, false));
+    CommitOutcome o = tables.commit(tables.staging().stageInsert(TableAt.of(LOC, branch, v), schema(), rows, false));
     assertThat(o.kind()).as(o.detail()).isEqualTo(CommitOutcome.Kind.LANDED);
     return o.version();
   }
@@ -94,7 +94,7 @@ abstract class AbstractPropertyIndexTest {
 
   TreeSet<String> ids(Optional<String> branch, long version, Filter filter) {
     TreeSet<String> out = new TreeSet<>();
-    tables.scan(LOC, branch, version, filter, List.of("id"), r -> out.add((String) r.get("id")));
+    tables.scan(TableAt.of(LOC, branch, version), filter, List.of("id"), r -> out.add((String) r.get("id")));
     return out;
   }
 
@@ -118,7 +118,7 @@ abstract class AbstractPropertyIndexTest {
   void everyKindBuildsUncommittedAndLandsAsOneCreateIndexWithOurUuid() throws Exception {
     long v0 = new TableStore(config).createWithKeyIndexes(LOC, schema());
     long v = insert(MAIN, insert(MAIN, v0, rows(0, 150, true)), rows(150, 150, true)); // two fragments
-    TableIndexState before = tables.indexes().indexState(LOC, MAIN, v, List.of("emb"));
+    TableIndexState before = tables.indexes().indexState(TableAt.of(LOC, MAIN, v), List.of("emb"));
     assertThat(before.rows()).isEqualTo(300);
     assertThat(before.indexes()).isEqualTo(Map.of("id_idx", IndexKind.BTREE));
     long nonNull = rows(0, 300, true).stream().filter(r -> r.get("emb") != null).count();
@@ -131,9 +131,9 @@ abstract class AbstractPropertyIndexTest {
     filters.forEach((name, f) -> unindexed.put(name, ids(MAIN, v, f)));
 
     String uuid = UUID.randomUUID().toString();
-    StagedWrite staged = tables.indexes().stageCreateIndices(LOC, MAIN, v, ALL, before.vectors(), uuid);
+    StagedWrite staged = tables.indexes().stageCreateIndices(TableAt.of(LOC, MAIN, v), ALL, before.vectors(), uuid);
     // Staging moved nothing: same head, same indexes.
-    assertThat(tables.head(LOC, MAIN)).isEqualTo(v);
+    assertThat(tables.head(TableRef.of(LOC, MAIN))).isEqualTo(v);
     assertThat(lanceIndexes(MAIN)).containsExactly("id_idx");
     assertThat(staged.kind()).isEqualTo(StagedWrite.Kind.INDEX);
     assertThat(staged.indexNames()).containsExactly("age_idx", "kind_idx", "bio_idx", "emb_idx");
@@ -141,12 +141,12 @@ abstract class AbstractPropertyIndexTest {
     CommitOutcome outcome = tables.commit(staged);
     assertThat(outcome.kind()).as(outcome.detail()).isEqualTo(CommitOutcome.Kind.LANDED);
     assertThat(outcome.version()).isEqualTo(v + 1);
-    TxInfo tx = tables.transactionAt(LOC, MAIN, v + 1).orElseThrow();
+    TxInfo tx = tables.transactionAt(TableAt.of(LOC, MAIN, v + 1)).orElseThrow();
     assertThat(tx.operation()).isEqualTo("CreateIndex");
     assertThat(tx.uuid()).isEqualTo(uuid);
     assertThat(tx.readVersion()).isEqualTo(v);
     assertThat(tx.properties()).containsEntry(TableIndexes.INDEX_BATCH, "age_idx,kind_idx,bio_idx,emb_idx");
-    TableIndexState after = tables.indexes().indexState(LOC, MAIN, v + 1, List.of());
+    TableIndexState after = tables.indexes().indexState(TableAt.of(LOC, MAIN, v + 1), List.of());
     assertThat(after.indexes()).isEqualTo(Map.of("id_idx", IndexKind.BTREE, "age_idx", IndexKind.BTREE,
         "kind_idx", IndexKind.BTREE, "bio_idx", IndexKind.INVERTED, "emb_idx", IndexKind.VECTOR));
     assertThat(after.rows()).isEqualTo(300);
@@ -192,11 +192,10 @@ abstract class AbstractPropertyIndexTest {
   void aVectorColumnWithoutANonNullVectorCannotTrain() {
     long v = new TableStore(config).createWithKeyIndexes(LOC, schema());
     v = insert(MAIN, v, rows(0, 20, false));
-    TableIndexState state = tables.indexes().indexState(LOC, MAIN, v, List.of("emb"));
+    TableIndexState state = tables.indexes().indexState(TableAt.of(LOC, MAIN, v), List.of("emb"));
     assertThat(state.vectors()).isEqualTo(Map.of("emb", 0L));
     long at = v;
-    assertThatThrownBy(() -> tables.indexes().stageCreateIndices(LOC, MAIN, at, List.of(new IndexSpec("emb", IndexKind.VECTOR)),
-        state.vectors(), UUID.randomUUID().toString()))
+    assertThatThrownBy(() -> tables.indexes().stageCreateIndices(TableAt.of(LOC, MAIN, at), List.of(new IndexSpec("emb", IndexKind.VECTOR)), state.vectors(), UUID.randomUUID().toString()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("non-null vector");
     // What Lance itself says when asked anyway (the planner never asks: it reports the column pending).
     try (BufferAllocator allocator = new RootAllocator(); Dataset ds = LanceSupport.open(config, LOC, allocator)) {
@@ -207,12 +206,11 @@ abstract class AbstractPropertyIndexTest {
     // One non-null vector is enough for Lance (one IVF partition).
     List<Map<String, Object>> one = rows(100, 1, true);
     v = insert(MAIN, v, one);
-    TableIndexState trainable = tables.indexes().indexState(LOC, MAIN, v, List.of("emb"));
+    TableIndexState trainable = tables.indexes().indexState(TableAt.of(LOC, MAIN, v), List.of("emb"));
     assertThat(trainable.vectors()).isEqualTo(Map.of("emb", 1L));
-    CommitOutcome o = tables.commit(tables.indexes().stageCreateIndices(LOC, MAIN, v,
-        List.of(new IndexSpec("emb", IndexKind.VECTOR)), trainable.vectors(), UUID.randomUUID().toString()));
+    CommitOutcome o = tables.commit(tables.indexes().stageCreateIndices(TableAt.of(LOC, MAIN, v), List.of(new IndexSpec("emb", IndexKind.VECTOR)), trainable.vectors(), UUID.randomUUID().toString()));
     assertThat(o.kind()).as(o.detail()).isEqualTo(CommitOutcome.Kind.LANDED);
-    assertThat(tables.indexes().indexState(LOC, MAIN, o.version(), List.of()).indexes()).containsKey("emb_idx");
+    assertThat(tables.indexes().indexState(TableAt.of(LOC, MAIN, o.version()), List.of()).indexes()).containsKey("emb_idx");
   }
 
   @Test
@@ -229,19 +227,19 @@ abstract class AbstractPropertyIndexTest {
   void aBuildOnALanceBranchCommitsOnThatBranchOnly() {
     long v = new TableStore(config).createWithKeyIndexes(LOC, schema());
     v = insert(MAIN, v, rows(0, 40, true));
-    tables.branches().create(LOC, "feature", MAIN, v);
+    tables.branches().create(TableAt.of(LOC, MAIN, v), "feature");
     Optional<String> feature = Optional.of("feature");
     long b = insert(feature, v, rows(40, 40, true));
-    TableIndexState state = tables.indexes().indexState(LOC, feature, b, List.of("emb"));
+    TableIndexState state = tables.indexes().indexState(TableAt.of(LOC, feature, b), List.of("emb"));
     assertThat(state.rows()).isEqualTo(80);
     String uuid = UUID.randomUUID().toString();
-    CommitOutcome o = tables.commit(tables.indexes().stageCreateIndices(LOC, feature, b, ALL, state.vectors(), uuid));
+    CommitOutcome o = tables.commit(tables.indexes().stageCreateIndices(TableAt.of(LOC, feature, b), ALL, state.vectors(), uuid));
     assertThat(o.kind()).as(o.detail()).isEqualTo(CommitOutcome.Kind.LANDED);
     assertThat(o.version()).isEqualTo(b + 1);
-    assertThat(tables.transactionAt(LOC, feature, b + 1).orElseThrow().uuid()).isEqualTo(uuid);
+    assertThat(tables.transactionAt(TableAt.of(LOC, feature, b + 1)).orElseThrow().uuid()).isEqualTo(uuid);
     assertThat(lanceIndexes(feature)).containsExactly("age_idx", "bio_idx", "emb_idx", "id_idx", "kind_idx");
     assertThat(lanceIndexes(MAIN)).containsExactly("id_idx");
-    assertThat(tables.head(LOC, MAIN)).isEqualTo(v);
+    assertThat(tables.head(TableRef.of(LOC, MAIN))).isEqualTo(v);
     assertThat(ids(feature, b + 1, Filter.eq("age", 45L))).containsExactly("p45");
   }
 
@@ -249,15 +247,14 @@ abstract class AbstractPropertyIndexTest {
   void anAbandonedBuildChangesNothingAndTheNextBuildLands() {
     long v = new TableStore(config).createWithKeyIndexes(LOC, schema());
     v = insert(MAIN, v, rows(0, 30, true));
-    TableIndexState state = tables.indexes().indexState(LOC, MAIN, v, List.of("emb"));
-    StagedWrite abandoned = tables.indexes().stageCreateIndices(LOC, MAIN, v, ALL, state.vectors(), UUID.randomUUID().toString());
+    TableIndexState state = tables.indexes().indexState(TableAt.of(LOC, MAIN, v), List.of("emb"));
+    StagedWrite abandoned = tables.indexes().stageCreateIndices(TableAt.of(LOC, MAIN, v), ALL, state.vectors(), UUID.randomUUID().toString());
     assertThat(abandoned.indexNames()).hasSize(4);
-    assertThat(tables.head(LOC, MAIN)).isEqualTo(v);
-    assertThat(tables.indexes().indexState(LOC, MAIN, v, List.of()).indexes()).containsOnlyKeys("id_idx");
-    CommitOutcome o = tables.commit(tables.indexes().stageCreateIndices(LOC, MAIN, v, ALL, state.vectors(),
-        UUID.randomUUID().toString()));
+    assertThat(tables.head(TableRef.of(LOC, MAIN))).isEqualTo(v);
+    assertThat(tables.indexes().indexState(TableAt.of(LOC, MAIN, v), List.of()).indexes()).containsOnlyKeys("id_idx");
+    CommitOutcome o = tables.commit(tables.indexes().stageCreateIndices(TableAt.of(LOC, MAIN, v), ALL, state.vectors(), UUID.randomUUID().toString()));
     assertThat(o.kind()).as(o.detail()).isEqualTo(CommitOutcome.Kind.LANDED);
-    assertThat(tables.indexes().indexState(LOC, MAIN, o.version(), List.of()).indexes())
+    assertThat(tables.indexes().indexState(TableAt.of(LOC, MAIN, o.version()), List.of()).indexes())
         .containsOnlyKeys("id_idx", "age_idx", "kind_idx", "bio_idx", "emb_idx");
   }
 
@@ -265,8 +262,8 @@ abstract class AbstractPropertyIndexTest {
   void aStagedIndexBatchAfterAForeignCommitIsNotLandedExactly() {
     long v = new TableStore(config).createWithKeyIndexes(LOC, schema());
     v = insert(MAIN, v, rows(0, 30, true));
-    TableIndexState state = tables.indexes().indexState(LOC, MAIN, v, List.of("emb"));
-    StagedWrite staged = tables.indexes().stageCreateIndices(LOC, MAIN, v, ALL, state.vectors(), UUID.randomUUID().toString());
+    TableIndexState state = tables.indexes().indexState(TableAt.of(LOC, MAIN, v), List.of("emb"));
+    StagedWrite staged = tables.indexes().stageCreateIndices(TableAt.of(LOC, MAIN, v), ALL, state.vectors(), UUID.randomUUID().toString());
     long foreign = insert(MAIN, v, rows(30, 5, true));
     CommitOutcome o = tables.commit(staged);
     // Lance rebases a CreateIndex over a compatible insert: never LANDED at v + 1, so the writer
@@ -279,13 +276,11 @@ abstract class AbstractPropertyIndexTest {
   @Test
   void emptyAndDuplicateRequestsAreRefused() {
     long v = new TableStore(config).createWithKeyIndexes(LOC, schema());
-    assertThatThrownBy(() -> tables.indexes().stageCreateIndices(LOC, MAIN, v, List.of(), Map.of(), "u"))
+    assertThatThrownBy(() -> tables.indexes().stageCreateIndices(TableAt.of(LOC, MAIN, v), List.of(), Map.of(), "u"))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> tables.indexes().stageCreateIndices(LOC, MAIN, v,
-        List.of(new IndexSpec("age", IndexKind.BTREE), new IndexSpec("age", IndexKind.BTREE)), Map.of(), "u"))
+    assertThatThrownBy(() -> tables.indexes().stageCreateIndices(TableAt.of(LOC, MAIN, v), List.of(new IndexSpec("age", IndexKind.BTREE), new IndexSpec("age", IndexKind.BTREE)), Map.of(), "u"))
         .isInstanceOf(IllegalArgumentException.class);
     // A version with no fragment: nothing to index.
-    assertThatThrownBy(() -> tables.indexes().stageCreateIndices(LOC, MAIN, v, List.of(new IndexSpec("age", IndexKind.BTREE)),
-        Map.of(), "u")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no fragment");
+    assertThatThrownBy(() -> tables.indexes().stageCreateIndices(TableAt.of(LOC, MAIN, v), List.of(new IndexSpec("age", IndexKind.BTREE)), Map.of(), "u")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no fragment");
   }
 }

@@ -45,7 +45,7 @@ abstract class AbstractTableCompactionTest {
   }
 
   long insert(Optional<String> branch, long readVersion, Map<String, Object>... rows) {
-    CommitOutcome outcome = tables.commit(tables.staging().stageInsert(LOC, branch, readVersion, schema, List.of(rows), false));
+    CommitOutcome outcome = tables.commit(tables.staging().stageInsert(TableAt.of(LOC, branch, readVersion), schema, List.of(rows), false));
     assertThat(outcome.kind()).as(outcome.detail()).isEqualTo(CommitOutcome.Kind.LANDED);
     return outcome.version();
   }
@@ -70,7 +70,7 @@ abstract class AbstractTableCompactionTest {
 
   List<Map<String, Object>> rows(Optional<String> branch, long version) {
     List<Map<String, Object>> rows = new ArrayList<>();
-    tables.scan(LOC, branch, version, Filter.TRUE, List.of(), rows::add);
+    tables.scan(TableAt.of(LOC, branch, version), Filter.TRUE, List.of(), rows::add);
     return TableFixtures.sorted(rows);
   }
 
@@ -79,11 +79,10 @@ abstract class AbstractTableCompactionTest {
     for (int i = 0; i < 6; i += 2) {
       v = insert(branch, v, person("p" + i, "P" + i, (long) i), person("p" + (i + 1), "P" + (i + 1), (long) i + 1));
     }
-    CommitOutcome deleted = tables.commit(tables.staging().stageDeleteIds(LOC, branch, v, List.of("p1")));
+    CommitOutcome deleted = tables.commit(tables.staging().stageDeleteIds(TableAt.of(LOC, branch, v), List.of("p1")));
     assertThat(deleted.kind()).isEqualTo(CommitOutcome.Kind.LANDED);
     v = deleted.version();
-    CommitOutcome upserted = tables.commit(tables.staging().stageUpsert(LOC, branch, v, schema,
-        List.of(person("p2", "P2-new", 22L), person("q", "Q", 9L))));
+    CommitOutcome upserted = tables.commit(tables.staging().stageUpsert(TableAt.of(LOC, branch, v), schema, List.of(person("p2", "P2-new", 22L), person("q", "Q", 9L))));
     assertThat(upserted.kind()).isEqualTo(CommitOutcome.Kind.LANDED);
     return upserted.version();
   }
@@ -92,7 +91,7 @@ abstract class AbstractTableCompactionTest {
   void compactionPreservesRowsRowIdsAndTimeTravelAndFoldsDeletions() throws Exception {
     long v1 = new TableStore(config).createEmpty(LOC, schema);
     long pin = fragmented(MAIN, v1);
-    TableStats before = tables.compaction().stats(LOC, MAIN, OptionalLong.empty());
+    TableStats before = tables.compaction().stats(TableRef.of(LOC, MAIN), OptionalLong.empty());
     assertThat(before.version()).isEqualTo(pin);
     assertThat(before.fragments()).as("%s", before).isEqualTo(4);
     assertThat(before.fragmentsWithDeletions()).as("%s", before).isEqualTo(2);
@@ -100,12 +99,12 @@ abstract class AbstractTableCompactionTest {
     List<Map<String, Object>> content = rows(MAIN, pin);
     Map<String, Long> ids = rowIds(MAIN, pin);
 
-    CompactionOutcome out = tables.compaction().compact(LOC, MAIN, pin);
+    CompactionOutcome out = tables.compaction().compact(TableAt.of(LOC, MAIN, pin));
     System.out.println("[compaction] " + out);
 
     assertThat(out.kind()).as(out.detail()).isEqualTo(CompactionOutcome.Kind.COMPACTED);
     assertThat(out.expectedVersion()).isEqualTo(pin);
-    assertThat(out.version()).isEqualTo(tables.head(LOC, MAIN)).isGreaterThan(pin);
+    assertThat(out.version()).isEqualTo(tables.head(TableRef.of(LOC, MAIN))).isGreaterThan(pin);
     // ReserveFragments + Rewrite, then the key indexes folded in (derived, same content).
     assertThat(out.steps()).isNotEmpty().hasSizeLessThanOrEqualTo(2 + KeyIndexes.MAX_INDEX_COMMITS);
     assertThat(out.steps()).extracting(CompactionOutcome.Step::operation).contains("Rewrite");
@@ -117,15 +116,15 @@ abstract class AbstractTableCompactionTest {
     // Same rows, same stable row ids; the old version still reads its old content.
     assertThat(rows(MAIN, out.version())).isEqualTo(content);
     assertThat(rowIds(MAIN, out.version())).isEqualTo(ids);
-    assertThat(tables.countRows(LOC, MAIN, out.version())).isEqualTo(content.size());
+    assertThat(tables.countRows(TableAt.of(LOC, MAIN, out.version()))).isEqualTo(content.size());
     assertThat(rows(MAIN, pin)).isEqualTo(content);
-    assertThat(tables.compaction().stats(LOC, MAIN, OptionalLong.of(pin))).isEqualTo(before);
+    assertThat(tables.compaction().stats(TableRef.of(LOC, MAIN), OptionalLong.of(pin))).isEqualTo(before);
     // Recovery's view of the same history agrees.
-    assertThat(tables.compaction().compactionSince(LOC, MAIN, pin).kind()).isEqualTo(CompactionOutcome.Kind.COMPACTED);
-    assertThat(tables.compaction().compactionSince(LOC, MAIN, pin).version()).isEqualTo(out.version());
+    assertThat(tables.compaction().compactionSince(TableAt.of(LOC, MAIN, pin)).kind()).isEqualTo(CompactionOutcome.Kind.COMPACTED);
+    assertThat(tables.compaction().compactionSince(TableAt.of(LOC, MAIN, pin)).version()).isEqualTo(out.version());
     // An ordinary staged write on top of the compacted head works and is foreign to the compaction.
     long next = insert(MAIN, out.version(), person("z", "Z", 1L));
-    assertThat(tables.compaction().compactionSince(LOC, MAIN, pin).kind()).isEqualTo(CompactionOutcome.Kind.FOREIGN);
+    assertThat(tables.compaction().compactionSince(TableAt.of(LOC, MAIN, pin)).kind()).isEqualTo(CompactionOutcome.Kind.FOREIGN);
     assertThat(rows(MAIN, next)).hasSize(content.size() + 1);
   }
 
@@ -133,21 +132,21 @@ abstract class AbstractTableCompactionTest {
   void compactionOfABranchLeavesMainAlone() throws Exception {
     long v1 = new TableStore(config).createEmpty(LOC, schema);
     long forkAt = insert(MAIN, v1, person("m", "M", 1L));
-    tables.branches().create(LOC, "feature", MAIN, forkAt);
+    tables.branches().create(TableAt.of(LOC, MAIN, forkAt), "feature");
     Optional<String> b = Optional.of("feature");
     long pin = fragmented(b, forkAt);
     List<Map<String, Object>> content = rows(b, pin);
     Map<String, Long> ids = rowIds(b, pin);
 
-    CompactionOutcome out = tables.compaction().compact(LOC, b, pin);
+    CompactionOutcome out = tables.compaction().compact(TableAt.of(LOC, b, pin));
     System.out.println("[compaction on a branch] " + out);
 
     assertThat(out.kind()).as(out.detail()).isEqualTo(CompactionOutcome.Kind.COMPACTED);
-    assertThat(tables.head(LOC, b)).isEqualTo(out.version());
+    assertThat(tables.head(TableRef.of(LOC, b))).isEqualTo(out.version());
     assertThat(rows(b, out.version())).isEqualTo(content);
     assertThat(rowIds(b, out.version())).isEqualTo(ids);
     assertThat(rows(b, pin)).isEqualTo(content);
-    assertThat(tables.head(LOC, MAIN)).isEqualTo(forkAt);
+    assertThat(tables.head(TableRef.of(LOC, MAIN))).isEqualTo(forkAt);
     assertThat(rows(MAIN, forkAt)).extracting(r -> r.get("id")).containsExactly("m");
   }
 
@@ -156,12 +155,12 @@ abstract class AbstractTableCompactionTest {
     long v1 = new TableStore(config).createEmpty(LOC, schema);
     long pin = fragmented(MAIN, v1);
     long drifted = insert(MAIN, pin, person("x", "X", 1L));
-    assertThatThrownBy(() -> tables.compaction().compact(LOC, MAIN, pin)).isInstanceOfSatisfying(TableHeadMoved.class, e -> {
+    assertThatThrownBy(() -> tables.compaction().compact(TableAt.of(LOC, MAIN, pin))).isInstanceOfSatisfying(TableHeadMoved.class, e -> {
       assertThat(e.expectedVersion()).isEqualTo(pin);
       assertThat(e.liveHead()).isEqualTo(drifted);
       assertThat(e.location()).isEqualTo(LOC);
     });
-    assertThat(tables.head(LOC, MAIN)).isEqualTo(drifted);
+    assertThat(tables.head(TableRef.of(LOC, MAIN))).isEqualTo(drifted);
   }
 
   @Test
@@ -169,11 +168,11 @@ abstract class AbstractTableCompactionTest {
     long v1 = new TableStore(config).createWithKeyIndexes(LOC, schema);
     long inserted = insert(MAIN, v1, person("a", "A", 1L), person("b", "B", 2L));
     // Index the one fragment first: then neither compaction nor the index fold has anything to do.
-    long pin = tables.indexes().optimizeIndices(LOC, MAIN, inserted).version();
-    CompactionOutcome out = tables.compaction().compact(LOC, MAIN, pin);
+    long pin = tables.indexes().optimizeIndices(TableAt.of(LOC, MAIN, inserted)).version();
+    CompactionOutcome out = tables.compaction().compact(TableAt.of(LOC, MAIN, pin));
     System.out.println("[compaction of one fragment] " + out);
     assertThat(out.kind()).isEqualTo(CompactionOutcome.Kind.NOT_COMPACTED);
     assertThat(out.version()).isEqualTo(pin);
-    assertThat(tables.head(LOC, MAIN)).isEqualTo(pin);
+    assertThat(tables.head(TableRef.of(LOC, MAIN))).isEqualTo(pin);
   }
 }

@@ -63,16 +63,16 @@ class KeyProbeRequestCountS3Test {
     fresh();
     new TableStore(config).createWithKeyIndexes(LOC, schema);
     long v = addOneRowFragments(0, indexed);
-    IndexOptimization optimized = tables.indexes().optimizeIndices(LOC, MAIN, v);
+    IndexOptimization optimized = tables.indexes().optimizeIndices(TableAt.of(LOC, MAIN, v));
     assertThat(optimized.kind()).as(optimized.detail()).isEqualTo(IndexOptimization.Kind.OPTIMIZED);
     long head = unindexed == 0 ? optimized.version() : addOneRowFragments(indexed, unindexed);
-    FragmentStats stats = tables.statistics().fragmentStats(LOC, MAIN, head);
+    FragmentStats stats = tables.statistics().fragmentStats(TableAt.of(LOC, MAIN, head));
     assertThat(stats.fragments()).isEqualTo(indexed + unindexed);
     assertThat(stats.unindexedFragments()).isEqualTo(Map.of("id_idx", unindexed));
     String hit = "k" + (indexed / 2);
-    long hitGets = dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, List.of(hit), List.of("id")))
+    long hitGets = dataGets(() -> assertThat(tables.rowsById(TableAt.of(LOC, MAIN, head), List.of(hit), List.of("id")))
         .containsExactly(Map.of("id", hit)));
-    long missGets = dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, List.of("absent"), List.of("id")))
+    long missGets = dataGets(() -> assertThat(tables.rowsById(TableAt.of(LOC, MAIN, head), List.of("absent"), List.of("id")))
         .isEmpty());
     return new long[] {hitGets, missGets};
   }
@@ -99,27 +99,26 @@ class KeyProbeRequestCountS3Test {
     fresh();
     new TableStore(config).createWithKeyIndexes(LOC, schema);
     long v = addOneRowFragments(0, 4);
-    v = tables.indexes().optimizeIndices(LOC, MAIN, v).version();
+    v = tables.indexes().optimizeIndices(TableAt.of(LOC, MAIN, v)).version();
     for (int i = 4; i < 9; i++) { // k4..k8: five fragments the index does not cover, staged here
-      v = tables.commit(tables.staging().stageInsert(LOC, MAIN, v, schema, List.of(person("k" + i, "n" + i, (long) i)), false))
+      v = tables.commit(tables.staging().stageInsert(TableAt.of(LOC, MAIN, v), schema, List.of(person("k" + i, "n" + i, (long) i)), false))
           .version();
     }
     long head = v;
-    assertThat(tables.statistics().fragmentStats(LOC, MAIN, head).unindexedFragments()).isEqualTo(Map.of("id_idx", 5));
+    assertThat(tables.statistics().fragmentStats(TableAt.of(LOC, MAIN, head)).unindexedFragments()).isEqualTo(Map.of("id_idx", 5));
 
     // Staged here: a miss reads no data file, a hit in an unindexed fragment reads only that one.
-    assertThat(dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, List.of("absent"), List.of("id")))
+    assertThat(dataGets(() -> assertThat(tables.rowsById(TableAt.of(LOC, MAIN, head), List.of("absent"), List.of("id")))
         .isEmpty())).isZero();
-    assertThat(dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, List.of("k6"), List.of("id")))
+    assertThat(dataGets(() -> assertThat(tables.rowsById(TableAt.of(LOC, MAIN, head), List.of("k6"), List.of("id")))
         .containsExactly(Map.of("id", "k6")))).isEqualTo(1);
-    assertThat(dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, List.of("k1", "k7", "absent"),
-        List.of("id"))).extracting(r -> r.get("id")).containsExactlyInAnyOrder("k1", "k7"))).isLessThanOrEqualTo(2);
+    assertThat(dataGets(() -> assertThat(tables.rowsById(TableAt.of(LOC, MAIN, head), List.of("k1", "k7", "absent"), List.of("id"))).extracting(r -> r.get("id")).containsExactlyInAnyOrder("k1", "k7"))).isLessThanOrEqualTo(2);
 
     // Another process (nothing staged here): every unindexed fragment is read again, answers equal.
     StagedKeys.forgetAll();
-    assertThat(dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, List.of("absent"), List.of("id")))
+    assertThat(dataGets(() -> assertThat(tables.rowsById(TableAt.of(LOC, MAIN, head), List.of("absent"), List.of("id")))
         .isEmpty())).isEqualTo(5);
-    assertThat(tables.rowsById(LOC, MAIN, head, List.of("k6"), List.of("id"))).containsExactly(Map.of("id", "k6"));
+    assertThat(tables.rowsById(TableAt.of(LOC, MAIN, head), List.of("k6"), List.of("id"))).containsExactly(Map.of("id", "k6"));
   }
 
   /**
@@ -138,27 +137,27 @@ class KeyProbeRequestCountS3Test {
       for (int i = 0; i < rows; i++) {
         batch.add(person("b" + f + "-" + i, "n", (long) i));
       }
-      v = tables.commit(tables.staging().stageInsert(LOC, MAIN, v, schema, batch, false)).version();
+      v = tables.commit(tables.staging().stageInsert(TableAt.of(LOC, MAIN, v), schema, batch, false)).version();
     }
     long head = v;
-    assertThat(tables.statistics().fragmentStats(LOC, MAIN, head).unindexedFragments()).isEqualTo(Map.of("id_idx", 3));
+    assertThat(tables.statistics().fragmentStats(TableAt.of(LOC, MAIN, head)).unindexedFragments()).isEqualTo(Map.of("id_idx", 3));
     List<String> fresh = new java.util.ArrayList<>();
     for (int i = 0; i < rows; i++) {
       fresh.add("new-" + i);
     }
-    assertThat(dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, fresh, List.of("id"))).isEmpty()))
+    assertThat(dataGets(() -> assertThat(tables.rowsById(TableAt.of(LOC, MAIN, head), fresh, List.of("id"))).isEmpty()))
         .isZero();
     List<String> oneOld = new java.util.ArrayList<>(fresh);
     oneOld.set(rows / 2, "b1-77");
-    long hit = dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, oneOld, List.of("id")))
+    long hit = dataGets(() -> assertThat(tables.rowsById(TableAt.of(LOC, MAIN, head), oneOld, List.of("id")))
         .containsExactly(Map.of("id", "b1-77")));
 
     // Another process: the same answers, reading all three unindexed fragments (at least one GET each).
     StagedKeys.forgetAll();
-    long all = dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, oneOld, List.of("id")))
+    long all = dataGets(() -> assertThat(tables.rowsById(TableAt.of(LOC, MAIN, head), oneOld, List.of("id")))
         .containsExactly(Map.of("id", "b1-77")));
     assertThat(hit).isPositive().isLessThan(all);
-    assertThat(dataGets(() -> assertThat(tables.rowsById(LOC, MAIN, head, fresh, List.of("id"))).isEmpty()))
+    assertThat(dataGets(() -> assertThat(tables.rowsById(TableAt.of(LOC, MAIN, head), fresh, List.of("id"))).isEmpty()))
         .isGreaterThanOrEqualTo(3);
   }
 
@@ -166,22 +165,22 @@ class KeyProbeRequestCountS3Test {
   void aDeletedRowInAStagedFragmentIsNotFoundAndAReinsertedOneIs() throws Exception {
     fresh();
     long v = new TableStore(config).createWithKeyIndexes(LOC, schema);
-    v = tables.commit(tables.staging().stageInsert(LOC, MAIN, v, schema, List.of(person("a", "A", 1L)), false)).version();
-    v = tables.commit(tables.staging().stageDeleteIds(LOC, MAIN, v, List.of("a"))).version();
+    v = tables.commit(tables.staging().stageInsert(TableAt.of(LOC, MAIN, v), schema, List.of(person("a", "A", 1L)), false)).version();
+    v = tables.commit(tables.staging().stageDeleteIds(TableAt.of(LOC, MAIN, v), List.of("a"))).version();
     long afterDelete = v;
-    assertThat(tables.rowsById(LOC, MAIN, afterDelete, List.of("a"), List.of("id"))).isEmpty();
-    v = tables.commit(tables.staging().stageInsert(LOC, MAIN, v, schema, List.of(person("a", "A2", 2L)), false)).version();
-    assertThat(tables.rowsById(LOC, MAIN, v, List.of("a"), List.of("id", "name")))
+    assertThat(tables.rowsById(TableAt.of(LOC, MAIN, afterDelete), List.of("a"), List.of("id"))).isEmpty();
+    v = tables.commit(tables.staging().stageInsert(TableAt.of(LOC, MAIN, v), schema, List.of(person("a", "A2", 2L)), false)).version();
+    assertThat(tables.rowsById(TableAt.of(LOC, MAIN, v), List.of("a"), List.of("id", "name")))
         .containsExactly(Map.of("id", "a", "name", "A2"));
   }
 
   @Test
   void fragmentStatsReadsNoDataOrIndexFile() throws Exception {
     long v = new TableStore(config).createWithKeyIndexes(LOC, schema);
-    v = tables.commit(tables.staging().stageInsert(LOC, MAIN, v, schema, List.of(person("a", "A", 1L)), false)).version();
+    v = tables.commit(tables.staging().stageInsert(TableAt.of(LOC, MAIN, v), schema, List.of(person("a", "A", 1L)), false)).version();
     long at = v;
     front.reset();
-    FragmentStats stats = tables.statistics().fragmentStats(LOC, MAIN, at);
+    FragmentStats stats = tables.statistics().fragmentStats(TableAt.of(LOC, MAIN, at));
     assertThat(stats.unindexedFragments()).isEqualTo(Map.of("id_idx", 1));
     assertThat(front.count("GET", "/data/")).isZero();
     assertThat(front.count("GET", "/_indices/")).isZero();

@@ -63,8 +63,8 @@ class LostCommitResponseS3Test {
           .isInstanceOf(RecoveryRequired.class);
       DataTables t = new DataTables(config);
       // What the lost response did: our transaction at pin+1 and again at pin+2.
-      String uuid = t.transactionAt(loc, Optional.empty(), pinned + 1).orElseThrow().uuid();
-      assertThat(t.transactionAt(loc, Optional.empty(), pinned + 2).orElseThrow().uuid()).isEqualTo(uuid);
+      String uuid = t.transactionAt(TableRef.main(loc).at(pinned + 1)).orElseThrow().uuid();
+      assertThat(t.transactionAt(TableRef.main(loc).at(pinned + 2)).orElseThrow().uuid()).isEqualTo(uuid);
       assertThat(g.snapshot("main").datasets().stream().filter(d -> d.typeName().equals("Person")).findFirst()
           .orElseThrow().entityCount()).isEqualTo(1);
 
@@ -81,7 +81,7 @@ class LostCommitResponseS3Test {
       g.load("main", person("cid"), LoadMode.APPEND, Optional.empty());
       assertThat(g.snapshot("main").datasets().stream().filter(d -> d.typeName().equals("Person")).findFirst()
           .orElseThrow().entityCount()).isEqualTo(2);
-      assertThat(t.countRows(loc, Optional.empty(), t.head(loc, Optional.empty()))).isEqualTo(2);
+      assertThat(t.countRows(TableRef.main(loc).at(t.head(TableRef.main(loc))))).isEqualTo(2);
     }
   }
 }

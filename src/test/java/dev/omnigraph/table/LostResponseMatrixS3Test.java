@@ -246,8 +246,7 @@ class LostResponseMatrixS3Test {
   private Map<String, Integer> counts(Omnigraph g, String branch, String type) {
     Map<String, Integer> out = new HashMap<>();
     var d = g.snapshot(branch).datasets().stream().filter(x -> x.typeName().equals(type)).findFirst().orElseThrow();
-    new DataTables(config).scan(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
-        d.publishedDatasetVersion(), Filter.TRUE, List.of("id"), r -> out.merge(String.valueOf(r.get("id")), 1,
+    new DataTables(config).scan(TableAt.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion()), Filter.TRUE, List.of("id"), r -> out.merge(String.valueOf(r.get("id")), 1,
             Integer::sum));
     return out;
   }
@@ -255,8 +254,7 @@ class LostResponseMatrixS3Test {
   private List<String> edges(Omnigraph g) {
     List<String> out = new ArrayList<>();
     var d = g.snapshot("main").datasets().stream().filter(x -> x.typeName().equals("Knows")).findFirst().orElseThrow();
-    new DataTables(config).scan(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
-        d.publishedDatasetVersion(), Filter.TRUE, List.of("src", "dst"), r -> out.add(r.get("src") + "->" + r.get("dst")));
+    new DataTables(config).scan(TableAt.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion()), Filter.TRUE, List.of("src", "dst"), r -> out.add(r.get("src") + "->" + r.get("dst")));
     return out;
   }
 }

@@ -91,8 +91,7 @@ class LostResponseSoakS3Test {
   static final class SnapshotRows {
     static void each(StorageConfig config, Omnigraph g, String type, java.util.function.Consumer<String> id) {
       var d = g.snapshot("main").datasets().stream().filter(x -> x.typeName().equals(type)).findFirst().orElseThrow();
-      new DataTables(config).scan(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()),
-          d.publishedDatasetVersion(), Filter.TRUE, List.of("id"), r -> id.accept(String.valueOf(r.get("id"))));
+      new DataTables(config).scan(TableAt.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()), d.publishedDatasetVersion()), Filter.TRUE, List.of("id"), r -> id.accept(String.valueOf(r.get("id"))));
     }
   }
 }
