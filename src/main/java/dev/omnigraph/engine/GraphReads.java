@@ -80,7 +80,7 @@ final class GraphReads {
     } else {
       String b = branch.orElse(BranchNames.MAIN);
       readBranch = b;
-      BranchAuthority authority = manifest.capture(b);
+      BranchAuthority authority = manifest.captureForRead(b);
       state = authority.state();
       target = new ReadOutput.Target(b, null);
       head = authority.head();

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omnigraph.query.QueryException;
 import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.storage.StoreRequests;
 import dev.omnigraph.write.LoadMode;
 import java.nio.file.Files;
 import java.util.List;
@@ -71,5 +72,42 @@ class ReadCachesLocalTest extends AbstractGraphFixture {
     assertThat(run(Optional.empty(), Optional.of(before), "founded")).containsExactly("acme:2001-02-03", "zeta:null");
     assertThat(run(Optional.empty(), Optional.of(before), "founded")).containsExactly("acme:2001-02-03", "zeta:null");
     assertThat(checks()).isEqualTo(start + 3);
+  }
+
+  private List<String> people(Optional<String> branch) {
+    return graph.query(branch, Optional.empty(), "query everyone() {\n  match { $p: Person }\n  return { $p.name }\n}\n",
+        "everyone", new ObjectMapper().createObjectNode()).rows().stream().map(r -> (String) r.get("p.name"))
+        .sorted().toList();
+  }
+
+  private static long manifestGets() {
+    return StoreRequests.count(StoreRequests.Op.GET, StoreRequests.Kind.MANIFEST);
+  }
+
+  @Test
+  void aBranchReadReusesItsCaptureWhileTheBranchIsUnchangedAndSeesEveryWrite() {
+    load("main", LoadMode.APPEND, person("ann", 30));
+    graph.branchCreate("feature", "main", Optional.of("act-test"));
+    load("feature", LoadMode.APPEND, person("bob", 40));
+    Optional<String> feature = Optional.of("feature");
+    assertThat(people(feature)).containsExactly("ann", "bob");
+
+    // Unchanged branch: its ref is not read again (the capture is the last read's).
+    long gets = manifestGets();
+    assertThat(people(feature)).containsExactly("ann", "bob");
+    assertThat(manifestGets() - gets).isZero();
+
+    // A write on the branch is seen by the next read, exactly; a write on main is not the branch's.
+    load("feature", LoadMode.APPEND, person("cyd", 50));
+    assertThat(people(feature)).containsExactly("ann", "bob", "cyd");
+    load("main", LoadMode.APPEND, person("dee", 60));
+    assertThat(people(feature)).containsExactly("ann", "bob", "cyd");
+    assertThat(people(Optional.empty())).containsExactly("ann", "dee");
+
+    // Deleted and re-created under the same name: the new branch, never the old capture.
+    graph.branchDelete("feature", Optional.of("act-test"));
+    assertThatThrownBy(() -> people(feature)).isInstanceOf(dev.omnigraph.api.NotFound.class);
+    graph.branchCreate("feature", "main", Optional.of("act-test"));
+    assertThat(people(feature)).containsExactly("ann", "dee");
   }
 }
