@@ -63,7 +63,7 @@ final class GraphReads {
     Optional<String> head;
     String readBranch;
     SchemaContract contract = schemas.current();
-    dev.omnigraph.schema.Catalog catalog = contract.ir().catalog();
+    dev.omnigraph.schema.SchemaIr ir = contract.ir();
     if (commitId.isPresent()) {
       // Resolved once per root and remembered: a commit's state never changes.
       GraphManifest.CommitState at = manifest.commitState(commitId.get())
@@ -73,20 +73,20 @@ final class GraphReads {
       state = at.state();
       // Time travel reads with the schema accepted when the commit was published: its table
       // versions have that schema's tables and columns.
-      catalog = contract.irAt(storage, c.manifestVersion()).catalog();
+      ir = contract.irAt(storage, c.manifestVersion());
       target = new ReadOutput.Target(null, c.id());
       head = Optional.of(c.id());
       readBranch = c.branch();
     } else {
       String b = branch.orElse(BranchNames.MAIN);
       readBranch = b;
-      BranchAuthority authority = manifest.capture(b);
+      BranchAuthority authority = manifest.captureForRead(b);
       state = authority.state();
       target = new ReadOutput.Target(b, null);
       head = authority.head();
     }
-    return new ReadRunner(config.rootUri(), tables, adjacency)
-        .run(catalog, state, target, head, source, name, params, budgets,
+    return new ReadRunner(config.rootUri(), tables, adjacency, schemas.checkedReads())
+        .run(ir, state, target, head, source, name, params, budgets,
             TypeScopes.admitTypes(gate, actor, PolicyAction.READ, Optional.of(readBranch)));
   }
 

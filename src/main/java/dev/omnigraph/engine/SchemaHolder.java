@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.read.CheckedReads;
 import dev.omnigraph.storage.StorageAdapter;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
@@ -14,6 +15,8 @@ import java.util.concurrent.atomic.AtomicReference;
 final class SchemaHolder {
 
   private final AtomicReference<SchemaContract> current = new AtomicReference<>();
+  /** Reads checked against this root's schemas, keyed by schema identity (so an apply needs no flush). */
+  private final CheckedReads checkedReads = new CheckedReads();
 
   /** Empty until the root's first open reads the contract ({@link #set}). */
   SchemaHolder() {}
@@ -21,6 +24,11 @@ final class SchemaHolder {
   /** The contract to plan with now. */
   SchemaContract current() {
     return Objects.requireNonNull(current.get(), "no schema contract loaded");
+  }
+
+  /** The root's checked reads. */
+  CheckedReads checkedReads() {
+    return checkedReads;
   }
 
   /** Records {@code contract} as the accepted one (after an open's read or an apply's promotion). */

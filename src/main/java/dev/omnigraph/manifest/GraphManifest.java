@@ -66,6 +66,18 @@ public final class GraphManifest {
   }
 
   /**
+   * As {@link #capture(String)} for a query: the branch's latest version is asked as for any capture
+   * (a write by this or another process is seen by the next read), and while its stamp is unchanged
+   * the last read capture, ref and state, is reused instead of resolved again. Writers keep
+   * {@link #capture(String)}: their authority re-reads the ref.
+   *
+   * @throws NotFound when the branch does not exist
+   */
+  public BranchAuthority captureForRead(String branch) {
+    return notFoundIfGone(branch, () -> states.withLatest(config, branch, m -> states.captureForRead(m, branch, refs)));
+  }
+
+  /**
    * Runs a read of {@code branch}'s manifest; when it fails because the branch is gone (a delete
    * raced it: Lance reports the missing tree as an untyped error) the failure is {@link NotFound}.
    */

@@ -172,6 +172,28 @@ public final class ManifestStates {
     return new BranchAuthority(branch, identity, chain, read(m, branch), m.stamp());
   }
 
+  /**
+   * The last capture a read made of each branch: a read whose branch's latest stamp is unchanged
+   * reuses it, ref included (issue 46: a branch read resolved the branch's ref, one GET per branch
+   * and ancestor, on every read). The stamp is the freshness rule every head read uses; a branch
+   * deleted or re-created by this process is forgotten with {@link #forget}.
+   */
+  private final ConcurrentHashMap<String, BranchAuthority> readCaptures = new ConcurrentHashMap<>();
+
+  /**
+   * As {@link #capture}, for a read: the last read capture of {@code branch} when {@code m}, at the
+   * branch's latest version, still has its stamp.
+   */
+  BranchAuthority captureForRead(ManifestDataset m, String branch, BranchRefs refs) {
+    BranchAuthority known = readCaptures.get(branch);
+    if (known != null && known.stamp().equals(m.stamp())) {
+      return known;
+    }
+    BranchAuthority fresh = capture(m, branch, refs);
+    readCaptures.put(branch, fresh);
+    return fresh;
+  }
+
   /** The latest state of {@code branch} known to this process, with no storage request. */
   Optional<ManifestState> known(String branch) {
     return Optional.ofNullable(latest.get(branch)).map(Entry::state);
@@ -258,6 +280,7 @@ public final class ManifestStates {
    */
   public void forgetAll() {
     List.copyOf(latest.keySet()).forEach(this::forget);
+    readCaptures.clear();
     synchronized (commits) {
       commits.clear();
     }
@@ -271,6 +294,7 @@ public final class ManifestStates {
   /** Forgets {@code branch} (deleted, or its state is no longer known), and its held handle. */
   void forget(String branch) {
     latest.remove(branch);
+    readCaptures.remove(branch);
     dropHeld(branch);
   }
 }

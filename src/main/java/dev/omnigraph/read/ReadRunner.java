@@ -8,10 +8,8 @@ import dev.omnigraph.query.BoundParams;
 import dev.omnigraph.query.CheckedQuery;
 import dev.omnigraph.query.CheckedRead;
 import dev.omnigraph.query.Params;
-import dev.omnigraph.query.QueryChecker;
-import dev.omnigraph.query.QueryFile;
-import dev.omnigraph.query.QueryParser;
 import dev.omnigraph.schema.Catalog;
+import dev.omnigraph.schema.SchemaIr;
 import dev.omnigraph.table.DataTables;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -27,15 +25,21 @@ public final class ReadRunner {
   private final String root;
   private final DataTables tables;
   private final AdjacencyCache adjacency;
+  private final CheckedReads checkedReads;
 
-  public ReadRunner(String root, DataTables tables, AdjacencyCache adjacency) {
+  /** Runs reads of {@code root}, taking their checked form from {@code checkedReads} (the root's). */
+  public ReadRunner(String root, DataTables tables, AdjacencyCache adjacency, CheckedReads checkedReads) {
     this.root = root;
     this.tables = tables;
     this.adjacency = adjacency;
+    this.checkedReads = checkedReads;
   }
 
   /**
-   * Runs query {@code name} of {@code source} against {@code state}.
+   * Runs query {@code name} of {@code source}, checked against {@code ir} (remembered per schema
+   * identity, see {@link CheckedReads}), against {@code state}, handing the checked read to
+   * {@code admit} before anything is read (the engine's per-type authorization); what it throws is
+   * the answer.
    *
    * @param target what the caller asked for, echoed in the output
    * @param headCommit the effective head of {@code state} (from the same scan as its pins)
@@ -43,21 +47,12 @@ public final class ReadRunner {
    * @throws InvalidRequest when {@code name} is a mutation
    * @throws dev.omnigraph.api.ReadBudgetExceeded when a budget runs out
    */
-  public ReadOutput run(Catalog catalog, ManifestState state, ReadOutput.Target target, Optional<String> headCommit,
-      String source, String name, com.fasterxml.jackson.databind.JsonNode params, ReadSettings budgets) {
-    return run(catalog, state, target, headCommit, source, name, params, budgets, (checked, c) -> { });
-  }
-
-  /**
-   * As {@link #run(Catalog, ManifestState, ReadOutput.Target, Optional, String, String,
-   * com.fasterxml.jackson.databind.JsonNode, ReadSettings)}, handing the checked read to {@code admit}
-   * before anything is read (the engine's per-type authorization); what it throws is the answer.
-   */
-  public ReadOutput run(Catalog catalog, ManifestState state, ReadOutput.Target target, Optional<String> headCommit,
+  public ReadOutput run(SchemaIr ir, ManifestState state, ReadOutput.Target target, Optional<String> headCommit,
       String source, String name, com.fasterxml.jackson.databind.JsonNode params, ReadSettings budgets,
       java.util.function.BiConsumer<CheckedQuery, Catalog> admit) {
     ReadBudget budget = new ReadBudget(budgets, System::nanoTime);
-    CheckedRead read = checkedRead(catalog, source, name);
+    Catalog catalog = ir.catalog();
+    CheckedRead read = checkedReads.read(ir, source, name);
     admit.accept(read, catalog);
     BoundParams bound = Params.bind(read, params);
     ReadExecutor.Result result = new ReadExecutor(root, tables, state, adjacency, bound, Instant.now(), budget)
@@ -87,18 +82,9 @@ public final class ReadRunner {
    */
   public static List<String> explain(Catalog catalog, String source, String name,
       com.fasterxml.jackson.databind.JsonNode params) {
-    CheckedRead read = checkedRead(catalog, source, name);
+    CheckedRead read = CheckedReads.check(catalog, source, name);
     BoundParams bound = Params.bind(read, params);
     return new ReadPlan(read, catalog.nodes(), ReadExecutor.evaluator(bound, Instant.now())).describe();
-  }
-
-  private static CheckedRead checkedRead(Catalog catalog, String source, String name) {
-    QueryFile file = QueryParser.parse(source);
-    CheckedQuery checked = QueryChecker.check(file.declaration(name), catalog);
-    if (!(checked instanceof CheckedRead read)) {
-      throw new InvalidRequest("'" + name + "' is a mutation; run it with mutate, not query");
-    }
-    return read;
   }
 
   private static final java.time.format.DateTimeFormatter DATETIME_SECONDS =

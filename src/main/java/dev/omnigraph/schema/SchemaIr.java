@@ -340,13 +340,22 @@ public final class SchemaIr {
 
   /** The accepted-schema identity: lower-case hex SHA-256 of the UTF-8 bytes of {@link #toJson()}. */
   public String identity() {
-    try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(json.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JVM ships SHA-256", e);
+    // Hashed once: every read keys its checked-query cache by it (issue 46), and the IR is immutable.
+    String known = identity;
+    if (known == null) {
+      try {
+        byte[] digest = MessageDigest.getInstance("SHA-256").digest(json.getBytes(StandardCharsets.UTF_8));
+        known = HexFormat.of().formatHex(digest);
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException("every JVM ships SHA-256", e);
+      }
+      identity = known;
     }
+    return known;
   }
+
+  /** {@link #identity()} once computed (a racing first computation yields the same string). */
+  private volatile String identity;
 
   @Override
   public boolean equals(Object o) {

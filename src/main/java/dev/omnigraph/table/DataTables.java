@@ -61,6 +61,14 @@ public final class DataTables {
    * plan of an 8,192-literal list is no slower per id than nine smaller ones (measured here).
    */
   static final int ID_CHUNK = 8_192;
+  /**
+   * The most ids a probe answers through the version's id map ({@link IdRowIds}): a read's point
+   * lookups and the nodes it reaches; a writer's key checks of whole batches keep the indexed scan
+   * (their versions are probed once or twice, and a scan reads only the fragments they may hit).
+   */
+  static final int MAX_TAKEN_IDS = 64;
+  /** Probes answered through an id map in this process (a test's evidence that the map was used). */
+  static final java.util.concurrent.atomic.AtomicLong TAKEN_PROBES = new java.util.concurrent.atomic.AtomicLong();
 
   /** Rows per scanner batch: bounds memory for any table size (the write path's 8,192-row batches). */
   static final long SCAN_BATCH_ROWS = 8_192;
@@ -218,11 +226,14 @@ public final class DataTables {
       }
       try (TableHandle h = TableHandle.open(lance, config, at)) {
         for (List<String> chunk : chunks(ids)) {
-          scanInto(h, Filter.in(ID, chunk), columns, false, batch -> {
-            for (int i = 0; i < batch.getRowCount(); i++) {
-              rows.add(RowCodec.decode(batch, i));
-            }
-          });
+          Filter probe = Filter.in(ID, chunk);
+          if (!taken(h, probe, columns, rows::add)) {
+            scanInto(h, probe, columns, false, batch -> {
+              for (int i = 0; i < batch.getRowCount(); i++) {
+                rows.add(RowCodec.decode(batch, i));
+              }
+            });
+          }
         }
       }
       return rows;
@@ -241,14 +252,68 @@ public final class DataTables {
       List<String> columns, Consumer<Map<String, Object>> rowSink) {
     lance(() -> {
       try (TableHandle h = TableHandle.open(lance, config, at)) {
-        scanInto(h, filter, columns, false, batch -> {
-          for (int i = 0; i < batch.getRowCount(); i++) {
-            rowSink.accept(RowCodec.decode(batch, i));
-          }
-        });
+        if (!taken(h, filter, columns, rowSink)) {
+          scanInto(h, filter, columns, false, batch -> {
+            for (int i = 0; i < batch.getRowCount(); i++) {
+              rowSink.accept(RowCodec.decode(batch, i));
+            }
+          });
+        }
       }
       return null;
     });
+  }
+
+  /**
+   * Answers an exact id probe ({@code filter} restricts {@code id} to given values, see
+   * {@link Filter#exactStrings}) by taking the rows its version's id map names ({@link IdRowIds})
+   * instead of scanning: the rows are read with the filter's columns too and the whole filter is
+   * tested on each (the same semantics as the pushed filter), so the map only ever narrows what is
+   * read. Returns false, having read nothing, when the caller must scan: not an id probe, no
+   * columns named, or no map for this version.
+   */
+  private static boolean taken(TableHandle h, Filter filter, List<String> columns,
+      Consumer<Map<String, Object>> rowSink) throws IOException {
+    Optional<Set<String>> ids = filter.exactStrings(ID);
+    if (ids.isEmpty() || ids.get().size() > MAX_TAKEN_IDS || columns.isEmpty()) {
+      return false;
+    }
+    Optional<IdRowIds> map = h.idRowIds();
+    if (map.isEmpty()) {
+      return false;
+    }
+    TAKEN_PROBES.incrementAndGet();
+    TreeSet<Long> rowIds = new TreeSet<>();
+    for (String id : ids.get()) {
+      for (long rowId : map.get().candidates(id)) {
+        rowIds.add(rowId);
+      }
+    }
+    if (rowIds.isEmpty()) {
+      return true; // no live row of this version has any of the ids
+    }
+    Set<String> read = new LinkedHashSet<>(columns);
+    read.add(ID);
+    read.addAll(filter.columns());
+    boolean extra = read.size() > columns.size();
+    dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
+        dev.omnigraph.storage.StoreRequests.Kind.TABLE, 0);
+    try (org.apache.arrow.vector.ipc.ArrowReader reader = h.table.takeRows(List.copyOf(rowIds), List.copyOf(read))) {
+      VectorSchemaRoot batch = reader.getVectorSchemaRoot();
+      while (reader.loadNextBatch()) {
+        Schema schema = batch.getSchema();
+        for (int i = 0; i < batch.getRowCount(); i++) {
+          Map<String, Object> row = RowCodec.decode(batch, i);
+          if (filter.test(row, schema)) {
+            if (extra) {
+              row.keySet().retainAll(columns);
+            }
+            rowSink.accept(row);
+          }
+        }
+      }
+    }
+    return true;
   }
 
   /**

@@ -72,6 +72,20 @@ public final class Filter {
     this.children = children;
   }
 
+  /** Every column this filter reads (what a row must carry for {@link #test} to decide it). */
+  Set<String> columns() {
+    Set<String> out = new java.util.LinkedHashSet<>();
+    collectColumns(out);
+    return out;
+  }
+
+  private void collectColumns(Set<String> out) {
+    if (column != null) {
+      out.add(column);
+    }
+    children.forEach(c -> c.collectColumns(out));
+  }
+
   /**
    * The exact values this filter restricts {@code column} to, when it is {@code column = v} or
    * {@code column IN (…)} of Strings (an exact key probe), or a conjunction with such a part (its

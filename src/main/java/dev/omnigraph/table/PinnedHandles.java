@@ -4,6 +4,7 @@ import dev.omnigraph.api.storage.StorageConfig;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Predicate;
 import org.apache.arrow.memory.BufferAllocator;
@@ -77,6 +78,13 @@ final class PinnedHandles {
     boolean evicted;
     private PinnedHandles owner;
     private TableAt at;
+    /** Exact id probes of this version so far, and its fragment count (-1: not read yet); guarded by the entry. */
+    private int probes;
+    private int fragments = -1;
+    /** The version's id map once built ({@link IdRowIds}); guarded by the entry. */
+    private IdRowIds idRowIds;
+    /** Whether this version never gets a map (too many rows, or the build failed). */
+    private boolean noIdRowIds;
 
     Entry(Dataset main, Dataset table) {
       this.main = main;
@@ -84,6 +92,13 @@ final class PinnedHandles {
     }
 
     private void closeNow() {
+      synchronized (this) {
+        if (idRowIds != null) {
+          MAP_ROWS.addAndGet(-idRowIds.size());
+          idRowIds = null;
+          noIdRowIds = true;
+        }
+      }
       try {
         if (table != main) {
           table.close();
@@ -91,6 +106,55 @@ final class PinnedHandles {
       } finally {
         main.close();
       }
+    }
+  }
+
+  /**
+   * Exact id probes of a version before its id map is built, at least; and at least one per
+   * fragment: the build reads the id column of every fragment once, where an indexed probe reads
+   * about one data file, so by the time the map is built the probes have read as many files as the
+   * build does. A version read once or twice, as most versions behind a busy writer are, never pays
+   * for a map.
+   */
+  static final int PROBES_BEFORE_MAP = 3;
+  /** Rows held in id maps across every open handle (about 12 bytes each): at most 48 MiB. */
+  static final long MAX_MAP_ROWS = 4_000_000;
+  private static final java.util.concurrent.atomic.AtomicLong MAP_ROWS = new java.util.concurrent.atomic.AtomicLong();
+
+  /**
+   * The id map of {@code e}'s version, counting this probe: built on the probe that makes it worth
+   * building (see {@link #PROBES_BEFORE_MAP}), never above {@link IdRowIds#MAX_ROWS} rows or past
+   * {@link #MAX_MAP_ROWS} in all; empty when the caller should scan. Probes of the version wait for
+   * its build.
+   */
+  static Optional<IdRowIds> idRowIds(Entry e, TableHandle h) {
+    synchronized (e) {
+      if (e.idRowIds != null || e.noIdRowIds) {
+        return Optional.ofNullable(e.idRowIds);
+      }
+      if (e.fragments < 0) {
+        e.fragments = e.table.getFragments().size();
+      }
+      if (++e.probes < Math.max(PROBES_BEFORE_MAP, e.fragments)) {
+        return Optional.empty();
+      }
+      long rows = e.table.countRows();
+      if (rows > IdRowIds.MAX_ROWS || MAP_ROWS.addAndGet(rows) > MAX_MAP_ROWS) {
+        if (rows <= IdRowIds.MAX_ROWS) {
+          MAP_ROWS.addAndGet(-rows);
+        }
+        e.noIdRowIds = rows > IdRowIds.MAX_ROWS; // a full budget may free up: ask again later
+        e.probes = 0;
+        return Optional.empty();
+      }
+      try {
+        e.idRowIds = IdRowIds.build(h, (int) rows);
+        MAP_ROWS.addAndGet(e.idRowIds.size() - rows);
+      } catch (Exception failed) { // the probe falls back to a scan, which reports what is wrong
+        MAP_ROWS.addAndGet(-rows);
+        e.noIdRowIds = true;
+      }
+      return Optional.ofNullable(e.idRowIds);
     }
   }
 

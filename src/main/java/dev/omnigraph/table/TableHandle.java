@@ -33,6 +33,14 @@ final class TableHandle implements AutoCloseable {
     this.lease = lease;
   }
 
+  /**
+   * The id map of this handle's exact version ({@link PinnedHandles#idRowIds}), counting this probe;
+   * empty for a handle of this call's own, or when the version has none (yet).
+   */
+  Optional<IdRowIds> idRowIds() {
+    return lease == null ? Optional.empty() : PinnedHandles.idRowIds(lease, this);
+  }
+
   @Override
   public void close() {
     if (lease != null) {
