@@ -67,6 +67,11 @@ public class BlobCommand {
     String snapshot;
   }
 
+  /** The read route's query string for {@code at} (none given: main's head). */
+  static String readQuery(Cell c, At at) {
+    return c.query(Optional.ofNullable(at == null ? null : at.branch), Optional.ofNullable(at == null ? null : at.snapshot));
+  }
+
   /** Opens a read cell locally: the caller closes the graph after the cell. */
   static BlobRead open(Omnigraph g, Cell c, At at, GraphOptions graph) {
     return g.readBlob(c.entity, c.type, c.id, c.property, Optional.ofNullable(at == null ? null : at.branch),
@@ -106,8 +111,7 @@ public class BlobCommand {
           Map<String, String> headers = span == null ? Map.of()
               : Map.of("Range", "bytes=" + span[0] + "-" + (span[1] < 0 ? "" : Long.toString(span[1])));
           Progress[] shown = {null};
-          remote.get().getRaw(cell.query(Optional.ofNullable(at == null ? null : at.branch),
-              Optional.ofNullable(at == null ? null : at.snapshot)), headers, out, length -> {
+          remote.get().getRaw(readQuery(cell, at), headers, out, length -> {
                 total.set(length);
                 shown[0] = length > PROGRESS_OVER ? Progress.start(progress.wanted(), meter) : null;
               });
@@ -176,8 +180,7 @@ public class BlobCommand {
       Map<String, Object> out = new LinkedHashMap<>();
       var remote = graph.remote();
       if (remote.isPresent()) {
-        RemoteGraph.RawAnswer a = remote.get().getRaw(cell.query(Optional.ofNullable(at == null ? null : at.branch),
-            Optional.ofNullable(at == null ? null : at.snapshot)), Map.of(), null, n -> { });
+        RemoteGraph.RawAnswer a = remote.get().getRaw(readQuery(cell, at), Map.of(), null, n -> { });
         out.put("size", Long.parseLong(a.header("Content-Length").orElse("0")));
         a.header("Content-Type").filter(t -> !t.equals("application/octet-stream"))
             .ifPresent(t -> out.put("content_type", t));

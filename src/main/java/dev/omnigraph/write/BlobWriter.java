@@ -7,6 +7,8 @@ import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.recovery.WriterKind;
 import dev.omnigraph.schema.BlobValue;
 import dev.omnigraph.table.BlobReads;
+import dev.omnigraph.table.BlobRewriteUnsupported;
+import dev.omnigraph.table.StoredBlob;
 import dev.omnigraph.util.Failpoint;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,10 +74,16 @@ final class BlobWriter implements PreparedWrite {
     if (ifMatch.isPresent() && !(present && EntityTags.matches(ifMatch.get(), tag, true))) {
       throw new BlobTagMismatch(ifMatch.get(), present ? Optional.of(tag) : Optional.empty());
     }
-    // The whole row is written again with the one cell replaced: another non-null Blob cell of the
-    // row is refused by the row codec (BlobRewriteUnsupported) rather than lost.
+    // The whole row is written again with the one cell replaced. Another non-null Blob cell of the
+    // row is read as its description, which cannot be written back: refused here, before the arm
+    // (the row codec would refuse it only when a first-touch stage runs, after it).
     Map<String, Object> row = new LinkedHashMap<>(ctx.tables().rowsById(pin.location(), pin.nativeBranch(),
         pin.version(), List.of(target.id()), List.of()).get(0));
+    for (Map.Entry<String, Object> cell : row.entrySet()) {
+      if (cell.getValue() instanceof StoredBlob && !cell.getKey().equals(target.property())) {
+        throw new BlobRewriteUnsupported(cell.getKey());
+      }
+    }
     row.put(target.property(), value.orElse(null));
     var schema = Effects.schemaOf(ctx.schema().catalog(), resolved.tableKey());
     TableEffect.Stager stager = (readVersion, uuid) -> ctx.tables().staging().stageUpsert(pin.location(),

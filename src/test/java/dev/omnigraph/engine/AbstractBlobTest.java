@@ -368,11 +368,20 @@ abstract class AbstractBlobTest {
 
   @Test
   void aRequiredBlobCannotBeClearedAndABranchWriteForksOnlyThatBranch() {
-    graph.schemaApply(SCHEMA + "node Pic {\n  name: String @key\n  img: Blob\n}\n", false, Optional.of("blob-test"));
+    graph.schemaApply(SCHEMA + "node Pic {\n  name: String @key\n  img: Blob\n  thumb: Blob?\n}\n", false,
+        Optional.of("blob-test"));
     graph.load("main", new StringReader("{\"type\":\"Pic\",\"data\":{\"name\":\"p\",\"img\":\""
         + base64(new byte[] {1}) + "\"}}"), LoadMode.APPEND, Optional.of("blob-test"));
     assertThatThrownBy(() -> graph.writeBlob("main", "node", "Pic", "p", "img", Optional.empty(), Optional.empty(),
         Optional.empty(), Optional.empty())).isInstanceOf(InvalidRequest.class).hasMessageContaining("required Blob");
+
+    // Another non-null Blob cell of the row cannot be carried over yet: refused before the sidecar
+    // is armed, on a branch whose first touch would stage after it too.
+    graph.branchCreate("pics", "main", Optional.of("blob-test"));
+    assertThatThrownBy(() -> graph.writeBlob("pics", "node", "Pic", "p", "thumb", Optional.of(
+        new java.io.ByteArrayInputStream(new byte[] {3})), Optional.empty(), Optional.empty(), Optional.empty()))
+        .isInstanceOf(BlobRewriteUnsupported.class).hasMessageContaining("'img'");
+    assertThat(sidecars()).isEmpty();
 
     addDoc("b", base64(new byte[] {1, 1}));
     graph.branchCreate("side", "main", Optional.of("blob-test"));
