@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -60,7 +60,7 @@ class BlobApiTest {
               Optional.of("setup"), Optional.empty());
         }
         g.load("main", new java.io.StringReader("{\"type\":\"Doc\",\"data\":{\"slug\":\"none\"}}"),
-            dev.omnigraph.write.LoadMode.APPEND, Optional.of("setup"));
+            dev.omnigraph.api.LoadMode.APPEND, Optional.of("setup"));
       }
     }
   }
