@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -43,7 +43,7 @@ class BlobWriteApiTest {
           Optional.of("setup"))) {
         g.load("main", new java.io.StringReader("{\"type\":\"Doc\",\"data\":{\"slug\":\"a\",\"body\":\"base64:AQID\"}}\n"
             + "{\"type\":\"Pic\",\"data\":{\"name\":\"p\",\"img\":\"base64:AQ==\"}}"),
-            dev.omnigraph.write.LoadMode.APPEND, Optional.of("setup"));
+            dev.omnigraph.api.LoadMode.APPEND, Optional.of("setup"));
       }
     }
   }
