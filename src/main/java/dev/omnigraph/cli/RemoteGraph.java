@@ -89,6 +89,58 @@ final class RemoteGraph {
     }
   }
 
+  /** A raw answer's status and headers; its body, if any, went to the caller's stream. */
+  record RawAnswer(int status, java.net.http.HttpHeaders headers) {
+    java.util.Optional<String> header(String name) {
+      return headers.firstValue(name);
+    }
+  }
+
+  /**
+   * {@code GET} (or {@code HEAD} when {@code out} is null) of a raw body: a 2xx body is copied to
+   * {@code out} as it arrives, through {@code onLength} first with its {@code Content-Length}; any
+   * other status is the server's typed error.
+   */
+  RawAnswer getRaw(String path, Map<String, String> headers, java.io.OutputStream out,
+      java.util.function.LongConsumer onLength) {
+    HttpRequest.Builder b = request(path).header("Accept", "*/*");
+    headers.forEach(b::header);
+    b = out == null ? b.method("HEAD", HttpRequest.BodyPublishers.noBody()) : b.GET();
+    try {
+      HttpResponse<java.io.InputStream> response = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+      try (java.io.InputStream in = response.body()) {
+        if (response.statusCode() / 100 != 2) {
+          byte[] error = in.readAllBytes();
+          throw failure(response.statusCode(), error.length == 0 ? JSON.createObjectNode() : JSON.readTree(error));
+        }
+        if (out != null) {
+          onLength.accept(response.headers().firstValueAsLong("Content-Length").orElse(0));
+          in.transferTo(out);
+        }
+        return new RawAnswer(response.statusCode(), response.headers());
+      }
+    } catch (IOException e) {
+      throw unreachable(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  /** {@code PUT} of a raw body ({@code application/octet-stream}), the answer read as {@code type}. */
+  <T> T putRaw(String path, HttpRequest.BodyPublisher body, Map<String, String> headers, Class<T> type) {
+    HttpRequest.Builder b = request(path).header("Content-Type", "application/octet-stream");
+    headers.forEach(b::header);
+    return send(b.PUT(body), type);
+  }
+
+  /** {@code DELETE} with headers, the answer read as {@code type}. */
+  <T> T delete(String path, Map<String, String> headers, Class<T> type) {
+    HttpRequest.Builder b = request(path);
+    headers.forEach(b::header);
+    return send(b.DELETE(), type);
+  }
+
   <T> T postNdjson(String path, HttpRequest.BodyPublisher body, Class<T> type) {
     return send(request(path).header("Content-Type", "application/x-ndjson").POST(body), type);
   }

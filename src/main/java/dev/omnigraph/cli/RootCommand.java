@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
     subcommands = {VersionCommand.class, ServeCommand.class, InitCommand.class, SnapshotCommand.class,
         BranchCommand.class, CommitCommand.class, SchemaCommand.class, LoadCommand.class, MutateCommand.class,
         QueryCommand.class, ExportCommand.class, DoctorCommand.class, RepairCommand.class, CleanupCommand.class, RecoverCommand.class,
-        OptimizeCommand.class, IndexCommand.class, RevertCommand.class, QueriesCommand.class, ChangesCommand.class, LeaseCommand.class,
+        OptimizeCommand.class, IndexCommand.class, RevertCommand.class, BlobCommand.class, QueriesCommand.class, ChangesCommand.class, LeaseCommand.class,
         GqtCommand.class, RelocateCommand.class, PolicyCommand.class})
 public class RootCommand {
 

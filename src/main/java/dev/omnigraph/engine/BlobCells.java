@@ -11,7 +11,6 @@ import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.api.policy.PolicyAction;
 import dev.omnigraph.engine.policy.PolicyGate;
 import dev.omnigraph.schema.Catalog;
-import dev.omnigraph.schema.Property;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.table.BlobReads;
 import dev.omnigraph.table.DataTables;
@@ -34,9 +33,6 @@ final class BlobCells {
     if (branch.isPresent() && snapshot.isPresent()) {
       throw new InvalidRequest("give a branch or a snapshot, not both");
     }
-    if (!entity.equals("node") && !entity.equals("edge")) {
-      throw new InvalidRequest("entity must be node or edge, got '" + entity + "'");
-    }
     ManifestState state;
     Catalog catalog;
     String readBranch;
@@ -56,38 +52,37 @@ final class BlobCells {
       catalog = contract.ir().catalog();
       snapshotId = authority.head().orElse("");
     }
-    String tableKey;
-    Optional<Property> prop;
-    if (entity.equals("node")) {
-      var node = catalog.node(type).orElseThrow(() -> new InvalidRequest("unknown node type '" + type + "'"
-          + catalog.nodeTypeHint(type)));
-      tableKey = node.tableKey();
-      prop = node.property(property);
-    } else {
-      var edge = catalog.edge(type).orElseThrow(() -> new InvalidRequest("unknown edge type '" + type + "'"
-          + catalog.edgeTypeHint(type)));
-      tableKey = edge.tableKey();
-      prop = edge.property(property);
-    }
-    if (prop.isEmpty() || !prop.get().type().isBlob()) {
-      throw new InvalidRequest("'" + property + "' of " + type + " is not a Blob property");
-    }
+    dev.omnigraph.write.BlobTarget target = new dev.omnigraph.write.BlobTarget(entity, type, id, property);
+    String tableKey = target.resolve(catalog).tableKey();
     gate.checkTypes(actor, PolicyAction.READ, Optional.of(readBranch), java.util.Set.of(type));
     TablePin pin = state.tables().get(tableKey);
     if (pin == null) {
-      throw new NotFound(entity, id, "no " + type + " with id '" + id + "'");
+      throw target.missing();
     }
     BlobReads.Cell cell = tables.blobs().open(pin.location(), pin.nativeBranch(), pin.version(), id, property)
-        .orElseThrow(() -> new NotFound(entity, id, "no " + type + " with id '" + id + "'"));
+        .orElseThrow(target::missing);
     if (cell.size().isEmpty()) {
       cell.close();
       throw new NotFound("blob", property, "the Blob '" + property + "' of " + type + " '" + id + "' is null");
     }
-    // Strong per cell version: the table's identity (drop and re-add never repeat it), its exact
-    // version, and the row (the reference's BlobVersionTag has the same parts).
-    String etag = "\"" + pin.identity().stableTableId() + "." + pin.identity().incarnationId() + "."
-        + pin.version() + "." + cell.rowId() + "\"";
+    String etag = dev.omnigraph.write.BlobTarget.entityTag(pin, cell.rowId());
     return new Managed(snapshotId, etag, cell);
+  }
+
+  /**
+   * The entity tag of the cell a write just published: its table's pin at {@code manifestVersion}
+   * of {@code branch} and the row's id there (a replaced row gets a new row id).
+   *
+   * @return empty when the cell is null there
+   */
+  static Optional<String> writtenTag(GraphManifest manifest, Catalog catalog, DataTables tables, String branch,
+      long manifestVersion, dev.omnigraph.write.BlobTarget target) {
+    TablePin pin = manifest.stateAt(branch, manifestVersion).tables().get(target.resolve(catalog).tableKey());
+    try (BlobReads.Cell cell = tables.blobs().open(pin.location(), pin.nativeBranch(), pin.version(), target.id(),
+        target.property()).orElseThrow(target::missing)) {
+      return cell.size().isPresent() ? Optional.of(dev.omnigraph.write.BlobTarget.entityTag(pin, cell.rowId()))
+          : Optional.empty();
+    }
   }
 
   private record Managed(String snapshotId, String etag, BlobReads.Cell cell) implements BlobRead {
@@ -107,3 +102,4 @@ final class BlobCells {
     }
   }
 }
+

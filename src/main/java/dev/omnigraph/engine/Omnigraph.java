@@ -44,6 +44,12 @@ import java.util.Optional;
  */
 public final class Omnigraph extends GraphReader implements AutoCloseable {
 
+  /** The most bytes one Blob cell write carries (the Blob rule's 32 MiB per operation). */
+  public static final long MAX_BLOB_WRITE_BYTES = dev.omnigraph.schema.BlobValue.MAX_OPERATION_BYTES;
+
+  /** The {@code resource} of a refused Blob payload ({@code ResourceLimitExceeded}). */
+  public static final String BLOB_WRITE_RESOURCE = dev.omnigraph.schema.BlobValue.PAYLOAD_RESOURCE;
+
   /** The registry this handle's root is open in, and the root: what every handle of it shares. */
   private final GraphRoots roots;
   private final GraphRoot root;
@@ -550,6 +556,41 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
         TypeScopes.admitTypes(policy, actor, PolicyAction.CHANGE, Optional.ofNullable(branch))));
     optimizer.afterWrite(branch, result);
     return result;
+  }
+
+  /**
+   * Replaces one Blob cell's bytes with what {@code bytes} holds (read only once the caller is
+   * authorized, never more than {@link #MAX_BLOB_WRITE_BYTES}) or, when it is empty, clears it, on {@code branch} (default
+   * main) as one graph commit ({@code PUT|DELETE /graphs/{id}/blob}; docs/write-path.md, "Blob cell
+   * writes"). Needs {@code change} on the branch and the type.
+   *
+   * @param ifMatch the cell's current entity tag, as a read answered it
+   * @param ifCommit the branch head the write expects
+   * @throws dev.omnigraph.api.BlobTagMismatch when {@code ifMatch} does not name the cell (412)
+   * @throws dev.omnigraph.api.PreconditionFailed when {@code ifCommit} is not the head (412)
+   * @throws dev.omnigraph.api.ReadSetChanged when the head moved before the effect
+   * @throws NotFound for an unknown row
+   * @throws dev.omnigraph.api.InvalidRequest for a property that is not a Blob, or clearing a required one
+   * @throws dev.omnigraph.api.ResourceLimitExceeded for more than {@link #MAX_BLOB_WRITE_BYTES} (nothing written)
+   */
+  public dev.omnigraph.api.BlobWriteOutput writeBlob(String branch, String entity, String type, String id,
+      String property, Optional<java.io.InputStream> bytes, Optional<String> ifMatch,
+      Optional<String> ifCommit, Optional<String> actor) {
+    String b = orMain(branch);
+    authorize(actor, PolicyAction.CHANGE, Optional.of(b), Optional.empty());
+    policy.checkTypes(actor, PolicyAction.CHANGE, Optional.of(b), java.util.Set.of(type));
+    requireWritable();
+    dev.omnigraph.write.BlobTarget target = new dev.omnigraph.write.BlobTarget(entity, type, id, property);
+    Optional<dev.omnigraph.schema.BlobValue> value = bytes.map(in -> dev.omnigraph.schema.BlobValue.read(in,
+        java.util.OptionalLong.empty()));
+    return evidence.call(() -> {
+      WriteResult result = writePath.writeBlob(b, target, value, ifMatch, actor, ifCommit);
+      optimizer.afterWrite(b, result);
+      Optional<String> tag = BlobCells.writtenTag(manifest, contract().ir().catalog(), tables, b,
+          result.manifestVersion(), target);
+      return new dev.omnigraph.api.BlobWriteOutput(b, result.commitId().orElse(null), result.manifestVersion(),
+          tag.orElse(null), value.map(dev.omnigraph.schema.BlobValue::size).orElse(null));
+    });
   }
 
   /**

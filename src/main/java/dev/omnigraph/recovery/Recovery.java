@@ -63,6 +63,8 @@ public final class Recovery {
   private final OptimizeRecovery optimize;
   /** Reverts: a mutation's plan over pre-minted restores. */
   private final RevertRecovery revert;
+  /** Blob cell writes: one upsert of one row, a mutation's shape. */
+  private final BlobWriteRecovery blobWrite;
 
   public Recovery(GateManager gates, GraphManifest manifest, DataTables tables, SidecarStore sidecars,
       ManifestBatchPublisher publisher, RecoveryAuditTable audit, SchemaContracts contracts) {
@@ -76,6 +78,7 @@ public final class Recovery {
     this.schemaApply = new SchemaApplyRecovery(evidence, manifest, tables, contracts);
     this.optimize = new OptimizeRecovery(tables);
     this.revert = new RevertRecovery(evidence, contracts);
+    this.blobWrite = new BlobWriteRecovery(evidence, contracts);
   }
 
   /**
@@ -213,6 +216,8 @@ public final class Recovery {
       return ensureIndices;
     } else if (kind instanceof WriterKind.Revert) {
       return revert;
+    } else if (kind instanceof WriterKind.BlobWrite) {
+      return blobWrite;
     }
     return write; // mutation, load, branch merge
   }

@@ -64,6 +64,19 @@ public sealed interface WriterKind {
     }
   }
 
+  /**
+   * A Blob cell's replacement or clearing ({@code PUT|DELETE /graphs/{id}/blob}; recovery settles it
+   * with {@code BlobWriteRecovery}); its one table intent is its whole record.
+   */
+  record BlobWrite() implements WriterKind {
+    public static final String WIRE = "blob_write";
+
+    @Override
+    public String wire() {
+      return WIRE;
+    }
+  }
+
   /** A branch merge, with its transaction chains and pointer pins ({@code protocol_v4}). */
   record BranchMerge(RecoverySidecar.MergePayload payload) implements WriterKind {
     public static final String WIRE = "branch_merge";
@@ -125,6 +138,7 @@ public sealed interface WriterKind {
       case Load.WIRE -> new Load();
       case Optimize.WIRE -> new Optimize();
       case Revert.WIRE -> new Revert();
+      case BlobWrite.WIRE -> new BlobWrite();
       case BranchMerge.WIRE -> protocolV4 == null ? null : new BranchMerge(protocolV4);
       case SchemaApply.WIRE -> protocolV7 == null ? null : new SchemaApply(protocolV7);
       case EnsureIndices.WIRE -> protocolV8 == null ? null : new EnsureIndices(protocolV8);

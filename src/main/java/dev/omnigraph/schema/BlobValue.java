@@ -58,6 +58,31 @@ public final class BlobValue {
     }
   }
 
+  /**
+   * Reads managed bytes from a raw stream (a {@code PUT /blob} body, {@code omnigraph blob put}),
+   * never more than {@link #MAX_OPERATION_BYTES}: a declared length over it is refused before any
+   * byte is read, and an undeclared (chunked) stream is cut off at the first byte past it.
+   *
+   * @param declared the length the sender announced, if any
+   * @throws ResourceLimitExceeded for a payload over {@link #MAX_OPERATION_BYTES}
+   * @throws java.io.UncheckedIOException when the stream fails
+   */
+  public static BlobValue read(java.io.InputStream in, java.util.OptionalLong declared) {
+    if (declared.isPresent() && declared.getAsLong() > MAX_OPERATION_BYTES) {
+      throw new ResourceLimitExceeded(PAYLOAD_RESOURCE, MAX_OPERATION_BYTES, declared.getAsLong());
+    }
+    try {
+      // One byte past the limit proves an oversized stream without holding more of it.
+      byte[] bytes = in.readNBytes((int) MAX_OPERATION_BYTES + 1);
+      if (bytes.length > MAX_OPERATION_BYTES) {
+        throw new ResourceLimitExceeded(PAYLOAD_RESOURCE, MAX_OPERATION_BYTES, bytes.length);
+      }
+      return new BlobValue(bytes);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("could not read the Blob payload", e);
+    }
+  }
+
   /** The decoded size of the base64 text from {@code from}, padding discounted: no allocation. */
   static long decodedLength(String text, int from) {
     long chars = text.length() - from;

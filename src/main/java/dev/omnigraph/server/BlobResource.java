@@ -5,16 +5,21 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.omnigraph.api.BlobRead;
 import dev.omnigraph.api.InvalidRequest;
 import jakarta.inject.Inject;
+import dev.omnigraph.api.BlobWriteOutput;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HEAD;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
-import java.util.Arrays;
+import java.io.InputStream;
 import java.util.Optional;
 
 /**
@@ -33,6 +38,7 @@ class BlobResource {
   @Inject GraphRegistry graphs;
   @Inject RequestActor actor;
   @Inject ExportStreams streams;
+  @Inject ServiceMetrics metrics;
 
   @GET
   public Response get(@PathParam("graph_id") String graphId, @QueryParam("entity") String entity,
@@ -69,7 +75,8 @@ class BlobResource {
       if (ifNoneMatch != null && matches(ifNoneMatch, cell.etag(), false)) {
         return headers(Response.notModified(), cell).header("Content-Length", size).build();
       }
-      Optional<ByteRange> wanted = ifRange != null && !ifRange.strip().equals(cell.etag())
+      // HEAD ignores Range (the reference SDK's e2e pins it): it describes the whole representation.
+      Optional<ByteRange> wanted = !withBody || (ifRange != null && !ifRange.strip().equals(cell.etag()))
           ? Optional.empty() : ByteRange.parse(range);
       long offset = 0;
       long length = size;
@@ -116,6 +123,44 @@ class BlobResource {
     }
   }
 
+  /**
+   * {@code PUT /graphs/{id}/blob} (ours): the raw body becomes the cell's bytes, as one graph commit
+   * (docs/http-api.md, "Blob writes"). The body is read through {@link BodyLimits}' Blob limit (a
+   * declared length over 32 MiB is refused before it is read, a chunked one at the first byte past
+   * it), never as text.
+   */
+  @PUT
+  @Consumes(MediaType.WILDCARD)
+  @Produces(MediaType.APPLICATION_JSON)
+  public Response put(@PathParam("graph_id") String graphId, @QueryParam("entity") String entity,
+      @QueryParam("type") String type, @QueryParam("id") String id, @QueryParam("property") String property,
+      @QueryParam("branch") String branch, @HeaderParam("If-Match") String ifMatch,
+      @HeaderParam(GraphResource.IF_GRAPH_COMMIT) String ifCommit, InputStream body) {
+    return write(graphId, entity, type, id, property, branch, ifMatch, ifCommit,
+        Optional.of(body == null ? InputStream.nullInputStream() : body));
+  }
+
+  /** {@code DELETE /graphs/{id}/blob} (ours): clears a {@code Blob?} cell, as one graph commit. */
+  @DELETE
+  @Produces(MediaType.APPLICATION_JSON)
+  public Response delete(@PathParam("graph_id") String graphId, @QueryParam("entity") String entity,
+      @QueryParam("type") String type, @QueryParam("id") String id, @QueryParam("property") String property,
+      @QueryParam("branch") String branch, @HeaderParam("If-Match") String ifMatch,
+      @HeaderParam(GraphResource.IF_GRAPH_COMMIT) String ifCommit) {
+    return write(graphId, entity, type, id, property, branch, ifMatch, ifCommit, Optional.empty());
+  }
+
+  private Response write(String graphId, String entity, String type, String id, String property, String branch,
+      String ifMatch, String ifCommit, Optional<InputStream> value) {
+    ServedGraph served = graphs.get(graphId);
+    dev.omnigraph.engine.Omnigraph g = served.handle();
+    BlobWriteOutput out = metrics.write(served, "blob_write", () -> g.writeBlob(branch, required("entity", entity),
+        required("type", type), required("id", id), required("property", property), value,
+        Optional.ofNullable(ifMatch), Optional.ofNullable(ifCommit).map(String::strip), actor.get()), o -> null);
+    Response.ResponseBuilder ok = Response.ok(out).header(SNAPSHOT_HEADER, out.graphCommitId());
+    return (out.etag() == null ? ok : ok.header("ETag", out.etag())).build();
+  }
+
   private static Response.ResponseBuilder headers(Response.ResponseBuilder b, BlobRead cell) {
     return b.header("Accept-Ranges", "bytes").header("ETag", cell.etag()).header(SNAPSHOT_HEADER, cell.snapshotId());
   }
@@ -132,8 +177,7 @@ class BlobResource {
    * exists); a strong comparison ignores weak tags, a weak one compares them without {@code W/}.
    */
   static boolean matches(String header, String etag, boolean strong) {
-    return Arrays.stream(header.split(",")).map(String::strip).anyMatch(t -> t.equals("*")
-        || (strong ? t.equals(etag) : (t.startsWith("W/") ? t.substring(2) : t).equals(etag)));
+    return dev.omnigraph.api.EntityTags.matches(header, etag, strong);
   }
 
   /**

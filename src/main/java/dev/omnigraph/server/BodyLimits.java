@@ -17,7 +17,9 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 /**
  * The reference's request-body limits, on every route that takes a body: a graph-batch NDJSON load
  * over {@link #NDJSON_LIMIT} is 413 {@code resource_limit} {@code graph_batch_request_bytes}; any
- * other body over {@link #JSON_LIMIT} is 413 {@code bad_request} ({@link BodyTooLarge}). A declared
+ * Blob cell write's body over {@link #BLOB_LIMIT} is 413 {@code resource_limit}
+ * {@code blob_payload_bytes} (ours); any other body over {@link #JSON_LIMIT} is 413
+ * {@code bad_request} ({@link BodyTooLarge}). A declared
  * {@code Content-Length} over the limit is refused before the body is read; every body, with a
  * length or without one (chunked), is also counted as it is read ({@link #counted}) and refused the
  * moment it passes the limit, so no more than the limit is ever buffered. Before the counting, a
@@ -36,20 +38,43 @@ class BodyLimits {
   static final long NDJSON_LIMIT = 32L * 1024 * 1024;
   static final String NDJSON_RESOURCE = "graph_batch_request_bytes";
 
+  /**
+   * A Blob cell write's raw body ({@code PUT /graphs/{id}/blob}, ours): the Blob rule's 32 MiB per
+   * operation, refused as 413 {@code resource_limit} {@code blob_payload_bytes}, not the JSON limit.
+   */
+  static final long BLOB_LIMIT = dev.omnigraph.engine.Omnigraph.MAX_BLOB_WRITE_BYTES;
+
+  /** Which limit a body gets. */
+  enum Kind {
+    JSON(JSON_LIMIT), NDJSON(NDJSON_LIMIT), BLOB(BLOB_LIMIT);
+
+    final long limit;
+
+    Kind(long limit) {
+      this.limit = limit;
+    }
+
+    static Kind of(String method, String path) {
+      if (isNdjsonLoad(path)) {
+        return NDJSON;
+      }
+      return HttpMethod.PUT.equals(method) && isBlobWrite(path) ? BLOB : JSON;
+    }
+  }
+
   /** The methods whose bodies a route reads; the others' are never read, so never counted. */
   private static final Set<String> BODY_METHODS = Set.of(HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH);
 
   @ServerRequestFilter
   void limit(ContainerRequestContext request, RoutingContext http) {
-    boolean ndjson = isNdjsonLoad(request.getUriInfo().getPath());
-    long limit = ndjson ? NDJSON_LIMIT : JSON_LIMIT;
+    Kind kind = Kind.of(request.getMethod(), request.getUriInfo().getPath());
     long declared = declaredLength(request.getHeaderString(HttpHeaders.CONTENT_LENGTH));
-    if (declared > limit) {
+    if (declared > kind.limit) {
       closeAfterAnswer(http);
-      throw tooLarge(ndjson, declared, true);
+      throw tooLarge(kind, declared, true);
     }
     if (BODY_METHODS.contains(request.getMethod())) {
-      request.setEntityStream(counted(request.getEntityStream(), ndjson, () -> closeAfterAnswer(http)));
+      request.setEntityStream(counted(request.getEntityStream(), kind, () -> closeAfterAnswer(http)));
     }
   }
 
@@ -74,9 +99,17 @@ class BodyLimits {
         && (path.endsWith("/load/ndjson") || path.endsWith("/load") || path.endsWith("/ingest"));
   }
 
-  private static OmnigraphException tooLarge(boolean ndjson, long actual, boolean declared) {
-    if (ndjson) {
+  /** A Blob cell's {@code PUT}: {@code /graphs/{id}/blob}. */
+  static boolean isBlobWrite(String path) {
+    return path.startsWith("/graphs/") && path.endsWith("/blob");
+  }
+
+  private static OmnigraphException tooLarge(Kind kind, long actual, boolean declared) {
+    if (kind == Kind.NDJSON) {
       return new ResourceLimitExceeded(NDJSON_RESOURCE, NDJSON_LIMIT, actual, "split the load into smaller requests");
+    }
+    if (kind == Kind.BLOB) {
+      return new ResourceLimitExceeded(dev.omnigraph.engine.Omnigraph.BLOB_WRITE_RESOURCE, BLOB_LIMIT, actual);
     }
     return declared ? new BodyTooLarge(JSON_LIMIT, actual) : BodyTooLarge.whileReading(JSON_LIMIT, actual);
   }
@@ -96,8 +129,8 @@ class BodyLimits {
    * anything is planned or written. A typed outcome a JSON reader wraps is unwrapped by
    * {@link ErrorMapper}.
    */
-  static InputStream counted(InputStream body, boolean ndjson, Runnable onRefusal) {
-    long limit = ndjson ? NDJSON_LIMIT : JSON_LIMIT;
+  static InputStream counted(InputStream body, Kind kind, Runnable onRefusal) {
+    long limit = kind.limit;
     return new FilterInputStream(body) {
       private long read;
       private boolean refused;
@@ -143,13 +176,13 @@ class BodyLimits {
         if (read > limit) {
           refused = true;
           onRefusal.run();
-          throw tooLarge(ndjson, read, false);
+          throw tooLarge(kind, read, false);
         }
       }
 
       private void refuseAgain() {
         if (refused) {
-          throw tooLarge(ndjson, read, false);
+          throw tooLarge(kind, read, false);
         }
       }
     };

@@ -59,6 +59,8 @@ final class RouteActions {
       route("POST", G + "/changes/baseline", PolicyAction.EXPORT, "branch (default main)"),
       route("GET", G + "/blob", PolicyAction.READ, "branch read (a snapshot's own branch; default main)"),
       route("HEAD", G + "/blob", PolicyAction.READ, "as GET"),
+      route("PUT", G + "/blob", PolicyAction.CHANGE, "branch written (default main) (ours), and change on the type"),
+      route("DELETE", G + "/blob", PolicyAction.CHANGE, "as PUT (ours)"),
       route("GET", G + "/snapshot", PolicyAction.READ, "branch (default main); with commit, the commit's branch"),
       route("GET", G + "/lease", PolicyAction.READ, "none (ours)"),
       route("GET", G + "/access", PolicyAction.READ, "branch (default main) (ours: the console's actor view)"),

@@ -25,6 +25,11 @@ interface PreparedWrite {
    */
   List<TableEffect> prepare(PrepareContext ctx);
 
+  /** The failpoints the commit template hits for this writer ({@code write.*} unless it has its own). */
+  default dev.omnigraph.util.Failpoint.WriterPhases phases() {
+    return dev.omnigraph.util.Failpoint.WriterPhases.WRITE;
+  }
+
   /** Ids whose exact presence turns an effect-free Lance conflict into {@code KeyConflict}. */
   default java.util.Map<String, java.util.Set<String>> strictIds() {
     return java.util.Map.of();

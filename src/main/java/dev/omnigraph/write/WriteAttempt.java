@@ -164,7 +164,7 @@ public final class WriteAttempt {
     /** The version each table's commit reached. */
     @Override
     public Header header() {
-      return new Header(Failpoint.WriterPhases.WRITE, writer.writerKind().wire() + " on " + token.branch(), Optional.of(sidecar), Optional.of(verified));
+      return new Header(writer.phases(), writer.writerKind().wire() + " on " + token.branch(), Optional.of(sidecar), Optional.of(verified));
     }
 
     @Override

@@ -98,4 +98,16 @@ public final class WritePath {
     }
     return attempt.run(branch, new LoadWriter(batch, mode, schema.catalog()), actor, Optional.empty(), schema);
   }
+
+  /**
+   * Replaces ({@code value} present) or clears one Blob cell on {@code branch} as one commit
+   * (docs/write-path.md, "Blob cell writes").
+   *
+   * @param ifMatch the cell's expected entity tag ({@code BlobTagMismatch} if not)
+   * @param ifCommit a conditional write's expected graph head ({@code PreconditionFailed} if not)
+   */
+  public WriteResult writeBlob(String branch, BlobTarget target, Optional<dev.omnigraph.schema.BlobValue> value,
+      Optional<String> ifMatch, Optional<String> actor, Optional<String> ifCommit) {
+    return attempt.run(branch, new BlobWriter(target, value, ifMatch), actor, ifCommit, schemas.get());
+  }
 }

@@ -267,4 +267,179 @@ abstract class AbstractBlobTest {
     assertThat(graph.query(Optional.empty(), Optional.empty(), GQ, "slugs", JSON.createObjectNode()).rows())
         .hasSize(1);
   }
+
+  // Blob cell writes (PUT|DELETE /graphs/{id}/blob through the engine; docs/write-path.md, "Blob cell writes").
+
+  dev.omnigraph.api.BlobWriteOutput put(String branch, String id, byte[] bytes, Optional<String> ifMatch,
+      Optional<String> ifCommit) {
+    return graph.writeBlob(branch, "node", "Doc", id, "body", Optional.of(new java.io.ByteArrayInputStream(bytes)),
+        ifMatch, ifCommit, Optional.of("blob-test"));
+  }
+
+  byte[] content(String branch, String id) {
+    try (BlobRead cell = graph.readBlob("node", "Doc", id, "body", Optional.of(branch), Optional.empty(),
+        Optional.empty())) {
+      return bytes(cell, 0, cell.size());
+    }
+  }
+
+  String etag(String id) {
+    try (BlobRead cell = read(id, Optional.empty())) {
+      return cell.etag();
+    }
+  }
+
+  int commitCount(String branch) {
+    return graph.commits(branch, dev.omnigraph.api.CommitPage.first(dev.omnigraph.api.CommitPage.MAX_LIMIT))
+        .commits().size();
+  }
+
+  @Test
+  void aCellWriteIsOneCommitWithItsPreconditionsAndTypedRefusals() throws Exception {
+    byte[] v1 = pattern(1000, 1);
+    byte[] v2 = pattern(5 * 1024 * 1024 + 3, 2); // over one 4 MiB read
+    String first = addDoc("a", base64(v1)).commitId().orElseThrow();
+    int commits = commitCount("main");
+    String tag1 = etag("a");
+
+    dev.omnigraph.api.BlobWriteOutput out = put("main", "a", v2, Optional.of(tag1), Optional.of(first));
+    assertThat(out.graphCommitId()).isEqualTo(graph.commits("main", dev.omnigraph.api.CommitPage.first(1)).commits()
+        .get(0).graphCommitId());
+    assertThat(out.size()).isEqualTo(v2.length);
+    assertThat(commitCount("main")).isEqualTo(commits + 1);
+    assertThat(sha256(content("main", "a"))).isEqualTo(sha256(v2));
+    assertThat(out.etag()).isEqualTo(etag("a")).isNotEqualTo(tag1);
+    assertThat(sidecars()).isEmpty();
+    try (BlobRead old = read("a", Optional.of(first))) {
+      assertThat(bytes(old, 0, old.size())).isEqualTo(v1);
+    }
+    assertThat(graph.recoveryAudit()).isEmpty();
+
+    // Preconditions and refusals: typed, and nothing moves.
+    SnapshotOutput before = graph.snapshot("main");
+    List<String> files = dataFiles();
+    assertThatThrownBy(() -> put("main", "a", v1, Optional.of(tag1), Optional.empty()))
+        .isInstanceOf(dev.omnigraph.api.BlobTagMismatch.class).hasMessageContaining(out.etag());
+    assertThatThrownBy(() -> put("main", "a", v1, Optional.empty(), Optional.of(first)))
+        .isExactlyInstanceOf(dev.omnigraph.api.PreconditionFailed.class);
+    assertThatThrownBy(() -> put("main", "nobody", v1, Optional.empty(), Optional.empty()))
+        .isInstanceOf(NotFound.class);
+    assertThatThrownBy(() -> graph.writeBlob("main", "node", "Doc", "a", "note", Optional.of(
+        new java.io.ByteArrayInputStream(v1)), Optional.empty(), Optional.empty(), Optional.empty()))
+        .isInstanceOf(InvalidRequest.class).hasMessageContaining("not a Blob");
+    // One byte over 32 MiB, undeclared: cut off at the first byte past the limit, before any staging.
+    java.io.InputStream over = new java.io.InputStream() {
+      long left = BlobValue.MAX_OPERATION_BYTES + 1;
+
+      @Override
+      public int read() {
+        return left-- > 0 ? 7 : -1;
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) {
+        if (left <= 0) {
+          return -1;
+        }
+        int n = (int) Math.min(len, left);
+        left -= n;
+        return n;
+      }
+    };
+    assertThatThrownBy(() -> graph.writeBlob("main", "node", "Doc", "a", "body", Optional.of(over), Optional.empty(),
+        Optional.empty(), Optional.empty())).isInstanceOf(dev.omnigraph.api.ResourceLimitExceeded.class)
+        .satisfies(e -> assertThat(((dev.omnigraph.api.ResourceLimitExceeded) e).resource())
+            .isEqualTo(BlobValue.PAYLOAD_RESOURCE));
+    assertThat(graph.snapshot("main")).isEqualTo(before);
+    assertThat(dataFiles()).isEqualTo(files);
+    assertThat(sidecars()).isEmpty();
+
+    // A clear: the cell is null (a read is NotFound), the row stays; If-Match * needs a non-null cell.
+    dev.omnigraph.api.BlobWriteOutput cleared = graph.writeBlob("main", "node", "Doc", "a", "body", Optional.empty(),
+        Optional.of("*"), Optional.empty(), Optional.of("blob-test"));
+    assertThat(cleared.etag()).isNull();
+    assertThat(commitCount("main")).isEqualTo(commits + 2);
+    assertThatThrownBy(() -> read("a", Optional.empty())).isInstanceOf(NotFound.class).hasMessageContaining("null");
+    assertThatThrownBy(() -> put("main", "a", v1, Optional.of("*"), Optional.empty()))
+        .isInstanceOf(dev.omnigraph.api.BlobTagMismatch.class);
+    assertThat(graph.query(Optional.empty(), Optional.empty(), GQ, "slugs", JSON.createObjectNode()).rows())
+        .hasSize(1);
+  }
+
+  @Test
+  void aRequiredBlobCannotBeClearedAndABranchWriteForksOnlyThatBranch() {
+    graph.schemaApply(SCHEMA + "node Pic {\n  name: String @key\n  img: Blob\n  thumb: Blob?\n}\n", false,
+        Optional.of("blob-test"));
+    graph.load("main", new StringReader("{\"type\":\"Pic\",\"data\":{\"name\":\"p\",\"img\":\""
+        + base64(new byte[] {1}) + "\"}}"), LoadMode.APPEND, Optional.of("blob-test"));
+    assertThatThrownBy(() -> graph.writeBlob("main", "node", "Pic", "p", "img", Optional.empty(), Optional.empty(),
+        Optional.empty(), Optional.empty())).isInstanceOf(InvalidRequest.class).hasMessageContaining("required Blob");
+
+    // Another non-null Blob cell of the row cannot be carried over yet: refused before the sidecar
+    // is armed, on a branch whose first touch would stage after it too.
+    graph.branchCreate("pics", "main", Optional.of("blob-test"));
+    assertThatThrownBy(() -> graph.writeBlob("pics", "node", "Pic", "p", "thumb", Optional.of(
+        new java.io.ByteArrayInputStream(new byte[] {3})), Optional.empty(), Optional.empty(), Optional.empty()))
+        .isInstanceOf(BlobRewriteUnsupported.class).hasMessageContaining("'img'");
+    assertThat(sidecars()).isEmpty();
+
+    addDoc("b", base64(new byte[] {1, 1}));
+    graph.branchCreate("side", "main", Optional.of("blob-test"));
+    put("side", "b", new byte[] {2, 2, 2}, Optional.empty(), Optional.empty()); // first touch of Doc on side
+    assertThat(content("side", "b")).containsExactly(2, 2, 2);
+    assertThat(content("main", "b")).containsExactly(1, 1);
+    assertThat(sidecars()).isEmpty();
+  }
+
+  @Test
+  void aHeadThatMovesBeforeTheEffectIsReadSetChanged() throws Exception {
+    addDoc("a", base64(new byte[] {1}));
+    String tag = etag("a");
+    java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
+    // Another writer commits between the cell write's plan and its gates.
+    try (AutoCloseable fp = dev.omnigraph.util.FailpointControl.enable(dev.omnigraph.util.Failpoint.WRITE_AFTER_PREPARE,
+        () -> {
+          if (once.compareAndSet(false, true)) {
+            addDoc("other", base64(new byte[] {5}));
+          }
+        })) {
+      assertThatThrownBy(() -> put("main", "a", new byte[] {2}, Optional.of(tag), Optional.empty()))
+          .isInstanceOf(dev.omnigraph.api.ReadSetChanged.class);
+    }
+    assertThat(content("main", "a")).containsExactly(1);
+    assertThat(sidecars()).isEmpty();
+    // The other write gave the table a new version, so the cell a new tag (a tag names a table version).
+    String now = etag("a");
+    assertThat(now).isNotEqualTo(tag);
+
+    // Two writers of one cell version at once: one lands, the other is a typed conflict.
+    java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      List<java.util.concurrent.Future<dev.omnigraph.api.BlobWriteOutput>> runs = new java.util.ArrayList<>();
+      for (byte b : new byte[] {3, 4}) {
+        runs.add(pool.submit(() -> {
+          start.await();
+          return put("main", "a", new byte[] {b}, Optional.of(now), Optional.empty());
+        }));
+      }
+      List<byte[]> landed = new java.util.ArrayList<>();
+      int refused = 0;
+      for (int i = 0; i < 2; i++) {
+        try {
+          runs.get(i).get();
+          landed.add(new byte[] {(byte) (3 + i)});
+        } catch (java.util.concurrent.ExecutionException e) {
+          assertThat(e.getCause()).isInstanceOfAny(dev.omnigraph.api.ReadSetChanged.class,
+              dev.omnigraph.api.BlobTagMismatch.class);
+          refused++;
+        }
+      }
+      assertThat(refused).isEqualTo(1);
+      assertThat(content("main", "a")).isEqualTo(landed.get(0));
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(sidecars()).isEmpty();
+  }
 }

@@ -785,6 +785,67 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
   }
 
   // ---------------------------------------------------------------------------------------------
+  // 4c. A Blob cell write (PUT /blob) halts at each of its failpoints; a read-write reopen leaves
+  //     the cell's bytes exactly before or after, never torn, with no sidecar and one audit row.
+
+  /** Every Blob cell write failpoint and the audit kind recovery must record. */
+  Stream<Arguments> blobWriteCrashCases() {
+    return Stream.of(
+        Arguments.of("blob_write.after_arm", "Discarded"),
+        Arguments.of("write.after_table_commit", "RolledBack"),
+        Arguments.of("blob_write.after_commits", "RolledBack"),
+        Arguments.of("blob_write.after_confirm", "RolledForward"),
+        Arguments.of("blob_write.before_publish", "RolledForward"),
+        Arguments.of("blob_write.after_publish", "RolledForward"));
+  }
+
+  /** The Blob-bearing type the cases add to the template's schema (a new table: nothing is rewritten). */
+  static final String WITH_DOC = "\nnode Doc {\n  slug: String @key\n  body: Blob?\n}\n";
+
+  @ParameterizedTest(name = "blob write halts at {0} ({1})")
+  @MethodSource("blobWriteCrashCases")
+  void aHaltInsideABlobWriteLeavesTheCellBeforeOrAfter(String failpoint, String kind) throws Exception {
+    graph.schemaApply(AbstractGraphEngineTest.schemaText() + WITH_DOC, false, Optional.of("act-test"));
+    byte[] before = AbstractBlobTest.pattern(300_000, 1);
+    byte[] after = AbstractBlobTest.pattern(5 * 1024 * 1024 + 7, 2); // over one 4 MiB read
+    load("main", LoadMode.APPEND, "{\"type\":\"Doc\",\"data\":{\"slug\":\"d1\",\"body\":\""
+        + AbstractBlobTest.base64(before) + "\"}}");
+    Before was = capture("main");
+    graph.close();
+    CrashChildProcess.Result r = CrashChildProcess.run(config, Optional.of(failpoint), CHILD_TIMEOUT_SECONDS,
+        "blob", "main", "Doc", "d1", "body", Integer.toString(after.length), "2");
+    assertThat(r.exitCode()).as("blob child halted at %s:\n%s", failpoint, r.output()).isEqualTo(137);
+    graph = Omnigraph.open(config, OpenMode.READ_ONLY);
+    assertThat(sidecarKeys()).hasSize(1);
+    RecoverySidecar s = readSidecar(sidecarKeys().get(0));
+    assertThat(s.writerKind()).isEqualTo(dev.omnigraph.recovery.WriterKind.BlobWrite.WIRE);
+    assertThat(s.tables()).extracting(RecoverySidecar.TableIntent::tableKey).containsExactly("node:Doc");
+    reopen();
+
+    boolean forward = kind.equals("RolledForward");
+    assertThat(sidecarKeys()).isEmpty();
+    assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> {
+      assertThat(e.operationId()).isEqualTo(s.operationId());
+      assertThat(e.kind()).isEqualTo(kind);
+      assertThat(e.writerKind()).isEqualTo(dev.omnigraph.recovery.WriterKind.BlobWrite.WIRE);
+    });
+    try (dev.omnigraph.api.BlobRead cell = graph.readBlob("node", "Doc", "d1", "body", Optional.empty(),
+        Optional.empty(), Optional.empty())) {
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      cell.copyTo(0, cell.size(), out);
+      assertThat(AbstractBlobTest.sha256(out.toByteArray())).isEqualTo(AbstractBlobTest.sha256(forward ? after : before));
+    }
+    assertThat(content("main")).isEqualTo(was.content());
+    List<String> commits = commitIds("main");
+    assertThat(commits).hasSize(was.commits().size() + (kind.equals("Discarded") ? 0 : 1));
+    if (forward) {
+      assertThat(commits.get(0)).isEqualTo(s.lineage().commitId());
+      assertThat(graph.commit(commits.get(0)).actorId()).isEqualTo(CrashChild.ACTOR);
+    }
+    assertPinsEqualHeads("main");
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // 5. Branch merge (issue 14) halts at each of its phase boundaries; a read-write reopen converges
   //    to exactly before or after on the target: rows, commit list, pins == HEADs, __recovery/
   //    empty, one audit row (none where nothing was armed), and the next merge agrees.

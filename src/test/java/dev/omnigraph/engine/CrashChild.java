@@ -29,6 +29,8 @@ import java.util.Optional;
  *   <li>{@code optimize <branch>}: one explicit {@code Omnigraph.optimize} of the branch;
  *   <li>{@code ensure <branch>}: one {@code Omnigraph.ensureIndices} of the branch;
  *   <li>{@code revert <branch> <commit>}: one {@code Omnigraph.revert} of the branch to the commit;
+ *   <li>{@code blob <branch> <type> <id> <property> <size> <seed>}: one {@code Omnigraph.writeBlob} of
+ *       {@code AbstractBlobTest.pattern(size, seed)};
  *   <li>{@code soak <branch> <prefix> <first>}: {@code add_person} in a loop with the names
  *       {@code <prefix><n>}, {@code n = first, first+1, …}, printing {@code ACK <name>} (flushed)
  *       after each returned write;
@@ -116,6 +118,14 @@ public final class CrashChild {
         }
         case "revert" -> {
           dev.omnigraph.api.RevertOutput r = graph.revert(a[0], a[1], Optional.of(ACTOR), Optional.empty());
+          out.println("DONE " + r.graphCommitId());
+          return 0;
+        }
+        case "blob" -> {
+          // blob <branch> <type> <id> <property> <size> <seed>: one Blob cell write of a patterned payload.
+          dev.omnigraph.api.BlobWriteOutput r = graph.writeBlob(a[0], "node", a[1], a[2], a[3],
+              Optional.of(new java.io.ByteArrayInputStream(AbstractBlobTest.pattern(Integer.parseInt(a[4]),
+                  Integer.parseInt(a[5])))), Optional.empty(), Optional.empty(), Optional.of(ACTOR));
           out.println("DONE " + r.graphCommitId());
           return 0;
         }

@@ -96,4 +96,14 @@ class CrashS3Test extends AbstractCrashTest {
     return Stream.of(Arguments.of("revert.after_table_commit", "RolledBack", null),
         Arguments.of("revert.after_confirm", "RolledForward", null));
   }
+
+  /**
+   * A Blob cell write on S3: a halt after its table commit (rolled back: the old bytes) and after its
+   * confirm (rolled forward: the new bytes). The other four cases run on the local backend.
+   */
+  @Override
+  Stream<Arguments> blobWriteCrashCases() {
+    return Stream.of(Arguments.of("blob_write.after_commits", "RolledBack"),
+        Arguments.of("blob_write.after_confirm", "RolledForward"));
+  }
 }

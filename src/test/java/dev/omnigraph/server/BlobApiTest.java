@@ -133,10 +133,12 @@ class BlobApiTest {
   @Test
   @Order(5)
   void headAnswersTheSameHeadersWithoutABody() {
-    Response get = api().header("Range", "bytes=0-3").get(cell("note"));
+    // HEAD ignores Range, as the reference SDK's e2e pins: the headers of the whole representation.
+    Response get = api().get(cell("note"));
     Response head = api().header("Range", "bytes=0-3").head(cell("note"));
-    head.then().statusCode(206);
-    for (String h : new String[] {"ETag", "Content-Range", "Content-Length", "Accept-Ranges", "Omnigraph-Snapshot-Id"}) {
+    head.then().statusCode(200).header("Content-Length", "12");
+    assertThat(head.header("Content-Range")).isNull();
+    for (String h : new String[] {"ETag", "Content-Length", "Accept-Ranges", "Omnigraph-Snapshot-Id"}) {
       assertThat(head.header(h)).as(h).isNotNull().isEqualTo(get.header(h));
     }
     assertThat(head.asByteArray()).isEmpty();

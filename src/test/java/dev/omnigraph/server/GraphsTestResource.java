@@ -11,7 +11,7 @@ import java.util.Map;
  * {@code copy}, {@code r}, {@code cli}, {@code sq} (with stored queries), {@code feed}
  * ({@link ChangeFeedApiTest}), {@code apply} ({@link SchemaApplyApiTest}) and {@code applycli}
  * ({@code SchemaApplyRemoteCliTest}; both change their schema, so no other test uses them), {@code idx}
- * ({@link EnsureIndicesApiTest}), {@code blob} ({@link BlobApiTest}), {@code idxcli} ({@code IndexRemoteCliTest}) and
+ * ({@link EnsureIndicesApiTest}), {@code blob} ({@link BlobApiTest}), {@code blobw} ({@link BlobWriteApiTest}), {@code idxcli} ({@code IndexRemoteCliTest}) and
  * {@code fuzz} (initialized by the tests; {@code fuzz} is {@link HttpRequestFuzzTest}'s alone),
  * {@code bodies} ({@link RequestBodyLimitsTest}'s alone), {@code authz} ({@code RouteAuthorizationTest}'s alone),
  * {@code empty} (never initialized) and {@code default} (the embedded example, created on first use);
@@ -39,6 +39,7 @@ public class GraphsTestResource implements QuarkusTestResourceLifecycleManager {
           Map.entry("omnigraph.graphs.apply.uri", root.resolve("apply").toString()),
           Map.entry("omnigraph.graphs.idx.uri", root.resolve("idx").toString()),
           Map.entry("omnigraph.graphs.blob.uri", root.resolve("blob").toString()),
+          Map.entry("omnigraph.graphs.blobw.uri", root.resolve("blobw").toString()),
           Map.entry("omnigraph.graphs.idxcli.uri", root.resolve("idxcli").toString()),
           Map.entry("omnigraph.graphs.applycli.uri", root.resolve("applycli").toString()),
           Map.entry("omnigraph.graphs.g.uri", root.resolve("g").toString()),

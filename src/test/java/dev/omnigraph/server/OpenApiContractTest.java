@@ -40,7 +40,7 @@ class OpenApiContractTest {
    */
   static final Set<String> OURS = Set.of("POST /graphs/{graph_id}/indexes/ensure", "GET /graphs/{graph_id}/lease",
       "POST /graphs/{graph_id}/branches/{branch}/revert",
-      "GET /graphs/{graph_id}/access");
+      "GET /graphs/{graph_id}/access", "PUT /graphs/{graph_id}/blob", "DELETE /graphs/{graph_id}/blob");
 
   private static final String APPLY = "POST /graphs/{graph_id}/schema/apply";
 

@@ -156,6 +156,40 @@ class RequestBodyLimitsTest {
   }
 
   /**
+   * A Blob cell's PUT body (ours, {@code BlobResource}) has the Blob rule's 32 MiB, not the JSON
+   * limit: 2 MiB passes the body limit and gets the route's own answer (this graph has no Blob
+   * property: 400), 32 MiB + 64 KiB chunked is 413 {@code blob_payload_bytes}, and a declared
+   * length over 32 MiB is refused before a byte of the body is sent. Nothing is committed.
+   */
+  @Test
+  void aBlobPutBodyHasTheBlobRuleNotTheJsonLimit() throws Exception {
+    String head = head();
+    Route blob = new Route("/graphs/" + GRAPH + "/blob?entity=node&type=Person&id=x&property=name",
+        "application/octet-stream");
+    Answer small = send("PUT", blob, 2L * 1024 * 1024);
+    assertThat(small.status()).as(small.text()).isEqualTo(400);
+    assertThat(small.body().path("error").asText()).contains("not a Blob property");
+    for (Answer over : List.of(send("PUT", blob, BodyLimits.BLOB_LIMIT + 64 * 1024), declared(blob, 40_000_000))) {
+      assertThat(over.status()).as(over.text()).isEqualTo(413);
+      assertThat(over.body().path("resource_limit").path("resource").asText())
+          .isEqualTo(Omnigraph.BLOB_WRITE_RESOURCE);
+      assertThat(over.body().path("resource_limit").path("limit").asLong()).isEqualTo(32L * 1024 * 1024);
+    }
+    assertThat(head()).isEqualTo(head);
+  }
+
+  /** A PUT that declares {@code length} bytes and sends none: only a check of the header can answer it. */
+  private Answer declared(Route r, long length) throws Exception {
+    try (Socket socket = new Socket(server.getHost(), server.getPort())) {
+      socket.setSoTimeout(60_000);
+      socket.getOutputStream().write(("PUT " + r.path() + " HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
+          + GraphsTestResource.ALICE_TOKEN + "\r\nContent-Type: " + r.contentType() + "\r\nContent-Length: " + length
+          + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      return readAnswer(socket.getInputStream());
+    }
+  }
+
+  /**
    * A key over the id limit, or a string value over the value limit, is a typed 400 before anything
    * is staged, by mutation and by load alike: before the limits, a 3 MB key was committed.
    */
@@ -375,10 +409,14 @@ class RequestBodyLimitsTest {
    * while the body is still being sent.
    */
   private Answer send(Route r, long length) throws Exception {
+    return send("POST", r, length);
+  }
+
+  private Answer send(String method, Route r, long length) throws Exception {
     try (Socket socket = new Socket(server.getHost(), server.getPort())) {
       socket.setSoTimeout(60_000);
       OutputStream out = socket.getOutputStream();
-      String headers = "POST " + r.path() + " HTTP/1.1\r\nHost: localhost\r\n"
+      String headers = method + " " + r.path() + " HTTP/1.1\r\nHost: localhost\r\n"
           + "Authorization: Bearer " + GraphsTestResource.ALICE_TOKEN + "\r\n"
           + "Content-Type: " + r.contentType() + "\r\nTransfer-Encoding: chunked\r\n\r\n";
       out.write(headers.getBytes(StandardCharsets.US_ASCII));

@@ -148,6 +148,11 @@ class RouteAuthorizationTest {
       // Allowed, it gets past the gate to the route's own refusal: this graph's Person has no Blob (400).
       case "GET /graphs/{graph_id}/blob", "HEAD /graphs/{graph_id}/blob" -> new Req(r.method(),
           GRAPH + "/blob?entity=node&type=Person&id=Ada&property=name", Optional.empty(), Optional.empty(), none, 400);
+      // The same for a Blob cell write (ours): allowed, the write's own refusal of a non-Blob property (400).
+      case "PUT /graphs/{graph_id}/blob" -> new Req("PUT", GRAPH + "/blob?entity=node&type=Person&id=Ada&property=name",
+          Optional.of("application/octet-stream"), Optional.of("bytes"), none, 400);
+      case "DELETE /graphs/{graph_id}/blob" -> new Req("DELETE",
+          GRAPH + "/blob?entity=node&type=Person&id=Ada&property=name", Optional.empty(), Optional.empty(), none, 400);
       case "GET /graphs/{graph_id}/lease" -> new Req("GET", GRAPH + "/lease", Optional.empty(), Optional.empty(),
           none, 200);
       case "GET /graphs/{graph_id}/access" -> new Req("GET", GRAPH + "/access?branch=main", Optional.empty(),
