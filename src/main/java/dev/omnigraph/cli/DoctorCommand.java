@@ -118,7 +118,7 @@ public class DoctorCommand implements Callable<Integer> {
       if (!root.holdsGraph()) {
         return new Locations(null, null);
       }
-      return new Locations(Omnigraph.relocate(config, true), null);
+      return new Locations(RootContents.relocate(config, true), null);
     } catch (RuntimeException e) {
       return new Locations(null, e.getMessage());
     }

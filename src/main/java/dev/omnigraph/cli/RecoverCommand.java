@@ -7,6 +7,7 @@ import dev.omnigraph.api.recovery.Action;
 import dev.omnigraph.api.recovery.Verdict;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.engine.RootContents;
 import dev.omnigraph.api.UnreadableSidecar;
 import dev.omnigraph.api.storage.StorageConfig;
 import java.nio.charset.StandardCharsets;
@@ -68,7 +69,7 @@ public class RecoverCommand implements Callable<Integer> {
   }
 
   private int quarantine(StorageConfig config) {
-    QuarantinedSidecar moved = Omnigraph.quarantineSidecar(config, quarantine, q -> {
+    QuarantinedSidecar moved = RootContents.quarantineSidecar(config, quarantine, q -> {
       if (!json) {
         System.out.println("recovery sidecar " + q.key() + ": " + q.reason());
         System.out.println("content (" + q.content().length + " bytes):");

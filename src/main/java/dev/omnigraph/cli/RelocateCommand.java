@@ -2,6 +2,7 @@ package dev.omnigraph.cli;
 
 import dev.omnigraph.api.storage.RelocationReport;
 import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.engine.RootContents;
 import dev.omnigraph.api.storage.StorageConfig;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -37,7 +38,7 @@ public class RelocateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     StorageConfig config = graph.config(positional);
-    RelocationReport r = Omnigraph.relocate(config, dryRun);
+    RelocationReport r = RootContents.relocate(config, dryRun);
     if (json) {
       Output.json(r);
     } else {

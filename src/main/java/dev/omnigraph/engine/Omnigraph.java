@@ -1,6 +1,5 @@
 package dev.omnigraph.engine;
 
-import dev.omnigraph.api.QuarantinedSidecar;
 import dev.omnigraph.api.recovery.Outcome;
 import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.api.policy.PolicyAction;
@@ -43,12 +42,6 @@ import java.util.Optional;
  * ({@link RootLifecycle}, {@link GraphReads}, {@link BranchOps}). Thread-safe.
  */
 public final class Omnigraph extends GraphReader implements AutoCloseable {
-
-  /** The most bytes one Blob cell write carries (the Blob rule's 32 MiB per operation). */
-  public static final long MAX_BLOB_WRITE_BYTES = dev.omnigraph.schema.BlobValue.MAX_OPERATION_BYTES;
-
-  /** The {@code resource} of a refused Blob payload ({@code ResourceLimitExceeded}). */
-  public static final String BLOB_WRITE_RESOURCE = dev.omnigraph.schema.BlobValue.PAYLOAD_RESOURCE;
 
   /** The registry this handle's root is open in, and the root: what every handle of it shares. */
   private final GraphRoots roots;
@@ -239,43 +232,6 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
   public static Omnigraph open(GraphRoots roots, StorageConfig config, OpenMode mode,
       OptimizeSettings optimizeSettings, dev.omnigraph.api.lease.LeaseSettings leaseSettings) {
     return RootLifecycle.open(roots, config, mode, optimizeSettings, leaseSettings);
-  }
-
-  /**
-   * Points every location that Lance files under {@code config}'s root record for a dataset of the
-   * root it was copied or moved from at the same dataset under this root (a copy, a restored backup,
-   * a sync to another bucket or prefix: Lance names a branch's parent by absolute path or URI). With
-   * {@code dryRun} only reports them, and works beside a live writer. Otherwise takes the writer
-   * lease and the root's schema gate; idempotent, and a run stopped part way is finished by the next
-   * one (or by the next read-write open, which relocates a moved root itself).
-   *
-   * @throws NotFound when the root holds no graph
-   * @throws dev.omnigraph.api.LeaseHeld when another live process holds the writer lease; nothing written
-   */
-  public static dev.omnigraph.api.storage.RelocationReport relocate(StorageConfig config, boolean dryRun) {
-    return RootLifecycle.relocate(config, dryRun);
-  }
-
-  /**
-   * The operator's exit for a recovery sidecar that recovery cannot read (corrupt, empty, of
-   * another format version) or reads and refuses (a foreign commit on a table it owns, a HEAD
-   * behind its pin: {@code Recovery.refusal}): moves {@code __recovery/<id>.json} aside to
-   * {@code __recovery_quarantine/<id>.json}, where no listing of pending sidecars sees it, and
-   * returns what it held. A refused intent's unpublished effect is then uncovered drift, which
-   * {@code repair --apply} restores to the published version. Works without opening the graph
-   * read-write (that open is what the sidecar blocks); takes the root's schema gate exclusively,
-   * so no writer of this process is live. Refuses, changing nothing, when recovery would settle the
-   * sidecar: {@code recover} does that.
-   *
-   * @param operationId the operation id, or the sidecar's key {@code __recovery/<id>.json}
-   * @param beforeMove sees what the sidecar holds before anything is written
-   * @throws NotFound when the root holds no graph or no such sidecar
-   * @throws dev.omnigraph.api.InvalidRequest when the id is malformed or recovery would settle it
-   * @throws dev.omnigraph.api.LeaseHeld when another live process holds the writer lease; nothing moved
-   */
-  public static QuarantinedSidecar quarantineSidecar(StorageConfig config, String operationId,
-      java.util.function.Consumer<QuarantinedSidecar> beforeMove) {
-    return RootLifecycle.quarantineSidecar(config, operationId, beforeMove);
   }
 
   /**
@@ -560,7 +516,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
 
   /**
    * Replaces one Blob cell's bytes with what {@code bytes} holds (read only once the caller is
-   * authorized, never more than {@link #MAX_BLOB_WRITE_BYTES}) or, when it is empty, clears it, on {@code branch} (default
+   * authorized, never more than 32 MiB (the Blob rule)) or, when it is empty, clears it, on {@code branch} (default
    * main) as one graph commit ({@code PUT|DELETE /graphs/{id}/blob}; docs/write-path.md, "Blob cell
    * writes"). Needs {@code change} on the branch and the type.
    *
@@ -571,7 +527,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * @throws dev.omnigraph.api.ReadSetChanged when the head moved before the effect
    * @throws NotFound for an unknown row
    * @throws dev.omnigraph.api.InvalidRequest for a property that is not a Blob, or clearing a required one
-   * @throws dev.omnigraph.api.ResourceLimitExceeded for more than {@link #MAX_BLOB_WRITE_BYTES} (nothing written)
+   * @throws dev.omnigraph.api.ResourceLimitExceeded for more than 32 MiB (the Blob rule) (nothing written)
    */
   public dev.omnigraph.api.BlobWriteOutput writeBlob(String branch, String entity, String type, String id,
       String property, Optional<java.io.InputStream> bytes, Optional<String> ifMatch,

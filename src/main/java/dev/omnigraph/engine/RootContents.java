@@ -44,6 +44,43 @@ public final class RootContents implements AutoCloseable {
   }
 
   /**
+   * Points every location that Lance files under {@code config}'s root record for a dataset of the
+   * root it was copied or moved from at the same dataset under this root (a copy, a restored backup,
+   * a sync to another bucket or prefix: Lance names a branch's parent by absolute path or URI). With
+   * {@code dryRun} only reports them, and works beside a live writer. Otherwise takes the writer
+   * lease and the root's schema gate; idempotent, and a run stopped part way is finished by the next
+   * one (or by the next read-write open, which relocates a moved root itself).
+   *
+   * @throws NotFound when the root holds no graph
+   * @throws dev.omnigraph.api.LeaseHeld when another live process holds the writer lease; nothing written
+   */
+  public static dev.omnigraph.api.storage.RelocationReport relocate(StorageConfig config, boolean dryRun) {
+    return RootLifecycle.relocate(config, dryRun);
+  }
+
+  /**
+   * The operator's exit for a recovery sidecar that recovery cannot read (corrupt, empty, of
+   * another format version) or reads and refuses (a foreign commit on a table it owns, a HEAD
+   * behind its pin: {@code Recovery.refusal}): moves {@code __recovery/<id>.json} aside to
+   * {@code __recovery_quarantine/<id>.json}, where no listing of pending sidecars sees it, and
+   * returns what it held. A refused intent's unpublished effect is then uncovered drift, which
+   * {@code repair --apply} restores to the published version. Works without opening the graph
+   * read-write (that open is what the sidecar blocks); takes the root's schema gate exclusively,
+   * so no writer of this process is live. Refuses, changing nothing, when recovery would settle the
+   * sidecar: {@code recover} does that.
+   *
+   * @param operationId the operation id, or the sidecar's key {@code __recovery/<id>.json}
+   * @param beforeMove sees what the sidecar holds before anything is written
+   * @throws NotFound when the root holds no graph or no such sidecar
+   * @throws dev.omnigraph.api.InvalidRequest when the id is malformed or recovery would settle it
+   * @throws dev.omnigraph.api.LeaseHeld when another live process holds the writer lease; nothing moved
+   */
+  public static dev.omnigraph.api.QuarantinedSidecar quarantineSidecar(StorageConfig config, String operationId,
+      java.util.function.Consumer<dev.omnigraph.api.QuarantinedSidecar> beforeMove) {
+    return RootLifecycle.quarantineSidecar(config, operationId, beforeMove);
+  }
+
+  /**
    * Joins this process's writer lease on {@code config}'s root (the service's own share, held from
    * start to close independently of its handle).
    *

@@ -18,10 +18,10 @@ public final class BlobValue {
    * Bytes one keyed write may carry, summed over its Blob cells (docs/schema-language.md, "Blob"); the same
    * figure as the write path's 32 MiB Arrow limit per table transaction.
    */
-  public static final long MAX_OPERATION_BYTES = 32L * 1024 * 1024;
+  public static final long MAX_OPERATION_BYTES = dev.omnigraph.api.BlobLimits.MAX_OPERATION_BYTES;
 
   /** The {@code resource} of the refusal of a Blob payload over {@link #MAX_OPERATION_BYTES}. */
-  public static final String PAYLOAD_RESOURCE = "blob_payload_bytes";
+  public static final String PAYLOAD_RESOURCE = dev.omnigraph.api.BlobLimits.PAYLOAD_RESOURCE;
 
   private final byte[] bytes;
 

@@ -42,7 +42,7 @@ class BodyLimits {
    * A Blob cell write's raw body ({@code PUT /graphs/{id}/blob}, ours): the Blob rule's 32 MiB per
    * operation, refused as 413 {@code resource_limit} {@code blob_payload_bytes}, not the JSON limit.
    */
-  static final long BLOB_LIMIT = dev.omnigraph.engine.Omnigraph.MAX_BLOB_WRITE_BYTES;
+  static final long BLOB_LIMIT = dev.omnigraph.api.BlobLimits.MAX_OPERATION_BYTES;
 
   /** Which limit a body gets. */
   enum Kind {
@@ -109,7 +109,7 @@ class BodyLimits {
       return new ResourceLimitExceeded(NDJSON_RESOURCE, NDJSON_LIMIT, actual, "split the load into smaller requests");
     }
     if (kind == Kind.BLOB) {
-      return new ResourceLimitExceeded(dev.omnigraph.engine.Omnigraph.BLOB_WRITE_RESOURCE, BLOB_LIMIT, actual);
+      return new ResourceLimitExceeded(dev.omnigraph.api.BlobLimits.PAYLOAD_RESOURCE, BLOB_LIMIT, actual);
     }
     return declared ? new BodyTooLarge(JSON_LIMIT, actual) : BodyTooLarge.whileReading(JSON_LIMIT, actual);
   }

@@ -6,6 +6,7 @@ import dev.omnigraph.api.InvalidRequest;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.recovery.WriterKind;
 import dev.omnigraph.schema.BlobValue;
+import dev.omnigraph.table.TableAt;
 import dev.omnigraph.table.BlobReads;
 import dev.omnigraph.table.BlobRewriteUnsupported;
 import dev.omnigraph.table.StoredBlob;
@@ -77,8 +78,8 @@ final class BlobWriter implements PreparedWrite {
     // The whole row is written again with the one cell replaced. Another non-null Blob cell of the
     // row is read as its description, which cannot be written back: refused here, before the arm
     // (the row codec would refuse it only when a first-touch stage runs, after it).
-    Map<String, Object> row = new LinkedHashMap<>(ctx.tables().rowsById(pin.location(), pin.nativeBranch(),
-        pin.version(), List.of(target.id()), List.of()).get(0));
+    Map<String, Object> row = new LinkedHashMap<>(ctx.tables().rowsById(pin.at(), List.of(target.id()),
+        List.of()).get(0));
     for (Map.Entry<String, Object> cell : row.entrySet()) {
       if (cell.getValue() instanceof StoredBlob && !cell.getKey().equals(target.property())) {
         throw new BlobRewriteUnsupported(cell.getKey());
@@ -86,8 +87,8 @@ final class BlobWriter implements PreparedWrite {
     }
     row.put(target.property(), value.orElse(null));
     var schema = Effects.schemaOf(ctx.schema().catalog(), resolved.tableKey());
-    TableEffect.Stager stager = (readVersion, uuid) -> ctx.tables().staging().stageUpsert(pin.location(),
-        ctx.targetBranch(), readVersion, schema, List.of(row), uuid);
+    TableEffect.Stager stager = (readVersion, uuid) -> ctx.tables().staging().stageUpsert(
+        TableAt.of(pin.location(), ctx.targetBranch(), readVersion), schema, List.of(row), uuid);
     // The payload was bounded by the Blob rule (32 MiB per operation) before it was read, not by
     // the keyed plan's Arrow bytes, which a 32 MiB cell plus its row would pass.
     return List.of(Effects.of(ctx, pin, stager, pin.rowCount(), 1, false));

@@ -59,9 +59,9 @@ public final class WriteLimits {
         }
       }
     }
-    if (total > dev.omnigraph.schema.BlobValue.MAX_OPERATION_BYTES) {
-      throw new ResourceLimitExceeded(dev.omnigraph.schema.BlobValue.PAYLOAD_RESOURCE,
-          dev.omnigraph.schema.BlobValue.MAX_OPERATION_BYTES, total);
+    if (total > dev.omnigraph.api.BlobLimits.MAX_OPERATION_BYTES) {
+      throw new ResourceLimitExceeded(dev.omnigraph.api.BlobLimits.PAYLOAD_RESOURCE,
+          dev.omnigraph.api.BlobLimits.MAX_OPERATION_BYTES, total);
     }
   }
 

@@ -311,7 +311,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
             });
         assertThat(graph.unreadableSidecars()).singleElement().satisfies(u -> assertThat(u.operationId()).isEqualTo(id));
         List<QuarantinedSidecar> seen = new java.util.ArrayList<>();
-        QuarantinedSidecar q = Omnigraph.quarantineSidecar(config, id, seen::add);
+        QuarantinedSidecar q = RootContents.quarantineSidecar(config, id, seen::add);
         assertThat(seen).singleElement().satisfies(b -> assertThat(b.content()).isEqualTo(bytes));
         assertThat(q.quarantineKey()).isEqualTo(SidecarStore.QUARANTINE_PREFIX + "/" + id + ".json");
         assertThat(q.reason()).startsWith(c.getValue());
@@ -332,7 +332,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
     RecoveryRequired failure = armedWithEffect("main");
     graph.close();
     Map<String, Long> files = fingerprint();
-    assertThatThrownBy(() -> Omnigraph.quarantineSidecar(config, failure.operationId(), q -> { }))
+    assertThatThrownBy(() -> RootContents.quarantineSidecar(config, failure.operationId(), q -> { }))
         .isInstanceOf(dev.omnigraph.api.InvalidRequest.class)
         .hasMessageContaining("is readable").hasMessageContaining("run omnigraph recover");
     assertThat(fingerprint()).isEqualTo(files);

@@ -289,7 +289,7 @@ abstract class AbstractRootCopyTest {
     assertThat(ErrorKind.of(refused)).isEqualTo(ErrorKind.CONFLICT);
 
     // What doctor reports: every outside location, each relocatable into the copy; nothing written.
-    RelocationReport found = Omnigraph.relocate(copy, true);
+    RelocationReport found = RootContents.relocate(copy, true);
     assertThat(found.clean()).isFalse();
     assertThat(found.recordedRoots()).containsExactly(oldRoot);
     assertThat(found.unrelocatable()).isEmpty();
@@ -306,13 +306,13 @@ abstract class AbstractRootCopyTest {
       assertThat(fingerprint(copy)).isEqualTo(copied);
     }
 
-    RelocationReport done = Omnigraph.relocate(copy, false);
+    RelocationReport done = RootContents.relocate(copy, false);
     assertThat(done.filesRewritten()).isEqualTo(found.filesRewritten());
     // The copy sits deeper than the original: the rewritten manifests grew, so the branch and tag
     // refs that record their sizes were brought up to date.
     assertThat(done.refsUpdated()).isNotEmpty().allMatch(k -> k.contains("/_refs/"));
     if (thorough()) {
-      assertThat(Omnigraph.relocate(copy, false).filesRewritten()).isEmpty(); // idempotent
+      assertThat(RootContents.relocate(copy, false).filesRewritten()).isEmpty(); // idempotent
     }
 
     try (Omnigraph g = Omnigraph.open(copy, OpenMode.READ_ONLY)) {
@@ -336,7 +336,7 @@ abstract class AbstractRootCopyTest {
       load(g, "g", person("gwen"));
       assertThat(content(other, g.snapshot("g")).get("Person")).contains("gwen", "gus", "fay", "ann");
     }
-    assertThat(Omnigraph.relocate(other, true).clean()).isTrue();
+    assertThat(RootContents.relocate(other, true).clean()).isTrue();
     assertThat(fingerprint(original)).isEqualTo(originalFiles);
   }
 
@@ -367,7 +367,7 @@ abstract class AbstractRootCopyTest {
         }
       }
     }
-    assertThat(Omnigraph.relocate(copy, true).clean()).isTrue();
+    assertThat(RootContents.relocate(copy, true).clean()).isTrue();
   }
 
   /**

@@ -118,7 +118,7 @@ class BlobWriteApiTest {
       byte[] first = new byte[4096];
       int n = socket.getInputStream().read(first);
       String answer = new String(first, 0, Math.max(n, 0), java.nio.charset.StandardCharsets.UTF_8);
-      assertThat(answer).startsWith("HTTP/1.1 413").contains(Omnigraph.BLOB_WRITE_RESOURCE);
+      assertThat(answer).startsWith("HTTP/1.1 413").contains(dev.omnigraph.api.BlobLimits.PAYLOAD_RESOURCE);
     }
     assertThat(head()).isEqualTo(commit);
     assertThat(files()).isEqualTo(files);

@@ -172,7 +172,7 @@ class RequestBodyLimitsTest {
     for (Answer over : List.of(send("PUT", blob, BodyLimits.BLOB_LIMIT + 64 * 1024), declared(blob, 40_000_000))) {
       assertThat(over.status()).as(over.text()).isEqualTo(413);
       assertThat(over.body().path("resource_limit").path("resource").asText())
-          .isEqualTo(Omnigraph.BLOB_WRITE_RESOURCE);
+          .isEqualTo(dev.omnigraph.api.BlobLimits.PAYLOAD_RESOURCE);
       assertThat(over.body().path("resource_limit").path("limit").asLong()).isEqualTo(32L * 1024 * 1024);
     }
     assertThat(head()).isEqualTo(head);
