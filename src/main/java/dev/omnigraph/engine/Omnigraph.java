@@ -86,7 +86,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     dev.omnigraph.write.CommitTemplate template = new dev.omnigraph.write.CommitTemplate(sidecars, publisher, tables);
     WriteAttempt attempt = new WriteAttempt(gates, manifest, () -> SchemaContract.liveIdentity(storage),
         tables, template, recovery);
-    this.writePath = new WritePath(attempt, () -> contract().ir());
+    this.writePath = new WritePath(attempt, () -> contract().ir(), dev.omnigraph.write.ExternalBlobs.deny(s3Settings(config)));
     this.merges = new dev.omnigraph.write.MergeAttempt(gates, manifest, () -> contract().ir(),
         () -> SchemaContract.liveIdentity(storage), tables, template, recovery);
     this.schemaApplies = new dev.omnigraph.write.SchemaApplyAttempt(gates, manifest, tables, template,
@@ -155,6 +155,21 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    */
   public Omnigraph pinnedTo(PolicyGate gate) {
     return new Omnigraph(owner == null ? this : owner, java.util.Objects.requireNonNull(gate, "gate"));
+  }
+
+  /**
+   * Installs the graph's external-Blob allow list ({@code omnigraph.graphs.<id>.blob.allow}): later
+   * writes admit URIs under its bases, every other URI is refused (the default). Shared by every view
+   * of the handle. Returns this handle.
+   */
+  public Omnigraph allowExternalBlobs(dev.omnigraph.storage.ExternalBlobPolicy policy) {
+    writePath.allowExternalBlobs(new dev.omnigraph.write.ExternalBlobs(policy, s3Settings(config)));
+    return this;
+  }
+
+  /** The S3 settings of {@code s3://} Blob sources: the graph's own on S3, the environment's otherwise. */
+  private static StorageConfig s3Settings(StorageConfig config) {
+    return config.backend() == StorageConfig.Backend.S3 ? config : StorageConfig.fromEnvironment("s3://external");
   }
 
   /** The authorization gate of this handle ({@link PolicyGate#OPEN} unless one was installed). */
