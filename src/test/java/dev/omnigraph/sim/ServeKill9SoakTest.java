@@ -73,7 +73,7 @@ class ServeKill9SoakTest {
   private static final String READ = "query people() { match { $p: Person } return { $p.name } }";
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   @Test
   void localRoot(@TempDir Path dir) throws Exception {
@@ -97,17 +97,17 @@ class ServeKill9SoakTest {
   }
 
   /** One request a writer sent: what it wrote and whether the server acknowledged it. */
-  private record Attempt(Kind kind, String branch, List<String> names, Set<String> sourceRowsBefore,
+  record Attempt(Kind kind, String branch, List<String> names, Set<String> sourceRowsBefore,
       int status) {
     boolean acked() {
       return status == 200;
     }
   }
 
-  private enum Kind { INSERT, LOAD, BRANCH_CREATE, MERGE }
+  enum Kind { INSERT, LOAD, BRANCH_CREATE, MERGE }
 
   /** What every round's client saw, across the whole soak. */
-  private static final class Ledger {
+  static final class Ledger {
     final List<Attempt> attempts = new CopyOnWriteArrayList<>();
     /** Per branch, the names acknowledged on it (by an insert or a load on that branch). */
     final Map<String, Set<String>> ackedOn = new ConcurrentHashMap<>();
@@ -148,7 +148,7 @@ class ServeKill9SoakTest {
         last = s;
         awaitReady(s);
         readiness.add((System.nanoTime() - t0) / 1e9);
-        violations.addAll(check(s, root, ledger, round));
+        violations.addAll(check(s.base(), root, ledger, round));
         if (round > ROUNDS) {
           break; // the last start only checks the last kill
         }
@@ -157,7 +157,7 @@ class ServeKill9SoakTest {
         for (int w = 0; w < WRITERS; w++) {
           Random r = new Random(random.nextLong());
           String prefix = "r" + round + "w" + w + "n";
-          Thread t = new Thread(() -> write(s, ledger, r, prefix, stop), "kill9-writer-" + w);
+          Thread t = new Thread(() -> write(s.base(), ledger, r, prefix, stop, Integer.MAX_VALUE), "kill9-writer-" + w);
           t.setUncaughtExceptionHandler((th, e) -> violations.add("writer " + th.getName() + " broke: " + e));
           t.start();
           writers.add(t);
@@ -238,10 +238,13 @@ class ServeKill9SoakTest {
     throw new AssertionError("serve never ready; last: " + last);
   }
 
-  /** One writer: requests until the server dies under it, each recorded with its answer (-1: in doubt). */
-  private void write(Served s, Ledger ledger, Random r, String prefix, AtomicBoolean stop) {
+  /**
+   * One writer: requests to the graph at {@code base} until the server dies under it (or {@code max}
+   * requests), each recorded with its answer (-1: in doubt).
+   */
+  static void write(String base, Ledger ledger, Random r, String prefix, AtomicBoolean stop, int max) {
     int n = 0;
-    while (!stop.get()) {
+    while (!stop.get() && n < max) {
       n++;
       int pick = r.nextInt(100);
       String branch = ledger.branches.get(r.nextInt(ledger.branches.size()));
@@ -257,7 +260,7 @@ class ServeKill9SoakTest {
         names.add(prefix + n);
         ObjectNode b = JSON.createObjectNode().put("query", GQ).put("name", "add").put("branch", branch);
         b.set("params", JSON.createObjectNode().put("name", names.get(0)).put("age", n));
-        url = s.base() + "/mutate";
+        url = base + "/mutate";
         body = b.toString();
       } else if (pick < 75) {
         kind = Kind.LOAD;
@@ -268,13 +271,13 @@ class ServeKill9SoakTest {
           line.set("data", JSON.createObjectNode().put("name", names.get(i)).put("age", i));
           ndjson.append(line).append('\n');
         }
-        url = s.base() + "/load/ndjson?mode=append&branch=" + URLEncoder.encode(branch, StandardCharsets.UTF_8);
+        url = base + "/load/ndjson?mode=append&branch=" + URLEncoder.encode(branch, StandardCharsets.UTF_8);
         type = "application/x-ndjson";
         body = ndjson.toString();
       } else if (pick < 85 && ledger.branches.size() < MAX_BRANCHES) {
         kind = Kind.BRANCH_CREATE;
         target = "b" + prefix + n;
-        url = s.base() + "/branches";
+        url = base + "/branches";
         body = JSON.createObjectNode().put("name", target).put("from", "main").toString();
       } else {
         List<String> others = ledger.branches.stream().filter(b -> !b.equals("main")).toList();
@@ -284,7 +287,7 @@ class ServeKill9SoakTest {
         kind = Kind.MERGE;
         target = others.get(r.nextInt(others.size()));
         before = ledger.ackedOnNow(target);
-        url = s.base() + "/branches/merge";
+        url = base + "/branches/merge";
         body = JSON.createObjectNode().put("source", target).put("target", "main").toString();
       }
       ledger.sent.addAll(names);
@@ -306,7 +309,7 @@ class ServeKill9SoakTest {
     }
   }
 
-  private int post(String url, String type, String body) throws IOException, InterruptedException {
+  private static int post(String url, String type, String body) throws IOException, InterruptedException {
     return http.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", type)
         .timeout(Duration.ofSeconds(60)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
         HttpResponse.BodyHandlers.discarding()).statusCode();
@@ -316,10 +319,10 @@ class ServeKill9SoakTest {
    * Checks the restarted server against every request sent so far: acknowledged ones fully there,
    * refused and in-doubt ones all or nothing.
    */
-  private List<String> check(Served s, StorageConfig root, Ledger ledger, int round) throws Exception {
+  static List<String> check(String base, StorageConfig root, Ledger ledger, int round) throws Exception {
     List<String> out = new ArrayList<>();
     String where = " (after the kill of round " + (round - 1) + ")";
-    HttpResponse<String> list = http.send(HttpRequest.newBuilder(URI.create(s.base() + "/branches"))
+    HttpResponse<String> list = http.send(HttpRequest.newBuilder(URI.create(base + "/branches"))
         .timeout(Duration.ofSeconds(60)).GET().build(), HttpResponse.BodyHandlers.ofString());
     assertThat(list.statusCode()).as(list.body()).isEqualTo(200);
     Set<String> branches = new HashSet<>();
@@ -327,7 +330,7 @@ class ServeKill9SoakTest {
     Map<String, Set<String>> rows = new HashMap<>();
     for (String b : branches) {
       ObjectNode body = JSON.createObjectNode().put("query", READ).put("branch", b);
-      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(s.base() + "/query"))
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/query"))
           .header("Content-Type", "application/json").timeout(Duration.ofSeconds(60))
           .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(), HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).as(r.body()).isEqualTo(200);

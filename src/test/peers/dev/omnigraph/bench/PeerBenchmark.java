@@ -290,7 +290,9 @@ public final class PeerBenchmark {
       // The JVM options bin/omnigraph gives `load` (issue 46): the serial collector from a small heap.
       command.addAll(List.of("-XX:+UseSerialGC", "-Xms32m"));
     }
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), PeerBenchmark.class.getName(), "--load",
+    // Lance's native library from the build's unpacked copy, as a user's load maps its cached one.
+    command.addAll(dev.omnigraph.testing.ChildJvm.nativeOptions());
+    command.addAll(List.of("-cp", dev.omnigraph.testing.ChildJvm.classPath(), PeerBenchmark.class.getName(), "--load",
         system, dir.toString()));
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     List<String> lines = new ArrayList<>();
