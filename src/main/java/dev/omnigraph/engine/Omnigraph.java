@@ -86,7 +86,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     dev.omnigraph.write.CommitTemplate template = new dev.omnigraph.write.CommitTemplate(sidecars, publisher, tables);
     WriteAttempt attempt = new WriteAttempt(gates, manifest, () -> SchemaContract.liveIdentity(storage),
         tables, template, recovery);
-    this.writePath = new WritePath(attempt, () -> contract().ir(), dev.omnigraph.write.ExternalBlobs.deny(s3Settings(config)));
+    this.writePath = new WritePath(attempt, () -> contract().ir(), externalBlobs(dev.omnigraph.api.ExternalBlobPolicy.DENY, config));
     this.merges = new dev.omnigraph.write.MergeAttempt(gates, manifest, () -> contract().ir(),
         () -> SchemaContract.liveIdentity(storage), tables, template, recovery);
     this.schemaApplies = new dev.omnigraph.write.SchemaApplyAttempt(gates, manifest, tables, template,
@@ -162,9 +162,15 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * writes admit URIs under its bases, every other URI is refused (the default). Shared by every view
    * of the handle. Returns this handle.
    */
-  public Omnigraph allowExternalBlobs(dev.omnigraph.storage.ExternalBlobPolicy policy) {
-    writePath.allowExternalBlobs(new dev.omnigraph.write.ExternalBlobs(policy, s3Settings(config)));
+  public Omnigraph allowExternalBlobs(dev.omnigraph.api.ExternalBlobPolicy policy) {
+    writePath.allowExternalBlobs(externalBlobs(policy, config));
     return this;
+  }
+
+  private static dev.omnigraph.write.ExternalBlobs externalBlobs(dev.omnigraph.api.ExternalBlobPolicy policy,
+      StorageConfig config) {
+    StorageConfig s3 = s3Settings(config);
+    return new dev.omnigraph.write.ExternalBlobs(policy, () -> new dev.omnigraph.table.ExternalSources(s3));
   }
 
   /** The S3 settings of {@code s3://} Blob sources: the graph's own on S3, the environment's otherwise. */

@@ -83,7 +83,7 @@ class GraphRegistry {
             + "', which this server does not serve (serving: " + String.join(", ", graphs.keySet()) + ")");
       }
       try {
-        g.blobPolicy(dev.omnigraph.storage.ExternalBlobPolicy.parse(bases));
+        g.blobPolicy(dev.omnigraph.api.ExternalBlobPolicy.parse(bases));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("omnigraph.graphs." + id + ".blob.allow: " + e.getMessage(), e);
       }

@@ -302,10 +302,10 @@ final class ServedGraph implements AutoCloseable {
   }
 
   /** The graph's external-Blob allow list ({@code omnigraph.graphs.<id>.blob.allow}); deny unless configured. */
-  private volatile dev.omnigraph.storage.ExternalBlobPolicy blobPolicy = dev.omnigraph.storage.ExternalBlobPolicy.DENY;
+  private volatile dev.omnigraph.api.ExternalBlobPolicy blobPolicy = dev.omnigraph.api.ExternalBlobPolicy.DENY;
 
   /** Sets the allow list, once, while the registry is built (before any handle opens). */
-  void blobPolicy(dev.omnigraph.storage.ExternalBlobPolicy policy) {
+  void blobPolicy(dev.omnigraph.api.ExternalBlobPolicy policy) {
     this.blobPolicy = policy;
   }
 

@@ -4,8 +4,8 @@ import dev.omnigraph.api.ResourceLimitExceeded;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.schema.BlobValue;
 import dev.omnigraph.schema.ExternalBlobRefused;
-import dev.omnigraph.storage.ExternalBlobPolicy;
-import dev.omnigraph.storage.ExternalSources;
+import dev.omnigraph.api.ExternalBlobPolicy;
+import dev.omnigraph.table.ExternalSources;
 import dev.omnigraph.table.BlobReads;
 import dev.omnigraph.table.StoredBlob;
 import java.util.ArrayList;
@@ -73,7 +73,7 @@ final class BlobAdmission {
     List<Map.Entry<Cell, String>> admitted = admit(externals.policy(), inputs);
     // What needs no I/O is charged first: an operation over the budget already probes nothing.
     charge(total, limit);
-    try (ExternalSources sources = new ExternalSources(externals.s3Settings())) {
+    try (ExternalSources sources = externals.sources().get()) {
       Set<String> uris = new LinkedHashSet<>();
       admitted.forEach(a -> uris.add(a.getValue()));
       Map<String, Long> sizes = sources.sizes(uris);

@@ -1,19 +1,15 @@
 package dev.omnigraph.write;
 
-import dev.omnigraph.storage.ExternalBlobPolicy;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.ExternalBlobPolicy;
+import dev.omnigraph.table.ExternalSources;
+import java.util.function.Supplier;
 
 /**
- * A graph's external-Blob settings as its writers see them: the allow list, and the S3 settings
- * that reach {@code s3://} sources (docs/schema-language.md, "Blob").
+ * A graph's external-Blob settings as its writers see them: the allow list, and how to open the
+ * sources it admits (one {@link ExternalSources} per operation, closed with it;
+ * docs/schema-language.md, "Blob").
  *
  * @param policy which URIs the graph accepts
- * @param s3Settings endpoint, region and credentials for {@code s3://} sources
+ * @param sources opens the reader of admitted sources (the graph's S3 settings)
  */
-public record ExternalBlobs(ExternalBlobPolicy policy, StorageConfig s3Settings) {
-
-  /** Every external URI refused (the default of every handle until the service installs a list). */
-  public static ExternalBlobs deny(StorageConfig s3Settings) {
-    return new ExternalBlobs(ExternalBlobPolicy.DENY, s3Settings);
-  }
-}
+public record ExternalBlobs(ExternalBlobPolicy policy, Supplier<ExternalSources> sources) {}

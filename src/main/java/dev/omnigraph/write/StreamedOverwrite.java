@@ -42,11 +42,11 @@ final class StreamedOverwrite implements LoadSink, PreparedWrite, AutoCloseable 
   static final long MAX_BUFFERED_BYTES = 32L << 20;
   private long bufferedRows;
   private long bufferedBytes;
-  private final dev.omnigraph.storage.ExternalBlobPolicy blobPolicy;
+  private final dev.omnigraph.api.ExternalBlobPolicy blobPolicy;
   /** External Blob cells admitted so far, against {@link BlobAdmission#MAX_EXTERNAL_CELLS}. */
   private long externalCells;
 
-  StreamedOverwrite(Catalog catalog, dev.omnigraph.storage.ExternalBlobPolicy blobPolicy) {
+  StreamedOverwrite(Catalog catalog, dev.omnigraph.api.ExternalBlobPolicy blobPolicy) {
     this.catalog = catalog;
     this.blobPolicy = blobPolicy;
     try {

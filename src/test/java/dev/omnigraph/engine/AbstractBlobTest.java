@@ -301,7 +301,7 @@ abstract class AbstractBlobTest {
   @Test
   void allowedUrisAreProbedThenMaterialisedByKeyedWritesAndKeptAsReferencesByOverwrite() throws Exception {
     try (ExternalSourceServer source = new ExternalSourceServer()) {
-      graph.allowExternalBlobs(dev.omnigraph.storage.ExternalBlobPolicy.parse(source.base() + "/ok/"));
+      graph.allowExternalBlobs(dev.omnigraph.api.ExternalBlobPolicy.parse(source.base() + "/ok/"));
       byte[] one = pattern(5000, 3);
       String uri = source.put("/ok/one.bin", one);
       load(LoadMode.APPEND, doc("loaded", uri));
@@ -367,7 +367,7 @@ abstract class AbstractBlobTest {
       StorageConfig copyRoot = newRoot();
       Omnigraph.init(copyRoot, SCHEMA, Optional.of("blob-test")).close();
       try (Omnigraph copy = Omnigraph.open(copyRoot, OpenMode.READ_WRITE)) {
-        copy.allowExternalBlobs(dev.omnigraph.storage.ExternalBlobPolicy.parse(source.base() + "/ok/"));
+        copy.allowExternalBlobs(dev.omnigraph.api.ExternalBlobPolicy.parse(source.base() + "/ok/"));
         copy.load("main", new StringReader(exported.toString(java.nio.charset.StandardCharsets.UTF_8)),
             LoadMode.OVERWRITE, Optional.of("blob-test"));
         try (BlobRead ref = copy.readBlob("node", "Doc", "ref", "body", Optional.empty(), Optional.empty(),
@@ -383,7 +383,7 @@ abstract class AbstractBlobTest {
   @Test
   void probesRunAtMostEightInFlight() throws Exception {
     try (ExternalSourceServer source = new ExternalSourceServer()) {
-      graph.allowExternalBlobs(dev.omnigraph.storage.ExternalBlobPolicy.parse(source.base() + "/ok/"));
+      graph.allowExternalBlobs(dev.omnigraph.api.ExternalBlobPolicy.parse(source.base() + "/ok/"));
       source.headMillis = 150;
       StringBuilder lines = new StringBuilder();
       for (int i = 0; i < 20; i++) {

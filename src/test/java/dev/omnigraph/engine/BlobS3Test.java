@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omnigraph.api.BlobRead;
 import dev.omnigraph.api.ExternalBlobUnreadable;
-import dev.omnigraph.storage.ExternalBlobPolicy;
+import dev.omnigraph.api.ExternalBlobPolicy;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.storage.StorageConfig;

@@ -67,7 +67,7 @@ class BlobApiTest {
         g.load("main", new java.io.StringReader("{\"type\":\"Doc\",\"data\":{\"slug\":\"none\"}}"),
             dev.omnigraph.write.LoadMode.APPEND, Optional.of("setup"));
         // An overwrite keeps an allowed URI as a reference, reading nothing (the host need not exist).
-        g.allowExternalBlobs(dev.omnigraph.storage.ExternalBlobPolicy.parse(ALLOW));
+        g.allowExternalBlobs(dev.omnigraph.api.ExternalBlobPolicy.parse(ALLOW));
         g.load("main", new java.io.StringReader("{\"type\":\"Ext\",\"data\":{\"name\":\"ref\",\"file\":\""
             + EXTERNAL + "\"}}"), dev.omnigraph.write.LoadMode.OVERWRITE, Optional.of("setup"));
       }

@@ -1,6 +1,9 @@
-package dev.omnigraph.storage;
+package dev.omnigraph.table;
 
 import dev.omnigraph.api.ExternalBlobUnreadable;
+import dev.omnigraph.storage.S3Objects;
+import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.storage.StorageException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -13,7 +16,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,7 +24,7 @@ import java.util.concurrent.Future;
 /**
  * Reads admitted external Blob sources where a write must: a size probe (one HEAD) before any
  * payload, then the copy that materialises the cell. {@code s3://} goes through the AWS SDK with the
- * graph's S3 settings (endpoint, region, credentials: {@link S3StorageAdapter}); {@code https://} and
+ * graph's S3 settings (endpoint, region, credentials: {@link S3Objects}); {@code https://} and
  * {@code http://} through the JDK {@link HttpClient}, redirects not followed (a source cannot send the
  * server somewhere the allow list did not admit). At most {@link #MAX_IN_FLIGHT} requests run at
  * once per call. Every failure is an {@link ExternalBlobUnreadable} (424), never a generic 500.
@@ -32,8 +34,7 @@ public final class ExternalSources implements AutoCloseable {
   /** Probes (and copies) in flight at once, per operation. */
   public static final int MAX_IN_FLIGHT = 8;
 
-  private final StorageConfig s3Settings;
-  private final Map<String, S3StorageAdapter> buckets = new ConcurrentHashMap<>();
+  private final S3Objects s3;
   private volatile HttpClient http;
 
   /**
@@ -41,7 +42,7 @@ public final class ExternalSources implements AutoCloseable {
    *     sources (the graph's own config on S3, the environment's otherwise)
    */
   public ExternalSources(StorageConfig s3Settings) {
-    this.s3Settings = s3Settings;
+    this.s3 = new S3Objects(s3Settings);
   }
 
   /**
@@ -107,7 +108,7 @@ public final class ExternalSources implements AutoCloseable {
     URI u = URI.create(uri);
     if (u.getScheme().equals("s3")) {
       try {
-        return bucket(u.getHost()).externalSize(objectKey(u));
+        return s3.size(u.getHost(), objectKey(u));
       } catch (StorageException e) {
         throw new ExternalBlobUnreadable(uri, reason(e));
       }
@@ -122,7 +123,7 @@ public final class ExternalSources implements AutoCloseable {
     URI u = URI.create(uri);
     if (u.getScheme().equals("s3")) {
       try {
-        return bucket(u.getHost()).externalRead(objectKey(u));
+        return s3.read(u.getHost(), objectKey(u));
       } catch (StorageException e) {
         throw new ExternalBlobUnreadable(uri, reason(e));
       }
@@ -173,12 +174,6 @@ public final class ExternalSources implements AutoCloseable {
     return c;
   }
 
-  private S3StorageAdapter bucket(String bucket) {
-    return buckets.computeIfAbsent(bucket, b -> new S3StorageAdapter(new StorageConfig("s3://" + b,
-        s3Settings.endpoint(), s3Settings.region(), s3Settings.pathStyle(), s3Settings.allowHttp(),
-        s3Settings.accessKeyId(), s3Settings.secretAccessKey(), s3Settings.sessionToken())));
-  }
-
   /** The object key of an {@code s3://bucket/key} URI: its path without the leading slash, decoded. */
   private static String objectKey(URI u) {
     return u.getPath().substring(1);
@@ -195,7 +190,6 @@ public final class ExternalSources implements AutoCloseable {
 
   @Override
   public void close() {
-    buckets.values().forEach(S3StorageAdapter::close);
-    buckets.clear();
+    s3.close();
   }
 }

@@ -1,6 +1,5 @@
-package dev.omnigraph.storage;
+package dev.omnigraph.api;
 
-import dev.omnigraph.api.ResourceLimitExceeded;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
