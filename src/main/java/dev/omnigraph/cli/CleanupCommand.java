@@ -2,7 +2,7 @@ package dev.omnigraph.cli;
 
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.maintenance.CleanupReport;
+import dev.omnigraph.api.maintenance.CleanupReport;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -48,11 +48,11 @@ public class CleanupCommand implements Callable<Integer> {
                 : (dryRun ? "would remove " : "removed ") + t.removedVersions()
                     + (t.bytesRemoved() == null ? "" : " (" + t.bytesRemoved() + " bytes)"));
       }
-      for (dev.omnigraph.maintenance.RepairReport.LeftoverRef l : r.leftoverRefs()) {
+      for (dev.omnigraph.api.maintenance.RepairReport.LeftoverRef l : r.leftoverRefs()) {
         System.out.printf("%-20s %-8s Lance branch of a deleted graph branch: %s%n", l.tableKey(), l.nativeBranch(),
             l.keptBecause() != null ? "kept (" + l.keptBecause() + ")" : l.removed() ? "removed" : "would remove");
       }
-      for (dev.omnigraph.maintenance.RepairReport.Residue x : r.residue()) {
+      for (dev.omnigraph.api.maintenance.RepairReport.Residue x : r.residue()) {
         System.out.printf("residue %s%s [%s]: %s%n", x.path(), x.directory() ? "/" : "",
             x.kind().name().toLowerCase(java.util.Locale.ROOT), !x.removable() ? "kept, not ours to remove ("
                 + x.why() + "): check it by hand" : x.removed() ? "removed" : dryRun ? "would remove" : "could not be"

@@ -1,5 +1,8 @@
 package dev.omnigraph.cli;
 
+import dev.omnigraph.api.storage.RelocationReport;
+import dev.omnigraph.api.storage.LanceProbeReport;
+import dev.omnigraph.api.storage.LanceProbeCheck;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -7,13 +10,9 @@ import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.api.RecoveryPending;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.engine.RootContents;
-import dev.omnigraph.maintenance.RepairReport;
-import dev.omnigraph.storage.StorageAdapter;
-import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.storage.StorageException;
-import dev.omnigraph.table.LanceProbe;
-import dev.omnigraph.table.RootLocations;
+import dev.omnigraph.api.maintenance.RepairReport;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -31,7 +30,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code omnigraph doctor}: proves that this binary, on this JVM, can drive Lance against a graph root
  * (create, stage, commit with a pre-minted uuid, confirm, async scan, branch) by running
- * {@link LanceProbe} in a scratch dataset under {@code __doctor/<uuid>}, then removing the scratch.
+ * {@link RootContents#probeLance the Lance probe} in a scratch dataset under {@code __doctor/<uuid>}, then removing the scratch.
  * It writes nothing else under the root. When the root holds a graph it also checks that nothing
  * under it points outside it ({@link Omnigraph#relocate} as a dry run: a copied or moved root whose
  * branch manifests still name the old place), naming each file, the location and the command that
@@ -67,7 +66,7 @@ public class DoctorCommand implements Callable<Integer> {
     }
     String scratchKey = SCRATCH_PREFIX + "/" + UUID.randomUUID();
     boolean createdRoot = prepareLocalRoot(config);
-    try (StorageAdapter adapter = StorageAdapters.open(config)) {
+    try (RootContents root = RootContents.open(config)) {
       // Opening checks what can be checked without a request (credentials found, endpoint usable):
       // a store set up wrong is said in one line, before Lance's probe buries it in native warnings.
     } catch (StorageException e) {
@@ -81,7 +80,7 @@ public class DoctorCommand implements Callable<Integer> {
       return ExitCodes.ERROR;
     }
 
-    LanceProbe.Report report = LanceProbe.run(config, scratchKey);
+    LanceProbeReport report = RootContents.probeLance(config, scratchKey);
     Cleanup cleanup = cleanUp(config, scratchKey, createdRoot);
     Locations locations = locations(config);
     Residue residue = residue(config);
@@ -108,15 +107,15 @@ public class DoctorCommand implements Callable<Integer> {
   }
 
   /** The root-locations check: absent ({@code report} null) when the root holds no graph. */
-  record Locations(RootLocations.Report report, String error) {
+  record Locations(RelocationReport report, String error) {
     boolean passed() {
       return error == null && (report == null || report.clean());
     }
   }
 
   private static Locations locations(StorageConfig config) {
-    try (StorageAdapter adapter = StorageAdapters.open(config)) {
-      if (!RootContents.holdsGraph(adapter)) {
+    try (RootContents root = RootContents.open(config)) {
+      if (!root.holdsGraph()) {
         return new Locations(null, null);
       }
       return new Locations(Omnigraph.relocate(config, true), null);
@@ -153,8 +152,8 @@ public class DoctorCommand implements Callable<Integer> {
   record Residue(boolean checked, String detail, List<RepairReport.Residue> found) {}
 
   private static Residue residue(StorageConfig config) {
-    try (StorageAdapter adapter = StorageAdapters.open(config)) {
-      if (!RootContents.holdsGraph(adapter)) {
+    try (RootContents root = RootContents.open(config)) {
+      if (!root.holdsGraph()) {
         return new Residue(false, "not checked: no graph at this root", List.of());
       }
     } catch (RuntimeException e) {
@@ -199,8 +198,8 @@ public class DoctorCommand implements Callable<Integer> {
       // The probe failed before writing anything; do not warn about scratch that never existed.
       return new Cleanup(true, "nothing to remove at " + where);
     }
-    try (StorageAdapter adapter = StorageAdapters.open(config)) {
-      adapter.deletePrefix(scratchKey);
+    try (RootContents root = RootContents.open(config)) {
+      root.deletePrefix(scratchKey);
     } catch (UnsupportedOperationException e) {
       return new Cleanup(false, "scratch left at " + where
           + ": this build has no " + config.backend() + " storage adapter yet; delete it by hand");
@@ -221,10 +220,10 @@ public class DoctorCommand implements Callable<Integer> {
   }
 
   private static void printText(
-      PrintWriter out, StorageConfig config, LanceProbe.Report report, Cleanup cleanup, Locations locations) {
+      PrintWriter out, StorageConfig config, LanceProbeReport report, Cleanup cleanup, Locations locations) {
     out.println("doctor: " + config.rootUri() + " (scratch " + report.datasetUri() + ")");
     int width = report.checks().stream().mapToInt(c -> c.name().length()).max().orElse(0);
-    for (LanceProbe.Check check : report.checks()) {
+    for (LanceProbeCheck check : report.checks()) {
       if (check.passed()) {
         out.printf("ok   %-" + width + "s  %5d ms  %s%n", check.name(), check.millis(), check.detail());
       } else {
@@ -241,7 +240,7 @@ public class DoctorCommand implements Callable<Integer> {
         : "doctor: " + failed + " of " + total + " checks failed");
   }
 
-  private static ObjectNode toJson(StorageConfig config, LanceProbe.Report report, Cleanup cleanup, Locations l) {
+  private static ObjectNode toJson(StorageConfig config, LanceProbeReport report, Cleanup cleanup, Locations l) {
     ObjectMapper mapper = new ObjectMapper();
     ObjectNode root = mapper.createObjectNode();
     root.put("store", config.rootUri());
@@ -249,7 +248,7 @@ public class DoctorCommand implements Callable<Integer> {
     root.put("dataset", report.datasetUri());
     root.put("ok", report.passed() && l.passed());
     ArrayNode checks = root.putArray("checks");
-    for (LanceProbe.Check check : report.checks()) {
+    for (LanceProbeCheck check : report.checks()) {
       ObjectNode c = checks.addObject();
       c.put("name", check.name());
       c.put("ok", check.passed());

@@ -1,5 +1,6 @@
 package dev.omnigraph.cli;
 
+import dev.omnigraph.api.NdjsonExport;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.engine.Omnigraph;
 import java.io.BufferedOutputStream;
@@ -51,7 +52,7 @@ public class ExportCommand implements Callable<Integer> {
       stream(-1, out -> remote.get().postStream("/export", request, out)); // the server sends no total
     } else {
       try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-        var export = g.export(Optional.ofNullable(branch), types, graph.actor());
+        NdjsonExport export = g.export(Optional.ofNullable(branch), types, graph.actor());
         stream(export.rows(), export::writeTo);
       }
     }

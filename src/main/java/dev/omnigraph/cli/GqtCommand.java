@@ -1,8 +1,8 @@
 package dev.omnigraph.cli;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.omnigraph.gqt.GqtRunner;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.engine.gqt.GqtRunner;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.omnigraph.cli;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.util.Optional;
 import picocli.CommandLine.Option;
 

@@ -1,13 +1,11 @@
 package dev.omnigraph.cli;
 
-import dev.omnigraph.lease.LeaseDocument;
-import dev.omnigraph.lease.LeaseManager;
-import dev.omnigraph.lease.LeaseUnreadable;
-import dev.omnigraph.lease.LeaseView;
-import dev.omnigraph.storage.StorageAdapter;
-import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
-import java.time.Clock;
+import dev.omnigraph.api.lease.BrokenLease;
+import dev.omnigraph.api.lease.LeaseDocument;
+import dev.omnigraph.api.lease.LeaseUnreadable;
+import dev.omnigraph.api.lease.LeaseView;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.engine.RootContents;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -45,10 +43,10 @@ public class LeaseCommand {
     @Override
     public Integer call() {
       StorageConfig config = graph.config(null);
-      try (StorageAdapter store = StorageAdapters.open(config)) {
+      try (RootContents root = RootContents.open(config)) {
         Optional<LeaseView> view;
         try {
-          view = new LeaseManager(store, Clock.systemUTC()).show();
+          view = root.lease();
         } catch (LeaseUnreadable e) {
           return unreadable(config, e);
         }
@@ -76,7 +74,7 @@ public class LeaseCommand {
         out.put("content", e.content());
         Output.json(out);
       } else {
-        System.out.println("content of " + LeaseManager.KEY + ":");
+        System.out.println("content of " + LeaseDocument.KEY + ":");
         System.out.println(e.content());
       }
       System.err.println("error: " + e.getMessage());
@@ -102,8 +100,8 @@ public class LeaseCommand {
         System.err.println("Check the holder first: omnigraph lease show --store " + config.rootUri());
         return ExitCodes.USAGE;
       }
-      try (StorageAdapter store = StorageAdapters.open(config)) {
-        Optional<LeaseManager.Broken> broken = new LeaseManager(store, Clock.systemUTC()).breakLease();
+      try (RootContents root = RootContents.open(config)) {
+        Optional<BrokenLease> broken = root.breakLease();
         if (broken.isEmpty()) {
           System.out.println("no writer lease on " + config.rootUri() + ": nothing to break");
           return ExitCodes.OK;

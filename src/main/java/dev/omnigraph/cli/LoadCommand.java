@@ -1,13 +1,12 @@
 package dev.omnigraph.cli;
 
+import dev.omnigraph.engine.LoadInput;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.api.GraphBatchLoadOutput;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.engine.WriteOutputs;
-import dev.omnigraph.write.LoadMode;
-import dev.omnigraph.write.NdjsonChunks;
-import dev.omnigraph.write.NdjsonInput;
-import dev.omnigraph.write.WriteResult;
+import dev.omnigraph.api.LoadMode;
+import dev.omnigraph.api.WriteResult;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -85,7 +84,7 @@ public class LoadCommand implements Callable<Integer> {
     Progress p = Progress.start(progress.wanted(), meter);
     WriteResult r;
     try (Omnigraph g = graph.open(graph.config(positional), OpenMode.READ_WRITE);
-        Reader in = new java.io.BufferedReader(NdjsonInput.strictUtf8(meter.counting(open())))) {
+        Reader in = new java.io.BufferedReader(LoadInput.strictUtf8(meter.counting(open())))) {
       try {
         r = g.load(branch, in, loadMode, graph.actor());
         Progress.finish(p);
@@ -124,7 +123,7 @@ public class LoadCommand implements Callable<Integer> {
   }
 
   /**
-   * {@code --split}: one ordinary load commit per chunk ({@link NdjsonChunks}), through the same
+   * {@code --split}: one ordinary load commit per chunk ({@link LoadInput#chunks}), through the same
    * write path as any load. A chunk is all or nothing; the chunks before a failure stay committed,
    * so a failure prints the command that continues from the first line not committed.
    */
@@ -139,7 +138,7 @@ public class LoadCommand implements Callable<Integer> {
     Progress p = Progress.start(progress.wanted(), meter);
     try (Omnigraph g = graph.open(graph.config(positional), OpenMode.READ_WRITE);
         java.io.InputStream in = meter.counting(open())) {
-      NdjsonChunks chunks = new NdjsonChunks(in, from);
+      LoadInput.Chunks chunks = LoadInput.chunks(in, from);
       try {
         for (var chunk = chunks.next(); chunk.isPresent(); chunk = chunks.next()) {
           var c = chunk.get();

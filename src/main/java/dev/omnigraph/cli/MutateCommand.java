@@ -5,7 +5,7 @@ import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.api.ChangeOutput;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.engine.WriteOutputs;
-import dev.omnigraph.write.WriteResult;
+import dev.omnigraph.api.WriteResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

@@ -2,7 +2,7 @@ package dev.omnigraph.cli;
 
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.maintenance.OptimizeReport;
+import dev.omnigraph.api.maintenance.OptimizeReport;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,9 +1,9 @@
 package dev.omnigraph.cli;
 
-import dev.omnigraph.policy.Policy;
-import dev.omnigraph.policy.PolicyAction;
-import dev.omnigraph.policy.PolicyDecision;
-import dev.omnigraph.policy.PolicyTests;
+import dev.omnigraph.engine.policy.Policy;
+import dev.omnigraph.api.policy.PolicyAction;
+import dev.omnigraph.api.policy.PolicyDecision;
+import dev.omnigraph.engine.policy.PolicyTests;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -15,7 +15,7 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code omnigraph policy validate|test|explain}: the authorization policy tooling
  * (docs/authorization.md). Reads only the files named; opens no graph. A file that does not parse or
- * breaks the format exits 1 naming its line and rule ({@link dev.omnigraph.policy.PolicyRefused}).
+ * breaks the format exits 1 naming its line and rule ({@link dev.omnigraph.api.policy.PolicyRefused}).
  */
 @Command(name = "policy", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
     footer = "  omnigraph policy validate policy.yaml",

@@ -76,7 +76,7 @@ public class QueryCommand implements Callable<Integer> {
     }
     try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
       print(g.query(Optional.ofNullable(branch), Optional.ofNullable(commit), source, name, bound,
-          dev.omnigraph.read.ReadSettings.fromSystemProperties(), graph.actor()));
+          dev.omnigraph.api.ReadSettings.fromSystemProperties(), graph.actor()));
     }
     return ExitCodes.OK;
   }

@@ -1,11 +1,14 @@
 package dev.omnigraph.cli;
 
+import dev.omnigraph.api.QuarantinedSidecar;
+import dev.omnigraph.api.recovery.Outcome;
+import dev.omnigraph.api.recovery.TableOutcome;
+import dev.omnigraph.api.recovery.Action;
+import dev.omnigraph.api.recovery.Verdict;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.recovery.Recovery;
-import dev.omnigraph.recovery.SidecarStore;
-import dev.omnigraph.recovery.UnreadableSidecar;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.UnreadableSidecar;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -65,7 +68,7 @@ public class RecoverCommand implements Callable<Integer> {
   }
 
   private int quarantine(StorageConfig config) {
-    SidecarStore.Quarantined moved = Omnigraph.quarantineSidecar(config, quarantine, q -> {
+    QuarantinedSidecar moved = Omnigraph.quarantineSidecar(config, quarantine, q -> {
       if (!json) {
         System.out.println("recovery sidecar " + q.key() + ": " + q.reason());
         System.out.println("content (" + q.content().length + " bytes):");
@@ -136,8 +139,8 @@ public class RecoverCommand implements Callable<Integer> {
 
   private int recover(StorageConfig config) {
     try (Omnigraph g = graph.open(config, OpenMode.READ_WRITE)) {
-      List<Recovery.Outcome> atOpen = g.openRecovery();
-      List<Recovery.Outcome> now = g.recover(graph.actor());
+      List<Outcome> atOpen = g.openRecovery();
+      List<Outcome> now = g.recover(graph.actor());
       List<String> pending = g.pendingRecovery();
       if (json) {
         Map<String, Object> out = new LinkedHashMap<>();
@@ -147,7 +150,7 @@ public class RecoverCommand implements Callable<Integer> {
         out.put("pending", pending);
         Output.json(out);
       } else {
-        List<Recovery.Outcome> all = new ArrayList<>(atOpen);
+        List<Outcome> all = new ArrayList<>(atOpen);
         all.addAll(now);
         if (all.isEmpty()) {
           System.out.println("nothing to recover");
@@ -168,12 +171,12 @@ public class RecoverCommand implements Callable<Integer> {
    * line naming the write, what recovery found, what it did, then one line per table with its
    * version move, and the audit row written.
    */
-  static String describe(Recovery.Outcome o) {
+  static String describe(Outcome o) {
     StringBuilder b = new StringBuilder();
     b.append(o.operationId()).append(' ').append(o.writerKind()).append(" on ").append(o.branch()).append('\n');
     b.append("  found: ").append(found(o.verdict())).append(" (").append(o.verdict()).append(")\n");
     b.append("  did:   ").append(did(o)).append('\n');
-    for (Recovery.TableOutcome t : o.tables()) {
+    for (TableOutcome t : o.tables()) {
       b.append("    ").append(t.tableKey());
       if (t.tableClass() != null) {
         b.append(' ').append(t.tableClass());
@@ -193,7 +196,7 @@ public class RecoverCommand implements Callable<Integer> {
   }
 
   /** What recovery found, by verdict (docs/recovery.md's table, in words). */
-  private static String found(Recovery.Verdict v) {
+  private static String found(Verdict v) {
     return switch (v) {
       case ALREADY_PUBLISHED -> "the write's commit is already published";
       case ROLLBACK_PUBLISHED -> "the write's rollback is already published";
@@ -208,11 +211,11 @@ public class RecoverCommand implements Callable<Integer> {
   }
 
   /** What recovery did about it. */
-  private static String did(Recovery.Outcome o) {
-    if (o.action() == Recovery.Action.DEFERRED) {
+  private static String did(Outcome o) {
+    if (o.action() == Action.DEFERRED) {
       return "nothing yet: a rollback waits for a quiesced recovery (this command runs one next)";
     }
-    if (o.action() == Recovery.Action.SKIPPED) {
+    if (o.action() == Action.SKIPPED) {
       return "nothing: kept for an operator";
     }
     String kind = o.auditKind() == null ? "" : o.auditKind();
@@ -227,9 +230,9 @@ public class RecoverCommand implements Callable<Integer> {
   }
 
   /** The outcomes in the CLI's snake_case JSON. */
-  private static List<Map<String, Object>> wire(List<Recovery.Outcome> outcomes) {
+  private static List<Map<String, Object>> wire(List<Outcome> outcomes) {
     List<Map<String, Object>> out = new ArrayList<>();
-    for (Recovery.Outcome o : outcomes) {
+    for (Outcome o : outcomes) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("operation_id", o.operationId());
       m.put("writer_kind", o.writerKind());
@@ -238,7 +241,7 @@ public class RecoverCommand implements Callable<Integer> {
       m.put("action", o.action().name());
       m.put("audit_kind", o.auditKind());
       List<Map<String, Object>> tables = new ArrayList<>();
-      for (Recovery.TableOutcome t : o.tables()) {
+      for (TableOutcome t : o.tables()) {
         Map<String, Object> tm = new LinkedHashMap<>();
         tm.put("table_key", t.tableKey());
         tm.put("class", t.tableClass() == null ? null : t.tableClass().name());

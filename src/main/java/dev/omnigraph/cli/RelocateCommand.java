@@ -1,8 +1,8 @@
 package dev.omnigraph.cli;
 
+import dev.omnigraph.api.storage.RelocationReport;
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.table.RootLocations;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,7 +37,7 @@ public class RelocateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     StorageConfig config = graph.config(positional);
-    RootLocations.Report r = Omnigraph.relocate(config, dryRun);
+    RelocationReport r = Omnigraph.relocate(config, dryRun);
     if (json) {
       Output.json(r);
     } else {

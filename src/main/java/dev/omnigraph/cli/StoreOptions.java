@@ -2,7 +2,7 @@ package dev.omnigraph.cli;
 
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -68,20 +68,20 @@ public class StoreOptions {
    * {@code $OMNIGRAPH_POLICY_FILE} when one is named (then every command needs {@code --as ACTOR}),
    * open otherwise. The policy is read before the graph is opened, so a broken one opens nothing.
    *
-   * @throws dev.omnigraph.policy.PolicyRefused when the named policy cannot be used as written
+   * @throws dev.omnigraph.api.policy.PolicyRefused when the named policy cannot be used as written
    */
   Omnigraph open(StorageConfig config, OpenMode mode) {
-    dev.omnigraph.policy.PolicyGate gate = gate();
+    dev.omnigraph.engine.policy.PolicyGate gate = gate();
     return Omnigraph.open(config, mode).gatedBy(gate);
   }
 
   /** The gate of {@code --policy} / {@code $OMNIGRAPH_POLICY_FILE}; open without either. */
-  dev.omnigraph.policy.PolicyGate gate() {
+  dev.omnigraph.engine.policy.PolicyGate gate() {
     String file = policy != null ? policy : env.apply("OMNIGRAPH_POLICY_FILE");
     if (file == null || file.isBlank()) {
-      return dev.omnigraph.policy.PolicyGate.OPEN;
+      return dev.omnigraph.engine.policy.PolicyGate.OPEN;
     }
-    return dev.omnigraph.policy.PolicyGate.enforcing(dev.omnigraph.policy.Policy.load(java.nio.file.Path.of(file)));
+    return dev.omnigraph.engine.policy.PolicyGate.enforcing(dev.omnigraph.engine.policy.Policy.load(java.nio.file.Path.of(file)));
   }
 
   Optional<String> actor() {

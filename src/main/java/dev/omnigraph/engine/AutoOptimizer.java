@@ -1,13 +1,13 @@
 package dev.omnigraph.engine;
 
 import dev.omnigraph.maintenance.Optimize;
-import dev.omnigraph.maintenance.OptimizeReport;
-import dev.omnigraph.maintenance.OptimizeSettings;
+import dev.omnigraph.api.maintenance.OptimizeReport;
+import dev.omnigraph.api.maintenance.OptimizeSettings;
 import dev.omnigraph.manifest.GraphManifest;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.table.DataTables;
-import dev.omnigraph.write.WriteResult;
+import dev.omnigraph.api.WriteResult;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -132,7 +132,7 @@ final class AutoOptimizer implements AutoCloseable {
     for (String key : touched) {
       TablePin pin = state.tables().get(key);
       if (pin != null && pin.nativeBranch().equals(own)
-          && settings.due(tables.compaction().stats(pin.location(), pin.nativeBranch(), OptionalLong.of(pin.version())))) {
+          && dev.omnigraph.maintenance.Optimize.due(settings, tables.compaction().stats(pin.location(), pin.nativeBranch(), OptionalLong.of(pin.version())))) {
         out.add(key);
       }
     }

@@ -5,15 +5,15 @@ import dev.omnigraph.api.BranchDeleteOutput;
 import dev.omnigraph.api.ProgressListener;
 import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.maintenance.Maintenance;
-import dev.omnigraph.manifest.GraphCommit;
+import dev.omnigraph.api.GraphCommit;
 import dev.omnigraph.manifest.GraphManifest;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.recovery.Recovery;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.write.MergeAttempt;
-import dev.omnigraph.write.WriteResult;
+import dev.omnigraph.api.WriteResult;
 import java.util.List;
 import java.util.Optional;
 

@@ -11,10 +11,10 @@ import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.api.ResourceLimitExceeded;
 import dev.omnigraph.api.UnsupportedStorageVersion;
 import dev.omnigraph.query.QueryException;
-import dev.omnigraph.recovery.UnreadableSidecar;
+import dev.omnigraph.api.UnreadableSidecar;
 import dev.omnigraph.schema.InvalidKeyException;
 import dev.omnigraph.schema.SchemaParseException;
-import dev.omnigraph.storage.StorageException;
+import dev.omnigraph.api.storage.StorageException;
 
 /**
  * The one table from a typed failure to what every surface reports: HTTP status, wire error code

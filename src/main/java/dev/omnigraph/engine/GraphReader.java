@@ -10,15 +10,15 @@ import dev.omnigraph.api.ReadOutput;
 import dev.omnigraph.api.SchemaOutput;
 import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.manifest.CommitCursor;
-import dev.omnigraph.manifest.GraphCommit;
+import dev.omnigraph.api.GraphCommit;
 import dev.omnigraph.manifest.GraphManifest;
-import dev.omnigraph.policy.PolicyAction;
-import dev.omnigraph.policy.PolicyGate;
+import dev.omnigraph.api.policy.PolicyAction;
+import dev.omnigraph.engine.policy.PolicyGate;
 import dev.omnigraph.read.AdjacencyCache;
 import dev.omnigraph.read.GraphExport;
-import dev.omnigraph.read.ReadSettings;
+import dev.omnigraph.api.ReadSettings;
 import dev.omnigraph.storage.StorageAdapter;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.NativeBranch;
 import java.util.ArrayList;
@@ -133,7 +133,7 @@ public abstract sealed class GraphReader permits Omnigraph {
    * the accepted schema is not shown (its types cannot be known; invoking it answers why).
    */
   public boolean typesInScope(String source, String name, boolean mutation, Optional<String> actor) {
-    dev.omnigraph.policy.NameScope scope = policy.typeScopeOnAnyBranch(actor,
+    dev.omnigraph.api.policy.NameScope scope = policy.typeScopeOnAnyBranch(actor,
         mutation ? PolicyAction.CHANGE : PolicyAction.READ);
     if (scope.all()) {
       return true;
@@ -395,7 +395,7 @@ public abstract sealed class GraphReader permits Omnigraph {
    *
    * @param export the rows to stream; empty when the scope selects no type
    */
-  public record ChangeBaseline(Optional<GraphExport> export, String snapshotCommitId, String resumeCursor) {}
+  public record ChangeBaseline(Optional<dev.omnigraph.api.NdjsonExport> export, String snapshotCommitId, String resumeCursor) {}
 
   /**
    * @param scope kinds, types and ops the resume cursor is bound to; the snapshot honours kinds and types

@@ -9,18 +9,18 @@ import dev.omnigraph.api.ReadOutput;
 import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.manifest.BranchAuthority;
 import dev.omnigraph.manifest.CommitCursor;
-import dev.omnigraph.manifest.GraphCommit;
+import dev.omnigraph.api.GraphCommit;
 import dev.omnigraph.manifest.GraphManifest;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
-import dev.omnigraph.policy.PolicyAction;
-import dev.omnigraph.policy.PolicyGate;
+import dev.omnigraph.api.policy.PolicyAction;
+import dev.omnigraph.engine.policy.PolicyGate;
 import dev.omnigraph.read.AdjacencyCache;
 import dev.omnigraph.read.GraphExport;
 import dev.omnigraph.read.ReadRunner;
-import dev.omnigraph.read.ReadSettings;
+import dev.omnigraph.api.ReadSettings;
 import dev.omnigraph.storage.StorageAdapter;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -215,7 +215,7 @@ final class GraphReads {
     String head = authority.head().orElseThrow(() -> new NotFound("commit", "head of " + branch));
     String cursor = ChangeFeed.cursor(branch, ChangeFeed.sorted(scope.kinds()), ChangeFeed.sorted(scope.types()),
         ChangeFeed.opsOf(scope.ops()), Optional.of(head));
-    return new Omnigraph.ChangeBaseline(export, head, cursor);
+    return new Omnigraph.ChangeBaseline(export.map(e -> e), head, cursor);
   }
 
   static SnapshotOutput toSnapshot(ManifestState state) {

@@ -1,11 +1,12 @@
 package dev.omnigraph.engine;
 
-import dev.omnigraph.lease.LeaseSettings;
+import dev.omnigraph.api.lease.LeaseStatus;
+import dev.omnigraph.api.lease.LeaseSettings;
 import dev.omnigraph.lease.ProcessLeases;
 import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -118,7 +119,7 @@ public final class GraphRoots {
   }
 
   /** The writer lease this process holds on {@code rootUri}, if a handle or claim here holds one. */
-  public Optional<ProcessLeases.LeaseStatus> leaseStatus(String rootUri) {
+  public Optional<LeaseStatus> leaseStatus(String rootUri) {
     return peek(rootUri).flatMap(r -> r.leases().status());
   }
 
@@ -142,7 +143,7 @@ public final class GraphRoots {
    * The keys of the pending recovery sidecars of {@code storage}'s root, listed now without opening
    * the graph; a sidecar whose background delete is in flight here is finished, not pending.
    *
-   * @throws dev.omnigraph.storage.StorageException when {@code __recovery/} cannot be listed
+   * @throws dev.omnigraph.api.storage.StorageException when {@code __recovery/} cannot be listed
    */
   public List<String> pendingSidecars(StorageAdapter storage) {
     return peek(storage.rootUri())

@@ -1,33 +1,35 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.QuarantinedSidecar;
+import dev.omnigraph.api.recovery.Outcome;
 import dev.omnigraph.gate.GateManager;
-import dev.omnigraph.policy.PolicyAction;
-import dev.omnigraph.policy.PolicyGate;
+import dev.omnigraph.api.policy.PolicyAction;
+import dev.omnigraph.engine.policy.PolicyGate;
 import dev.omnigraph.api.BranchCreateOutput;
 import dev.omnigraph.api.BranchDeleteOutput;
 import dev.omnigraph.api.Conflict;
 import dev.omnigraph.api.NotFound;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.api.ProgressListener;
-import dev.omnigraph.manifest.GraphCommit;
+import dev.omnigraph.api.GraphCommit;
 import dev.omnigraph.manifest.GraphManifest;
 import dev.omnigraph.storage.StorageAdapter;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.maintenance.CleanupReport;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.api.maintenance.CleanupReport;
 import dev.omnigraph.maintenance.Maintenance;
 import dev.omnigraph.maintenance.Optimize;
-import dev.omnigraph.maintenance.OptimizeReport;
-import dev.omnigraph.maintenance.OptimizeSettings;
-import dev.omnigraph.maintenance.RepairReport;
+import dev.omnigraph.api.maintenance.OptimizeReport;
+import dev.omnigraph.api.maintenance.OptimizeSettings;
+import dev.omnigraph.api.maintenance.RepairReport;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.table.RecoveryAuditTable;
 import dev.omnigraph.table.DataTables;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.LoadMode;
 import dev.omnigraph.write.WriteAttempt;
 import dev.omnigraph.write.WritePath;
-import dev.omnigraph.write.WriteResult;
+import dev.omnigraph.api.WriteResult;
 import java.io.Reader;
 import java.util.ArrayList;
 import java.util.List;
@@ -229,7 +231,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * properties).
    */
   public static Omnigraph open(StorageConfig config, OpenMode mode, OptimizeSettings optimizeSettings) {
-    return open(config, mode, optimizeSettings, dev.omnigraph.lease.LeaseSettings.fromSystemProperties());
+    return open(config, mode, optimizeSettings, dev.omnigraph.api.lease.LeaseSettings.fromSystemProperties());
   }
 
   /**
@@ -244,17 +246,17 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    *     the CLI): nothing was written; read-only opens still work
    */
   public static Omnigraph open(StorageConfig config, OpenMode mode, OptimizeSettings optimizeSettings,
-      dev.omnigraph.lease.LeaseSettings leaseSettings) {
+      dev.omnigraph.api.lease.LeaseSettings leaseSettings) {
     return open(GraphRoots.shared(), config, mode, optimizeSettings, leaseSettings);
   }
 
   /**
-   * As {@link #open(StorageConfig, OpenMode, OptimizeSettings, dev.omnigraph.lease.LeaseSettings)},
+   * As {@link #open(StorageConfig, OpenMode, OptimizeSettings, dev.omnigraph.api.lease.LeaseSettings)},
    * with the root open in {@code roots}: the handle shares the root's gates, caches and writer lease
    * with every other handle of the root open there, and closing it gives back its reference.
    */
   public static Omnigraph open(GraphRoots roots, StorageConfig config, OpenMode mode,
-      OptimizeSettings optimizeSettings, dev.omnigraph.lease.LeaseSettings leaseSettings) {
+      OptimizeSettings optimizeSettings, dev.omnigraph.api.lease.LeaseSettings leaseSettings) {
     return RootLifecycle.open(roots, config, mode, optimizeSettings, leaseSettings);
   }
 
@@ -269,7 +271,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * @throws NotFound when the root holds no graph
    * @throws dev.omnigraph.api.LeaseHeld when another live process holds the writer lease; nothing written
    */
-  public static dev.omnigraph.table.RootLocations.Report relocate(StorageConfig config, boolean dryRun) {
+  public static dev.omnigraph.api.storage.RelocationReport relocate(StorageConfig config, boolean dryRun) {
     return RootLifecycle.relocate(config, dryRun);
   }
 
@@ -290,8 +292,8 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * @throws dev.omnigraph.api.InvalidRequest when the id is malformed or recovery would settle it
    * @throws dev.omnigraph.api.LeaseHeld when another live process holds the writer lease; nothing moved
    */
-  public static SidecarStore.Quarantined quarantineSidecar(StorageConfig config, String operationId,
-      java.util.function.Consumer<SidecarStore.Quarantined> beforeMove) {
+  public static QuarantinedSidecar quarantineSidecar(StorageConfig config, String operationId,
+      java.util.function.Consumer<QuarantinedSidecar> beforeMove) {
     return RootLifecycle.quarantineSidecar(config, operationId, beforeMove);
   }
 
@@ -299,22 +301,22 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * The pending sidecars recovery cannot read, each as the refusal recovery would raise for it;
    * reads only, so it works on a read-only handle (the operator's view before a quarantine).
    */
-  public List<dev.omnigraph.recovery.UnreadableSidecar> unreadableSidecars() {
-    List<dev.omnigraph.recovery.UnreadableSidecar> out = new ArrayList<>();
+  public List<dev.omnigraph.api.UnreadableSidecar> unreadableSidecars() {
+    List<dev.omnigraph.api.UnreadableSidecar> out = new ArrayList<>();
     for (String key : sidecars.list()) {
       try {
         sidecars.read(key);
-      } catch (dev.omnigraph.recovery.UnreadableSidecar e) {
+      } catch (dev.omnigraph.api.UnreadableSidecar e) {
         out.add(e);
       }
     }
     return out;
   }
 
-  volatile List<Recovery.Outcome> lastRecovery = List.of();
+  volatile List<Outcome> lastRecovery = List.of();
 
   /** What the read-write open's recovery sweep settled (empty for read-only, or nothing pending). */
-  public List<Recovery.Outcome> openRecovery() {
+  public List<Outcome> openRecovery() {
     return lastRecovery;
   }
 
@@ -324,7 +326,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    *
    * @throws dev.omnigraph.api.RecoveryRequired for a sidecar recovery refuses (kept on disk)
    */
-  public List<Recovery.Outcome> recover(Optional<String> actor) {
+  public List<Outcome> recover(Optional<String> actor) {
     authorize(actor, PolicyAction.ADMIN, Optional.empty(), Optional.empty());
     return recover();
   }
@@ -333,7 +335,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * As {@link #recover(Optional)}, as the service itself: not gated, like {@link #heal()} and the
    * open's recovery. The service's reconciler settles what a crashed write left; no actor asked for it.
    */
-  public List<Recovery.Outcome> recover() {
+  public List<Outcome> recover() {
     requireWritable();
     return evidence.call(() -> {
       List<String> branches = new ArrayList<>();
@@ -375,7 +377,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    *
    * @throws dev.omnigraph.api.RecoveryPending while a recovery sidecar is pending
    */
-  public List<dev.omnigraph.maintenance.RepairReport.Residue> residue() {
+  public List<dev.omnigraph.api.maintenance.RepairReport.Residue> residue() {
     return evidence.call(maintenance::residue);
   }
 
@@ -426,7 +428,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * @throws dev.omnigraph.api.RecoveryRequired for a sidecar recovery refuses (kept on disk); the
    *     sidecars after it are not visited in this pass
    */
-  public List<Recovery.Outcome> heal() {
+  public List<Outcome> heal() {
     requireWritable();
     return evidence.call(() -> recovery.sweep(Recovery.Mode.ROLL_FORWARD_ONLY));
   }
@@ -493,7 +495,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * @throws NotFound for an unknown branch
    * @throws dev.omnigraph.api.RecoveryRequired for a pending sidecar on the branch (or a schema
    *     apply's) that needs a rollback, or a failure after the run armed its sidecar
-   * @throws dev.omnigraph.write.UncoveredDrift when a table's live HEAD is not its pin (nothing written)
+   * @throws dev.omnigraph.api.UncoveredDrift when a table's live HEAD is not its pin (nothing written)
    * @throws dev.omnigraph.api.ReadSetChanged when the branch kept moving before any effect
    */
   public dev.omnigraph.api.EnsureIndicesOutput ensureIndices(String branch, Optional<String> actor) {
@@ -549,7 +551,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * the same write path, bounds and outcomes as {@link #load(String, Reader, LoadMode, Optional)},
    * with input errors naming the line of the whole input.
    */
-  public WriteResult load(String branch, dev.omnigraph.write.NdjsonChunks.Chunk chunk, LoadMode mode,
+  public WriteResult load(String branch, dev.omnigraph.api.NdjsonChunk chunk, LoadMode mode,
       Optional<String> actor) {
     authorize(actor, PolicyAction.CHANGE, Optional.ofNullable(branch), Optional.empty());
     requireWritable();
@@ -636,7 +638,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * {@value Optimize#ACTOR}). Rows, row ids and time travel are unchanged. Tables the branch still
    * inherits from its parent are left alone.
    *
-   * @throws dev.omnigraph.write.UncoveredDrift when a table's live HEAD is not its pin (nothing written)
+   * @throws dev.omnigraph.api.UncoveredDrift when a table's live HEAD is not its pin (nothing written)
    * @throws dev.omnigraph.api.RecoveryRequired for a pending sidecar on the branch, or a failure
    *     after the optimize sidecar was armed (recovery rolls it forward)
    */
@@ -694,7 +696,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * The writer lease as this handle's process holds it (who, since when, until when, lost?); empty
    * on a read-only handle.
    */
-  public Optional<dev.omnigraph.lease.ProcessLeases.LeaseStatus> writerLease() {
+  public Optional<dev.omnigraph.api.lease.LeaseStatus> writerLease() {
     return lease == null ? Optional.empty() : Optional.of(lease.status());
   }
 

@@ -1,22 +1,105 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.lease.BrokenLease;
+import dev.omnigraph.api.lease.LeaseClaim;
+import dev.omnigraph.api.lease.LeaseSettings;
+import dev.omnigraph.api.lease.LeaseView;
+import dev.omnigraph.api.storage.LanceProbeReport;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.lease.LeaseManager;
 import dev.omnigraph.manifest.ManifestBootstrap;
+import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.storage.StorageAdapter;
+import dev.omnigraph.storage.StorageAdapters;
+import dev.omnigraph.table.LanceProbe;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
 
 /**
- * What a front end may ask of a root without opening its graph (the service's readiness, the
- * CLI's doctor): cheap existence checks, no recovery, no lease.
+ * What a front end may ask of a root without opening its graph (the service's readiness and lease
+ * status, the CLI's doctor and lease commands): cheap existence checks, the pending sidecars, the
+ * stored writer lease shown or broken; no recovery. It is the front ends' door to a root's object
+ * store, which stays below the engine: one adapter per open instance, closed with it.
  */
-public final class RootContents {
+public final class RootContents implements AutoCloseable {
 
-  private RootContents() {}
+  /** The key prefix of the recovery sidecars under a root. */
+  public static final String SIDECAR_PREFIX = SidecarStore.PREFIX;
+
+  private final StorageAdapter storage;
+
+  private RootContents(StorageAdapter storage) {
+    this.storage = storage;
+  }
+
+  /**
+   * Opens {@code config}'s store: this checks what can be checked without a request (credentials
+   * found, endpoint usable).
+   *
+   * @throws dev.omnigraph.api.storage.StorageException of kind CONFIGURATION when the store is set up wrong
+   */
+  public static RootContents open(StorageConfig config) {
+    return new RootContents(StorageAdapters.open(config));
+  }
+
+  /**
+   * Joins this process's writer lease on {@code config}'s root (the service's own share, held from
+   * start to close independently of its handle).
+   *
+   * @throws dev.omnigraph.api.LeaseHeld when another live process holds the lease; nothing was written
+   */
+  public static LeaseClaim joinLease(StorageConfig config, LeaseSettings settings) {
+    return GraphRoots.shared().joinLease(config, settings);
+  }
+
+  /**
+   * The doctor's Lance probe: every check against a fresh dataset at {@code scratchKey} under
+   * {@code config}'s root, each failure a failed check (never thrown); the dataset is left in place.
+   */
+  public static LanceProbeReport probeLance(StorageConfig config, String scratchKey) {
+    return LanceProbe.run(config, scratchKey);
+  }
 
   /**
    * Whether the root holds a graph (its manifest exists): one existence check.
    *
-   * @throws dev.omnigraph.storage.StorageException when the store cannot answer
+   * @throws dev.omnigraph.api.storage.StorageException when the store cannot answer
    */
-  public static boolean holdsGraph(StorageAdapter storage) {
+  public boolean holdsGraph() {
     return storage.exists(ManifestBootstrap.MANIFEST_KEY);
+  }
+
+  /**
+   * The keys of the root's pending recovery sidecars, listed now without opening the graph.
+   *
+   * @throws dev.omnigraph.api.storage.StorageException when {@code __recovery/} cannot be listed
+   */
+  public List<String> pendingSidecars() {
+    return GraphRoots.shared().pendingSidecars(storage);
+  }
+
+  /**
+   * The stored writer lease as read now (one GET), judged live or expired; empty when none is stored.
+   *
+   * @throws dev.omnigraph.api.lease.LeaseUnreadable when the stored lease cannot be parsed
+   */
+  public Optional<LeaseView> lease() {
+    return new LeaseManager(storage, Clock.systemUTC()).show();
+  }
+
+  /** Deletes the stored writer lease, whoever holds it (docs/lease.md); empty when none was stored. */
+  public Optional<BrokenLease> breakLease() {
+    return new LeaseManager(storage, Clock.systemUTC()).breakLease();
+  }
+
+  /** Deletes every object under {@code prefix} (the doctor's scratch dataset). */
+  public void deletePrefix(String prefix) {
+    storage.deletePrefix(prefix);
+  }
+
+  @Override
+  public void close() {
+    storage.close();
   }
 }

@@ -1,17 +1,18 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.QuarantinedSidecar;
 import dev.omnigraph.api.Conflict;
 import dev.omnigraph.api.NotFound;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.gate.GateManager;
-import dev.omnigraph.maintenance.OptimizeSettings;
+import dev.omnigraph.api.maintenance.OptimizeSettings;
 import dev.omnigraph.manifest.GraphManifest;
 import dev.omnigraph.manifest.ManifestBootstrap;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.util.List;
 import java.util.Optional;
 
@@ -36,7 +37,7 @@ final class RootLifecycle {
       }
       // Still holding the root: the open reuses the manifest state the init's publish left.
       return open(roots, config, OpenMode.READ_WRITE, OptimizeSettings.fromSystemProperties(),
-          dev.omnigraph.lease.LeaseSettings.fromSystemProperties());
+          dev.omnigraph.api.lease.LeaseSettings.fromSystemProperties());
     } finally {
       roots.release(root);
     }
@@ -44,7 +45,7 @@ final class RootLifecycle {
 
   /** See the {@link Omnigraph} method of this name. */
   static Omnigraph open(GraphRoots roots, StorageConfig config, OpenMode mode,
-      OptimizeSettings optimizeSettings, dev.omnigraph.lease.LeaseSettings leaseSettings) {
+      OptimizeSettings optimizeSettings, dev.omnigraph.api.lease.LeaseSettings leaseSettings) {
     StorageAdapter storage = StorageAdapters.open(config);
     GraphRoot root = roots.acquire(config);
     dev.omnigraph.lease.ProcessLeases.Claim lease = null;
@@ -91,7 +92,7 @@ final class RootLifecycle {
   }
 
   /** See the {@link Omnigraph} method of this name. */
-  static dev.omnigraph.table.RootLocations.Report relocate(StorageConfig config, boolean dryRun) {
+  static dev.omnigraph.api.storage.RelocationReport relocate(StorageConfig config, boolean dryRun) {
     try (StorageAdapter storage = StorageAdapters.open(config)) {
       if (!storage.exists(ManifestBootstrap.MANIFEST_KEY)) {
         throw new NotFound("graph", config.rootUri(), "no __manifest; create one with omnigraph init");
@@ -101,11 +102,11 @@ final class RootLifecycle {
       }
       GraphRoots roots = GraphRoots.shared();
       try (dev.omnigraph.lease.ProcessLeases.Claim lease = roots.joinLease(config,
-          dev.omnigraph.lease.LeaseSettings.fromSystemProperties())) {
+          dev.omnigraph.api.lease.LeaseSettings.fromSystemProperties())) {
         // The claim keeps the root open in the registry: peek sees it.
         GraphRoot root = roots.peek(config.rootUri()).orElseThrow();
         try (GateManager.Held held = root.gates().acquireExclusive(List.of(), List.of())) {
-          dev.omnigraph.table.RootLocations.Report report =
+          dev.omnigraph.api.storage.RelocationReport report =
               dev.omnigraph.table.RootLocations.relocate(config, storage, false, root.lance());
           root.manifests().forgetAll();
           return report;
@@ -115,8 +116,8 @@ final class RootLifecycle {
   }
 
   /** See the {@link Omnigraph} method of this name. */
-  static SidecarStore.Quarantined quarantineSidecar(StorageConfig config, String operationId,
-      java.util.function.Consumer<SidecarStore.Quarantined> beforeMove) {
+  static QuarantinedSidecar quarantineSidecar(StorageConfig config, String operationId,
+      java.util.function.Consumer<QuarantinedSidecar> beforeMove) {
     try (StorageAdapter storage = StorageAdapters.open(config)) {
       if (!storage.exists(ManifestBootstrap.MANIFEST_KEY)) {
         throw new NotFound("graph", config.rootUri(), "no __manifest; create one with omnigraph init");
@@ -124,7 +125,7 @@ final class RootLifecycle {
       // The writer lease too: moving a sidecar aside is a writer's step, never beside a live writer.
       GraphRoots roots = GraphRoots.shared();
       try (dev.omnigraph.lease.ProcessLeases.Claim lease = roots.joinLease(config,
-          dev.omnigraph.lease.LeaseSettings.fromSystemProperties());
+          dev.omnigraph.api.lease.LeaseSettings.fromSystemProperties());
           GateManager.Held held = roots.peek(config.rootUri()).orElseThrow().gates()
               .acquireExclusive(List.of(), List.of())) {
         SidecarStore store = new SidecarStore(storage);
@@ -133,7 +134,7 @@ final class RootLifecycle {
         try (Omnigraph reader = Omnigraph.open(config, OpenMode.READ_ONLY)) {
           // Recovery's own verdict, without acting on it: a sidecar it refuses can never complete.
           refused = reader.evidence.call(() -> reader.recovery.refusal(id));
-        } catch (dev.omnigraph.recovery.UnreadableSidecar unreadable) {
+        } catch (dev.omnigraph.api.UnreadableSidecar unreadable) {
           refused = Optional.empty(); // the unreadable path below
         }
         return refused.isPresent() ? store.quarantineRefused(id, refused.get(), beforeMove)
@@ -156,7 +157,7 @@ final class RootLifecycle {
       LOG.warnf("graph root %s was copied or moved from %s: relocating it before the open", config.rootUri(),
           moved.recordedRoots());
     }
-    dev.omnigraph.table.RootLocations.Report report;
+    dev.omnigraph.api.storage.RelocationReport report;
     try (GateManager.Held held = root.gates().acquireExclusive(List.of(), List.of())) {
       report = dev.omnigraph.table.RootLocations.relocate(config, storage, false, root.lance());
     }

@@ -2,7 +2,7 @@ package dev.omnigraph.engine;
 
 import dev.omnigraph.manifest.ManifestBootstrap;
 import dev.omnigraph.storage.StorageAdapter;
-import dev.omnigraph.storage.StorageException;
+import dev.omnigraph.api.storage.StorageException;
 import java.util.function.Supplier;
 
 /**

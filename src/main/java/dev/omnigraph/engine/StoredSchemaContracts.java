@@ -5,7 +5,7 @@ import dev.omnigraph.manifest.GraphManifest;
 import dev.omnigraph.recovery.RecoverySidecar;
 import dev.omnigraph.recovery.SchemaContracts;
 import dev.omnigraph.recovery.SidecarStore;
-import dev.omnigraph.recovery.UnreadableSidecar;
+import dev.omnigraph.api.UnreadableSidecar;
 import dev.omnigraph.schema.SchemaIr;
 import dev.omnigraph.storage.StorageAdapter;
 import java.util.Optional;

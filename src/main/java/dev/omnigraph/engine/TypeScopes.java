@@ -1,7 +1,7 @@
 package dev.omnigraph.engine;
 
-import dev.omnigraph.policy.PolicyAction;
-import dev.omnigraph.policy.PolicyGate;
+import dev.omnigraph.api.policy.PolicyAction;
+import dev.omnigraph.engine.policy.PolicyGate;
 import dev.omnigraph.read.GraphExport;
 import java.util.List;
 import java.util.Optional;
@@ -34,7 +34,7 @@ final class TypeScopes {
    */
   static GraphExport inTypeScope(PolicyGate gate, GraphExport export, boolean named, Optional<String> actor,
       PolicyAction action, String branch) {
-    dev.omnigraph.policy.NameScope scope = gate.typeScope(actor, action, Optional.of(branch));
+    dev.omnigraph.api.policy.NameScope scope = gate.typeScope(actor, action, Optional.of(branch));
     if (scope.all()) {
       return export;
     }
@@ -55,7 +55,7 @@ final class TypeScopes {
   static java.util.function.UnaryOperator<List<dev.omnigraph.api.CommitChangesOutput.EntityChange>> changesInScope(
       PolicyGate gate, dev.omnigraph.schema.Catalog catalog, Optional<String> actor, String branch,
       dev.omnigraph.api.ChangesPage page) {
-    dev.omnigraph.policy.NameScope scope = gate.typeScope(actor, PolicyAction.READ, Optional.of(branch));
+    dev.omnigraph.api.policy.NameScope scope = gate.typeScope(actor, PolicyAction.READ, Optional.of(branch));
     if (scope.all()) {
       return changes -> changes;
     }
@@ -73,7 +73,7 @@ final class TypeScopes {
    * staged): the scope is decided once, the lines only look it up.
    */
   static java.util.function.ObjLongConsumer<String> admitLoadTypes(PolicyGate gate, Optional<String> actor, String branch) {
-    dev.omnigraph.policy.NameScope scope = gate.typeScope(actor, PolicyAction.CHANGE, Optional.ofNullable(branch));
+    dev.omnigraph.api.policy.NameScope scope = gate.typeScope(actor, PolicyAction.CHANGE, Optional.ofNullable(branch));
     if (scope.all()) {
       return (type, line) -> { };
     }

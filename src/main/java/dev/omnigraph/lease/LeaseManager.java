@@ -1,9 +1,13 @@
 package dev.omnigraph.lease;
 
+import dev.omnigraph.api.lease.BrokenLease;
+import dev.omnigraph.api.lease.LeaseView;
+import dev.omnigraph.api.lease.LeaseUnreadable;
+import dev.omnigraph.api.lease.LeaseDocument;
 import dev.omnigraph.api.Conflict;
 import dev.omnigraph.api.LeaseHeld;
 import dev.omnigraph.storage.StorageAdapter;
-import dev.omnigraph.storage.StorageException;
+import dev.omnigraph.api.storage.StorageException;
 import dev.omnigraph.storage.Versioned;
 import java.time.Clock;
 import java.time.Duration;
@@ -38,7 +42,7 @@ import java.util.Optional;
 public final class LeaseManager {
 
   /** The lease object's key under the graph root. */
-  public static final String KEY = "__lease.json";
+  public static final String KEY = LeaseDocument.KEY;
 
   private final StorageAdapter store;
   private final Clock clock;
@@ -66,7 +70,9 @@ public final class LeaseManager {
     Objects.requireNonNull(owner, "owner");
     long ttlMs = ttl.toMillis();
     Optional<Versioned> current = store.readVersionedIfExists(KEY);
-    LeaseDocument mine = LeaseDocument.acquired(owner, nowMicros(), ttlMs);
+    long now = nowMicros();
+    LeaseDocument mine = new LeaseDocument(LeaseDocument.FORMAT_VERSION, owner.ownerId(), owner.host(), owner.pid(),
+        now, now, ttlMs, owner.pidNamespace(), owner.startedAtMicros());
     byte[] bytes = mine.toJson();
     if (current.isEmpty()) {
       try {
@@ -104,7 +110,7 @@ public final class LeaseManager {
    * @throws Conflict when the lease changed between the read and the delete (renewed or taken over);
    *     nothing was removed
    */
-  public Optional<Broken> breakLease() {
+  public Optional<BrokenLease> breakLease() {
     Optional<Versioned> current = store.readVersionedIfExists(KEY);
     if (current.isEmpty()) {
       return Optional.empty();
@@ -124,16 +130,8 @@ public final class LeaseManager {
       }
       throw e;
     }
-    return Optional.of(new Broken(seen, current.get().text()));
+    return Optional.of(new BrokenLease(seen, current.get().text()));
   }
-
-  /**
-   * What {@link #breakLease} removed.
-   *
-   * @param view the lease as read, when it was readable
-   * @param content the stored text
-   */
-  public record Broken(Optional<LeaseView> view, String content) {}
 
   /** Reads and judges one stored version. */
   LeaseView view(Versioned stored) {

@@ -1,5 +1,8 @@
 package dev.omnigraph.lease;
 
+import dev.omnigraph.api.lease.LeaseStatus;
+import dev.omnigraph.api.lease.LeaseSettings;
+import dev.omnigraph.api.lease.LeaseDocument;
 import dev.omnigraph.api.LeaseLost;
 import dev.omnigraph.storage.StorageAdapter;
 import java.time.Clock;
@@ -109,7 +112,7 @@ public final class ProcessLeases {
    * One read-write handle's share of the lease: its fence (checked before arming and publishing)
    * and its status. Closing it releases the lease when it was the process's last claim on the root.
    */
-  public static final class Claim implements WriterFence, AutoCloseable {
+  public static final class Claim implements WriterFence, dev.omnigraph.api.lease.LeaseClaim {
     private final ProcessLeases leases;
     private final Shared shared;
     private final Runnable afterClose;
@@ -148,20 +151,6 @@ public final class ProcessLeases {
       }
     }
   }
-
-  /**
-   * The lease as its holder sees it.
-   *
-   * @param held whether this process may write now ({@link WriterLease#holds()})
-   * @param ownerId this process's owner id
-   * @param acquiredAt when this process acquired it
-   * @param renewedAt when it was last renewed
-   * @param expiresAt when it expires unless renewed
-   * @param lost why it was lost, when known
-   * @param lastRenewalFailure the last renewal's storage failure, when the last renewal failed
-   */
-  public record LeaseStatus(boolean held, String ownerId, Instant acquiredAt, Instant renewedAt, Instant expiresAt,
-      Optional<String> lost, Optional<String> lastRenewalFailure) {}
 
   /** The lease of one root, shared by the process's claims on it. */
   private static final class Shared {

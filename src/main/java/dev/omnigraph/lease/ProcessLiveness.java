@@ -1,5 +1,6 @@
 package dev.omnigraph.lease;
 
+import dev.omnigraph.api.lease.LeaseDocument;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -1,8 +1,9 @@
 package dev.omnigraph.lease;
 
+import dev.omnigraph.api.lease.LeaseDocument;
 import dev.omnigraph.api.LeaseLost;
 import dev.omnigraph.storage.StorageAdapter;
-import dev.omnigraph.storage.StorageException;
+import dev.omnigraph.api.storage.StorageException;
 import dev.omnigraph.storage.Versioned;
 import java.util.Optional;
 

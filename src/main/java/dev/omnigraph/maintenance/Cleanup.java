@@ -1,10 +1,12 @@
 package dev.omnigraph.maintenance;
 
+import dev.omnigraph.api.maintenance.RepairReport;
+import dev.omnigraph.api.maintenance.CleanupReport;
 import dev.omnigraph.api.InvariantViolation;
 import dev.omnigraph.api.ProgressListener;
 import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.manifest.BranchAuthority;
-import dev.omnigraph.manifest.GraphCommit;
+import dev.omnigraph.api.GraphCommit;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.table.NativeBranch;
@@ -93,7 +95,7 @@ final class Cleanup {
       List<LeftoverRefs.Leftover> leftovers = m.leftoverRefs();
       List<LeftoverRefs.Leftover> gone = dryRun ? List.of() : m.removeLeftovers(leftovers);
       List<RepairReport.LeftoverRef> refs = leftovers.stream()
-          .map(l -> RepairReport.LeftoverRef.of(l, gone.contains(l))).toList();
+          .map(l -> l.reported(gone.contains(l))).toList();
       // Residue nothing of ours reads: removed independently of every version decision below.
       ResidueScan scan = m.residueScan();
       List<RepairReport.Residue> residue = scan.find();

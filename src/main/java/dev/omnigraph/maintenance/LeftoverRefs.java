@@ -1,5 +1,6 @@
 package dev.omnigraph.maintenance;
 
+import dev.omnigraph.api.maintenance.RepairReport;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.table.NativeBranch;
 import java.util.ArrayList;
@@ -46,6 +47,12 @@ final class LeftoverRefs {
    * @param keptBecause why it must stay (null: it may go)
    */
   record Leftover(String location, String tableKey, NativeBranch ref, String keptBecause) {
+
+    /** The leftover as the report shows it, removed or kept. */
+    RepairReport.LeftoverRef reported(boolean removed) {
+      return new RepairReport.LeftoverRef(ref.name(), tableKey, location, ref.parent().orElse(null),
+          ref.parentVersion(), removed, keptBecause);
+    }
     boolean removable() {
       return keptBecause == null;
     }

@@ -1,5 +1,7 @@
 package dev.omnigraph.maintenance;
 
+import dev.omnigraph.api.maintenance.RepairReport;
+import dev.omnigraph.api.maintenance.CleanupReport;
 import dev.omnigraph.api.RecoveryPending;
 import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.manifest.GraphManifest;

@@ -1,5 +1,7 @@
 package dev.omnigraph.maintenance;
 
+import dev.omnigraph.api.maintenance.OptimizeSettings;
+import dev.omnigraph.api.maintenance.OptimizeReport;
 import dev.omnigraph.api.ProgressListener;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.gate.GateManager;
@@ -22,7 +24,7 @@ import dev.omnigraph.table.TableStats;
 import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
 import dev.omnigraph.util.Ulid;
-import dev.omnigraph.write.UncoveredDrift;
+import dev.omnigraph.api.UncoveredDrift;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -59,6 +61,11 @@ public final class Optimize {
 
   /** The actor of the maintenance commits Optimize publishes. */
   public static final String ACTOR = "omnigraph:optimize";
+
+  /** Whether a table with {@code stats} is due for compaction under {@code settings}. */
+  public static boolean due(OptimizeSettings settings, TableStats stats) {
+    return settings.due(stats.fragments(), stats.fragmentsWithDeletions(), stats.unindexedFragments());
+  }
 
   private static final Logger LOG = Logger.getLogger(Optimize.class);
 
@@ -137,7 +144,7 @@ public final class Optimize {
         // indexes are not work here (EnsureIndices builds them), so they never make a table due.
         boolean due = force
             ? stats.fragments() > 1 || stats.fragmentsWithDeletions() > 0 || stats.unindexedFragments() > 0
-            : settings.due(stats);
+            : due(settings, stats);
         if (!due) {
           skipped.add(pin.tableKey() + ": " + stats.fragments() + " fragments, " + stats.fragmentsWithDeletions()
               + " with deletions");

@@ -1,5 +1,6 @@
 package dev.omnigraph.maintenance;
 
+import dev.omnigraph.api.maintenance.RepairReport;
 import dev.omnigraph.api.InvariantViolation;
 import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.manifest.BranchAuthority;
@@ -206,7 +207,7 @@ final class Repair {
         u.branch(), u.pin().tableKey(), u.pin().location(), u.ref().name(), u.ref().parentVersion(), u.head(),
         u.transactions(), removed.contains(u), applied ? u.keptBecause() : null)).toList();
     List<RepairReport.LeftoverRef> leftovers = found.leftovers().stream()
-        .map(l -> RepairReport.LeftoverRef.of(l, gone.contains(l))).toList();
+        .map(l -> l.reported(gone.contains(l))).toList();
     return new RepairReport(applied, found.pinsChecked(), drift, refs, found.violations(), leftovers, commits,
         found.residue());
   }

@@ -1,9 +1,9 @@
 package dev.omnigraph.maintenance;
 
-import dev.omnigraph.maintenance.RepairReport.Residue;
-import dev.omnigraph.maintenance.RepairReport.ResidueKind;
+import dev.omnigraph.api.maintenance.RepairReport.Residue;
+import dev.omnigraph.api.maintenance.RepairReport.ResidueKind;
 import dev.omnigraph.manifest.BranchAuthority;
-import dev.omnigraph.manifest.GraphCommit;
+import dev.omnigraph.api.GraphCommit;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapter.Child;

@@ -1,5 +1,6 @@
 package dev.omnigraph.manifest;
 
+import dev.omnigraph.api.GraphCommit;
 import dev.omnigraph.api.InvalidRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

@@ -1,9 +1,10 @@
 package dev.omnigraph.manifest;
 
+import dev.omnigraph.api.GraphCommit;
 import dev.omnigraph.api.Conflict;
 import dev.omnigraph.api.NotFound;
 import dev.omnigraph.storage.StorageAdapter;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.ManifestDataset;
 import dev.omnigraph.table.NativeBranch;
 import java.util.ArrayList;

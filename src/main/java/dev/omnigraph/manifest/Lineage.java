@@ -1,5 +1,6 @@
 package dev.omnigraph.manifest;
 
+import dev.omnigraph.api.GraphCommit;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.omnigraph.table.ManifestDataset;
 import dev.omnigraph.table.ManifestDataset.FragmentRef;

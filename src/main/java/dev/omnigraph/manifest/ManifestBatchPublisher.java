@@ -1,7 +1,8 @@
 package dev.omnigraph.manifest;
 
+import dev.omnigraph.api.GraphCommit;
 import dev.omnigraph.api.UnsupportedStorageVersion;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.ManifestDataset;
 import dev.omnigraph.table.NativeBranch;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.omnigraph.manifest;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.ManifestDataset;
 
 /** Creates a new graph's empty {@code __manifest}, stamped at the served internal schema version. */

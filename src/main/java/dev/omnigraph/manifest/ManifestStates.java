@@ -1,5 +1,6 @@
 package dev.omnigraph.manifest;
 
+import dev.omnigraph.api.GraphCommit;
 import dev.omnigraph.api.NotFound;
 import dev.omnigraph.table.ManifestDataset;
 import java.util.Optional;
@@ -36,7 +37,7 @@ public final class ManifestStates {
   }
 
   /** States of their own for a root (a test, a tool): nothing learnt is shared with the root's handles. */
-  static ManifestStates unshared(dev.omnigraph.storage.StorageConfig config) {
+  static ManifestStates unshared(dev.omnigraph.api.storage.StorageConfig config) {
     return new ManifestStates(new dev.omnigraph.table.LanceRoot(config.rootUri()));
   }
 
@@ -73,19 +74,19 @@ public final class ManifestStates {
    * version is one listing, and an unchanged branch costs nothing more. The handle is used by one
    * caller at a time. A failure in {@code body} drops the handle (the next use reopens).
    */
-  <T> T withLatest(dev.omnigraph.storage.StorageConfig config, String branch,
+  <T> T withLatest(dev.omnigraph.api.storage.StorageConfig config, String branch,
       java.util.function.Function<ManifestDataset, T> body) {
     return withLatest(config, branch, Optional.empty(), body);
   }
 
   /**
-   * As {@link #withLatest(dev.omnigraph.storage.StorageConfig, String, java.util.function.Function)},
+   * As {@link #withLatest(dev.omnigraph.api.storage.StorageConfig, String, java.util.function.Function)},
    * but when the held handle is at {@code verifiedStamp} (a stamp the caller proved latest under
    * its branch gate moments ago) the latest-version probe is skipped: the Lance commit that
    * follows lists the versions itself and rejects a stale read version, so nothing is lost but a
    * round trip.
    */
-  <T> T withLatest(dev.omnigraph.storage.StorageConfig config, String branch, Optional<String> verifiedStamp,
+  <T> T withLatest(dev.omnigraph.api.storage.StorageConfig config, String branch, Optional<String> verifiedStamp,
       java.util.function.Function<ManifestDataset, T> body) {
     Held h;
     synchronized (held) {

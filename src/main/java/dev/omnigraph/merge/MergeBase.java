@@ -1,6 +1,6 @@
 package dev.omnigraph.merge;
 
-import dev.omnigraph.manifest.GraphCommit;
+import dev.omnigraph.api.GraphCommit;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.Deque;

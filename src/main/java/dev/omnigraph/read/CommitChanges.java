@@ -9,7 +9,7 @@ import dev.omnigraph.api.ChangeOp;
 import dev.omnigraph.api.ChangesPage;
 import dev.omnigraph.api.CommitChangesOutput;
 import dev.omnigraph.api.InvalidRequest;
-import dev.omnigraph.manifest.GraphCommit;
+import dev.omnigraph.api.GraphCommit;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.merge.Rows;

@@ -36,7 +36,7 @@ import java.util.Set;
  * unkeyed node's id is generated on load, so a reload into another graph gives it a new id (and an
  * edge naming the old id no longer finds it); a reload into the same graph finds its endpoints.
  */
-public final class GraphExport {
+public final class GraphExport implements dev.omnigraph.api.NdjsonExport {
 
   /** No separator between root values: each line ends with the newline written after its object. */
   private static final JsonFactory JSON = new JsonFactory().setRootValueSeparator(null)

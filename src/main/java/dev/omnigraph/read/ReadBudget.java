@@ -1,5 +1,6 @@
 package dev.omnigraph.read;
 
+import dev.omnigraph.api.ReadSettings;
 import dev.omnigraph.api.ReadBudgetExceeded;
 import dev.omnigraph.api.ReadBudgetExceeded.Budget;
 import java.util.function.LongSupplier;

@@ -1,5 +1,6 @@
 package dev.omnigraph.read;
 
+import dev.omnigraph.api.ReadSettings;
 import dev.omnigraph.api.InvalidRequest;
 import dev.omnigraph.api.ReadOutput;
 import dev.omnigraph.manifest.ManifestState;

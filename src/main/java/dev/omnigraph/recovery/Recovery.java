@@ -1,5 +1,8 @@
 package dev.omnigraph.recovery;
 
+import dev.omnigraph.api.recovery.Outcome;
+import dev.omnigraph.api.recovery.Action;
+import dev.omnigraph.api.UnreadableSidecar;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.manifest.GraphManifest;
@@ -46,52 +49,6 @@ public final class Recovery {
     ROLL_FORWARD_ONLY
   }
 
-  /** Per-table classification (the write path's names). */
-  public enum TableClass {
-    /** HEAD is exactly our pre-minted transaction at the planned version. */
-    ROLLED_PAST_EXPECTED,
-    /** HEAD is still at the pin (or a first-touch ref was never created). */
-    NO_MOVEMENT,
-    /** HEAD is one past the pin but the transaction there is not ours. */
-    UNEXPECTED_AT_P1,
-    /** HEAD moved more than one version (other than our effect plus our own compensation). */
-    UNEXPECTED_MULTISTEP,
-    /** HEAD is behind the manifest pin: should be impossible. */
-    INVARIANT_VIOLATION,
-    /** Our effect followed by a Restore to the pin: a rollback that stopped before its publish. */
-    COMPENSATED,
-    /**
-     * Our exact transaction at the planned version and again at each version after it, nothing
-     * else: our own effect committed more than once. A lost response to the commit's manifest PUT
-     * does this: the object store client under Lance retries the PUT, meets its own object (412),
-     * and Lance rebases the same transaction one version up (docs/recovery.md). Ours, so never foreign;
-     * recovery compensates it back to the pin like any unpublished effect.
-     */
-    DUPLICATED,
-    /**
-     * A branch merge's chain landed only as a contiguous prefix of its pre-minted transactions (seed:
-     * "Armed recovery accepts only a contiguous prefix"): ours, incomplete, so rollback-only.
-     */
-    PARTIAL_CHAIN
-  }
-
-  /** The sidecar-level verdict. */
-  public enum Verdict {
-    ALREADY_PUBLISHED, ROLLBACK_PUBLISHED, ROLL_FORWARD, NO_EFFECT, INCOMPLETE_PHASE_B, AUTHORITY_CHANGED,
-    ORPHANED, FOREIGN_EFFECT, INVARIANT_VIOLATION
-  }
-
-  /** What happened to one sidecar. */
-  public enum Action { COMPLETED, DEFERRED, SKIPPED }
-
-  /** One table's classification and what recovery did about it. */
-  public record TableOutcome(String tableKey, TableClass tableClass, String action, long fromVersion,
-      long toVersion) {}
-
-  /** The settlement of one sidecar. */
-  public record Outcome(String operationId, String writerKind, String branch, Verdict verdict, Action action,
-      String auditKind, List<TableOutcome> tables) {}
-
   private final GateManager gates;
   private final SidecarStore sidecars;
   /** Decides and acts for every writer kind: publish, restore, retire, audit. */
@@ -127,7 +84,7 @@ public final class Recovery {
    * @throws RecoveryRequired for a sidecar recovery refuses (foreign effect, invariant violation);
    *     it stays on disk
    * @throws UnreadableSidecar for a corrupt or pre-v9 sidecar (kept on disk)
-   * @throws dev.omnigraph.storage.StorageException when {@code __recovery/} cannot be listed
+   * @throws dev.omnigraph.api.storage.StorageException when {@code __recovery/} cannot be listed
    */
   public List<Outcome> sweep(Mode mode) {
     List<Outcome> outcomes = new ArrayList<>();

@@ -2,9 +2,9 @@ package dev.omnigraph.recovery;
 
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.manifest.TableIdentity;
-import dev.omnigraph.recovery.Recovery.TableClass;
-import dev.omnigraph.recovery.Recovery.TableOutcome;
-import dev.omnigraph.recovery.Recovery.Verdict;
+import dev.omnigraph.api.recovery.TableClass;
+import dev.omnigraph.api.recovery.TableOutcome;
+import dev.omnigraph.api.recovery.Verdict;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -1,5 +1,7 @@
 package dev.omnigraph.recovery;
 
+import dev.omnigraph.api.QuarantinedSidecar;
+import dev.omnigraph.api.UnreadableSidecar;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -254,12 +256,6 @@ public final class SidecarStore {
   public static final String QUARANTINE_PREFIX = "__recovery_quarantine";
 
   /**
-   * What {@link #quarantine} moved: the sidecar's key, where its bytes now live, why recovery could
-   * not read it, and its raw content (bytes as stored, for the operator to inspect).
-   */
-  public record Quarantined(String key, String quarantineKey, String reason, byte[] content) {}
-
-  /**
    * The operation id of a sidecar named either by its id or by its key
    * ({@code __recovery/<id>.json}).
    *
@@ -294,9 +290,9 @@ public final class SidecarStore {
    * @throws dev.omnigraph.api.NotFound when no such sidecar exists
    * @throws dev.omnigraph.api.InvalidRequest when the sidecar is readable: recovery must settle it,
    *     and nothing is changed
-   * @throws dev.omnigraph.storage.StorageException when a read, the copy or the delete fails
+   * @throws dev.omnigraph.api.storage.StorageException when a read, the copy or the delete fails
    */
-  public Quarantined quarantine(String operationId) {
+  public QuarantinedSidecar quarantine(String operationId) {
     return quarantine(operationId, q -> { });
   }
 
@@ -305,7 +301,7 @@ public final class SidecarStore {
    * intended quarantine key) once it is known to be unreadable and before anything is written, so
    * an operator sees the content even if the move then fails.
    */
-  public Quarantined quarantine(String operationId, java.util.function.Consumer<Quarantined> beforeMove) {
+  public QuarantinedSidecar quarantine(String operationId, java.util.function.Consumer<QuarantinedSidecar> beforeMove) {
     return quarantine(operationId, Optional.empty(), beforeMove);
   }
 
@@ -317,21 +313,21 @@ public final class SidecarStore {
    *
    * @param refusal why recovery refuses it (the refusal's message)
    */
-  public Quarantined quarantineRefused(String operationId, String refusal,
-      java.util.function.Consumer<Quarantined> beforeMove) {
+  public QuarantinedSidecar quarantineRefused(String operationId, String refusal,
+      java.util.function.Consumer<QuarantinedSidecar> beforeMove) {
     return quarantine(operationId, Optional.of(refusal), beforeMove);
   }
 
-  private Quarantined quarantine(String operationId, Optional<String> refusal,
-      java.util.function.Consumer<Quarantined> beforeMove) {
+  private QuarantinedSidecar quarantine(String operationId, Optional<String> refusal,
+      java.util.function.Consumer<QuarantinedSidecar> beforeMove) {
     String id = operationIdOf(operationId);
     String key = keyOf(id);
     awaitRetirements();
     byte[] content;
     try {
       content = storage.read(key);
-    } catch (dev.omnigraph.storage.StorageException e) {
-      if (e.kind() == dev.omnigraph.storage.StorageException.Kind.NOT_FOUND) {
+    } catch (dev.omnigraph.api.storage.StorageException e) {
+      if (e.kind() == dev.omnigraph.api.storage.StorageException.Kind.NOT_FOUND) {
         throw new dev.omnigraph.api.NotFound("recovery sidecar", key, "nothing pending under that operation id");
       }
       throw e;
@@ -352,14 +348,14 @@ public final class SidecarStore {
     return move(id, key, content, reason, beforeMove);
   }
 
-  private Quarantined move(String id, String key, byte[] content, String reason,
-      java.util.function.Consumer<Quarantined> beforeMove) {
+  private QuarantinedSidecar move(String id, String key, byte[] content, String reason,
+      java.util.function.Consumer<QuarantinedSidecar> beforeMove) {
     String target = QUARANTINE_PREFIX + "/" + id + ".json";
-    beforeMove.accept(new Quarantined(key, target, reason, content));
+    beforeMove.accept(new QuarantinedSidecar(key, target, reason, content));
     try {
       storage.putIfAbsent(target, content);
-    } catch (dev.omnigraph.storage.StorageException e) {
-      if (e.kind() != dev.omnigraph.storage.StorageException.Kind.PRECONDITION) {
+    } catch (dev.omnigraph.api.storage.StorageException e) {
+      if (e.kind() != dev.omnigraph.api.storage.StorageException.Kind.PRECONDITION) {
         throw e;
       }
       if (!java.util.Arrays.equals(storage.read(target), content)) {
@@ -370,6 +366,6 @@ public final class SidecarStore {
     }
     storage.delete(key);
     LOG.warnf("quarantined recovery sidecar %s to %s (%s)", key, target, reason);
-    return new Quarantined(key, target, reason, content);
+    return new QuarantinedSidecar(key, target, reason, content);
   }
 }

@@ -2,7 +2,7 @@ package dev.omnigraph.recovery;
 
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
-import dev.omnigraph.recovery.Recovery.TableClass;
+import dev.omnigraph.api.recovery.TableClass;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.TxInfo;
 import java.util.List;

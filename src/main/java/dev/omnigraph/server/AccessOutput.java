@@ -2,9 +2,9 @@ package dev.omnigraph.server;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.omnigraph.policy.DecisionListener;
-import dev.omnigraph.policy.PolicyAction;
-import dev.omnigraph.policy.PolicyGate;
+import dev.omnigraph.api.policy.DecisionListener;
+import dev.omnigraph.api.policy.PolicyAction;
+import dev.omnigraph.engine.policy.PolicyGate;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package dev.omnigraph.server;
 
-import dev.omnigraph.policy.Policy;
-import dev.omnigraph.policy.PolicyGate;
-import dev.omnigraph.policy.PolicyRefused;
+import dev.omnigraph.engine.policy.Policy;
+import dev.omnigraph.engine.policy.PolicyGate;
+import dev.omnigraph.api.policy.PolicyRefused;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -51,7 +51,7 @@ class Authorization {
 
     /** Every gate observed by {@code listener}; {@code stateless} is the tokens' state, already observed. */
     static Gates of(Optional<Policy> serverPolicy, SortedMap<String, Policy> graphPolicies, PolicyGate stateless,
-        dev.omnigraph.policy.DecisionListener listener) {
+        dev.omnigraph.api.policy.DecisionListener listener) {
       SortedMap<String, PolicyGate> graphs = new TreeMap<>();
       graphPolicies.forEach((id, p) -> graphs.put(id, PolicyGate.enforcing(p).observedBy(listener)));
       return new Gates(serverPolicy, Collections.unmodifiableSortedMap(new TreeMap<>(graphPolicies)), stateless,
@@ -88,7 +88,7 @@ class Authorization {
   private final Map<String, String> seen = new java.util.HashMap<>();
   private volatile Gates current;
   /** Hears every decision of every gate handed out here ({@link ServiceMetrics#decided}). */
-  private final dev.omnigraph.policy.DecisionListener listener;
+  private final dev.omnigraph.api.policy.DecisionListener listener;
 
   @jakarta.inject.Inject
   Authorization(Config config, BearerTokens bearerTokens, ServiceMetrics metrics) {
@@ -104,11 +104,11 @@ class Authorization {
    * @throws IllegalStateException when a policy file cannot be used or a policy is set without tokens
    */
   Authorization(Optional<Path> serverFile, Map<String, Path> graphFiles, boolean tokens) {
-    this(serverFile, graphFiles, tokens, dev.omnigraph.policy.DecisionListener.NONE);
+    this(serverFile, graphFiles, tokens, dev.omnigraph.api.policy.DecisionListener.NONE);
   }
 
   private Authorization(Optional<Path> serverFile, Map<String, Path> graphFiles, boolean tokens,
-      dev.omnigraph.policy.DecisionListener listener) {
+      dev.omnigraph.api.policy.DecisionListener listener) {
     this.listener = listener;
     if (!tokens && (serverFile.isPresent() || !graphFiles.isEmpty())) {
       String which = serverFile.map(f -> POLICY_FILE + " (" + f + ")")

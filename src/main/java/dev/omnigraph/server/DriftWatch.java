@@ -2,7 +2,7 @@ package dev.omnigraph.server;
 
 import dev.omnigraph.api.NotFound;
 import dev.omnigraph.api.RecoveryPending;
-import dev.omnigraph.maintenance.RepairReport;
+import dev.omnigraph.api.maintenance.RepairReport;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;

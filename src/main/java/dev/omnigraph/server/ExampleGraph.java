@@ -1,9 +1,9 @@
 package dev.omnigraph.server;
 
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.lease.LeaseManager;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.lease.LeaseDocument;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.api.LoadMode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -36,7 +36,7 @@ final class ExampleGraph {
     }
     try (Stream<Path> entries = Files.list(root)) {
       // The writer lease (and its lock file) may be there before the graph is.
-      return entries.noneMatch(p -> !p.getFileName().toString().startsWith(LeaseManager.KEY));
+      return entries.noneMatch(p -> !p.getFileName().toString().startsWith(LeaseDocument.KEY));
     } catch (IOException e) {
       return false;
     }

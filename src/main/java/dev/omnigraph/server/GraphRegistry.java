@@ -1,9 +1,9 @@
 package dev.omnigraph.server;
 
 import dev.omnigraph.api.NotFound;
-import dev.omnigraph.maintenance.OptimizeSettings;
-import dev.omnigraph.read.ReadSettings;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.maintenance.OptimizeSettings;
+import dev.omnigraph.api.ReadSettings;
+import dev.omnigraph.api.storage.StorageConfig;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
@@ -43,7 +43,7 @@ class GraphRegistry {
         .orElse(name.equals(OptimizeSettings.BACKGROUND) ? "true" : null));
     // The writer lease (docs/lease.md) and the service mode: "writer" (default) takes the lease of
     // every graph; "read-only" is a read replica that never does.
-    dev.omnigraph.lease.LeaseSettings leases = leaseSettings(settings.lease());
+    dev.omnigraph.api.lease.LeaseSettings leases = leaseSettings(settings.lease());
     String mode = settings.mode().trim();
     if (!mode.equals("writer") && !mode.equals("read-only")) {
       throw new IllegalArgumentException("omnigraph.mode: '" + mode + "' is neither writer nor read-only");
@@ -100,11 +100,11 @@ class GraphRegistry {
   }
 
   /** {@code omnigraph.lease.ttl} / {@code omnigraph.lease.renew-every}; a bad value fails startup naming its key. */
-  private static dev.omnigraph.lease.LeaseSettings leaseSettings(OmnigraphConfig.Lease lease) {
-    java.time.Duration ttl = dev.omnigraph.lease.LeaseSettings.parse("omnigraph.lease.ttl", lease.ttl().orElse(null),
-        dev.omnigraph.lease.LeaseSettings.DEFAULT_TTL);
-    return lease.renewEvery().isEmpty() ? dev.omnigraph.lease.LeaseSettings.ofTtl(ttl)
-        : new dev.omnigraph.lease.LeaseSettings(ttl, dev.omnigraph.lease.LeaseSettings.parse(
+  private static dev.omnigraph.api.lease.LeaseSettings leaseSettings(OmnigraphConfig.Lease lease) {
+    java.time.Duration ttl = dev.omnigraph.api.lease.LeaseSettings.parse("omnigraph.lease.ttl", lease.ttl().orElse(null),
+        dev.omnigraph.api.lease.LeaseSettings.DEFAULT_TTL);
+    return lease.renewEvery().isEmpty() ? dev.omnigraph.api.lease.LeaseSettings.ofTtl(ttl)
+        : new dev.omnigraph.api.lease.LeaseSettings(ttl, dev.omnigraph.api.lease.LeaseSettings.parse(
             "omnigraph.lease.renew-every", lease.renewEvery().get(), null));
   }
 
@@ -122,7 +122,7 @@ class GraphRegistry {
   }
 
   /** The gate of server-scoped actions ({@code GET /graphs}: {@code graph_list}). */
-  dev.omnigraph.policy.PolicyGate serverGate() {
+  dev.omnigraph.engine.policy.PolicyGate serverGate() {
     return gates().server();
   }
 

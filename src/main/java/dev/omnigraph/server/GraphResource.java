@@ -1,5 +1,6 @@
 package dev.omnigraph.server;
 
+import dev.omnigraph.engine.LoadInput;
 import dev.omnigraph.api.BranchCreateOutput;
 import dev.omnigraph.api.BranchDeleteOutput;
 import dev.omnigraph.api.BranchListOutput;
@@ -18,10 +19,9 @@ import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.engine.QuerySources;
 import dev.omnigraph.engine.WriteOutputs;
-import dev.omnigraph.read.GraphExport;
-import dev.omnigraph.write.LoadMode;
-import dev.omnigraph.write.NdjsonInput;
-import dev.omnigraph.write.WriteResult;
+import dev.omnigraph.api.NdjsonExport;
+import dev.omnigraph.api.LoadMode;
+import dev.omnigraph.api.WriteResult;
 import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -73,7 +73,7 @@ class GraphResource {
   @Operation(operationId = "listGraphs", summary = "Every served graph, sorted by id.")
   public GraphListResponse list() {
     // Server-scoped: the server policy's graph_list (DefaultDeny refuses it, as the reference does).
-    graphs.serverGate().check(actor.get(), dev.omnigraph.policy.PolicyAction.GRAPH_LIST, Optional.empty(),
+    graphs.serverGate().check(actor.get(), dev.omnigraph.api.policy.PolicyAction.GRAPH_LIST, Optional.empty(),
         Optional.empty());
     return new GraphListResponse(graphs.all().stream()
         .map(g -> new GraphListResponse.GraphInfo(g.id(), g.uri())).toList());
@@ -167,7 +167,7 @@ class GraphResource {
     }
     // Strict UTF-8: a malformed byte is a 400 naming its line, never a stored U+FFFD. The body is
     // counted against the load limit as it is read (BodyLimits, for every body route).
-    return loadInto(graphs.get(graphId), branchParam, from, modeParam, NdjsonInput.strictUtf8(body));
+    return loadInto(graphs.get(graphId), branchParam, from, modeParam, LoadInput.strictUtf8(body));
   }
 
   /**
@@ -221,16 +221,16 @@ class GraphResource {
   public dev.omnigraph.api.QueriesCatalogOutput storedQueries(@PathParam("graph_id") String graphId) {
     ServedGraph served = graphs.get(graphId);
     // As the reference: the catalog is read-gated on main.
-    dev.omnigraph.policy.PolicyGate gate = served.gate();
-    gate.check(actor.get(), dev.omnigraph.policy.PolicyAction.READ, Optional.of("main"), Optional.empty());
+    dev.omnigraph.engine.policy.PolicyGate gate = served.gate();
+    gate.check(actor.get(), dev.omnigraph.api.policy.PolicyAction.READ, Optional.of("main"), Optional.empty());
     // Beyond the reference: only what the caller may invoke (invoke_query and its queries: scope)
     // and whose types it may touch (docs/authorization.md, "Per-type scopes").
-    boolean invoke = gate.decide(actor.get(), dev.omnigraph.policy.PolicyAction.INVOKE_QUERY, Optional.empty(),
+    boolean invoke = gate.decide(actor.get(), dev.omnigraph.api.policy.PolicyAction.INVOKE_QUERY, Optional.empty(),
         Optional.empty()).allowed();
-    dev.omnigraph.policy.NameScope names = gate.queryScope(actor.get());
+    dev.omnigraph.api.policy.NameScope names = gate.queryScope(actor.get());
     dev.omnigraph.engine.StoredQueries stored = served.storedQueries();
-    boolean allReadTypes = gate.typeScopeOnAnyBranch(actor.get(), dev.omnigraph.policy.PolicyAction.READ).all();
-    boolean allChangeTypes = gate.typeScopeOnAnyBranch(actor.get(), dev.omnigraph.policy.PolicyAction.CHANGE).all();
+    boolean allReadTypes = gate.typeScopeOnAnyBranch(actor.get(), dev.omnigraph.api.policy.PolicyAction.READ).all();
+    boolean allChangeTypes = gate.typeScopeOnAnyBranch(actor.get(), dev.omnigraph.api.policy.PolicyAction.CHANGE).all();
     // The graph is opened only to check a listed entry's types under a type limit: without one the
     // catalog answers alone, as the reference's does, even before the graph is initialized.
     return new dev.omnigraph.api.QueriesCatalogOutput(stored.catalog().queries().stream()
@@ -275,7 +275,7 @@ class GraphResource {
     // invoke_query reaches the query; its body is then gated again by the engine (read, or change for a
     // mutation). A denial answers exactly as a missing query does (the reference's 404), so the catalog
     // cannot be probed without the grant.
-    if (!served.gate().decide(actor.get(), dev.omnigraph.policy.PolicyAction.INVOKE_QUERY, Optional.empty(),
+    if (!served.gate().decide(actor.get(), dev.omnigraph.api.policy.PolicyAction.INVOKE_QUERY, Optional.empty(),
         Optional.empty(), List.of(), Optional.of(name)).allowed()) {
       throw served.storedQueries().notFound(name);
     }
@@ -507,7 +507,7 @@ class GraphResource {
   public LeaseOutput lease(@PathParam("graph_id") String graphId) {
     ServedGraph served = graphs.get(graphId);
     // Ours: operational state of the graph, read-gated without a branch.
-    served.gate().check(actor.get(), dev.omnigraph.policy.PolicyAction.READ, Optional.empty(), Optional.empty());
+    served.gate().check(actor.get(), dev.omnigraph.api.policy.PolicyAction.READ, Optional.empty(), Optional.empty());
     return served.leaseStatus();
   }
 
@@ -518,7 +518,7 @@ class GraphResource {
     ServedGraph served = graphs.get(graphId);
     String b = orMain(branch);
     // Read-gated on the branch, like every view of it; the answer is the caller's own decisions only.
-    served.gate().check(actor.get(), dev.omnigraph.policy.PolicyAction.READ, Optional.of(b), Optional.empty());
+    served.gate().check(actor.get(), dev.omnigraph.api.policy.PolicyAction.READ, Optional.of(b), Optional.empty());
     return AccessOutput.of(graphId, served.gate(), actor.get(), b);
   }
 
@@ -569,7 +569,7 @@ class GraphResource {
     exports.reserve();
     try {
       // Pinned and validated here, so an unknown branch or type is a 404/400 before any byte is sent.
-      GraphExport export = graphs.get(graphId).reader().export(Optional.ofNullable(r.branch()),
+      NdjsonExport export = graphs.get(graphId).reader().export(Optional.ofNullable(r.branch()),
           r.typeNames() == null ? List.of() : r.typeNames(), actor.get());
       StreamingOutput stream = out -> {
         try {

@@ -1,5 +1,6 @@
 package dev.omnigraph.server;
 
+import dev.omnigraph.engine.LoadInput;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
@@ -9,7 +10,6 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import dev.omnigraph.api.InvalidRequest;
 import dev.omnigraph.util.StrictJson;
-import dev.omnigraph.write.NdjsonInput;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
@@ -94,7 +94,7 @@ final class IngestEnvelope implements AutoCloseable {
       return new StringReader(request.data());
     }
     // The spool was checked as UTF-8 and as a string's content, so neither decoder can refuse it.
-    return JsonStringEscapes.decoding(NdjsonInput.strictUtf8(spool.open()));
+    return JsonStringEscapes.decoding(LoadInput.strictUtf8(spool.open()));
   }
 
   /** Deletes the spool's file, if it has one. */

@@ -1,8 +1,8 @@
 package dev.omnigraph.server;
 
+import dev.omnigraph.api.recovery.Outcome;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.recovery.Recovery;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -162,7 +162,7 @@ class RecoveryReconciler {
     }
   }
 
-  private void settle(ServedGraph g, Supplier<List<Recovery.Outcome>> pass) {
+  private void settle(ServedGraph g, Supplier<List<Outcome>> pass) {
     try {
       metrics.recovered(g, pass.get());
     } catch (RecoveryRequired refused) {

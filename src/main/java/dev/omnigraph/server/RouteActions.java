@@ -1,6 +1,6 @@
 package dev.omnigraph.server;
 
-import dev.omnigraph.policy.PolicyAction;
+import dev.omnigraph.api.policy.PolicyAction;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;

@@ -5,15 +5,12 @@ import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.engine.RootContents;
 import dev.omnigraph.engine.OptimizeRun;
-import dev.omnigraph.maintenance.RepairReport;
-import dev.omnigraph.maintenance.OptimizeSettings;
+import dev.omnigraph.api.maintenance.RepairReport;
+import dev.omnigraph.api.maintenance.OptimizeSettings;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import dev.omnigraph.engine.GraphRoots;
-import dev.omnigraph.recovery.SidecarStore;
-import dev.omnigraph.storage.StorageAdapter;
-import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.nio.file.Files;
 import java.util.HashSet;
 import java.util.List;
@@ -23,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
 /**
- * One graph the service serves: its id and root, a storage adapter that lists recovery sidecars
+ * One graph the service serves: its id and root, its root contents (engine.RootContents), which list recovery sidecars
  * without opening the graph, and the one read-write {@link Omnigraph} handle, opened on first use
  * (a read-write open runs full recovery). The service never creates a graph, except the embedded
  * example for an empty local root when {@code seedExample} is set.
@@ -36,7 +33,7 @@ final class ServedGraph implements AutoCloseable {
   private final String id;
   private final StorageConfig config;
   private final boolean seedExample;
-  private final StorageAdapter adapter;
+  private final RootContents contents;
   private volatile Omnigraph handle;
   /**
    * A read-only handle that serves reads while the read-write open is refused by recovery (a
@@ -47,14 +44,14 @@ final class ServedGraph implements AutoCloseable {
   private volatile dev.omnigraph.engine.StoredQueries storedQueries = dev.omnigraph.engine.StoredQueries.none();
   /**
    * This graph's gate in force ({@link Authorization}), installed on its handles; a policy reload
-   * replaces it ({@link #gate(dev.omnigraph.policy.PolicyGate)}).
+   * replaces it ({@link #gate(dev.omnigraph.engine.policy.PolicyGate)}).
    */
-  private volatile dev.omnigraph.policy.PolicyGate gate = dev.omnigraph.policy.PolicyGate.OPEN;
+  private volatile dev.omnigraph.engine.policy.PolicyGate gate = dev.omnigraph.engine.policy.PolicyGate.OPEN;
   /**
    * The gate a decision uses now: inside a request, the one that request pinned (so a reload while it
    * runs cannot split its decisions); outside one, {@link #gate}. Set by the registry.
    */
-  private volatile java.util.function.Supplier<dev.omnigraph.policy.PolicyGate> decidingGate = () -> gate;
+  private volatile java.util.function.Supplier<dev.omnigraph.engine.policy.PolicyGate> decidingGate = () -> gate;
   private volatile int lastPendingCount;
   /** Operation ids known to block writes (they survived a heal or were left by a failed write). */
   private final Set<String> blocking = ConcurrentHashMap.newKeySet();
@@ -106,7 +103,7 @@ final class ServedGraph implements AutoCloseable {
   }
 
   ServedGraph(String id, StorageConfig config, boolean seedExample, OptimizeSettings optimize) {
-    this(id, config, seedExample, optimize, dev.omnigraph.lease.LeaseSettings.fromSystemProperties(), false);
+    this(id, config, seedExample, optimize, dev.omnigraph.api.lease.LeaseSettings.fromSystemProperties(), false);
   }
 
   /**
@@ -115,19 +112,19 @@ final class ServedGraph implements AutoCloseable {
    *     never takes the writer lease and refuses every write
    */
   ServedGraph(String id, StorageConfig config, boolean seedExample, OptimizeSettings optimize,
-      dev.omnigraph.lease.LeaseSettings leases, boolean readOnly) {
+      dev.omnigraph.api.lease.LeaseSettings leases, boolean readOnly) {
     this.optimize = optimize;
     this.id = id;
     this.config = config;
     this.seedExample = seedExample && config.backend() == StorageConfig.Backend.LOCAL && !readOnly;
-    this.adapter = StorageAdapters.open(config);
+    this.contents = RootContents.open(config);
     this.leases = leases;
     this.readOnly = readOnly;
     this.drift = new DriftWatch(id);
   }
 
   /** The writer lease settings of this graph's read-write handle. */
-  private final dev.omnigraph.lease.LeaseSettings leases;
+  private final dev.omnigraph.api.lease.LeaseSettings leases;
   /** A read replica: never writes, never takes the lease. */
   private final boolean readOnly;
   /**
@@ -135,7 +132,7 @@ final class ServedGraph implements AutoCloseable {
    * the takeover) until close, so the lease does not depend on the handle being open. Null while a
    * standby, before the graph exists, and on a read replica.
    */
-  private volatile dev.omnigraph.lease.ProcessLeases.Claim lease;
+  private volatile dev.omnigraph.api.lease.LeaseClaim lease;
   /** Who holds the lease while this service is a standby for it (the log and readiness); null otherwise. */
   private volatile String standbyFor;
   /** Writes being served now, and whether new ones are refused (drain before shutdown). */
@@ -160,7 +157,7 @@ final class ServedGraph implements AutoCloseable {
     if (readOnly || draining) {
       return false;
     }
-    dev.omnigraph.lease.ProcessLeases.Claim current = lease;
+    dev.omnigraph.api.lease.LeaseClaim current = lease;
     if (current != null && current.status().held()) {
       return true;
     }
@@ -179,7 +176,7 @@ final class ServedGraph implements AutoCloseable {
       return false;
     }
     try {
-      lease = GraphRoots.shared().joinLease(config, leases);
+      lease = RootContents.joinLease(config, leases);
     } catch (dev.omnigraph.api.LeaseHeld held) {
       if (standbyFor == null) {
         LOG.warnf("graph %s: standing by: %s", id, held.getMessage());
@@ -207,7 +204,7 @@ final class ServedGraph implements AutoCloseable {
 
   private boolean graphExists() {
     try {
-      return RootContents.holdsGraph(adapter);
+      return contents.holdsGraph();
     } catch (RuntimeException e) {
       return false;
     }
@@ -230,7 +227,7 @@ final class ServedGraph implements AutoCloseable {
       throw new dev.omnigraph.api.WriterUnavailable(dev.omnigraph.api.WriterUnavailable.Reason.DRAINING,
           "the service is shutting down; retry shortly: the next writer takes over", Optional.of(retryAfter()));
     }
-    dev.omnigraph.lease.ProcessLeases.Claim current = lease;
+    dev.omnigraph.api.lease.LeaseClaim current = lease;
     if (current != null && !current.status().held()) {
       inFlightWrites.decrementAndGet();
       throw new dev.omnigraph.api.WriterUnavailable(dev.omnigraph.api.WriterUnavailable.Reason.LEASE_LOST,
@@ -271,12 +268,12 @@ final class ServedGraph implements AutoCloseable {
   }
 
   /** The authorization gate of this graph's current request (the one in force outside a request). */
-  dev.omnigraph.policy.PolicyGate gate() {
+  dev.omnigraph.engine.policy.PolicyGate gate() {
     return decidingGate.get();
   }
 
   /** Installs the gate in force on this graph and its open handles: while the registry is built, and after a reload. */
-  synchronized void gate(dev.omnigraph.policy.PolicyGate gate) {
+  synchronized void gate(dev.omnigraph.engine.policy.PolicyGate gate) {
     this.gate = gate;
     if (handle != null) {
       handle.gatedBy(gate);
@@ -287,7 +284,7 @@ final class ServedGraph implements AutoCloseable {
   }
 
   /** Sets where {@link #gate()} finds the current request's gate; while the registry is built. */
-  void decidingGate(java.util.function.Supplier<dev.omnigraph.policy.PolicyGate> source) {
+  void decidingGate(java.util.function.Supplier<dev.omnigraph.engine.policy.PolicyGate> source) {
     this.decidingGate = source;
   }
 
@@ -363,7 +360,7 @@ final class ServedGraph implements AutoCloseable {
       Omnigraph h = openedHandle();
       closeRefusedReader();
       return h.pinnedTo(gate());
-    } catch (dev.omnigraph.api.RecoveryRequired | dev.omnigraph.recovery.UnreadableSidecar refused) {
+    } catch (dev.omnigraph.api.RecoveryRequired | dev.omnigraph.api.UnreadableSidecar refused) {
       synchronized (this) {
         if (handle != null) {
           return handle.pinnedTo(gate());
@@ -428,10 +425,10 @@ final class ServedGraph implements AutoCloseable {
   /**
    * The operation ids of the pending recovery sidecars, listed now without opening the graph.
    *
-   * @throws dev.omnigraph.storage.StorageException when {@code __recovery/} cannot be listed
+   * @throws dev.omnigraph.api.storage.StorageException when {@code __recovery/} cannot be listed
    */
   List<String> pendingOperations() {
-    List<String> ops = GraphRoots.shared().pendingSidecars(adapter).stream().map(ServedGraph::operationId).toList();
+    List<String> ops = contents.pendingSidecars().stream().map(ServedGraph::operationId).toList();
     lastPendingCount = ops.size();
     return ops;
   }
@@ -458,7 +455,7 @@ final class ServedGraph implements AutoCloseable {
   /** This service's role for the writer lease and the stored lease as read now (one GET). */
   LeaseOutput leaseStatus() {
     // The process's lease on the root, whether this service's own claim or an open handle's took it.
-    Optional<dev.omnigraph.lease.ProcessLeases.LeaseStatus> mine =
+    Optional<dev.omnigraph.api.lease.LeaseStatus> mine =
         GraphRoots.shared().leaseStatus(config.rootUri());
     String role;
     if (readOnly) {
@@ -474,16 +471,16 @@ final class ServedGraph implements AutoCloseable {
     } else {
       role = "unclaimed"; // nothing opened the graph yet: the first open or write takes the lease
     }
-    Optional<dev.omnigraph.lease.LeaseView> view;
+    Optional<dev.omnigraph.api.lease.LeaseView> view;
     try {
-      view = new dev.omnigraph.lease.LeaseManager(adapter, java.time.Clock.systemUTC()).show();
-    } catch (dev.omnigraph.lease.LeaseUnreadable e) {
+      view = contents.lease();
+    } catch (dev.omnigraph.api.lease.LeaseUnreadable e) {
       return new LeaseOutput(id, role, false, null, null, null, null, e.reason());
     }
     if (view.isEmpty()) {
       return new LeaseOutput(id, role, false, null, null, null, null, null);
     }
-    dev.omnigraph.lease.LeaseDocument d = view.get().document();
+    dev.omnigraph.api.lease.LeaseDocument d = view.get().document();
     return new LeaseOutput(id, role, !view.get().expired(), new LeaseOutput.Holder(d.ownerId(), d.host(), d.pid()),
         d.acquiredAtMicros(), d.renewedAtMicros(), dev.omnigraph.util.Micros.of(view.get().expiresAt()), null);
   }
@@ -496,7 +493,7 @@ final class ServedGraph implements AutoCloseable {
   Optional<WriteBlock> writeBlock() {
     Optional<WriteBlock> block;
     String detail;
-    dev.omnigraph.lease.ProcessLeases.Claim current = lease;
+    dev.omnigraph.api.lease.LeaseClaim current = lease;
     try {
       List<String> pending = readOnly ? List.of() : pendingOperations();
       Set<String> blockingNow = new java.util.TreeSet<>(writeBlocking(pending));
@@ -515,7 +512,7 @@ final class ServedGraph implements AutoCloseable {
       } else if (pending.isEmpty() && recoveryDirIsAFile()) {
         // An object store lists a file as an empty prefix; every write's sidecar arm would fail.
         block = Optional.of(WriteBlock.RECOVERY_UNREADABLE);
-        detail = SidecarStore.PREFIX + " under " + uri() + " is a file, not a directory";
+        detail = RootContents.SIDECAR_PREFIX + " under " + uri() + " is a file, not a directory";
       } else if (!blockingNow.isEmpty()) {
         block = Optional.of(WriteBlock.PENDING_SIDECAR);
         detail = "recovery sidecars block writes: " + String.join(", ", blockingNow);
@@ -526,9 +523,9 @@ final class ServedGraph implements AutoCloseable {
         block = Optional.empty();
         detail = "";
       }
-    } catch (dev.omnigraph.storage.StorageException e) {
+    } catch (dev.omnigraph.api.storage.StorageException e) {
       block = Optional.of(WriteBlock.RECOVERY_UNREADABLE);
-      detail = "cannot list " + SidecarStore.PREFIX + " under " + uri() + ": " + e.kind() + ": " + e.getMessage();
+      detail = "cannot list " + RootContents.SIDECAR_PREFIX + " under " + uri() + ": " + e.kind() + ": " + e.getMessage();
     }
     synchronized (lastBlockLock) {
       if (!block.equals(lastBlock)) {
@@ -545,7 +542,7 @@ final class ServedGraph implements AutoCloseable {
 
   private boolean recoveryDirIsAFile() {
     return config.backend() == StorageConfig.Backend.LOCAL
-        && Files.isRegularFile(config.localRoot().resolve(SidecarStore.PREFIX), java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        && Files.isRegularFile(config.localRoot().resolve(RootContents.SIDECAR_PREFIX), java.nio.file.LinkOption.NOFOLLOW_LINKS);
   }
 
   /** Records that a write on this graph was refused with uncovered drift. */
@@ -626,6 +623,6 @@ final class ServedGraph implements AutoCloseable {
       lease.close(); // the last claim of the process releases it: a standby takes over at once
       lease = null;
     }
-    adapter.close();
+    contents.close();
   }
 }

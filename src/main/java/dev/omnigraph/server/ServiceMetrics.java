@@ -1,13 +1,13 @@
 package dev.omnigraph.server;
 
+import dev.omnigraph.api.recovery.Outcome;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.engine.ErrorKind;
-import dev.omnigraph.policy.PolicyAction;
-import dev.omnigraph.policy.PolicyDecision;
-import dev.omnigraph.recovery.Recovery;
-import dev.omnigraph.storage.StoreRequests;
-import dev.omnigraph.write.UncoveredDrift;
-import dev.omnigraph.write.WriteResult;
+import dev.omnigraph.api.policy.PolicyAction;
+import dev.omnigraph.api.policy.PolicyDecision;
+import dev.omnigraph.engine.StoreCounters;
+import dev.omnigraph.api.UncoveredDrift;
+import dev.omnigraph.api.WriteResult;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -106,17 +106,15 @@ class ServiceMetrics {
       decisions(action, true);
       decisions(action, false);
     }
-    for (StoreRequests.Op op : StoreRequests.Op.values()) {
-      for (StoreRequests.Kind kind : StoreRequests.Kind.values()) {
-        io.micrometer.core.instrument.FunctionCounter.builder("omnigraph.store.requests", op,
-                o -> StoreRequests.count(o, kind))
-            .description("Object-store requests (adapter) and Lance operations (lance_*), by what they addressed")
-            .tag("op", op.label()).tag("kind", kind.label()).register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder("omnigraph.store.bytes", op,
-                o -> StoreRequests.bytes(o, kind))
-            .description("Bytes moved by object-store requests").baseUnit("bytes")
-            .tag("op", op.label()).tag("kind", kind.label()).register(registry);
-      }
+    for (StoreCounters.Counter c : StoreCounters.all()) {
+      io.micrometer.core.instrument.FunctionCounter.builder("omnigraph.store.requests", c,
+              x -> x.requests().getAsLong())
+          .description("Object-store requests (adapter) and Lance operations (lance_*), by what they addressed")
+          .tag("op", c.op()).tag("kind", c.kind()).register(registry);
+      io.micrometer.core.instrument.FunctionCounter.builder("omnigraph.store.bytes", c,
+              x -> x.bytes().getAsLong())
+          .description("Bytes moved by object-store requests").baseUnit("bytes")
+          .tag("op", c.op()).tag("kind", c.kind()).register(registry);
     }
   }
 
@@ -187,8 +185,8 @@ class ServiceMetrics {
   private static final String PENDING_SIDECARS = "omnigraph.recovery.pending.sidecars";
 
   /** Counts settled sidecars. */
-  void recovered(ServedGraph graph, List<Recovery.Outcome> outcomes) {
-    for (Recovery.Outcome o : outcomes) {
+  void recovered(ServedGraph graph, List<Outcome> outcomes) {
+    for (Outcome o : outcomes) {
       recovery(graph, o.verdict().name().toLowerCase(java.util.Locale.ROOT),
           o.action().name().toLowerCase(java.util.Locale.ROOT));
     }

@@ -1,12 +1,12 @@
 /**
  * The Quarkus HTTP service: routes matching the reference OpenAPI, authentication and
- * authorization, admission control, the console and metrics. Besides engine, api and util it uses
- * only the types on WriterBoundaryRules.FRONT_END_DEBT, a list that only shrinks. It may use: api,
- * engine, lease, maintenance, policy, read, recovery, storage, util, write.
+ * authorization, admission control, the console and metrics. A front end of the engine: it uses
+ * only the engine's entry points and the api's values (and util), never a layer below the engine
+ * (WriterBoundaryRules.SERVER_AND_CLI_USE_ONLY_ENGINE_AND_API). It may use: api, engine, util.
  */
 @PackageContract(
     owns = "the Quarkus HTTP service",
-    mayUse = {"api", "engine", "lease", "maintenance", "policy", "read", "recovery", "storage", "util", "write"})
+    mayUse = {"api", "engine", "util"})
 package dev.omnigraph.server;
 
 import dev.omnigraph.PackageContract;

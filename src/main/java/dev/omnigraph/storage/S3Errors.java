@@ -1,6 +1,7 @@
 package dev.omnigraph.storage;
 
-import dev.omnigraph.storage.StorageException.Kind;
+import dev.omnigraph.api.storage.StorageException;
+import dev.omnigraph.api.storage.StorageException.Kind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;

@@ -1,5 +1,6 @@
 package dev.omnigraph.storage;
 
+import dev.omnigraph.api.storage.StorageConfig;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 

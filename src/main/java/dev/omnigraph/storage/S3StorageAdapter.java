@@ -1,6 +1,8 @@
 package dev.omnigraph.storage;
 
-import dev.omnigraph.storage.StorageException.Kind;
+import dev.omnigraph.api.storage.StorageException;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageException.Kind;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

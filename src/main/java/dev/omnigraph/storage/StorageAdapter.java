@@ -1,5 +1,6 @@
 package dev.omnigraph.storage;
 
+import dev.omnigraph.api.storage.StorageException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;

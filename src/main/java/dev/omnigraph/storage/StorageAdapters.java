@@ -1,5 +1,7 @@
 package dev.omnigraph.storage;
 
+import dev.omnigraph.api.storage.StorageConfig;
+
 /** Opens the {@link StorageAdapter} a {@link StorageConfig} names. */
 public final class StorageAdapters {
 

@@ -2,7 +2,7 @@ package dev.omnigraph.table;
 
 import static dev.omnigraph.table.LanceCall.lance;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package dev.omnigraph.table;
 
 import dev.omnigraph.api.ExternalBlobUnreadable;
 import dev.omnigraph.storage.S3Objects;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.storage.StorageException;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

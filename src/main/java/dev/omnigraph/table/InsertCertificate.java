@@ -2,7 +2,7 @@ package dev.omnigraph.table;
 
 import static dev.omnigraph.table.LanceCall.lance;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

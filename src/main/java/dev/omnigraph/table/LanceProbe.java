@@ -1,6 +1,8 @@
 package dev.omnigraph.table;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.LanceProbeReport;
+import dev.omnigraph.api.storage.LanceProbeCheck;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +48,7 @@ public final class LanceProbe {
 
   public static final String PROPERTY_VALUE = "v1";
 
-  /** Check names, in the order the probe runs them. */
+  /** LanceProbeCheck names, in the order the probe runs them. */
   public static final List<String> CHECKS = List.of(
       "create-dataset",
       "primary-key",
@@ -62,48 +64,13 @@ public final class LanceProbe {
   private LanceProbe() {}
 
   /**
-   * The outcome of one check.
-   *
-   * @param name one of {@link #CHECKS}
-   * @param passed whether the check held
-   * @param detail what was observed (on failure: what went wrong, or why the check did not run)
-   * @param millis wall time the check took; 0 when it did not run
-   */
-  public record Check(String name, boolean passed, String detail, long millis) {
-    public Check {
-      Objects.requireNonNull(name, "name");
-      Objects.requireNonNull(detail, "detail");
-    }
-  }
-
-  /**
-   * Every check the probe defines, in order. After the first failure the remaining checks are
-   * reported as failed with a "not run" detail, because each builds on the state the previous one
-   * left.
-   *
-   * @param datasetUri the Lance URI of the scratch dataset
-   * @param checks one entry per name in {@link #CHECKS}, plus a {@code close} entry if releasing the
-   *     probe's resources failed
-   */
-  public record Report(String datasetUri, List<Check> checks) {
-    public Report {
-      checks = List.copyOf(checks);
-    }
-
-    /** True when every check passed. */
-    public boolean passed() {
-      return checks.stream().allMatch(Check::passed);
-    }
-  }
-
-  /**
    * Runs every check against a fresh dataset at {@code scratchKey} under {@code config}'s root.
-   * Never throws for a Lance or storage failure: each becomes a failed {@link Check}.
+   * Never throws for a Lance or storage failure: each becomes a failed {@link LanceProbeCheck}.
    *
    * @param config the graph root and its S3 settings
    * @param scratchKey a key under the root where no dataset exists yet; left in place afterwards
    */
-  public static Report run(StorageConfig config, String scratchKey) {
+  public static LanceProbeReport run(StorageConfig config, String scratchKey) {
     String uri = config.lanceUri(scratchKey);
     Steps steps = new Steps();
     try (BufferAllocator allocator = new RootAllocator(Long.MAX_VALUE)) {
@@ -112,7 +79,7 @@ public final class LanceProbe {
       // Closing the allocator reports leaked buffers; a failure here is a failure of the probe.
       steps.recordFailure("close", e);
     }
-    return new Report(uri, steps.finish());
+    return new LanceProbeReport(uri, steps.finish());
   }
 
   /** The probe's dataset schema: a primary-key {@code id} column and one payload column. */
@@ -297,7 +264,7 @@ public final class LanceProbe {
 
   /** Runs named checks in order and records each outcome with its wall time. */
   private static final class Steps {
-    private final List<Check> done = new ArrayList<>();
+    private final List<LanceProbeCheck> done = new ArrayList<>();
     private String detail = "";
     private String firstFailure;
 
@@ -328,10 +295,10 @@ public final class LanceProbe {
       long start = System.nanoTime();
       try {
         T value = Objects.requireNonNull(step.call(), name);
-        done.add(new Check(name, true, detail, elapsedMillis(start)));
+        done.add(new LanceProbeCheck(name, true, detail, elapsedMillis(start)));
         return value;
       } catch (Exception | LinkageError e) {
-        done.add(new Check(name, false, describe(e), elapsedMillis(start)));
+        done.add(new LanceProbeCheck(name, false, describe(e), elapsedMillis(start)));
         firstFailure = name;
         return null;
       }
@@ -342,17 +309,17 @@ public final class LanceProbe {
     }
 
     void recordFailure(String name, Throwable e) {
-      done.add(new Check(name, false, describe(e), 0));
+      done.add(new LanceProbeCheck(name, false, describe(e), 0));
       if (firstFailure == null) {
         firstFailure = name;
       }
     }
 
-    List<Check> finish() {
-      List<Check> all = new ArrayList<>(done);
+    List<LanceProbeCheck> finish() {
+      List<LanceProbeCheck> all = new ArrayList<>(done);
       for (String name : CHECKS) {
         if (all.stream().noneMatch(c -> c.name().equals(name))) {
-          all.add(new Check(name, false, "not run: " + firstFailure + " failed", 0));
+          all.add(new LanceProbeCheck(name, false, "not run: " + firstFailure + " failed", 0));
         }
       }
       return all;

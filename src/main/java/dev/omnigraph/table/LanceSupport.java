@@ -2,7 +2,7 @@ package dev.omnigraph.table;
 
 import dev.omnigraph.storage.StoreRequests;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

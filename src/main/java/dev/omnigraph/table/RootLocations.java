@@ -1,5 +1,7 @@
 package dev.omnigraph.table;
 
+import dev.omnigraph.api.storage.RelocationReport;
+import dev.omnigraph.api.storage.LocationReference;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.omnigraph.api.RootRelocated;
 import dev.omnigraph.storage.StorageAdapter;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -64,65 +66,6 @@ public final class RootLocations {
   private RootLocations() {}
 
   /**
-   * A location recorded in a file under the root that is not this root's own.
-   *
-   * @param file the file, relative to the root
-   * @param recorded the location it records
-   * @param relocatedTo the same dataset under this root (null: it names no dataset of this root,
-   *     and relocation leaves it)
-   * @param recordedRoot the root {@code recorded} lies under (null when it names no dataset)
-   */
-  @JsonInclude(JsonInclude.Include.ALWAYS)
-  public record Reference(
-      @JsonProperty("file") String file,
-      @JsonProperty("recorded") String recorded,
-      @JsonProperty("relocated_to") String relocatedTo,
-      @JsonProperty("recorded_root") String recordedRoot) {}
-
-  /**
-   * What a relocation found and did.
-   *
-   * @param root this root
-   * @param dryRun whether nothing was written
-   * @param filesChecked the Lance files read (manifests and transactions under a {@code tree/})
-   * @param outside every outside location found before the run
-   * @param filesRewritten the files rewritten (in a dry run: that would be)
-   * @param refsUpdated the branch and tag refs whose recorded manifest size was brought up to date
-   */
-  @JsonInclude(JsonInclude.Include.ALWAYS)
-  public record Report(
-      @JsonProperty("root") String root,
-      @JsonProperty("dry_run") boolean dryRun,
-      @JsonProperty("files_checked") int filesChecked,
-      @JsonProperty("outside") List<Reference> outside,
-      @JsonProperty("files_rewritten") List<String> filesRewritten,
-      @JsonProperty("refs_updated") List<String> refsUpdated) {
-
-    public Report {
-      outside = List.copyOf(outside);
-      filesRewritten = List.copyOf(filesRewritten);
-      refsUpdated = List.copyOf(refsUpdated);
-    }
-
-    /** The distinct roots the outside locations lie under. */
-    @JsonProperty("recorded_roots")
-    public List<String> recordedRoots() {
-      return outside.stream().map(Reference::recordedRoot).filter(r -> r != null).distinct().sorted().toList();
-    }
-
-    /** Outside locations that name no dataset of this root: relocation cannot fix them. */
-    @JsonProperty("unrelocatable")
-    public List<Reference> unrelocatable() {
-      return outside.stream().filter(r -> r.relocatedTo() == null).toList();
-    }
-
-    /** Whether nothing under the root pointed outside it. */
-    public boolean clean() {
-      return outside.isEmpty();
-    }
-  }
-
-  /**
    * The cheap check an open makes: the newest manifest of one graph branch of {@code __manifest}
    * (the first branch ref that has one). A copied or moved root carries its branches' recorded
    * locations together, so one of them tells; {@link #scan} reads them all. Costs one listing with
@@ -135,7 +78,7 @@ public final class RootLocations {
     if (key.isEmpty()) {
       return;
     }
-    List<Reference> outside = new ArrayList<>();
+    List<LocationReference> outside = new ArrayList<>();
     check(config, key.get(), storage.read(key.get()), outside);
     if (!outside.isEmpty()) {
       throw relocated(config, outside);
@@ -143,7 +86,7 @@ public final class RootLocations {
   }
 
   /** Every outside location under the root; writes nothing. */
-  public static Report scan(StorageConfig config, StorageAdapter storage) {
+  public static RelocationReport scan(StorageConfig config, StorageAdapter storage) {
     return run(config, storage, true, new LanceRoot(config.rootUri()));
   }
 
@@ -152,21 +95,21 @@ public final class RootLocations {
    * comment); with {@code dryRun} only reports what it would rewrite. Idempotent. {@code lance} is
    * the root's table part, whose session forgets the manifests the rewrite replaced.
    */
-  public static Report relocate(StorageConfig config, StorageAdapter storage, boolean dryRun, LanceRoot lance) {
+  public static RelocationReport relocate(StorageConfig config, StorageAdapter storage, boolean dryRun, LanceRoot lance) {
     return run(config, storage, dryRun, lance);
   }
 
   /** The typed refusal for a root whose files name {@code outside}. */
-  public static RootRelocated relocated(StorageConfig config, List<Reference> outside) {
-    Reference first = outside.get(0);
-    List<String> roots = outside.stream().map(Reference::recordedRoot).filter(r -> r != null).distinct().sorted()
+  public static RootRelocated relocated(StorageConfig config, List<LocationReference> outside) {
+    LocationReference first = outside.get(0);
+    List<String> roots = outside.stream().map(LocationReference::recordedRoot).filter(r -> r != null).distinct().sorted()
         .toList();
     return new RootRelocated(config.rootUri(), roots, first.file(), first.recorded());
   }
 
-  private static Report run(StorageConfig config, StorageAdapter storage, boolean dryRun, LanceRoot lance) {
+  private static RelocationReport run(StorageConfig config, StorageAdapter storage, boolean dryRun, LanceRoot lance) {
     List<String> keys = storage.list("");
-    List<Reference> outside = new ArrayList<>();
+    List<LocationReference> outside = new ArrayList<>();
     Map<String, byte[]> rewrites = new LinkedHashMap<>();
     // (dataset, branch, version) -> size of that branch manifest after the rewrites
     Map<String, Integer> manifestSizes = new HashMap<>();
@@ -201,9 +144,9 @@ public final class RootLocations {
       PinnedHandles.forgetRoot(config);
       lance.forgetSession();
       LOG.infof("relocated %s: %d Lance files and %d refs rewritten (they named %s)", config.rootUri(),
-          rewrites.size(), refs.size(), outside.stream().map(Reference::recordedRoot).distinct().toList());
+          rewrites.size(), refs.size(), outside.stream().map(LocationReference::recordedRoot).distinct().toList());
     }
-    return new Report(config.rootUri(), dryRun, checked, outside, List.copyOf(rewrites.keySet()),
+    return new RelocationReport(config.rootUri(), dryRun, checked, outside, List.copyOf(rewrites.keySet()),
         List.copyOf(refs.keySet()));
   }
 
@@ -213,14 +156,14 @@ public final class RootLocations {
    * nothing changes or the file cannot be taken apart: an unreadable file is reported, never
    * rewritten).
    */
-  private static byte[] check(StorageConfig config, String key, byte[] file, List<Reference> outside) {
+  private static byte[] check(StorageConfig config, String key, byte[] file, List<LocationReference> outside) {
     String dataset = datasetOf(key);
     java.util.function.UnaryOperator<String> map = recorded -> {
       if (own(config, dataset, recorded)) {
         return recorded;
       }
       Optional<String[]> moved = relocation(config, dataset, recorded);
-      outside.add(new Reference(key, recorded, moved.map(m -> m[1]).orElse(null), moved.map(m -> m[0]).orElse(null)));
+      outside.add(new LocationReference(key, recorded, moved.map(m -> m[1]).orElse(null), moved.map(m -> m[0]).orElse(null)));
       return moved.map(m -> m[1]).orElse(recorded);
     };
     try {

@@ -4,7 +4,7 @@ import static dev.omnigraph.table.LanceCall.lance;
 import static dev.omnigraph.table.DataTables.ID;
 import static dev.omnigraph.table.DataTables.SCAN_BATCH_ROWS;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

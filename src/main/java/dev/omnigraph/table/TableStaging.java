@@ -3,7 +3,7 @@ package dev.omnigraph.table;
 import static dev.omnigraph.table.LanceCall.lance;
 import static dev.omnigraph.table.DataTables.ID;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;

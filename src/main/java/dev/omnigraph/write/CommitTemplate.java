@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.UncoveredDrift;
 import dev.omnigraph.api.PreconditionFailed;
 import dev.omnigraph.api.ReadSetChanged;
 import dev.omnigraph.api.ReadSetMember;

@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.UncoveredDrift;
 import dev.omnigraph.api.ProgressListener;
 import dev.omnigraph.api.ReadSetChanged;
 import dev.omnigraph.api.ReadSetMember;
@@ -7,7 +8,7 @@ import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.manifest.AuthorityToken;
 import dev.omnigraph.manifest.BranchAuthority;
-import dev.omnigraph.manifest.GraphCommit;
+import dev.omnigraph.api.GraphCommit;
 import dev.omnigraph.manifest.GraphManifest;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.manifest.ManifestState;

@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.LoadMode;
 import dev.omnigraph.api.KeyConflict;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.schema.Catalog;

@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.UncoveredDrift;
 import dev.omnigraph.api.Conflict;
 import dev.omnigraph.api.InvalidRequest;
 import dev.omnigraph.api.MergeConflict;
@@ -11,7 +12,7 @@ import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.api.ResourceLimitExceeded;
 import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.manifest.BranchAuthority;
-import dev.omnigraph.manifest.GraphCommit;
+import dev.omnigraph.api.GraphCommit;
 import dev.omnigraph.manifest.GraphManifest;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.manifest.ManifestState;

@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.NdjsonChunk;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -21,15 +22,9 @@ import java.util.Optional;
  */
 public final class NdjsonChunks {
 
-  /**
-   * A run of whole input lines, {@code firstLine..lastLine} (1-based, inclusive), holding
-   * {@code rows} non-blank lines.
-   */
-  public record Chunk(long firstLine, long lastLine, int rows, byte[] bytes) {
-    /** The chunk's text as {@code Omnigraph.load} reads it: strict UTF-8, errors naming the whole input's line. */
-    Reader reader() {
-      return new java.io.BufferedReader(NdjsonInput.strictUtf8(new ByteArrayInputStream(bytes), firstLine));
-    }
+  /** The chunk's text as {@code Omnigraph.load} reads it: strict UTF-8, errors naming the whole input's line. */
+  static Reader reader(NdjsonChunk chunk) {
+    return new java.io.BufferedReader(NdjsonInput.strictUtf8(new ByteArrayInputStream(chunk.bytes()), chunk.firstLine()));
   }
 
   private final InputStream in;
@@ -56,7 +51,7 @@ public final class NdjsonChunks {
   }
 
   /** The next chunk holding at least one row; empty at the end of the input. */
-  public Optional<Chunk> next() throws IOException {
+  public Optional<NdjsonChunk> next() throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     long first = 0;
     int rows = 0;
@@ -77,7 +72,7 @@ public final class NdjsonChunks {
         rows++;
       }
     }
-    return rows == 0 ? Optional.empty() : Optional.of(new Chunk(first, line, rows, bytes.toByteArray()));
+    return rows == 0 ? Optional.empty() : Optional.of(new NdjsonChunk(first, line, rows, bytes.toByteArray()));
   }
 
   /**

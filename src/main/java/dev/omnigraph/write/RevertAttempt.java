@@ -1,12 +1,13 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.UncoveredDrift;
 import dev.omnigraph.api.PreconditionFailed;
 import dev.omnigraph.api.ReadSetChanged;
 import dev.omnigraph.api.RevertRefused;
 import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.manifest.AuthorityToken;
 import dev.omnigraph.manifest.BranchAuthority;
-import dev.omnigraph.manifest.GraphCommit;
+import dev.omnigraph.api.GraphCommit;
 import dev.omnigraph.manifest.GraphManifest;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.manifest.ManifestState;

@@ -1,5 +1,7 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.WriteResult;
+import dev.omnigraph.api.UncoveredDrift;
 import dev.omnigraph.manifest.AuthorityToken;
 import dev.omnigraph.api.KeyConflict;
 import dev.omnigraph.api.PreconditionFailed;

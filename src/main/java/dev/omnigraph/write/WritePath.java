@@ -1,5 +1,8 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.NdjsonChunk;
+import dev.omnigraph.api.WriteResult;
+import dev.omnigraph.api.LoadMode;
 import dev.omnigraph.schema.SchemaIr;
 import java.io.IOException;
 import java.io.Reader;
@@ -78,9 +81,9 @@ public final class WritePath {
   }
 
   /** One chunk of a split load ({@link NdjsonChunks}) as one commit, exactly as {@link #load} commits an input. */
-  public WriteResult load(String branch, NdjsonChunks.Chunk chunk, LoadMode mode, Optional<String> actor,
+  public WriteResult load(String branch, NdjsonChunk chunk, LoadMode mode, Optional<String> actor,
       java.util.function.ObjLongConsumer<String> admit) {
-    return load(branch, chunk.reader(), chunk.firstLine(), mode, actor, admit);
+    return load(branch, NdjsonChunks.reader(chunk), chunk.firstLine(), mode, actor, admit);
   }
 
   private WriteResult load(String branch, Reader ndjson, long firstLine, LoadMode mode, Optional<String> actor,

@@ -93,8 +93,9 @@ final class WriterBoundaryRules {
           .because("storage is the bottom layer");
 
   static final ArchRule POLICY_DEPENDS_ONLY_ON_THE_API =
-      noClasses().that().resideInAPackage("dev.omnigraph.policy..")
-          .should().dependOnClassesThat().resideInAnyPackage("dev.omnigraph.engine..", "dev.omnigraph.server..",
+      noClasses().that().resideInAPackage("dev.omnigraph.engine.policy..")
+          .should().dependOnClassesThat().resideInAnyPackage("dev.omnigraph.engine", "dev.omnigraph.engine.gqt..",
+              "dev.omnigraph.server..",
               "dev.omnigraph.cli..", "dev.omnigraph.write..", "dev.omnigraph.table..", "dev.omnigraph.storage..",
               "io.quarkus..", "jakarta..")
           .because("the policy engine is shared by the engine gate, the server and the CLI tooling");
@@ -107,42 +108,11 @@ final class WriterBoundaryRules {
   private static final java.util.List<String> FRONT_END_MAY_USE = java.util.List.of(
       "dev.omnigraph.engine", "dev.omnigraph.api", "dev.omnigraph.server", "dev.omnigraph.cli", "dev.omnigraph.util");
 
-  /**
-   * Types below the engine that server and cli still use directly (issue 35 item 5): each is to
-   * move into {@code api} or behind an engine entry point. Only this list may shrink; anything not
-   * on it fails the rule.
-   */
-  static final Set<String> FRONT_END_DEBT = Set.of(
-      "dev.omnigraph.storage.StorageAdapter", "dev.omnigraph.storage.StorageAdapters",
-      "dev.omnigraph.storage.StorageConfig", "dev.omnigraph.storage.StorageException",
-      "dev.omnigraph.storage.StoreRequests",
-      "dev.omnigraph.write.LoadMode", "dev.omnigraph.write.NdjsonChunks", "dev.omnigraph.write.NdjsonInput",
-      "dev.omnigraph.write.UncoveredDrift", "dev.omnigraph.write.WriteResult",
-      "dev.omnigraph.policy.DecisionListener", "dev.omnigraph.policy.Policy", "dev.omnigraph.policy.PolicyAction",
-      "dev.omnigraph.policy.PolicyDecision", "dev.omnigraph.policy.PolicyGate", "dev.omnigraph.policy.PolicyRefused",
-      "dev.omnigraph.policy.PolicyTests", "dev.omnigraph.policy.NameScope",
-      "dev.omnigraph.recovery.Recovery", "dev.omnigraph.recovery.SidecarStore",
-      "dev.omnigraph.recovery.UnreadableSidecar",
-      "dev.omnigraph.maintenance.CleanupReport", "dev.omnigraph.maintenance.OptimizeReport",
-      "dev.omnigraph.maintenance.OptimizeSettings", "dev.omnigraph.maintenance.RepairReport",
-      "dev.omnigraph.lease.LeaseDocument", "dev.omnigraph.lease.LeaseManager", "dev.omnigraph.lease.LeaseUnreadable",
-      "dev.omnigraph.lease.LeaseView", "dev.omnigraph.lease.LeaseSettings", "dev.omnigraph.lease.ProcessLeases",
-      "dev.omnigraph.table.LanceProbe", "dev.omnigraph.table.RootLocations",
-      "dev.omnigraph.read.GraphExport", "dev.omnigraph.read.ReadSettings",
-      "dev.omnigraph.gqt.GqtRunner");
-
   static final DescribedPredicate<JavaClass> BELOW_THE_ENGINE =
-      DescribedPredicate.describe("classes below the engine (not engine, api or util) and not on FRONT_END_DEBT",
+      DescribedPredicate.describe("classes below the engine (not engine, api or util)",
           c -> c.getPackageName().startsWith("dev.omnigraph.")
               && FRONT_END_MAY_USE.stream().noneMatch(p -> c.getPackageName().equals(p)
-                  || c.getPackageName().startsWith(p + "."))
-              && !FRONT_END_DEBT.contains(topLevelName(c)));
-
-  private static String topLevelName(JavaClass c) {
-    String name = c.getName();
-    int nested = name.indexOf('$');
-    return nested < 0 ? name : name.substring(0, nested);
-  }
+                  || c.getPackageName().startsWith(p + ".")));
 
   static final ArchRule SERVER_AND_CLI_USE_ONLY_ENGINE_AND_API =
       noClasses().that().resideInAnyPackage("dev.omnigraph.server..", "dev.omnigraph.cli..")

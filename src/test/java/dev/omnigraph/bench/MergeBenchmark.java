@@ -6,9 +6,9 @@ import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.merge.MergeMemory;
 import dev.omnigraph.schema.NodeType;
 import dev.omnigraph.schema.SchemaParser;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.testing.TestFiles;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.LoadMode;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -74,7 +74,7 @@ public final class MergeBenchmark {
             + "| rows | series | merge median ms | raw median ms | median ratio | max paired peak-RSS overhead | route |%n"
             + "|---|---|---|---|---|---|---|%n", Runtime.getRuntime().availableProcessors(),
         System.getProperty("java.version"), PAIRS,
-        dev.omnigraph.maintenance.OptimizeSettings.fromSystemProperties().autoEnabled() ? "on (inline)" : "off"));
+        dev.omnigraph.api.maintenance.OptimizeSettings.fromSystemProperties().autoEnabled() ? "on (inline)" : "off"));
     StringBuilder json = new StringBuilder("[");
     for (int n : sizes) {
       Path template = Files.createTempDirectory("omnigraph-bench-merge-" + n);
@@ -121,7 +121,7 @@ public final class MergeBenchmark {
     // is not a certified insert, so it would send the merge to the ordered join (seed-correct, but
     // not the bulk-adopt route this series measures; the closing note reports both).
     try (Omnigraph g = Omnigraph.open(StorageConfig.local(root.resolve("g")), OpenMode.READ_WRITE,
-        dev.omnigraph.maintenance.OptimizeSettings.disabled())) {
+        dev.omnigraph.api.maintenance.OptimizeSettings.disabled())) {
       g.branchCreate("bulk", "main", Optional.of("bench"));
       for (int from = 0; from < n; from += LOAD_ROWS) {
         String lines = String.join("\n", IntStream.range(from, Math.min(n, from + LOAD_ROWS))

@@ -1,8 +1,8 @@
 package dev.omnigraph.bench;
 
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.api.LoadMode;
 import java.io.IOException;
 import java.io.StringReader;
 import java.net.ServerSocket;

@@ -2,8 +2,8 @@ package dev.omnigraph.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.omnigraph.gqt.GqtRunner;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.engine.gqt.GqtRunner;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

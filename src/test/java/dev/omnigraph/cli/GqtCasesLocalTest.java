@@ -3,7 +3,7 @@ package dev.omnigraph.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omnigraph.cli.CliHarness.Run;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Function;

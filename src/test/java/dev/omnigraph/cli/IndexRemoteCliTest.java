@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.omnigraph.cli.CliHarness.Run;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.server.GraphsTestResource;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -45,7 +45,7 @@ class IndexRemoteCliTest {
     String uri = ConfigProvider.getConfig().getValue("omnigraph.graphs.idxcli.uri", String.class);
     try (Omnigraph g = Omnigraph.init(StorageConfig.fromEnvironment(uri), IndexCliTest.schema(), Optional.of("setup"))) {
       g.load("main", new StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"ann\",\"age\":30}}"),
-          dev.omnigraph.write.LoadMode.APPEND, Optional.of("setup"));
+          dev.omnigraph.api.LoadMode.APPEND, Optional.of("setup"));
     }
     Run anonymous = run("index", "ensure");
     assertThat(anonymous.exit()).isEqualTo(1);

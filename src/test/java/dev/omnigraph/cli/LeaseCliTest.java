@@ -7,7 +7,7 @@ import dev.omnigraph.lease.LeaseManager;
 import dev.omnigraph.lease.LeaseOwner;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.cli.CliHarness.Run;
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.policy.E2eCases;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.engine.policy.E2eCases;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -122,7 +122,7 @@ class PolicyCliTest {
     try (Omnigraph g = people(root)) {
       g.load("main", new java.io.StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"Ada\"}}\n"
           + "{\"type\":\"Person\",\"data\":{\"name\":\"Bob\"}}\n{\"edge\":\"Knows\",\"from\":\"Ada\",\"to\":\"Bob\"}\n"),
-          dev.omnigraph.write.LoadMode.MERGE, Optional.of("setup"));
+          dev.omnigraph.api.LoadMode.MERGE, Optional.of("setup"));
     }
     Path policy = Files.writeString(dir.resolve("scoped.yaml"), E2eCases.SCOPED_POLICY);
     Path gq = Files.writeString(dir.resolve("scoped.gq"), E2eCases.SCOPED_QUERIES);

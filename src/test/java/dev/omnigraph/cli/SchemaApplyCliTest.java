@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omnigraph.cli.CliHarness.Run;
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,7 +35,7 @@ class SchemaApplyCliTest {
     uri = StorageConfig.local(root).rootUri();
     try (Omnigraph g = Omnigraph.init(StorageConfig.local(root), accepted, Optional.of("setup"))) {
       g.load("main", new java.io.StringReader("{\"type\":\"Company\",\"data\":{\"name\":\"acme\"}}"),
-          dev.omnigraph.write.LoadMode.APPEND, Optional.of("setup"));
+          dev.omnigraph.api.LoadMode.APPEND, Optional.of("setup"));
     }
   }
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omnigraph.cli.CliHarness.Run;
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,7 +32,7 @@ class SchemaPlanCliTest {
     accepted = resource("graphs/people.pg");
     try (Omnigraph g = Omnigraph.init(StorageConfig.local(root), accepted, Optional.of("setup"))) {
       g.load("main", new java.io.StringReader("{\"type\":\"Person\",\"data\":{\"name\":\"ann\",\"age\":30}}"),
-          dev.omnigraph.write.LoadMode.APPEND, Optional.of("setup"));
+          dev.omnigraph.api.LoadMode.APPEND, Optional.of("setup"));
     }
   }
 

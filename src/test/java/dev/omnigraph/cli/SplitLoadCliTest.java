@@ -6,7 +6,7 @@ import dev.omnigraph.api.CommitPage;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.cli.CliHarness.Run;
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

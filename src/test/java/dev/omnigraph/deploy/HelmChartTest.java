@@ -108,7 +108,7 @@ class HelmChartTest {
     Manifests m = render(t -> t.withValuesFile(values));
     JsonNode mounted = m.named("ConfigMap", "og-omnigraph-policy");
     assertThat(mounted.path("data").path("policy.yaml").asText().strip()).isEqualTo(policy.strip());
-    dev.omnigraph.policy.Policy.parse(mounted.path("data").path("policy.yaml").asText(), "policy.yaml");
+    dev.omnigraph.engine.policy.Policy.parse(mounted.path("data").path("policy.yaml").asText(), "policy.yaml");
     JsonNode writer = m.only("Deployment");
     JsonNode container = Manifests.container(writer);
     assertThat(m.literalEnvironment(container)).containsEntry("OMNIGRAPH_POLICY_FILE", "/etc/omnigraph/policy.yaml");

@@ -87,13 +87,13 @@ class K8sManifestTest {
   void theWriterAndTheReadersMountOnePolicyThatParsesAndLetsTheExampleActorWrite() throws IOException {
     Manifests m = applied();
     JsonNode policyMap = m.named("ConfigMap", "omnigraph-policy");
-    dev.omnigraph.policy.Policy policy = dev.omnigraph.policy.Policy.parse(
+    dev.omnigraph.engine.policy.Policy policy = dev.omnigraph.engine.policy.Policy.parse(
         policyMap.path("data").path("policy.yaml").asText(), "k8s/policy.yaml");
-    assertThat(policy.decide("admin", dev.omnigraph.policy.PolicyAction.CHANGE, java.util.Optional.of("main"),
+    assertThat(policy.decide("admin", dev.omnigraph.api.policy.PolicyAction.CHANGE, java.util.Optional.of("main"),
         java.util.Optional.empty()).allowed()).isTrue();
-    assertThat(policy.decide("admin", dev.omnigraph.policy.PolicyAction.BRANCH_MERGE, java.util.Optional.of("f"),
+    assertThat(policy.decide("admin", dev.omnigraph.api.policy.PolicyAction.BRANCH_MERGE, java.util.Optional.of("f"),
         java.util.Optional.of("main")).allowed()).isTrue();
-    assertThat(policy.decide("someone", dev.omnigraph.policy.PolicyAction.READ, java.util.Optional.of("main"),
+    assertThat(policy.decide("someone", dev.omnigraph.api.policy.PolicyAction.READ, java.util.Optional.of("main"),
         java.util.Optional.empty()).allowed()).isFalse();
     Manifests readers = Manifests.parse(Files.readString(K8S.resolve("readers/reader-deployment.yaml")));
     for (JsonNode d : List.of(m.only("Deployment"), readers.only("Deployment"))) {

@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.recovery.Action;
 import dev.omnigraph.api.CommitPage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -18,8 +19,8 @@ import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
 import dev.omnigraph.table.RecoveryAuditTable;
 import dev.omnigraph.util.FailpointControl;
-import dev.omnigraph.write.LoadMode;
-import dev.omnigraph.write.WriteResult;
+import dev.omnigraph.api.LoadMode;
+import dev.omnigraph.api.WriteResult;
 import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.List;
@@ -368,7 +369,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
       });
       assertThat(graph.openRecovery()).singleElement().satisfies(o -> {
         assertThat(o.operationId()).isEqualTo(s.operationId());
-        assertThat(o.action()).isEqualTo(Recovery.Action.COMPLETED);
+        assertThat(o.action()).isEqualTo(Action.COMPLETED);
         assertThat(o.auditKind()).isEqualTo(expect.auditKind);
       });
     }

@@ -17,13 +17,13 @@ import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.schema.IndexKind;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.TxInfo;
 import dev.omnigraph.testing.RootTemplates;
 import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.write.EnsureIndicesAttempt;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.LoadMode;
 import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.List;
@@ -409,7 +409,7 @@ abstract class AbstractEnsureIndicesTest {
     SnapshotOutput before = graph.snapshot("main");
     List<String> history = commits("main");
 
-    dev.omnigraph.maintenance.OptimizeReport report = graph.optimize("main");
+    dev.omnigraph.api.maintenance.OptimizeReport report = graph.optimize("main");
 
     assertThat(report.commitId()).isPresent();
     // Cites and Tiny have one fragment each, but their key indexes (built on the empty tables at

@@ -16,7 +16,7 @@ import dev.omnigraph.manifest.ManifestTestSupport;
 import dev.omnigraph.schema.SchemaParseException;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -306,8 +306,8 @@ abstract class AbstractGraphEngineTest {
     Omnigraph.init(config, schemaText(), Optional.empty()).close();
     GraphRoots own = new GraphRoots();
     try (Omnigraph mine = Omnigraph.open(own, config, OpenMode.READ_ONLY,
-        dev.omnigraph.maintenance.OptimizeSettings.fromSystemProperties(),
-        dev.omnigraph.lease.LeaseSettings.fromSystemProperties());
+        dev.omnigraph.api.maintenance.OptimizeSettings.fromSystemProperties(),
+        dev.omnigraph.api.lease.LeaseSettings.fromSystemProperties());
         Omnigraph shared = Omnigraph.open(config, OpenMode.READ_ONLY)) {
       assertThat(mine.root()).isNotSameAs(shared.root());
       assertThat(own.openRoots()).isEqualTo(1);

@@ -20,7 +20,7 @@ import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
 import dev.omnigraph.util.FailpointControl;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.LoadMode;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -126,7 +126,7 @@ abstract class AbstractMergeTest extends AbstractGraphFixture {
    * {@code feature} forked from main's head.
    */
   private Omnigraph twelveCommitsOnMainThenFeature() {
-    Omnigraph g = Omnigraph.open(config, OpenMode.READ_WRITE, dev.omnigraph.maintenance.OptimizeSettings.disabled());
+    Omnigraph g = Omnigraph.open(config, OpenMode.READ_WRITE, dev.omnigraph.api.maintenance.OptimizeSettings.disabled());
     for (int i = 0; i < 12; i++) {
       loadOne(g, "main", "m" + i, i);
     }

@@ -15,7 +15,7 @@ import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.query.QueryParseException;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.InsertCertificate;
-import dev.omnigraph.write.WriteResult;
+import dev.omnigraph.api.WriteResult;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

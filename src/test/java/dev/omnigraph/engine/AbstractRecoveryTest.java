@@ -1,5 +1,8 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.QuarantinedSidecar;
+import dev.omnigraph.api.recovery.Verdict;
+import dev.omnigraph.api.recovery.TableClass;
 import dev.omnigraph.api.CommitPage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,7 +17,7 @@ import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.manifest.TableVersionUpdate;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.SidecarStore;
-import dev.omnigraph.recovery.UnreadableSidecar;
+import dev.omnigraph.api.UnreadableSidecar;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.table.CommitOutcome;
@@ -22,7 +25,7 @@ import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.RecoveryAuditTable;
 import dev.omnigraph.util.FailpointControl;
 import dev.omnigraph.util.Ulid;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.LoadMode;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -91,7 +94,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
 
     reopen(OpenMode.READ_WRITE);
     assertThat(graph.openRecovery()).singleElement().satisfies(o -> {
-      assertThat(o.verdict()).isEqualTo(Recovery.Verdict.INCOMPLETE_PHASE_B);
+      assertThat(o.verdict()).isEqualTo(Verdict.INCOMPLETE_PHASE_B);
       assertThat(o.auditKind()).isEqualTo("RolledBack");
     });
     assertThat(rows("main", "Person")).containsOnlyKeys("ann");
@@ -148,7 +151,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
 
     graph = Omnigraph.open(config, OpenMode.READ_WRITE);
     assertThat(graph.openRecovery()).singleElement().satisfies(o -> assertThat(o.tables()).singleElement()
-        .satisfies(t -> assertThat(t.tableClass()).isEqualTo(Recovery.TableClass.COMPENSATED)));
+        .satisfies(t -> assertThat(t.tableClass()).isEqualTo(TableClass.COMPENSATED)));
     assertThat(tables.head(path, Optional.empty())).isEqualTo(pinned + 2);
     assertThat(dataset("main", "Person").publishedDatasetVersion()).isEqualTo(pinned + 2);
     assertThat(rows("main", "Person")).containsOnlyKeys("ann");
@@ -245,7 +248,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
 
   @Test
   void aPhaseDDeleteFailureReturnsSuccessAndTheNextWriteRetiresTheSidecar() throws Exception {
-    dev.omnigraph.write.WriteResult r;
+    dev.omnigraph.api.WriteResult r;
     try (AutoCloseable fp = FailpointControl.enableError("recovery.sidecar_delete")) {
       r = load("main", LoadMode.APPEND, BOB);
     }
@@ -307,8 +310,8 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
               assertThat(e.getMessage()).doesNotContain("pre-v9").contains("omnigraph recover --quarantine " + id);
             });
         assertThat(graph.unreadableSidecars()).singleElement().satisfies(u -> assertThat(u.operationId()).isEqualTo(id));
-        List<SidecarStore.Quarantined> seen = new java.util.ArrayList<>();
-        SidecarStore.Quarantined q = Omnigraph.quarantineSidecar(config, id, seen::add);
+        List<QuarantinedSidecar> seen = new java.util.ArrayList<>();
+        QuarantinedSidecar q = Omnigraph.quarantineSidecar(config, id, seen::add);
         assertThat(seen).singleElement().satisfies(b -> assertThat(b.content()).isEqualTo(bytes));
         assertThat(q.quarantineKey()).isEqualTo(SidecarStore.QUARANTINE_PREFIX + "/" + id + ".json");
         assertThat(q.reason()).startsWith(c.getValue());
@@ -409,7 +412,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
     }
     graph = Omnigraph.open(config, OpenMode.READ_WRITE);
     assertThat(graph.openRecovery()).singleElement()
-        .satisfies(o -> assertThat(o.verdict()).isEqualTo(Recovery.Verdict.ROLLBACK_PUBLISHED));
+        .satisfies(o -> assertThat(o.verdict()).isEqualTo(Verdict.ROLLBACK_PUBLISHED));
     assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> assertThat(e.kind()).isEqualTo("RolledBack"));
     assertThat(rows("main", "Person")).containsOnlyKeys("ann");
     assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().stream().filter(c -> Recovery.RECOVERY_ACTOR.equals(c.actorId())))

@@ -8,7 +8,7 @@ import dev.omnigraph.api.CommitPage;
 import dev.omnigraph.api.PreconditionFailed;
 import dev.omnigraph.api.RevertOutput;
 import dev.omnigraph.api.RevertRefused;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.LoadMode;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.storage.RelocationReport;
 import dev.omnigraph.api.CommitPage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -12,13 +13,13 @@ import dev.omnigraph.api.RootRelocated;
 import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
 import dev.omnigraph.table.RootLocations;
 import dev.omnigraph.testing.RootTemplates;
 import dev.omnigraph.util.FailpointControl;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.LoadMode;
 import java.io.StringReader;
 import java.security.MessageDigest;
 import java.util.HexFormat;
@@ -289,7 +290,7 @@ abstract class AbstractRootCopyTest {
     assertThat(ErrorKind.of(refused)).isEqualTo(ErrorKind.CONFLICT);
 
     // What doctor reports: every outside location, each relocatable into the copy; nothing written.
-    RootLocations.Report found = Omnigraph.relocate(copy, true);
+    RelocationReport found = Omnigraph.relocate(copy, true);
     assertThat(found.clean()).isFalse();
     assertThat(found.recordedRoots()).containsExactly(oldRoot);
     assertThat(found.unrelocatable()).isEmpty();
@@ -306,7 +307,7 @@ abstract class AbstractRootCopyTest {
       assertThat(fingerprint(copy)).isEqualTo(copied);
     }
 
-    RootLocations.Report done = Omnigraph.relocate(copy, false);
+    RelocationReport done = Omnigraph.relocate(copy, false);
     assertThat(done.filesRewritten()).isEqualTo(found.filesRewritten());
     // The copy sits deeper than the original: the rewritten manifests grew, so the branch and tag
     // refs that record their sizes were brought up to date.

@@ -14,7 +14,7 @@ import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.api.UnsupportedSchemaChange;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.write.ConstraintViolation;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.LoadMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

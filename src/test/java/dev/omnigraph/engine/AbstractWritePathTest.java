@@ -10,12 +10,12 @@ import dev.omnigraph.api.ResourceLimitExceeded;
 import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.InsertCertificate;
 import dev.omnigraph.write.LoadInputError;
-import dev.omnigraph.write.LoadMode;
-import dev.omnigraph.write.WriteResult;
+import dev.omnigraph.api.LoadMode;
+import dev.omnigraph.api.WriteResult;
 import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.List;
@@ -483,7 +483,7 @@ abstract class AbstractWritePathTest extends AbstractGraphFixture {
     tables.commit(tables.staging().stageInsert(people.datasetPath(), Optional.empty(), people.publishedDatasetVersion(), schema,
         List.of(stray), false));
     assertThatThrownBy(() -> load("main", LoadMode.APPEND, person("bob", 2)))
-        .isInstanceOfSatisfying(dev.omnigraph.write.UncoveredDrift.class, e -> {
+        .isInstanceOfSatisfying(dev.omnigraph.api.UncoveredDrift.class, e -> {
           assertThat(e.tableKey()).isEqualTo("node:Person");
           assertThat(e.getMessage()).contains("omnigraph repair");
         });

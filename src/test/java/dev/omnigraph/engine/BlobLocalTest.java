@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.omnigraph.api.ResourceLimitExceeded;
 import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.schema.BlobValue;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

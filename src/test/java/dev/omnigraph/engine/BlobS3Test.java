@@ -8,9 +8,9 @@ import dev.omnigraph.api.ExternalBlobUnreadable;
 import dev.omnigraph.api.ExternalBlobPolicy;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.testing.S3TestServer;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.LoadMode;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 

@@ -1,11 +1,12 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.recovery.Outcome;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.recovery.Recovery;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.write.LoadMode;
-import dev.omnigraph.write.WriteResult;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.api.LoadMode;
+import dev.omnigraph.api.WriteResult;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -77,7 +78,7 @@ public final class CrashChild {
   private static int run(PrintStream out, StorageConfig config, String op, String[] a) throws IOException {
     ObjectMapper json = new ObjectMapper();
     try (Omnigraph graph = Omnigraph.open(config, OpenMode.READ_WRITE)) {
-      for (Recovery.Outcome o : graph.openRecovery()) {
+      for (Outcome o : graph.openRecovery()) {
         out.println("RECOVERED " + o.operationId() + " " + o.auditKind());
       }
       out.println("OPEN");
@@ -119,7 +120,7 @@ public final class CrashChild {
           return 0;
         }
         case "optimize" -> {
-          dev.omnigraph.maintenance.OptimizeReport r = graph.optimize(a[0]);
+          dev.omnigraph.api.maintenance.OptimizeReport r = graph.optimize(a[0]);
           out.println("DONE " + r.commitId().orElse("-"));
           return 0;
         }

@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.recovery.Outcome;
 import dev.omnigraph.api.CommitPage;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,7 +10,7 @@ import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
 import dev.omnigraph.table.RecoveryAuditTable;
@@ -90,7 +91,7 @@ class CrashSoakLocalTest {
       acked.addAll(ackedNow);
 
       try (Omnigraph graph = Omnigraph.open(config, OpenMode.READ_WRITE)) {
-        List<Recovery.Outcome> recovered = graph.openRecovery();
+        List<Outcome> recovered = graph.openRecovery();
         recovered.forEach(o -> auditKinds.merge(o.auditKind(), 1, Integer::sum));
 
         // Rows: whole, counted, every ACK visible, this child's names a prefix of its write order.
@@ -150,7 +151,7 @@ class CrashSoakLocalTest {
         assertThat(audit.stream().filter(e -> e.kind().equals("RolledBack")).count())
             .as("one recovery commit per rollback").isEqualTo(recoveryCommits);
         report.add(String.format("kill %2d after %4d ms: %3d acked, %d visible, recovered %s", kill, delay,
-            ackedNow.size(), mine.size(), recovered.stream().map(Recovery.Outcome::auditKind).toList()));
+            ackedNow.size(), mine.size(), recovered.stream().map(Outcome::auditKind).toList()));
       }
     }
     report.forEach(line -> System.out.println("[CrashSoakLocalTest] " + line));

@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.recovery.Outcome;
 import dev.omnigraph.api.CommitPage;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,7 +10,7 @@ import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.Filter;
 import dev.omnigraph.table.RecoveryAuditTable;
@@ -161,7 +162,7 @@ class CrashSoakTwoWritersLocalTest {
         assertThat(audit.size()).isEqualTo(auditKinds.values().stream().mapToInt(Integer::intValue).sum());
         System.out.printf("%sround %3d after %4d ms: %3d mutations + %2d loads acked, %d rows, recovered %s%n", tag,
             round, delay, mAcked.size(), lAcked.size(), rows.size(),
-            graph.openRecovery().stream().map(Recovery.Outcome::auditKind).toList());
+            graph.openRecovery().stream().map(Outcome::auditKind).toList());
       }
     }
     long seconds = (System.nanoTime() - started) / 1_000_000_000L;

@@ -1,6 +1,6 @@
 package dev.omnigraph.engine;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;

@@ -2,7 +2,7 @@ package dev.omnigraph.engine;
 
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.testing.S3TestServer;
 import java.security.MessageDigest;
 import java.util.HexFormat;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omnigraph.api.Forbidden;
-import dev.omnigraph.policy.Policy;
-import dev.omnigraph.policy.PolicyGate;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.engine.policy.Policy;
+import dev.omnigraph.engine.policy.PolicyGate;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.api.LoadMode;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.util.Optional;
@@ -35,7 +35,7 @@ class PinnedGateTest extends AbstractGraphFixture {
 
   @Test
   void aPinnedViewKeepsItsGateAcrossAReloadAndClosesNothing() {
-    PolicyGate a = PolicyGate.enforcing(Policy.parse(dev.omnigraph.policy.E2eCases.POLICY, "e2e.yaml"));
+    PolicyGate a = PolicyGate.enforcing(Policy.parse(dev.omnigraph.engine.policy.E2eCases.POLICY, "e2e.yaml"));
     graph.gatedBy(a);
     Omnigraph request = graph.pinnedTo(graph.policyGate());
     graph.gatedBy(PolicyGate.OPEN); // a reload while the request runs

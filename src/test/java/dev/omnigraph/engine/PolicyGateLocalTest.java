@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omnigraph.api.CommitPage;
 import dev.omnigraph.api.Forbidden;
-import dev.omnigraph.policy.Policy;
-import dev.omnigraph.policy.PolicyGate;
+import dev.omnigraph.engine.policy.Policy;
+import dev.omnigraph.engine.policy.PolicyGate;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.api.LoadMode;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.util.Optional;
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class PolicyGateLocalTest extends AbstractGraphFixture {
 
-  static final String E2E = dev.omnigraph.policy.E2eCases.POLICY;
+  static final String E2E = dev.omnigraph.engine.policy.E2eCases.POLICY;
   private static final String GQ = "query add($name: String) { insert Person { name: $name } }";
   private static final Optional<String> ANDREW = Optional.of("act-andrew");
   private static final Optional<String> BRUNO = Optional.of("act-bruno");
@@ -95,7 +95,7 @@ class PolicyGateLocalTest extends AbstractGraphFixture {
     assertThatThrownBy(() -> graph.snapshot("main", Optional.of("act-stranger"))).isInstanceOf(Forbidden.class);
     assertThat(graph.snapshot("main", BRUNO).graphBranch()).isEqualTo("main");
     assertThat(graph.query(Optional.empty(), Optional.empty(), "query q() { match { $p: Person } return { $p.name } }",
-        "q", null, dev.omnigraph.read.ReadSettings.fromSystemProperties(), BRUNO).rows()).hasSize(1);
+        "q", null, dev.omnigraph.api.ReadSettings.fromSystemProperties(), BRUNO).rows()).hasSize(1);
     // Not granted by the e2e policy to anyone: export, schema apply, branch create/delete, maintenance.
     assertThatThrownBy(() -> graph.export(Optional.empty(), java.util.List.of(), ANDREW))
         .isInstanceOfSatisfying(Forbidden.class, f -> assertThat(f.action()).isEqualTo("export"));
@@ -157,9 +157,9 @@ class PolicyGateLocalTest extends AbstractGraphFixture {
 
     // Reads: typed from the checked query, refused before it runs when it traverses Knows.
     assertThat(graph.query(Optional.of("main"), Optional.empty(), PEOPLE, "people", none,
-        dev.omnigraph.read.ReadSettings.fromSystemProperties(), P).rowCount()).isEqualTo(2);
+        dev.omnigraph.api.ReadSettings.fromSystemProperties(), P).rowCount()).isEqualTo(2);
     assertThatThrownBy(() -> graph.query(Optional.of("main"), Optional.empty(), FRIENDS, "friends", none,
-        dev.omnigraph.read.ReadSettings.fromSystemProperties(), P))
+        dev.omnigraph.api.ReadSettings.fromSystemProperties(), P))
         .isInstanceOfSatisfying(dev.omnigraph.api.TypeForbidden.class, f -> {
           assertThat(f.type()).isEqualTo("Knows");
           assertThat(f.getMessage()).isEqualTo("policy denied action 'read' on branch 'main' for actor 'agent-p':"

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.api.SnapshotOutput;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.storage.StorageException;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageException;
 import dev.omnigraph.testing.S3TestServer;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.LoadMode;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,7 +39,7 @@ class RecoveryS3Test extends AbstractRecoveryTest {
 
   @Test
   void aFailedSidecarDeleteOnTheWireStillReportsTheWriteAndIsRetiredNext() throws Exception {
-    dev.omnigraph.write.WriteResult r;
+    dev.omnigraph.api.WriteResult r;
     try (AutoCloseable fault = S3TestServer.get().injectFault(config, "__recovery/", 500, "InternalError",
         "DELETE")) {
       r = load("main", LoadMode.APPEND, person("bob", 2));

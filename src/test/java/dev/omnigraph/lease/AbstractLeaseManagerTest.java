@@ -1,5 +1,9 @@
 package dev.omnigraph.lease;
 
+import dev.omnigraph.api.lease.BrokenLease;
+import dev.omnigraph.api.lease.LeaseView;
+import dev.omnigraph.api.lease.LeaseUnreadable;
+import dev.omnigraph.api.lease.LeaseDocument;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -9,7 +13,7 @@ import dev.omnigraph.api.LeaseHeld;
 import dev.omnigraph.api.LeaseLost;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.testing.Races;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -194,7 +198,7 @@ abstract class AbstractLeaseManagerTest {
   void breakRemovesALiveLeaseAndTheHolderFindsOutAtItsNextRenewal() {
     WriterLease lease = leases.acquire(alice, TTL);
 
-    LeaseManager.Broken broken = leases.breakLease().orElseThrow();
+    BrokenLease broken = leases.breakLease().orElseThrow();
 
     assertThat(broken.view().orElseThrow().document().ownerId()).isEqualTo("owner-alice");
     assertThat(broken.view().orElseThrow().expired()).isFalse();
@@ -215,7 +219,7 @@ abstract class AbstractLeaseManagerTest {
     assertThat(e.content()).isEqualTo("{\"format_version\": 99}");
     assertThatThrownBy(leases::show).isInstanceOf(LeaseUnreadable.class);
 
-    LeaseManager.Broken broken = leases.breakLease().orElseThrow();
+    BrokenLease broken = leases.breakLease().orElseThrow();
     assertThat(broken.view()).isEmpty();
     assertThat(broken.content()).isEqualTo("{\"format_version\": 99}");
     assertThat(leases.acquire(alice, TTL).holds()).isTrue();

@@ -1,6 +1,6 @@
 package dev.omnigraph.lease;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.testing.S3TestServer;
 
 /** The writer lease on a real S3 protocol server (S3Mock on loopback, behind the conditional-write front). */

@@ -1,5 +1,6 @@
 package dev.omnigraph.maintenance;
 
+import dev.omnigraph.api.maintenance.RepairReport;
 import dev.omnigraph.api.CommitPage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -17,7 +18,7 @@ import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.util.Ulid;
-import dev.omnigraph.write.UncoveredDrift;
+import dev.omnigraph.api.UncoveredDrift;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;

@@ -1,5 +1,7 @@
 package dev.omnigraph.maintenance;
 
+import dev.omnigraph.api.maintenance.RepairReport;
+import dev.omnigraph.api.maintenance.CleanupReport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
@@ -8,8 +10,8 @@ import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.api.ReadOutput;
 import dev.omnigraph.api.SnapshotOutput;
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.maintenance.RepairReport.Residue;
-import dev.omnigraph.maintenance.RepairReport.ResidueKind;
+import dev.omnigraph.api.maintenance.RepairReport.Residue;
+import dev.omnigraph.api.maintenance.RepairReport.ResidueKind;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import java.security.MessageDigest;

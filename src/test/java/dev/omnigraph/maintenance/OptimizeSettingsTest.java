@@ -1,5 +1,6 @@
 package dev.omnigraph.maintenance;
 
+import dev.omnigraph.api.maintenance.OptimizeSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -30,8 +31,8 @@ class OptimizeSettingsTest {
   @Test
   void dueStrictlyPastEitherThreshold() {
     OptimizeSettings s = new OptimizeSettings(true, 4, 2, false);
-    assertThat(s.due(new TableStats(1, 4, 2, 10, 2))).isFalse();
-    assertThat(s.due(new TableStats(1, 5, 0, 10, 0))).isTrue();
-    assertThat(s.due(new TableStats(1, 3, 3, 10, 3))).isTrue();
+    assertThat(Optimize.due(s, new TableStats(1, 4, 2, 10, 2))).isFalse();
+    assertThat(Optimize.due(s, new TableStats(1, 5, 0, 10, 0))).isTrue();
+    assertThat(Optimize.due(s, new TableStats(1, 3, 3, 10, 3))).isTrue();
   }
 }

@@ -1,9 +1,10 @@
 package dev.omnigraph.manifest;
 
+import dev.omnigraph.api.GraphCommit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.ManifestDataset;
 import dev.omnigraph.util.Ulid;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.omnigraph.manifest;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.nio.file.Files;
 
 class ManifestPublisherLocalTest extends AbstractManifestPublisherTest {

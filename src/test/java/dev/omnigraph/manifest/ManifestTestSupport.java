@@ -1,6 +1,6 @@
 package dev.omnigraph.manifest;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.ManifestDataset;
 import java.util.ArrayList;
 import java.util.List;

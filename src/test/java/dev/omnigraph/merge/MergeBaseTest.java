@@ -3,7 +3,7 @@ package dev.omnigraph.merge;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.omnigraph.manifest.GraphCommit;
+import dev.omnigraph.api.GraphCommit;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

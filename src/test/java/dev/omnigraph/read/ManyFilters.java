@@ -3,7 +3,7 @@ package dev.omnigraph.read;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.api.ReadOutput;
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.util.Optional;
 
 /**

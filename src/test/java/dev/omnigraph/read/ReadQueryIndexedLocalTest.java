@@ -1,6 +1,6 @@
 package dev.omnigraph.read;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 
 /** The read goldens with BTree indexes on the scalar properties that cover part of the rows. */
 class ReadQueryIndexedLocalTest extends AbstractReadQueryTest {

@@ -2,7 +2,7 @@ package dev.omnigraph.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.testing.ChildJvm;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

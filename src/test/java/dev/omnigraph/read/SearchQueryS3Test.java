@@ -1,6 +1,6 @@
 package dev.omnigraph.read;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.testing.S3TestServer;
 
 class SearchQueryS3Test extends AbstractSearchQueryTest {

@@ -1,5 +1,6 @@
 package dev.omnigraph.read;
 
+import dev.omnigraph.api.ReadSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -11,8 +12,8 @@ import dev.omnigraph.query.QueryChecker;
 import dev.omnigraph.query.QueryParser;
 import dev.omnigraph.schema.Catalog;
 import dev.omnigraph.schema.SchemaParser;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.api.LoadMode;
 import java.io.StringReader;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -186,8 +187,8 @@ class StreamedAggregateTest {
     assertThat(refused.actual()).isEqualTo(501);
   }
 
-  private static dev.omnigraph.read.ReadSettings budget(long rows) {
-    return new dev.omnigraph.read.ReadSettings(rows, 256L << 20, 30_000);
+  private static dev.omnigraph.api.ReadSettings budget(long rows) {
+    return new dev.omnigraph.api.ReadSettings(rows, 256L << 20, 30_000);
   }
 
   @Test

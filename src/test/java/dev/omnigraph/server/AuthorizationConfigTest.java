@@ -3,9 +3,9 @@ package dev.omnigraph.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.omnigraph.policy.E2eCases;
-import dev.omnigraph.policy.PolicyAction;
-import dev.omnigraph.policy.PolicyGate;
+import dev.omnigraph.engine.policy.E2eCases;
+import dev.omnigraph.api.policy.PolicyAction;
+import dev.omnigraph.engine.policy.PolicyGate;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -70,7 +70,7 @@ class AuthorizationConfigTest {
   void everyDecisionOfAnObservedGateIsHeardAndAPreviewIsNot() throws Exception {
     Path policy = Files.writeString(dir.resolve("p.yaml"), E2eCases.POLICY);
     List<String> heard = new java.util.ArrayList<>();
-    PolicyGate gate = PolicyGate.enforcing(dev.omnigraph.policy.Policy.load(policy))
+    PolicyGate gate = PolicyGate.enforcing(dev.omnigraph.engine.policy.Policy.load(policy))
         .observedBy((action, d) -> heard.add(action + "=" + d.allowed()));
     gate.decide(Optional.of("act-bruno"), PolicyAction.CHANGE, Optional.of("feature"), Optional.empty());
     assertThatThrownBy(() -> gate.check(Optional.of("act-bruno"), PolicyAction.CHANGE, Optional.of("main"),

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.api.LoadMode;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
@@ -83,7 +83,7 @@ class AuthorizationE2ETest {
   void theReferencePolicyGatesWritesAndMergesByBranch() throws Exception {
     // The same table the local CLI runs (PolicyCliTest): same decisions on both surfaces.
     int n = 0;
-    for (dev.omnigraph.policy.E2eCases.Case c : dev.omnigraph.policy.E2eCases.CASES) {
+    for (dev.omnigraph.engine.policy.E2eCases.Case c : dev.omnigraph.engine.policy.E2eCases.CASES) {
       String mainHead = head("e2e", "main");
       Response res = switch (c.op()) {
         case MUTATE_MAIN -> mutate(c.actor(), "main", "P" + n++);
@@ -99,7 +99,7 @@ class AuthorizationE2ETest {
       }
       assertThat(res.statusCode()).as(what).isEqualTo(403);
       assertThat(res.jsonPath().getString("code")).isEqualTo("forbidden");
-      assertThat(res.jsonPath().getString("error")).isEqualTo(c.op() == dev.omnigraph.policy.E2eCases.Op.MUTATE_MAIN
+      assertThat(res.jsonPath().getString("error")).isEqualTo(c.op() == dev.omnigraph.engine.policy.E2eCases.Op.MUTATE_MAIN
           ? "policy denied action 'change' on branch 'main' for actor 'act-bruno'"
           : "policy denied action 'branch_merge' on branch 'feature' targeting branch 'main' for actor 'act-bruno'");
       // Nothing partial: the same head, no recovery sidecar.
@@ -125,7 +125,7 @@ class AuthorizationE2ETest {
       RouteAuthorizationTest.Req q = RouteAuthorizationTest.request(r, "dd", "/graphs/dd", () -> head("dd", "main"));
       Response res = RouteAuthorizationTest.send(q, Optional.of("act-bruno"));
       String what = r.method() + " " + r.path() + ": " + res.asString();
-      boolean read = r.action().get() == dev.omnigraph.policy.PolicyAction.READ;
+      boolean read = r.action().get() == dev.omnigraph.api.policy.PolicyAction.READ;
       // A read is served: its answer is the route's own (the blob route refuses a non-Blob property, 400).
       assertThat(res.statusCode()).as(what).isEqualTo(read ? q.allowedStatus() : r.deniedStatus());
       if (!read && r.deniedStatus() == 403) {
@@ -158,7 +158,7 @@ class AuthorizationE2ETest {
     // Never an actor or a branch as a label.
     String metrics = given().get("/q/metrics").then().extract().asString();
     assertThat(metrics.lines().filter(l -> l.startsWith("omnigraph_policy_decisions_total")))
-        .hasSize(2 * dev.omnigraph.policy.PolicyAction.values().length)
+        .hasSize(2 * dev.omnigraph.api.policy.PolicyAction.values().length)
         .noneMatch(l -> l.contains("act-") || l.contains("main") || l.contains("feature") || l.contains("graph="));
   }
 
@@ -209,14 +209,14 @@ class AuthorizationE2ETest {
     // The same per-type table the local CLI runs (PolicyCliTest).
     String mainHead = head("scoped", "main");
     java.util.List<String> outcomes = new java.util.ArrayList<>();
-    for (dev.omnigraph.policy.E2eCases.ScopedCase c : dev.omnigraph.policy.E2eCases.SCOPED_CASES) {
+    for (dev.omnigraph.engine.policy.E2eCases.ScopedCase c : dev.omnigraph.engine.policy.E2eCases.SCOPED_CASES) {
       Response res = switch (c.op()) {
         case QUERY_PERSON, QUERY_KNOWS -> as(c.actor()).contentType("application/json")
-            .body(Map.of("query", dev.omnigraph.policy.E2eCases.SCOPED_QUERIES, "name",
-                c.op() == dev.omnigraph.policy.E2eCases.ScopedOp.QUERY_PERSON ? "people" : "friends", "branch", "main"))
+            .body(Map.of("query", dev.omnigraph.engine.policy.E2eCases.SCOPED_QUERIES, "name",
+                c.op() == dev.omnigraph.engine.policy.E2eCases.ScopedOp.QUERY_PERSON ? "people" : "friends", "branch", "main"))
             .post("/graphs/scoped/query");
         case LOAD_WITH_KNOWS -> as(c.actor()).contentType("application/x-ndjson")
-            .body(dev.omnigraph.policy.E2eCases.LOAD_WITH_KNOWS.getBytes(java.nio.charset.StandardCharsets.UTF_8)).post("/graphs/scoped/load/ndjson?mode=merge");
+            .body(dev.omnigraph.engine.policy.E2eCases.LOAD_WITH_KNOWS.getBytes(java.nio.charset.StandardCharsets.UTF_8)).post("/graphs/scoped/load/ndjson?mode=merge");
         case LOAD_PERSON -> as(c.actor()).contentType("application/x-ndjson")
             .body("{\"type\":\"Person\",\"data\":{\"name\":\"Di\"}}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8))
             .post("/graphs/scoped/load/ndjson?mode=merge");
@@ -224,14 +224,14 @@ class AuthorizationE2ETest {
       assertThat(res.statusCode()).as(c + ": " + res.asString()).isEqualTo(c.allowed() ? 200 : 403);
       outcomes.add(c.actor() + " " + c.op() + " " + (c.allowed() ? "allowed" : res.jsonPath().getString("code") + " "
           + res.jsonPath().getString("error")));
-      if (c.op() == dev.omnigraph.policy.E2eCases.ScopedOp.LOAD_WITH_KNOWS) {
+      if (c.op() == dev.omnigraph.engine.policy.E2eCases.ScopedOp.LOAD_WITH_KNOWS) {
         // All or nothing: the Person line before the refused one did not land either.
         assertThat(head("scoped", "main")).isEqualTo(mainHead);
         assertNoSidecar("scoped");
         // The JSON envelope route is the same loader.
-        as(c.actor()).contentType("application/json").body(Map.of("data", dev.omnigraph.policy.E2eCases.LOAD_WITH_KNOWS,
+        as(c.actor()).contentType("application/json").body(Map.of("data", dev.omnigraph.engine.policy.E2eCases.LOAD_WITH_KNOWS,
             "mode", "merge")).post("/graphs/scoped/load").then().statusCode(403)
-            .body("error", org.hamcrest.Matchers.equalTo(dev.omnigraph.policy.E2eCases.LOAD_REFUSAL));
+            .body("error", org.hamcrest.Matchers.equalTo(dev.omnigraph.engine.policy.E2eCases.LOAD_REFUSAL));
         assertThat(head("scoped", "main")).isEqualTo(mainHead);
       }
     }
@@ -240,7 +240,7 @@ class AuthorizationE2ETest {
         "agent-p QUERY_KNOWS forbidden policy denied action 'read' on branch 'main' for actor 'agent-p': type 'Knows'"
             + " is outside its scope",
         "act-bruno QUERY_KNOWS allowed",
-        "agent-w LOAD_WITH_KNOWS forbidden " + dev.omnigraph.policy.E2eCases.LOAD_REFUSAL,
+        "agent-w LOAD_WITH_KNOWS forbidden " + dev.omnigraph.engine.policy.E2eCases.LOAD_REFUSAL,
         "agent-p LOAD_PERSON forbidden policy denied action 'change' on branch 'main' for actor 'agent-p'",
         "agent-w LOAD_PERSON allowed");
 

@@ -52,7 +52,7 @@ public class AuthorizationProfile implements QuarkusTestProfile {
     public Map<String, String> start() {
       try {
         Path root = Files.createTempDirectory("omnigraph-authz-");
-        Path policy = Files.writeString(root.resolve("e2e-policy.yaml"), dev.omnigraph.policy.E2eCases.POLICY);
+        Path policy = Files.writeString(root.resolve("e2e-policy.yaml"), dev.omnigraph.engine.policy.E2eCases.POLICY);
         Path live = Files.writeString(root.resolve("live-policy.yaml"), LIVE_A);
         java.util.Map<String, String> config = new java.util.HashMap<>(Map.of(
             "omnigraph.graphs.e2e.uri", root.resolve("e2e").toString(),
@@ -66,9 +66,9 @@ public class AuthorizationProfile implements QuarkusTestProfile {
         // Beyond the reference: per-type and per-query scopes on graph scoped, with stored queries.
         config.put("omnigraph.graphs.scoped.uri", root.resolve("scoped").toString());
         config.put("omnigraph.graphs.scoped.policy-file", Files.writeString(root.resolve("scoped-policy.yaml"),
-            dev.omnigraph.policy.E2eCases.SCOPED_POLICY).toString());
+            dev.omnigraph.engine.policy.E2eCases.SCOPED_POLICY).toString());
         config.put("omnigraph.graphs.scoped.queries", Files.writeString(root.resolve("scoped.gq"),
-            dev.omnigraph.policy.E2eCases.SCOPED_QUERIES).toString());
+            dev.omnigraph.engine.policy.E2eCases.SCOPED_QUERIES).toString());
         for (String actor : List.of("act-andrew", "act-bruno", "act-carla", "agent-p", "agent-w")) {
           config.put("omnigraph.auth.tokens." + actor,
               HexFormat.of().formatHex(BearerTokens.sha256(RoutePolicy.token(actor))));

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -65,11 +65,11 @@ class BlobApiTest {
               Optional.of("setup"), Optional.empty());
         }
         g.load("main", new java.io.StringReader("{\"type\":\"Doc\",\"data\":{\"slug\":\"none\"}}"),
-            dev.omnigraph.write.LoadMode.APPEND, Optional.of("setup"));
+            dev.omnigraph.api.LoadMode.APPEND, Optional.of("setup"));
         // An overwrite keeps an allowed URI as a reference, reading nothing (the host need not exist).
         g.allowExternalBlobs(dev.omnigraph.api.ExternalBlobPolicy.parse(ALLOW));
         g.load("main", new java.io.StringReader("{\"type\":\"Ext\",\"data\":{\"name\":\"ref\",\"file\":\""
-            + EXTERNAL + "\"}}"), dev.omnigraph.write.LoadMode.OVERWRITE, Optional.of("setup"));
+            + EXTERNAL + "\"}}"), dev.omnigraph.api.LoadMode.OVERWRITE, Optional.of("setup"));
       }
     }
   }

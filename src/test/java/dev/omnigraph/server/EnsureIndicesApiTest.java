@@ -9,7 +9,7 @@ import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -50,7 +50,7 @@ class EnsureIndicesApiTest {
             {"type":"Person","data":{"name":"ann","age":30}}
             {"type":"Person","data":{"name":"bob","age":40}}
             {"edge":"Knows","from":"ann","to":"bob","data":{"since":2001}}
-            """), dev.omnigraph.write.LoadMode.APPEND, Optional.of("setup"));
+            """), dev.omnigraph.api.LoadMode.APPEND, Optional.of("setup"));
       }
     }
   }

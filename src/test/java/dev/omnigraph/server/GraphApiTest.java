@@ -14,7 +14,7 @@ import static org.hamcrest.Matchers.startsWith;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.util.FailpointControl;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -611,7 +611,7 @@ class GraphApiTest {
         .body("resource_limit.actual", equalTo(1_000_001));
     given().get("/healthz").then().statusCode(200);
     read("default", Map.of("query", product(2))).then().statusCode(200).body("rows[0].n", equalTo(9));
-    assertThat(registry.readSettings()).isEqualTo(dev.omnigraph.read.ReadSettings.defaults());
+    assertThat(registry.readSettings()).isEqualTo(dev.omnigraph.api.ReadSettings.defaults());
   }
 
   @Test

@@ -117,7 +117,7 @@ class RecoveryReadinessTest {
     // The operator's way out, as the refusal names it: quarantine, then repair.
     String f = org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("omnigraph.graphs.f.uri",
         String.class);
-    dev.omnigraph.engine.Omnigraph.quarantineSidecar(dev.omnigraph.storage.StorageConfig.local(java.nio.file.Path.of(f)),
+    dev.omnigraph.engine.Omnigraph.quarantineSidecar(dev.omnigraph.api.storage.StorageConfig.local(java.nio.file.Path.of(f)),
         refused, q -> { });
     assertThat(registry.get("f").handle().repair(true, java.util.Optional.of("alice")).drift()).hasSize(1);
     awaitReady(r -> "up".equals(r.jsonPath().get(CHECK + "'f.state'")))

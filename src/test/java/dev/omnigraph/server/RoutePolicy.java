@@ -1,6 +1,6 @@
 package dev.omnigraph.server;
 
-import dev.omnigraph.policy.PolicyAction;
+import dev.omnigraph.api.policy.PolicyAction;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;

@@ -9,7 +9,7 @@ import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -57,7 +57,7 @@ class SchemaApplyApiTest {
         g.load("main", new java.io.StringReader("""
             {"type":"Person","data":{"name":"ann","age":30}}
             {"type":"Company","data":{"name":"acme","founded":"2001-02-03"}}
-            """), dev.omnigraph.write.LoadMode.APPEND, Optional.of("setup"));
+            """), dev.omnigraph.api.LoadMode.APPEND, Optional.of("setup"));
       }
     }
   }

@@ -1,7 +1,7 @@
 package dev.omnigraph.sim;
 
 import dev.omnigraph.sim.FaultPlan.Fault;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.testing.RootTemplates;
 import dev.omnigraph.testing.TestFiles;
 import dev.omnigraph.util.Failpoint;

@@ -9,7 +9,7 @@ import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.testing.S3TestServer;
 import java.io.IOException;
 import java.net.ServerSocket;

@@ -6,7 +6,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.omnigraph.sim.FaultPlan.Decision;
 import dev.omnigraph.sim.FaultPlan.Fault;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.testing.RootTemplates;
 import dev.omnigraph.testing.S3Relay;
 import dev.omnigraph.testing.S3TestServer;

@@ -2,7 +2,7 @@ package dev.omnigraph.sim;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;

@@ -1,11 +1,13 @@
 package dev.omnigraph.storage;
 
+import dev.omnigraph.api.storage.StorageException;
+import dev.omnigraph.api.storage.StorageConfig;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.omnigraph.storage.StorageException.Kind;
+import dev.omnigraph.api.storage.StorageException.Kind;
 import dev.omnigraph.testing.Races;
 import java.util.ArrayList;
 import java.util.List;

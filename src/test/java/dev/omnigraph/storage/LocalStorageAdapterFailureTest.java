@@ -1,9 +1,11 @@
 package dev.omnigraph.storage;
 
+import dev.omnigraph.api.storage.StorageException;
+import dev.omnigraph.api.storage.StorageConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.omnigraph.storage.StorageException.Kind;
+import dev.omnigraph.api.storage.StorageException.Kind;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;

@@ -1,5 +1,7 @@
 package dev.omnigraph.storage;
 
+import dev.omnigraph.api.storage.StorageException;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.nio.file.Path;
 import java.util.function.Supplier;
 

@@ -1,5 +1,6 @@
 package dev.omnigraph.storage;
 
+import dev.omnigraph.api.storage.StorageConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

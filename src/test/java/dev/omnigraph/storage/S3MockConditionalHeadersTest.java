@@ -1,5 +1,6 @@
 package dev.omnigraph.storage;
 
+import dev.omnigraph.api.storage.StorageConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omnigraph.testing.S3TestServer;

@@ -1,5 +1,6 @@
 package dev.omnigraph.storage;
 
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.testing.LocalStackServer;
 import org.junit.jupiter.api.extension.ExtendWith;
 

@@ -1,5 +1,6 @@
 package dev.omnigraph.storage;
 
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.testing.S3TestServer;
 
 /** The storage contract on a real S3 protocol server (S3Mock on loopback). */

@@ -1,8 +1,9 @@
 package dev.omnigraph.storage;
 
+import dev.omnigraph.api.storage.StorageException;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.omnigraph.storage.StorageException.Kind;
+import dev.omnigraph.api.storage.StorageException.Kind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;

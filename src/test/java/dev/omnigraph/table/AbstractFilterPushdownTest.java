@@ -3,7 +3,7 @@ package dev.omnigraph.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.LocalDate;

@@ -1,8 +1,10 @@
 package dev.omnigraph.table;
 
+import dev.omnigraph.api.storage.LanceProbeReport;
+import dev.omnigraph.api.storage.LanceProbeCheck;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -181,9 +183,9 @@ abstract class AbstractLanceSmokeTest {
 
   @Test
   void probePassesEveryCheck() {
-    LanceProbe.Report report = LanceProbe.run(config, "__doctor/" + UUID.randomUUID());
+    LanceProbeReport report = LanceProbe.run(config, "__doctor/" + UUID.randomUUID());
 
-    assertThat(report.checks()).extracting(LanceProbe.Check::name).containsExactlyElementsOf(LanceProbe.CHECKS);
+    assertThat(report.checks()).extracting(LanceProbeCheck::name).containsExactlyElementsOf(LanceProbe.CHECKS);
     assertThat(report.checks())
         .allSatisfy(c -> assertThat(c.passed()).as(c.name() + ": " + c.detail()).isTrue());
     assertThat(report.passed()).isTrue();
@@ -195,7 +197,7 @@ abstract class AbstractLanceSmokeTest {
     LanceProbe.run(config, key);
 
     // The second run finds the first run's dataset: creation must fail and nothing after it runs.
-    LanceProbe.Report again = LanceProbe.run(config, key);
+    LanceProbeReport again = LanceProbe.run(config, key);
     assertThat(again.passed()).isFalse();
     assertThat(again.checks().get(0).name()).isEqualTo("create-dataset");
     assertThat(again.checks().get(0).passed()).isFalse();

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.omnigraph.schema.IndexKind;
 import dev.omnigraph.schema.PropertyType;
 import dev.omnigraph.schema.ScalarKind;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

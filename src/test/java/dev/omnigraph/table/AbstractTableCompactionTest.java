@@ -4,7 +4,7 @@ import static dev.omnigraph.table.TableFixtures.person;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

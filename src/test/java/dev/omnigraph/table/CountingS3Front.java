@@ -2,7 +2,7 @@ package dev.omnigraph.table;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.testing.S3Relay;
 import dev.omnigraph.testing.S3TestServer;
 import java.io.IOException;

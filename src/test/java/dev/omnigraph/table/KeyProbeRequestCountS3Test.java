@@ -3,7 +3,7 @@ package dev.omnigraph.table;
 import static dev.omnigraph.table.TableFixtures.person;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

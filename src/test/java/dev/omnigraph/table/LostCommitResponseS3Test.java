@@ -1,5 +1,8 @@
 package dev.omnigraph.table;
 
+import dev.omnigraph.api.recovery.Outcome;
+import dev.omnigraph.api.recovery.Action;
+import dev.omnigraph.api.recovery.TableClass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,8 +10,8 @@ import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.recovery.Recovery;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.api.LoadMode;
 import java.io.StringReader;
 import java.util.List;
 import java.util.Optional;
@@ -65,11 +68,11 @@ class LostCommitResponseS3Test {
       assertThat(g.snapshot("main").datasets().stream().filter(d -> d.typeName().equals("Person")).findFirst()
           .orElseThrow().entityCount()).isEqualTo(1);
 
-      List<Recovery.Outcome> settled = g.recover();
+      List<Outcome> settled = g.recover();
       assertThat(settled).singleElement().satisfies(o -> {
-        assertThat(o.action()).isEqualTo(Recovery.Action.COMPLETED);
+        assertThat(o.action()).isEqualTo(Action.COMPLETED);
         assertThat(o.tables()).singleElement()
-            .satisfies(to -> assertThat(to.tableClass()).isEqualTo(Recovery.TableClass.DUPLICATED));
+            .satisfies(to -> assertThat(to.tableClass()).isEqualTo(TableClass.DUPLICATED));
       });
       assertThat(g.recoveryAudit()).anySatisfy(e -> assertThat(e.toString()).contains("DUPLICATED"));
       assertThat(g.unreadableSidecars()).isEmpty();

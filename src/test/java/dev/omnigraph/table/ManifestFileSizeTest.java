@@ -3,8 +3,8 @@ package dev.omnigraph.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omnigraph.engine.Omnigraph;
-import dev.omnigraph.storage.StorageConfig;
-import dev.omnigraph.write.LoadMode;
+import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.api.LoadMode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringReader;

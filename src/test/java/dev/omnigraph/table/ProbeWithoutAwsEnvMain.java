@@ -1,6 +1,8 @@
 package dev.omnigraph.table;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.LanceProbeReport;
+import dev.omnigraph.api.storage.LanceProbeCheck;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.util.Map;
 
 /**
@@ -22,8 +24,8 @@ final class ProbeWithoutAwsEnvMain {
         "AWS_ACCESS_KEY_ID", args[3],
         "AWS_SECRET_ACCESS_KEY", args[4],
         "AWS_ALLOW_HTTP", "true"));
-    LanceProbe.Report report = LanceProbe.run(config, "__doctor/no-env");
-    for (LanceProbe.Check check : report.checks()) {
+    LanceProbeReport report = LanceProbe.run(config, "__doctor/no-env");
+    for (LanceProbeCheck check : report.checks()) {
       System.out.println((check.passed() ? "ok   " : "FAIL ") + check.name() + ": " + check.detail());
     }
     System.exit(report.passed() ? 0 : 1);

@@ -1,6 +1,6 @@
 package dev.omnigraph.table;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -6,7 +6,7 @@ import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.manifest.TableVersionUpdate;
 import dev.omnigraph.storage.StorageAdapters;
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.util.Ulid;
 import java.time.Instant;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.omnigraph.testing;
 
-import dev.omnigraph.storage.StorageConfig;
+import dev.omnigraph.api.storage.StorageConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

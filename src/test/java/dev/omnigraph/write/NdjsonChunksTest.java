@@ -1,5 +1,7 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.NdjsonChunk;
+import dev.omnigraph.api.LoadMode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,7 +20,7 @@ class NdjsonChunksTest {
     NdjsonChunks chunks = new NdjsonChunks(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
         resumeFrom, maxRows, Long.MAX_VALUE);
     List<String> out = new ArrayList<>();
-    for (Optional<NdjsonChunks.Chunk> c = chunks.next(); c.isPresent(); c = chunks.next()) {
+    for (Optional<NdjsonChunk> c = chunks.next(); c.isPresent(); c = chunks.next()) {
       out.add(c.get().firstLine() + "-" + c.get().lastLine() + " " + c.get().rows() + " "
           + new String(c.get().bytes(), StandardCharsets.UTF_8).replace("\n", "|"));
     }
@@ -41,9 +43,9 @@ class NdjsonChunksTest {
     in.write(0xff);
     in.writeBytes("\"}}\n".getBytes(StandardCharsets.UTF_8));
     NdjsonChunks chunks = new NdjsonChunks(new ByteArrayInputStream(in.toByteArray()), 2, 10, Long.MAX_VALUE);
-    NdjsonChunks.Chunk chunk = chunks.next().orElseThrow();
+    NdjsonChunk chunk = chunks.next().orElseThrow();
     assertThat(chunk.firstLine()).isEqualTo(2);
-    assertThatThrownBy(() -> NdjsonReader.read(chunk.reader(), chunk.firstLine(),
+    assertThatThrownBy(() -> NdjsonReader.read(NdjsonChunks.reader(chunk), chunk.firstLine(),
         dev.omnigraph.schema.SchemaParser.parse("node Person { name: String @key }"), LoadMode.APPEND))
         .isInstanceOf(LoadInputError.class).hasMessageStartingWith("line 3: invalid UTF-8 at column 35");
   }

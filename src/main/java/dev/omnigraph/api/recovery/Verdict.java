@@ -1,0 +1,7 @@
+package dev.omnigraph.api.recovery;
+
+/** The sidecar-level verdict. */
+public enum Verdict {
+  ALREADY_PUBLISHED, ROLLBACK_PUBLISHED, ROLL_FORWARD, NO_EFFECT, INCOMPLETE_PHASE_B, AUTHORITY_CHANGED,
+  ORPHANED, FOREIGN_EFFECT, INVARIANT_VIOLATION
+}
