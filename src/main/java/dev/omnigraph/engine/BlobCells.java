@@ -61,6 +61,13 @@ final class BlobCells {
     }
     BlobReads.Cell cell = tables.blobs().open(pin.location(), pin.nativeBranch(), pin.version(), id, property)
         .orElseThrow(target::missing);
+    if (cell.externalUri().isPresent()) {
+      // An external cell is answered by its URI alone: no validator (a stored URI proves nothing
+      // about the source's current bytes), no size, and no read of the source.
+      String uri = cell.externalUri().get();
+      cell.close();
+      return new External(snapshotId, uri);
+    }
     if (cell.size().isEmpty()) {
       cell.close();
       throw new NotFound("blob", property, "the Blob '" + property + "' of " + type + " '" + id + "' is null");
@@ -82,6 +89,33 @@ final class BlobCells {
         target.property()).orElseThrow(target::missing)) {
       return cell.size().isPresent() ? Optional.of(dev.omnigraph.write.BlobTarget.entityTag(pin, cell.rowId()))
           : Optional.empty();
+    }
+  }
+
+  private record External(String snapshotId, String uri) implements BlobRead {
+    @Override
+    public java.util.Optional<String> externalUri() {
+      return java.util.Optional.of(uri);
+    }
+
+    @Override
+    public long size() {
+      throw new IllegalStateException("an external Blob has no stored size; redirect to " + uri);
+    }
+
+    @Override
+    public String etag() {
+      throw new IllegalStateException("an external Blob has no entity tag");
+    }
+
+    @Override
+    public void copyTo(long offset, long length, OutputStream out) {
+      throw new IllegalStateException("an external Blob is not read through the graph; redirect to " + uri);
+    }
+
+    @Override
+    public void close() {
+      // nothing held: the table version was released when the URI was read
     }
   }
 

@@ -36,6 +36,12 @@ public enum ErrorKind {
   PRECONDITION_FAILED(412, null, ErrorKind.EXIT_PRECONDITION),
   /** {@link ResourceLimitExceeded}: split the write. */
   RESOURCE_LIMIT(413, "bad_request", ErrorKind.EXIT_ERROR),
+  /**
+   * {@link dev.omnigraph.api.ExternalBlobUnreadable}: an allowed external Blob source could not be
+   * probed or read by a write. No wire code, as in the reference: the {@code external_blob_source}
+   * detail is the discriminator.
+   */
+  EXTERNAL_BLOB_SOURCE(424, null, ErrorKind.EXIT_ERROR),
   /** {@link dev.omnigraph.api.BodyTooLarge}: a request body over its route's limit, refused before it is read. */
   BODY_TOO_LARGE(413, "bad_request", ErrorKind.EXIT_ERROR),
   /** {@link ReadBudgetExceeded} of rows or bytes: the read would build more than it may hold. */
@@ -161,6 +167,8 @@ public enum ErrorKind {
       return PRECONDITION_FAILED;
     } else if (failure instanceof ResourceLimitExceeded) {
       return RESOURCE_LIMIT;
+    } else if (failure instanceof dev.omnigraph.api.ExternalBlobUnreadable) {
+      return EXTERNAL_BLOB_SOURCE;
     } else if (failure instanceof dev.omnigraph.api.BodyTooLarge) {
       return BODY_TOO_LARGE;
     } else if (failure instanceof ReadBudgetExceeded r) {

@@ -87,7 +87,8 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     dev.omnigraph.write.CommitTemplate template = new dev.omnigraph.write.CommitTemplate(sidecars, publisher, tables);
     dev.omnigraph.write.WriterParts writers = new dev.omnigraph.write.WriterParts(gates, manifest, tables,
         template, recovery, () -> contract().ir(), () -> SchemaContract.liveIdentity(storage));
-    this.writePath = new WritePath(new WriteAttempt(writers), () -> contract().ir());
+    this.writePath = new WritePath(new WriteAttempt(writers), () -> contract().ir(),
+        externalBlobs(dev.omnigraph.api.ExternalBlobPolicy.DENY, config));
     this.merges = new dev.omnigraph.write.MergeAttempt(writers);
     this.schemaApplies = new dev.omnigraph.write.SchemaApplyAttempt(writers, contracts);
     this.indexEnsures = new dev.omnigraph.write.EnsureIndicesAttempt(writers);
@@ -152,6 +153,27 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    */
   public Omnigraph pinnedTo(PolicyGate gate) {
     return new Omnigraph(owner == null ? this : owner, java.util.Objects.requireNonNull(gate, "gate"));
+  }
+
+  /**
+   * Installs the graph's external-Blob allow list ({@code omnigraph.graphs.<id>.blob.allow}): later
+   * writes admit URIs under its bases, every other URI is refused (the default). Shared by every view
+   * of the handle. Returns this handle.
+   */
+  public Omnigraph allowExternalBlobs(dev.omnigraph.api.ExternalBlobPolicy policy) {
+    writePath.allowExternalBlobs(externalBlobs(policy, config));
+    return this;
+  }
+
+  private static dev.omnigraph.write.ExternalBlobs externalBlobs(dev.omnigraph.api.ExternalBlobPolicy policy,
+      StorageConfig config) {
+    StorageConfig s3 = s3Settings(config);
+    return new dev.omnigraph.write.ExternalBlobs(policy, () -> new dev.omnigraph.table.ExternalSources(s3));
+  }
+
+  /** The S3 settings of {@code s3://} Blob sources: the graph's own on S3, the environment's otherwise. */
+  private static StorageConfig s3Settings(StorageConfig config) {
+    return config.backend() == StorageConfig.Backend.S3 ? config : StorageConfig.fromEnvironment("s3://external");
   }
 
   /** The authorization gate of this handle ({@link PolicyGate#OPEN} unless one was installed). */

@@ -169,7 +169,9 @@ public final class GraphExport implements dev.omnigraph.api.NdjsonExport {
       Object v = row.get(p.name());
       if (v != null) {
         gen.writeFieldName(p.name());
-        if (p.type().isBlob()) {
+        if (v instanceof dev.omnigraph.schema.BlobValue external) {
+          gen.writeString(external.spelling()); // the scan folded its URI: written as given, never read
+        } else if (p.type().isBlob()) {
           gen.writeString(managedBlob(pin, String.valueOf(row.get("id")), p.name()));
         } else {
           value(gen, p.type(), v);
@@ -186,9 +188,7 @@ public final class GraphExport implements dev.omnigraph.api.NdjsonExport {
   private String managedBlob(TablePin pin, String id, String property) {
     try (var cell = tables.blobs().open(pin.location(), pin.nativeBranch(), pin.version(), id, property)
         .orElseThrow(() -> new IllegalStateException("row " + id + " vanished from a pinned version"))) {
-      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream((int) cell.size().orElseThrow());
-      cell.copyTo(0, cell.size().orElseThrow(), bytes);
-      return dev.omnigraph.schema.BlobValue.managed(bytes.toByteArray()).spelling();
+      return dev.omnigraph.schema.BlobValue.managed(cell.readAll()).spelling();
     }
   }
 

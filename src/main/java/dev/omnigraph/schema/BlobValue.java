@@ -6,10 +6,17 @@ import java.util.Base64;
 /**
  * The value written to a {@code Blob} property. The input rule is the reference's: a string
  * {@code base64:<payload>} is managed bytes, stored in the table's Lance blob column; any other string
- * is an external URI. This build stores managed bytes only: an external URI is refused with
- * {@link ExternalBlobRefused} (docs/schema-language.md, "Blob").
+ * is an external URI, held here as given until the write path admits it against the graph's allow
+ * list and either materialises it (keyed writes) or stores it as a reference (overwrite)
+ * (docs/schema-language.md, "Blob").
  */
 public final class BlobValue {
+
+  /**
+   * The prefix of a Blob property's URI column in its table (docs/lance-write-layer.md, "Blob
+   * columns"); property names starting with it are reserved.
+   */
+  public static final String URI_COLUMN_PREFIX = "__blob_uri_";
 
   /** The prefix that marks managed bytes in a Blob input string. */
   public static final String MANAGED_PREFIX = "base64:";
@@ -23,15 +30,44 @@ public final class BlobValue {
   /** The {@code resource} of the refusal of a Blob payload over {@link #MAX_OPERATION_BYTES}. */
   public static final String PAYLOAD_RESOURCE = dev.omnigraph.api.BlobLimits.PAYLOAD_RESOURCE;
 
-  private final byte[] bytes;
+  private static final byte[] NONE = new byte[0];
 
-  private BlobValue(byte[] bytes) {
+  private final byte[] bytes;
+  /** The external URI; null for managed bytes. */
+  private final String uri;
+  /** For an external URI: whether the graph admitted it (stored), or it is input still to admit. */
+  private final boolean admitted;
+
+  private BlobValue(byte[] bytes, String uri, boolean admitted) {
     this.bytes = bytes;
+    this.uri = uri;
+    this.admitted = admitted;
   }
 
   /** Managed bytes, as given (not copied: the caller hands them over). */
   public static BlobValue managed(byte[] bytes) {
-    return new BlobValue(bytes);
+    return new BlobValue(bytes, null, false);
+  }
+
+  /**
+   * A reference to an external object as input names it, not yet admitted: no bytes of its own
+   * (docs/lance-write-layer.md, "Blob columns").
+   */
+  public static BlobValue external(String uri) {
+    return new BlobValue(NONE, java.util.Objects.requireNonNull(uri, "uri"), false);
+  }
+
+  /**
+   * An external reference the graph stores: admitted by the allow list when it was written (or read
+   * back from a committed cell), so carrying it needs no check and no read of its source.
+   */
+  public static BlobValue storedExternal(String uri) {
+    return new BlobValue(NONE, java.util.Objects.requireNonNull(uri, "uri"), true);
+  }
+
+  /** Whether this is an external reference already admitted (see {@link #storedExternal}). */
+  public boolean isAdmitted() {
+    return admitted;
   }
 
   /**
@@ -39,20 +75,22 @@ public final class BlobValue {
    * {@link #MAX_OPERATION_BYTES} before the decoder allocates its copy, so an oversized value
    * costs its text only.
    *
+   * Any other string is an external URI, not yet admitted: the write path checks it against the
+   * graph's allow list where it knows the graph and the cell.
+   *
    * @throws ResourceLimitExceeded when the payload alone is over {@link #MAX_OPERATION_BYTES}
-   * @throws ExternalBlobRefused for any string that is not {@code base64:}
    * @throws IllegalArgumentException when the payload is not valid base64
    */
   public static BlobValue parse(String input) {
     if (!input.startsWith(MANAGED_PREFIX)) {
-      throw new ExternalBlobRefused(input);
+      return external(input);
     }
     long decoded = decodedLength(input, MANAGED_PREFIX.length());
     if (decoded > MAX_OPERATION_BYTES) {
       throw new ResourceLimitExceeded(PAYLOAD_RESOURCE, MAX_OPERATION_BYTES, decoded);
     }
     try {
-      return new BlobValue(Base64.getDecoder().decode(input.substring(MANAGED_PREFIX.length())));
+      return managed(Base64.getDecoder().decode(input.substring(MANAGED_PREFIX.length())));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("a Blob value 'base64:…' must carry standard base64: " + e.getMessage());
     }
@@ -77,7 +115,7 @@ public final class BlobValue {
       if (bytes.length > MAX_OPERATION_BYTES) {
         throw new ResourceLimitExceeded(PAYLOAD_RESOURCE, MAX_OPERATION_BYTES, bytes.length);
       }
-      return new BlobValue(bytes);
+      return managed(bytes);
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("could not read the Blob payload", e);
     }
@@ -93,33 +131,47 @@ public final class BlobValue {
     return chars * 3 / 4 - padding;
   }
 
-  /** The stored bytes (not copied: callers must not modify them). */
+  /** Whether this names an external object instead of carrying bytes. */
+  public boolean isExternal() {
+    return uri != null;
+  }
+
+  /** The external URI; empty for managed bytes. */
+  public java.util.Optional<String> uri() {
+    return java.util.Optional.ofNullable(uri);
+  }
+
+  /** The stored bytes (not copied: callers must not modify them); none for an external reference. */
   public byte[] bytes() {
     return bytes;
   }
 
-  /** The payload size in bytes. */
+  /** The managed payload size in bytes; 0 for an external reference (its size is the source's). */
   public long size() {
     return bytes.length;
   }
 
-  /** The input spelling that writes these bytes back: {@code base64:<payload>} (export round-trips it). */
+  /**
+   * The input spelling that writes this value back: {@code base64:<payload>}, or the external URI
+   * (export round-trips both).
+   */
   public String spelling() {
-    return MANAGED_PREFIX + Base64.getEncoder().encodeToString(bytes);
+    return uri != null ? uri : MANAGED_PREFIX + Base64.getEncoder().encodeToString(bytes);
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof BlobValue other && java.util.Arrays.equals(bytes, other.bytes);
+    return o instanceof BlobValue other && java.util.Objects.equals(uri, other.uri)
+        && java.util.Arrays.equals(bytes, other.bytes);
   }
 
   @Override
   public int hashCode() {
-    return java.util.Arrays.hashCode(bytes);
+    return 31 * java.util.Objects.hashCode(uri) + java.util.Arrays.hashCode(bytes);
   }
 
   @Override
   public String toString() {
-    return "Blob(" + bytes.length + " bytes)";
+    return uri != null ? "Blob(external)" : "Blob(" + bytes.length + " bytes)";
   }
 }

@@ -351,6 +351,10 @@ final class SchemaChecker {
         throw error(p.name().pos(), "property name '" + name + "' in " + owner + " is reserved: every "
             + (edge ? "edge row has system columns id, src and dst" : "row has a system column id"));
       }
+      if (name.startsWith(BlobValue.URI_COLUMN_PREFIX)) {
+        throw error(p.name().pos(), "property name '" + name + "' in " + owner + " is reserved: names starting '"
+            + BlobValue.URI_COLUMN_PREFIX + "' are a Blob's URI column");
+      }
       if (LANCE_SYSTEM_COLUMNS.contains(name)) {
         throw error(p.name().pos(), "property name '" + name + "' in " + owner
             + " is reserved for a Lance system column");

@@ -23,7 +23,7 @@ import java.io.InputStream;
 import java.util.Optional;
 
 /**
- * {@code GET|HEAD /graphs/{id}/blob}: one managed Blob cell, as the reference's OpenAPI says
+ * {@code GET|HEAD /graphs/{id}/blob}: one Blob cell (managed bytes, or a redirect to an external one), as the reference's OpenAPI says
  * (docs/http-api.md, "Blob reads"). The cell is resolved with a query's target resolution and
  * {@code read} check; the preconditions run in the reference's order (If-Match, then If-None-Match,
  * then Range with If-Range); the body streams in reads of at most 4 MiB, under the export transport's
@@ -63,6 +63,9 @@ class BlobResource {
     BlobRead cell = graphs.get(graphId).reader().readBlob(required("entity", entity), required("type", type),
         required("id", id), required("property", property), Optional.ofNullable(branch), Optional.ofNullable(snapshot),
         actor.get());
+    if (cell.externalUri().isPresent()) {
+      return redirect(cell, ifMatch);
+    }
     boolean streaming = false;
     try {
       long size = cell.size();
@@ -159,6 +162,25 @@ class BlobResource {
         Optional.ofNullable(ifMatch), Optional.ofNullable(ifCommit).map(String::strip), actor.get()), o -> null);
     Response.ResponseBuilder ok = Response.ok(out).header(SNAPSHOT_HEADER, out.graphCommitId());
     return (out.etag() == null ? ok : ok.header("ETag", out.etag())).build();
+  }
+
+  /**
+   * An external cell: 302 to its stored URI with {@code Cache-Control: no-store}, the source never
+   * read (the reference's redirect, for GET and HEAD alike). It has no entity tag, so an
+   * {@code If-Match} naming tags cannot match it (412); {@code *} matches (the cell exists).
+   * If-None-Match and Range concern managed bytes only: the client sends them to the source.
+   */
+  private static Response redirect(BlobRead cell, String ifMatch) {
+    try (cell) {
+      if (ifMatch != null && java.util.Arrays.stream(ifMatch.split(",")).map(String::strip).noneMatch("*"::equals)) {
+        return Response.status(412).header(SNAPSHOT_HEADER, cell.snapshotId())
+            .type(MediaType.APPLICATION_JSON)
+            .entity(ErrorOutput.plain("If-Match names entity tags, and an external Blob has none", null))
+            .build();
+      }
+      return Response.status(302).header("Location", cell.externalUri().orElseThrow())
+          .header("Cache-Control", "no-store").header(SNAPSHOT_HEADER, cell.snapshotId()).build();
+    }
   }
 
   private static Response.ResponseBuilder headers(Response.ResponseBuilder b, BlobRead cell) {

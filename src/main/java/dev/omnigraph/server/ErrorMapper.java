@@ -157,6 +157,11 @@ class ErrorMapper {
       }
       case CHANGE_FEED_GAP -> new ErrorOutput(message, kind.code(), null, null, null, null, null, null, null,
           new ErrorOutput.ChangeFeedGapOutput(null, ((dev.omnigraph.api.ChangeFeedGap) failure).firstUnreadableCommitId()));
+      case EXTERNAL_BLOB_SOURCE -> {
+        dev.omnigraph.api.ExternalBlobUnreadable x = (dev.omnigraph.api.ExternalBlobUnreadable) failure;
+        yield new ErrorOutput(message, kind.code(), null, null, null, null, null, null, null, null,
+            new ErrorOutput.ExternalBlobSourceOutput(x.uri(), x.reason()));
+      }
       default -> ErrorOutput.plain(message, kind.code());
     };
   }

@@ -18,7 +18,16 @@ record ErrorOutput(
     @JsonProperty("recovery_required") RecoveryRequiredOutput recoveryRequired,
     @JsonProperty("merge_conflicts") java.util.List<dev.omnigraph.api.MergeConflict> mergeConflicts,
     @JsonProperty("change_diff_refusal") ChangeDiffRefusalOutput changeDiffRefusal,
-    @JsonProperty("change_feed_gap") ChangeFeedGapOutput changeFeedGap) {
+    @JsonProperty("change_feed_gap") ChangeFeedGapOutput changeFeedGap,
+    @JsonProperty("external_blob_source") ExternalBlobSourceOutput externalBlobSource) {
+
+  ErrorOutput(String error, String code, KeyConflictOutput keyConflict, ReadSetConflictOutput readSetConflict,
+      PreconditionFailureOutput preconditionFailure, ResourceLimitOutput resourceLimit,
+      RecoveryRequiredOutput recoveryRequired, java.util.List<dev.omnigraph.api.MergeConflict> mergeConflicts,
+      ChangeDiffRefusalOutput changeDiffRefusal, ChangeFeedGapOutput changeFeedGap) {
+    this(error, code, keyConflict, readSetConflict, preconditionFailure, resourceLimit, recoveryRequired,
+        mergeConflicts, changeDiffRefusal, changeFeedGap, null);
+  }
 
   ErrorOutput(String error, String code, KeyConflictOutput keyConflict, ReadSetConflictOutput readSetConflict,
       PreconditionFailureOutput preconditionFailure, ResourceLimitOutput resourceLimit,
@@ -73,6 +82,9 @@ record ErrorOutput(
   record ChangeFeedGapOutput(
       @JsonProperty("cursor") String cursor,
       @JsonProperty("first_unreadable_commit_id") String firstUnreadableCommitId) {}
+
+  /** Reference {@code ExternalBlobSourceOutput} (HTTP 424). */
+  record ExternalBlobSourceOutput(@JsonProperty("uri") String uri, @JsonProperty("reason") String reason) {}
 
   /** Reference {@code RecoveryRequiredOutput}. */
   record RecoveryRequiredOutput(@JsonProperty("operation_id") String operationId) {}

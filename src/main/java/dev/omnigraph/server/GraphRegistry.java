@@ -74,6 +74,20 @@ class GraphRegistry {
             .map(String::trim).filter(f -> !f.isEmpty()).map(java.nio.file.Path::of).toList()));
       }));
     }
+    // External Blob URIs (docs/schema-language.md, "Blob"): refused unless the graph lists bases; a bad
+    // base fails startup naming its key. The example graph served without omnigraph.graphs.* has none.
+    configured.forEach((id, graph) -> graph.blob().allow().ifPresent(bases -> {
+      ServedGraph g = graphs.get(id);
+      if (g == null) {
+        throw new IllegalStateException("omnigraph.graphs." + id + ".blob.allow names graph '" + id
+            + "', which this server does not serve (serving: " + String.join(", ", graphs.keySet()) + ")");
+      }
+      try {
+        g.blobPolicy(dev.omnigraph.api.ExternalBlobPolicy.parse(bases));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("omnigraph.graphs." + id + ".blob.allow: " + e.getMessage(), e);
+      }
+    }));
     // Before any handle opens: every handle a graph serves requests with carries its gate.
     authorization.requireServed(graphs.keySet());
     graphs.values().forEach(g -> {

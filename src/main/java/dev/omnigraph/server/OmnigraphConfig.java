@@ -62,6 +62,15 @@ interface OmnigraphConfig {
     /** Its own policy file (per-graph rules only). */
     @WithName("policy-file")
     Optional<String> policyFile();
+
+    /** Its external-Blob settings. */
+    Blob blob();
+
+    /** {@code omnigraph.graphs.<id>.blob.*}. */
+    interface Blob {
+      /** The allowed external-Blob bases, comma-separated (docs/schema-language.md, "Blob"); none: deny. */
+      Optional<String> allow();
+    }
   }
 
   /** The single root served as graph {@code default} when no {@code omnigraph.graphs.<id>.uri} is set. */

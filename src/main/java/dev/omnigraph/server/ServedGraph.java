@@ -298,6 +298,14 @@ final class ServedGraph implements AutoCloseable {
     this.storedQueries = catalog;
   }
 
+  /** The graph's external-Blob allow list ({@code omnigraph.graphs.<id>.blob.allow}); deny unless configured. */
+  private volatile dev.omnigraph.api.ExternalBlobPolicy blobPolicy = dev.omnigraph.api.ExternalBlobPolicy.DENY;
+
+  /** Sets the allow list, once, while the registry is built (before any handle opens). */
+  void blobPolicy(dev.omnigraph.api.ExternalBlobPolicy policy) {
+    this.blobPolicy = policy;
+  }
+
   /**
    * The read-write handle, opening it on first use (full recovery runs then), as a view pinned to
    * {@link #gate()}: every check of the engine call sees the gate the request decides against.
@@ -318,7 +326,7 @@ final class ServedGraph implements AutoCloseable {
     synchronized (this) {
       if (handle == null) {
         // Gated after the open: an example seeded on first use is the service's own write, not a request's.
-        Omnigraph opened = open().gatedBy(gate);
+        Omnigraph opened = open().gatedBy(gate).allowExternalBlobs(blobPolicy);
         optimizeListeners.forEach(opened::onOptimize);
         handle = opened;
         openedHere = true;

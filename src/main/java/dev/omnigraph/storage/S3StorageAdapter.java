@@ -240,6 +240,28 @@ final class S3StorageAdapter implements StorageAdapter {
     }
   }
 
+  /**
+   * The length of object {@code objectKey} of this adapter's bucket, by one HEAD: an external Blob's
+   * size probe ({@link ExternalSources}). The key is the URI's, not one of this root's: no root
+   * prefix, no key rules.
+   */
+  long externalSize(String objectKey) {
+    try {
+      return s3.headObject(r -> r.bucket(bucket).key(objectKey)).contentLength();
+    } catch (RuntimeException e) {
+      throw S3Errors.classify(store, "head", objectKey, e);
+    }
+  }
+
+  /** The bytes of object {@code objectKey} of this adapter's bucket: the copy that materialises an external Blob. */
+  byte[] externalRead(String objectKey) {
+    try {
+      return s3.getObjectAsBytes(r -> r.bucket(bucket).key(objectKey)).asByteArrayUnsafe();
+    } catch (RuntimeException e) {
+      throw S3Errors.classify(store, "read", objectKey, e);
+    }
+  }
+
   @Override
   public Optional<String> readTextIfExists(String key) {
     String k = Keys.object("readTextIfExists", key);

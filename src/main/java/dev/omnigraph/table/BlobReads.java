@@ -57,8 +57,9 @@ public final class BlobReads {
   private Optional<Cell> find(TableHandle h, String id, String column) throws Exception {
     dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
         dev.omnigraph.storage.StoreRequests.Kind.TABLE, 0);
+    String companion = TableSchemas.blobUriColumn(column);
     ScanOptions options = new ScanOptions.Builder().filter(Filter.eq(DataTables.ID, id).toSql())
-        .columns(List.of(column)).withRowId(true).build();
+        .columns(List.of(column, companion)).withRowId(true).build();
     try (LanceScanner scanner = LanceScanner.create(h.table, options, h.allocator);
         ArrowReader reader = scanner.scanBatches()) {
       while (reader.loadNextBatch()) {
@@ -71,7 +72,8 @@ public final class BlobReads {
         long rowId = ((Number) batch.getVector("_rowid").getObject(0)).longValue();
         Optional<StoredBlob> stored = description.isNull(0) ? Optional.empty()
             : Optional.of(StoredBlob.of(description, 0));
-        return Optional.of(new Cell(h, column, rowId, stored));
+        Object uri = RowCodec.get(batch.getVector(companion), 0);
+        return Optional.of(new Cell(h, column, rowId, stored, Optional.ofNullable((String) uri)));
       }
     }
     return Optional.empty();
@@ -86,13 +88,23 @@ public final class BlobReads {
     private final String column;
     private final long rowId;
     private final Optional<StoredBlob> stored;
+    private final Optional<String> externalUri;
     private BlobFile file;
 
-    Cell(TableHandle handle, String column, long rowId, Optional<StoredBlob> stored) {
+    Cell(TableHandle handle, String column, long rowId, Optional<StoredBlob> stored, Optional<String> externalUri) {
       this.handle = handle;
       this.column = column;
       this.rowId = rowId;
       this.stored = stored;
+      this.externalUri = externalUri;
+    }
+
+    /**
+     * The URI of an external cell (its bytes live at the source, none here); empty for a managed or
+     * null cell. Known from the scan, so telling the kinds apart reads no payload and no source.
+     */
+    public Optional<String> externalUri() {
+      return externalUri;
     }
 
     /** The row's stable Lance row id (part of the cell's entity tag). */
@@ -100,9 +112,23 @@ public final class BlobReads {
       return rowId;
     }
 
-    /** The cell's payload size; empty for a null cell. */
+    /** The cell's managed payload size; empty for a null or an external cell. */
     public OptionalLong size() {
+      if (externalUri.isPresent()) {
+        return OptionalLong.empty();
+      }
       return stored.map(s -> OptionalLong.of(s.size())).orElse(OptionalLong.empty());
+    }
+
+    /**
+     * The whole managed payload: a write's materialising rewrite carries a committed cell this way,
+     * its size already charged to the operation's 32 MiB budget.
+     */
+    public byte[] readAll() {
+      long size = size().orElseThrow(() -> new IllegalStateException("not a managed Blob cell"));
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream((int) size);
+      copyTo(0, size, out);
+      return out.toByteArray();
     }
 
     /**

@@ -94,8 +94,11 @@ final class RowCodec {
         vector.setInitialCapacity(rows.size());
         vector.allocateNew();
         String column = vector.getName();
+        // A Blob's URI companion is derived from the Blob's own value, never given by a row.
+        String blob = column.startsWith(TableSchemas.BLOB_URI_PREFIX)
+            ? column.substring(TableSchemas.BLOB_URI_PREFIX.length()) : null;
         for (int r = 0; r < rows.size(); r++) {
-          Object value = rows.get(r).get(column);
+          Object value = blob == null ? rows.get(r).get(column) : externalUri(rows.get(r).get(blob));
           try {
             set(vector, r, value);
           } catch (IllegalArgumentException e) {
@@ -113,13 +116,40 @@ final class RowCodec {
     }
   }
 
-  /** Every column of row {@code index} of {@code batch}, in batch column order. */
+  /**
+   * Every column of row {@code index} of {@code batch}, in batch column order. A Blob whose URI
+   * companion was read with it is folded: an external cell decodes as {@link BlobValue#storedExternal}
+   * under the property, and the companion column is not a key of the row.
+   */
   static Map<String, Object> decode(VectorSchemaRoot batch, int index) {
     Map<String, Object> row = new LinkedHashMap<>();
+    List<String> companions = null;
     for (FieldVector vector : batch.getFieldVectors()) {
       row.put(vector.getName(), get(vector, index));
+      if (vector.getName().startsWith(TableSchemas.BLOB_URI_PREFIX)) {
+        companions = companions == null ? new ArrayList<>() : companions;
+        companions.add(vector.getName());
+      }
+    }
+    if (companions != null) {
+      for (String companion : companions) {
+        Object uri = row.remove(companion);
+        String blob = companion.substring(TableSchemas.BLOB_URI_PREFIX.length());
+        if (uri != null && row.containsKey(blob)) {
+          row.put(blob, BlobValue.storedExternal((String) uri));
+        }
+      }
     }
     return row;
+  }
+
+  /** The companion value of a Blob cell: its URI when external, else null. */
+  private static String externalUri(Object blob) {
+    if (blob instanceof BlobValue b && b.isExternal() && !b.isAdmitted()) {
+      // The write path admits (and for keyed writes materialises) every input URI before staging.
+      throw new IllegalStateException("an external Blob URI reached a table without admission");
+    }
+    return blob instanceof BlobValue b ? b.uri().orElse(null) : null;
   }
 
   /**
@@ -164,9 +194,12 @@ final class RowCodec {
       v.setSafe(index, as(value, String.class, field).getBytes(StandardCharsets.UTF_8));
     } else if (vector instanceof LargeVarBinaryVector v) {
       if (value instanceof StoredBlob) {
-        // A committed cell read back as its description: its bytes were never materialised.
+        // A committed cell read back as its description: a writer that carries committed rows
+        // materialises them first (write/BlobAdmission); one that did not must not drop the bytes.
         throw new BlobRewriteUnsupported(field.getName());
       }
+      // An external cell stores no bytes (empty, so a non-nullable Blob stays non-null); its URI
+      // goes to the companion column.
       v.setSafe(index, as(value, BlobValue.class, field).bytes());
     } else if (vector instanceof BitVector v) {
       v.setSafe(index, as(value, Boolean.class, field) ? 1 : 0);

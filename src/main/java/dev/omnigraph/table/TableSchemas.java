@@ -30,9 +30,7 @@ public final class TableSchemas {
   public static Schema node(NodeType type) {
     List<Field> fields = new ArrayList<>();
     fields.add(idField());
-    for (Property p : type.properties()) {
-      fields.add(field(p.name(), p.type()));
-    }
+    properties(fields, type.properties());
     return new Schema(fields);
   }
 
@@ -41,10 +39,33 @@ public final class TableSchemas {
     fields.add(idField());
     fields.add(new Field("src", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null));
     fields.add(new Field("dst", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null));
-    for (Property p : type.properties()) {
-      fields.add(field(p.name(), p.type()));
-    }
+    properties(fields, type.properties());
     return new Schema(fields);
+  }
+
+  /**
+   * Each property's field, and after a Blob property its URI companion
+   * ({@link #blobUriColumn}): an external cell stores its URI there and no bytes, because the blob
+   * encoding our tables use holds bytes only (docs/lance-write-layer.md, "Blob columns").
+   */
+  private static void properties(List<Field> fields, List<Property> properties) {
+    for (Property p : properties) {
+      fields.add(field(p.name(), p.type()));
+      if (p.type().isBlob()) {
+        fields.add(new Field(blobUriColumn(p.name()), FieldType.nullable(ArrowType.Utf8.INSTANCE), null));
+      }
+    }
+  }
+
+  /**
+   * The prefix of a Blob property's URI companion column; property names starting with it are
+   * reserved (the schema checker refuses them), so a companion never meets a property.
+   */
+  public static final String BLOB_URI_PREFIX = dev.omnigraph.schema.BlobValue.URI_COLUMN_PREFIX;
+
+  /** The URI companion column of Blob property {@code property}. */
+  public static String blobUriColumn(String property) {
+    return BLOB_URI_PREFIX + property;
   }
 
   private static Field idField() {

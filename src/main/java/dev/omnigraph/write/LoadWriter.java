@@ -28,11 +28,13 @@ final class LoadWriter implements PreparedWrite {
   private final LoadBatch batch;
   private final LoadMode mode;
   private final Catalog catalog;
+  private final ExternalBlobs externals;
 
-  LoadWriter(LoadBatch batch, LoadMode mode, Catalog catalog) {
+  LoadWriter(LoadBatch batch, LoadMode mode, Catalog catalog, ExternalBlobs externals) {
     this.batch = batch;
     this.mode = mode;
     this.catalog = catalog;
+    this.externals = externals;
   }
 
   @Override
@@ -63,7 +65,12 @@ final class LoadWriter implements PreparedWrite {
       }
     }
     if (mode != LoadMode.OVERWRITE) {
-      WriteLimits.checkBlobBytes(batch.rows().values().stream().map(LinkedHashMap::values).toList());
+      Map<String, java.util.Collection<Map<String, Object>>> rows = new LinkedHashMap<>();
+      batch.rows().forEach((table, byId) -> rows.put(table, byId.values()));
+      if (BlobAdmission.anyBlob(rows)) {
+        // Rows are settled in place: a reprepare finds managed bytes and reads no source again.
+        BlobAdmission.materialise(ctx, externals, rows, dev.omnigraph.schema.BlobValue.MAX_OPERATION_BYTES);
+      }
     }
     checkEndpoints(ctx);
     checkConstraints(ctx);

@@ -8,6 +8,7 @@ import dev.omnigraph.query.CheckedMutation;
 import dev.omnigraph.query.Predicate;
 import dev.omnigraph.query.Statement;
 import dev.omnigraph.query.Value;
+import dev.omnigraph.schema.BlobValue;
 import dev.omnigraph.schema.Catalog;
 import dev.omnigraph.schema.EdgeType;
 import dev.omnigraph.schema.KeyIds;
@@ -45,12 +46,14 @@ final class MutationWriter implements PreparedWrite {
   private final BoundParams params;
   private final Catalog catalog;
   private final Instant now;
+  private final ExternalBlobs externals;
   private Map<String, Set<String>> strictIds = Map.of();
 
-  MutationWriter(CheckedMutation mutation, BoundParams params, Catalog catalog) {
+  MutationWriter(CheckedMutation mutation, BoundParams params, Catalog catalog, ExternalBlobs externals) {
     this.mutation = mutation;
     this.params = params;
     this.catalog = catalog;
+    this.externals = externals;
     // One now() for the whole mutation, at the stored (millisecond) precision.
     this.now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
   }
@@ -89,7 +92,12 @@ final class MutationWriter implements PreparedWrite {
     }
     Map<String, Set<String>> strict = new HashMap<>();
     List<TableEffect> effects = new ArrayList<>();
-    WriteLimits.checkBlobBytes(staging.tables().values().stream().map(p -> p.rows.values()).toList());
+    Map<String, java.util.Collection<Map<String, Object>>> pendingRows = new LinkedHashMap<>();
+    staging.tables().forEach((table, pending) -> pendingRows.put(table, pending.rows.values()));
+    if (BlobAdmission.anyBlob(pendingRows)) {
+      // Input payloads, external sources and the committed cells an update carries: one budget.
+      BlobAdmission.materialise(ctx, externals, pendingRows, BlobValue.MAX_OPERATION_BYTES);
+    }
     for (Map.Entry<String, MutationStaging.Pending> t : staging.tables().entrySet()) {
       String tableKey = t.getKey();
       MutationStaging.Pending p = t.getValue();

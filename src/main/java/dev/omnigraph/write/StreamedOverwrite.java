@@ -43,9 +43,13 @@ final class StreamedOverwrite implements LoadSink, PreparedWrite, AutoCloseable 
   static final long MAX_BUFFERED_BYTES = 32L << 20;
   private long bufferedRows;
   private long bufferedBytes;
+  private final dev.omnigraph.api.ExternalBlobPolicy blobPolicy;
+  /** External Blob cells admitted so far, against {@link BlobAdmission#MAX_EXTERNAL_CELLS}. */
+  private long externalCells;
 
-  StreamedOverwrite(Catalog catalog) {
+  StreamedOverwrite(Catalog catalog, dev.omnigraph.api.ExternalBlobPolicy blobPolicy) {
     this.catalog = catalog;
+    this.blobPolicy = blobPolicy;
     try {
       this.dir = Files.createTempDirectory("omnigraph-load-");
     } catch (IOException e) {
@@ -55,6 +59,13 @@ final class StreamedOverwrite implements LoadSink, PreparedWrite, AutoCloseable 
 
   @Override
   public void add(String tableKey, String id, Map<String, Object> row, long line, boolean strict) {
+    // An overwrite keeps external cells as references: admitted here, line by line, never read.
+    for (Map.Entry<String, Object> e : row.entrySet()) {
+      if (e.getValue() instanceof dev.omnigraph.schema.BlobValue b && b.isExternal() && !b.isAdmitted()) {
+        BlobAdmission.checkExternalCells(++externalCells);
+        e.setValue(BlobAdmission.reference(blobPolicy, b, "line " + line + " (" + e.getKey() + ")"));
+      }
+    }
     RowSpill spill = spills.computeIfAbsent(tableKey, k -> new RowSpill(Effects.schemaOf(catalog, k), dir));
     long ordinal = spill.add(row);
     bufferedRows++;

@@ -42,29 +42,6 @@ public final class WriteLimits {
     }
   }
 
-  /**
-   * The Blob limit of keyed writes (docs/schema-language.md, "Blob"): the operation's Blob payload bytes, summed over
-   * every table's rows, refused above {@link dev.omnigraph.schema.BlobValue#MAX_OPERATION_BYTES}
-   * before anything is staged (no data file written, no sidecar armed). Each value was already
-   * checked alone before it was decoded ({@link dev.omnigraph.schema.BlobValue#parse}).
-   */
-  static void checkBlobBytes(java.util.Collection<? extends java.util.Collection<Map<String, Object>>> tables) {
-    long total = 0;
-    for (java.util.Collection<Map<String, Object>> rows : tables) {
-      for (Map<String, Object> row : rows) {
-        for (Object v : row.values()) {
-          if (v instanceof dev.omnigraph.schema.BlobValue b) {
-            total += b.size();
-          }
-        }
-      }
-    }
-    if (total > dev.omnigraph.api.BlobLimits.MAX_OPERATION_BYTES) {
-      throw new ResourceLimitExceeded(dev.omnigraph.api.BlobLimits.PAYLOAD_RESOURCE,
-          dev.omnigraph.api.BlobLimits.MAX_OPERATION_BYTES, total);
-    }
-  }
-
   static void checkBytes(String tableKey, long bytes) {
     if (bytes > MAX_KEYED_BYTES) {
       throw new ResourceLimitExceeded("arrow_bytes:" + tableKey, MAX_KEYED_BYTES, bytes);

@@ -16,9 +16,18 @@ public final class WritePath {
   /** The accepted schema now: each call plans with one reading of it. */
   private final java.util.function.Supplier<SchemaIr> schemas;
 
-  public WritePath(WriteAttempt attempt, java.util.function.Supplier<SchemaIr> schemas) {
+  /** The graph's external-Blob settings; every URI refused until {@link #allowExternalBlobs} installs a list. */
+  private volatile ExternalBlobs externals;
+
+  public WritePath(WriteAttempt attempt, java.util.function.Supplier<SchemaIr> schemas, ExternalBlobs externals) {
     this.attempt = attempt;
     this.schemas = schemas;
+    this.externals = externals;
+  }
+
+  /** Installs the graph's external-Blob allow list for every later write (docs/schema-language.md, "Blob"). */
+  public void allowExternalBlobs(ExternalBlobs externals) {
+    this.externals = java.util.Objects.requireNonNull(externals, "externals");
   }
 
   /**
@@ -49,7 +58,7 @@ public final class WritePath {
     }
     admit.accept(mutation, schema.catalog());
     dev.omnigraph.query.BoundParams bound = dev.omnigraph.query.Params.bind(checked, params);
-    return attempt.run(branch, new MutationWriter(mutation, bound, schema.catalog()), actor, ifCommit, schema);
+    return attempt.run(branch, new MutationWriter(mutation, bound, schema.catalog(), externals), actor, ifCommit, schema);
   }
 
   /**
@@ -83,7 +92,7 @@ public final class WritePath {
     if (mode == LoadMode.OVERWRITE) {
       // Streams: rows are spilled as parsed and staged from the spill, so an overwrite of any size
       // runs in bounded memory; append and merge are bounded by the keyed-plan limit.
-      try (StreamedOverwrite overwrite = new StreamedOverwrite(schema.catalog())) {
+      try (StreamedOverwrite overwrite = new StreamedOverwrite(schema.catalog(), externals.policy())) {
         NdjsonReader.read(ndjson, firstLine, schema.catalog(), mode, admit, overwrite);
         return attempt.run(branch, overwrite, actor, Optional.empty(), schema);
       } catch (IOException e) {
@@ -96,7 +105,7 @@ public final class WritePath {
     } catch (IOException e) {
       throw new UncheckedIOException("could not read the load input", e);
     }
-    return attempt.run(branch, new LoadWriter(batch, mode, schema.catalog()), actor, Optional.empty(), schema);
+    return attempt.run(branch, new LoadWriter(batch, mode, schema.catalog(), externals), actor, Optional.empty(), schema);
   }
 
   /**

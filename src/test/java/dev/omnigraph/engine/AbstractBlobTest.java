@@ -61,6 +61,10 @@ abstract class AbstractBlobTest {
       query set_note($slug: String, $note: String?) {
         update Doc set { note: $note } where slug = $slug
       }
+      query note_two($note: String) {
+        update Doc set { note: $note } where slug = "x"
+        update Doc set { note: $note } where slug = "y"
+      }
       query bodies() {
         match { $d: Doc }
         return { $d.body }
@@ -251,18 +255,22 @@ abstract class AbstractBlobTest {
   }
 
   @Test
-  void externalUrisBlobQueriesAndRowRewritesAreRefused() {
+  void externalUrisAreRefusedUnlessAllowedAndBlobQueriesAreRefused() {
     addDoc("a", base64(new byte[] {1, 2, 3}));
     SnapshotOutput before = graph.snapshot("main");
+    // No blob.allow: every external URI is refused, typed, naming the URI and the cell or line.
     assertThatThrownBy(() -> load(LoadMode.APPEND, doc("b", "s3://bucket/key")))
-        .isInstanceOf(ExternalBlobRefused.class);
+        .isInstanceOfSatisfying(ExternalBlobRefused.class, e -> {
+          assertThat(e.uri()).isEqualTo("s3://bucket/key");
+          assertThat(e.where()).isEqualTo("Doc 'b'.body");
+        });
+    assertThatThrownBy(() -> load(LoadMode.OVERWRITE, doc("b", "s3://bucket/key")))
+        .isInstanceOfSatisfying(ExternalBlobRefused.class, e -> assertThat(e.where()).isEqualTo("line 1 (body)"));
     assertThatThrownBy(() -> addDoc("c", "https://example.com/x")).isInstanceOf(ExternalBlobRefused.class);
     for (String q : List.of("bodies", "by_body", "max_body")) {
       assertThatThrownBy(() -> graph.query(Optional.empty(), Optional.empty(), GQ, q, JSON.createObjectNode()))
           .as(q).isInstanceOf(QueryException.class).hasMessageContaining("Blob");
     }
-    assertThatThrownBy(() -> graph.mutate("main", GQ, "set_note", JSON.createObjectNode().put("slug", "a")
-        .put("note", "n"), Optional.of("blob-test"), Optional.empty())).isInstanceOf(BlobRewriteUnsupported.class);
     assertThat(graph.snapshot("main")).isEqualTo(before);
     assertThat(graph.query(Optional.empty(), Optional.empty(), GQ, "slugs", JSON.createObjectNode()).rows())
         .hasSize(1);
@@ -441,5 +449,127 @@ abstract class AbstractBlobTest {
       pool.shutdownNow();
     }
     assertThat(sidecars()).isEmpty();
+  }
+
+  /** The materialising rewrite: an update of another property reads the committed bytes and writes them back. */
+  @Test
+  void anUpdateOfAnotherPropertyKeepsTheBlobBytes() throws Exception {
+    byte[] body = pattern(300_000, 9);
+    addDoc("a", base64(body));
+    addDoc("empty", null);
+    WriteResult updated = graph.mutate("main", GQ, "set_note", JSON.createObjectNode().put("slug", "a")
+        .put("note", "n"), Optional.of("blob-test"), Optional.empty());
+    graph.mutate("main", GQ, "set_note", JSON.createObjectNode().put("slug", "empty").put("note", "m"),
+        Optional.of("blob-test"), Optional.empty());
+    try (BlobRead cell = read("a", Optional.empty())) {
+      assertThat(cell.size()).isEqualTo(body.length);
+      assertThat(sha256(bytes(cell, 0, cell.size()))).isEqualTo(sha256(body));
+    }
+    try (BlobRead cell = read("a", Optional.of(updated.commitId().orElseThrow()))) {
+      assertThat(sha256(bytes(cell, 0, cell.size()))).isEqualTo(sha256(body));
+    }
+    assertThatThrownBy(() -> read("empty", Optional.empty())).isInstanceOf(NotFound.class);
+    assertThat(graph.query(Optional.empty(), Optional.empty(), GQ, "slugs", JSON.createObjectNode()).rows())
+        .hasSize(2);
+  }
+
+  @Test
+  void allowedUrisAreProbedThenMaterialisedByKeyedWritesAndKeptAsReferencesByOverwrite() throws Exception {
+    try (ExternalSourceServer source = new ExternalSourceServer()) {
+      graph.allowExternalBlobs(dev.omnigraph.api.ExternalBlobPolicy.parse(source.base() + "/ok/"));
+      byte[] one = pattern(5000, 3);
+      String uri = source.put("/ok/one.bin", one);
+      load(LoadMode.APPEND, doc("loaded", uri));
+      addDoc("mutated", uri);
+      assertThat(source.heads.get()).isEqualTo(2);
+      assertThat(source.gets.get()).isEqualTo(2);
+      for (String id : List.of("loaded", "mutated")) {
+        try (BlobRead cell = read(id, Optional.empty())) {
+          assertThat(cell.externalUri()).isEmpty(); // materialised: managed bytes with an entity tag
+          assertThat(sha256(bytes(cell, 0, cell.size()))).isEqualTo(sha256(one));
+        }
+      }
+      SnapshotOutput before = graph.snapshot("main");
+      // Refused spellings: outside the base, climbing out of it, user info, file://; nothing probed.
+      for (String bad : List.of(source.base() + "/other/x", source.base() + "/ok/../secret",
+          source.base() + "/ok/%2e%2e/secret", "http://user@127.0.0.1:" + source.base().split(":")[2] + "/ok/one.bin",
+          source.base() + "/okay/x", "file:///etc/passwd")) {
+        assertThatThrownBy(() -> addDoc("bad", bad)).as(bad).isInstanceOf(ExternalBlobRefused.class);
+      }
+      // Allowed but missing: 424's typed failure, before anything is staged.
+      assertThatThrownBy(() -> addDoc("missing", source.base() + "/ok/missing"))
+          .isInstanceOfSatisfying(dev.omnigraph.api.ExternalBlobUnreadable.class, e -> {
+            assertThat(e.uri()).isEqualTo(source.base() + "/ok/missing");
+            assertThat(e.reason()).contains("404");
+          });
+      // Sizes over 32 MiB together: refused after the HEADs, before any payload GET.
+      int getsBefore = source.gets.get();
+      String big1 = source.claim("/ok/big1", 17L * 1024 * 1024);
+      String big2 = source.claim("/ok/big2", 17L * 1024 * 1024);
+      assertThatThrownBy(() -> graph.mutate("main", GQ, "add_two", JSON.createObjectNode().put("x", big1)
+          .put("y", big2), Optional.of("blob-test"), Optional.empty()))
+          .isInstanceOfSatisfying(dev.omnigraph.api.ResourceLimitExceeded.class, e -> {
+            assertThat(e.resource()).isEqualTo(BlobValue.PAYLOAD_RESOURCE);
+            assertThat(e.actual()).isEqualTo(34L * 1024 * 1024);
+          });
+      assertThat(source.gets.get()).isEqualTo(getsBefore);
+      assertThat(graph.snapshot("main")).isEqualTo(before);
+      assertThat(sidecars()).isEmpty();
+
+      // Overwrite keeps the reference: no HEAD, no GET; a read redirects; export spells the URI.
+      int headsBefore = source.heads.get();
+      getsBefore = source.gets.get();
+      WriteResult over = load(LoadMode.OVERWRITE, doc("ref", source.base() + "/ok/never-read"),
+          doc("own", base64(one)));
+      assertThat(source.heads.get()).isEqualTo(headsBefore);
+      assertThat(source.gets.get()).isEqualTo(getsBefore);
+      try (BlobRead cell = read("ref", Optional.empty())) {
+        assertThat(cell.externalUri()).contains(source.base() + "/ok/never-read");
+        assertThat(cell.snapshotId()).isEqualTo(over.commitId().orElseThrow());
+      }
+      // An update of the row carries the reference as it is: no read of the source.
+      graph.mutate("main", GQ, "set_note", JSON.createObjectNode().put("slug", "ref").put("note", "n"),
+          Optional.of("blob-test"), Optional.empty());
+      try (BlobRead cell = read("ref", Optional.empty())) {
+        assertThat(cell.externalUri()).contains(source.base() + "/ok/never-read");
+      }
+      assertThat(source.heads.get() + source.gets.get()).isEqualTo(headsBefore + getsBefore);
+
+      java.io.ByteArrayOutputStream exported = new java.io.ByteArrayOutputStream();
+      graph.export(Optional.empty(), List.of()).writeTo(exported);
+      assertThat(exported.toString(java.nio.charset.StandardCharsets.UTF_8))
+          .contains("\"body\":\"" + source.base() + "/ok/never-read\"");
+      StorageConfig copyRoot = newRoot();
+      Omnigraph.init(copyRoot, SCHEMA, Optional.of("blob-test")).close();
+      try (Omnigraph copy = Omnigraph.open(copyRoot, OpenMode.READ_WRITE)) {
+        copy.allowExternalBlobs(dev.omnigraph.api.ExternalBlobPolicy.parse(source.base() + "/ok/"));
+        copy.load("main", new StringReader(exported.toString(java.nio.charset.StandardCharsets.UTF_8)),
+            LoadMode.OVERWRITE, Optional.of("blob-test"));
+        try (BlobRead ref = copy.readBlob("node", "Doc", "ref", "body", Optional.empty(), Optional.empty(),
+            Optional.empty()); BlobRead own = copy.readBlob("node", "Doc", "own", "body", Optional.empty(),
+            Optional.empty(), Optional.empty())) {
+          assertThat(ref.externalUri()).contains(source.base() + "/ok/never-read");
+          assertThat(sha256(bytes(own, 0, own.size()))).isEqualTo(sha256(one));
+        }
+      }
+    }
+  }
+
+  @Test
+  void probesRunAtMostEightInFlight() throws Exception {
+    try (ExternalSourceServer source = new ExternalSourceServer()) {
+      graph.allowExternalBlobs(dev.omnigraph.api.ExternalBlobPolicy.parse(source.base() + "/ok/"));
+      source.headMillis = 150;
+      StringBuilder lines = new StringBuilder();
+      for (int i = 0; i < 20; i++) {
+        lines.append(doc("d" + i, source.put("/ok/" + i, new byte[] {(byte) i}))).append('\n');
+      }
+      graph.load("main", new StringReader(lines.toString()), LoadMode.MERGE, Optional.of("blob-test"));
+      assertThat(source.heads.get()).isEqualTo(20);
+      assertThat(source.maxInFlight.get()).isEqualTo(8);
+      try (BlobRead cell = read("d13", Optional.empty())) {
+        assertThat(bytes(cell, 0, cell.size())).containsExactly(13);
+      }
+    }
   }
 }

@@ -47,4 +47,22 @@ class BlobLocalTest extends AbstractBlobTest {
     assertThat(dataFiles()).isEqualTo(committedDataFiles);
     assertThat(sidecars()).isEmpty();
   }
+
+  /** The materialising rewrite charges the committed bytes it carries before reading any of them. */
+  @Test
+  void anUpdateWhoseMatchedBlobsExceed32MiBIsRefusedWithNothingMoved() {
+    String seventeen = base64(new byte[17 * 1024 * 1024]);
+    addDoc("x", seventeen);
+    addDoc("y", seventeen);
+    SnapshotOutput before = graph.snapshot("main");
+    List<String> committedDataFiles = dataFiles();
+    assertThatThrownBy(() -> graph.mutate("main", GQ, "note_two", JSON.createObjectNode().put("note", "n"),
+        Optional.of("blob-test"), Optional.empty())).isInstanceOfSatisfying(ResourceLimitExceeded.class, e -> {
+          assertThat(e.resource()).isEqualTo(BlobValue.PAYLOAD_RESOURCE);
+          assertThat(e.actual()).isEqualTo(34L * 1024 * 1024);
+        });
+    assertThat(graph.snapshot("main")).isEqualTo(before);
+    assertThat(dataFiles()).isEqualTo(committedDataFiles);
+    assertThat(sidecars()).isEmpty();
+  }
 }

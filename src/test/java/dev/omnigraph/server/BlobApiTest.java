@@ -47,12 +47,17 @@ class BlobApiTest {
     return b;
   }
 
+  /** The graph's blob.allow: a base the test stores references under, and one whose source never answers. */
+  static final String ALLOW = "https://blobs.example.com/ext/,http://127.0.0.1:1/ext/";
+  static final String EXTERNAL = "https://blobs.example.com/ext/a.bin";
+
   @BeforeAll
   static void initGraph() {
     String uri = ConfigProvider.getConfig().getValue("omnigraph.graphs.blob.uri", String.class);
     if (!Files.exists(Path.of(uri, "__manifest"))) {
       try (Omnigraph g = Omnigraph.init(StorageConfig.fromEnvironment(uri),
-          "node Doc {\n  slug: String @key\n  body: Blob?\n}\n", Optional.of("setup"))) {
+          "node Doc {\n  slug: String @key\n  body: Blob?\n}\nnode Ext {\n  name: String @key\n  file: Blob?\n}\n",
+          Optional.of("setup"))) {
         String gq = "query add($slug: String, $body: Blob?) { insert Doc { slug: $slug, body: $body } }";
         for (var doc : java.util.Map.of("big", DOC, "note", NOTE).entrySet()) {
           g.mutate("main", gq, "add", new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode()
@@ -61,6 +66,10 @@ class BlobApiTest {
         }
         g.load("main", new java.io.StringReader("{\"type\":\"Doc\",\"data\":{\"slug\":\"none\"}}"),
             dev.omnigraph.api.LoadMode.APPEND, Optional.of("setup"));
+        // An overwrite keeps an allowed URI as a reference, reading nothing (the host need not exist).
+        g.allowExternalBlobs(dev.omnigraph.api.ExternalBlobPolicy.parse(ALLOW));
+        g.load("main", new java.io.StringReader("{\"type\":\"Ext\",\"data\":{\"name\":\"ref\",\"file\":\""
+            + EXTERNAL + "\"}}"), dev.omnigraph.api.LoadMode.OVERWRITE, Optional.of("setup"));
       }
     }
   }
@@ -153,6 +162,42 @@ class BlobApiTest {
         .body("code", equalTo("bad_request"));
     api().get("/graphs/blob/blob?entity=node&type=Doc&property=body").then().statusCode(400);
     api().get(cell("note") + "&branch=main&snapshot=x").then().statusCode(400);
+  }
+
+  @Test
+  @Order(6)
+  void anExternalCellRedirectsWithoutReadingItsSource() {
+    String ext = "/graphs/blob/blob?entity=node&type=Ext&property=file&id=ref";
+    for (Response r : java.util.List.of(api().redirects().follow(false).get(ext),
+        api().redirects().follow(false).header("Range", "bytes=0-3").head(ext))) {
+      r.then().statusCode(302).header("Location", EXTERNAL).header("Cache-Control", "no-store")
+          .header("Omnigraph-Snapshot-Id", head());
+      assertThat(r.header("ETag")).isNull();
+      assertThat(r.asByteArray()).isEmpty();
+    }
+    // It has no entity tag: an If-Match naming one cannot match it; '*' does (the cell exists).
+    api().redirects().follow(false).header("If-Match", "\"1.1.1.1\"").get(ext).then().statusCode(412)
+        .header("Omnigraph-Snapshot-Id", head());
+    api().redirects().follow(false).header("If-Match", "*").get(ext).then().statusCode(302);
+  }
+
+  @Test
+  @Order(6)
+  void aKeyedWriteOfAnAllowedSourceThatCannotBeReadIs424AndOfAnotherIs400() {
+    String before = head();
+    api().contentType(GraphResource.NDJSON)
+        .body("{\"type\":\"Ext\",\"data\":{\"name\":\"x\",\"file\":\"http://127.0.0.1:1/ext/x.bin\"}}"
+            .getBytes(StandardCharsets.UTF_8))
+        .post("/graphs/blob/load/ndjson?mode=append").then().statusCode(424)
+        .body("code", org.hamcrest.Matchers.nullValue())
+        .body("external_blob_source.uri", equalTo("http://127.0.0.1:1/ext/x.bin"))
+        .body("external_blob_source.reason", org.hamcrest.Matchers.startsWith("no answer"));
+    api().contentType(GraphResource.NDJSON)
+        .body("{\"type\":\"Ext\",\"data\":{\"name\":\"x\",\"file\":\"https://blobs.example.com/other/x\"}}"
+            .getBytes(StandardCharsets.UTF_8))
+        .post("/graphs/blob/load/ndjson?mode=append").then().statusCode(400).body("code", equalTo("bad_request"))
+        .body("error", org.hamcrest.Matchers.containsString("https://blobs.example.com/other/x"));
+    assertThat(head()).isEqualTo(before);
   }
 
   @Test

@@ -40,6 +40,7 @@ public class GraphsTestResource implements QuarkusTestResourceLifecycleManager {
           Map.entry("omnigraph.graphs.idx.uri", root.resolve("idx").toString()),
           Map.entry("omnigraph.graphs.blob.uri", root.resolve("blob").toString()),
           Map.entry("omnigraph.graphs.blobw.uri", root.resolve("blobw").toString()),
+          Map.entry("omnigraph.graphs.blob.blob.allow", BlobApiTest.ALLOW),
           Map.entry("omnigraph.graphs.idxcli.uri", root.resolve("idxcli").toString()),
           Map.entry("omnigraph.graphs.applycli.uri", root.resolve("applycli").toString()),
           Map.entry("omnigraph.graphs.g.uri", root.resolve("g").toString()),
