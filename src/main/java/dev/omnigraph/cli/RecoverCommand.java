@@ -119,8 +119,8 @@ public class RecoverCommand implements Callable<Integer> {
   /** An unreadable sidecar blocks recovery: name every one, each with its quarantine command. */
   private static int unreadable(StorageConfig config, UnreadableSidecar first) {
     List<UnreadableSidecar> all;
-    try (Omnigraph g = Omnigraph.open(config, OpenMode.READ_ONLY)) {
-      all = g.unreadableSidecars();
+    try (RootContents contents = RootContents.open(config)) {
+      all = contents.unreadableSidecars();
     } catch (RuntimeException e) {
       all = List.of(first);
     }

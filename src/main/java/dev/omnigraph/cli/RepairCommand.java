@@ -3,6 +3,7 @@ package dev.omnigraph.cli;
 import dev.omnigraph.api.OpenMode;
 import dev.omnigraph.api.RecoveryPending;
 import dev.omnigraph.engine.Omnigraph;
+import dev.omnigraph.engine.RootContents;
 import dev.omnigraph.api.maintenance.RepairReport;
 import dev.omnigraph.api.UnreadableSidecar;
 import dev.omnigraph.api.storage.StorageConfig;
@@ -45,7 +46,10 @@ public class RepairCommand implements Callable<Integer> {
       try {
         r = g.repair(apply, graph.actor());
       } catch (RecoveryPending e) {
-        List<UnreadableSidecar> unreadable = g.unreadableSidecars();
+        List<UnreadableSidecar> unreadable;
+        try (RootContents contents = RootContents.open(config)) {
+          unreadable = contents.unreadableSidecars();
+        }
         if (unreadable.isEmpty()) {
           throw e;
         }

@@ -88,7 +88,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     dev.omnigraph.write.WriterParts writers = new dev.omnigraph.write.WriterParts(gates, manifest, tables,
         template, recovery, () -> contract().ir(), () -> SchemaContract.liveIdentity(storage));
     this.writePath = new WritePath(new WriteAttempt(writers), () -> contract().ir(),
-        externalBlobs(dev.omnigraph.api.ExternalBlobPolicy.DENY, config));
+        dev.omnigraph.write.ExternalBlobs.of(dev.omnigraph.api.ExternalBlobPolicy.DENY, config));
     this.merges = new dev.omnigraph.write.MergeAttempt(writers);
     this.schemaApplies = new dev.omnigraph.write.SchemaApplyAttempt(writers, contracts);
     this.indexEnsures = new dev.omnigraph.write.EnsureIndicesAttempt(writers);
@@ -161,19 +161,8 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * of the handle. Returns this handle.
    */
   public Omnigraph allowExternalBlobs(dev.omnigraph.api.ExternalBlobPolicy policy) {
-    writePath.allowExternalBlobs(externalBlobs(policy, config));
+    writePath.allowExternalBlobs(dev.omnigraph.write.ExternalBlobs.of(policy, config));
     return this;
-  }
-
-  private static dev.omnigraph.write.ExternalBlobs externalBlobs(dev.omnigraph.api.ExternalBlobPolicy policy,
-      StorageConfig config) {
-    StorageConfig s3 = s3Settings(config);
-    return new dev.omnigraph.write.ExternalBlobs(policy, () -> new dev.omnigraph.table.ExternalSources(s3));
-  }
-
-  /** The S3 settings of {@code s3://} Blob sources: the graph's own on S3, the environment's otherwise. */
-  private static StorageConfig s3Settings(StorageConfig config) {
-    return config.backend() == StorageConfig.Backend.S3 ? config : StorageConfig.fromEnvironment("s3://external");
   }
 
   /** The authorization gate of this handle ({@link PolicyGate#OPEN} unless one was installed). */
@@ -254,22 +243,6 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
   public static Omnigraph open(GraphRoots roots, StorageConfig config, OpenMode mode,
       OptimizeSettings optimizeSettings, dev.omnigraph.api.lease.LeaseSettings leaseSettings) {
     return RootLifecycle.open(roots, config, mode, optimizeSettings, leaseSettings);
-  }
-
-  /**
-   * The pending sidecars recovery cannot read, each as the refusal recovery would raise for it;
-   * reads only, so it works on a read-only handle (the operator's view before a quarantine).
-   */
-  public List<dev.omnigraph.api.UnreadableSidecar> unreadableSidecars() {
-    List<dev.omnigraph.api.UnreadableSidecar> out = new ArrayList<>();
-    for (String key : sidecars.list()) {
-      try {
-        sidecars.read(key);
-      } catch (dev.omnigraph.api.UnreadableSidecar e) {
-        out.add(e);
-      }
-    }
-    return out;
   }
 
   volatile List<Outcome> lastRecovery = List.of();

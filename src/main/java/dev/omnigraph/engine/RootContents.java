@@ -117,6 +117,23 @@ public final class RootContents implements AutoCloseable {
   }
 
   /**
+   * The pending sidecars recovery cannot read, each as the refusal recovery would raise for it
+   * (the operator's view before a quarantine); reads only, so it works beside a live writer.
+   */
+  public List<dev.omnigraph.api.UnreadableSidecar> unreadableSidecars() {
+    SidecarStore sidecars = new SidecarStore(storage);
+    List<dev.omnigraph.api.UnreadableSidecar> out = new java.util.ArrayList<>();
+    for (String key : sidecars.list()) {
+      try {
+        sidecars.read(key);
+      } catch (dev.omnigraph.api.UnreadableSidecar e) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  /**
    * The stored writer lease as read now (one GET), judged live or expired; empty when none is stored.
    *
    * @throws dev.omnigraph.api.lease.LeaseUnreadable when the stored lease cannot be parsed

@@ -1,6 +1,7 @@
 package dev.omnigraph.write;
 
 import dev.omnigraph.api.ExternalBlobPolicy;
+import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.table.ExternalSources;
 import java.util.function.Supplier;
 
@@ -12,4 +13,14 @@ import java.util.function.Supplier;
  * @param policy which URIs the graph accepts
  * @param sources opens the reader of admitted sources (the graph's S3 settings)
  */
-public record ExternalBlobs(ExternalBlobPolicy policy, Supplier<ExternalSources> sources) {}
+public record ExternalBlobs(ExternalBlobPolicy policy, Supplier<ExternalSources> sources) {
+
+  /**
+   * The settings of the graph at {@code root}: {@code s3://} sources are read with the graph's own S3
+   * settings when it is on S3, with the environment's otherwise.
+   */
+  public static ExternalBlobs of(ExternalBlobPolicy policy, StorageConfig root) {
+    StorageConfig s3 = root.backend() == StorageConfig.Backend.S3 ? root : StorageConfig.fromEnvironment("s3://external");
+    return new ExternalBlobs(policy, () -> new ExternalSources(s3));
+  }
+}

@@ -40,9 +40,8 @@ class GateCoverageTest {
       Map.entry("init(GraphRoots, StorageConfig, String, Optional)", "static: as init, in the caller's registry"),
       Map.entry("open(GraphRoots, StorageConfig, OpenMode, OptimizeSettings, LeaseSettings)",
           "static: as open, in the caller's registry"),
-      Map.entry("relocate(StorageConfig, boolean)", "static: the offline relocate tool on a root, no handle"),
-      Map.entry("quarantineSidecar(StorageConfig, String, Consumer)",
-          "static: the offline quarantine tool on a root, no handle"),
+      Map.entry("allowExternalBlobs(ExternalBlobPolicy)",
+          "installs the graph's configured external-Blob allow list at start-up; decides no request"),
       Map.entry("gatedBy(PolicyGate)", "installs the gate"),
       Map.entry("typesInScope(String, String, boolean, Optional)", "a preview for GET /queries' listing: it "
           + "answers whether a stored query's types are in the caller's scope and decides nothing"),
@@ -62,7 +61,6 @@ class GateCoverageTest {
       Map.entry("heal()", "the service's write-entry heal; no actor asked for it"),
       Map.entry("pendingRecovery()", "the service's readiness: pending sidecar keys"),
       Map.entry("recoveryAudit()", "the service's readiness and doctor: recorded recoveries"),
-      Map.entry("unreadableSidecars()", "the local doctor/quarantine view (direct store access, no gate)"),
       Map.entry("residue()", "the local doctor view and repair's report (direct store access)"),
       Map.entry("explain(String, String, JsonNode)", "the plan of a query against the schema; reads no data"),
       Map.entry("driftCheck()", "the service's readiness drift probe; writes nothing"));

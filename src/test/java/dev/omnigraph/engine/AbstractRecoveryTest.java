@@ -309,7 +309,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
               assertThat(e.reason()).startsWith(c.getValue());
               assertThat(e.getMessage()).doesNotContain("pre-v9").contains("omnigraph recover --quarantine " + id);
             });
-        assertThat(graph.unreadableSidecars()).singleElement().satisfies(u -> assertThat(u.operationId()).isEqualTo(id));
+        assertThat(unreadable()).singleElement().satisfies(u -> assertThat(u.operationId()).isEqualTo(id));
         List<QuarantinedSidecar> seen = new java.util.ArrayList<>();
         QuarantinedSidecar q = RootContents.quarantineSidecar(config, id, seen::add);
         assertThat(seen).singleElement().satisfies(b -> assertThat(b.content()).isEqualTo(bytes));
@@ -418,5 +418,11 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
     assertThat(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().stream().filter(c -> Recovery.RECOVERY_ACTOR.equals(c.actorId())))
         .hasSize(1);
     assertPinsEqualHeads("main");
+  }
+
+  private List<dev.omnigraph.api.UnreadableSidecar> unreadable() {
+    try (RootContents contents = RootContents.open(config)) {
+      return contents.unreadableSidecars();
+    }
   }
 }

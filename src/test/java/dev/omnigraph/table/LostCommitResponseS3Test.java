@@ -75,7 +75,9 @@ class LostCommitResponseS3Test {
             .satisfies(to -> assertThat(to.tableClass()).isEqualTo(TableClass.DUPLICATED));
       });
       assertThat(g.recoveryAudit()).anySatisfy(e -> assertThat(e.toString()).contains("DUPLICATED"));
-      assertThat(g.unreadableSidecars()).isEmpty();
+      try (dev.omnigraph.engine.RootContents contents = dev.omnigraph.engine.RootContents.open(config)) {
+        assertThat(contents.unreadableSidecars()).isEmpty();
+      }
       assertThat(g.repair(false).empty()).isTrue();
       // All or nothing: bob is not there; the next write lands and nothing is duplicated.
       g.load("main", person("cid"), LoadMode.APPEND, Optional.empty());
