@@ -189,7 +189,7 @@ class GraphApiTest {
   @Order(1)
   void graphsAreListedSortedWithTheirUris() {
     api().get("/graphs").then().statusCode(200)
-        .body("graphs.graph_id", equalTo(List.of("apply", "applycli", "authz", "blob", "bodies", "cli", "copy", "default", "empty", "feed", "fuzz",
+        .body("graphs.graph_id", equalTo(List.of("apply", "applycli", "authz", "blob", "blobw", "bodies", "cli", "copy", "default", "empty", "feed", "fuzz",
             "g", "idx", "idxcli", "r", "sq")))
         .body("graphs.find { it.graph_id == 'g' }.uri", equalTo(uriOf("g")));
   }

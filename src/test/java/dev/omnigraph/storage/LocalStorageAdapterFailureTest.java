@@ -35,18 +35,25 @@ class LocalStorageAdapterFailureTest {
       Files.writeString(root.resolve("locked/inner/x"), "x");
       Files.createDirectories(root.resolve("open"));
       Files.writeString(root.resolve("open/z"), "z");
-      // Only the storage classes and the probe, copied where an unprivileged user can read them.
+      // Only the storage classes, the api values they use (api.storage.StorageConfig and the errors)
+      // and the probe, copied where an unprivileged user can read them.
       Path cp = base.resolve("cp/dev/omnigraph/storage");
-      Files.createDirectories(cp);
-      Path classes = Path.of(StorageConfig.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-          .resolve("dev/omnigraph/storage");
-      Path testClasses = Path.of(PermissionProbeMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-          .resolve("dev/omnigraph/storage");
-      try (var files = Files.list(classes)) {
-        for (Path f : files.toList()) {
-          Files.copy(f, cp.resolve(f.getFileName()));
+      Path classRoot = Path.of(StorageConfig.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      for (String pkg : java.util.List.of("dev/omnigraph/storage", "dev/omnigraph/api")) {
+        Path from = classRoot.resolve(pkg);
+        try (var files = Files.walk(from)) {
+          for (Path f : files.toList()) {
+            Path to = base.resolve("cp").resolve(pkg).resolve(from.relativize(f).toString());
+            if (Files.isDirectory(f)) {
+              Files.createDirectories(to);
+            } else {
+              Files.copy(f, to);
+            }
+          }
         }
       }
+      Path testClasses = Path.of(PermissionProbeMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+          .resolve("dev/omnigraph/storage");
       Files.copy(testClasses.resolve("PermissionProbeMain.class"), cp.resolve("PermissionProbeMain.class"));
       try (var walk = Files.walk(base)) {
         for (Path p : walk.toList()) {
