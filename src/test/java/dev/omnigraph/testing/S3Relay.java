@@ -29,6 +29,13 @@ public final class S3Relay {
     // a GET took 55-70 ms instead of 9-16 ms. Read once, when the server classes load, so it is set
     // here, before any front creates its server.
     System.setProperty("sun.net.httpserver.nodelay", "true");
+    // With 200 idle connections open (its default cap) the JDK server closes each further one right
+    // after answering on it, with no "Connection: close": the client's next request on that pooled
+    // connection fails. A PUT whose body cannot be sent is not retried (conditional puts get one
+    // attempt), so a crash child's sidecar claim failed whenever the test JVM's Lance pools held 200
+    // idle connections to the front (measured: 201 after RootCopyS3Test). No real S3 closes a kept-
+    // alive connection it has just answered on, so the fronts keep every idle connection.
+    System.setProperty("sun.net.httpserver.maxIdleConnections", "1000000");
   }
 
   private static final Set<String> HOP_BY_HOP = Set.of(
