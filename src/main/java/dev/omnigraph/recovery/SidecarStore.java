@@ -69,8 +69,59 @@ public final class SidecarStore {
   public void arm(RecoverySidecar sidecar) {
     fence.check(); // LeaseLost before Phase A: nothing written
     Failpoints.hit(Failpoint.RECOVERY_SIDECAR_WRITE);
-    storage.putIfAbsent(keyOf(sidecar.operationId()), encode(sidecar));
-    written.put(keyOf(sidecar.operationId()), sidecar);
+    String key = keyOf(sidecar.operationId());
+    byte[] body = encode(sidecar);
+    dev.omnigraph.util.BoundedRetry.run(ARM, dev.omnigraph.util.BoundedRetry.REAL, n -> claim(key, body, n),
+        () -> new IllegalStateException("unreachable: the last claim attempt throws"));
+    written.put(key, sidecar);
+  }
+
+  /**
+   * Attempts to arm: a fresh operation's key, so three tries settle a lost exchange (a pooled
+   * connection the server had closed, an answer cut off) instead of failing the write for nothing.
+   */
+  private static final dev.omnigraph.util.BoundedRetry.Policy ARM = new dev.omnigraph.util.BoundedRetry.Policy(
+      "sidecar arm", 3, java.time.Duration.ofMillis(50), java.time.Duration.ofMillis(200),
+      java.time.Duration.ofMillis(50));
+
+  /**
+   * One create-if-absent of this operation's sidecar. A failure whose outcome is unknown
+   * (TRANSIENT, UNKNOWN; on a retry also PRECONDITION, which our own landed first try would answer)
+   * is settled by one GET of the key: nobody else writes an operation's own key, so our exact bytes
+   * there mean the claim landed and only its answer was lost, and no object means it did not land
+   * and may be tried again (a retried create-if-absent can never land twice). Anything else, or the
+   * last attempt, throws the failure as it came: Phase A failed, no effect follows.
+   */
+  private Optional<Boolean> claim(String key, byte[] body, int attempt) {
+    try {
+      storage.putIfAbsent(key, body);
+      return Optional.of(true);
+    } catch (dev.omnigraph.api.storage.StorageException e) {
+      dev.omnigraph.api.storage.StorageException.Kind kind = e.kind();
+      boolean unknownOutcome = kind == dev.omnigraph.api.storage.StorageException.Kind.TRANSIENT
+          || kind == dev.omnigraph.api.storage.StorageException.Kind.UNKNOWN
+          || (attempt > 1 && kind == dev.omnigraph.api.storage.StorageException.Kind.PRECONDITION);
+      if (!unknownOutcome) {
+        throw e;
+      }
+      Optional<String> stored;
+      try {
+        stored = storage.readTextIfExists(key);
+      } catch (RuntimeException readFailure) {
+        e.addSuppressed(readFailure);
+        throw e;
+      }
+      if (stored.isPresent()) {
+        if (stored.get().equals(new String(body, java.nio.charset.StandardCharsets.UTF_8))) {
+          return Optional.of(true); // landed; only the answer was lost
+        }
+        throw e;
+      }
+      if (attempt == ARM.maxAttempts()) {
+        throw e;
+      }
+      return Optional.empty(); // did not land: try again
+    }
   }
 
   /** Overwrites the sidecar with its advanced state. */

@@ -37,6 +37,27 @@ class RecoveryS3Test extends AbstractRecoveryTest {
     assertThat(rows("main", "Person")).containsOnlyKeys("ann", "bob");
   }
 
+  /**
+   * A sidecar claim whose connection is closed with no answer (a pooled connection the server had
+   * already closed; an answer cut off) is settled by reading the key, not reported as a failed
+   * write: lost before it reached the store, it is tried again; landed, it is recognised as ours.
+   */
+  @Test
+  void aSidecarClaimWithNoAnswerIsSettledWhetherOrNotItLanded() throws Exception {
+    load("main", LoadMode.APPEND, person("ann", 1));
+    long before = graph.snapshot("main").graphManifestVersion();
+    try (AutoCloseable lost = S3TestServer.get().dropOnce(config, "__recovery/", "PUT", false)) {
+      load("main", LoadMode.APPEND, person("bob", 2));
+    }
+    try (AutoCloseable landed = S3TestServer.get().dropOnce(config, "__recovery/", "PUT", true)) {
+      load("main", LoadMode.APPEND, person("cy", 3));
+    }
+    assertThat(graph.snapshot("main").graphManifestVersion()).isEqualTo(before + 2);
+    assertThat(rows("main", "Person")).containsOnlyKeys("ann", "bob", "cy");
+    assertThat(sidecars()).isEmpty();
+    assertThat(graph.recoveryAudit()).isEmpty();
+  }
+
   @Test
   void aFailedSidecarDeleteOnTheWireStillReportsTheWriteAndIsRetiredNext() throws Exception {
     dev.omnigraph.api.WriteResult r;

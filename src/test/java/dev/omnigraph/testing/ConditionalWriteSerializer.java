@@ -119,6 +119,36 @@ public final class ConditionalWriteSerializer implements AutoCloseable {
     return () -> faults.remove(target);
   }
 
+  /**
+   * A lost exchange: the next request with {@code method} addressing {@code bucket/keyPrefix...} gets
+   * no answer at all, its connection closed; with {@code forwardFirst} it reaches S3Mock first (it
+   * landed, only its answer is lost), otherwise it never does.
+   */
+  record Drop(String method, boolean forwardFirst) {}
+
+  private final java.util.concurrent.ConcurrentHashMap<String, Drop> drops = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Arms one {@link Drop}; the handle disarms it if it has not fired. */
+  AutoCloseable dropOnce(String target, String method, boolean forwardFirst) {
+    drops.put(target, new Drop(method, forwardFirst));
+    return () -> drops.remove(target);
+  }
+
+  /** The armed drop this request fires (and disarms), if any. */
+  private Drop dropFor(String method, URI uri) {
+    if (drops.isEmpty()) {
+      return null;
+    }
+    String addressed = addressed(uri);
+    for (Map.Entry<String, Drop> d : drops.entrySet()) {
+      if (addressed.startsWith(d.getKey()) && d.getValue().method().equals(method)
+          && drops.remove(d.getKey(), d.getValue())) {
+        return d.getValue();
+      }
+    }
+    return null;
+  }
+
   private static String addressed(URI uri) {
     String path = uri.getPath().startsWith("/") ? uri.getPath().substring(1) : uri.getPath();
     String addressed = path;
@@ -189,6 +219,18 @@ public final class ConditionalWriteSerializer implements AutoCloseable {
         return;
       }
       HttpRequest.Builder request = S3Relay.request(upstream, exchange, body);
+      Drop drop = dropFor(method, exchange.getRequestURI());
+      if (drop != null) {
+        if (drop.forwardFirst()) {
+          conditional.lock(); // as any conditional write is forwarded
+          try {
+            client.send(request.build(), HttpResponse.BodyHandlers.discarding());
+          } finally {
+            conditional.unlock();
+          }
+        }
+        return; // closed with no response sent: the JDK server drops the connection
+      }
       boolean isConditional = exchange.getRequestHeaders().containsKey("If-None-Match")
           || exchange.getRequestHeaders().containsKey("If-Match");
       HttpResponse<byte[]> response;

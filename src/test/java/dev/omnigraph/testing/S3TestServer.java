@@ -127,6 +127,16 @@ public final class S3TestServer implements AutoCloseable {
   }
 
   /**
+   * Loses the next {@code method} request addressing {@code keyPrefix} under {@code root}: its
+   * connection is closed with no answer, after it reached S3Mock ({@code landed}) or before. For
+   * tests of how a writer settles an exchange whose outcome it cannot know.
+   */
+  public AutoCloseable dropOnce(StorageConfig root, String keyPrefix, String method, boolean landed) {
+    String prefix = root.prefix().isEmpty() ? keyPrefix : root.prefix() + "/" + keyPrefix;
+    return front.dropOnce(root.bucket() + "/" + prefix, method, landed);
+  }
+
+  /**
    * Records every request addressing {@code root} (objects and listings under its prefix) until the
    * log is closed; each entry's key is relative to the root.
    */
