@@ -24,6 +24,46 @@ public final class AdjacencyCache {
   private final LinkedHashMap<Key, Adjacency> entries = new LinkedHashMap<>(16, 0.75f, true);
   private long edges;
 
+  /**
+   * What building the adjacency costs per edge (the src/dst scan and the CSR), measured: 100,000
+   * edges built in about 100 ms here (docs/performance.md, "Hops: probe or build").
+   */
+  static final long BUILD_NANOS_PER_EDGE = 1_000;
+
+  /** Versions whose probe time is tracked before they are built, least recently probed dropped first. */
+  static final int MAX_PROBING = 256;
+
+  /**
+   * Per edge-table version not built yet, the nanoseconds its index probes have taken so far, and its
+   * edge count. Ski rental: a version's traversals probe the src/dst index until their probes have
+   * cost what building its adjacency would, then build it, so the repeated hops over one version
+   * (the same read asked again) cost at most twice the better of the two, whatever the workload.
+   */
+  private final LinkedHashMap<Key, long[]> probing = new LinkedHashMap<>(16, 0.75f, true);
+
+  /**
+   * Whether the traversals over exactly this version have probed the src/dst index for as long as
+   * building its adjacency would take ({@code edges} edges at {@link #BUILD_NANOS_PER_EDGE}), so the
+   * next traversal should build it instead of probing again.
+   */
+  synchronized boolean probedEnough(String root, String location, Optional<String> nativeBranch, long version) {
+    long[] spent = probing.get(new Key(root, location, nativeBranch, version));
+    return spent != null && spent[0] >= spent[1] * BUILD_NANOS_PER_EDGE;
+  }
+
+  /** Records {@code nanos} of index probes over exactly this version ({@code edges} counted once per version). */
+  synchronized void probed(String root, String location, Optional<String> nativeBranch, long version,
+      java.util.function.LongSupplier edges, long nanos) {
+    long[] spent = probing.computeIfAbsent(new Key(root, location, nativeBranch, version),
+        k -> new long[] {0, edges.getAsLong()});
+    spent[0] += nanos;
+    if (probing.size() > MAX_PROBING) {
+      var eldest = probing.keySet().iterator();
+      eldest.next();
+      eldest.remove();
+    }
+  }
+
   /** Whether the adjacency of the edge table at exactly this version is built (a warm entry). */
   synchronized boolean contains(String root, String location, Optional<String> nativeBranch, long version) {
     return entries.containsKey(new Key(root, location, nativeBranch, version));
@@ -42,6 +82,7 @@ public final class AdjacencyCache {
     tables.scan(TableAt.of(location, nativeBranch, version), Filter.TRUE, List.of("src", "dst"), row -> builder.add((String) row.get("src"), (String) row.get("dst")));
     Adjacency built = builder.build();
     synchronized (this) {
+      probing.remove(key);
       Adjacency raced = entries.putIfAbsent(key, built);
       if (raced != null) {
         return raced;

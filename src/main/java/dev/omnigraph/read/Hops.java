@@ -36,7 +36,8 @@ final class Hops {
    * adjacency), {@code indexed} (src/dst BTree probes until they outgrow
    * {@link ProbedAdjacency#MAX_PROBED}), {@code auto} (the default: probes for at most
    * {@link ProbedAdjacency#MAX_ORIGINS} distinct origins when the key indexes leave at most
-   * {@link ProbedAdjacency#MAX_UNINDEXED_ROWS} rows uncovered and the CSR is not built yet). Both
+   * {@link ProbedAdjacency#MAX_UNINDEXED_ROWS} rows uncovered and the CSR is not built yet, until the
+   * probes over that table version have cost what building its CSR would: {@link AdjacencyCache#probedEnough}). Both
    * give the same rows; the reference's {@code OMNIGRAPH_TRAVERSAL_MODE}.
    */
   static final String TRAVERSAL_MODE = "omnigraph.traversal.mode";
@@ -64,11 +65,15 @@ final class Hops {
     for (String[] r : rows) {
       origins.add(r[from]);
     }
-    if (!forced && (origins.size() > ProbedAdjacency.MAX_ORIGINS || !probeable(t, pin))) {
+    if (!forced && (origins.size() > ProbedAdjacency.MAX_ORIGINS || !probeable(t, pin)
+        || adjacency.probedEnough(root, pin.location(), pin.nativeBranch(), pin.version()))) {
       return null;
     }
     ProbedAdjacency p = probed.computeIfAbsent(t.edge().tableKey(), k -> new ProbedAdjacency(tables, pin));
+    long started = System.nanoTime();
     Map<String, List<String>> reached = p.reach(origins, forward, t.undirected(), t.minHops(), t.maxHops());
+    adjacency.probed(root, pin.location(), pin.nativeBranch(), pin.version(), () -> tables.countRows(pin.at()),
+        System.nanoTime() - started);
     budget.checkTime();
     return reached;
   }
