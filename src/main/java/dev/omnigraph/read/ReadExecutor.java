@@ -541,7 +541,7 @@ final class ReadExecutor {
     if (matched != null) {
       tables.rowsById(pin.at(), matched, List.copyOf(plan.columns(slot))).forEach(keep);
     } else {
-      tables.scan(pin.at(), pushed, List.copyOf(plan.columns(slot)), keep);
+      tables.scan(pin.at(), pushed, List.copyOf(plan.columns(slot)), plan.usesIndexes(slot), keep);
     }
     budget.checkTime();
   }

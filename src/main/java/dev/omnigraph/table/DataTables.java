@@ -250,10 +250,21 @@ public final class DataTables {
    */
   public void scan(TableAt at, Filter filter,
       List<String> columns, Consumer<Map<String, Object>> rowSink) {
+    scan(at, filter, columns, true, rowSink);
+  }
+
+  /**
+   * As {@link #scan(TableAt, Filter, List, Consumer)}, with Lance's scalar indexes used to answer the
+   * filter only when {@code useIndexes}: a read's plan passes false for a filter whose indexed parts
+   * are ranges only, which a scan answers faster than the BTree's row ids and a take of each
+   * (docs/performance.md, "Index or scan"). Every other caller uses them.
+   */
+  public void scan(TableAt at, Filter filter, List<String> columns, boolean useIndexes,
+      Consumer<Map<String, Object>> rowSink) {
     lance(() -> {
       try (TableHandle h = TableHandle.open(lance, config, at)) {
         if (!taken(h, filter, columns, rowSink)) {
-          scanInto(h, filter, columns, false, batch -> {
+          scanInto(h, filter, columns, false, useIndexes, batch -> {
             for (int i = 0; i < batch.getRowCount(); i++) {
               rowSink.accept(RowCodec.decode(batch, i));
             }
@@ -488,6 +499,11 @@ public final class DataTables {
 
   void scanInto(TableHandle h, Filter filter, List<String> columns, boolean withRowAddress,
       Consumer<VectorSchemaRoot> batches) {
+    scanInto(h, filter, columns, withRowAddress, true, batches);
+  }
+
+  private void scanInto(TableHandle h, Filter filter, List<String> columns, boolean withRowAddress,
+      boolean useIndexes, Consumer<VectorSchemaRoot> batches) {
     dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
         dev.omnigraph.storage.StoreRequests.Kind.TABLE, 0);
     ScanOptions.Builder options = new ScanOptions.Builder().batchSize(SCAN_BATCH_ROWS);
@@ -504,7 +520,7 @@ public final class DataTables {
     // (id, src, dst) reads the index and only the fragments it names plus the fragments the index
     // does not cover yet, not every fragment (docs/write-path.md, "what a write costs"). Except on a second-generation fork, whose
     // inherited index files Lance cannot find (lance#7840): scanning there is slower but answers.
-    options.useScalarIndex(!branches.forkedFromABranch(h));
+    options.useScalarIndex(useIndexes && !branches.forkedFromABranch(h));
     Optional<List<Integer>> fragments = filter.exactStrings(ID).flatMap(ids -> probedFragments(h.table, ids));
     if (fragments.isPresent()) {
       if (fragments.get().isEmpty()) {

@@ -81,12 +81,27 @@ class IndexedPropertyScanTest {
       assertThat(scanned.stats().getIndicesLoaded()).as(sql).isZero();
       assertThat(scanned.stats().getAllCounts().get("rows_scanned")).as(sql).isEqualTo(PERSONS);
     }
-    CheckedRead read = (CheckedRead) QueryChecker.check(QueryParser.parse(
-        "query q() { match { $p: Person  $p.age > 89 } return { count($p) as n } }").declaration("q"),
+    // The read's plan uses the BTree for the equality and scans for the range (docs/performance.md,
+    // "Index or scan"), and says so.
+    ReadPlan byRange = plan("query q() { match { $p: Person  $p.age > 89 } return { count($p) as n } }");
+    assertThat(byRange.describe()).first().isEqualTo("$p: Person, scan with pushed filter " + range
+        + " (BTree index on age not used: ranges only, scanned), columns id,age");
+    assertThat(byRange.usesIndexes(0)).isFalse();
+    ReadPlan byEquality = plan("query q() { match { $p: Person  $p.age = 50  $p.age < 70 } return { count($p) as n } }");
+    assertThat(byEquality.describe()).first().asString().contains("(BTree index on age)");
+    assertThat(byEquality.usesIndexes(0)).isTrue();
+    try (Omnigraph g = Omnigraph.open(config, dev.omnigraph.api.OpenMode.READ_ONLY)) {
+      assertThat(g.query(Optional.empty(), Optional.empty(),
+          "query q() { match { $p: Person  $p.age = 50  $p.age < 70 } return { count($p) as n } }", "q", null).rows())
+          .containsExactly(java.util.Map.of("n", 30L));
+    }
+  }
+
+  private static ReadPlan plan(String source) {
+    CheckedRead read = (CheckedRead) QueryChecker.check(QueryParser.parse(source).declaration("q"),
         SchemaParser.parse(SCHEMA));
-    assertThat(new ReadPlan(read, SchemaParser.parse(SCHEMA).nodes(), v -> v instanceof dev.omnigraph.query.Value.Literal l
-        ? l.value() : Instant.now()).describe())
-        .first().isEqualTo("$p: Person, scan with pushed filter " + range + " (BTree index on age), columns id,age");
+    return new ReadPlan(read, SchemaParser.parse(SCHEMA).nodes(), v -> v instanceof dev.omnigraph.query.Value.Literal l
+        ? l.value() : Instant.now());
   }
 
   private record Scan(long rows, ScanStats stats) {}
