@@ -564,7 +564,7 @@ final class ReadExecutor {
 
   private Object value(ReadPlan.Scope scope, String[] binding, Operand.Property p) {
     int slot = scope.visible.get(p.variable());
-    if (p.isId()) {
+    if (p.isId() || plan.idSpells(slot, p)) {
       return binding[slot];
     }
     Map<String, Map<String, Object>> source = candidates.containsKey(slot) ? candidates.get(slot) : fetched.get(slot);

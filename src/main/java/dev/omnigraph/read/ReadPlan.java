@@ -66,16 +66,17 @@ final class ReadPlan {
     this.nodeTypesByName = allNodeTypes;
     this.eval = eval;
     this.top = new Scope(q.match(), Map.of());
+    // A returned or ordered lone String @key is its node's id (idSpells): no column to read for it.
     for (Column c : q.columns()) {
       if (c instanceof Column.Projection p) {
-        top.noteColumns(p.property());
+        top.noteReturned(p.property());
       } else if (c instanceof Column.Aggregate a && a.property() != null) {
-        top.noteColumns(a.property());
+        top.noteReturned(a.property());
       }
     }
     for (OrderKey k : q.order()) {
       if (k instanceof OrderKey.ByProperty bp) {
-        top.noteColumns(bp.property());
+        top.noteReturned(bp.property());
       }
     }
     for (Scope scope : scopes) {
@@ -168,6 +169,18 @@ final class ReadPlan {
     int group = keySlots.isEmpty() ? source : keySlots.iterator().next();
     boolean forward = group == source;
     return Optional.of(new Streamed(group, Optional.of(new Hop(hop, forward, forward ? target : source))));
+  }
+
+  /**
+   * Whether {@code p}'s value in {@code slot}'s node is the node's id itself: the type's lone
+   * {@code @key} is a String, whose id is its value as is ({@link KeyIds}), and a key is never
+   * updated. A read then returns, groups or orders by the bound id and reads no column for it (the
+   * names of a hop's friends, the names of a top 10 by degree). Filters still read the column.
+   */
+  boolean idSpells(int slot, Operand.Property p) {
+    NodeType type = slotTypes.get(slot);
+    return !p.isId() && type != null && !slotEdges.containsKey(slot) && !p.type().list()
+        && p.type().kind() == ScalarKind.STRING && type.key().equals(List.of(p.property()));
   }
 
   /** The top-level match. */
@@ -474,6 +487,12 @@ final class ReadPlan {
       }
       Integer slot = vars.iterator().next();
       return local.contains(slot) ? slot : null;
+    }
+
+    private void noteReturned(Operand.Property p) {
+      if (!idSpells(visible.get(p.variable()), p)) {
+        noteColumns(p);
+      }
     }
 
     private void noteColumns(Operand o) {

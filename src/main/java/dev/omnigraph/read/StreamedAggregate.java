@@ -49,6 +49,8 @@ final class StreamedAggregate {
   private final List<Column.Projection> keys = new ArrayList<>();
   private final List<Column.Aggregate> aggregates = new ArrayList<>();
   private final int width;
+  /** Per group key, whether the group node's id is its value ({@link ReadPlan#idSpells}). */
+  private final boolean[] keyFromId;
   /** Per group key, its accumulators; unused when every node is its own group. */
   private final Map<List<Object>, Accumulator[]> groups = new HashMap<>();
   private final boolean ownGroups;
@@ -70,6 +72,11 @@ final class StreamedAggregate {
       }
     }
     this.width = q.columns().size();
+    int groupSlot = plan.streamed().orElseThrow().group();
+    this.keyFromId = new boolean[keys.size()];
+    for (int i = 0; i < keys.size(); i++) {
+      keyFromId[i] = plan.idSpells(groupSlot, keys.get(i).property());
+    }
     NodeType type = plan.slotType(plan.streamed().orElseThrow().group());
     this.ownGroups = keys.stream().anyMatch(k -> k.property().isId() || type.key().equals(List.of(k.property().property())));
     // Held groups are charged as they are made; rows of own groups as the heap keeps them.
@@ -83,10 +90,10 @@ final class StreamedAggregate {
     if (s.hop().isEmpty()) {
       rows.scan(s.group(), row -> {
         budget.step();
-        List<Object> key = groupKey(row);
+        List<Object> key = groupKey(s.group(), row);
         Accumulator[] accs = group(key);
         for (int i = 0; i < accs.length; i++) {
-          accs[i].add(value(aggregates.get(i), row));
+          accs[i].add(value(aggregates.get(i), s.group(), row));
         }
         done(key, accs);
       });
@@ -140,15 +147,19 @@ final class StreamedAggregate {
     return row;
   }
 
-  /** The value an aggregate reads from its variable's row: the id for {@code count($v)}, else the property. */
-  private static Object value(Column.Aggregate a, Map<String, Object> row) {
-    return Accumulator.countsBindings(a) ? row.get("id") : ReadExecutor.property(row, a.property());
+  /**
+   * The value an aggregate reads from the row of its variable's {@code slot}: the id for
+   * {@code count($v)} or a property the id spells ({@link ReadPlan#idSpells}), else the property.
+   */
+  private Object value(Column.Aggregate a, int slot, Map<String, Object> row) {
+    return Accumulator.countsBindings(a) || plan.idSpells(slot, a.property()) ? row.get("id")
+        : ReadExecutor.property(row, a.property());
   }
 
-  private List<Object> groupKey(Map<String, Object> row) {
+  private List<Object> groupKey(int group, Map<String, Object> row) {
     List<Object> key = new ArrayList<>(keys.size());
-    for (Column.Projection p : keys) {
-      key.add(ReadExecutor.property(row, p.property()));
+    for (int i = 0; i < keys.size(); i++) {
+      key.add(keyFromId[i] ? row.get("id") : ReadExecutor.property(row, keys.get(i).property()));
     }
     return key;
   }
@@ -179,22 +190,21 @@ final class StreamedAggregate {
       reached[0][count[0]++] = t;
     };
     IntConsumer ignore = t -> { };
-    Consumer<Map<String, Object>> visit = nearRow -> {
+    NodeVisit visit = (position, nearRow) -> {
       budget.step();
-      int position = adj.position((String) nearRow.get("id"));
-      if (position < 0) {
-        return; // no edge touches it: no row, so no group
-      }
       if (countOnly) {
         // count($v) only, nothing read of the far side: the number of neighbours is the count.
         int n = walk.forEach(position, hop.forward(), eitherWay, ignore);
         if (n > 0) {
-          List<Object> key = groupKey(nearRow);
+          List<Object> key = groupKey(group, nearRow);
+          if (ownGroups) {
+            out.add(countRow(key, n)); // complete: no accumulator needed for one node's count
+            return;
+          }
           Accumulator[] accs = group(key);
           for (Accumulator acc : accs) {
             acc.addRows(n);
           }
-          done(key, accs);
         }
         return;
       }
@@ -212,11 +222,11 @@ final class StreamedAggregate {
           throw new IllegalStateException("binding of the far end of " + hop.traverse().edge().name() + " has no row");
         }
         if (accs == null) {
-          key = groupKey(nearRow);
+          key = groupKey(group, nearRow);
           accs = group(key);
         }
         for (int i = 0; i < accs.length; i++) {
-          accs[i].add(value(aggregates.get(i), onFar[i] ? farRow : nearRow));
+          accs[i].add(value(aggregates.get(i), onFar[i] ? hop.far() : group, onFar[i] ? farRow : nearRow));
         }
       }
       if (accs != null) {
@@ -224,12 +234,37 @@ final class StreamedAggregate {
       }
     };
     if (readsRows(group)) {
-      rows.scan(group, visit);
+      rows.scan(group, nearRow -> {
+        int position = adj.position((String) nearRow.get("id"));
+        if (position >= 0) { // else no edge touches it: no row, so no group
+          visit.at(position, nearRow);
+        }
+      });
     } else {
+      // Nothing of the group side is read: every node an edge touches, by its dictionary position.
       for (int n = 0; n < adj.nodeCount(); n++) {
-        visit.accept(Map.of("id", adj.id(n)));
+        visit.at(n, Map.of("id", adj.id(n)));
       }
     }
+  }
+
+  /** One node of the group side, at its adjacency position, with its row. */
+  private interface NodeVisit {
+    void at(int position, Map<String, Object> nearRow);
+  }
+
+  /** The result row of a node that is its own group and whose every aggregate counts its {@code n} rows. */
+  private List<Object> countRow(List<Object> key, long n) {
+    List<Object> row = new ArrayList<>(width + q.order().size());
+    int k = 0;
+    for (Column c : q.columns()) {
+      row.add(c instanceof Column.Projection ? key.get(k++)
+          : c instanceof Column.Constant constant ? eval.apply(constant.value()) : (Object) n);
+    }
+    for (int i = 0; i < q.order().size(); i++) {
+      row.add(null); // ordered by returned columns only (ReadPlan.Streamed)
+    }
+    return row;
   }
 
   /** Whether the fold reads a slot's rows: it filters them or reads a column besides the id. */

@@ -104,7 +104,7 @@ class QueryFormatsCliTest {
     Run degree = CliHarness.run("query", "degree", "--query", q.toString(), "--explain", "--store", root.toString());
     assertThat(degree.exit()).as(degree.err()).isZero();
     assertThat(degree.out().lines().toList()).containsExactly(
-        "$p: Person, unfiltered, columns id,name",
+        "$p: Person, unfiltered, columns id", // the name is the id (a lone String @key): not read
         "$f: Person, unfiltered, columns id",
         "streamed aggregate, grouped by $p, over the Knows adjacency out of each node (src/dst only, no row per edge)",
         "top-k heap of 10 rows by d desc");

@@ -108,6 +108,36 @@ class KeyLookupTest {
   }
 
   @Test
+  void aLoneStringKeyIsReadFromTheIdWithoutItsColumn() {
+    graph.load("main", new StringReader(String.join("\n",
+        "{\"type\":\"Person\",\"data\":{\"name\":\"Zoë \\\\ 東京\\t😀\",\"age\":60}}",
+        "{\"edge\":\"Knows\",\"from\":\"ann\",\"to\":\"it's \\\"quoted\\\"\"}",
+        "{\"edge\":\"Knows\",\"from\":\"ann\",\"to\":\"Zoë \\\\ 東京\\t😀\"}",
+        "{\"edge\":\"Knows\",\"from\":\"Zoë \\\\ 東京\\t😀\",\"to\":\"ann\"}")), LoadMode.MERGE, Optional.of("t"));
+    String zoe = "Zoë \\ 東京\t😀";
+    // The friends' names are their ids: the hop reads no Person row for them, and they are the names
+    // stored, quotes, backslash, tab and non-BMP text alike.
+    String hop = "query q() { match { $p: Person { name: \"ann\" } $p knows $f } return { $f.name } order { $f.name } }";
+    assertThat(plan(hop, "{}")).contains("$f: Person, unfiltered, columns id");
+    assertThat(rows(hop, "{}")).extracting(r -> r.get("f.name")).containsExactly("Zoë \\ 東京\t😀", "bob",
+        "it's \"quoted\"");
+    assertThat(rows("query q() { match { $p: Person } return { $p.name } order { $p.name } }", "{}"))
+        .extracting(r -> r.get("p.name")).containsExactly(zoe, "ann", "bob", "it's \"quoted\"");
+    // Grouped by the name (a streamed hop over the adjacency, no Person scan), and counted distinct.
+    String degree = "query q() { match { $p: Person  $p knows $f } return { $p.name, count($f) as d }"
+        + " order { d desc, $p.name asc } }";
+    assertThat(plan(degree, "{}")).contains("$p: Person, unfiltered, columns id");
+    assertThat(rows(degree, "{}")).containsExactly(Map.of("p.name", "ann", "d", 3L), Map.of("p.name", zoe, "d", 1L));
+    assertThat(rows("query q() { match { $p: Person  $p knows $f } return { count(distinct $f.name) as n } }", "{}"))
+        .containsExactly(Map.of("n", 4L));
+    // A filter on the key still reads its column, and the row must exist: the probe decides.
+    assertThat(rows("query q($n: String) { match { $p: Person { name: $n } } return { $p.name } }",
+        "{\"n\":\"Zoë \\\\ 東京\\t😀\"}")).containsExactly(Map.of("p.name", zoe));
+    assertThat(rows("query q($n: String) { match { $p: Person { name: $n } } return { $p.name } }",
+        "{\"n\":\"zoë\"}")).isEmpty();
+  }
+
+  @Test
   void aCompositeKeyNeedsEveryPart() {
     String both = "query q() { match { $a: Account { bank: \"acme\", number: 8 } } return { $a.note } }";
     assertThat(plan(both, "{}")).first().asString().contains("id probe");

@@ -158,7 +158,7 @@ class StreamedAggregateTest {
     assertThat(rows(all)).hasSize(OUT.size()).isEqualTo(expected);
     assertThat(rows(all + " limit 10")).isEqualTo(expected.subList(0, 10));
     assertThat(plan(all + " limit 10")).containsExactly(
-        "$p: Person, unfiltered, columns id,name",
+        "$p: Person, unfiltered, columns id", // the name is the id (a lone String @key): not read
         "$f: Person, unfiltered, columns id",
         "streamed aggregate, grouped by $p, over the Knows adjacency out of each node (src/dst only, no row per edge)",
         "top-k heap of 10 rows by d desc");
