@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -532,6 +533,11 @@ final class ReadExecutor {
           matched.retainAll(ids);
         }
       }
+    }
+    Optional<String> keyed = plan.boundByKeyAlone(slot);
+    if (keyed.isPresent()) {
+      sink.accept(Map.of("id", keyed.get())); // its traversal's edges decide whether it exists
+      return;
     }
     java.util.function.Consumer<Map<String, Object>> keep = row -> {
       if (rest.isTrue() || rest.test(row, schema)) {

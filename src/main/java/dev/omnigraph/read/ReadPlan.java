@@ -183,6 +183,38 @@ final class ReadPlan {
         && p.type().kind() == ScalarKind.STRING && type.key().equals(List.of(p.property()));
   }
 
+  /**
+   * The id of a node slot that needs no read of its own: bound by its whole {@code @key} alone (every
+   * filter on it a key equality, which the id it derives decides: {@link #keyId}), nothing but its id
+   * read, and an endpoint of a traversal of at least one hop in the match. Every row that binds it
+   * then has an edge at it, and edges only join existing nodes (a node's delete cascades to its
+   * edges), so the node exists exactly when the traversal finds an edge: the probe of its row
+   * (Q2's and Q3's {@code $p: Person { name: $n }  $p knows …}) decides nothing and is skipped.
+   */
+  Optional<String> boundByKeyAlone(int slot) {
+    String id = keyIds.get(slot);
+    if (id == null || !top.local.contains(slot) || !slotColumns.get(slot).equals(Set.of("id"))
+        || !textPushed(slot).isEmpty()) {
+      return Optional.empty();
+    }
+    NodeType type = slotTypes.get(slot);
+    for (Scope scope : scopes) {
+      for (Clause.Filter f : scope.pushed.getOrDefault(slot, List.of())) {
+        Operand.Property p = compared(f);
+        if (f.op() != CompareOp.EQ || p == null || !type.key().contains(p.property())) {
+          return Optional.empty();
+        }
+      }
+    }
+    for (Clause c : top.clauses) {
+      if (c instanceof Clause.Traverse t && t.minHops() >= 1
+          && (top.visible.get(t.source()) == slot || top.visible.get(t.target()) == slot)) {
+        return Optional.of(id);
+      }
+    }
+    return Optional.empty();
+  }
+
   /** The top-level match. */
   Scope top() {
     return top;
@@ -253,7 +285,7 @@ final class ReadPlan {
       if (f.op() != CompareOp.EQ) {
         continue;
       }
-      Operand.Property p = f.left() instanceof Operand.Property l ? l : f.right() instanceof Operand.Property r ? r : null;
+      Operand.Property p = compared(f);
       Value v = f.right() instanceof Value r ? r : f.left() instanceof Value l ? l : null;
       if (p == null || v == null || p.isId() || !type.key().contains(p.property()) || p.type().list()) {
         continue;
@@ -271,6 +303,11 @@ final class ReadPlan {
     } catch (InvalidKeyException unusable) {
       return Optional.empty(); // the key cannot spell this value: the scan decides, as before
     }
+  }
+
+  /** The property a single-variable comparison compares (on either side), or null. */
+  private static Operand.Property compared(Clause.Filter f) {
+    return f.left() instanceof Operand.Property l ? l : f.right() instanceof Operand.Property r ? r : null;
   }
 
   private static boolean exactlySpelled(ScalarKind kind, Object value) {
@@ -296,7 +333,7 @@ final class ReadPlan {
       String variable = e.getKey().substring(0, e.getKey().indexOf('#'));
       String type = slotEdges.containsKey(slot) ? "edge " + slotEdges.get(slot).name() : slotTypes.get(slot).name();
       String access = keyIds.containsKey(slot) ? "id probe from its @key (the id BTree), pushed filter "
-          + pushedFilter(slot).toSql()
+          + pushedFilter(slot).toSql() + boundByKeyAlone(slot).map(id -> ", not read: its traversal's edges decide").orElse("")
           : filtered(slot) ? "scan with pushed filter " + pushedFilter(slot).toSql() + indexUse(slot) : "unfiltered";
       out.add("$" + variable + ": " + type + ", " + access + ", columns " + String.join(",", slotColumns.get(slot)));
     }

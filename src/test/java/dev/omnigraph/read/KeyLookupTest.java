@@ -105,6 +105,21 @@ class KeyLookupTest {
     String hop = "query q() { match { $p: Person { name: \"ann\" } $p knows $f } return { $f.name } }";
     assertThat(plan(hop, "{}")).first().asString().contains("id probe");
     assertThat(rows(hop, "{}")).containsExactly(Map.of("f.name", "bob"));
+    // Bound by its key alone and reached only through the hop: its row is not read, the edges decide
+    // (an absent node has none; a present one without edges gives nothing either way).
+    String from = "query q($n: String) { match { $p: Person { name: $n }  $p knows $f } return { $f.name } }";
+    assertThat(plan(from, "{\"n\":\"ann\"}")).first().asString().endsWith("not read: its traversal's edges decide");
+    assertThat(rows(from, "{\"n\":\"ann\"}")).containsExactly(Map.of("f.name", "bob"));
+    assertThat(rows(from, "{\"n\":\"bob\"}")).isEmpty();
+    assertThat(rows(from, "{\"n\":\"nobody\"}")).isEmpty();
+    String to = "query q($n: String) { match { $p: Person { name: $n }  $f knows $p } return { $f.name } }";
+    assertThat(rows(to, "{\"n\":\"bob\"}")).containsExactly(Map.of("f.name", "ann"));
+    assertThat(rows(to, "{\"n\":\"nobody\"}")).isEmpty();
+    // Anything else of it read, or another filter on it: its row is read as before.
+    assertThat(plan("query q() { match { $p: Person { name: \"ann\" }  $p.age > 1  $p knows $f } return { $f.name } }",
+        "{}")).first().asString().doesNotContain("not read");
+    assertThat(plan("query q() { match { $p: Person { name: \"ann\" }  $p knows $f } return { $p.age, $f.name } }",
+        "{}")).first().asString().doesNotContain("not read");
   }
 
   @Test
