@@ -193,8 +193,7 @@ final class ReadPlan {
    */
   Optional<String> boundByKeyAlone(int slot) {
     String id = keyIds.get(slot);
-    if (id == null || !top.local.contains(slot) || !slotColumns.get(slot).equals(Set.of("id"))
-        || !textPushed(slot).isEmpty()) {
+    if (id == null || !top.local.contains(slot) || !textPushed(slot).isEmpty() || readsBeyondId(slot)) {
       return Optional.empty();
     }
     NodeType type = slotTypes.get(slot);
@@ -213,6 +212,37 @@ final class ReadPlan {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Whether the query reads anything of {@code slot}'s node besides its id and its pushed filters: a
+   * returned, aggregated or ordered property the id does not spell, a score, or a filter tested on
+   * bound rows (a comparison between variables, one inside {@code not}).
+   */
+  private boolean readsBeyondId(int slot) {
+    java.util.function.Predicate<Operand> beyond = o -> o instanceof Operand.Property p
+        && top.visible.get(p.variable()) == slot && !p.isId() && !idSpells(slot, p);
+    for (Column c : query.columns()) {
+      if (c instanceof Column.Scored || c instanceof Column.Projection p && beyond.test(p.property())
+          || c instanceof Column.Aggregate a && a.property() != null && beyond.test(a.property())) {
+        return true;
+      }
+    }
+    for (OrderKey k : query.order()) {
+      if (k instanceof OrderKey.ByScore || k instanceof OrderKey.ByProperty bp && beyond.test(bp.property())) {
+        return true;
+      }
+    }
+    for (Scope scope : scopes) {
+      for (Clause.Filter f : scope.residual) {
+        for (Operand o : List.of(f.left(), f.right())) {
+          if (o instanceof Operand.Property p && scope.visible.get(p.variable()) == slot && !p.isId()) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 
   /** The top-level match. */
