@@ -309,7 +309,10 @@ final class NdjsonReader {
 
     private final Reader in;
     private final java.util.Optional<java.nio.file.Path> blobDir;
-    /** Streamed Blob values by their marker; read by the parse threads (a block is handed over after its lines are read). */
+    /**
+     * Streamed Blob values by their marker; read by the parse threads (a block is handed over after
+     * its lines are read).
+     */
     final Map<String, BlobValue> spilled = new java.util.concurrent.ConcurrentHashMap<>();
     /** Unguessable, so no input string can name another line's spilled value. */
     private final String markerPrefix = "\u0000streamed-blob:" + java.util.UUID.randomUUID() + ":";
@@ -641,7 +644,8 @@ final class NdjsonReader {
       Object v;
       JsonNode given = data.get(p.name());
       // A value the reader streamed to a file is in the line as its marker (Lines).
-      BlobValue streamed = p.type().isBlob() && given != null && given.isTextual() ? spilled.get(given.textValue()) : null;
+      BlobValue streamed = p.type().isBlob() && given != null && given.isTextual()
+          ? spilled.get(given.textValue()) : null;
       try {
         v = streamed != null ? streamed : JsonValues.convert(p.type(), given);
       } catch (IllegalArgumentException e) {

@@ -184,8 +184,9 @@ abstract class AbstractBlobTest {
 
   /**
    * An overwrite load carries a Blob value longer than the 4 MiB NDJSON line bound: the reader
-   * decodes it into a file as it streams (issue 36). Keyed loads keep the line bound, and a streamed
-   * value that is not base64 is refused naming its line, with nothing written.
+   * decodes it into a file as it streams (docs/schema-language.md, "Blob"). Keyed loads keep the
+   * line bound, and a streamed value that is not base64 is refused naming its line, with nothing
+   * written.
    */
   @Test
   void anOverwriteLoadCarriesABlobOverTheLineBoundAndKeyedLoadsDoNot() throws Exception {
