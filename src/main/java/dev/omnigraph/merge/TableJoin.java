@@ -1,5 +1,6 @@
 package dev.omnigraph.merge;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.MergeConflict;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.table.DataTables;
@@ -44,7 +45,7 @@ public final class TableJoin {
    *
    * @param columns the columns to read (empty: all); decisions compare only these
    */
-  public static void run(DataTables tables, String tableKey, TablePin base, TablePin source, TablePin target,
+  public static void run(DataTables tables, TableKey tableKey, TablePin base, TablePin source, TablePin target,
       List<String> columns, Visitor visitor) {
     boolean targetIsBase = MergePlanner.samePin(base, target);
     try (OrderedCursor b = open(tables, base, columns);

@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.schema.Catalog;
 import dev.omnigraph.table.StagedWrite;
@@ -35,9 +36,9 @@ final class Effects {
   }
 
   /** The Arrow schema of a table key. */
-  static Schema schemaOf(Catalog catalog, String tableKey) {
-    String name = tableKey.substring(tableKey.indexOf(':') + 1);
-    return tableKey.startsWith("node:")
+  static Schema schemaOf(Catalog catalog, TableKey tableKey) {
+    String name = tableKey.typeName();
+    return tableKey.isNode()
         ? TableSchemas.node(catalog.node(name).orElseThrow())
         : TableSchemas.edge(catalog.edge(name).orElseThrow());
   }
