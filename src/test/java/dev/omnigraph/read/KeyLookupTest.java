@@ -108,7 +108,7 @@ class KeyLookupTest {
     // Bound by its key alone and reached only through the hop: its row is not read, the edges decide
     // (an absent node has none; a present one without edges gives nothing either way).
     String from = "query q($n: String) { match { $p: Person { name: $n }  $p knows $f } return { $f.name } }";
-    assertThat(plan(from, "{\"n\":\"ann\"}")).first().asString().endsWith("not read: its traversal's edges decide");
+    assertThat(plan(from, "{\"n\":\"ann\"}")).first().asString().contains("not read: its traversal's edges decide");
     assertThat(rows(from, "{\"n\":\"ann\"}")).containsExactly(Map.of("f.name", "bob"));
     assertThat(rows(from, "{\"n\":\"bob\"}")).isEmpty();
     assertThat(rows(from, "{\"n\":\"nobody\"}")).isEmpty();
