@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The seed's ordered base/source/target cursors for one table (BranchMerge step 4): each snapshot
+ * The ordered base/source/target cursors for one table (docs/merge.md, "Bounded memory"): each snapshot
  * scanned in id order, {@value OrderedCursor#BATCH_ROWS} rows per scanner batch, merge-joined by id,
  * and {@link ThreeWay#decide} applied entity by entity. The JVM holds one decoded batch per cursor,
  * never a table. Deterministic: the snapshots are exact immutable versions, so joining them again

@@ -18,7 +18,7 @@ import java.util.Optional;
 
 /**
  * The settle plan of an interrupted Optimize (writer kind {@value WriterKind.Optimize#WIRE}), settled by
- * {@link SettleTemplate} under the same gates as every other sidecar. The seed gives Optimize a bounded
+ * {@link SettleTemplate} under the same gates as every other sidecar. Optimize has a bounded
  * maintenance payload with "no exact caller-minted transaction confirmation boundary": Lance mints
  * the compaction's uuid, so ownership cannot be proven by identity. It is bounded instead by shape:
  * a table's history after its pin may only be compaction transactions ({@code ReserveFragments},

@@ -338,7 +338,7 @@ public final class SchemaIr {
 
   /** The accepted-schema identity: lower-case hex SHA-256 of the UTF-8 bytes of {@link #toJson()}. */
   public String identity() {
-    // Hashed once: every read keys its checked-query cache by it (issue 46), and the IR is immutable.
+    // Hashed once: every read keys its checked-query cache by it (docs/performance.md, "Point reads"), and the IR is immutable.
     String known = identity;
     if (known == null) {
       try {
