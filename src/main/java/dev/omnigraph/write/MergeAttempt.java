@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.UncoveredDrift;
 import dev.omnigraph.api.Conflict;
@@ -173,8 +174,8 @@ public final class MergeAttempt {
     }
     Optional<String> targetNative = target.equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(target);
     try (GateManager.Held held = parts.gates().acquire(List.of(source, target), tableGates)) {
-      Set<String> refs = plan.tables().stream().filter(TablePlan::physical)
-          .map(t -> RecoverySidecar.ref(t.target().location(), t.publishedBranch(targetNative)))
+      Set<TableRef> refs = plan.tables().stream().filter(TablePlan::physical)
+          .map(t -> TableRef.of(t.target().location(), t.publishedBranch(targetNative)))
           .collect(Collectors.toSet());
       // Any unresolved sidecar on either branch, or on a ref this merge writes, blocks it.
       parts.template().barrier(p -> p.concerns(target, refs) || p.authority().branch().equals(source), "merging");
