@@ -69,6 +69,11 @@ final class MergeValidator implements dev.omnigraph.merge.MergePlanner.Validatio
     return List.copyOf(columns);
   }
 
+  @Override
+  public boolean holdsBlobs(String tableKey) {
+    return Effects.holdsBlobs(schema.catalog(), tableKey);
+  }
+
   /** {@code @range} / {@code @check} of a written node row, while the join holds it. */
   @Override
   public void written(String tableKey, java.util.function.Function<String, Object> column) {
