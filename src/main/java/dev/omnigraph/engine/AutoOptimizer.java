@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.maintenance.Optimize;
 import dev.omnigraph.api.maintenance.OptimizeReport;
 import dev.omnigraph.api.maintenance.OptimizeSettings;
@@ -84,8 +85,9 @@ final class AutoOptimizer implements AutoCloseable {
     if (!settings.autoEnabled() || result.commitId().isEmpty() || result.rowCounts().isEmpty()) {
       return;
     }
-    List<String> touched = new ArrayList<>();
-    for (String key : result.rowCounts().keySet()) {
+    List<TableKey> touched = new ArrayList<>();
+    for (String stored : result.rowCounts().keySet()) {
+      TableKey key = TableKey.parse(stored);
       // Sampled: a table's statistics are read every checkEvery() writes to it through this handle,
       // so most writes pay nothing (overshoot past a threshold: at most checkEvery() - 1 fragments).
       // The first write to a table through this handle is always checked, so short-lived handles
@@ -112,9 +114,9 @@ final class AutoOptimizer implements AutoCloseable {
     }
   }
 
-  private void check(String branch, Collection<String> touched) {
+  private void check(String branch, Collection<TableKey> touched) {
     try {
-      List<String> due = due(branch, touched);
+      List<TableKey> due = due(branch, touched);
       if (!due.isEmpty()) {
         run(branch, due, false, true, dev.omnigraph.api.ProgressListener.NONE);
       }
@@ -124,12 +126,12 @@ final class AutoOptimizer implements AutoCloseable {
   }
 
   /** The touched tables whose pinned version is past a threshold (from the known state and pinned handles: no I/O after a local publish). */
-  private List<String> due(String branch, Collection<String> touched) {
+  private List<TableKey> due(String branch, Collection<TableKey> touched) {
     // What this process just published is enough to decide: Optimize re-captures under its gates.
     ManifestState state = manifest.knownState(branch).orElseGet(() -> manifest.state(branch));
     Optional<String> own = branch.equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(branch);
-    List<String> out = new ArrayList<>();
-    for (String key : touched) {
+    List<TableKey> out = new ArrayList<>();
+    for (TableKey key : touched) {
       TablePin pin = state.tables().get(key);
       if (pin != null && pin.nativeBranch().equals(own)
           && dev.omnigraph.maintenance.Optimize.due(settings, tables.compaction().stats(pin.ref(), OptionalLong.of(pin.version())))) {
@@ -140,7 +142,7 @@ final class AutoOptimizer implements AutoCloseable {
   }
 
   /** Runs Optimize and reports the run to the listeners, failed or not (a failure is rethrown). */
-  OptimizeReport run(String branch, Collection<String> candidates, boolean force, boolean automatic,
+  OptimizeReport run(String branch, Collection<TableKey> candidates, boolean force, boolean automatic,
       dev.omnigraph.api.ProgressListener progress) {
     OptimizeReport r;
     try {

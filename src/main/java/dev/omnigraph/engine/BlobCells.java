@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.BlobRead;
 import dev.omnigraph.api.InvalidRequest;
 import dev.omnigraph.api.NotFound;
@@ -53,7 +54,7 @@ final class BlobCells {
       snapshotId = authority.head().orElse("");
     }
     dev.omnigraph.write.BlobTarget target = new dev.omnigraph.write.BlobTarget(entity, type, id, property);
-    String tableKey = target.resolve(catalog).tableKey();
+    TableKey tableKey = target.resolve(catalog).tableKey();
     gate.checkTypes(actor, PolicyAction.READ, Optional.of(readBranch), java.util.Set.of(type));
     TablePin pin = state.tables().get(tableKey);
     if (pin == null) {

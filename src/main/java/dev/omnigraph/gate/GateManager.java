@@ -1,5 +1,6 @@
 package dev.omnigraph.gate;
 
+import dev.omnigraph.api.TableKey;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -46,7 +47,7 @@ public final class GateManager {
    * physical target is the table's Lance ref of that branch, so writers on different branches never
    * share a table gate.
    */
-  public static String tableGate(String tableKey, String branch) {
+  public static String tableGate(TableKey tableKey, String branch) {
     return tableKey + "@" + branch;
   }
 

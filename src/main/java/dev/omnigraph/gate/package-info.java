@@ -5,7 +5,7 @@
  */
 @PackageContract(
     owns = "the in-process gates that serialise writers of one table branch",
-    mayUse = {})
+    mayUse = {"api"})
 package dev.omnigraph.gate;
 
 import dev.omnigraph.PackageContract;

@@ -67,7 +67,7 @@ final class Cleanup {
       if (isLive) {
         live.computeIfAbsent(tb, k -> new TreeSet<>()).add(pin.version());
       }
-      tableKeys.putIfAbsent(tb, pin.tableKey());
+      tableKeys.putIfAbsent(tb, pin.tableKey().toString());
     }
   }
 

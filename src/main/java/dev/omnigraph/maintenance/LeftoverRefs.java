@@ -1,5 +1,6 @@
 package dev.omnigraph.maintenance;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.maintenance.RepairReport;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.table.NativeBranch;
@@ -47,11 +48,11 @@ final class LeftoverRefs {
    * @param ref the Lance ref
    * @param keptBecause why it must stay (null: it may go)
    */
-  record Leftover(String location, String tableKey, NativeBranch ref, String keptBecause) {
+  record Leftover(String location, TableKey tableKey, NativeBranch ref, String keptBecause) {
 
     /** The leftover as the report shows it, removed or kept. */
     RepairReport.LeftoverRef reported(boolean removed) {
-      return new RepairReport.LeftoverRef(ref.name(), tableKey, location, ref.parent().orElse(null),
+      return new RepairReport.LeftoverRef(ref.name(), tableKey.toString(), location, ref.parent().orElse(null),
           ref.parentVersion(), removed, keptBecause);
     }
     boolean removable() {
@@ -61,7 +62,7 @@ final class LeftoverRefs {
 
   private final Maintenance m;
   private final Predicate<String> liveName;
-  private final Map<String, String> locations;
+  private final Map<String, TableKey> locations;
   private final Supplier<Set<TableRef>> livePinned;
   private Set<TableRef> pinned;
 
@@ -71,7 +72,7 @@ final class LeftoverRefs {
    * @param livePinned every (table, Lance branch) a live graph branch's state pins; asked only
    *     once a candidate ref is found (reading every branch's state is the expensive part)
    */
-  LeftoverRefs(Maintenance m, Predicate<String> liveName, Map<String, String> locations,
+  LeftoverRefs(Maintenance m, Predicate<String> liveName, Map<String, TableKey> locations,
       Supplier<Set<TableRef>> livePinned) {
     this.m = m;
     this.liveName = liveName;
@@ -80,8 +81,8 @@ final class LeftoverRefs {
   }
 
   /** The tables of {@code states}: dataset key → table key. */
-  static Map<String, String> locationsOf(Collection<ManifestState> states) {
-    Map<String, String> out = new TreeMap<>();
+  static Map<String, TableKey> locationsOf(Collection<ManifestState> states) {
+    Map<String, TableKey> out = new TreeMap<>();
     states.forEach(s -> s.tables().values().forEach(p -> out.putIfAbsent(p.location(), p.tableKey())));
     return out;
   }
@@ -109,7 +110,7 @@ final class LeftoverRefs {
    */
   List<Leftover> find(Optional<String> name, Set<String> claimed) {
     List<Leftover> out = new ArrayList<>();
-    for (Map.Entry<String, String> e : locations.entrySet()) {
+    for (Map.Entry<String, TableKey> e : locations.entrySet()) {
       List<NativeBranch> refs = m.tables.branches().list(e.getKey());
       Set<String> seen = new HashSet<>();
       for (NativeBranch ref : refs) {
@@ -123,7 +124,7 @@ final class LeftoverRefs {
   }
 
   /** Adds {@code ref} after its removable leftover children; returns whether it may go. */
-  private boolean visit(String location, String tableKey, NativeBranch ref, List<NativeBranch> all, Set<String> claimed,
+  private boolean visit(String location, TableKey tableKey, NativeBranch ref, List<NativeBranch> all, Set<String> claimed,
       Set<String> seen, List<Leftover> out) {
     if (!seen.add(ref.name())) {
       return out.stream().anyMatch(l -> l.location().equals(location) && l.ref().name().equals(ref.name())

@@ -1,5 +1,6 @@
 package dev.omnigraph.maintenance;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.maintenance.RepairReport;
 import dev.omnigraph.api.maintenance.CleanupReport;
 import dev.omnigraph.api.RecoveryPending;
@@ -41,7 +42,7 @@ public final class Maintenance {
   final DataTables tables;
   final ManifestBatchPublisher publisher;
   private final Recovery recovery;
-  private final Supplier<List<String>> tableKeys;
+  private final Supplier<List<TableKey>> tableKeys;
   /** The root's objects: what residue is looked for in, and removed through. */
   private final StorageAdapter storage;
 
@@ -50,7 +51,7 @@ public final class Maintenance {
    * @param storage the graph root's storage adapter (residue is listed and removed through it)
    */
   public Maintenance(GateManager gates, GraphManifest manifest, DataTables tables, ManifestBatchPublisher publisher,
-      Recovery recovery, Supplier<List<String>> tableKeys, StorageAdapter storage) {
+      Recovery recovery, Supplier<List<TableKey>> tableKeys, StorageAdapter storage) {
     this.storage = Objects.requireNonNull(storage);
     this.gates = Objects.requireNonNull(gates);
     this.manifest = Objects.requireNonNull(manifest);

@@ -1,5 +1,6 @@
 package dev.omnigraph.maintenance;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.maintenance.OptimizeSettings;
 import dev.omnigraph.api.maintenance.OptimizeReport;
 import dev.omnigraph.api.ProgressListener;
@@ -89,7 +90,7 @@ public final class Optimize {
    * @throws RecoveryRequired for a pending sidecar on this branch or these tables, or any failure
    *     after the sidecar was armed (kept for recovery)
    */
-  public OptimizeReport run(String branch, Collection<String> candidates, OptimizeSettings settings, boolean force,
+  public OptimizeReport run(String branch, Collection<TableKey> candidates, OptimizeSettings settings, boolean force,
       ProgressListener progress) {
     // Take a turn in the branch's writer queue like an appender: queued appenders then do not have
     // to reprepare around the maintenance commit (the queue is taken before the gates, as they do).
@@ -98,17 +99,17 @@ public final class Optimize {
     }
   }
 
-  private OptimizeReport runQueued(String branch, Collection<String> candidates, OptimizeSettings settings,
+  private OptimizeReport runQueued(String branch, Collection<TableKey> candidates, OptimizeSettings settings,
       boolean force, ProgressListener progress) {
     // Entry barrier: settle what needs no restore; a rollback-class sidecar here refuses.
     parts.recovery().heal(branch);
-    Set<String> keys = new TreeSet<>(candidates.isEmpty() ? parts.manifest().state(branch).tables().keySet() : candidates);
+    Set<TableKey> keys = new TreeSet<>(candidates.isEmpty() ? parts.manifest().state(branch).tables().keySet() : candidates);
     List<String> tableGates = keys.stream().map(k -> GateManager.tableGate(k, branch)).toList();
     try (GateManager.Held held = parts.gates().acquire(List.of(branch), tableGates)) {
       BranchAuthority authority = parts.manifest().capture(branch);
       ManifestState state = authority.state();
       List<TablePin> pins = new ArrayList<>();
-      for (String key : keys) {
+      for (TableKey key : keys) {
         TablePin pin = state.tables().get(key);
         if (pin != null) {
           pins.add(pin);
@@ -142,7 +143,7 @@ public final class Optimize {
         }
         long live = parts.tables().head(pin.ref());
         if (live != pin.version()) {
-          throw new UncoveredDrift(pin.tableKey(), "live HEAD is version " + live + " but the manifest pins "
+          throw new UncoveredDrift(pin.tableKey().toString(), "live HEAD is version " + live + " but the manifest pins "
               + pin.version());
         }
         planned.add(new Planned(pin, stats));
@@ -198,13 +199,13 @@ public final class Optimize {
       List<OptimizeReport.Table> done = new ArrayList<>();
       for (Planned p : planned) {
         TablePin pin = p.pin;
-        progress.step(pin.tableKey(), done.size(), planned.size(), pin.rowCount());
+        progress.step(pin.tableKey().toString(), done.size(), planned.size(), pin.rowCount());
         CompactionOutcome out;
         try {
           out = parts.tables().compaction().compact(pin.at());
         } catch (TableHeadMoved moved) {
           if (!armed.effected()) {
-            throw new CommitTemplate.EffectFree(() -> new UncoveredDrift(pin.tableKey(), moved.getMessage()));
+            throw new CommitTemplate.EffectFree(() -> new UncoveredDrift(pin.tableKey().toString(), moved.getMessage()));
           }
           throw new RecoveryRequired(operationId, "optimize of " + branch + ": " + moved.getMessage(), moved);
         }
@@ -215,7 +216,7 @@ public final class Optimize {
           throw new RecoveryRequired(operationId, "optimize of " + branch + " found a foreign commit on "
               + pin.tableKey() + ": " + out.detail());
         }
-        done.add(new OptimizeReport.Table(pin.tableKey(), pin.location(), pin.nativeBranch().orElse(null),
+        done.add(new OptimizeReport.Table(pin.tableKey().toString(), pin.location(), pin.nativeBranch().orElse(null),
             pin.version(), out.version(), out.before().fragments(), out.after().fragments(),
             out.before().fragmentsWithDeletions(), out.after().fragmentsWithDeletions(),
             out.after().staleIndexes()));
@@ -251,7 +252,7 @@ public final class Optimize {
     @Override
     public RecoverySidecar confirmed(RecoverySidecar armed, List<OptimizeReport.Table> done) {
       return armed.withTables(armed.tables().stream().map(t -> {
-        long achieved = done.stream().filter(d -> d.tableKey().equals(t.tableKey())).findFirst()
+        long achieved = done.stream().filter(d -> d.tableKey().equals(t.tableKey().toString())).findFirst()
             .map(OptimizeReport.Table::toVersion).orElse(t.expectedVersion());
         return withPostCommitVersion(t, achieved);
       }).toList());
@@ -261,7 +262,7 @@ public final class Optimize {
     public ManifestBatchPublisher.Intent intent(Optional<RecoverySidecar> confirmed, List<OptimizeReport.Table> done) {
       List<TableVersionUpdate> updates = new ArrayList<>();
       for (Planned p : planned) {
-        done.stream().filter(t -> t.tableKey().equals(p.pin.tableKey()) && t.toVersion() > t.fromVersion())
+        done.stream().filter(t -> t.tableKey().equals(p.pin.tableKey().toString()) && t.toVersion() > t.fromVersion())
             .findFirst().ifPresent(t -> updates.add(new TableVersionUpdate(p.pin.tableKey(), p.pin.identity(),
                 p.pin.location(), t.toVersion(), p.pin.nativeBranch(), p.pin.rowCount())));
       }

@@ -185,7 +185,7 @@ final class Repair {
           authority.nativeIdentity(), authority.head(), List.of(), e.getValue(), Ulid.next(),
           Optional.of(Maintenance.REPAIR_ACTOR), Optional.empty(), dev.omnigraph.util.Micros.now()));
       commits.add(new RepairReport.RepairCommit(branch, published.commitId(), published.manifestVersion(),
-          e.getValue().stream().map(TableVersionUpdate::tableKey).toList()));
+          e.getValue().stream().map(u -> u.tableKey().toString()).toList()));
       LOG.infof("repair: published restored heads of %s on %s as commit %s", e.getValue().stream()
           .map(TableVersionUpdate::tableKey).toList(), branch, published.commitId());
     }
@@ -204,10 +204,10 @@ final class Repair {
   private static RepairReport report(boolean applied, Inspection found, Map<Drift, Long> restored,
       Set<Unreferenced> removed, List<RepairReport.RepairCommit> commits, List<LeftoverRefs.Leftover> gone) {
     List<RepairReport.TableDrift> drift = found.drift().stream().map(d -> new RepairReport.TableDrift(d.branch(),
-        d.pin().tableKey(), d.pin().location(), d.pin().nativeBranch().orElse(null), d.pin().version(), d.liveHead(),
+        d.pin().tableKey().toString(), d.pin().location(), d.pin().nativeBranch().orElse(null), d.pin().version(), d.liveHead(),
         d.transactions(), restored.get(d))).toList();
     List<RepairReport.UnreferencedRef> refs = found.refs().stream().map(u -> new RepairReport.UnreferencedRef(
-        u.branch(), u.pin().tableKey(), u.pin().location(), u.ref().name(), u.ref().parentVersion(), u.head(),
+        u.branch(), u.pin().tableKey().toString(), u.pin().location(), u.ref().name(), u.ref().parentVersion(), u.head(),
         u.transactions(), removed.contains(u), applied ? u.keptBecause() : null)).toList();
     List<RepairReport.LeftoverRef> leftovers = found.leftovers().stream()
         .map(l -> l.reported(gone.contains(l))).toList();
@@ -237,7 +237,7 @@ final class Repair {
   }
 
   private static RepairReport.HeadBehindPin violation(String branch, TablePin pin, Long head, String detail) {
-    return new RepairReport.HeadBehindPin(branch, pin.tableKey(), pin.location(), pin.nativeBranch().orElse(null),
+    return new RepairReport.HeadBehindPin(branch, pin.tableKey().toString(), pin.location(), pin.nativeBranch().orElse(null),
         pin.version(), head, detail);
   }
 

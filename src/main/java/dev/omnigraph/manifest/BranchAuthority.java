@@ -1,5 +1,6 @@
 package dev.omnigraph.manifest;
 
+import dev.omnigraph.api.TableKey;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -42,7 +43,7 @@ public record BranchAuthority(
   }
 
   /** The visible table pins by table key. */
-  public Map<String, TablePin> pins() {
+  public Map<TableKey, TablePin> pins() {
     return state.tables();
   }
 

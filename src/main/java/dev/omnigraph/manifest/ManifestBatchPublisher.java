@@ -1,5 +1,6 @@
 package dev.omnigraph.manifest;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.GraphCommit;
 import dev.omnigraph.api.UnsupportedStorageVersion;
 import dev.omnigraph.api.storage.StorageConfig;
@@ -120,7 +121,7 @@ public final class ManifestBatchPublisher {
   }
 
   /** A table to register in the publish (or, in {@link Intent#tombstones()}, to retire). */
-  public record TableRegistration(String tableKey, TableIdentity identity, String location) {}
+  public record TableRegistration(TableKey tableKey, TableIdentity identity, String location) {}
 
   /**
    * The landed commit and the manifest version it produced.

@@ -1,5 +1,6 @@
 package dev.omnigraph.manifest;
 
+import dev.omnigraph.api.TableKey;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Optional;
 
@@ -16,24 +17,24 @@ final class ManifestRows {
     return ManifestRow.GRAPH_COMMIT + ":" + commitId;
   }
 
-  static ManifestRow table(String tableKey, TableIdentity id, String location, long createdAtMicros) {
+  static ManifestRow table(TableKey tableKey, TableIdentity id, String location, long createdAtMicros) {
     ObjectNode m = ManifestJson.object().put("created_at", createdAtMicros);
     return new ManifestRow(ManifestRow.TABLE + ":" + id.hex(), ManifestRow.TABLE, location,
-        ManifestJson.write(m), null, tableKey, id.stableTableId(), id.incarnationId(), null, null, null);
+        ManifestJson.write(m), null, tableKey.toString(), id.stableTableId(), id.incarnationId(), null, null, null);
   }
 
   /** Retires {@code id}: its registration and pins stay in the state, invisible (time travel still reads them). */
-  static ManifestRow tombstone(String tableKey, TableIdentity id, String location, long createdAtMicros) {
+  static ManifestRow tombstone(TableKey tableKey, TableIdentity id, String location, long createdAtMicros) {
     ObjectNode m = ManifestJson.object().put("created_at", createdAtMicros);
     return new ManifestRow(ManifestRow.TABLE_TOMBSTONE + ":" + id.hex(), ManifestRow.TABLE_TOMBSTONE, location,
-        ManifestJson.write(m), null, tableKey, id.stableTableId(), id.incarnationId(), null, null, null);
+        ManifestJson.write(m), null, tableKey.toString(), id.stableTableId(), id.incarnationId(), null, null, null);
   }
 
   static ManifestRow tableVersion(TableVersionUpdate u, long manifestVersion, String commitId) {
     ObjectNode m = ManifestJson.object().put("manifest_version", manifestVersion).put("commit", commitId);
     return new ManifestRow(
         ManifestRow.TABLE_VERSION + ":" + u.identity().hex() + "@" + manifestVersion,
-        ManifestRow.TABLE_VERSION, u.location(), ManifestJson.write(m), null, u.tableKey(),
+        ManifestRow.TABLE_VERSION, u.location(), ManifestJson.write(m), null, u.tableKey().toString(),
         u.identity().stableTableId(), u.identity().incarnationId(), u.version(),
         u.nativeBranch().orElse(null), u.rowCount());
   }

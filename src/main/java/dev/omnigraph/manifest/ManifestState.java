@@ -1,5 +1,6 @@
 package dev.omnigraph.manifest;
 
+import dev.omnigraph.api.TableKey;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,8 +29,8 @@ import java.util.TreeMap;
 public record ManifestState(
     String branch,
     long manifestVersion,
-    Map<String, TablePin> tables,
-    Map<String, TableIdentity> registered,
+    Map<TableKey, TablePin> tables,
+    Map<TableKey, TableIdentity> registered,
     Map<String, String> heads,
     Map<TableIdentity, TablePin> retired) {
 
@@ -93,8 +94,8 @@ public record ManifestState(
         default -> throw new ManifestCorrupt(r.objectId(), "unknown object_type '" + r.objectType() + "'");
       }
     }
-    Map<String, TablePin> tables = new TreeMap<>();
-    Map<String, TableIdentity> registered = new TreeMap<>();
+    Map<TableKey, TablePin> tables = new TreeMap<>();
+    Map<TableKey, TableIdentity> registered = new TreeMap<>();
     Map<TableIdentity, TablePin> retired = new HashMap<>();
     for (Map.Entry<TableIdentity, ManifestRow> e : registrations.entrySet()) {
       TableIdentity id = e.getKey();
@@ -105,17 +106,18 @@ public record ManifestState(
       if (tombstoned != null && tombstoned >= createdAt(reg)) {
         ManifestRow v = latest.get(id);
         if (v != null) {
-          retired.put(id, pin(reg, id, v, latestMv.get(id)));
+          retired.put(id, pin(key(reg), reg, id, v, latestMv.get(id)));
         }
         continue;
       }
-      TableIdentity clash = registered.put(reg.tableKey(), id);
+      TableKey key = key(reg);
+      TableIdentity clash = registered.put(key, id);
       if (clash != null) {
         throw new ManifestCorrupt(reg.objectId(), "table key " + reg.tableKey() + " has two live identities " + clash + " and " + id);
       }
       ManifestRow v = latest.get(id);
       if (v != null) {
-        tables.put(reg.tableKey(), pin(reg, id, v, latestMv.get(id)));
+        tables.put(key, pin(key, reg, id, v, latestMv.get(id)));
       }
     }
     return new ManifestState(branch, manifestVersion, Collections.unmodifiableMap(tables),
@@ -123,8 +125,19 @@ public record ManifestState(
         Collections.unmodifiableMap(retired));
   }
 
-  private static TablePin pin(ManifestRow reg, TableIdentity id, ManifestRow v, long manifestVersion) {
-    return new TablePin(reg.tableKey(), id, reg.location(), required(v, v.tableVersion(), "table_version"),
+  private static TableKey key(ManifestRow reg) {
+    if (reg.tableKey() != null) {
+      try {
+        return TableKey.parse(reg.tableKey());
+      } catch (IllegalArgumentException e) {
+        // refused below, naming the row
+      }
+    }
+    throw new ManifestCorrupt(reg.objectId(), "table key '" + reg.tableKey() + "' is not node:T or edge:T");
+  }
+
+  private static TablePin pin(TableKey key, ManifestRow reg, TableIdentity id, ManifestRow v, long manifestVersion) {
+    return new TablePin(key, id, reg.location(), required(v, v.tableVersion(), "table_version"),
         Optional.ofNullable(v.tableBranch()), required(v, v.rowCount(), "row_count"), manifestVersion);
   }
 

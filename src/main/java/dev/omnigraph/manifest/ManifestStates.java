@@ -174,7 +174,7 @@ public final class ManifestStates {
 
   /**
    * The last capture a read made of each branch: a read whose branch's latest stamp is unchanged
-   * reuses it, ref included (issue 46: a branch read resolved the branch's ref, one GET per branch
+   * reuses it, ref included (docs/performance.md, "Point reads": a branch read resolved the branch's ref, one GET per branch
    * and ancestor, on every read). The stamp is the freshness rule every head read uses; a branch
    * deleted or re-created by this process is forgotten with {@link #forget}.
    */

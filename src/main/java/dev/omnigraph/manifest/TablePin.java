@@ -1,5 +1,6 @@
 package dev.omnigraph.manifest;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.table.TableAt;
 import dev.omnigraph.table.TableRef;
 import java.util.Optional;
@@ -17,7 +18,7 @@ import java.util.Optional;
  * @param manifestVersion the manifest version that published this pin
  */
 public record TablePin(
-    String tableKey,
+    TableKey tableKey,
     TableIdentity identity,
     String location,
     long version,
@@ -37,11 +38,11 @@ public record TablePin(
 
   /** {@code node} or {@code edge}. */
   public String entityKind() {
-    return tableKey.substring(0, tableKey.indexOf(':'));
+    return tableKey.kind().prefix();
   }
 
   /** The type name without its kind prefix. */
   public String typeName() {
-    return tableKey.substring(tableKey.indexOf(':') + 1);
+    return tableKey.typeName();
   }
 }

@@ -1,5 +1,6 @@
 package dev.omnigraph.manifest;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.table.TableAt;
 import java.util.Optional;
 
@@ -8,7 +9,7 @@ import java.util.Optional;
  * {@code nativeBranch} (empty: the data table's main), with {@code rowCount} rows.
  */
 public record TableVersionUpdate(
-    String tableKey,
+    TableKey tableKey,
     TableIdentity identity,
     String location,
     long version,

@@ -13,7 +13,7 @@ package dev.omnigraph.merge;
  */
 public record MergeLimits(int chunkRows, long chunkBytes, int chain, long validationBudget) {
 
-  /** The seed's bounds: 8,192 rows / 32 MiB per chunk, 1,024 transactions, one 32 MiB budget. */
+  /** A merge's bounds (docs/merge.md, "Bounded memory"): 8,192 rows / 32 MiB per chunk, 1,024 transactions, one 32 MiB budget. */
   public static final MergeLimits PRODUCTION = new MergeLimits(MergePlanner.MAX_CHUNK_ROWS,
       MergePlanner.MAX_CHUNK_BYTES, MergePlanner.MAX_CHAIN, MergePlanner.VALIDATION_BUDGET);
 

@@ -1,5 +1,6 @@
 package dev.omnigraph.merge;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.Conflict;
 import dev.omnigraph.api.MergeConflict;
 import dev.omnigraph.api.MergeOutcome;
@@ -48,20 +49,20 @@ public final class MergePlanner {
   /** What validation needs from the join: which columns it reads, and a look at each written row. */
   public interface Validation {
     /** The columns of table {@code tableKey} the merged result's validation reads ({@code id} included). */
-    List<String> projection(String tableKey);
+    List<String> projection(TableKey tableKey);
 
     /**
      * Each row the merge writes (constraints of one row), read column by column: the whole row as
      * the join produces it, or a streamed row that decodes only what is asked for.
      */
-    void written(String tableKey, Function<String, Object> column);
+    void written(TableKey tableKey, Function<String, Object> column);
 
     /**
      * Whether table {@code tableKey} has a Blob column: its rows are copied through the ordinary
      * join, whose chunks materialise each carried cell, never as the proven route's raw Arrow
      * (a scan holds a cell's description, not its bytes).
      */
-    boolean holdsBlobs(String tableKey);
+    boolean holdsBlobs(TableKey tableKey);
   }
 
   private final DataTables tables;
@@ -94,11 +95,11 @@ public final class MergePlanner {
       boolean fastForward) {
     Optional<String> targetNative = targetBranch.equals(ManifestState.MAIN) ? Optional.empty()
         : Optional.of(targetBranch);
-    TreeSet<String> keys = new TreeSet<>(target.tables().keySet());
+    TreeSet<TableKey> keys = new TreeSet<>(target.tables().keySet());
     keys.addAll(source.tables().keySet());
     List<TablePlan> plans = new ArrayList<>();
     List<MergeConflict> conflicts = new ArrayList<>();
-    for (String key : keys) {
+    for (TableKey key : keys) {
       TablePin b = base.tables().get(key);
       TablePin s = source.tables().get(key);
       TablePin t = target.tables().get(key);
@@ -199,8 +200,8 @@ public final class MergePlanner {
    * @return the new fragments' ids; empty when anything is missing, cleaned or unfamiliar (the
    *     caller falls back to the ordinary ordered join)
    */
-  private List<Integer> proveAllNew(String key, TablePin b, TablePin s) {
-    if (!key.startsWith("node:") || s.version() <= b.version() || s.version() - b.version() > limits.chain() + 2) {
+  private List<Integer> proveAllNew(TableKey key, TablePin b, TablePin s) {
+    if (!key.isNode() || s.version() <= b.version() || s.version() - b.version() > limits.chain() + 2) {
       return List.of(); // only node writers certify; a longer interval is not worth proving
     }
     try {
@@ -233,7 +234,7 @@ public final class MergePlanner {
     }
   }
 
-  private TableDelta join(String key, TablePin b, TablePin s, TablePin t, List<Integer> proof,
+  private TableDelta join(TableKey key, TablePin b, TablePin s, TablePin t, List<Integer> proof,
       List<MergeConflict> conflicts) {
     List<String> projection = validation.projection(key);
     Chunker inserts = new Chunker(ChunkSpec.Kind.STRICT_INSERT);
@@ -291,19 +292,19 @@ public final class MergePlanner {
     return new TableDelta(counts[0], counts[1], deletedIds, written, updatedIds, chain, proof);
   }
 
-  private long rowBytes(String key, long bytes) {
+  private long rowBytes(TableKey key, long bytes) {
     if (bytes > limits.chunkBytes()) {
       throw new ResourceLimitExceeded("merge_row_bytes:" + key, limits.chunkBytes(), bytes);
     }
     return bytes;
   }
 
-  private void keep(String key, Map<String, Object> row, List<String> projection, List<Map<String, Object>> written) {
+  private void keep(TableKey key, Map<String, Object> row, List<String> projection, List<Map<String, Object>> written) {
     keep(key, row::get, projection, written);
   }
 
   /** Validates one written row read column by column, and retains its projection, charged. */
-  private void keep(String key, Function<String, Object> column, List<String> projection,
+  private void keep(TableKey key, Function<String, Object> column, List<String> projection,
       List<Map<String, Object>> written) {
     validation.written(key, column);
     // Null columns are left out: validation reads the view by column (an absent column reads as

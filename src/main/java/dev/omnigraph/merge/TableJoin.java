@@ -1,5 +1,6 @@
 package dev.omnigraph.merge;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.MergeConflict;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.table.DataTables;
@@ -11,7 +12,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The seed's ordered base/source/target cursors for one table (BranchMerge step 4): each snapshot
+ * The ordered base/source/target cursors for one table (docs/merge.md, "Bounded memory"): each snapshot
  * scanned in id order, {@value OrderedCursor#BATCH_ROWS} rows per scanner batch, merge-joined by id,
  * and {@link ThreeWay#decide} applied entity by entity. The JVM holds one decoded batch per cursor,
  * never a table. Deterministic: the snapshots are exact immutable versions, so joining them again
@@ -44,7 +45,7 @@ public final class TableJoin {
    *
    * @param columns the columns to read (empty: all); decisions compare only these
    */
-  public static void run(DataTables tables, String tableKey, TablePin base, TablePin source, TablePin target,
+  public static void run(DataTables tables, TableKey tableKey, TablePin base, TablePin source, TablePin target,
       List<String> columns, Visitor visitor) {
     run(tables, tableKey, base, source, target, columns, false, visitor);
   }
@@ -53,7 +54,7 @@ public final class TableJoin {
    * As above; with {@code blobs} (the table has a Blob column), committed Blob cells are compared
    * by {@link BlobCells}: the same physical row, or else the same bytes.
    */
-  public static void run(DataTables tables, String tableKey, TablePin base, TablePin source, TablePin target,
+  public static void run(DataTables tables, TableKey tableKey, TablePin base, TablePin source, TablePin target,
       List<String> columns, boolean blobs, Visitor visitor) {
     boolean targetIsBase = MergePlanner.samePin(base, target);
     BlobCells cells = blobs ? new BlobCells(tables, base) : null;

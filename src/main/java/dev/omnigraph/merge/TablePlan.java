@@ -1,5 +1,6 @@
 package dev.omnigraph.merge;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.manifest.TablePin;
 import java.util.Optional;
 
@@ -17,7 +18,7 @@ import java.util.Optional;
  * @param firstTouch for {@link Action#APPLY}: the target has no ref of its own on this table yet, so
  *     the effect first forks one from the target's pin (the ordinary first-touch path)
  */
-public record TablePlan(String tableKey, Action action, TablePin target, TablePin source, TablePin base,
+public record TablePlan(TableKey tableKey, Action action, TablePin target, TablePin source, TablePin base,
     TableDelta delta,
     boolean firstTouch) {
 

@@ -1,5 +1,6 @@
 package dev.omnigraph.merge;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.MergeConflict;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,13 +38,13 @@ final class ThreeWay {
   }
 
   /** The rule for entity {@code id}, given its row in base, source and target (null: absent). */
-  static Decision decide(String tableKey, String id, Map<String, Object> b, Map<String, Object> s,
+  static Decision decide(TableKey tableKey, String id, Map<String, Object> b, Map<String, Object> s,
       Map<String, Object> t) {
     return decide(tableKey, id, b, s, t, Rows::same);
   }
 
   /** As above, rows compared by {@code same}. */
-  static Decision decide(String tableKey, String id, Map<String, Object> b, Map<String, Object> s,
+  static Decision decide(TableKey tableKey, String id, Map<String, Object> b, Map<String, Object> s,
       Map<String, Object> t, Sameness same) {
     if (same.same(s, b) || same.same(s, t)) {
       return Decision.KEEP; // the source brought nothing new for this entity: the target's stays
@@ -58,14 +59,14 @@ final class ThreeWay {
     return new Decision(t == null ? Op.INSERT : Op.UPDATE, s, null);
   }
 
-  private static MergeConflict conflict(String tableKey, String id, Map<String, Object> b, Map<String, Object> s,
+  private static MergeConflict conflict(TableKey tableKey, String id, Map<String, Object> b, Map<String, Object> s,
       Map<String, Object> t) {
     if (b == null) {
-      return MergeConflict.of(MergeConflict.Kind.DIVERGENT_INSERT, tableKey, id,
+      return MergeConflict.of(MergeConflict.Kind.DIVERGENT_INSERT, tableKey.toString(), id,
           "inserted on both branches with different content");
     }
     if (s == null || t == null) {
-      return MergeConflict.of(MergeConflict.Kind.DELETE_VS_UPDATE, tableKey, id,
+      return MergeConflict.of(MergeConflict.Kind.DELETE_VS_UPDATE, tableKey.toString(), id,
           (s == null ? "deleted on the source, updated on the target" : "updated on the source, deleted on the target"));
     }
     List<String> changed = new ArrayList<>();
@@ -74,7 +75,7 @@ final class ThreeWay {
         changed.add(column);
       }
     }
-    return MergeConflict.of(MergeConflict.Kind.DIVERGENT_UPDATE, tableKey, id,
+    return MergeConflict.of(MergeConflict.Kind.DIVERGENT_UPDATE, tableKey.toString(), id,
         "updated differently on both branches" + (changed.isEmpty() ? "" : " (both changed " + changed + ")"));
   }
 }

@@ -39,7 +39,7 @@ final class MutationChecker {
   }
 
   /**
-   * The seed's D₂ rule: one mutation is either insert/update-only or delete-only. Pending inserts and
+   * The D₂ rule (docs/write-path.md): one mutation is either insert/update-only or delete-only. Pending inserts and
    * delete predicates in one query would make read-your-writes ambiguous and force two commits on a
    * table, so the mix is refused, first, before any catalog lookup. Checked here, for the query that
    * runs, and not when the file is parsed: the reference serves a file's other queries beside a mixed one.

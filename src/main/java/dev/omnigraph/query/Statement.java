@@ -1,5 +1,6 @@
 package dev.omnigraph.query;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.schema.EdgeType;
 import dev.omnigraph.schema.NodeType;
 import java.util.Collections;
@@ -15,7 +16,7 @@ public sealed interface Statement
     permits Statement.InsertNode, Statement.InsertEdge, Statement.Update, Statement.DeleteNode, Statement.DeleteEdge {
 
   /** {@code node:T} or {@code edge:T}: the table the statement writes. */
-  String tableKey();
+  TableKey tableKey();
 
   /** True for the destructive statements; by the D₂ rule a mutation holds only one kind. */
   default boolean isDelete() {
@@ -33,7 +34,7 @@ public sealed interface Statement
     }
 
     @Override
-    public String tableKey() {
+    public TableKey tableKey() {
       return type.tableKey();
     }
   }
@@ -51,7 +52,7 @@ public sealed interface Statement
     }
 
     @Override
-    public String tableKey() {
+    public TableKey tableKey() {
       return type.tableKey();
     }
   }
@@ -65,7 +66,7 @@ public sealed interface Statement
     }
 
     @Override
-    public String tableKey() {
+    public TableKey tableKey() {
       return type.tableKey();
     }
   }
@@ -78,7 +79,7 @@ public sealed interface Statement
     }
 
     @Override
-    public String tableKey() {
+    public TableKey tableKey() {
       return type.tableKey();
     }
   }
@@ -91,7 +92,7 @@ public sealed interface Statement
     }
 
     @Override
-    public String tableKey() {
+    public TableKey tableKey() {
       return type.tableKey();
     }
   }

@@ -5,7 +5,7 @@
  */
 @PackageContract(
     owns = "the .gq query language: parse, name resolution, typing, limits",
-    mayUse = {"schema", "util", "syntax"})
+    mayUse = {"api", "schema", "util", "syntax"})
 package dev.omnigraph.query;
 
 import dev.omnigraph.PackageContract;

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Parsed and checked reads, remembered per (schema identity, query source, query name): a served
  * graph answers the same few named queries over and over, and parsing and checking the source was
- * 13.5% of a point lookup (issue 46). A checked read is immutable and depends only on the source,
+ * 13.5% of a point lookup (docs/performance.md, "Point reads"). A checked read is immutable and depends only on the source,
  * the name and the schema it was checked against; the schema's identity (SHA-256 of its IR) names
  * that schema exactly, so a schema apply (a new identity) never meets an entry checked against the
  * old one, and a read at an older commit (checked against the schema of that commit) has its own.

@@ -1,5 +1,6 @@
 package dev.omnigraph.read;
 
+import dev.omnigraph.api.TableKey;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
@@ -66,7 +67,7 @@ public final class CommitChanges {
   }
 
   /** One table slot of the diff, in the frozen order. */
-  private record Slot(String kind, long typeId, String tableKey, String typeName, TablePin before, TablePin after) {}
+  private record Slot(String kind, long typeId, TableKey tableKey, String typeName, TablePin before, TablePin after) {}
 
   /** What a page token carries: the commit and scope it continues, and the last position shown. */
   private record Token(String commit, String scope, String kind, long typeId, String lastId) {}
@@ -84,11 +85,11 @@ public final class CommitChanges {
   public CommitChangesOutput page(GraphCommit commit, ManifestState before, ManifestState after, ChangesPage page) {
     String scope = scope(page);
     Optional<Token> resume = page.pageToken().map(t -> decode(t, commit.id(), scope));
-    Set<String> wantedTables = wantedTables(page.types());
+    Set<TableKey> wantedTables = wantedTables(page.types());
     List<Slot> slots = new ArrayList<>();
-    TreeSet<String> keys = new TreeSet<>(before.tables().keySet());
+    TreeSet<TableKey> keys = new TreeSet<>(before.tables().keySet());
     keys.addAll(after.tables().keySet());
-    for (String key : keys) {
+    for (TableKey key : keys) {
       TablePin b = before.tables().get(key);
       TablePin a = after.tables().get(key);
       TablePin any = a != null ? a : b;
@@ -243,11 +244,11 @@ public final class CommitChanges {
   }
 
   /** The table keys the type filter selects; null for no filter. */
-  private Set<String> wantedTables(Set<String> types) {
+  private Set<TableKey> wantedTables(Set<String> types) {
     if (types.isEmpty()) {
       return null;
     }
-    Set<String> keys = new TreeSet<>();
+    Set<TableKey> keys = new TreeSet<>();
     for (String name : types) {
       if (catalog.node(name).isPresent()) {
         keys.add(catalog.node(name).get().tableKey());

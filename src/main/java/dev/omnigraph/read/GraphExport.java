@@ -1,5 +1,6 @@
 package dev.omnigraph.read;
 
+import dev.omnigraph.api.TableKey;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.omnigraph.api.InvalidRequest;
@@ -54,7 +55,7 @@ public final class GraphExport implements dev.omnigraph.api.NdjsonExport {
   public GraphExport(DataTables tables, Catalog catalog, ManifestState state, List<String> typeNames) {
     this.tables = tables;
     this.state = state;
-    Set<String> wanted = new LinkedHashSet<>();
+    Set<TableKey> wanted = new LinkedHashSet<>();
     for (String name : typeNames) {
       if (catalog.node(name).isPresent()) {
         wanted.add(catalog.node(name).get().tableKey());

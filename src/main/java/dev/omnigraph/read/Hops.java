@@ -1,5 +1,6 @@
 package dev.omnigraph.read;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.query.Clause;
@@ -42,7 +43,7 @@ final class Hops {
   static final String TRAVERSAL_MODE = "omnigraph.traversal.mode";
 
   /** Per edge table key, the nodes this query probed through the src/dst index. */
-  private final Map<String, ProbedAdjacency> probed = new HashMap<>();
+  private final Map<TableKey, ProbedAdjacency> probed = new HashMap<>();
 
   /**
    * The nodes each origin of {@code rows} reaches, resolved from the edge table's src/dst BTree when
@@ -74,7 +75,7 @@ final class Hops {
   }
 
   /** Per edge table key, whether its src/dst key indexes cover enough rows for probes (decided once). */
-  private final Map<String, Boolean> probeable = new HashMap<>();
+  private final Map<TableKey, Boolean> probeable = new HashMap<>();
 
   /**
    * Whether the key indexes a traversal's hops would probe leave at most

@@ -1,5 +1,6 @@
 package dev.omnigraph.recovery;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.manifest.TableIdentity;
@@ -45,7 +46,7 @@ public final class EnsureIndicesRecovery extends WriteSettlePlan {
   @Override
   public Optional<String> malformed(RecoverySidecar s) {
     RecoverySidecar.EnsureIndicesPayload p = Objects.requireNonNull(s.protocolV8(), "protocol_v8");
-    Set<String> envelope = new TreeSet<>();
+    Set<TableKey> envelope = new TreeSet<>();
     s.tables().forEach(t -> envelope.add(t.tableKey()));
     if (!envelope.equals(p.indexes().keySet()) || p.indexes().values().stream().anyMatch(List::isEmpty)) {
       return Optional.of("its index work names tables " + p.indexes().keySet() + " but its effects are on "
@@ -74,7 +75,7 @@ public final class EnsureIndicesRecovery extends WriteSettlePlan {
 
   /** The confirmed delta (verified equal to the effects' pins), fixed lineage, the original actor. */
   @Override
-  public Forward forward(RecoverySidecar s, Map<String, Classified> classes, Live live) {
+  public Forward forward(RecoverySidecar s, Map<TableKey, Classified> classes, Live live) {
     return new Forward(Optional.of(intent(s)), WriteSettlePlan.forwardRows(classes));
   }
 

@@ -1,5 +1,6 @@
 package dev.omnigraph.recovery;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.manifest.ManifestState;
@@ -17,7 +18,7 @@ import java.util.Optional;
 
 /**
  * The settle plan of an interrupted Optimize (writer kind {@value WriterKind.Optimize#WIRE}), settled by
- * {@link SettleTemplate} under the same gates as every other sidecar. The seed gives Optimize a bounded
+ * {@link SettleTemplate} under the same gates as every other sidecar. Optimize has a bounded
  * maintenance payload with "no exact caller-minted transaction confirmation boundary": Lance mints
  * the compaction's uuid, so ownership cannot be proven by identity. It is bounded instead by shape:
  * a table's history after its pin may only be compaction transactions ({@code ReserveFragments},
@@ -82,7 +83,7 @@ public final class OptimizeRecovery implements SettlePlan {
   }
 
   private static Classified classified(RecoverySidecar.TableIntent t, TableClass c, String action, long to) {
-    return new Classified(c, new TableOutcome(t.tableKey(), c, action, t.expectedVersion(), to));
+    return new Classified(c, new TableOutcome(t.tableKey().toString(), c, action, t.expectedVersion(), to));
   }
 
   @Override
@@ -92,7 +93,7 @@ public final class OptimizeRecovery implements SettlePlan {
 
   /** Armed or confirmed alike, once some table compacted and none moved otherwise. */
   @Override
-  public boolean rollsForward(RecoverySidecar s, Map<String, Classified> classes, Live live) {
+  public boolean rollsForward(RecoverySidecar s, Map<TableKey, Classified> classes, Live live) {
     return classes.values().stream().anyMatch(c -> c.tableClass() == TableClass.ROLLED_PAST_EXPECTED)
         && classes.values().stream().noneMatch(c -> SettleTemplate.isForeign(c.tableClass()));
   }
@@ -102,7 +103,7 @@ public final class OptimizeRecovery implements SettlePlan {
    * publish, which a compaction cannot invalidate. Nothing when every table already converged.
    */
   @Override
-  public Forward forward(RecoverySidecar s, Map<String, Classified> classes, Live live) {
+  public Forward forward(RecoverySidecar s, Map<TableKey, Classified> classes, Live live) {
     List<TableVersionUpdate> updates = new ArrayList<>();
     for (RecoverySidecar.TableIntent t : s.tables()) {
       TableOutcome row = classes.get(t.tableKey()).forward();

@@ -1,5 +1,6 @@
 package dev.omnigraph.recovery;
 
+import dev.omnigraph.api.TableKey;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Objects;
@@ -88,7 +89,7 @@ public record RecoverySidecar(
    *     native branch; null while {@code armed}
    */
   public record EnsureIndicesPayload(
-      @JsonProperty("indexes") java.util.Map<String, List<IndexEntry>> indexes,
+      @JsonProperty("indexes") java.util.Map<TableKey, List<IndexEntry>> indexes,
       // Written as an explicit null while armed: the sidecar reader requires every field.
       @JsonProperty("delta") List<PointerPin> delta) {
 
@@ -135,7 +136,7 @@ public record RecoverySidecar(
   public record SchemaApplyPayload(
       @JsonProperty("accepted_identity") String acceptedIdentity,
       @JsonProperty("target_identity") String targetIdentity,
-      @JsonProperty("creates") List<String> creates,
+      @JsonProperty("creates") List<TableKey> creates,
       @JsonProperty("registrations") List<TableRef> registrations,
       @JsonProperty("pointers") List<PointerPin> pointers,
       @JsonProperty("tombstones") List<TableRef> tombstones,
@@ -154,7 +155,7 @@ public record RecoverySidecar(
 
   /** A table by identity, key and dataset location. */
   public record TableRef(
-      @JsonProperty("table_key") String tableKey,
+      @JsonProperty("table_key") TableKey tableKey,
       @JsonProperty("stable_table_id") long stableTableId,
       @JsonProperty("incarnation_id") long incarnationId,
       @JsonProperty("location") String location) {}
@@ -164,7 +165,7 @@ public record RecoverySidecar(
    * rewritten table before {@code keepFrom} is removed.
    */
   public record HardDrop(
-      @JsonProperty("table_key") String tableKey,
+      @JsonProperty("table_key") TableKey tableKey,
       @JsonProperty("location") String location,
       @JsonProperty("whole") boolean whole,
       @JsonProperty("keep_from") long keepFrom) {}
@@ -185,7 +186,7 @@ public record RecoverySidecar(
       @JsonProperty("source_branch") String sourceBranch,
       @JsonProperty("source_identity") String sourceIdentity,
       @JsonProperty("merged_parent") String mergedParent,
-      @JsonProperty("chains") java.util.Map<String, List<ChainStep>> chains,
+      @JsonProperty("chains") java.util.Map<TableKey, List<ChainStep>> chains,
       @JsonProperty("pointers") List<PointerPin> pointers) {
 
     public MergePayload {
@@ -216,7 +217,7 @@ public record RecoverySidecar(
    * @param nativeBranch the data table's Lance branch the pin names (null: its main)
    */
   public record PointerPin(
-      @JsonProperty("table_key") String tableKey,
+      @JsonProperty("table_key") TableKey tableKey,
       @JsonProperty("stable_table_id") long stableTableId,
       @JsonProperty("incarnation_id") long incarnationId,
       @JsonProperty("location") String location,
@@ -281,7 +282,7 @@ public record RecoverySidecar(
    *     bound when the effects are confirmed (null before, and for other tables)
    */
   public record TableIntent(
-      @JsonProperty("table_key") String tableKey,
+      @JsonProperty("table_key") TableKey tableKey,
       @JsonProperty("stable_table_id") long stableTableId,
       @JsonProperty("incarnation_id") long incarnationId,
       @JsonProperty("location") String location,

@@ -1,5 +1,6 @@
 package dev.omnigraph.recovery;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.manifest.BranchAuthority;
 import dev.omnigraph.manifest.GraphManifest;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
@@ -99,7 +100,7 @@ public final class SchemaApplyRecovery implements SettlePlan {
 
   /** Confirmed, every effect exactly ours, main's head and accepted schema as captured. */
   @Override
-  public boolean rollsForward(RecoverySidecar s, Map<String, Classified> classes, Live live) {
+  public boolean rollsForward(RecoverySidecar s, Map<TableKey, Classified> classes, Live live) {
     return s.state() == RecoverySidecar.State.EFFECTS_CONFIRMED
         && classes.values().stream().allMatch(c -> c.tableClass() == TableClass.ROLLED_PAST_EXPECTED)
         && tokenHolds(s, live.authority());
@@ -130,7 +131,7 @@ public final class SchemaApplyRecovery implements SettlePlan {
   }
 
   @Override
-  public Forward forward(RecoverySidecar s, Map<String, Classified> classes, Live live) {
+  public Forward forward(RecoverySidecar s, Map<TableKey, Classified> classes, Live live) {
     return new Forward(Optional.of(intent(s)), WriteSettlePlan.forwardRows(classes));
   }
 
@@ -162,7 +163,7 @@ public final class SchemaApplyRecovery implements SettlePlan {
       return Optional.of(new Settlement.Step.DropCreate(t, c));
     }
     String action = SettleTemplate.isForeign(c) ? "foreign_dataset_left" : "none";
-    return Optional.of(new Settlement.Step.Leave(new TableOutcome(t.tableKey(), c, action, 0, 0)));
+    return Optional.of(new Settlement.Step.Leave(new TableOutcome(t.tableKey().toString(), c, action, 0, 0)));
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.omnigraph.recovery;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.manifest.BranchAuthority;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.manifest.ManifestState;
@@ -42,7 +43,7 @@ interface SettlePlan {
   record Classified(TableClass tableClass, TableOutcome forward) {
     /** The row of an effect that rolls forward to its post-commit version. */
     static Classified published(RecoverySidecar.TableIntent t, TableClass c) {
-      return new Classified(c, new TableOutcome(t.tableKey(), c, "published", t.expectedVersion(),
+      return new Classified(c, new TableOutcome(t.tableKey().toString(), c, "published", t.expectedVersion(),
           t.postCommitVersion()));
     }
   }
@@ -79,10 +80,10 @@ interface SettlePlan {
   String foreignEffect(RecoverySidecar s, RecoverySidecar.TableIntent foreign);
 
   /** Whether the record rolls forward, given its classes (none foreign, none behind its pin). */
-  boolean rollsForward(RecoverySidecar s, Map<String, Classified> classes, Live live);
+  boolean rollsForward(RecoverySidecar s, Map<TableKey, Classified> classes, Live live);
 
   /** What rolling forward publishes and records. */
-  Forward forward(RecoverySidecar s, Map<String, Classified> classes, Live live);
+  Forward forward(RecoverySidecar s, Map<TableKey, Classified> classes, Live live);
 
   /**
    * The classes of a table the manifest references that rollback restores to its pin

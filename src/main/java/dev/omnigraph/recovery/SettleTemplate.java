@@ -1,5 +1,6 @@
 package dev.omnigraph.recovery;
 
+import dev.omnigraph.api.TableKey;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.manifest.BranchAuthority;
@@ -124,7 +125,7 @@ final class SettleTemplate {
     if (found.isEmpty()) {
       // The authority that made this intent reachable is gone: only first-touch refs matter now,
       // everything else hangs off the unreachable branch.
-      Map<String, TableClass> classes = new LinkedHashMap<>();
+      Map<TableKey, TableClass> classes = new LinkedHashMap<>();
       for (RecoverySidecar.TableIntent t : s.tables()) {
         classes.put(t.tableKey(), t.firstTouch() ? plan.classify(s, t, null).tableClass() : TableClass.NO_MOVEMENT);
       }
@@ -143,8 +144,8 @@ final class SettleTemplate {
     if (landed.contains(rollback)) {
       return new Settlement.RollBack(Verdict.ROLLBACK_PUBLISHED, Map.of(), live, true);
     }
-    Map<String, SettlePlan.Classified> classified = new LinkedHashMap<>();
-    Map<String, TableClass> classes = new LinkedHashMap<>();
+    Map<TableKey, SettlePlan.Classified> classified = new LinkedHashMap<>();
+    Map<TableKey, TableClass> classes = new LinkedHashMap<>();
     for (RecoverySidecar.TableIntent t : s.tables()) {
       SettlePlan.Classified c = plan.classify(s, t, live.state());
       classified.put(t.tableKey(), c);
@@ -197,14 +198,14 @@ final class SettleTemplate {
     return Optional.of(new SettlePlan.Live(authority, identity));
   }
 
-  private static Settlement.Refuse refuse(RecoverySidecar s, Map<String, TableClass> classes, String why) {
+  private static Settlement.Refuse refuse(RecoverySidecar s, Map<TableKey, TableClass> classes, String why) {
     return new Settlement.Refuse(classes, "recovery refuses " + s.writerKind() + " on " + s.authority().branch()
         + ": " + why + "; the sidecar " + SidecarStore.keyOf(s.operationId()) + " is kept for an operator: "
         + Recovery.quarantineHint(s.operationId()), why);
   }
 
   /** A discard: each first-touch ref the sidecar owns and that still exists is removed. */
-  private Settlement.Discard discard(RecoverySidecar s, Verdict verdict, Map<String, TableClass> classes,
+  private Settlement.Discard discard(RecoverySidecar s, Verdict verdict, Map<TableKey, TableClass> classes,
       String kind) {
     List<Step> steps = new ArrayList<>();
     for (RecoverySidecar.TableIntent t : s.tables()) {
@@ -287,12 +288,12 @@ final class SettleTemplate {
     if (step instanceof Step.RemoveRef ref) {
       RecoverySidecar.TableIntent t = ref.table();
       tables.branches().delete(t.location(), t.nativeBranch());
-      return new TableOutcome(t.tableKey(), ref.tableClass(), "ref_removed", t.expectedVersion(), t.expectedVersion());
+      return new TableOutcome(t.tableKey().toString(), ref.tableClass(), "ref_removed", t.expectedVersion(), t.expectedVersion());
     }
     if (step instanceof Step.DropCreate create) {
       RecoverySidecar.TableIntent t = create.table();
       boolean ours = tables.versions().dropOwnCreate(t.location(), t.uuid());
-      return new TableOutcome(t.tableKey(), create.tableClass(), ours ? "dataset_removed" : "foreign_dataset_left",
+      return new TableOutcome(t.tableKey().toString(), create.tableClass(), ours ? "dataset_removed" : "foreign_dataset_left",
           0, 0);
     }
     RecoverySidecar.TableIntent t;
@@ -318,11 +319,11 @@ final class SettleTemplate {
       version = tables.head(TableRef.of(t.location(), nb));
     }
     restored.add(new TableVersionUpdate(pin.tableKey(), pin.identity(), t.location(), version, nb, pin.rowCount()));
-    return new TableOutcome(t.tableKey(), c, "restored", t.postCommitVersion(), t.expectedVersion());
+    return new TableOutcome(t.tableKey().toString(), c, "restored", t.postCommitVersion(), t.expectedVersion());
   }
 
   private static Step.Leave leave(RecoverySidecar.TableIntent t, TableClass c, String action) {
-    return new Step.Leave(new TableOutcome(t.tableKey(), c, action, t.expectedVersion(), t.expectedVersion()));
+    return new Step.Leave(new TableOutcome(t.tableKey().toString(), c, action, t.expectedVersion(), t.expectedVersion()));
   }
 
   static boolean isForeign(TableClass c) {
@@ -331,12 +332,12 @@ final class SettleTemplate {
 
   /** The rows of a sidecar whose commit (or rollback) was already visible. */
   private static List<TableOutcome> rows(RecoverySidecar s, String action) {
-    return s.tables().stream().map(t -> new TableOutcome(t.tableKey(), null, action, t.expectedVersion(),
+    return s.tables().stream().map(t -> new TableOutcome(t.tableKey().toString(), null, action, t.expectedVersion(),
         action.equals("published") ? t.postCommitVersion() : t.expectedVersion())).toList();
   }
 
-  static Outcome deferred(RecoverySidecar s, Verdict verdict, Map<String, TableClass> classes) {
-    List<TableOutcome> outcomes = s.tables().stream().map(t -> new TableOutcome(t.tableKey(),
+  static Outcome deferred(RecoverySidecar s, Verdict verdict, Map<TableKey, TableClass> classes) {
+    List<TableOutcome> outcomes = s.tables().stream().map(t -> new TableOutcome(t.tableKey().toString(),
         classes.get(t.tableKey()), "deferred", t.expectedVersion(), t.expectedVersion())).toList();
     return new Outcome(s.operationId(), s.writerKind(), s.authority().branch(), verdict, Action.DEFERRED, null,
         outcomes);

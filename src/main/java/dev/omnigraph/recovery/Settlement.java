@@ -1,5 +1,6 @@
 package dev.omnigraph.recovery;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.manifest.TableIdentity;
 import dev.omnigraph.api.recovery.TableClass;
@@ -17,13 +18,13 @@ import java.util.Optional;
 sealed interface Settlement {
 
   /** Every table's class (empty when the commit or its rollback was already visible). */
-  Map<String, TableClass> classes();
+  Map<TableKey, TableClass> classes();
 
   /**
    * Publish the recorded intent ({@code publish}), or only record it when its commit is visible
    * already ({@code publish} empty; {@code commitId} null when nothing was left to publish).
    */
-  record RollForward(Verdict verdict, Map<String, TableClass> classes, Optional<ManifestBatchPublisher.Intent> publish,
+  record RollForward(Verdict verdict, Map<TableKey, TableClass> classes, Optional<ManifestBatchPublisher.Intent> publish,
       String commitId, List<TableOutcome> tables) implements Settlement {}
 
   /**
@@ -31,27 +32,27 @@ sealed interface Settlement {
    * recovery only; the write-entry heal defers it); {@code landed}: the rollback commit is visible
    * already, so only the record is left.
    */
-  record RollBack(Verdict verdict, Map<String, TableClass> classes, SettlePlan.Live live, boolean landed)
+  record RollBack(Verdict verdict, Map<TableKey, TableClass> classes, SettlePlan.Live live, boolean landed)
       implements Settlement {}
 
   /**
    * Nothing the manifest references moved: remove the owned first-touch refs in {@code steps} (full
    * recovery only, while there are any) and record {@code auditKind}.
    */
-  record Discard(Verdict verdict, Map<String, TableClass> classes, String auditKind, List<Step> steps)
+  record Discard(Verdict verdict, Map<TableKey, TableClass> classes, String auditKind, List<Step> steps)
       implements Settlement {}
 
   /**
    * Settle nothing and keep the sidecar for an operator: {@code message} is what the caller is told,
    * {@code why} what a quarantine records.
    */
-  record Refuse(Map<String, TableClass> classes, String message, String why) implements Settlement {}
+  record Refuse(Map<TableKey, TableClass> classes, String message, String why) implements Settlement {}
 
   /** One table's part of a rollback or discard, and the audit row it leaves. */
   sealed interface Step {
 
     /** Where a restored table is republished: its key, identity and the pin's row count. */
-    record Pin(String tableKey, TableIdentity identity, long rowCount) {}
+    record Pin(TableKey tableKey, TableIdentity identity, long rowCount) {}
 
     /** Restore the table to its pin, then republish the restored version. */
     record Restore(RecoverySidecar.TableIntent table, TableClass tableClass, Pin pin) implements Step {}

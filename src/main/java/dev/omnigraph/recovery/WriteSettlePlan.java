@@ -1,5 +1,6 @@
 package dev.omnigraph.recovery;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.manifest.ManifestBatchPublisher;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TableIdentity;
@@ -46,7 +47,7 @@ class WriteSettlePlan implements SettlePlan {
   }
 
   @Override
-  public boolean rollsForward(RecoverySidecar s, Map<String, Classified> classes, Live live) {
+  public boolean rollsForward(RecoverySidecar s, Map<TableKey, Classified> classes, Live live) {
     return s.state() == RecoverySidecar.State.EFFECTS_CONFIRMED
         && classes.values().stream().allMatch(c -> c.tableClass() == TableClass.ROLLED_PAST_EXPECTED)
         && tokenHolds(s, live);
@@ -71,7 +72,7 @@ class WriteSettlePlan implements SettlePlan {
   }
 
   @Override
-  public Forward forward(RecoverySidecar s, Map<String, Classified> classes, Live live) {
+  public Forward forward(RecoverySidecar s, Map<TableKey, Classified> classes, Live live) {
     List<TableVersionUpdate> updates = new ArrayList<>();
     List<TableOutcome> outcomes = forwardRows(classes);
     for (RecoverySidecar.TableIntent t : s.tables()) {
@@ -84,7 +85,7 @@ class WriteSettlePlan implements SettlePlan {
       for (RecoverySidecar.PointerPin p : merge.payload().pointers()) {
         updates.add(new TableVersionUpdate(p.tableKey(), new TableIdentity(p.stableTableId(), p.incarnationId()),
             p.location(), p.version(), Optional.ofNullable(p.nativeBranch()), p.rowCount()));
-        outcomes.add(new TableOutcome(p.tableKey(), null, "published_pointer", p.version(), p.version()));
+        outcomes.add(new TableOutcome(p.tableKey().toString(), null, "published_pointer", p.version(), p.version()));
       }
       mergedParent = Optional.of(merge.payload().mergedParent());
     }
@@ -95,7 +96,7 @@ class WriteSettlePlan implements SettlePlan {
   }
 
   /** Each table's roll-forward row, in the sidecar's order. */
-  static List<TableOutcome> forwardRows(Map<String, Classified> classes) {
+  static List<TableOutcome> forwardRows(Map<TableKey, Classified> classes) {
     List<TableOutcome> out = new ArrayList<>();
     classes.values().forEach(c -> out.add(c.forward()));
     return out;

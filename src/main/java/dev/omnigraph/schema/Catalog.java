@@ -1,5 +1,6 @@
 package dev.omnigraph.schema;
 
+import dev.omnigraph.api.TableKey;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -68,8 +69,8 @@ public record Catalog(
   }
 
   /** Every table key ({@code node:T}, {@code edge:T}), sorted. */
-  public List<String> tableKeys() {
-    List<String> keys = new ArrayList<>();
+  public List<TableKey> tableKeys() {
+    List<TableKey> keys = new ArrayList<>();
     nodes.values().forEach(n -> keys.add(n.tableKey()));
     edges.values().forEach(e -> keys.add(e.tableKey()));
     Collections.sort(keys);

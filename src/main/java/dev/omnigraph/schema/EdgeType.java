@@ -1,5 +1,6 @@
 package dev.omnigraph.schema;
 
+import dev.omnigraph.api.TableKey;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -40,8 +41,8 @@ public record EdgeType(
   }
 
   /** {@code edge:Name}: the manifest's table key for this type. */
-  public String tableKey() {
-    return "edge:" + name;
+  public TableKey tableKey() {
+    return TableKey.edge(name);
   }
 
   /** The property with this exact name. */

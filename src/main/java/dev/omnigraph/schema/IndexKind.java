@@ -1,5 +1,6 @@
 package dev.omnigraph.schema;
 
+import dev.omnigraph.api.TableKey;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,7 +10,7 @@ import java.util.Optional;
 /**
  * The physical index a declared column gets (docs/indexes-and-search.md, "Building indexes: index
  * ensure"), decided here and nowhere else: {@link #of(PropertyType)} is the reference's
- * {@code node_prop_index_kind}, and {@link #declared(Catalog, String)} the per-table list of what
+ * {@code node_prop_index_kind}, and {@link #declared(Catalog, TableKey)} the per-table list of what
  * should exist, shared by the EnsureIndices writer's planning and anything that asks whether a
  * column is (or should be) indexed, so the two cannot drift.
  */
@@ -52,13 +53,13 @@ public enum IndexKind {
    *
    * @throws IllegalArgumentException for a table key the catalog does not have
    */
-  public static Map<String, IndexKind> declared(Catalog catalog, String tableKey) {
+  public static Map<String, IndexKind> declared(Catalog catalog, TableKey tableKey) {
     Map<String, IndexKind> out = new LinkedHashMap<>();
-    if (tableKey.startsWith("node:")) {
-      return declared(catalog.node(tableKey.substring(5))
+    if (tableKey.isNode()) {
+      return declared(catalog.node(tableKey.typeName())
           .orElseThrow(() -> new IllegalArgumentException("no node type " + tableKey)));
-    } else if (tableKey.startsWith("edge:")) {
-      EdgeType edge = catalog.edges().get(tableKey.substring(5));
+    } else {
+      EdgeType edge = catalog.edges().get(tableKey.typeName());
       if (edge == null) {
         throw new IllegalArgumentException("no edge type " + tableKey);
       }
@@ -70,13 +71,11 @@ public enum IndexKind {
           add(out, index.get(0), edge.property(index.get(0)));
         }
       }
-    } else {
-      throw new IllegalArgumentException("not a table key: " + tableKey);
     }
     return Collections.unmodifiableMap(out);
   }
 
-  /** As {@link #declared(Catalog, String)} for a node type's table. */
+  /** As {@link #declared(Catalog, TableKey)} for a node type's table. */
   public static Map<String, IndexKind> declared(NodeType node) {
     Map<String, IndexKind> out = new LinkedHashMap<>();
     out.put("id", BTREE);

@@ -1,5 +1,6 @@
 package dev.omnigraph.schema;
 
+import dev.omnigraph.api.TableKey;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
@@ -119,7 +120,7 @@ final class IrJson {
     ArrayNode retired = root.putArray("retired_tables");
     for (TableEntry t : ir.retiredMap().values()) {
       ObjectNode o = retired.addObject();
-      o.put("table_key", t.tableKey());
+      o.put("table_key", t.tableKey().toString());
       o.put("stable_table_id", t.stableTableId());
       o.put("table_incarnation_id", t.incarnationId());
     }
@@ -130,7 +131,7 @@ final class IrJson {
   }
 
   /** {@code "property_ids": {name: id}} (absent from a legacy-form IR, whose ids are derived). */
-  private static void propertyIds(ObjectNode o, SchemaIr ir, String tableKey) {
+  private static void propertyIds(ObjectNode o, SchemaIr ir, TableKey tableKey) {
     if (ir.legacyIds()) {
       return;
     }
@@ -139,7 +140,7 @@ final class IrJson {
   }
 
   private static void table(ObjectNode o, TableEntry t) {
-    o.put("table_key", t.tableKey());
+    o.put("table_key", t.tableKey().toString());
     o.put("stable_table_id", t.stableTableId());
     o.put("table_incarnation_id", t.incarnationId());
     o.put("dataset_path", t.datasetPath());
@@ -236,7 +237,7 @@ final class IrJson {
       boolean withIds = root.has("next_property_id");
       fieldsOptional(root, withIds ? List.of("next_property_id") : List.of(), "ir_version", "interfaces", "nodes",
           "edges", "retired_tables");
-      Map<String, Map<String, Long>> propertyIds = new HashMap<>();
+      Map<TableKey, Map<String, Long>> propertyIds = new HashMap<>();
       int version = in(".ir_version", () -> intValue(root.get("ir_version")));
       if (version != SchemaIr.IR_VERSION) {
         throw invalid("unsupported ir_version " + version + " (this build reads " + SchemaIr.IR_VERSION + ")");
@@ -244,8 +245,8 @@ final class IrJson {
       Map<String, InterfaceType> interfaces = new TreeMap<>();
       Map<String, NodeType> nodes = new TreeMap<>();
       Map<String, EdgeType> edges = new TreeMap<>();
-      Map<String, TableEntry> tables = new HashMap<>();
-      Map<String, TableEntry> retired = new HashMap<>();
+      Map<TableKey, TableEntry> tables = new HashMap<>();
+      Map<TableKey, TableEntry> retired = new HashMap<>();
       each(root, "interfaces", o -> {
         fields(o, "name", "properties", "key", "unique", "index", "annotations");
         InterfaceType t = new InterfaceType(text(o, "name"), props(o), stringList(o, "key"), nested(o, "unique"),
@@ -257,7 +258,7 @@ final class IrJson {
             "table_incarnation_id", "dataset_path", "implements", "properties", "key", "unique", "index", "range",
             "check", "annotations");
         if (withIds) {
-          propertyIds.put(text(o, "table_key"), ids(o.get("property_ids")));
+          propertyIds.put(TableKey.parse(text(o, "table_key")), ids(o.get("property_ids")));
         }
         List<RangeConstraint> ranges = new ArrayList<>();
         each(o, "range", ro -> {
@@ -280,7 +281,7 @@ final class IrJson {
             "table_incarnation_id", "dataset_path", "from", "to", "cardinality", "properties", "unique", "index",
             "annotations");
         if (withIds) {
-          propertyIds.put(text(o, "table_key"), ids(o.get("property_ids")));
+          propertyIds.put(TableKey.parse(text(o, "table_key")), ids(o.get("property_ids")));
         }
         JsonNode card = o.get("cardinality");
         Cardinality cardinality = in(".cardinality", () -> {
@@ -296,7 +297,7 @@ final class IrJson {
       });
       each(root, "retired_tables", o -> {
         fields(o, "table_key", "stable_table_id", "table_incarnation_id");
-        TableEntry t = new TableEntry(text(o, "table_key"), longValue(o.get("stable_table_id")),
+        TableEntry t = new TableEntry(TableKey.parse(text(o, "table_key")), longValue(o.get("stable_table_id")),
             longValue(o.get("table_incarnation_id")));
         retired.put(t.tableKey(), t);
       });
@@ -324,7 +325,7 @@ final class IrJson {
     }
 
     private TableEntry entry(JsonNode o) {
-      return new TableEntry(text(o, "table_key"), longValue(o.get("stable_table_id")),
+      return new TableEntry(TableKey.parse(text(o, "table_key")), longValue(o.get("stable_table_id")),
           longValue(o.get("table_incarnation_id")));
     }
 
@@ -518,7 +519,7 @@ final class IrJson {
    */
   static void validate(SchemaIr ir) {
     Catalog c = ir.catalog();
-    Set<String> keys = new HashSet<>(c.tableKeys());
+    Set<TableKey> keys = new HashSet<>(c.tableKeys());
     if (!keys.equals(ir.tableMap().keySet())) {
       throw invalid("table entries " + ir.tableMap().keySet() + " do not match the types " + keys);
     }
@@ -607,13 +608,13 @@ final class IrJson {
           + ir.tableMap().keySet());
     }
     Set<Long> all = new HashSet<>(); // one graph-wide allocator: an id names one property of one table
-    for (Map.Entry<String, java.util.SortedMap<String, Long>> e : ir.propertyIdMap().entrySet()) {
+    for (Map.Entry<TableKey, java.util.SortedMap<String, Long>> e : ir.propertyIdMap().entrySet()) {
       all.addAll(e.getValue().values());
     }
     if (all.size() != ir.propertyIdMap().values().stream().mapToInt(Map::size).sum()) {
       throw invalid("duplicate property ids across tables");
     }
-    for (Map.Entry<String, java.util.SortedMap<String, Long>> e : ir.propertyIdMap().entrySet()) {
+    for (Map.Entry<TableKey, java.util.SortedMap<String, Long>> e : ir.propertyIdMap().entrySet()) {
       Set<String> declared = names(SchemaIr.propertiesOf(c, e.getKey()));
       if (!declared.equals(e.getValue().keySet())) {
         throw invalid(e.getKey() + " has property ids for " + e.getValue().keySet() + ", not its properties "

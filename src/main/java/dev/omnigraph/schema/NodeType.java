@@ -1,5 +1,6 @@
 package dev.omnigraph.schema;
 
+import dev.omnigraph.api.TableKey;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -45,8 +46,8 @@ public record NodeType(
   }
 
   /** {@code node:Name}: the manifest's table key for this type. */
-  public String tableKey() {
-    return "node:" + name;
+  public TableKey tableKey() {
+    return TableKey.node(name);
   }
 
   /** True when ids derive from the {@code @key} tuple rather than being generated. */

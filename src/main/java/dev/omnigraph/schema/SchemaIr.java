@@ -1,5 +1,6 @@
 package dev.omnigraph.schema;
 
+import dev.omnigraph.api.TableKey;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -41,13 +42,10 @@ public final class SchemaIr {
    * @param stableTableId the type's stable id, at least 1
    * @param incarnationId the current incarnation, at least 1
    */
-  public record TableEntry(String tableKey, long stableTableId, long incarnationId) {
+  public record TableEntry(TableKey tableKey, long stableTableId, long incarnationId) {
 
     public TableEntry {
       Objects.requireNonNull(tableKey, "tableKey");
-      if (!tableKey.startsWith("node:") && !tableKey.startsWith("edge:")) {
-        throw new IllegalArgumentException("table key must be node:T or edge:T, got " + tableKey);
-      }
       if (stableTableId < 1 || incarnationId < 1) {
         throw new IllegalArgumentException("table ids start at 1: " + tableKey);
       }
@@ -55,12 +53,12 @@ public final class SchemaIr {
 
     /** True for {@code node:} tables. */
     public boolean isNode() {
-      return tableKey.startsWith("node:");
+      return tableKey.isNode();
     }
 
     /** The type name after the {@code node:}/{@code edge:} prefix. */
     public String typeName() {
-      return tableKey.substring(5);
+      return tableKey.typeName();
     }
 
     /**
@@ -77,15 +75,15 @@ public final class SchemaIr {
   }
 
   private final Catalog catalog;
-  private final SortedMap<String, TableEntry> tables;
-  private final SortedMap<String, TableEntry> retired;
+  private final SortedMap<TableKey, TableEntry> tables;
+  private final SortedMap<TableKey, TableEntry> retired;
   /**
    * Stable property ids (docs/schema-evolution.md; the reference's {@code stable_property_id}): per live table key,
    * property name → id. A property keeps its id across renames (of itself or of its type); a
    * property dropped and added again, or a type re-created, gets a new one. Ids come from one
    * graph-wide allocator and are never reused.
    */
-  private final SortedMap<String, SortedMap<String, Long>> propertyIds;
+  private final SortedMap<TableKey, SortedMap<String, Long>> propertyIds;
   private final long nextPropertyId;
   /**
    * An IR written before property ids existed: its ids are derived (in table-key, then property
@@ -96,20 +94,20 @@ public final class SchemaIr {
   private final String json;
 
   /** A legacy-form IR (no property ids in its document): ids derived, not written. */
-  SchemaIr(Catalog catalog, Map<String, TableEntry> tables, Map<String, TableEntry> retired) {
+  SchemaIr(Catalog catalog, Map<TableKey, TableEntry> tables, Map<TableKey, TableEntry> retired) {
     this(catalog, tables, retired, null, 0, true);
   }
 
-  SchemaIr(Catalog catalog, Map<String, TableEntry> tables, Map<String, TableEntry> retired,
-      Map<String, ? extends Map<String, Long>> propertyIds, long nextPropertyId, boolean legacyIds) {
+  SchemaIr(Catalog catalog, Map<TableKey, TableEntry> tables, Map<TableKey, TableEntry> retired,
+      Map<TableKey, ? extends Map<String, Long>> propertyIds, long nextPropertyId, boolean legacyIds) {
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.tables = Collections.unmodifiableSortedMap(new TreeMap<>(tables));
     this.retired = Collections.unmodifiableSortedMap(new TreeMap<>(retired));
     this.legacyIds = legacyIds;
     if (propertyIds == null) {
-      SortedMap<String, SortedMap<String, Long>> derived = new TreeMap<>();
+      SortedMap<TableKey, SortedMap<String, Long>> derived = new TreeMap<>();
       long next = 1;
-      for (String key : this.tables.keySet()) {
+      for (TableKey key : this.tables.keySet()) {
         SortedMap<String, Long> ids = new TreeMap<>();
         for (Property p : propertiesOf(catalog, key)) {
           ids.put(p.name(), next++);
@@ -127,15 +125,15 @@ public final class SchemaIr {
     this.json = IrJson.write(this);
   }
 
-  private static SortedMap<String, SortedMap<String, Long>> freeze(Map<String, ? extends Map<String, Long>> ids) {
-    SortedMap<String, SortedMap<String, Long>> out = new TreeMap<>();
+  private static SortedMap<TableKey, SortedMap<String, Long>> freeze(Map<TableKey, ? extends Map<String, Long>> ids) {
+    SortedMap<TableKey, SortedMap<String, Long>> out = new TreeMap<>();
     ids.forEach((k, v) -> out.put(k, Collections.unmodifiableSortedMap(new TreeMap<>(v))));
     return Collections.unmodifiableSortedMap(out);
   }
 
-  static List<Property> propertiesOf(Catalog catalog, String tableKey) {
-    String name = tableKey.substring(5);
-    return tableKey.startsWith("node:") ? catalog.node(name).orElseThrow().properties()
+  static List<Property> propertiesOf(Catalog catalog, TableKey tableKey) {
+    String name = tableKey.typeName();
+    return tableKey.isNode() ? catalog.node(name).orElseThrow().properties()
         : catalog.edge(name).orElseThrow().properties();
   }
 
@@ -145,9 +143,9 @@ public final class SchemaIr {
    * the same identity.
    */
   public static SchemaIr initial(Catalog catalog) {
-    Map<String, TableEntry> tables = new TreeMap<>();
+    Map<TableKey, TableEntry> tables = new TreeMap<>();
     long next = 1;
-    for (String key : catalog.tableKeys()) {
+    for (TableKey key : catalog.tableKeys()) {
       tables.put(key, new TableEntry(key, next++, 1));
     }
     // Derived ids, not written: the same document (and identity) as before property ids existed.
@@ -168,7 +166,7 @@ public final class SchemaIr {
    * @param rebuild table keys, live in both schemas, whose tables the caller will rebuild
    * @throws IllegalArgumentException if {@code rebuild} names a key not live in both schemas
    */
-  public static SchemaIr evolve(SchemaIr previous, Catalog next, Set<String> rebuild) {
+  public static SchemaIr evolve(SchemaIr previous, Catalog next, Set<TableKey> rebuild) {
     return evolve(previous, next, rebuild, Map.of());
   }
 
@@ -180,7 +178,7 @@ public final class SchemaIr {
    * @throws IllegalArgumentException if a rename names a key that is not live before and after, or
    *     crosses node and edge
    */
-  public static SchemaIr evolve(SchemaIr previous, Catalog next, Set<String> rebuild, Map<String, String> renames) {
+  public static SchemaIr evolve(SchemaIr previous, Catalog next, Set<TableKey> rebuild, Map<TableKey, TableKey> renames) {
     return evolve(previous, next, rebuild, renames, Map.of());
   }
 
@@ -190,8 +188,8 @@ public final class SchemaIr {
    * from). A property keeps its stable id when it keeps its name or is renamed; any other property of
    * {@code next} gets a new id.
    */
-  public static SchemaIr evolve(SchemaIr previous, Catalog next, Set<String> rebuild, Map<String, String> renames,
-      Map<String, Map<String, String>> propertyRenames) {
+  public static SchemaIr evolve(SchemaIr previous, Catalog next, Set<TableKey> rebuild, Map<TableKey, TableKey> renames,
+      Map<TableKey, Map<String, String>> propertyRenames) {
     return evolve(previous, next, rebuild, renames, propertyRenames, Set.of());
   }
 
@@ -202,18 +200,18 @@ public final class SchemaIr {
    *
    * @throws IllegalArgumentException if {@code revive} names a key that is not retired or not declared
    */
-  public static SchemaIr evolve(SchemaIr previous, Catalog next, Set<String> rebuild, Map<String, String> renames,
-      Map<String, Map<String, String>> propertyRenames, Set<String> revive) {
-    for (String key : revive) {
+  public static SchemaIr evolve(SchemaIr previous, Catalog next, Set<TableKey> rebuild, Map<TableKey, TableKey> renames,
+      Map<TableKey, Map<String, String>> propertyRenames, Set<TableKey> revive) {
+    for (TableKey key : revive) {
       if (!previous.retired.containsKey(key) || !next.tableKeys().contains(key)) {
         throw new IllegalArgumentException("cannot revive " + key + ": it is not a retired table declared again");
       }
     }
     SchemaIr shaped = evolveTables(previous, next, rebuild, renames, revive);
     long allocator = previous.nextPropertyId;
-    SortedMap<String, SortedMap<String, Long>> ids = new TreeMap<>();
-    for (String key : shaped.tables.keySet()) {
-      String from = renames.getOrDefault(key, key);
+    SortedMap<TableKey, SortedMap<String, Long>> ids = new TreeMap<>();
+    for (TableKey key : shaped.tables.keySet()) {
+      TableKey from = renames.getOrDefault(key, key);
       Map<String, Long> before = previous.tables.containsKey(from) ? previous.propertyIds.get(from) : Map.of();
       Map<String, String> renamedFrom = propertyRenames.getOrDefault(key, Map.of());
       SortedMap<String, Long> mine = new TreeMap<>();
@@ -229,17 +227,17 @@ public final class SchemaIr {
     return new SchemaIr(next, shaped.tables, shaped.retired, ids, allocator, false);
   }
 
-  private static SchemaIr evolveTables(SchemaIr previous, Catalog next, Set<String> rebuild,
-      Map<String, String> renames, Set<String> revive) {
-    Set<String> nextKeys = Set.copyOf(next.tableKeys());
-    for (Map.Entry<String, String> r : renames.entrySet()) {
+  private static SchemaIr evolveTables(SchemaIr previous, Catalog next, Set<TableKey> rebuild,
+      Map<TableKey, TableKey> renames, Set<TableKey> revive) {
+    Set<TableKey> nextKeys = Set.copyOf(next.tableKeys());
+    for (Map.Entry<TableKey, TableKey> r : renames.entrySet()) {
       if (!nextKeys.contains(r.getKey()) || !previous.tables.containsKey(r.getValue())
-          || nextKeys.contains(r.getValue()) || !r.getKey().regionMatches(0, r.getValue(), 0, 5)) {
+          || nextKeys.contains(r.getValue()) || r.getKey().kind() != r.getValue().kind()) {
         throw new IllegalArgumentException("cannot rename " + r.getValue() + " to " + r.getKey());
       }
     }
-    Set<String> renamedAway = Set.copyOf(renames.values());
-    for (String key : rebuild) {
+    Set<TableKey> renamedAway = Set.copyOf(renames.values());
+    for (TableKey key : rebuild) {
       if (!previous.tables.containsKey(key) || !nextKeys.contains(key)) {
         throw new IllegalArgumentException("cannot rebuild " + key + ": it is not a table of both schemas");
       }
@@ -251,10 +249,10 @@ public final class SchemaIr {
     for (TableEntry e : previous.retired.values()) {
       maxStable = Math.max(maxStable, e.stableTableId());
     }
-    Map<String, TableEntry> tables = new TreeMap<>();
-    Map<String, TableEntry> retired = new TreeMap<>(previous.retired);
-    for (String key : next.tableKeys()) {
-      String from = renames.get(key);
+    Map<TableKey, TableEntry> tables = new TreeMap<>();
+    Map<TableKey, TableEntry> retired = new TreeMap<>(previous.retired);
+    for (TableKey key : next.tableKeys()) {
+      TableKey from = renames.get(key);
       if (from != null) {
         TableEntry old = previous.tables.get(from);
         retired.remove(key);
@@ -297,11 +295,11 @@ public final class SchemaIr {
   }
 
   /** The stable id of property {@code property} of the live table {@code tableKey}. */
-  public Optional<Long> propertyId(String tableKey, String property) {
+  public Optional<Long> propertyId(TableKey tableKey, String property) {
     return Optional.ofNullable(propertyIds.getOrDefault(tableKey, Collections.emptySortedMap()).get(property));
   }
 
-  SortedMap<String, SortedMap<String, Long>> propertyIdMap() {
+  SortedMap<TableKey, SortedMap<String, Long>> propertyIdMap() {
     return propertyIds;
   }
 
@@ -319,7 +317,7 @@ public final class SchemaIr {
   }
 
   /** The live table with this key ({@code node:Person}). */
-  public Optional<TableEntry> table(String tableKey) {
+  public Optional<TableEntry> table(TableKey tableKey) {
     return Optional.ofNullable(tables.get(tableKey));
   }
 
@@ -340,7 +338,7 @@ public final class SchemaIr {
 
   /** The accepted-schema identity: lower-case hex SHA-256 of the UTF-8 bytes of {@link #toJson()}. */
   public String identity() {
-    // Hashed once: every read keys its checked-query cache by it (issue 46), and the IR is immutable.
+    // Hashed once: every read keys its checked-query cache by it (docs/performance.md, "Point reads"), and the IR is immutable.
     String known = identity;
     if (known == null) {
       try {
@@ -372,11 +370,11 @@ public final class SchemaIr {
     return "SchemaIr[" + identity() + "]";
   }
 
-  Map<String, TableEntry> tableMap() {
+  Map<TableKey, TableEntry> tableMap() {
     return tables;
   }
 
-  Map<String, TableEntry> retiredMap() {
+  Map<TableKey, TableEntry> retiredMap() {
     return retired;
   }
 }

@@ -18,7 +18,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * An immutable row predicate with two evaluations that agree: {@link #toSql()} for Lance's scan
  * (pushed down into the committed table) and {@link #test} in memory (for rows a mutation has
- * staged but not committed). The seed's read-your-writes rule applies "the same filter" to both,
+ * staged but not committed). Read-your-writes (docs/write-path.md) applies "the same filter" to both,
  * so the semantics are pinned to what Lance does, not to Java's defaults:
  *
  * <ul>

@@ -10,7 +10,7 @@ import org.lance.ipc.ScanOptions;
 
 /**
  * Where each {@code id} of one exact table version lives: its stable row id, so an exact id probe is
- * a Lance {@code takeRows} of the few rows it names instead of a scan (issue 46: a scanner's setup
+ * a Lance {@code takeRows} of the few rows it names instead of a scan (docs/performance.md, "Point reads": a scanner's setup
  * and stream cost about 2 ms whatever the rows, the take about a tenth of that). A version never
  * changes, so the map never needs invalidating; it lives with the version's open handle
  * ({@link PinnedHandles}) and goes when that handle is closed.

@@ -10,7 +10,7 @@ import org.lance.ipc.LanceScanner;
 /**
  * A pull cursor over one exact table version in ascending {@code id} order (Lance sorts: the scan
  * carries an {@code id ASC} column ordering), one scanner batch of at most {@value #BATCH_ROWS}
- * rows decoded at a time. The seed's ordered base/source/target cursors: two or three of these
+ * rows decoded at a time. A merge's ordered base/source/target cursors (docs/merge.md): two or three of these
  * merge-joined by id diff a table without holding it (BranchMerge step 4, commit changes).
  *
  * <p>Ids order by Unicode code point, which is UTF-8 byte order, Arrow's order for Utf8 and so

@@ -87,7 +87,7 @@ public final class TableIndexes {
           KeyIndexes.create(h.table, column);
         }
       } catch (Exception e) {
-        // Not inspected (STYLE #10): the re-read below decides.
+        // Not inspected: the re-read below decides (one source of truth, not the failure's text).
         failure = e;
       }
       for (List<String> names : folds) {

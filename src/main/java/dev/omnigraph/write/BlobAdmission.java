@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.ResourceLimitExceeded;
 import dev.omnigraph.schema.BlobValue;
 import dev.omnigraph.schema.ExternalBlobRefused;
@@ -37,9 +38,9 @@ final class BlobAdmission {
   private BlobAdmission() {}
 
   /** One Blob cell of a pending row. */
-  private record Cell(String tableKey, Map<String, Object> row, String property) {
+  private record Cell(TableKey tableKey, Map<String, Object> row, String property) {
     String where() {
-      return tableKey.substring(tableKey.indexOf(':') + 1) + " '" + row.get("id") + "'." + property;
+      return tableKey.typeName() + " '" + row.get("id") + "'." + property;
     }
   }
 
@@ -53,11 +54,11 @@ final class BlobAdmission {
    * @throws dev.omnigraph.api.ExternalBlobUnreadable when an admitted source cannot be probed or read
    */
   static void materialise(PrepareContext ctx, ExternalBlobs externals,
-      Map<String, ? extends Collection<Map<String, Object>>> tables, long limit) {
+      Map<TableKey, ? extends Collection<Map<String, Object>>> tables, long limit) {
     List<Cell> inputs = new ArrayList<>();
     List<Cell> carried = new ArrayList<>();
     long total = 0;
-    for (Map.Entry<String, ? extends Collection<Map<String, Object>>> t : tables.entrySet()) {
+    for (Map.Entry<TableKey, ? extends Collection<Map<String, Object>>> t : tables.entrySet()) {
       for (Map<String, Object> row : t.getValue()) {
         for (Map.Entry<String, Object> e : row.entrySet()) {
           if (e.getValue() instanceof BlobValue b && b.isExternal() && !b.isAdmitted()) {
@@ -101,7 +102,7 @@ final class BlobAdmission {
 
   /** Reads each carried committed cell at its table's pin (already charged) into its row. */
   private static void carry(PrepareContext ctx, List<Cell> carried) {
-    Map<String, List<Map<String, Object>>> byTable = new LinkedHashMap<>();
+    Map<TableKey, List<Map<String, Object>>> byTable = new LinkedHashMap<>();
     carried.forEach(c -> byTable.computeIfAbsent(c.tableKey(), k -> new ArrayList<>()).add(c.row()));
     byTable.forEach((table, rows) -> carry(ctx.tables(), ctx.pin(table).at(), rows));
   }
@@ -165,7 +166,7 @@ final class BlobAdmission {
   }
 
   /** Whether any row of {@code tables} holds a Blob value (so the common write skips all of this). */
-  static boolean anyBlob(Map<String, ? extends Collection<Map<String, Object>>> tables) {
+  static boolean anyBlob(Map<TableKey, ? extends Collection<Map<String, Object>>> tables) {
     for (Collection<Map<String, Object>> rows : tables.values()) {
       for (Map<String, Object> row : rows) {
         for (Object v : row.values()) {

@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.InvalidRequest;
 import dev.omnigraph.api.NotFound;
 import dev.omnigraph.manifest.TablePin;
@@ -15,14 +16,14 @@ import java.util.Optional;
 public record BlobTarget(String entity, String type, String id, String property) {
 
   /** The cell's table and its Blob property in one catalog. */
-  public record Resolved(String tableKey, Property property) {}
+  public record Resolved(TableKey tableKey, Property property) {}
 
   /**
    * @throws InvalidRequest for an entity other than {@code node}/{@code edge}, an unknown type, or a
    *     property that is not a Blob
    */
   public Resolved resolve(Catalog catalog) {
-    String tableKey;
+    TableKey tableKey;
     Optional<Property> prop;
     if (entity.equals("node")) {
       var node = catalog.node(type).orElseThrow(() -> new InvalidRequest("unknown node type '" + type + "'"

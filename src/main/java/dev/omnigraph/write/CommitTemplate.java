@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.UncoveredDrift;
 import dev.omnigraph.api.PreconditionFailed;
 import dev.omnigraph.api.ReadSetChanged;
@@ -205,18 +206,18 @@ public final class CommitTemplate {
    *
    * @param ref the native branch the effect lands on (the pin's own one unless {@code firstTouch})
    */
-  Optional<UncoveredDrift> drift(String tableKey, String location, Optional<String> ref, long pinnedVersion,
+  Optional<UncoveredDrift> drift(TableKey tableKey, String location, Optional<String> ref, long pinnedVersion,
       boolean firstTouch) {
     if (firstTouch) {
       if (tables.branches().exists(location, ref.orElseThrow())) {
-        return Optional.of(new UncoveredDrift(tableKey, "native branch " + ref.get()
+        return Optional.of(new UncoveredDrift(tableKey.toString(), "native branch " + ref.get()
             + " exists but the manifest does not reference it"));
       }
       return Optional.empty();
     }
     long live = tables.head(TableAt.of(location, ref, pinnedVersion));
     if (live != pinnedVersion) {
-      return Optional.of(new UncoveredDrift(tableKey, "live HEAD is version " + live + " but the manifest pins "
+      return Optional.of(new UncoveredDrift(tableKey.toString(), "live HEAD is version " + live + " but the manifest pins "
           + pinnedVersion));
     }
     return Optional.empty();

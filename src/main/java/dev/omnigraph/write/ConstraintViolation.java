@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.InvalidRequest;
 
 /**
@@ -8,18 +9,18 @@ import dev.omnigraph.api.InvalidRequest;
  */
 public final class ConstraintViolation extends InvalidRequest {
 
-  private final String tableKey;
+  private final TableKey tableKey;
   private final String constraint;
   private final String entityId;
 
-  public ConstraintViolation(String tableKey, String constraint, String entityId, String detail) {
+  public ConstraintViolation(TableKey tableKey, String constraint, String entityId, String detail) {
     super(tableKey + " " + constraint + " violated by " + entityId + ": " + detail);
     this.tableKey = tableKey;
     this.constraint = constraint;
     this.entityId = entityId;
   }
 
-  public String tableKey() {
+  public TableKey tableKey() {
     return tableKey;
   }
 

@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.schema.Catalog;
 import dev.omnigraph.table.StagedWrite;
@@ -35,15 +36,15 @@ final class Effects {
   }
 
   /** The Arrow schema of a table key. */
-  static Schema schemaOf(Catalog catalog, String tableKey) {
-    String name = tableKey.substring(tableKey.indexOf(':') + 1);
-    return tableKey.startsWith("node:")
+  static Schema schemaOf(Catalog catalog, TableKey tableKey) {
+    String name = tableKey.typeName();
+    return tableKey.isNode()
         ? TableSchemas.node(catalog.node(name).orElseThrow())
         : TableSchemas.edge(catalog.edge(name).orElseThrow());
   }
 
   /** Whether table {@code tableKey} has a Blob column (each has its URI companion column). */
-  static boolean holdsBlobs(Catalog catalog, String tableKey) {
+  static boolean holdsBlobs(Catalog catalog, TableKey tableKey) {
     return schemaOf(catalog, tableKey).getFields().stream()
         .anyMatch(f -> f.getName().startsWith(dev.omnigraph.schema.BlobValue.URI_COLUMN_PREFIX));
   }

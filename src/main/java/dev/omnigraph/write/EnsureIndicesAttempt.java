@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.UncoveredDrift;
 import dev.omnigraph.api.ProgressListener;
 import dev.omnigraph.api.ReadSetChanged;
@@ -88,11 +89,11 @@ public final class EnsureIndicesAttempt {
   public static final String NO_TEXT = "no text to build the full-text index from yet";
 
   /** A table's index work, done or planned. */
-  public record TableWork(String tableKey, Optional<String> nativeBranch, long fromVersion, long toVersion,
+  public record TableWork(TableKey tableKey, Optional<String> nativeBranch, long fromVersion, long toVersion,
       boolean firstTouch, List<IndexSpec> indexes) {}
 
   /** A declared index not built, and why. */
-  public record Pending(String tableKey, String column, String reason) {}
+  public record Pending(TableKey tableKey, String column, String reason) {}
 
   /**
    * What a run did.
@@ -109,13 +110,13 @@ public final class EnsureIndicesAttempt {
     /** The answer of every front end. */
     public dev.omnigraph.api.EnsureIndicesOutput output(String uri) {
       List<dev.omnigraph.api.EnsureIndicesOutput.Table> tables = built.stream()
-          .map(t -> new dev.omnigraph.api.EnsureIndicesOutput.Table(t.tableKey(), t.nativeBranch().orElse(null),
+          .map(t -> new dev.omnigraph.api.EnsureIndicesOutput.Table(t.tableKey().toString(), t.nativeBranch().orElse(null),
               t.fromVersion(), t.toVersion(), t.firstTouch(), t.indexes().stream()
                   .map(i -> new dev.omnigraph.api.EnsureIndicesOutput.Index(i.column(),
                       i.kind().name().toLowerCase(Locale.ROOT), i.name())).toList()))
           .toList();
       List<dev.omnigraph.api.EnsureIndicesOutput.Pending> waiting = pending.stream()
-          .map(p -> new dev.omnigraph.api.EnsureIndicesOutput.Pending(p.tableKey(), p.column(), p.reason())).toList();
+          .map(p -> new dev.omnigraph.api.EnsureIndicesOutput.Pending(p.tableKey().toString(), p.column(), p.reason())).toList();
       return new dev.omnigraph.api.EnsureIndicesOutput(uri, branch, commit.isPresent(),
           commit.map(GraphCommit::id).orElse(null), manifestVersion, tables, waiting);
     }
@@ -163,7 +164,7 @@ public final class EnsureIndicesAttempt {
       this.uuid = uuid;
     }
 
-    String key() {
+    TableKey key() {
       return pin.tableKey();
     }
   }
@@ -180,9 +181,9 @@ public final class EnsureIndicesAttempt {
     // 2. Plan (and build the own-ref batches) outside the gates.
     List<Work> work = new ArrayList<>();
     List<Pending> pending = new ArrayList<>();
-    List<String> keys = schema.catalog().tableKeys().stream().filter(state.tables()::containsKey).toList();
+    List<TableKey> keys = schema.catalog().tableKeys().stream().filter(state.tables()::containsKey).toList();
     for (int i = 0; i < keys.size(); i++) {
-      String key = keys.get(i);
+      TableKey key = keys.get(i);
       TablePin pin = state.tables().get(key);
       Map<String, IndexKind> declared = IndexKind.declared(schema.catalog(), key);
       List<String> vectorColumns = declared.entrySet().stream().filter(e -> e.getValue() == IndexKind.VECTOR)
@@ -208,7 +209,7 @@ public final class EnsureIndicesAttempt {
       }
       boolean firstTouch = !pin.nativeBranch().equals(target);
       // Planning builds the indexes of the branch's own tables (the slow part): those are its rows.
-      progress.step(key, i, keys.size(), missing.isEmpty() || firstTouch ? 0 : at.rows());
+      progress.step(key.toString(), i, keys.size(), missing.isEmpty() || firstTouch ? 0 : at.rows());
       String uuid = UUID.randomUUID().toString();
       StagedWrite staged = null;
       while (!missing.isEmpty() && !firstTouch && staged == null) {
@@ -251,7 +252,7 @@ public final class EnsureIndicesAttempt {
       TablePin pin = now.state().tables().get(w.key());
       if (pin == null || !pin.identity().equals(w.pin.identity()) || pin.version() != w.pin.version()
           || !pin.nativeBranch().equals(w.pin.nativeBranch())) {
-        throw ReadSetChanged.replannable(new ReadSetMember.Table(w.key()), Optional.of(w.pin.version() + ""),
+        throw ReadSetChanged.replannable(new ReadSetMember.Table(w.key().toString()), Optional.of(w.pin.version() + ""),
             Optional.ofNullable(pin).map(p -> p.version() + ""));
       }
       Optional<UncoveredDrift> drift = parts.template().drift(w.key(), w.pin.location(),
@@ -279,7 +280,7 @@ public final class EnsureIndicesAttempt {
       this.pending = pending;
       Optional<String> head = token.graphHead();
       long createdAt = dev.omnigraph.util.Micros.now();
-      Map<String, List<RecoverySidecar.IndexEntry>> indexes = new TreeMap<>();
+      Map<TableKey, List<RecoverySidecar.IndexEntry>> indexes = new TreeMap<>();
       List<RecoverySidecar.TableIntent> intents = new ArrayList<>();
       for (Work w : work) {
         indexes.put(w.key(), w.specs.stream().map(s -> new RecoverySidecar.IndexEntry(s.column(),
@@ -319,7 +320,7 @@ public final class EnsureIndicesAttempt {
         CommitOutcome outcome = parts.tables().commit(staged);
         if (outcome.kind() == CommitOutcome.Kind.NOT_LANDED && !before) {
           // Nothing of this attempt landed anywhere: finalized as if it never armed, no re-plan.
-          throw new CommitTemplate.EffectFree(() -> new ReadSetChanged(new ReadSetMember.Table(w.key()),
+          throw new CommitTemplate.EffectFree(() -> new ReadSetChanged(new ReadSetMember.Table(w.key().toString()),
               Optional.of(Long.toString(w.pin.version())), Optional.of(outcome.detail())));
         }
         if (outcome.kind() != CommitOutcome.Kind.LANDED) {

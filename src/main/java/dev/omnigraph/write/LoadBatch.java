@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,17 +10,17 @@ import java.util.TreeMap;
 final class LoadBatch implements LoadSink {
 
   /** An edge's endpoint reference to check: node type, node id, and the line naming it. */
-  record Endpoint(String nodeTableKey, String id, long line) {}
+  record Endpoint(TableKey nodeTableKey, String id, long line) {}
 
-  private final Map<String, LinkedHashMap<String, Map<String, Object>>> rows = new TreeMap<>();
+  private final Map<TableKey, LinkedHashMap<String, Map<String, Object>>> rows = new TreeMap<>();
   private final Map<String, Long> lines = new java.util.HashMap<>();
   /** Endpoints by table key and edge id: a merge's later line for the same id replaces the earlier one's. */
   private final Map<String, List<Endpoint>> endpoints = new java.util.LinkedHashMap<>();
   /** Edge tables by key, with the ids the input named (rather than generated) in them. */
-  private final Map<String, java.util.Set<String>> namedEdgeIds = new TreeMap<>();
+  private final Map<TableKey, java.util.Set<String>> namedEdgeIds = new TreeMap<>();
 
   @Override
-  public void add(String tableKey, String id, Map<String, Object> row, long line, boolean strict) {
+  public void add(TableKey tableKey, String id, Map<String, Object> row, long line, boolean strict) {
     LinkedHashMap<String, Map<String, Object>> table = rows.computeIfAbsent(tableKey, k -> new LinkedHashMap<>());
     Long first = lines.get(tableKey + "\u0000" + id);
     if (first != null && strict) {
@@ -32,27 +33,27 @@ final class LoadBatch implements LoadSink {
   }
 
   @Override
-  public void addEdge(String tableKey, String id, Map<String, Object> row, long line, String fromType, String from,
+  public void addEdge(TableKey tableKey, String id, Map<String, Object> row, long line, String fromType, String from,
       String toType, String to, boolean named, boolean strict) {
     add(tableKey, id, row, line, strict);
     if (named) {
       namedEdgeIds.computeIfAbsent(tableKey, k -> new java.util.LinkedHashSet<>()).add(id);
     }
     endpoints.put(tableKey + "\u0000" + id,
-        List.of(new Endpoint("node:" + fromType, from, line), new Endpoint("node:" + toType, to, line)));
+        List.of(new Endpoint(TableKey.node(fromType), from, line), new Endpoint(TableKey.node(toType), to, line)));
   }
 
   /** Edge tables whose input named ids, with those ids: only they can meet a committed row. */
-  Map<String, java.util.Set<String>> namedEdgeIds() {
+  Map<TableKey, java.util.Set<String>> namedEdgeIds() {
     return namedEdgeIds;
   }
 
   @Override
-  public int rowsIn(String tableKey) {
+  public int rowsIn(TableKey tableKey) {
     return rows.get(tableKey).size();
   }
 
-  Map<String, LinkedHashMap<String, Map<String, Object>>> rows() {
+  Map<TableKey, LinkedHashMap<String, Map<String, Object>>> rows() {
     return rows;
   }
 

@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import java.util.Map;
 
 /** Where {@link NdjsonReader} puts each row it parsed: held ({@link LoadBatch}) or spilled ({@link StreamedOverwrite}). */
@@ -9,12 +10,12 @@ interface LoadSink {
    * A node row (or an edge row, through {@link #addEdge}) with its {@code id}; {@code strict}: a
    * second row of the same id is a {@link LoadInputError}, else the last one wins.
    */
-  void add(String tableKey, String id, Map<String, Object> row, long line, boolean strict);
+  void add(TableKey tableKey, String id, Map<String, Object> row, long line, boolean strict);
 
   /** An edge row, with its endpoints to check and whether the input named its id. */
-  void addEdge(String tableKey, String id, Map<String, Object> row, long line, String fromType, String from,
+  void addEdge(TableKey tableKey, String id, Map<String, Object> row, long line, String fromType, String from,
       String toType, String to, boolean named, boolean strict);
 
   /** Rows of {@code tableKey} so far (the keyed-plan bound of append and merge). */
-  int rowsIn(String tableKey);
+  int rowsIn(TableKey tableKey);
 }

@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.LoadMode;
 import dev.omnigraph.api.KeyConflict;
 import dev.omnigraph.manifest.TablePin;
@@ -48,24 +49,24 @@ final class LoadWriter implements PreparedWrite {
   }
 
   @Override
-  public Map<String, Set<String>> strictIds() {
+  public Map<TableKey, Set<String>> strictIds() {
     if (mode != LoadMode.APPEND) {
       return Map.of();
     }
-    Map<String, Set<String>> ids = new HashMap<>();
+    Map<TableKey, Set<String>> ids = new HashMap<>();
     batch.rows().forEach((table, rows) -> ids.put(table, rows.keySet()));
     return ids;
   }
 
   @Override
   public List<TableEffect> prepare(PrepareContext ctx) {
-    for (Map.Entry<String, LinkedHashMap<String, Map<String, Object>>> t : batch.rows().entrySet()) {
-      if (t.getKey().startsWith("node:") && mode != LoadMode.OVERWRITE) {
+    for (Map.Entry<TableKey, LinkedHashMap<String, Map<String, Object>>> t : batch.rows().entrySet()) {
+      if (t.getKey().isNode() && mode != LoadMode.OVERWRITE) {
         WriteLimits.checkRows(t.getKey(), t.getValue().size());
       }
     }
     if (mode != LoadMode.OVERWRITE) {
-      Map<String, java.util.Collection<Map<String, Object>>> rows = new LinkedHashMap<>();
+      Map<TableKey, java.util.Collection<Map<String, Object>>> rows = new LinkedHashMap<>();
       batch.rows().forEach((table, byId) -> rows.put(table, byId.values()));
       if (BlobAdmission.anyBlob(rows)) {
         // Rows are settled in place: a reprepare finds managed bytes and reads no source again.
@@ -75,13 +76,13 @@ final class LoadWriter implements PreparedWrite {
     checkEndpoints(ctx);
     checkConstraints(ctx);
     List<TableEffect> effects = new ArrayList<>();
-    for (Map.Entry<String, LinkedHashMap<String, Map<String, Object>>> t : batch.rows().entrySet()) {
+    for (Map.Entry<TableKey, LinkedHashMap<String, Map<String, Object>>> t : batch.rows().entrySet()) {
       effects.add(effect(ctx, t.getKey(), new ArrayList<>(t.getValue().values())));
     }
     return effects;
   }
 
-  private TableEffect effect(PrepareContext ctx, String tableKey, List<Map<String, Object>> rows) {
+  private TableEffect effect(PrepareContext ctx, TableKey tableKey, List<Map<String, Object>> rows) {
     TablePin pin = ctx.pin(tableKey);
     Schema schema = Effects.schemaOf(catalog, tableKey);
     List<String> ids = rows.stream().map(r -> (String) r.get("id")).toList();
@@ -91,7 +92,7 @@ final class LoadWriter implements PreparedWrite {
       List<Map<String, Object>> present = ctx.tables().rowsById(pin.at(), ids, List.of("id"));
       if (mode == LoadMode.APPEND && !present.isEmpty()) {
         // Exact-id preflight against the pinned parent: terminal, never an upsert.
-        throw new KeyConflict(tableKey, String.valueOf(present.get(0).get("id")));
+        throw new KeyConflict(tableKey.toString(), String.valueOf(present.get(0).get("id")));
       }
       existing = present.size();
     }
@@ -104,16 +105,16 @@ final class LoadWriter implements PreparedWrite {
     boolean certify = mode == LoadMode.APPEND && probed;
     TableEffect.Stager stager = (readVersion, uuid) -> stage(ctx, pin.location(), ctx.targetBranch(), readVersion,
         schema, rows, certify, uuid);
-    return Effects.of(ctx, pin, stager, after, rows.size(), tableKey.startsWith("node:") && mode != LoadMode.OVERWRITE);
+    return Effects.of(ctx, pin, stager, after, rows.size(), tableKey.isNode() && mode != LoadMode.OVERWRITE);
   }
 
   /**
    * Whether a table's ids can already be committed: every node table's (key-derived), and an edge
    * table's only when the input named ids in it (generated ones are fresh). Overwrite replaces.
    */
-  private boolean probesIds(String tableKey) {
+  private boolean probesIds(TableKey tableKey) {
     return mode != LoadMode.OVERWRITE
-        && (tableKey.startsWith("node:") || batch.namedEdgeIds().containsKey(tableKey));
+        && (tableKey.isNode() || batch.namedEdgeIds().containsKey(tableKey));
   }
 
   private StagedWrite stage(PrepareContext ctx, String location, Optional<String> target, long readVersion,
@@ -128,9 +129,9 @@ final class LoadWriter implements PreparedWrite {
   /** {@code @range}, {@code @check}, {@code @unique} and {@code @card} over the whole load. */
   private void checkConstraints(PrepareContext ctx) {
     boolean replaces = mode == LoadMode.OVERWRITE;
-    for (Map.Entry<String, LinkedHashMap<String, Map<String, Object>>> t : batch.rows().entrySet()) {
-      String name = t.getKey().substring(t.getKey().indexOf(':') + 1);
-      if (t.getKey().startsWith("node:")) {
+    for (Map.Entry<TableKey, LinkedHashMap<String, Map<String, Object>>> t : batch.rows().entrySet()) {
+      String name = t.getKey().typeName();
+      if (t.getKey().isNode()) {
         var type = catalog.node(name).orElseThrow();
         t.getValue().values().forEach(row -> RowValidator.checkRow(type, row));
         RowValidator.checkUnique(ctx, t.getKey(), type.uniques(), t.getValue().values(), Set.of(), replaces);
@@ -143,7 +144,7 @@ final class LoadWriter implements PreparedWrite {
     }
   }
 
-  private Set<String> replacedEdges(PrepareContext ctx, String tableKey) {
+  private Set<String> replacedEdges(PrepareContext ctx, TableKey tableKey) {
     Set<String> named = batch.namedEdgeIds().get(tableKey);
     if (mode != LoadMode.MERGE || named == null) {
       return Set.of();
@@ -157,7 +158,7 @@ final class LoadWriter implements PreparedWrite {
 
   /** Every edge endpoint names a node in this load or in the pinned snapshot. */
   private void checkEndpoints(PrepareContext ctx) {
-    Map<String, Map<String, Long>> wanted = new HashMap<>();
+    Map<TableKey, Map<String, Long>> wanted = new HashMap<>();
     for (LoadBatch.Endpoint e : batch.endpoints()) {
       Map<String, Map<String, Object>> pending = batch.rows().getOrDefault(e.nodeTableKey(), new LinkedHashMap<>());
       if (!pending.containsKey(e.id())) {
@@ -172,9 +173,9 @@ final class LoadWriter implements PreparedWrite {
    * naming it; none of them in the load) that is not on the branch either; a table that
    * {@code probed} rejects (an overwrite replaces it) has none.
    */
-  static void requireOnBranch(PrepareContext ctx, Map<String, Map<String, Long>> wanted,
-      java.util.function.Predicate<String> probed) {
-    for (Map.Entry<String, Map<String, Long>> w : wanted.entrySet()) {
+  static void requireOnBranch(PrepareContext ctx, Map<TableKey, Map<String, Long>> wanted,
+      java.util.function.Predicate<TableKey> probed) {
+    for (Map.Entry<TableKey, Map<String, Long>> w : wanted.entrySet()) {
       TablePin pin = ctx.pin(w.getKey());
       Set<String> found = new HashSet<>();
       if (probed.test(w.getKey())) {
@@ -183,7 +184,7 @@ final class LoadWriter implements PreparedWrite {
       }
       for (Map.Entry<String, Long> id : w.getValue().entrySet()) {
         if (!found.contains(id.getKey())) {
-          throw new LoadInputError(id.getValue(), "edge endpoint " + w.getKey().substring(5) + " '" + id.getKey()
+          throw new LoadInputError(id.getValue(), "edge endpoint " + w.getKey().typeName() + " '" + id.getKey()
               + "' does not exist (not in this load, not on the branch)");
         }
       }

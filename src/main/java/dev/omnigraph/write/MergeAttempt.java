@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.UncoveredDrift;
 import dev.omnigraph.api.Conflict;
 import dev.omnigraph.api.InvalidRequest;
@@ -159,14 +160,14 @@ public final class MergeAttempt {
     if (!conflicts.isEmpty()) {
       throw new MergeConflicts(conflicts);
     }
-    Map<String, List<Chunk>> chains = new LinkedHashMap<>();
+    Map<TableKey, List<Chunk>> chains = new LinkedHashMap<>();
     for (TablePlan t : plan.tables()) {
       chains.put(t.tableKey(), t.action() == TablePlan.Action.APPLY ? chunks(t) : List.of());
     }
 
     // Step 3: the all-catalog envelope of both branches, then re-list, revalidate, HEAD == pin.
     List<String> tableGates = new ArrayList<>();
-    for (String key : parts.accepted().get().catalog().tableKeys()) {
+    for (TableKey key : parts.accepted().get().catalog().tableKeys()) {
       tableGates.add(GateManager.tableGate(key, source));
       tableGates.add(GateManager.tableGate(key, target));
     }
@@ -256,9 +257,9 @@ public final class MergeAttempt {
    * The merge's plan: each physical table's pre-minted chain (or ref fork), the arm overlapping the
    * first chunk's staging; no effect-free finalizer once armed (seed: stricter than mutation/load).
    */
-  private final class Plan implements CommitPlan<Map<String, Long>, MergeResult> {
+  private final class Plan implements CommitPlan<Map<TableKey, Long>, MergeResult> {
     private final MergePlan plan;
-    private final Map<String, List<Chunk>> chains;
+    private final Map<TableKey, List<Chunk>> chains;
     private final BranchAuthority verified;
     private final BranchAuthority targetAuth;
     private final String sourceHead;
@@ -270,7 +271,7 @@ public final class MergeAttempt {
     private final long createdAt = dev.omnigraph.util.Micros.now();
     private final Optional<RecoverySidecar> sidecar;
 
-    Plan(MergePlan plan, Map<String, List<Chunk>> chains, BranchAuthority verified, BranchAuthority targetAuth,
+    Plan(MergePlan plan, Map<TableKey, List<Chunk>> chains, BranchAuthority verified, BranchAuthority targetAuth,
         BranchAuthority sourceAuth, String sourceHead, Optional<String> targetNative, Optional<String> actor,
         ProgressListener progress) {
       this.plan = plan;
@@ -305,10 +306,10 @@ public final class MergeAttempt {
 
     /** The version each physical table's pin publishes. */
     @Override
-    public Map<String, Long> effect(CommitTemplate.Armed armed) {
-      Map<String, Long> finalVersions = new LinkedHashMap<>();
+    public Map<TableKey, Long> effect(CommitTemplate.Armed armed) {
+      Map<TableKey, Long> finalVersions = new LinkedHashMap<>();
       for (TablePlan t : physical) {
-        progress.step(t.tableKey(), finalVersions.size(), physical.size(),
+        progress.step(t.tableKey().toString(), finalVersions.size(), physical.size(),
             chains.get(t.tableKey()).stream().mapToLong(Chunk::rows).sum());
         finalVersions.put(t.tableKey(), MergeAttempt.this.effect(t, chains.get(t.tableKey()), targetAuth.branch(),
             targetNative, armed));
@@ -317,7 +318,7 @@ public final class MergeAttempt {
     }
 
     @Override
-    public ManifestBatchPublisher.Intent intent(Optional<RecoverySidecar> confirmed, Map<String, Long> finalVersions) {
+    public ManifestBatchPublisher.Intent intent(Optional<RecoverySidecar> confirmed, Map<TableKey, Long> finalVersions) {
       List<TableVersionUpdate> updates = new ArrayList<>();
       for (TablePlan t : plan.tables()) {
         long version = switch (t.action()) {
@@ -334,12 +335,12 @@ public final class MergeAttempt {
     }
 
     @Override
-    public MergeResult result(Map<String, Long> finalVersions, Optional<ManifestBatchPublisher.Published> published) {
+    public MergeResult result(Map<TableKey, Long> finalVersions, Optional<ManifestBatchPublisher.Published> published) {
       Map<String, Long> rowCounts = new LinkedHashMap<>();
       Map<String, Integer> chainLengths = new LinkedHashMap<>();
       for (TablePlan t : plan.tables()) {
-        rowCounts.put(t.tableKey(), t.rowCountAfter());
-        chainLengths.put(t.tableKey(), chains.get(t.tableKey()).size());
+        rowCounts.put(t.tableKey().toString(), t.rowCountAfter());
+        chainLengths.put(t.tableKey().toString(), chains.get(t.tableKey()).size());
       }
       return new MergeResult(plan.outcome(), Optional.of(published.orElseThrow().commit()), rowCounts, chainLengths);
     }
@@ -363,7 +364,7 @@ public final class MergeAttempt {
       Failpoints.hit(Failpoint.MERGE_AFTER_REF_CREATE);
     }
     Schema arrow = Effects.schemaOf(parts.accepted().get().catalog(), t.tableKey());
-    boolean certify = t.tableKey().startsWith("node:");
+    boolean certify = t.tableKey().isNode();
     if (t.delta().proven()) {
       return provenEffect(t, chain, location, ref, version, arrow, armed);
     }
@@ -524,11 +525,11 @@ public final class MergeAttempt {
     return t.delta().chain().stream().map(c -> new Chunk(c.kind(), c.rows(), UUID.randomUUID().toString())).toList();
   }
 
-  private RecoverySidecar sidecar(MergePlan plan, Map<String, List<Chunk>> chains, BranchAuthority targetAuth,
+  private RecoverySidecar sidecar(MergePlan plan, Map<TableKey, List<Chunk>> chains, BranchAuthority targetAuth,
       BranchAuthority sourceAuth, String sourceHead, Optional<String> targetNative, Optional<String> actor,
       String commitId, long createdAt) {
     List<RecoverySidecar.TableIntent> intents = new ArrayList<>();
-    Map<String, List<RecoverySidecar.ChainStep>> steps = new LinkedHashMap<>();
+    Map<TableKey, List<RecoverySidecar.ChainStep>> steps = new LinkedHashMap<>();
     List<RecoverySidecar.PointerPin> pointers = new ArrayList<>();
     for (TablePlan t : plan.tables()) {
       TablePin pin = t.target();

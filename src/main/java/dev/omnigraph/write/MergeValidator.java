@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.MergeConflict;
 import dev.omnigraph.manifest.AuthorityToken;
 import dev.omnigraph.manifest.ManifestState;
@@ -48,7 +49,7 @@ final class MergeValidator implements dev.omnigraph.merge.MergePlanner.Validatio
   /** One-row constraint violations the planner's join showed us, in join order. */
   private final List<MergeConflict> rowViolations = new ArrayList<>();
   /** Per node table key: its type when it has row constraints, else empty (looked up once, not per row). */
-  private final Map<String, java.util.Optional<NodeType>> rowChecked = new java.util.HashMap<>();
+  private final Map<TableKey, java.util.Optional<NodeType>> rowChecked = new java.util.HashMap<>();
 
   /**
    * What validation reads of a written row: its id, its {@code @unique} columns and, for an edge,
@@ -56,10 +57,10 @@ final class MergeValidator implements dev.omnigraph.merge.MergePlanner.Validatio
    * scalar columns"), charged to its one budget.
    */
   @Override
-  public List<String> projection(String tableKey) {
-    String name = tableKey.substring(tableKey.indexOf(':') + 1);
+  public List<String> projection(TableKey tableKey) {
+    String name = tableKey.typeName();
     Set<String> columns = new LinkedHashSet<>(List.of("id"));
-    if (tableKey.startsWith("node:")) {
+    if (tableKey.isNode()) {
       schema.catalog().node(name).orElseThrow().uniques().forEach(columns::addAll);
     } else {
       columns.add("src");
@@ -70,15 +71,15 @@ final class MergeValidator implements dev.omnigraph.merge.MergePlanner.Validatio
   }
 
   @Override
-  public boolean holdsBlobs(String tableKey) {
+  public boolean holdsBlobs(TableKey tableKey) {
     return Effects.holdsBlobs(schema.catalog(), tableKey);
   }
 
   /** {@code @range} / {@code @check} of a written node row, while the join holds it. */
   @Override
-  public void written(String tableKey, java.util.function.Function<String, Object> column) {
-    java.util.Optional<NodeType> checked = rowChecked.computeIfAbsent(tableKey, k -> k.startsWith("node:")
-        ? java.util.Optional.of(schema.catalog().node(k.substring(5)).orElseThrow())
+  public void written(TableKey tableKey, java.util.function.Function<String, Object> column) {
+    java.util.Optional<NodeType> checked = rowChecked.computeIfAbsent(tableKey, k -> k.isNode()
+        ? java.util.Optional.of(schema.catalog().node(k.typeName()).orElseThrow())
             .filter(t -> !t.ranges().isEmpty() || !t.checks().isEmpty())
         : java.util.Optional.empty());
     if (checked.isPresent()) {
@@ -88,7 +89,7 @@ final class MergeValidator implements dev.omnigraph.merge.MergePlanner.Validatio
   }
 
   List<MergeConflict> validate(MergePlan plan) {
-    Map<String, TableDelta> deltas = new LinkedHashMap<>();
+    Map<TableKey, TableDelta> deltas = new LinkedHashMap<>();
     plan.tables().forEach(t -> deltas.put(t.tableKey(), t.delta()));
     List<MergeConflict> out = new ArrayList<>(rowViolations);
     for (TablePlan t : plan.tables()) {
@@ -97,8 +98,8 @@ final class MergeValidator implements dev.omnigraph.merge.MergePlanner.Validatio
         continue;
       }
       List<Map<String, Object>> written = d.written();
-      String name = t.tableKey().substring(t.tableKey().indexOf(':') + 1);
-      if (t.tableKey().startsWith("node:")) {
+      String name = t.tableKey().typeName();
+      if (t.tableKey().isNode()) {
         NodeType type = schema.catalog().node(name).orElseThrow();
         guard(out, MergeConflict.Kind.UNIQUE_VIOLATION,
             () -> RowValidator.checkUnique(ctx, t.tableKey(), type.uniques(), written, d.deletes(), false));
@@ -121,17 +122,17 @@ final class MergeValidator implements dev.omnigraph.merge.MergePlanner.Validatio
     try {
       check.run();
     } catch (ConstraintViolation v) {
-      out.add(MergeConflict.of(kind, v.tableKey(), v.entityId(), v.getMessage()));
+      out.add(MergeConflict.of(kind, v.tableKey().toString(), v.entityId(), v.getMessage()));
     }
   }
 
   /** Every edge of the result names nodes the result holds. */
-  private void orphans(Map<String, TableDelta> deltas, List<MergeConflict> out) {
+  private void orphans(Map<TableKey, TableDelta> deltas, List<MergeConflict> out) {
     TableDelta none = TableDelta.NONE;
     for (EdgeType edge : schema.catalog().edges().values()) {
       TableDelta ed = deltas.getOrDefault(edge.tableKey(), none);
-      String fromKey = "node:" + edge.from();
-      String toKey = "node:" + edge.to();
+      TableKey fromKey = TableKey.node(edge.from());
+      TableKey toKey = TableKey.node(edge.to());
       // Edges the merge writes: both endpoints must be in the result.
       List<Map<String, Object>> written = ed.written();
       if (!written.isEmpty()) {
@@ -149,7 +150,7 @@ final class MergeValidator implements dev.omnigraph.merge.MergePlanner.Validatio
           String dst = String.valueOf(r.get("dst"));
           if (!fromPresent.contains(src) || !toPresent.contains(dst)) {
             boolean srcMissing = !fromPresent.contains(src);
-            out.add(MergeConflict.of(MergeConflict.Kind.ORPHAN_EDGE, edge.tableKey(), String.valueOf(r.get("id")),
+            out.add(MergeConflict.of(MergeConflict.Kind.ORPHAN_EDGE, edge.tableKey().toString(), String.valueOf(r.get("id")),
                 "edge names " + (srcMissing ? edge.from() + " '" + src : edge.to() + " '" + dst)
                     + "', which the merged result does not hold"));
           }
@@ -160,7 +161,7 @@ final class MergeValidator implements dev.omnigraph.merge.MergePlanner.Validatio
       written.forEach(r -> rewritten.add(String.valueOf(r.get("id"))));
       TablePin pin = target.tables().get(edge.tableKey());
       for (String column : List.of("src", "dst")) {
-        String nodeKey = column.equals("src") ? fromKey : toKey;
+        TableKey nodeKey = column.equals("src") ? fromKey : toKey;
         Set<String> deleted = deltas.getOrDefault(nodeKey, none).deletes();
         if (deleted.isEmpty() || pin == null) {
           continue;
@@ -168,8 +169,8 @@ final class MergeValidator implements dev.omnigraph.merge.MergePlanner.Validatio
         tables.scan(pin.at(), Filter.in(column, deleted), List.of("id", "src", "dst"), r -> {
               String id = String.valueOf(r.get("id"));
               if (!rewritten.contains(id)) {
-                out.add(MergeConflict.of(MergeConflict.Kind.ORPHAN_EDGE, edge.tableKey(), id, "edge names "
-                    + nodeKey.substring(5) + " '" + r.get(column) + "', which the merge deletes"));
+                out.add(MergeConflict.of(MergeConflict.Kind.ORPHAN_EDGE, edge.tableKey().toString(), id, "edge names "
+                    + nodeKey.typeName() + " '" + r.get(column) + "', which the merge deletes"));
               }
             });
       }
@@ -177,7 +178,7 @@ final class MergeValidator implements dev.omnigraph.merge.MergePlanner.Validatio
   }
 
   /** Which of {@code ids} the merged result holds in node table {@code nodeKey}. */
-  private Set<String> present(String nodeKey, Set<String> ids, TableDelta delta) {
+  private Set<String> present(TableKey nodeKey, Set<String> ids, TableDelta delta) {
     Set<String> found = new HashSet<>();
     Set<String> probe = new LinkedHashSet<>();
     Set<String> written = new HashSet<>();

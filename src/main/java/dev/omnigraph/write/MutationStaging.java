@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.table.Filter;
 import java.util.ArrayList;
@@ -54,22 +55,22 @@ final class MutationStaging {
   }
 
   private final PrepareContext ctx;
-  private final Map<String, Pending> tables = new TreeMap<>();
+  private final Map<TableKey, Pending> tables = new TreeMap<>();
 
   MutationStaging(PrepareContext ctx) {
     this.ctx = ctx;
   }
 
-  Map<String, Pending> tables() {
+  Map<TableKey, Pending> tables() {
     return tables;
   }
 
-  Pending table(String tableKey) {
+  Pending table(TableKey tableKey) {
     return tables.computeIfAbsent(tableKey, k -> new Pending());
   }
 
   /** Rows matching {@code filter}: committed at the pin (shadowed by pending ids), then pending. */
-  List<Map<String, Object>> scan(String tableKey, Filter filter, List<String> columns, int limit) {
+  List<Map<String, Object>> scan(TableKey tableKey, Filter filter, List<String> columns, int limit) {
     Pending p = tables.get(tableKey);
     TablePin pin = ctx.pin(tableKey);
     List<Map<String, Object>> out = new ArrayList<>();
@@ -93,7 +94,7 @@ final class MutationStaging {
   }
 
   /** Which of {@code ids} exist in the committed table at the pin (the strict-insert preflight). */
-  Set<String> existingCommitted(String tableKey, Set<String> ids) {
+  Set<String> existingCommitted(TableKey tableKey, Set<String> ids) {
     TablePin pin = ctx.pin(tableKey);
     Set<String> found = new LinkedHashSet<>();
     ctx.tables().rowsById(pin.at(), ids, List.of("id"))
@@ -102,7 +103,7 @@ final class MutationStaging {
   }
 
   /** Which of {@code ids} exist for this mutation: pending, or committed at the pin. */
-  Set<String> existing(String tableKey, Set<String> ids) {
+  Set<String> existing(TableKey tableKey, Set<String> ids) {
     Set<String> found = new HashSet<>();
     Pending p = tables.get(tableKey);
     Set<String> committedToProbe = new LinkedHashSet<>();

@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.InvalidRequest;
 import dev.omnigraph.api.KeyConflict;
 import dev.omnigraph.manifest.TablePin;
@@ -47,7 +48,7 @@ final class MutationWriter implements PreparedWrite {
   private final Catalog catalog;
   private final Instant now;
   private final ExternalBlobs externals;
-  private Map<String, Set<String>> strictIds = Map.of();
+  private Map<TableKey, Set<String>> strictIds = Map.of();
 
   MutationWriter(CheckedMutation mutation, BoundParams params, Catalog catalog, ExternalBlobs externals) {
     this.mutation = mutation;
@@ -70,7 +71,7 @@ final class MutationWriter implements PreparedWrite {
   }
 
   @Override
-  public Map<String, Set<String>> strictIds() {
+  public Map<TableKey, Set<String>> strictIds() {
     return strictIds;
   }
 
@@ -90,16 +91,16 @@ final class MutationWriter implements PreparedWrite {
         deleteIds(staging, del.tableKey(), filter(del.where()));
       }
     }
-    Map<String, Set<String>> strict = new HashMap<>();
+    Map<TableKey, Set<String>> strict = new HashMap<>();
     List<TableEffect> effects = new ArrayList<>();
-    Map<String, java.util.Collection<Map<String, Object>>> pendingRows = new LinkedHashMap<>();
+    Map<TableKey, java.util.Collection<Map<String, Object>>> pendingRows = new LinkedHashMap<>();
     staging.tables().forEach((table, pending) -> pendingRows.put(table, pending.rows.values()));
     if (BlobAdmission.anyBlob(pendingRows)) {
       // Input payloads, external sources and the committed cells an update carries: one budget.
       BlobAdmission.materialise(ctx, externals, pendingRows, BlobValue.MAX_OPERATION_BYTES);
     }
-    for (Map.Entry<String, MutationStaging.Pending> t : staging.tables().entrySet()) {
-      String tableKey = t.getKey();
+    for (Map.Entry<TableKey, MutationStaging.Pending> t : staging.tables().entrySet()) {
+      TableKey tableKey = t.getKey();
       MutationStaging.Pending p = t.getValue();
       TablePin pin = ctx.pin(tableKey);
       checkConstraints(ctx, tableKey, p);
@@ -118,7 +119,7 @@ final class MutationWriter implements PreparedWrite {
         Set<String> clash = staging.existingCommitted(tableKey, p.inserted);
         for (String id : clash) {
           if (!p.keyed.contains(id)) {
-            throw new KeyConflict(tableKey, id); // a generated-id insert stays strict
+            throw new KeyConflict(tableKey.toString(), id); // a generated-id insert stays strict
           }
         }
         // A keyed insert of a committed id is an upsert of it: a rewrite, not an insertion.
@@ -150,9 +151,9 @@ final class MutationWriter implements PreparedWrite {
   }
 
   /** Constraints over the table's final pending state, before anything is staged. */
-  private void checkConstraints(PrepareContext ctx, String tableKey, MutationStaging.Pending p) {
-    String name = tableKey.substring(tableKey.indexOf(':') + 1);
-    if (tableKey.startsWith("node:")) {
+  private void checkConstraints(PrepareContext ctx, TableKey tableKey, MutationStaging.Pending p) {
+    String name = tableKey.typeName();
+    if (tableKey.isNode()) {
       NodeType type = catalog.node(name).orElseThrow();
       p.rows.values().forEach(row -> RowValidator.checkRow(type, row));
       RowValidator.checkUnique(ctx, tableKey, type.uniques(), p.rows.values(), p.deleted, false);
@@ -198,8 +199,8 @@ final class MutationWriter implements PreparedWrite {
     EdgeType type = ins.type();
     String from = endpoint(type, "from", eval(ins.from()));
     String to = endpoint(type, "to", eval(ins.to()));
-    requireNode(staging, "node:" + type.from(), from);
-    requireNode(staging, "node:" + type.to(), to);
+    requireNode(staging, TableKey.node(type.from()), from);
+    requireNode(staging, TableKey.node(type.to()), to);
     Map<String, Object> row = new LinkedHashMap<>();
     for (Property p : type.properties()) {
       Value v = ins.values().get(p.name());
@@ -218,9 +219,9 @@ final class MutationWriter implements PreparedWrite {
     p.inserted.add(id);
   }
 
-  private void requireNode(MutationStaging staging, String nodeTableKey, String id) {
+  private void requireNode(MutationStaging staging, TableKey nodeTableKey, String id) {
     if (staging.existing(nodeTableKey, Set.of(id)).isEmpty()) {
-      throw new InvalidRequest(mutation.name() + ": " + nodeTableKey.substring(5) + " '" + id
+      throw new InvalidRequest(mutation.name() + ": " + nodeTableKey.typeName() + " '" + id
           + "' does not exist (an edge endpoint must be an existing or inserted node)");
     }
   }
@@ -260,9 +261,9 @@ final class MutationWriter implements PreparedWrite {
     }
   }
 
-  private Set<String> deleteIds(MutationStaging staging, String tableKey, Filter filter) {
+  private Set<String> deleteIds(MutationStaging staging, TableKey tableKey, Filter filter) {
     Set<String> ids = new LinkedHashSet<>();
-    staging.scan(tableKey, filter, List.of("id", "src", "dst").subList(0, tableKey.startsWith("edge:") ? 3 : 1),
+    staging.scan(tableKey, filter, List.of("id", "src", "dst").subList(0, tableKey.isEdge() ? 3 : 1),
         Integer.MAX_VALUE).forEach(r -> ids.add(String.valueOf(r.get("id"))));
     if (!ids.isEmpty()) {
       staging.table(tableKey).deleted.addAll(ids);
@@ -307,7 +308,7 @@ final class MutationWriter implements PreparedWrite {
     };
   }
 
-  private List<String> columns(String tableKey) {
+  private List<String> columns(TableKey tableKey) {
     return Effects.schemaOf(catalog, tableKey).getFields().stream().map(Field::getName).toList();
   }
 

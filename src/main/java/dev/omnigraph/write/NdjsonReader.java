@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.LoadMode;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
@@ -227,23 +228,23 @@ final class NdjsonReader {
     }
 
     @Override
-    public void add(String tableKey, String id, Map<String, Object> row, long line, boolean strict) {
+    public void add(TableKey tableKey, String id, Map<String, Object> row, long line, boolean strict) {
       ops.add((sink, admit, mode) -> {
         sink.add(tableKey, id, row, line, strict);
         if (mode != LoadMode.OVERWRITE) {
-          refuseOverLimit(sink, tableKey, tableKey.substring(tableKey.indexOf(':') + 1), line);
+          refuseOverLimit(sink, tableKey, tableKey.typeName(), line);
         }
       });
     }
 
     @Override
-    public void addEdge(String tableKey, String id, Map<String, Object> row, long line, String fromType, String from,
+    public void addEdge(TableKey tableKey, String id, Map<String, Object> row, long line, String fromType, String from,
         String toType, String to, boolean named, boolean strict) {
       ops.add((sink, admit, mode) -> sink.addEdge(tableKey, id, row, line, fromType, from, toType, to, named, strict));
     }
 
     @Override
-    public int rowsIn(String tableKey) {
+    public int rowsIn(TableKey tableKey) {
       throw new IllegalStateException("a recorded parse does not count rows; the bound is checked at replay");
     }
 
@@ -377,7 +378,7 @@ final class NdjsonReader {
    * append or merge is refused at the line that crosses it, not after the whole input was parsed
    * (a 200,000-row file took 18–24 s to be told).
    */
-  private static void refuseOverLimit(LoadSink batch, String tableKey, String typeName, long line) {
+  private static void refuseOverLimit(LoadSink batch, TableKey tableKey, String typeName, long line) {
     int rows = batch.rowsIn(tableKey);
     if (rows > WriteLimits.MAX_KEYED_ROWS) {
       throw new dev.omnigraph.api.ResourceLimitExceeded("rows:" + tableKey, WriteLimits.MAX_KEYED_ROWS, rows,

@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.manifest.AuthorityToken;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
@@ -14,7 +15,7 @@ import java.util.Optional;
 record PrepareContext(AuthorityToken token, ManifestState state, SchemaIr schema, DataTables tables) {
 
   /** The table's pin on the target branch. */
-  TablePin pin(String tableKey) {
+  TablePin pin(TableKey tableKey) {
     TablePin pin = state.tables().get(tableKey);
     if (pin == null) {
       throw new IllegalStateException("table " + tableKey + " has no published pin on " + token.branch());

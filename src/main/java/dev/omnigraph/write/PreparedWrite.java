@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import java.util.List;
 
 /**
@@ -31,7 +32,7 @@ interface PreparedWrite {
   }
 
   /** Ids whose exact presence turns an effect-free Lance conflict into {@code KeyConflict}. */
-  default java.util.Map<String, java.util.Set<String>> strictIds() {
+  default java.util.Map<TableKey, java.util.Set<String>> strictIds() {
     return java.util.Map.of();
   }
 }

@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.CommitId;
 import dev.omnigraph.api.UncoveredDrift;
 import dev.omnigraph.api.PreconditionFailed;
@@ -59,13 +60,13 @@ public final class RevertAttempt {
     public dev.omnigraph.api.RevertOutput output(String uri) {
       return new dev.omnigraph.api.RevertOutput(uri, branch, to, commit.isPresent(),
           commit.map(GraphCommit::id).orElse(null), manifestVersion, restored.stream()
-          .map(r -> new dev.omnigraph.api.RevertOutput.Table(r.tableKey(), r.fromVersion(), r.restoredVersion(),
+          .map(r -> new dev.omnigraph.api.RevertOutput.Table(r.tableKey().toString(), r.fromVersion(), r.restoredVersion(),
               r.toVersion(), r.rowCount())).toList());
     }
   }
 
   /** One table: its pin before, the version whose content it has again, its new version. */
-  public record Restored(String tableKey, long fromVersion, long restoredVersion, long toVersion, long rowCount) {}
+  public record Restored(TableKey tableKey, long fromVersion, long restoredVersion, long toVersion, long rowCount) {}
 
   /** A planned restore: the head's pin, the version to restore, the target's row count. */
   private record Planned(TablePin pin, long restore, long rowCount, String uuid) {}
@@ -159,7 +160,7 @@ public final class RevertAttempt {
       }
       long restore = ownVersionOf(then, now, own, to);
       if (!parts.tables().versions().readable(TableAt.of(now.location(), own, restore))) {
-        throw new RevertRefused(RevertRefused.Reason.VERSION_REMOVED, to, Optional.of(now.tableKey()),
+        throw new RevertRefused(RevertRefused.Reason.VERSION_REMOVED, to, Optional.of(now.tableKey().toString()),
             "version " + restore + " of " + now.tableKey() + " was cleaned up");
       }
       out.add(new Planned(now, restore, then.rowCount(), UUID.randomUUID().toString()));
@@ -183,7 +184,7 @@ public final class RevertAttempt {
         return then.version();
       }
     }
-    throw new RevertRefused(RevertRefused.Reason.UNSUPPORTED_TABLE, to, Optional.of(now.tableKey()),
+    throw new RevertRefused(RevertRefused.Reason.UNSUPPORTED_TABLE, to, Optional.of(now.tableKey().toString()),
         now.tableKey() + " is pinned at " + then.nativeBranch().orElse("main") + "@" + then.version()
             + " there and at " + now.nativeBranch().orElse("main") + "@" + now.version() + " now; only a table"
             + " on the branch's own ref holding that version is restored");
@@ -231,7 +232,7 @@ public final class RevertAttempt {
         CommitOutcome outcome = parts.tables().commit(parts.tables().versions().stageRestore(p.pin.at(), p.restore, p.uuid));
         if (outcome.kind() == CommitOutcome.Kind.NOT_LANDED && !before) {
           // The first restore lost to a concurrent writer and nothing of ours landed.
-          throw new CommitTemplate.EffectFree(() -> new ReadSetChanged(new dev.omnigraph.api.ReadSetMember.Table(p.pin.tableKey()),
+          throw new CommitTemplate.EffectFree(() -> new ReadSetChanged(new dev.omnigraph.api.ReadSetMember.Table(p.pin.tableKey().toString()),
               Optional.of(Long.toString(p.pin.version())), Optional.of(outcome.detail())));
         }
         if (outcome.kind() != CommitOutcome.Kind.LANDED) {

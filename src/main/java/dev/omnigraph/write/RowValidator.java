@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.schema.CheckConstraint;
 import dev.omnigraph.schema.EdgeType;
@@ -68,7 +69,7 @@ final class RowValidator {
    * {@code @unique} column sets: no two live rows (written here, or committed and not rewritten or
    * deleted here) share a non-null tuple.
    */
-  static void checkUnique(PrepareContext ctx, String tableKey, List<List<String>> uniques,
+  static void checkUnique(PrepareContext ctx, TableKey tableKey, List<List<String>> uniques,
       Collection<Map<String, Object>> written, Set<String> removed, boolean replacesTable) {
     if (uniques.isEmpty() || written.isEmpty()) {
       return;

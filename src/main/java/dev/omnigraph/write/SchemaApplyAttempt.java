@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.UncoveredDrift;
 import dev.omnigraph.api.ReadSetChanged;
 import dev.omnigraph.api.RecoveryRequired;
@@ -99,7 +100,7 @@ public final class SchemaApplyAttempt {
     Catalog desiredWithHints = SchemaParser.parse(desiredSource);
     parts.recovery().heal(MAIN);
     SchemaIr planned = parts.accepted().get();
-    Set<String> keys = new TreeSet<>(planned.catalog().tableKeys());
+    Set<TableKey> keys = new TreeSet<>(planned.catalog().tableKeys());
     keys.addAll(desiredWithHints.tableKeys());
     try (GateManager.Held held = parts.gates().acquireExclusive(List.of(MAIN),
         keys.stream().map(k -> GateManager.tableGate(k, MAIN)).toList())) {
@@ -159,7 +160,7 @@ public final class SchemaApplyAttempt {
     SchemaIr target;
     final List<RecoverySidecar.TableIntent> intents = new ArrayList<>();
     final List<StagedWrite> staged = new ArrayList<>();
-    final List<String> creates = new ArrayList<>();
+    final List<TableKey> creates = new ArrayList<>();
     final List<RecoverySidecar.TableRef> registrations = new ArrayList<>();
     final List<RecoverySidecar.PointerPin> pointers = new ArrayList<>();
     final List<RecoverySidecar.TableRef> tombstones = new ArrayList<>();
@@ -169,17 +170,17 @@ public final class SchemaApplyAttempt {
   private Plan plan(SchemaIr now, Catalog desiredWithHints, List<SchemaStep> steps, BranchAuthority authority,
       boolean allowDataLoss) {
     Catalog desired = SchemaPlanner.withoutRenameHints(desiredWithHints);
-    Map<String, String> typeRenames = new TreeMap<>(); // new key -> old key
+    Map<TableKey, TableKey> typeRenames = new TreeMap<>(); // new key -> old key
     for (SchemaStep s : steps) {
       if (s instanceof SchemaStep.RenameType r && r.typeKind() != SchemaStep.TypeKind.INTERFACE) {
-        String kind = r.typeKind() == SchemaStep.TypeKind.NODE ? "node:" : "edge:";
-        typeRenames.put(kind + r.to(), kind + r.from());
+        TableKey.Kind kind = r.typeKind() == SchemaStep.TypeKind.NODE ? TableKey.Kind.NODE : TableKey.Kind.EDGE;
+        typeRenames.put(new TableKey(kind, r.to()), new TableKey(kind, r.from()));
       }
     }
     // Renamed properties keep their stable property ids (the reference's stable_property_id).
-    Map<String, Map<String, String>> propertyRenames = new TreeMap<>();
-    for (String key : desired.tableKeys()) {
-      String from = typeRenames.getOrDefault(key, key);
+    Map<TableKey, Map<String, String>> propertyRenames = new TreeMap<>();
+    for (TableKey key : desired.tableKeys()) {
+      TableKey from = typeRenames.getOrDefault(key, key);
       if (now.table(from).isPresent()) {
         Map<String, String> renamed = new TreeMap<>();
         sourceColumns(now.catalog(), from, desiredWithHints, key).forEach((to, source) -> {
@@ -194,9 +195,9 @@ public final class SchemaApplyAttempt {
     // (its data comes back), when that dataset is still there exactly as it was dropped. Otherwise
     // (a hard drop removed it, or it moved since) the type is a new, empty incarnation.
     ManifestState state = authority.state();
-    Map<String, TablePin> revived = new TreeMap<>();
+    Map<TableKey, TablePin> revived = new TreeMap<>();
     for (SchemaIr.TableEntry r : now.retiredTables()) {
-      String key = r.tableKey();
+      TableKey key = r.tableKey();
       TablePin last = state.retired().get(new dev.omnigraph.manifest.TableIdentity(r.stableTableId(),
           r.incarnationId()));
       if (!desired.tableKeys().contains(key) || typeRenames.containsKey(key) || last == null
@@ -208,10 +209,10 @@ public final class SchemaApplyAttempt {
     }
     Plan plan = new Plan();
     plan.target = SchemaIr.evolve(now, desired, Set.of(), typeRenames, propertyRenames, revived.keySet());
-    Set<String> carried = new TreeSet<>();
+    Set<TableKey> carried = new TreeSet<>();
     for (SchemaIr.TableEntry entry : plan.target.tables()) {
-      String key = entry.tableKey();
-      String from = typeRenames.getOrDefault(key, key);
+      TableKey key = entry.tableKey();
+      TableKey from = typeRenames.getOrDefault(key, key);
       Schema arrow = Effects.schemaOf(desired, key);
       if (revived.containsKey(key)) {
         planRevival(plan, entry, arrow, revived.get(key), desired);
@@ -230,7 +231,7 @@ public final class SchemaApplyAttempt {
       }
       long live = parts.tables().head(TableRef.main(pin.location()).at(pin.version()));
       if (live != pin.version()) {
-        throw new UncoveredDrift(from, "live HEAD is version " + live + " but the manifest pins " + pin.version());
+        throw new UncoveredDrift(from.toString(), "live HEAD is version " + live + " but the manifest pins " + pin.version());
       }
       Map<String, String> sourceOf = sourceColumns(now.catalog(), from, desiredWithHints, key);
       Schema before = Effects.schemaOf(now.catalog(), from);
@@ -319,7 +320,7 @@ public final class SchemaApplyAttempt {
    * by name, new ones null). Its rows are checked against every constraint it declares now.
    */
   private void planRevival(Plan plan, SchemaIr.TableEntry entry, Schema arrow, TablePin last, Catalog desired) {
-    String key = entry.tableKey();
+    TableKey key = entry.tableKey();
     Schema before = parts.tables().arrowSchema(last.location(), last.version());
     Set<String> had = new TreeSet<>();
     before.getFields().forEach(f -> had.add(f.getName()));
@@ -352,11 +353,11 @@ public final class SchemaApplyAttempt {
   }
 
   /** Every row of a revived table against every constraint its declaration has now. */
-  private void validateAll(Catalog desired, String key, TablePin pin, Map<String, String> sourceOf) {
-    String name = key.substring(5);
-    List<List<String>> uniques = key.startsWith("node:") ? desired.node(name).orElseThrow().uniques()
+  private void validateAll(Catalog desired, TableKey key, TablePin pin, Map<String, String> sourceOf) {
+    String name = key.typeName();
+    List<List<String>> uniques = key.isNode() ? desired.node(name).orElseThrow().uniques()
         : desired.edge(name).orElseThrow().uniques();
-    NodeType node = key.startsWith("node:") ? desired.node(name).orElseThrow() : null;
+    NodeType node = key.isNode() ? desired.node(name).orElseThrow() : null;
     boolean rangesOrChecks = node != null && (!node.ranges().isEmpty() || !node.checks().isEmpty());
     scanConstraints(key, pin, sourceOf, rangesOrChecks ? node : null, uniques);
   }
@@ -365,7 +366,7 @@ public final class SchemaApplyAttempt {
   private void planCreate(Plan plan, SchemaIr.TableEntry entry, Schema arrow) {
     String location = entry.datasetPath();
     if (parts.tables().datasetExists(location)) {
-      throw new UncoveredDrift(entry.tableKey(), "a dataset no registration names already exists at " + location
+      throw new UncoveredDrift(entry.tableKey().toString(), "a dataset no registration names already exists at " + location
           + "; a new type is created only at an absent path (inspect it, then remove it)");
     }
     String uuid = UUID.randomUUID().toString();
@@ -382,14 +383,14 @@ public final class SchemaApplyAttempt {
    * {@code src}, {@code dst} and kept properties from themselves, a renamed property from its old
    * name ({@code @rename_from}); an added property is absent (null in every row).
    */
-  private static Map<String, String> sourceColumns(Catalog accepted, String fromKey, Catalog desiredWithHints,
-      String toKey) {
+  private static Map<String, String> sourceColumns(Catalog accepted, TableKey fromKey, Catalog desiredWithHints,
+      TableKey toKey) {
     List<Property> before = properties(accepted, fromKey);
     Set<String> had = new TreeSet<>();
     before.forEach(p -> had.add(p.name()));
     Map<String, String> out = new LinkedHashMap<>();
     out.put("id", "id");
-    if (toKey.startsWith("edge:")) {
+    if (toKey.isEdge()) {
       out.put("src", "src");
       out.put("dst", "dst");
     }
@@ -404,9 +405,9 @@ public final class SchemaApplyAttempt {
     return out;
   }
 
-  private static List<Property> properties(Catalog catalog, String tableKey) {
-    String name = tableKey.substring(5);
-    return tableKey.startsWith("node:") ? catalog.node(name).orElseThrow().properties()
+  private static List<Property> properties(Catalog catalog, TableKey tableKey) {
+    String name = tableKey.typeName();
+    return tableKey.isNode() ? catalog.node(name).orElseThrow().properties()
         : catalog.edge(name).orElseThrow().properties();
   }
 
@@ -416,20 +417,20 @@ public final class SchemaApplyAttempt {
    * the first violating row refuses the apply, named. Streams the table; {@code @unique} keeps one
    * entry per distinct value tuple.
    */
-  private void validateAdded(Catalog accepted, Catalog desired, String fromKey, String toKey, TablePin pin,
+  private void validateAdded(Catalog accepted, Catalog desired, TableKey fromKey, TableKey toKey, TablePin pin,
       Map<String, String> sourceOf) {
-    String name = toKey.substring(5);
+    String name = toKey.typeName();
     List<List<String>> uniques;
     NodeType node = null;
     boolean rangesOrChecks = false;
-    if (toKey.startsWith("node:")) {
+    if (toKey.isNode()) {
       node = desired.node(name).orElseThrow();
-      NodeType before = accepted.node(fromKey.substring(5)).orElseThrow();
+      NodeType before = accepted.node(fromKey.typeName()).orElseThrow();
       rangesOrChecks = !before.ranges().containsAll(node.ranges()) || !before.checks().containsAll(node.checks());
       uniques = added(before.uniques(), node.uniques(), sourceOf);
     } else {
       EdgeType edge = desired.edge(name).orElseThrow();
-      uniques = added(accepted.edge(fromKey.substring(5)).orElseThrow().uniques(), edge.uniques(), sourceOf);
+      uniques = added(accepted.edge(fromKey.typeName()).orElseThrow().uniques(), edge.uniques(), sourceOf);
     }
     scanConstraints(toKey, pin, sourceOf, rangesOrChecks ? node : null, uniques);
   }
@@ -439,7 +440,7 @@ public final class SchemaApplyAttempt {
    * {@code @range}/{@code @check} of {@code checked} (null: none) and the {@code uniques}; the first
    * violating row refuses the apply, named.
    */
-  private void scanConstraints(String toKey, TablePin pin, Map<String, String> sourceOf, NodeType checked,
+  private void scanConstraints(TableKey toKey, TablePin pin, Map<String, String> sourceOf, NodeType checked,
       List<List<String>> uniques) {
     if (checked == null && uniques.isEmpty()) {
       return;
@@ -531,7 +532,7 @@ public final class SchemaApplyAttempt {
           throw new IllegalStateException("the " + (t.expectedVersion() == 0 ? "create" : "rewrite") + " of "
               + t.tableKey() + " did not land exactly (" + outcome.kind() + ": " + outcome.detail() + ")");
         }
-        rowCounts.put(t.tableKey(), t.rowCount());
+        rowCounts.put(t.tableKey().toString(), t.rowCount());
         Failpoints.hit(Failpoint.SCHEMA_APPLY_AFTER_TABLE_COMMIT);
       }
       return rowCounts;

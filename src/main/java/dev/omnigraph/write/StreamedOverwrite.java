@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.schema.Catalog;
 import dev.omnigraph.table.RowSpill;
@@ -31,11 +32,11 @@ final class StreamedOverwrite implements LoadSink, PreparedWrite, AutoCloseable 
   private final Catalog catalog;
   private final Path dir;
   /** Spills by table key, sorted as {@link LoadBatch} orders its tables. */
-  private final Map<String, RowSpill> spills = new TreeMap<>();
+  private final Map<TableKey, RowSpill> spills = new TreeMap<>();
   /** Per table, id → ordinal of its last row, for the ids a later line may replace. */
-  private final Map<String, Map<String, Long>> lastRow = new HashMap<>();
+  private final Map<TableKey, Map<String, Long>> lastRow = new HashMap<>();
   /** Per node table, endpoint ids not in this load when referenced → the first line naming them. */
-  private final Map<String, Map<String, Long>> pending = new HashMap<>();
+  private final Map<TableKey, Map<String, Long>> pending = new HashMap<>();
   /** Endpoints of named edges by table key and id: a later line of the same id replaces them. */
   private final Map<String, List<LoadBatch.Endpoint>> namedEndpoints = new LinkedHashMap<>();
 
@@ -58,7 +59,7 @@ final class StreamedOverwrite implements LoadSink, PreparedWrite, AutoCloseable 
   }
 
   @Override
-  public void add(String tableKey, String id, Map<String, Object> row, long line, boolean strict) {
+  public void add(TableKey tableKey, String id, Map<String, Object> row, long line, boolean strict) {
     // An overwrite keeps external cells as references: admitted here, line by line, never read.
     for (Map.Entry<String, Object> e : row.entrySet()) {
       if (e.getValue() instanceof dev.omnigraph.schema.BlobValue b && b.isExternal() && !b.isAdmitted()) {
@@ -86,11 +87,11 @@ final class StreamedOverwrite implements LoadSink, PreparedWrite, AutoCloseable 
   }
 
   @Override
-  public void addEdge(String tableKey, String id, Map<String, Object> row, long line, String fromType, String from,
+  public void addEdge(TableKey tableKey, String id, Map<String, Object> row, long line, String fromType, String from,
       String toType, String to, boolean named, boolean strict) {
     add(tableKey, id, row, line, strict);
-    List<LoadBatch.Endpoint> ends = List.of(new LoadBatch.Endpoint("node:" + fromType, from, line),
-        new LoadBatch.Endpoint("node:" + toType, to, line));
+    List<LoadBatch.Endpoint> ends = List.of(new LoadBatch.Endpoint(TableKey.node(fromType), from, line),
+        new LoadBatch.Endpoint(TableKey.node(toType), to, line));
     if (named) {
       namedEndpoints.put(tableKey + "\u0000" + id, ends);
     } else {
@@ -107,7 +108,7 @@ final class StreamedOverwrite implements LoadSink, PreparedWrite, AutoCloseable 
   }
 
   @Override
-  public int rowsIn(String tableKey) {
+  public int rowsIn(TableKey tableKey) {
     RowSpill spill = spills.get(tableKey);
     return spill == null ? 0 : (int) spill.liveRows();
   }
@@ -127,7 +128,7 @@ final class StreamedOverwrite implements LoadSink, PreparedWrite, AutoCloseable 
     checkEndpoints(ctx);
     checkConstraints(ctx);
     List<TableEffect> effects = new ArrayList<>();
-    for (Map.Entry<String, RowSpill> t : spills.entrySet()) {
+    for (Map.Entry<TableKey, RowSpill> t : spills.entrySet()) {
       TablePin pin = ctx.pin(t.getKey());
       RowSpill spill = t.getValue();
       TableEffect.Stager stager = (readVersion, uuid) -> ctx.tables().staging().stageOverwrite(TableAt.of(pin.location(), ctx.targetBranch(), readVersion), spill, uuid);
@@ -140,7 +141,7 @@ final class StreamedOverwrite implements LoadSink, PreparedWrite, AutoCloseable 
   private void checkEndpoints(PrepareContext ctx) {
     namedEndpoints.values().forEach(ends -> ends.forEach(this::reference));
     namedEndpoints.clear();
-    Map<String, Map<String, Long>> wanted = new HashMap<>();
+    Map<TableKey, Map<String, Long>> wanted = new HashMap<>();
     pending.forEach((table, ids) -> {
       Map<String, Long> loaded = lastRow.getOrDefault(table, Map.of());
       ids.forEach((id, line) -> {
@@ -154,10 +155,10 @@ final class StreamedOverwrite implements LoadSink, PreparedWrite, AutoCloseable 
 
   /** As {@link LoadWriter}'s, over the spilled rows read back (only for a table that declares a constraint). */
   private void checkConstraints(PrepareContext ctx) {
-    for (Map.Entry<String, RowSpill> t : spills.entrySet()) {
-      String name = t.getKey().substring(t.getKey().indexOf(':') + 1);
+    for (Map.Entry<TableKey, RowSpill> t : spills.entrySet()) {
+      String name = t.getKey().typeName();
       java.util.Collection<Map<String, Object>> rows = t.getValue().live();
-      if (t.getKey().startsWith("node:")) {
+      if (t.getKey().isNode()) {
         var type = catalog.node(name).orElseThrow();
         if (!type.ranges().isEmpty() || !type.checks().isEmpty()) {
           rows.forEach(row -> RowValidator.checkRow(type, row));

@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.manifest.TableIdentity;
 import dev.omnigraph.table.StagedWrite;
 import java.util.Optional;
@@ -21,7 +22,7 @@ import java.util.Optional;
  * @param rowsAffected rows this effect writes (inserted, updated or replaced) or deletes
  */
 record TableEffect(
-    String tableKey,
+    TableKey tableKey,
     TableIdentity identity,
     String location,
     Optional<String> target,

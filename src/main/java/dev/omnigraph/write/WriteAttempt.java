@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.WriteResult;
 import dev.omnigraph.api.UncoveredDrift;
 import dev.omnigraph.manifest.AuthorityToken;
@@ -130,7 +131,7 @@ public final class WriteAttempt {
   }
 
   /** Mutation's and load's plan: every table's staged transaction, committed side by side. */
-  private final class Plan implements CommitPlan<Map<String, Long>, WriteResult> {
+  private final class Plan implements CommitPlan<Map<TableKey, Long>, WriteResult> {
     private final PreparedWrite writer;
     private final AuthorityToken token;
     private final BranchAuthority verified;
@@ -168,7 +169,7 @@ public final class WriteAttempt {
     }
 
     @Override
-    public Map<String, Long> effect(CommitTemplate.Armed armed) {
+    public Map<TableKey, Long> effect(CommitTemplate.Armed armed) {
       String op = sidecar.operationId();
       // First-touch refs and their branch-local stages, in table order, before any commit.
       List<StagedWrite> staged = new ArrayList<>();
@@ -203,7 +204,7 @@ public final class WriteAttempt {
       // Effect-free only when no ref was made and every commit provably did not land.
       boolean landedAny = refs || results.stream().anyMatch(c -> c.outcome() == null
           || c.outcome().kind() != CommitOutcome.Kind.NOT_LANDED);
-      Map<String, Long> versions = new LinkedHashMap<>();
+      Map<TableKey, Long> versions = new LinkedHashMap<>();
       for (Committed c : results) {
         TableEffect e = c.effect();
         if (c.outcome() == null) {
@@ -231,7 +232,7 @@ public final class WriteAttempt {
     }
 
     @Override
-    public ManifestBatchPublisher.Intent intent(Optional<RecoverySidecar> confirmed, Map<String, Long> versions) {
+    public ManifestBatchPublisher.Intent intent(Optional<RecoverySidecar> confirmed, Map<TableKey, Long> versions) {
       List<TableVersionUpdate> updates = new ArrayList<>();
       for (TableEffect e : effects) {
         updates.add(new TableVersionUpdate(e.tableKey(), e.identity(), e.location(), versions.get(e.tableKey()),
@@ -242,12 +243,12 @@ public final class WriteAttempt {
     }
 
     @Override
-    public WriteResult result(Map<String, Long> versions, Optional<ManifestBatchPublisher.Published> published) {
+    public WriteResult result(Map<TableKey, Long> versions, Optional<ManifestBatchPublisher.Published> published) {
       Map<String, Long> rowCounts = new LinkedHashMap<>();
       Map<String, Long> affected = new LinkedHashMap<>();
       for (TableEffect e : effects) {
-        rowCounts.put(e.tableKey(), e.rowCountAfter());
-        affected.put(e.tableKey(), e.rowsAffected());
+        rowCounts.put(e.tableKey().toString(), e.rowCountAfter());
+        affected.put(e.tableKey().toString(), e.rowsAffected());
       }
       ManifestBatchPublisher.Published p = published.orElseThrow();
       return new WriteResult(Optional.of(p.commitId()), p.manifestVersion(), rowCounts, attempt, affected,
@@ -288,12 +289,12 @@ public final class WriteAttempt {
       if (pin != null) {
         List<Map<String, Object>> found = parts.tables().rowsById(pin.at(), ids, List.of("id"));
         if (!found.isEmpty()) {
-          return new KeyConflict(e.tableKey(), String.valueOf(found.get(0).get("id")));
+          return new KeyConflict(e.tableKey().toString(), String.valueOf(found.get(0).get("id")));
         }
       }
     }
     return dev.omnigraph.api.ReadSetChanged.replannable(
-        new dev.omnigraph.api.ReadSetMember.Table(e.tableKey()), Optional.of(Long.toString(e.readVersion())),
+        new dev.omnigraph.api.ReadSetMember.Table(e.tableKey().toString()), Optional.of(Long.toString(e.readVersion())),
         Optional.of(outcome.detail()));
   }
 

@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.ResourceLimitExceeded;
 import java.util.Map;
 
@@ -29,20 +30,20 @@ public final class WriteLimits {
 
   private WriteLimits() {}
 
-  static void checkRows(String tableKey, long rows) {
+  static void checkRows(TableKey tableKey, long rows) {
     if (rows > MAX_KEYED_ROWS) {
       throw new ResourceLimitExceeded("rows:" + tableKey, MAX_KEYED_ROWS, rows);
     }
   }
 
   /** An update's (or delete's) match set, checked while it streams. */
-  static void checkMatches(String tableKey, long matches, int limit) {
+  static void checkMatches(TableKey tableKey, long matches, int limit) {
     if (matches > limit) {
       throw new ResourceLimitExceeded("matches:" + tableKey, limit, matches);
     }
   }
 
-  static void checkBytes(String tableKey, long bytes) {
+  static void checkBytes(TableKey tableKey, long bytes) {
     if (bytes > MAX_KEYED_BYTES) {
       throw new ResourceLimitExceeded("arrow_bytes:" + tableKey, MAX_KEYED_BYTES, bytes);
     }

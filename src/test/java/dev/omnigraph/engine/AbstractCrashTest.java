@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.recovery.Action;
 import dev.omnigraph.api.CommitPage;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -324,10 +325,10 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
       if (exists && tables.head(TableRef.of(t.location(), Optional.ofNullable(t.nativeBranch()))) > t.expectedVersion()) {
         assertThat(tables.head(TableRef.of(t.location(), Optional.ofNullable(t.nativeBranch()))))
             .isEqualTo(t.postCommitVersion());
-        moved.add(t.tableKey());
+        moved.add(t.tableKey().toString());
       }
     }
-    List<String> keys = s.tables().stream().map(RecoverySidecar.TableIntent::tableKey).toList();
+    List<String> keys = s.tables().stream().map(t -> t.tableKey().toString()).toList();
     assertThat(keys).as("tables in commit order").isSorted();
     Set<String> expectedMoved = switch (failpoint) {
       // In every configuration here the first table in commit order is first-touch, so the first
@@ -395,7 +396,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
         // restored heads published under the pre-minted rollback commit; a first-touch table only
         // loses its unreferenced ref, which changes nothing the manifest references.
         boolean restoredAny = s.tables().stream()
-            .anyMatch(t -> !t.firstTouch() && crash.moved().contains(t.tableKey()));
+            .anyMatch(t -> !t.firstTouch() && crash.moved().contains(t.tableKey().toString()));
         if (restoredAny) {
           assertThat(commits).hasSize(before.commits().size() + 1);
           assertThat(commits.get(0)).isEqualTo(s.lineage().rollbackCommitId());
@@ -471,8 +472,8 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     Expect expect = expectFor(failpoint);
     crash.sidecar().ifPresent(s -> assertThat(s.tables()).allSatisfy(t -> {
       // Every table is first-touch on a fresh graph branch; on FORKED all but Person.
-      assertThat(t.firstTouch()).as(t.tableKey()).isEqualTo(branch.equals(FEATURE)
-          || branch.equals(FORKED) && !t.tableKey().equals("node:Person"));
+      assertThat(t.firstTouch()).as(t.tableKey().toString()).isEqualTo(branch.equals(FEATURE)
+          || branch.equals(FORKED) && !t.tableKey().equals(TableKey.node("Person")));
       assertThat(t.nativeBranch()).isEqualTo(branch.equals("main") ? null : branch);
     }));
     reopen();
@@ -664,7 +665,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     assertThat(s.writerKind()).isEqualTo(dev.omnigraph.recovery.WriterKind.Optimize.WIRE);
     assertThat(s.actor()).isEqualTo(dev.omnigraph.maintenance.Optimize.ACTOR);
     assertThat(s.tables()).extracting(RecoverySidecar.TableIntent::tableKey)
-        .containsExactly("edge:Knows", "node:Person");
+        .containsExactly(TableKey.edge("Knows"), TableKey.node("Person"));
     if (recoveryFailpoint != null) {
       graph.close();
       CrashChildProcess.Result rr = CrashChildProcess.run(config, Optional.of(recoveryFailpoint),
@@ -742,7 +743,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     assertThat(sidecarKeys()).hasSize(1);
     RecoverySidecar s = readSidecar(sidecarKeys().get(0));
     assertThat(s.writerKind()).isEqualTo(dev.omnigraph.recovery.WriterKind.Revert.WIRE);
-    assertThat(s.tables()).extracting(RecoverySidecar.TableIntent::tableKey).containsExactly("edge:Knows", "node:Person");
+    assertThat(s.tables()).extracting(RecoverySidecar.TableIntent::tableKey).containsExactly(TableKey.edge("Knows"), TableKey.node("Person"));
     if (recoveryFailpoint != null) {
       graph.close();
       CrashChildProcess.Result rr = CrashChildProcess.run(config, Optional.of(recoveryFailpoint),
@@ -819,7 +820,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     assertThat(sidecarKeys()).hasSize(1);
     RecoverySidecar s = readSidecar(sidecarKeys().get(0));
     assertThat(s.writerKind()).isEqualTo(dev.omnigraph.recovery.WriterKind.BlobWrite.WIRE);
-    assertThat(s.tables()).extracting(RecoverySidecar.TableIntent::tableKey).containsExactly("node:Doc");
+    assertThat(s.tables()).extracting(RecoverySidecar.TableIntent::tableKey).containsExactly(TableKey.node("Doc"));
     reopen();
 
     boolean forward = kind.equals("RolledForward");
@@ -972,7 +973,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     s.ifPresent(sc -> {
       assertThat(sc.writerKind()).isEqualTo("schema_apply");
       assertThat(sc.protocolV7().acceptedIdentity()).isEqualTo(oldIdentity);
-      assertThat(sc.protocolV7().creates()).containsExactly("node:City");
+      assertThat(sc.protocolV7().creates()).containsExactly(TableKey.node("City"));
     });
     boolean landed = audit.equals("RolledForward");
     DataTables tables = new DataTables(config);
@@ -1011,7 +1012,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
       assertThat(commits.subList(commits.size() - before.commits().size(), commits.size()))
           .isEqualTo(before.commits());
       assertThat(commits.size() - before.commits().size()).isLessThanOrEqualTo(1);
-      assertThat(tables.datasetExists(s.map(sc -> sc.tables().stream().filter(t -> t.tableKey().equals("node:City"))
+      assertThat(tables.datasetExists(s.map(sc -> sc.tables().stream().filter(t -> t.tableKey().equals(TableKey.node("City")))
           .findFirst().orElseThrow().location()).orElse("nodes/none"))).isFalse();
     }
     assertPinsEqualHeads("main");
@@ -1095,12 +1096,12 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
       assertThat(sc.writerKind()).isEqualTo(dev.omnigraph.recovery.WriterKind.EnsureIndices.WIRE);
       assertThat(sc.actor()).isEqualTo(CrashChild.ACTOR);
       assertThat(sc.tables()).extracting(RecoverySidecar.TableIntent::tableKey)
-          .containsExactly("edge:Knows", "node:Person");
+          .containsExactly(TableKey.edge("Knows"), TableKey.node("Person"));
       assertThat(sc.tables()).allSatisfy(t -> {
         assertThat(t.firstTouch()).isEqualTo(!branch.equals("main"));
         assertThat(t.postCommitVersion()).isEqualTo(t.readVersion() + 1);
       });
-      assertThat(sc.protocolV8().indexes().get("node:Person")).extracting(RecoverySidecar.IndexEntry::name)
+      assertThat(sc.protocolV8().indexes().get(TableKey.node("Person"))).extracting(RecoverySidecar.IndexEntry::name)
           .containsExactly("name_idx", "age_idx"); // name is the @key (a String: inverted)
       assertThat(sc.state()).isEqualTo(audit.equals("RolledForward") ? RecoverySidecar.State.EFFECTS_CONFIRMED
           : RecoverySidecar.State.ARMED);

@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.TableKey;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -576,9 +577,9 @@ abstract class AbstractEnsureIndicesTest {
     assertThat(s.writerKind()).isEqualTo(dev.omnigraph.recovery.WriterKind.EnsureIndices.WIRE);
     assertThat(s.state()).isEqualTo(RecoverySidecar.State.ARMED);
     assertThat(s.protocolV8().delta()).isNull();
-    assertThat(s.protocolV8().indexes()).containsOnlyKeys("edge:Cites", "node:Doc", "node:Tiny");
+    assertThat(s.protocolV8().indexes()).containsOnlyKeys(TableKey.edge("Cites"), TableKey.node("Doc"), TableKey.node("Tiny"));
     assertThat(s.tables()).extracting(RecoverySidecar.TableIntent::tableKey)
-        .containsExactly("edge:Cites", "node:Doc", "node:Tiny");
+        .containsExactly(TableKey.edge("Cites"), TableKey.node("Doc"), TableKey.node("Tiny"));
     // The first table's batch landed; the manifest still pins the old versions.
     SnapshotOutput.Dataset cites = dataset("main", "Cites");
     assertThat(tables.head(TableRef.main(cites.datasetPath()))).isEqualTo(cites.publishedDatasetVersion() + 1);

@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.QuarantinedSidecar;
 import dev.omnigraph.api.recovery.Verdict;
 import dev.omnigraph.api.recovery.TableClass;
@@ -191,7 +192,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
     // Forge a manifest pin ahead of Lance (only possible by bypassing the write path).
     GraphManifest manifest = new GraphManifest(config, StorageAdapters.open(config));
     ManifestState state = manifest.state("main");
-    TablePin pin = state.tables().get("node:Person");
+    TablePin pin = state.tables().get(TableKey.node("Person"));
     new ManifestBatchPublisher(config).publish(new ManifestBatchPublisher.Intent("main", Optional.empty(),
         state.effectiveHead(List.of()), List.of(), List.of(new TableVersionUpdate(pin.tableKey(), pin.identity(),
             pin.location(), pin.version() + 5, pin.nativeBranch(), pin.rowCount())),

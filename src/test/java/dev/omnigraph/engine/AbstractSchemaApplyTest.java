@@ -1,5 +1,6 @@
 package dev.omnigraph.engine;
 
+import dev.omnigraph.api.TableKey;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -207,7 +208,7 @@ abstract class AbstractSchemaApplyTest extends AbstractGraphFixture {
   @Test
   void aPropertyRenameCarriesValuesAndTheOldCommitStillReads() {
     String before = head();
-    long ageId = acceptedIr().propertyId("node:Person", "age").orElseThrow();
+    long ageId = acceptedIr().propertyId(TableKey.node("Person"), "age").orElseThrow();
     String desired = BASE.replace("  age: I32?\n", "  years: I32? @rename_from(\"age\")\n")
         .replace("@range(age, 0..150)", "@range(years, 0..150)");
 
@@ -220,8 +221,8 @@ abstract class AbstractSchemaApplyTest extends AbstractGraphFixture {
         "people")));
     assertThat(rowsOf(query(Optional.empty(), years, "y")).get(0)).isEqualTo(List.of("ada", "36"));
     // The property keeps its stable id under its new name (the reference's stable_property_id).
-    assertThat(acceptedIr().propertyId("node:Person", "years")).contains(ageId);
-    assertThat(acceptedIr().propertyId("node:Person", "age")).isEmpty();
+    assertThat(acceptedIr().propertyId(TableKey.node("Person"), "years")).contains(ageId);
+    assertThat(acceptedIr().propertyId(TableKey.node("Person"), "age")).isEmpty();
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.omnigraph.maintenance;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.maintenance.RepairReport;
 import dev.omnigraph.api.CommitPage;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -217,7 +218,7 @@ abstract class AbstractRepairTest extends AbstractMaintenanceFixture {
     try (StorageAdapter storage = StorageAdapters.open(config)) {
       GraphManifest manifest = new GraphManifest(config, storage);
       ManifestState state = manifest.state("main");
-      pin = state.tables().get("node:Person");
+      pin = state.tables().get(TableKey.node("Person"));
       // A manifest pin no Lance version backs: only a bug or a hand-edited store produces this.
       new ManifestBatchPublisher(config).publish(new ManifestBatchPublisher.Intent("main", Optional.empty(),
           state.effectiveHead(List.of()), List.of(), List.of(new TableVersionUpdate(pin.tableKey(), pin.identity(),

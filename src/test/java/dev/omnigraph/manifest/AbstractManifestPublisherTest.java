@@ -1,5 +1,6 @@
 package dev.omnigraph.manifest;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.GraphCommit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -38,9 +39,9 @@ abstract class AbstractManifestPublisherTest {
       Optional<String> head, long tableVersion, long rows) {
     return new ManifestBatchPublisher.Intent(branch, identity, head,
         head.isEmpty()
-            ? List.of(new ManifestBatchPublisher.TableRegistration("node:Person", PERSON, PERSON.path(false)))
+            ? List.of(new ManifestBatchPublisher.TableRegistration(TableKey.node("Person"), PERSON, PERSON.path(false)))
             : List.of(),
-        List.of(new TableVersionUpdate("node:Person", PERSON, PERSON.path(false), tableVersion, Optional.empty(), rows)),
+        List.of(new TableVersionUpdate(TableKey.node("Person"), PERSON, PERSON.path(false), tableVersion, Optional.empty(), rows)),
         Ulid.next(), Optional.of("act-test"), Optional.empty(), System.currentTimeMillis() * 1000);
   }
 
@@ -71,8 +72,8 @@ abstract class AbstractManifestPublisherTest {
     ManifestState s = state("main");
     assertThat(s.manifestVersion()).isEqualTo(3);
     assertThat(s.ownHead()).contains(second.commitId());
-    assertThat(s.tables()).containsOnlyKeys("node:Person");
-    TablePin pin = s.tables().get("node:Person");
+    assertThat(s.tables()).containsOnlyKeys(TableKey.node("Person"));
+    TablePin pin = s.tables().get(TableKey.node("Person"));
     assertThat(pin.version()).isEqualTo(2);
     assertThat(pin.rowCount()).isEqualTo(3);
     assertThat(pin.manifestVersion()).isEqualTo(3);
@@ -238,11 +239,11 @@ abstract class AbstractManifestPublisherTest {
     ManifestBatchPublisher.Published onBranch = publisher.publish(intent("feature", Optional.of(identity), Optional.of(genesis.commitId()), 2, 5));
     ManifestState branch = state("feature");
     assertThat(branch.ownHead()).contains(onBranch.commitId());
-    assertThat(branch.tables().get("node:Person").rowCount()).isEqualTo(5);
+    assertThat(branch.tables().get(TableKey.node("Person")).rowCount()).isEqualTo(5);
     assertThat(onBranch.manifestVersion()).isEqualTo(branch.manifestVersion());
     ManifestState main = state("main");
     assertThat(main.ownHead()).contains(genesis.commitId());
-    assertThat(main.tables().get("node:Person").rowCount()).isZero();
+    assertThat(main.tables().get(TableKey.node("Person")).rowCount()).isZero();
     assertThat(main.manifestVersion()).isEqualTo(2);
   }
 
@@ -286,13 +287,13 @@ abstract class AbstractManifestPublisherTest {
     }
     ManifestState latest = state("main");
     assertThat(latest.ownHead()).contains(published.get(0));
-    assertThat(latest.tables().get("node:Person").version()).isEqualTo(37);
+    assertThat(latest.tables().get(TableKey.node("Person")).version()).isEqualTo(37);
     // A merge commits one more version; it reads exactly the state of the publish before it.
     for (int i = 1; i < versions.size(); i++) {
       for (long v = versions.get(i - 1) + 1; v < versions.get(i); v++) {
         try (ManifestDataset m = ManifestDataset.open(config, Optional.empty(), OptionalLong.of(v))) {
           ManifestState at = ManifestReader.read(m, "main");
-          assertThat(at.tables().get("node:Person").version()).as("merge version %d", v).isEqualTo(i);
+          assertThat(at.tables().get(TableKey.node("Person")).version()).as("merge version %d", v).isEqualTo(i);
           assertThat(at.ownHead()).contains(published.get(published.size() - i));
         }
       }
@@ -312,11 +313,11 @@ abstract class AbstractManifestPublisherTest {
     String g = Ulid.next();
     String c2 = Ulid.next();
     long t = System.currentTimeMillis() * 1000;
-    TableVersionUpdate v1 = new TableVersionUpdate("node:Person", PERSON, PERSON.path(false), 1, Optional.empty(), 0);
-    TableVersionUpdate v2 = new TableVersionUpdate("node:Person", PERSON, PERSON.path(false), 2, Optional.empty(), 4);
+    TableVersionUpdate v1 = new TableVersionUpdate(TableKey.node("Person"), PERSON, PERSON.path(false), 1, Optional.empty(), 0);
+    TableVersionUpdate v2 = new TableVersionUpdate(TableKey.node("Person"), PERSON, PERSON.path(false), 2, Optional.empty(), 4);
     try (ManifestDataset m = openMain()) {
       List<ManifestRow> first = List.of(
-          ManifestRows.table("node:Person", PERSON, PERSON.path(false), t),
+          ManifestRows.table(TableKey.node("Person"), PERSON, PERSON.path(false), t),
           ManifestRows.tableVersion(v1, 2, g),
           ManifestRows.commit(g, Optional.empty(), Optional.empty(), Optional.of("old"), t, "main", 2),
           ManifestRows.head("main", g, 2));
@@ -332,8 +333,8 @@ abstract class AbstractManifestPublisherTest {
     ManifestState legacy = state("main");
     assertThat(legacy.manifestVersion()).isEqualTo(3);
     assertThat(legacy.ownHead()).contains(c2);
-    assertThat(legacy.tables().get("node:Person").version()).isEqualTo(2);
-    assertThat(legacy.tables().get("node:Person").rowCount()).isEqualTo(4);
+    assertThat(legacy.tables().get(TableKey.node("Person")).version()).isEqualTo(2);
+    assertThat(legacy.tables().get(TableKey.node("Person")).rowCount()).isEqualTo(4);
     assertThat(commits("main")).extracting(GraphCommit::id).containsExactly(c2, g);
 
     int n = 3;
@@ -370,7 +371,7 @@ abstract class AbstractManifestPublisherTest {
     }
     ManifestState converted = state("main");
     assertThat(converted.ownHead()).contains(c3);
-    assertThat(converted.tables().get("node:Person").version()).isBetween(10L, 12L);
+    assertThat(converted.tables().get(TableKey.node("Person")).version()).isBetween(10L, 12L);
     assertThat(commits("main")).extracting(GraphCommit::id).containsExactly(c3, c2, g);
     assertThat(commits("main").get(1).parent()).contains(g);
   }

@@ -1,5 +1,6 @@
 package dev.omnigraph.query;
 
+import dev.omnigraph.api.TableKey;
 import static dev.omnigraph.query.Fixtures.CATALOG;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -202,7 +203,7 @@ class QueryCheckerTest {
     assertThat(m.isDelete()).isFalse();
     Statement.InsertNode s = (Statement.InsertNode) m.statements().get(0);
     assertThat(s.type()).isEqualTo(PERSON);
-    assertThat(s.tableKey()).isEqualTo("node:Person");
+    assertThat(s.tableKey()).isEqualTo(TableKey.node("Person"));
     assertThat(s.values().keySet()).containsExactly("name", "age", "email", "tags", "status", "born", "seen", "score",
         "embedding");
     assertThat(s.values().get("name")).isEqualTo(new Value.Param("n", scalar(ScalarKind.STRING)));

@@ -1,5 +1,6 @@
 package dev.omnigraph.read;
 
+import dev.omnigraph.api.TableKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omnigraph.engine.Omnigraph;
@@ -59,7 +60,7 @@ class ProbedAdjacencyTest {
       g.load("main", new StringReader(writes.get(2).toString()), LoadMode.APPEND, Optional.of("t"));
     }
     TablePin pin = new GraphManifest(config, StorageAdapters.open(config)).capture("main").state().tables()
-        .get("edge:Knows");
+        .get(TableKey.edge("Knows"));
     DataTables tables = new DataTables(config);
     // The probes read the indexed fragment through src_idx/dst_idx and scan the one written after.
     dev.omnigraph.table.FragmentStats stats = tables.statistics().fragmentStats(pin.at());
@@ -107,7 +108,7 @@ class ProbedAdjacencyTest {
     StorageConfig config = StorageConfig.local(dir.resolve("g"));
     PeopleGraph.create(dir, lines.toArray(String[]::new)).close();
     TablePin pin = new GraphManifest(config, StorageAdapters.open(config)).capture("main").state().tables()
-        .get("edge:Knows");
+        .get(TableKey.edge("Knows"));
     ProbedAdjacency probes = new ProbedAdjacency(new DataTables(config), pin, 5);
     // A path probes one node per hop: within the budget it answers, past it it gives up for good.
     assertThat(probes.reach(List.of("p0"), true, false, 1, 5)).containsEntry("p0", List.of("p1", "p2", "p3", "p4", "p5"));

@@ -1,5 +1,6 @@
 package dev.omnigraph.recovery;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.UnreadableSidecar;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -53,7 +54,7 @@ class SidecarFormatFixtureTest {
   void theKindsPayloadIsReadFromItsHistoricalField() throws IOException {
     WriterKind.BranchMerge merge = (WriterKind.BranchMerge) SidecarStore.decode("m", fixture("branch_merge")).kind();
     assertThat(merge.payload().mergedParent()).isEqualTo("01HSRC");
-    assertThat(merge.payload().chains().get("node:Person")).hasSize(1);
+    assertThat(merge.payload().chains().get(TableKey.node("Person"))).hasSize(1);
     WriterKind.SchemaApply apply = (WriterKind.SchemaApply) SidecarStore.decode("s", fixture("schema_apply")).kind();
     assertThat(apply.payload().targetIdentity()).isEqualTo("schema-2");
     assertThat(apply.graphGlobal()).isTrue();

@@ -1,5 +1,6 @@
 package dev.omnigraph.schema;
 
+import dev.omnigraph.api.TableKey;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -61,17 +62,17 @@ class IndexKindTest {
   @Test
   void declaredListsKeyColumnsThenSinglePropertyDeclarationsOnce() {
     Catalog catalog = SchemaParser.parse(SCHEMA);
-    Map<String, IndexKind> doc = IndexKind.declared(catalog, "node:Doc");
+    Map<String, IndexKind> doc = IndexKind.declared(catalog, TableKey.node("Doc"));
     assertThat(doc.keySet()).startsWith("id", "slug");
     assertThat(doc).containsExactlyInAnyOrderEntriesOf(Map.of("id", IndexKind.BTREE, "slug", IndexKind.INVERTED,
         "title", IndexKind.INVERTED, "status", IndexKind.BTREE, "rank", IndexKind.BTREE, "at", IndexKind.BTREE,
         "emb", IndexKind.VECTOR));
     // A composite key gets no index of its own (its ids are derived from it: the id index serves it).
-    assertThat(IndexKind.declared(catalog, "node:Pair")).containsExactly(Map.entry("id", IndexKind.BTREE),
+    assertThat(IndexKind.declared(catalog, TableKey.node("Pair"))).containsExactly(Map.entry("id", IndexKind.BTREE),
         Map.entry("b", IndexKind.BTREE));
-    assertThat(IndexKind.declared(catalog, "edge:Cites")).containsExactly(Map.entry("id", IndexKind.BTREE),
+    assertThat(IndexKind.declared(catalog, TableKey.edge("Cites"))).containsExactly(Map.entry("id", IndexKind.BTREE),
         Map.entry("src", IndexKind.BTREE), Map.entry("dst", IndexKind.BTREE), Map.entry("weight", IndexKind.BTREE));
-    assertThatThrownBy(() -> IndexKind.declared(catalog, "node:Nope")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> IndexKind.declared(catalog, "Doc")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> IndexKind.declared(catalog, TableKey.node("Nope"))).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> TableKey.parse("Doc")).isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -1,5 +1,6 @@
 package dev.omnigraph.schema;
 
+import dev.omnigraph.api.TableKey;
 import static dev.omnigraph.schema.SchemaParserTest.PEOPLE;
 import static dev.omnigraph.schema.SchemaParserTest.resource;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,17 +53,17 @@ class SchemaIrTest {
   @Test
   void initialIdsFollowSortedTableKeys() {
     assertThat(IR.tables()).containsExactly(
-        new TableEntry("edge:Founded", 1, 1),
-        new TableEntry("edge:Knows", 2, 1),
-        new TableEntry("edge:WorksAt", 3, 1),
-        new TableEntry("node:Company", 4, 1),
-        new TableEntry("node:Person", 5, 1));
+        new TableEntry(TableKey.edge("Founded"), 1, 1),
+        new TableEntry(TableKey.edge("Knows"), 2, 1),
+        new TableEntry(TableKey.edge("WorksAt"), 3, 1),
+        new TableEntry(TableKey.node("Company"), 4, 1),
+        new TableEntry(TableKey.node("Person"), 5, 1));
     assertThat(IR.retiredTables()).isEmpty();
-    TableEntry person = IR.table("node:Person").orElseThrow();
+    TableEntry person = IR.table(TableKey.node("Person")).orElseThrow();
     assertThat(person.datasetPath()).isEqualTo("nodes/0000000000000005-0000000000000001");
     assertThat(person.typeName()).isEqualTo("Person");
     assertThat(person.isNode()).isTrue();
-    assertThat(new TableEntry("edge:Knows", 0xABCDEFL, 0x1_0000_0000L).datasetPath())
+    assertThat(new TableEntry(TableKey.edge("Knows"), 0xABCDEFL, 0x1_0000_0000L).datasetPath())
         .isEqualTo("edges/0000000000abcdef-0000000100000000");
   }
 
@@ -114,25 +115,25 @@ class SchemaIrTest {
   void evolutionKeepsIdsAssignsFreshOnesAndRetiresDroppedTypes() {
     SchemaIr v1 = SchemaIr.initial(SchemaParser.parse("node A {} node B {} edge E: A -> B"));
     assertThat(v1.tables()).containsExactly(
-        new TableEntry("edge:E", 1, 1), new TableEntry("node:A", 2, 1), new TableEntry("node:B", 3, 1));
+        new TableEntry(TableKey.edge("E"), 1, 1), new TableEntry(TableKey.node("A"), 2, 1), new TableEntry(TableKey.node("B"), 3, 1));
 
     // B dropped (with its edge), C and D added: they take ids after the highest ever used.
     SchemaIr v2 = SchemaIr.evolve(v1, SchemaParser.parse("node A { x: I32? } node D {} node C {}"));
     assertThat(v2.tables()).containsExactly(
-        new TableEntry("node:A", 2, 1), new TableEntry("node:C", 4, 1), new TableEntry("node:D", 5, 1));
-    assertThat(v2.retiredTables()).containsExactly(new TableEntry("edge:E", 1, 1), new TableEntry("node:B", 3, 1));
+        new TableEntry(TableKey.node("A"), 2, 1), new TableEntry(TableKey.node("C"), 4, 1), new TableEntry(TableKey.node("D"), 5, 1));
+    assertThat(v2.retiredTables()).containsExactly(new TableEntry(TableKey.edge("E"), 1, 1), new TableEntry(TableKey.node("B"), 3, 1));
 
     // B comes back: its old stable id, a new incarnation, so it never reads its previous files.
     SchemaIr v3 = SchemaIr.evolve(v2, SchemaParser.parse("node A { x: I32? } node B {} node C {} node D {}"));
-    assertThat(v3.table("node:B")).contains(new TableEntry("node:B", 3, 2));
-    assertThat(v3.table("node:B").orElseThrow().datasetPath()).isEqualTo("nodes/0000000000000003-0000000000000002");
-    assertThat(v3.retiredTables()).containsExactly(new TableEntry("edge:E", 1, 1));
+    assertThat(v3.table(TableKey.node("B"))).contains(new TableEntry(TableKey.node("B"), 3, 2));
+    assertThat(v3.table(TableKey.node("B")).orElseThrow().datasetPath()).isEqualTo("nodes/0000000000000003-0000000000000002");
+    assertThat(v3.retiredTables()).containsExactly(new TableEntry(TableKey.edge("E"), 1, 1));
 
     // A rebuilt table keeps its stable id and moves to its next incarnation.
     SchemaIr v4 = SchemaIr.evolve(v3, SchemaParser.parse("node A { x: I64? } node B {} node C {} node D {}"),
-        Set.of("node:A"));
-    assertThat(v4.table("node:A")).contains(new TableEntry("node:A", 2, 2));
-    assertThat(v4.table("node:C")).contains(new TableEntry("node:C", 4, 1));
+        Set.of(TableKey.node("A")));
+    assertThat(v4.table(TableKey.node("A"))).contains(new TableEntry(TableKey.node("A"), 2, 2));
+    assertThat(v4.table(TableKey.node("C"))).contains(new TableEntry(TableKey.node("C"), 4, 1));
 
     assertThat(SchemaIr.fromJson(v4.toJson())).isEqualTo(v4);
     assertThat(SchemaIr.fromJson(v4.toPrettyJson()).retiredTables()).isEqualTo(v4.retiredTables());
@@ -142,15 +143,15 @@ class SchemaIrTest {
   @Test
   void onlyTablesOfBothSchemasCanBeRebuilt() {
     SchemaIr v1 = SchemaIr.initial(SchemaParser.parse("node A {}"));
-    assertThatThrownBy(() -> SchemaIr.evolve(v1, SchemaParser.parse("node B {}"), Set.of("node:B")))
+    assertThatThrownBy(() -> SchemaIr.evolve(v1, SchemaParser.parse("node B {}"), Set.of(TableKey.node("B"))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("cannot rebuild node:B: it is not a table of both schemas");
   }
 
   @Test
   void tableEntriesRejectMalformedIds() {
-    assertThatThrownBy(() -> new TableEntry("node:A", 0, 1)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new TableEntry("Person", 1, 1)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new TableEntry(TableKey.node("A"), 0, 1)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> TableKey.parse("Person")).isInstanceOf(IllegalArgumentException.class);
   }
 
   // ---- fromJson refuses what it cannot trust ----
@@ -213,28 +214,28 @@ class SchemaIrTest {
   void propertyIdsSurviveRenamesAndAreNeverReused() {
     SchemaIr v1 = SchemaIr.initial(SchemaParser.parse("node A { x: I32? y: String? } node B { z: I64? }"));
     assertThat(v1.toJson()).doesNotContain("property_ids");
-    assertThat(v1.propertyId("node:A", "x")).contains(1L);
-    assertThat(v1.propertyId("node:A", "y")).contains(2L);
-    assertThat(v1.propertyId("node:B", "z")).contains(3L);
+    assertThat(v1.propertyId(TableKey.node("A"), "x")).contains(1L);
+    assertThat(v1.propertyId(TableKey.node("A"), "y")).contains(2L);
+    assertThat(v1.propertyId(TableKey.node("B"), "z")).contains(3L);
 
     // A renamed to C (type), x renamed to w, y dropped, v added.
     SchemaIr v2 = SchemaIr.evolve(v1, SchemaParser.parse("node C { w: I32? v: String? } node B { z: I64? }"),
-        Set.of(), java.util.Map.of("node:C", "node:A"), java.util.Map.of("node:C", java.util.Map.of("w", "x")));
-    assertThat(v2.propertyId("node:C", "w")).contains(1L);
-    assertThat(v2.propertyId("node:C", "v")).contains(4L);
-    assertThat(v2.propertyId("node:B", "z")).contains(3L);
-    assertThat(v2.table("node:C")).contains(new TableEntry("node:C", v1.table("node:A").orElseThrow().stableTableId(), 1));
+        Set.of(), java.util.Map.of(TableKey.node("C"), TableKey.node("A")), java.util.Map.of(TableKey.node("C"), java.util.Map.of("w", "x")));
+    assertThat(v2.propertyId(TableKey.node("C"), "w")).contains(1L);
+    assertThat(v2.propertyId(TableKey.node("C"), "v")).contains(4L);
+    assertThat(v2.propertyId(TableKey.node("B"), "z")).contains(3L);
+    assertThat(v2.table(TableKey.node("C"))).contains(new TableEntry(TableKey.node("C"), v1.table(TableKey.node("A")).orElseThrow().stableTableId(), 1));
     assertThat(v2.toJson()).contains("\"property_ids\"").contains("\"next_property_id\":5");
 
     // y comes back: a new declaration, a new id.
     SchemaIr v3 = SchemaIr.evolve(v2, SchemaParser.parse("node C { w: I32? v: String? y: String? } node B { z: I64? }"));
-    assertThat(v3.propertyId("node:C", "y")).contains(5L);
-    assertThat(v3.propertyId("node:C", "w")).contains(1L);
+    assertThat(v3.propertyId(TableKey.node("C"), "y")).contains(5L);
+    assertThat(v3.propertyId(TableKey.node("C"), "w")).contains(1L);
 
     SchemaIr back = SchemaIr.fromJson(v3.toPrettyJson());
     assertThat(back).isEqualTo(v3);
     assertThat(back.identity()).isEqualTo(v3.identity());
-    assertThat(back.propertyId("node:C", "y")).contains(5L);
+    assertThat(back.propertyId(TableKey.node("C"), "y")).contains(5L);
     assertThatThrownBy(() -> SchemaIr.fromJson(v3.toJson().replace("\"w\":1", "\"w\":3")))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("duplicate property ids");
     // An unchanged legacy IR stays in its legacy form.

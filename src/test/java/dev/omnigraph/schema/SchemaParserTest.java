@@ -1,5 +1,6 @@
 package dev.omnigraph.schema;
 
+import dev.omnigraph.api.TableKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -71,7 +72,7 @@ class SchemaParserTest {
         List.of(new CheckConstraint("email", "^[^@\\s]+@[^@\\s]+$")),
         List.of(note("description", "a human being")));
     assertThat(PEOPLE.node("Person")).contains(expected);
-    assertThat(expected.tableKey()).isEqualTo("node:Person");
+    assertThat(expected.tableKey()).isEqualTo(TableKey.node("Person"));
     assertThat(expected.isKeyed()).isTrue();
   }
 
@@ -115,7 +116,7 @@ class SchemaParserTest {
   @Test
   void tableKeysAreSortedAndEdgeLookupIgnoresCase() {
     assertThat(PEOPLE.tableKeys()).containsExactly(
-        "edge:Founded", "edge:Knows", "edge:WorksAt", "node:Company", "node:Person");
+        TableKey.edge("Founded"), TableKey.edge("Knows"), TableKey.edge("WorksAt"), TableKey.node("Company"), TableKey.node("Person"));
     assertThat(PEOPLE.edge("knows")).map(EdgeType::name).contains("Knows");
     assertThat(PEOPLE.edge("WORKSAT")).map(EdgeType::name).contains("WorksAt");
     assertThat(PEOPLE.edge("Likes")).isEmpty();

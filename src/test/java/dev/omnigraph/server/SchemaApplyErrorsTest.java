@@ -1,5 +1,6 @@
 package dev.omnigraph.server;
 
+import dev.omnigraph.api.TableKey;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -40,7 +41,7 @@ class SchemaApplyErrorsTest {
         .contains("merge or delete them first");
 
     Response violated = ErrorMapper.response(
-        new ConstraintViolation("node:Person", "@range(age, 0..150)", "ann", "age 200 is above 150"));
+        new ConstraintViolation(TableKey.node("Person"), "@range(age, 0..150)", "ann", "age 200 is above 150"));
     assertThat(violated.getStatus()).isEqualTo(400);
     assertThat(((ErrorOutput) violated.getEntity()).error()).contains("ann");
   }

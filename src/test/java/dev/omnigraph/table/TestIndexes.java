@@ -116,7 +116,7 @@ public final class TestIndexes {
       List<Kind> kinds) {
     GraphManifest manifest = new GraphManifest(config, StorageAdapters.open(config));
     BranchAuthority authority = manifest.capture(branch);
-    TablePin pin = authority.state().tables().get(tableKey);
+    TablePin pin = authority.state().tables().get(dev.omnigraph.api.TableKey.parse(tableKey));
     if (pin == null) {
       throw new IllegalArgumentException("no table " + tableKey + " on " + branch);
     }

@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.LoadMode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -39,7 +40,7 @@ class NdjsonParallelParseTest {
   void rowsAndAdmissionsKeepInputOrder() throws Exception {
     List<Long> admitted = new ArrayList<>();
     LoadBatch batch = read(persons(), LoadMode.OVERWRITE, admitted);
-    assertThat(List.copyOf(batch.rows().get("node:Person").values()).stream().map(r -> r.get("name")).toList())
+    assertThat(List.copyOf(batch.rows().get(TableKey.node("Person")).values()).stream().map(r -> r.get("name")).toList())
         .isEqualTo(IntStream.range(0, LINES).mapToObj(i -> "p" + i).toList());
     assertThat(admitted).isEqualTo(IntStream.rangeClosed(1, LINES).mapToObj(i -> (long) i).toList());
   }
