@@ -37,11 +37,38 @@ public final class BlobValue {
   private final String uri;
   /** For an external URI: whether the graph admitted it (stored), or it is input still to admit. */
   private final boolean admitted;
+  /**
+   * Managed bytes held in a local file instead of {@link #bytes} (an overwrite load's value past the
+   * NDJSON line bound, decoded as it streamed): null otherwise.
+   */
+  private final java.nio.file.Path file;
+  private final long fileSize;
 
   private BlobValue(byte[] bytes, String uri, boolean admitted) {
+    this(bytes, uri, admitted, null, 0);
+  }
+
+  private BlobValue(byte[] bytes, String uri, boolean admitted, java.nio.file.Path file, long fileSize) {
     this.bytes = bytes;
     this.uri = uri;
     this.admitted = admitted;
+    this.file = file;
+    this.fileSize = fileSize;
+  }
+
+  /**
+   * Managed bytes of {@code size} held in {@code file} (docs/schema-language.md, "Blob"): an
+   * overwrite load decodes a value too large for its line into a file, and the table write copies it
+   * into Arrow's off-heap buffer from there, so the payload is never whole on the Java heap. The
+   * file belongs to the load that made it.
+   */
+  public static BlobValue spilled(java.nio.file.Path file, long size) {
+    return new BlobValue(NONE, null, false, java.util.Objects.requireNonNull(file, "file"), size);
+  }
+
+  /** The local file of a {@link #spilled} value; empty when the bytes are in memory or external. */
+  public java.util.Optional<java.nio.file.Path> file() {
+    return java.util.Optional.ofNullable(file);
   }
 
   /** Managed bytes, as given (not copied: the caller hands them over). */
@@ -141,14 +168,25 @@ public final class BlobValue {
     return java.util.Optional.ofNullable(uri);
   }
 
-  /** The stored bytes (not copied: callers must not modify them); none for an external reference. */
+  /**
+   * The stored bytes (not copied: callers must not modify them); none for an external reference. A
+   * {@link #spilled} value is read from its file on each call: a writer that can should copy from
+   * {@link #file()} instead.
+   */
   public byte[] bytes() {
-    return bytes;
+    if (file == null) {
+      return bytes;
+    }
+    try {
+      return java.nio.file.Files.readAllBytes(file);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("could not read the spilled Blob value " + file, e);
+    }
   }
 
   /** The managed payload size in bytes; 0 for an external reference (its size is the source's). */
   public long size() {
-    return bytes.length;
+    return file != null ? fileSize : bytes.length;
   }
 
   /**
@@ -156,22 +194,23 @@ public final class BlobValue {
    * (export round-trips both).
    */
   public String spelling() {
-    return uri != null ? uri : MANAGED_PREFIX + Base64.getEncoder().encodeToString(bytes);
+    return uri != null ? uri : MANAGED_PREFIX + Base64.getEncoder().encodeToString(bytes());
   }
 
   @Override
   public boolean equals(Object o) {
     return o instanceof BlobValue other && java.util.Objects.equals(uri, other.uri)
-        && java.util.Arrays.equals(bytes, other.bytes);
+        && (file != null || other.file != null ? java.util.Objects.equals(file, other.file)
+            : java.util.Arrays.equals(bytes, other.bytes));
   }
 
   @Override
   public int hashCode() {
-    return 31 * java.util.Objects.hashCode(uri) + java.util.Arrays.hashCode(bytes);
+    return 31 * java.util.Objects.hashCode(uri) + (file != null ? file.hashCode() : java.util.Arrays.hashCode(bytes));
   }
 
   @Override
   public String toString() {
-    return uri != null ? "Blob(external)" : "Blob(" + bytes.length + " bytes)";
+    return uri != null ? "Blob(external)" : "Blob(" + size() + " bytes)";
   }
 }

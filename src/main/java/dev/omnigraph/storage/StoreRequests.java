@@ -28,7 +28,12 @@ public final class StoreRequests {
 
   /** What it addressed. */
   public enum Kind {
-    MANIFEST, TABLE, SIDECAR, SCHEMA, AUDIT, OTHER;
+    MANIFEST, TABLE, SIDECAR, SCHEMA, AUDIT, OTHER,
+    /**
+     * An external Blob source outside the graph root ({@code s3://} or {@code http(s)://}): a keyed
+     * write's size probe (a HEAD) and its payload read (a GET), docs/schema-language.md "Blob".
+     */
+    EXTERNAL;
 
     public String label() {
       return name().toLowerCase(java.util.Locale.ROOT);

@@ -106,6 +106,9 @@ public final class ExternalSources implements AutoCloseable {
 
   long size(String uri) {
     URI u = URI.create(uri);
+    // Counted when sent, answered or not: the accounting is of requests made.
+    dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.HEAD,
+        dev.omnigraph.storage.StoreRequests.Kind.EXTERNAL, 0);
     if (u.getScheme().equals("s3")) {
       try {
         return s3.size(u.getHost(), objectKey(u));
@@ -120,6 +123,17 @@ public final class ExternalSources implements AutoCloseable {
   }
 
   byte[] read(String uri, long expected) {
+    byte[] bytes = null;
+    try {
+      bytes = fetch(uri, expected);
+      return bytes;
+    } finally {
+      dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.GET,
+          dev.omnigraph.storage.StoreRequests.Kind.EXTERNAL, bytes == null ? 0 : bytes.length);
+    }
+  }
+
+  private byte[] fetch(String uri, long expected) {
     URI u = URI.create(uri);
     if (u.getScheme().equals("s3")) {
       try {

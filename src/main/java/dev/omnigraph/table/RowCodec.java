@@ -200,7 +200,7 @@ final class RowCodec {
       }
       // An external cell stores no bytes (empty, so a non-nullable Blob stays non-null); its URI
       // goes to the companion column.
-      v.setSafe(index, as(value, BlobValue.class, field).bytes());
+      SpilledBlobs.set(v, index, as(value, BlobValue.class, field));
     } else if (vector instanceof BitVector v) {
       v.setSafe(index, as(value, Boolean.class, field) ? 1 : 0);
     } else if (vector instanceof IntVector v) {

@@ -119,6 +119,10 @@ public final class RowSpill implements AutoCloseable {
         w += 40 + 2L * s.length();
       } else if (v instanceof byte[] b) {
         w += 16 + b.length;
+      } else if (v instanceof dev.omnigraph.schema.BlobValue b) {
+        // A spilled value's bytes are off the heap until the batch is encoded, but then they are
+        // in it: a large one must end the batch it is in, not wait for a batch of rows.
+        w += 16 + b.size();
       } else if (v instanceof java.util.Collection<?> c) {
         w += 16 + 16L * c.size();
       } else {

@@ -18,4 +18,13 @@ interface LoadSink {
 
   /** Rows of {@code tableKey} so far (the keyed-plan bound of append and merge). */
   int rowsIn(TableKey tableKey);
+
+  /**
+   * Where the reader may decode a {@code base64:} Blob value too long for its line into a file
+   * (NdjsonReader, docs/schema-language.md "Blob"): only an overwrite, which spills its rows and has
+   * no per-operation Blob cap, gives one; a keyed load keeps the line bound.
+   */
+  default java.util.Optional<java.nio.file.Path> blobSpillDirectory() {
+    return java.util.Optional.empty();
+  }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omnigraph.schema.BlobValue;
 import dev.omnigraph.schema.Catalog;
 import dev.omnigraph.schema.EdgeType;
 import dev.omnigraph.schema.JsonValues;
@@ -78,9 +79,10 @@ final class NdjsonReader {
       java.util.function.ObjLongConsumer<String> admit, LoadSink batch) throws IOException {
     Map<String, EdgeType> edgesByLowerName = new HashMap<>();
     catalog.edges().values().forEach(e -> edgesByLowerName.put(e.name().toLowerCase(Locale.ROOT), e));
-    Lines lines = new Lines(input);
+    Lines lines = new Lines(input, batch.blobSpillDirectory());
     long[] line = {firstLine - 1};
-    java.util.function.Function<Block, Recorded> parse = block -> parseBlock(block, catalog, edgesByLowerName, mode);
+    java.util.function.Function<Block, Recorded> parse = block -> parseBlock(block, catalog, edgesByLowerName, mode,
+        lines.spilled);
     // Append and merge read line by line: their row bound refuses at the line that crosses it,
     // without reading on (an endless input must not be read past it).
     int blockLines = mode == LoadMode.OVERWRITE ? BLOCK_LINES : 1;
@@ -160,7 +162,9 @@ final class NdjsonReader {
       while (texts.size() < max) {
         try {
           text = lines.next(line[0] + 1);
-        } catch (dev.omnigraph.api.ResourceLimitExceeded e) {
+        } catch (dev.omnigraph.api.ResourceLimitExceeded | LoadInputError e) {
+          // A line refused while it is read (too long, or a streamed Blob value that is not base64):
+          // thrown after the lines before it are replayed, so their errors come first.
           return new Block(texts, first, true, e);
         }
         if (text == null) {
@@ -181,7 +185,7 @@ final class NdjsonReader {
 
   /** Parses one block into what it hands the sink and admit, stopping at its first error. */
   private static Recorded parseBlock(Block block, Catalog catalog, Map<String, EdgeType> edgesByLowerName,
-      LoadMode mode) {
+      LoadMode mode, Map<String, BlobValue> spilled) {
     Recorded out = new Recorded();
     long line = block.firstLine() - 1;
     try {
@@ -195,9 +199,9 @@ final class NdjsonReader {
           throw new LoadInputError(line, "expected a JSON object");
         }
         if (node.has("type")) {
-          readNode(out, catalog, node, line, mode, out);
+          readNode(out, catalog, node, line, mode, out, spilled);
         } else if (node.has("edge")) {
-          readEdge(out, catalog, edgesByLowerName, node, line, mode, out);
+          readEdge(out, catalog, edgesByLowerName, node, line, mode, out, spilled);
         } else {
           throw new LoadInputError(line, "expected {\"type\":…,\"data\":…} or {\"edge\":…,\"from\":…,\"to\":…}");
         }
@@ -293,23 +297,48 @@ final class NdjsonReader {
    * The lines of the input as {@link java.io.BufferedReader#readLine} splits them (at LF, CR or
    * CR LF), each at most {@link WriteLimits#MAX_NDJSON_LINE_BYTES} UTF-8 bytes: a longer one is
    * refused (413, {@link WriteLimits#NDJSON_LINE_RESOURCE}) at the character that crosses the bound.
+   *
+   * <p>With a spill directory (an overwrite load, {@link LoadSink#blobSpillDirectory}), a JSON string
+   * starting {@code base64:} that crosses the bound is not refused: its payload is decoded as it is
+   * read into a file there ({@link StreamedBlob}), and the line keeps a marker in its place that
+   * {@link #spilled} resolves to the file's {@link BlobValue#spilled}. The rest of the line keeps the
+   * bound. So an overwrite carries a Blob of any size in bounded heap (docs/schema-language.md, "Blob").
    */
   private static final class Lines {
 
+    private static final String BASE64 = BlobValue.MANAGED_PREFIX;
+
     private final Reader in;
+    private final java.util.Optional<java.nio.file.Path> blobDir;
+    /**
+     * Streamed Blob values by their marker; read by the parse threads (a block is handed over after
+     * its lines are read).
+     */
+    final Map<String, BlobValue> spilled = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Unguessable, so no input string can name another line's spilled value. */
+    private final String markerPrefix = "\u0000streamed-blob:" + java.util.UUID.randomUUID() + ":";
     private final char[] buf = new char[8192];
     private int pos;
     private int len;
     private boolean afterCr;
     private final StringBuilder line = new StringBuilder();
+    /** The JSON string state of the current line: inside a string, after a backslash, where its text starts. */
+    private boolean inString;
+    private boolean escaped;
+    private int stringStart;
+    /** The Blob value being decoded to a file, while the line's reading is inside it. */
+    private StreamedBlob blob;
 
-    Lines(Reader in) {
+    Lines(Reader in, java.util.Optional<java.nio.file.Path> blobDir) {
       this.in = in;
+      this.blobDir = blobDir;
     }
 
     /** Line {@code number}, without its terminator; null at the end of the input. */
     String next(long number) throws IOException {
       line.setLength(0);
+      inString = false;
+      escaped = false;
       long bytes = 0;
       boolean any = false;
       while (true) {
@@ -318,6 +347,11 @@ final class NdjsonReader {
           pos = 0;
           if (len < 0) {
             len = 0;
+            if (blob != null) {
+              blob.abandon();
+              blob = null;
+              throw new LoadInputError(number, "the input ends inside a Blob value");
+            }
             return any ? line.toString() : null;
           }
           continue;
@@ -329,20 +363,151 @@ final class NdjsonReader {
             continue;
           }
         }
+        if (blob != null) {
+          if (blob.accept(c, number)) {
+            continue;
+          }
+          // The closing quote: the value is in its file, the line carries its marker.
+          String marker = markerPrefix + spilled.size();
+          spilled.put(marker, blob.finish(number));
+          blob = null;
+          line.append(marker.replace("\u0000", "\\u0000")).append('"');
+          bytes += marker.length() + 6;
+          inString = false;
+          escaped = false;
+          continue;
+        }
         if (c == '\n' || c == '\r') {
           afterCr = c == '\r';
           return line.toString();
         }
         any = true;
+        if (inString) {
+          if (escaped) {
+            escaped = false;
+          } else if (c == '\\') {
+            escaped = true;
+          } else if (c == '"') {
+            inString = false;
+          }
+        } else if (c == '"') {
+          inString = true;
+          stringStart = line.length() + 1;
+        }
         // UTF-8 bytes: 1 to 3 per char, 2 for each half of a surrogate pair (4 for the pair).
         bytes += c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3;
+        line.append(c);
         if (bytes > WriteLimits.MAX_NDJSON_LINE_BYTES) {
+          int text = line.length() - stringStart;
+          if (inString && blobDir.isPresent() && text < BASE64.length()
+              && BASE64.startsWith(line.substring(stringStart))) {
+            continue; // it may yet be a Blob value: decided at its seventh character
+          }
+          if (inString && blobDir.isPresent() && line.indexOf(BASE64, stringStart) == stringStart) {
+            blob = new StreamedBlob(blobDir.get());
+            for (int i = stringStart + BASE64.length(); i < line.length(); i++) {
+              if (!blob.accept(line.charAt(i), number)) {
+                throw new IllegalStateException("a string's end was not tracked");
+              }
+            }
+            bytes -= text; // base64 text is ASCII: one byte a char, else accept refused it
+            line.setLength(stringStart);
+            continue;
+          }
           throw new dev.omnigraph.api.ResourceLimitExceeded(WriteLimits.NDJSON_LINE_RESOURCE,
               WriteLimits.MAX_NDJSON_LINE_BYTES, bytes, "refused at line " + number + ": one NDJSON record is at most "
-                  + WriteLimits.MAX_NDJSON_LINE_BYTES + " bytes (UTF-8); the rest of the line was not read");
+                  + WriteLimits.MAX_NDJSON_LINE_BYTES + " bytes (UTF-8); the rest of the line was not read"
+                  + (blobDir.isPresent() ? " (only a 'base64:' Blob value may be longer)" : ""));
         }
-        line.append(c);
       }
+    }
+  }
+
+  /**
+   * A {@code base64:} Blob value decoded into a file as its text is read: 64 Ki characters of text
+   * and their bytes in memory at a time, whatever its size. The payload is refused, naming the line,
+   * at a character outside standard base64 (a JSON escape other than {@code \/} included), at text
+   * after the padding, or at an ending base64 cannot have.
+   */
+  private static final class StreamedBlob {
+
+    private final java.nio.file.Path file;
+    private final java.io.OutputStream out;
+    /** Text to decode, a multiple of four characters when full. */
+    private final byte[] text = new byte[64 * 1024];
+    private int held;
+    private boolean escaped;
+    private boolean padded;
+    private long size;
+
+    StreamedBlob(java.nio.file.Path dir) throws IOException {
+      this.file = java.nio.file.Files.createTempFile(dir, "blob-", ".bin");
+      this.out = new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(file), 1 << 16);
+    }
+
+    /** Takes one character of the value's JSON text; false at its closing quote. */
+    boolean accept(char c, long line) throws IOException {
+      if (escaped) {
+        escaped = false;
+        if (c != '/') {
+          throw refuse(line, "a JSON escape '\\" + c + "' inside the payload");
+        }
+      } else if (c == '\\') {
+        escaped = true;
+        return true;
+      } else if (c == '"') {
+        return false;
+      }
+      boolean base64 = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/';
+      if (c == '=') {
+        padded = true;
+      } else if (!base64) {
+        throw refuse(line, c == '\n' || c == '\r' ? "the line ends inside the payload"
+            : "illegal base64 character '" + (c < 0x20 ? String.format("\\u%04x", (int) c) : String.valueOf(c)) + "'");
+      } else if (padded) {
+        throw refuse(line, "base64 text after its padding");
+      }
+      text[held++] = (byte) c;
+      if (held == text.length) {
+        decode(line);
+      }
+      return true;
+    }
+
+    private void decode(long line) throws IOException {
+      byte[] bytes;
+      try {
+        bytes = java.util.Base64.getDecoder().decode(java.util.Arrays.copyOf(text, held));
+      } catch (IllegalArgumentException e) {
+        throw refuse(line, e.getMessage());
+      }
+      out.write(bytes);
+      size += bytes.length;
+      held = 0;
+    }
+
+    /** Decodes the rest and closes the file: the value, held there. */
+    BlobValue finish(long line) throws IOException {
+      if (escaped) {
+        throw refuse(line, "a JSON escape at its end");
+      }
+      decode(line);
+      out.close();
+      return BlobValue.spilled(file, size);
+    }
+
+    void abandon() {
+      try {
+        out.close();
+        java.nio.file.Files.deleteIfExists(file);
+      } catch (IOException ignored) {
+        // the load's spill directory is deleted with the load
+      }
+    }
+
+    private LoadInputError refuse(long line, String why) {
+      abandon();
+      return new LoadInputError(line, "a Blob value 'base64:…' must carry standard base64: " + why);
     }
   }
 
@@ -351,13 +516,13 @@ final class NdjsonReader {
   }
 
   private static void readNode(LoadSink batch, Catalog catalog, JsonNode node, long line, LoadMode mode,
-      java.util.function.ObjLongConsumer<String> admit) {
+      java.util.function.ObjLongConsumer<String> admit, Map<String, BlobValue> spilled) {
     requireFields(node, NODE_FIELDS, line);
     String typeName = node.get("type").asText();
     NodeType type = catalog.node(typeName).orElseThrow(() ->
         new LoadInputError(line, "unknown node type '" + typeName + "'" + catalog.nodeTypeHint(typeName)));
     admit.accept(type.name(), line);
-    Map<String, Object> row = values(type.properties(), data(node, line), line, typeName);
+    Map<String, Object> row = values(type.properties(), data(node, line), line, typeName, spilled);
     String id;
     if (type.isKeyed()) {
       try {
@@ -389,7 +554,7 @@ final class NdjsonReader {
   }
 
   private static void readEdge(LoadSink batch, Catalog catalog, Map<String, EdgeType> edges, JsonNode node,
-      long line, LoadMode mode, java.util.function.ObjLongConsumer<String> admit) {
+      long line, LoadMode mode, java.util.function.ObjLongConsumer<String> admit, Map<String, BlobValue> spilled) {
     requireFields(node, EDGE_FIELDS, line);
     String name = node.get("edge").asText();
     EdgeType type = edges.get(name.toLowerCase(Locale.ROOT));
@@ -405,7 +570,7 @@ final class NdjsonReader {
       // The id is structure, not a declared property: the property conversion must not see it.
       data = ((com.fasterxml.jackson.databind.node.ObjectNode) data.deepCopy()).without("id");
     }
-    Map<String, Object> row = values(type.properties(), data, line, type.name());
+    Map<String, Object> row = values(type.properties(), data, line, type.name(), spilled);
     String id = explicit != null ? explicit : Ulid.next();
     row.put("id", id);
     row.put("src", from);
@@ -465,7 +630,7 @@ final class NdjsonReader {
   }
 
   private static Map<String, Object> values(java.util.List<Property> properties, JsonNode data, long line,
-      String typeName) {
+      String typeName, Map<String, BlobValue> spilled) {
     Map<String, Property> byName = new HashMap<>();
     properties.forEach(p -> byName.put(p.name(), p));
     Iterator<String> names = data.fieldNames();
@@ -478,8 +643,12 @@ final class NdjsonReader {
     Map<String, Object> row = new LinkedHashMap<>();
     for (Property p : properties) {
       Object v;
+      JsonNode given = data.get(p.name());
+      // A value the reader streamed to a file is in the line as its marker (Lines).
+      BlobValue streamed = p.type().isBlob() && given != null && given.isTextual()
+          ? spilled.get(given.textValue()) : null;
       try {
-        v = JsonValues.convert(p.type(), data.get(p.name()));
+        v = streamed != null ? streamed : JsonValues.convert(p.type(), given);
       } catch (IllegalArgumentException e) {
         throw new LoadInputError(line, typeName + "." + p.name() + ": " + e.getMessage());
       }

@@ -108,6 +108,11 @@ final class StreamedOverwrite implements LoadSink, PreparedWrite, AutoCloseable 
   }
 
   @Override
+  public java.util.Optional<Path> blobSpillDirectory() {
+    return java.util.Optional.of(dir);
+  }
+
+  @Override
   public int rowsIn(TableKey tableKey) {
     RowSpill spill = spills.get(tableKey);
     return spill == null ? 0 : (int) spill.liveRows();
@@ -176,7 +181,11 @@ final class StreamedOverwrite implements LoadSink, PreparedWrite, AutoCloseable 
   @Override
   public void close() {
     spills.values().forEach(RowSpill::close);
-    try {
+    try (java.util.stream.Stream<Path> blobs = Files.list(dir)) {
+      // Blob values the reader decoded into files (blobSpillDirectory): the spills hold copies.
+      for (Path blob : (Iterable<Path>) blobs::iterator) {
+        Files.deleteIfExists(blob);
+      }
       Files.deleteIfExists(dir);
     } catch (IOException ignored) {
       // a spill left behind is the temp directory's to clean

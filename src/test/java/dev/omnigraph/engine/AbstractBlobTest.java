@@ -181,6 +181,48 @@ abstract class AbstractBlobTest {
         Optional.empty())).isInstanceOf(InvalidRequest.class).hasMessageContaining("not a Blob");
   }
 
+  /**
+   * An overwrite load carries a Blob value longer than the 4 MiB NDJSON line bound: the reader
+   * decodes it into a file as it streams (docs/schema-language.md, "Blob"). Keyed loads keep the
+   * line bound, and a streamed value that is not base64 is refused naming its line, with nothing
+   * written.
+   */
+  @Test
+  void anOverwriteLoadCarriesABlobOverTheLineBoundAndKeyedLoadsDoNot() throws Exception {
+    byte[] large = pattern(9 * 1024 * 1024 + 1, 3);
+    String line = doc("big", base64(large));
+    WriteResult loaded = load(LoadMode.OVERWRITE, doc("small", base64(new byte[] {1, 2})), line, doc("after", null));
+    try (BlobRead cell = read("big", Optional.empty())) {
+      assertThat(cell.size()).isEqualTo(large.length);
+      assertThat(sha256(bytes(cell, 0, cell.size()))).isEqualTo(sha256(large));
+      assertThat(cell.snapshotId()).isEqualTo(loaded.commitId().orElseThrow());
+    }
+    try (BlobRead cell = read("small", Optional.empty())) {
+      assertThat(bytes(cell, 0, cell.size())).containsExactly(1, 2);
+    }
+    assertThat(graph.query(Optional.of("main"), Optional.empty(), GQ, "slugs", JSON.createObjectNode()).rows())
+        .hasSize(3);
+
+    var before = graph.snapshot("main");
+    for (LoadMode keyed : List.of(LoadMode.APPEND, LoadMode.MERGE)) {
+      assertThatThrownBy(() -> load(keyed, doc("k", base64(new byte[] {9})), line))
+          .isInstanceOfSatisfying(dev.omnigraph.api.ResourceLimitExceeded.class, e -> {
+            assertThat(e.resource()).isEqualTo(dev.omnigraph.write.WriteLimits.NDJSON_LINE_RESOURCE);
+            assertThat(e.getMessage()).contains("refused at line 2");
+          });
+    }
+    String bad = base64(large).substring(0, 5 * 1024 * 1024) + "*" + base64(large).substring(5 * 1024 * 1024);
+    assertThatThrownBy(() -> load(LoadMode.OVERWRITE, doc("ok", null), doc("bad", bad)))
+        .isInstanceOf(dev.omnigraph.write.LoadInputError.class)
+        .hasMessage("line 2: a Blob value 'base64:…' must carry standard base64: illegal base64 character '*'");
+    // The rest of the line keeps the bound: a long note after a streamed value is refused.
+    String longNote = line.replace("}}", ",\"note\":\"" + "n".repeat(5 * 1024 * 1024) + "\"}}");
+    assertThatThrownBy(() -> load(LoadMode.OVERWRITE, longNote))
+        .isInstanceOfSatisfying(dev.omnigraph.api.ResourceLimitExceeded.class,
+            e -> assertThat(e.resource()).isEqualTo(dev.omnigraph.write.WriteLimits.NDJSON_LINE_RESOURCE));
+    assertThat(graph.snapshot("main")).isEqualTo(before);
+  }
+
   @Test
   void aSnapshotReadsTheOlderValueAfterAMerge() {
     byte[] before = pattern(1000, 1);

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(GraphsTestResource.class)
 class ConsoleRoutesTest {
 
-  static final String POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+  static final String POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:;"
       + " connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
   private static RequestSpecification api() {

@@ -107,11 +107,28 @@ final class History {
    */
   record Result(int operations, int acknowledged, int failed, int crashes, int requests, String traceHash,
       Map<FaultPlan.Fault, Integer> faults, List<String> trace, long setupNanos, long opNanos, long settleNanos,
-      long checkNanos, long closeNanos) {
+      long checkNanos, long closeNanos, CheckSplit checkSplit) {
     @Override
     public String toString() {
       return operations + " operations (" + acknowledged + " acknowledged, " + failed + " failed or in doubt), "
           + crashes + " crashes, " + requests + " requests, faults " + faults + ", trace " + traceHash;
+    }
+  }
+
+  /**
+   * Where a history's setup and check time went: building the JVM's template (the first history
+   * only), copying it, opening the first handle; the head reads (branch list and one manifest read
+   * per branch), the branch reads, the read at an earlier commit, the pending-sidecar probes and the
+   * final {@code repair}.
+   */
+  record CheckSplit(long templateNanos, long copyNanos, long openNanos, long headNanos, long branchReadNanos,
+      long commitReadNanos, long sidecarNanos, long repairNanos) {
+    static final CheckSplit NONE = new CheckSplit(0, 0, 0, 0, 0, 0, 0, 0);
+
+    CheckSplit plus(CheckSplit o) {
+      return new CheckSplit(templateNanos + o.templateNanos, copyNanos + o.copyNanos, openNanos + o.openNanos,
+          headNanos + o.headNanos, branchReadNanos + o.branchReadNanos, commitReadNanos + o.commitReadNanos,
+          sidecarNanos + o.sidecarNanos, repairNanos + o.repairNanos);
     }
   }
 
@@ -153,6 +170,12 @@ final class History {
   /** Picks the earlier commit each check reads at; apart from the workload's stream, so checks never change the history. */
   private final SplittableRandom reads;
   private int step;
+  private long openNanos;
+  private long headNanos;
+  private long branchReadNanos;
+  private long commitReadNanos;
+  private long sidecarNanos;
+  private long repairNanos;
 
   History(Scenario scenario, long seed, int steps) {
     this(scenario, seed, steps, null);
@@ -208,14 +231,19 @@ final class History {
     } else {
       SimS3.prepareTemplate(init);
     }
+    long templateNanos = System.nanoTime() - started;
     try (SimStore sim = SimStore.open(scenario, seed)) {
+      long c0 = System.nanoTime();
       StorageConfig config = sim.initialised();
+      long copyNanos = System.nanoTime() - c0;
       try (AutoCloseable ids = Ulid.install(new Ulid.Generator(() -> clock.get() / 1000,
               new SplittableRandom(FaultPlan.hash("ids|" + seed))));
           AutoCloseable time = Micros.install(() -> clock.addAndGet(1000))) {
         sim.faults(false);
+        long o0 = System.nanoTime();
         Omnigraph g = open(config);
         setupNanos = System.nanoTime() - started;
+        openNanos = System.nanoTime() - o0;
         try {
           int drawn = 0;
           for (int i = 0; given == null ? drawn < steps : i < given.size(); i++) {
@@ -295,7 +323,9 @@ final class History {
           long t3 = System.nanoTime();
           step = ran.isEmpty() ? 0 : ran.get(ran.size() - 1).op().step();
           checkAtEnd(g);
+          long r0 = System.nanoTime();
           var report = g.repair(false);
+          repairNanos += System.nanoTime() - r0;
           if (!report.clean()) {
             throw fail(Violation.REPAIR_DRIFT, "repair finds drift: " + report, null);
           }
@@ -310,10 +340,11 @@ final class History {
         }
       }
       Result r = new Result(ran.size(), acked, failed, crashes, sim.requests(), sim.traceHash(), sim.faultCounts(),
-          sim.trace(), setupNanos, opNanos, settleNanos, checkNanos, 0);
+          sim.trace(), setupNanos, opNanos, settleNanos, checkNanos, 0, null);
       sim.close();
       return new Result(r.operations(), acked, failed, crashes, r.requests(), r.traceHash(), r.faults(), r.trace(),
-          setupNanos, opNanos, settleNanos, checkNanos, System.nanoTime() - closeNanos);
+          setupNanos, opNanos, settleNanos, checkNanos, System.nanoTime() - closeNanos,
+          new CheckSplit(templateNanos, copyNanos, openNanos, headNanos, branchReadNanos, commitReadNanos, sidecarNanos, repairNanos));
     }
   }
 
@@ -408,7 +439,7 @@ final class History {
    */
   private void checkOrThrow(Omnigraph g, Op op, boolean acked, GraphModel after, boolean full) {
     recoveredAtOnce(g);
-    Map<String, Rows> seen = readBranches(g, full ? null : touched(op));
+    Map<String, Rows> seen = readBranches(g, full);
     if (seen.equals(after.branches())) {
       model.become(after);
     } else if (acked) {
@@ -418,22 +449,20 @@ final class History {
       throw fail(Violation.PARTLY_VISIBLE, "failed " + op + " partly visible: before " + model.branches()
           + ", after would be " + after.branches() + ", read " + seen, null);
     }
-    if (full) {
-      // A read at a named commit costs several branch reads (the commit is looked up in the history),
-      // so only full checks make one: about five a history (after each crash, at the end).
-      readAnEarlierCommit(g);
-    }
   }
 
   /** The full check closing a history: every branch read again equals the model. */
   private void checkAtEnd(Omnigraph g) {
     try {
       recoveredAtOnce(g);
-      Map<String, Rows> seen = readBranches(g, null);
+      Map<String, Rows> seen = readBranches(g, true);
       if (!seen.equals(model.branches())) {
         throw fail(Violation.ACKED_NOT_VISIBLE, "at the end of the history the graph is not the model: expected "
             + model.branches() + ", read " + seen, null);
       }
+      // A read at a named commit costs about as much as four branch reads (the commit is looked up in
+      // the lineage), so a history makes one, here: a commit never changes, so whatever a crash or a
+      // recovery did to one still shows at the end, when every commit the history saw is a candidate.
       readAnEarlierCommit(g);
     } catch (Failure f) {
       throw f;
@@ -443,7 +472,10 @@ final class History {
   }
 
   private void recoveredAtOnce(Omnigraph g) {
-    if (!g.pendingRecovery().isEmpty()) {
+    long t0 = System.nanoTime();
+    boolean pending = !g.pendingRecovery().isEmpty();
+    sidecarNanos += System.nanoTime() - t0;
+    if (pending) {
       // By design a write may answer done and keep its sidecar (its retire failed after the publish):
       // the next barrier or open retires it. Recovery must converge at once, faults off.
       g.recover();
@@ -453,28 +485,30 @@ final class History {
     }
   }
 
-  /** The branches {@code op} writes: its own, and main for a merge. */
-  private static java.util.Set<String> touched(Op op) {
-    return op.kind() == Workload.Kind.MERGE ? java.util.Set.of(op.branch(), "main") : java.util.Set.of(op.branch());
-  }
-
   /**
-   * Every branch's rows: read for the branches in {@code reread} (all when null) and those whose head
-   * moved since their last read; the model's rows for the rest (see {@link #checkOrThrow}).
+   * Every branch's rows: read for all branches when {@code full}, otherwise only for those whose head
+   * moved since their last read (or that the model does not hold); the model's rows for the rest
+   * (see {@link #checkOrThrow}).
    */
-  private Map<String, Rows> readBranches(Omnigraph g, java.util.Set<String> reread) {
+  private Map<String, Rows> readBranches(Omnigraph g, boolean full) {
     Map<String, Rows> seen = new TreeMap<>();
     Map<String, Long> now = new TreeMap<>();
+    long start = System.nanoTime();
+    long reading = 0;
     for (String b : g.branchList().branches()) {
       long head = g.snapshot(b).graphManifestVersion();
+      long t1 = System.nanoTime();
       now.put(b, head);
       Rows known = model.rows(b);
-      if (reread == null || reread.contains(b) || known == null || !Long.valueOf(head).equals(heads.get(b))) {
+      if (full || known == null || !Long.valueOf(head).equals(heads.get(b))) {
         seen.put(b, readBranch(g, b));
+        reading += System.nanoTime() - t1;
       } else {
         seen.put(b, known);
       }
     }
+    branchReadNanos += reading;
+    headNanos += System.nanoTime() - start - reading;
     heads.clear();
     heads.putAll(now);
     return seen;
@@ -493,6 +527,15 @@ final class History {
 
   /** A read at a seeded earlier commit (of a live branch) equals the model there. */
   private void readAnEarlierCommit(Omnigraph g) {
+    long t0 = System.nanoTime();
+    try {
+      readOneEarlierCommit(g);
+    } finally {
+      commitReadNanos += System.nanoTime() - t0;
+    }
+  }
+
+  private void readOneEarlierCommit(Omnigraph g) {
     List<String> commits = model.liveCommits();
     if (!commits.isEmpty()) {
       String c = commits.get(reads.nextInt(commits.size()));

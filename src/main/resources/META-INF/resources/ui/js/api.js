@@ -111,3 +111,23 @@ export function upload(path, file, contentType, onProgress) {
     xhr.send(file);
   });
 }
+
+/**
+ * A Blob cell's route answered as bytes (GET, HEAD, PUT /graphs/{id}/blob): the Response itself, so
+ * the caller reads its headers (size, type, ETag) and body. An external cell's 302 is not followed
+ * (the console's policy connects to this service only): it comes back as an opaque redirect.
+ */
+export async function blob(path, { method = 'GET', range, ifMatch, body } = {}) {
+  const extra = { Accept: '*/*' };
+  if (range) extra.Range = range;
+  if (ifMatch) extra['If-Match'] = ifMatch;
+  if (body) extra['Content-Type'] = 'application/octet-stream';
+  let response;
+  try {
+    response = await fetch(path, { method, headers: headers(extra), body, credentials: 'same-origin', cache: 'no-store', redirect: 'manual' });
+  } catch (e) {
+    throw new ApiError(0, { error: `the service did not answer (${e.message})` });
+  }
+  if (response.type === 'opaqueredirect' || response.ok || response.status === 304) return response;
+  return parse(response);
+}

@@ -372,11 +372,97 @@ async function showNode(box, node, request) {
   try {
     const out = await api.post(api.graphPath(state.graph, '/query'), body);
     const row = (out.rows || [])[0] || {};
+    const blobs = (state.schema.nodes.get(node.type) || {}).blobs || [];
     fill(box, el('h3', {}, `${node.type} `, el('span', { class: 'mono' }, node.entityId)),
-      el('dl', { class: 'facts' }, Object.entries(row).flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, show(v))])));
+      el('dl', { class: 'facts' }, Object.entries(row).flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, show(v))])),
+      blobs.map(p => blobPanel(node.type, node.entityId, p, request)));
   } catch (e) {
     fill(box, errorBox(e));
   }
+}
+
+// ---- Blob cells -------------------------------------------------------------------------------
+
+/** Text previews read this much of a Blob (one ranged GET). */
+const TEXT_PREVIEW = 64 * 1024;
+/** Images are previewed whole up to this size. */
+const IMAGE_PREVIEW = 16 * 1024 * 1024;
+
+const IMAGE_MAGIC = [
+  ['image/png', [0x89, 0x50, 0x4e, 0x47]], ['image/jpeg', [0xff, 0xd8, 0xff]], ['image/gif', [0x47, 0x49, 0x46, 0x38]],
+];
+
+/** What the first bytes of a Blob look like: an image type, 'text' (valid UTF-8), or null. */
+function sniff(bytes) {
+  for (const [type, magic] of IMAGE_MAGIC) {
+    if (magic.every((b, i) => bytes[i] === b)) return type;
+  }
+  try {
+    // A cut in the middle of a character at the preview's end is not a reason to call it binary.
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, Math.max(0, bytes.length - 3)));
+    return bytes.includes(0) ? null : 'text';
+  } catch (e) {
+    return null;
+  }
+}
+
+/**
+ * One Blob cell of a node (GET|HEAD|PUT /graphs/{id}/blob): its size and content type, a preview of
+ * an image or of text (the first 64 KiB), a download, and an upload that replaces it only if it is
+ * still the version shown (If-Match with its ETag).
+ */
+function blobPanel(type, id, property, request) {
+  const path = api.graphPath(state.graph, '/blob') + api.qs({
+    entity: 'node', type, id, property, branch: request.snapshot ? null : request.branch, snapshot: request.snapshot || null,
+  });
+  const box = el('div', { class: 'blob', dataset: { property } });
+  const title = el('h4', {}, property);
+  const load = async () => {
+    fill(box, title, el('p', { class: 'hint' }, 'loading…'));
+    try {
+      const head = await api.blob(path, { method: 'HEAD' });
+      if (head.type === 'opaqueredirect') {
+        fill(box, title, el('p', { class: 'hint' }, 'an external reference (read from its source, not from this service)'));
+        return;
+      }
+      const size = Number(head.headers.get('Content-Length'));
+      const etag = head.headers.get('ETag');
+      const first = new Uint8Array(await (await api.blob(path, { range: `bytes=0-${TEXT_PREVIEW - 1}` })).arrayBuffer());
+      const kind = size === 0 ? null : sniff(first);
+      let preview = null;
+      if (kind === 'text') {
+        preview = el('pre', { class: 'blob-text' }, new TextDecoder('utf-8').decode(first) + (size > TEXT_PREVIEW ? '\n…' : ''));
+      } else if (kind && size <= IMAGE_PREVIEW) {
+        const bytes = await (await api.blob(path)).arrayBuffer();
+        preview = el('img', { class: 'blob-image', alt: property, src: URL.createObjectURL(new Blob([bytes], { type: kind })) });
+      }
+      const download = el('button', { class: 'blob-download', onclick: async () => {
+        const bytes = await (await api.blob(path)).blob();
+        const a = el('a', { href: URL.createObjectURL(bytes), download: `${type}-${id}-${property}` });
+        a.click();
+        URL.revokeObjectURL(a.href);
+      } }, 'Download');
+      const file = el('input', { type: 'file', class: 'blob-file' });
+      const upload = el('button', { class: 'blob-upload', onclick: async () => {
+        if (!file.files[0]) return;
+        try {
+          await api.blob(path, { method: 'PUT', ifMatch: etag, body: file.files[0] });
+          await load();
+        } catch (e) {
+          box.append(errorBox(e));
+        }
+      } }, 'Upload');
+      allowOnly(upload, 'change');
+      fill(box, title,
+        el('dl', { class: 'facts' }, el('dt', {}, 'size'), el('dd', { class: 'blob-size' }, `${size} bytes`),
+          el('dt', {}, 'content type'), el('dd', { class: 'blob-type' }, (head.headers.get('Content-Type') || '') + (kind ? ` (looks like ${kind})` : ''))),
+        preview, el('div', { class: 'blob-actions' }, download, request.snapshot ? null : [file, upload]));
+    } catch (e) {
+      fill(box, title, e.status === 404 ? el('p', { class: 'hint' }, 'no value') : errorBox(e));
+    }
+  };
+  load();
+  return box;
 }
 
 // ---- write -----------------------------------------------------------------------------------

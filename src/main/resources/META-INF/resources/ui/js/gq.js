@@ -96,12 +96,14 @@ export function parseSchema(source) {
   let m;
   while ((m = decl.exec(text)) !== null) {
     const props = [];
+    // Blob properties: bytes, not values of a query (T24); the console reads them through /blob.
+    const blobs = [];
     for (const line of (m[6] || '').split(/[\n,]/)) {
-      const p = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:/.exec(line);
-      if (p) props.push(p[1]);
+      const p = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(Blob\b)?/.exec(line);
+      if (p) (p[2] ? blobs : props).push(p[1]);
     }
-    if (m[1] === 'node') nodes.set(m[2], { name: m[2], props });
-    else edges.set(m[2].toLowerCase(), { name: m[2], from: m[3], to: m[4], props });
+    if (m[1] === 'node') nodes.set(m[2], { name: m[2], props, blobs });
+    else edges.set(m[2].toLowerCase(), { name: m[2], from: m[3], to: m[4], props, blobs });
   }
   return { nodes, edges };
 }
