@@ -1,5 +1,6 @@
 package dev.omnigraph.maintenance;
 
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.maintenance.OptimizeSettings;
 import dev.omnigraph.api.maintenance.OptimizeReport;
@@ -115,8 +116,8 @@ public final class Optimize {
           pins.add(pin);
         }
       }
-      Set<String> refs = new TreeSet<>();
-      pins.forEach(p -> refs.add(RecoverySidecar.ref(p.location(), p.nativeBranch())));
+      Set<TableRef> refs = new java.util.HashSet<>();
+      pins.forEach(p -> refs.add(p.ref()));
       parts.template().barrier(s -> s.concerns(branch, refs), "optimizing");
       Optional<String> identity = authority.nativeIdentity();
       Optional<String> head = authority.head();

@@ -28,7 +28,8 @@ import java.util.function.Function;
  *
  * <p>Bounded memory (seed step 4): each changed table is read through {@link TableJoin}'s ordered
  * cursors, one scanner batch per side at a time. What is kept is what the write-path specification keeps: the chain's
- * chunk boundaries (from each row's measured Arrow bytes), the conflicts, and the validation view
+ * chunk boundaries (from each row's measured Arrow bytes plus the managed Blob payloads its chunk
+ * will materialise, seed: "merge counts materialised blob bytes toward each chunk's 32 MiB"), the conflicts, and the validation view
  * (written rows projected to the columns validation reads, deleted ids), charged against one
  * {@value #VALIDATION_BUDGET}-byte budget shared by every table. A row above
  * {@value #MAX_CHUNK_BYTES} bytes, a chain above {@value #MAX_CHAIN} transactions, or a budget
@@ -55,6 +56,13 @@ public final class MergePlanner {
      * the join produces it, or a streamed row that decodes only what is asked for.
      */
     void written(TableKey tableKey, Function<String, Object> column);
+
+    /**
+     * Whether table {@code tableKey} has a Blob column: its rows are copied through the ordinary
+     * join, whose chunks materialise each carried cell, never as the proven route's raw Arrow
+     * (a scan holds a cell's description, not its bytes).
+     */
+    boolean holdsBlobs(TableKey tableKey);
   }
 
   private final DataTables tables;
@@ -130,7 +138,8 @@ public final class MergePlanner {
       boolean firstTouch = action == TablePlan.Action.APPLY && !ownsRef;
       // The certificate fast path is for a target that receives data and still holds the base (a
       // first-touch target forks its ref at its pin, which is the base).
-      List<Integer> proof = adopt && action == TablePlan.Action.APPLY ? proveAllNew(key, b, s) : List.of();
+      List<Integer> proof = adopt && action == TablePlan.Action.APPLY && !validation.holdsBlobs(key)
+          ? proveAllNew(key, b, s) : List.of();
       MergeMemory.planned(!proof.isEmpty());
       TableDelta delta = join(key, b, s, t, proof, conflicts);
       if (action == TablePlan.Action.APPLY && delta.isEmpty()) {
@@ -239,14 +248,14 @@ public final class MergePlanner {
       @Override
       public void insert(Map<String, Object> row, long bytes) {
         counts[0]++;
-        inserts.add(rowBytes(key, bytes));
+        inserts.add(rowBytes(key, bytes + dev.omnigraph.table.StoredBlob.carriedBytes(row)));
         keep(key, row, projection, written);
       }
 
       @Override
       public void update(Map<String, Object> row, long bytes) {
         counts[1]++;
-        updates.add(rowBytes(key, bytes));
+        updates.add(rowBytes(key, bytes + dev.omnigraph.table.StoredBlob.carriedBytes(row)));
         String id = String.valueOf(row.get("id"));
         updatedIds.add(id);
         charge(id.length() * 2L + 48);
@@ -267,7 +276,7 @@ public final class MergePlanner {
       }
     };
     if (proof.isEmpty()) {
-      TableJoin.run(tables, key, b, s, t, List.of(), visitor);
+      TableJoin.run(tables, key, b, s, t, List.of(), validation.holdsBlobs(key), visitor);
     } else {
       // Proven rows are all inserts and stay Arrow: only the columns validation reads are decoded,
       // the chunk boundaries come from each row's Arrow bytes as scanned.

@@ -1,5 +1,6 @@
 package dev.omnigraph.merge;
 
+import dev.omnigraph.table.StoredBlob;
 import java.util.Map;
 import java.util.Objects;
 
@@ -9,15 +10,43 @@ public final class Rows {
   private Rows() {}
 
   public static boolean same(Map<String, Object> a, Map<String, Object> b) {
+    return same(a, b, null);
+  }
+
+  /**
+   * How two committed Blob cells of one entity compare. A cell's description (position, size)
+   * locates its bytes only within its own data file, so equal descriptions in two snapshots do not
+   * prove equal bytes (a same-size rewrite in a new file can have the very same description).
+   */
+  interface BlobMatch {
+    boolean same(String column, StoredBlob a, StoredBlob b);
+  }
+
+  /**
+   * As {@link #same(Map, Map)}, with committed Blob cells compared by {@code blobs} (when not null),
+   * only once every other column is equal: a Blob match may read bytes.
+   */
+  static boolean same(Map<String, Object> a, Map<String, Object> b, BlobMatch blobs) {
     if (a == null || b == null) {
       return a == b;
     }
     if (!a.keySet().equals(b.keySet())) {
       return false;
     }
+    boolean anyBlob = false;
     for (Map.Entry<String, Object> e : a.entrySet()) {
-      if (!Objects.deepEquals(e.getValue(), b.get(e.getKey()))) {
+      if (blobs != null && e.getValue() instanceof StoredBlob && b.get(e.getKey()) instanceof StoredBlob) {
+        anyBlob = true;
+      } else if (!Objects.deepEquals(e.getValue(), b.get(e.getKey()))) {
         return false;
+      }
+    }
+    if (anyBlob) {
+      for (Map.Entry<String, Object> e : a.entrySet()) {
+        if (e.getValue() instanceof StoredBlob x && b.get(e.getKey()) instanceof StoredBlob y
+            && !blobs.same(e.getKey(), x, y)) {
+          return false;
+        }
       }
     }
     return true;

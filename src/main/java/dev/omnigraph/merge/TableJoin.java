@@ -47,20 +47,36 @@ public final class TableJoin {
    */
   public static void run(DataTables tables, TableKey tableKey, TablePin base, TablePin source, TablePin target,
       List<String> columns, Visitor visitor) {
+    run(tables, tableKey, base, source, target, columns, false, visitor);
+  }
+
+  /**
+   * As above; with {@code blobs} (the table has a Blob column), committed Blob cells are compared
+   * by {@link BlobCells}: the same physical row, or else the same bytes.
+   */
+  public static void run(DataTables tables, TableKey tableKey, TablePin base, TablePin source, TablePin target,
+      List<String> columns, boolean blobs, Visitor visitor) {
     boolean targetIsBase = MergePlanner.samePin(base, target);
-    try (OrderedCursor b = open(tables, base, columns);
-        OrderedCursor s = open(tables, source, columns);
-        OrderedCursor t = targetIsBase ? null : open(tables, target, columns)) {
+    BlobCells cells = blobs ? new BlobCells(tables, base) : null;
+    try (OrderedCursor b = open(tables, base, columns, blobs);
+        OrderedCursor s = open(tables, source, columns, blobs);
+        OrderedCursor t = targetIsBase ? null : open(tables, target, columns, blobs)) {
       while (true) {
         String id = min(min(b.peekId(), s.peekId()), t == null ? null : t.peekId());
         if (id == null) {
           break;
         }
+        BlobCells.Side bSide = new BlobCells.Side(base, address(b, id));
         Map<String, Object> bRow = take(b, id);
         long sBytes = id.equals(s.peekId()) ? s.peekBytes() : 0;
+        BlobCells.Side sSide = new BlobCells.Side(source, address(s, id));
         Map<String, Object> sRow = take(s, id);
+        BlobCells.Side tSide = t == null ? bSide : new BlobCells.Side(target, address(t, id));
         Map<String, Object> tRow = t == null ? bRow : take(t, id);
-        ThreeWay.Decision d = ThreeWay.decide(tableKey, id, bRow, sRow, tRow);
+        ThreeWay.Sameness same = cells == null ? Rows::same : (x, y) -> Rows.same(x, y, (column, cx, cy) ->
+            cells.same(id, column, x == sRow ? sSide : x == bRow ? bSide : tSide, cx,
+                y == sRow ? sSide : y == bRow ? bSide : tSide, cy));
+        ThreeWay.Decision d = ThreeWay.decide(tableKey, id, bRow, sRow, tRow, same);
         switch (d.op()) {
           case KEEP -> { }
           case INSERT -> visitor.insert(d.row(), sBytes);
@@ -90,8 +106,12 @@ public final class TableJoin {
     }
   }
 
-  private static OrderedCursor open(DataTables tables, TablePin pin, List<String> columns) {
-    return tables.orderedById(pin.at(), java.util.Optional.empty(), columns);
+  private static OrderedCursor open(DataTables tables, TablePin pin, List<String> columns, boolean addresses) {
+    return tables.orderedById(pin.at(), java.util.Optional.empty(), columns, addresses);
+  }
+
+  private static long address(OrderedCursor c, String id) {
+    return id.equals(c.peekId()) ? c.peekRowAddress() : -1;
   }
 
   private static Map<String, Object> take(OrderedCursor c, String id) {

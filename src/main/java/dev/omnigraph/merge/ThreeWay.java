@@ -32,13 +32,24 @@ final class ThreeWay {
     static final Decision KEEP = new Decision(Op.KEEP, null, null);
   }
 
+  /** Row equality for one entity ({@link Rows#same(Map, Map)}, or one that matches Blob cells). */
+  interface Sameness {
+    boolean same(Map<String, Object> x, Map<String, Object> y);
+  }
+
   /** The rule for entity {@code id}, given its row in base, source and target (null: absent). */
   static Decision decide(TableKey tableKey, String id, Map<String, Object> b, Map<String, Object> s,
       Map<String, Object> t) {
-    if (Rows.same(s, b) || Rows.same(s, t)) {
+    return decide(tableKey, id, b, s, t, Rows::same);
+  }
+
+  /** As above, rows compared by {@code same}. */
+  static Decision decide(TableKey tableKey, String id, Map<String, Object> b, Map<String, Object> s,
+      Map<String, Object> t, Sameness same) {
+    if (same.same(s, b) || same.same(s, t)) {
       return Decision.KEEP; // the source brought nothing new for this entity: the target's stays
     }
-    if (!Rows.same(t, b)) {
+    if (!same.same(t, b)) {
       return new Decision(Op.CONFLICT, null, conflict(tableKey, id, b, s, t));
     }
     // Only the source changed it.

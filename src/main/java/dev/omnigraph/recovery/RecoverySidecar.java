@@ -248,16 +248,11 @@ public record RecoverySidecar(
       @JsonProperty("schema_identity") String schemaIdentity) {}
 
   /**
-   * A Lance ref as recovery relevance sees it: a table location on one native branch (main: none).
-   * Branches of one table share its location but never each other's versions, so a pending intent
-   * on one branch's ref does not block writes to another's.
+   * Whether this intent is on {@code branch} or commits to any of {@code refs}: table locations on
+   * one native branch each. Branches of one table share its location but never each other's
+   * versions, so a pending intent on one branch's ref does not block writes to another's.
    */
-  public static String ref(String location, java.util.Optional<String> nativeBranch) {
-    return location + "#" + nativeBranch.orElse("");
-  }
-
-  /** Whether this intent is on {@code branch} or commits to any of {@code refs} (see {@link #ref}). */
-  public boolean concerns(String branch, java.util.Set<String> refs) {
+  public boolean concerns(String branch, java.util.Set<dev.omnigraph.table.TableRef> refs) {
     // A schema apply is graph-global: until it is settled, no writer may plan on any branch.
     return kind().graphGlobal() || authority().branch().equals(branch) || tables().stream().anyMatch(t -> refs.contains(t.ref()));
   }
@@ -298,8 +293,8 @@ public record RecoverySidecar(
 
     /** This intent with the created ref's identity bound. */
     /** The Lance ref this intent commits to: its table location on its native branch. */
-    public String ref() {
-      return RecoverySidecar.ref(location, java.util.Optional.ofNullable(nativeBranch));
+    public dev.omnigraph.table.TableRef ref() {
+      return dev.omnigraph.table.TableRef.of(location, java.util.Optional.ofNullable(nativeBranch));
     }
 
     public TableIntent withRefIdentity(String identity) {

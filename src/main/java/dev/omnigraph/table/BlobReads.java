@@ -4,7 +4,11 @@ import dev.omnigraph.api.storage.StorageConfig;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -51,6 +55,74 @@ public final class BlobReads {
     } catch (RuntimeException e) {
       h.close();
       throw e;
+    }
+  }
+
+  /**
+   * The whole managed payloads of the Blob cells {@code column} of the rows with {@code ids} at
+   * exactly {@code at}: what a writer that carries committed rows (a merge chunk, a Blob write
+   * beside another cell) writes back as bytes. One handle and one id scan per
+   * {@link DataTables#chunks id chunk}, then one {@code takeBlobs} for the chunk's managed cells.
+   * The caller has charged the sizes to its budget; null and external cells are left out.
+   *
+   * @throws IllegalStateException when a payload read back is not the size its description says
+   */
+  public Map<String, byte[]> readAll(TableAt at, String column, Collection<String> ids) {
+    Map<String, byte[]> out = new LinkedHashMap<>();
+    if (ids.isEmpty()) {
+      return out;
+    }
+    try (TableHandle h = TableHandle.open(lance, config, at)) {
+      LanceCall.lance(() -> {
+        for (List<String> chunk : DataTables.chunks(ids)) {
+          readChunk(h, column, chunk, out);
+        }
+        return null;
+      });
+    }
+    return out;
+  }
+
+  private void readChunk(TableHandle h, String column, List<String> ids, Map<String, byte[]> out) throws Exception {
+    String companion = TableSchemas.blobUriColumn(column);
+    ScanOptions options = new ScanOptions.Builder().filter(Filter.in(DataTables.ID, ids).toSql())
+        .columns(List.of(DataTables.ID, column, companion)).withRowId(true).build();
+    List<Long> rowIds = new ArrayList<>();
+    List<String> rowKeys = new ArrayList<>();
+    List<Long> sizes = new ArrayList<>();
+    try (LanceScanner scanner = LanceScanner.create(h.table, options, h.allocator);
+        ArrowReader reader = scanner.scanBatches()) {
+      while (reader.loadNextBatch()) {
+        VectorSchemaRoot batch = reader.getVectorSchemaRoot();
+        StructVector description = (StructVector) batch.getVector(column);
+        for (int i = 0; i < batch.getRowCount(); i++) {
+          if (description.isNull(i) || !batch.getVector(companion).isNull(i)) {
+            continue; // null, or an external reference: no managed bytes
+          }
+          rowIds.add(((Number) batch.getVector("_rowid").getObject(i)).longValue());
+          rowKeys.add((String) RowCodec.get(batch.getVector(DataTables.ID), i));
+          sizes.add(StoredBlob.of(description, i).size());
+        }
+      }
+    }
+    if (rowIds.isEmpty()) {
+      return;
+    }
+    // takeBlobs answers one file per row id, in the order asked.
+    List<BlobFile> files = h.table.takeBlobs(rowIds, column);
+    try {
+      for (int i = 0; i < rowIds.size(); i++) {
+        byte[] bytes = files.get(i).read();
+        if (bytes.length != sizes.get(i)) {
+          throw new IllegalStateException("Blob cell '" + rowKeys.get(i) + "'." + column + " read " + bytes.length
+              + " bytes where its description says " + sizes.get(i));
+        }
+        out.put(rowKeys.get(i), bytes);
+      }
+    } finally {
+      for (BlobFile f : files) {
+        f.close();
+      }
     }
   }
 

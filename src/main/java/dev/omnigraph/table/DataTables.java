@@ -338,7 +338,17 @@ public final class DataTables {
    */
   public OrderedCursor orderedById(TableAt at,
       Optional<String> afterId, List<String> columns) {
-    ScanOptions.Builder options = new ScanOptions.Builder().batchSize(SCAN_BATCH_ROWS);
+    return orderedById(at, afterId, columns, false);
+  }
+
+  /**
+   * As above; with {@code rowAddresses}, each row's {@code _rowaddr} is read beside it
+   * ({@link OrderedCursor#peekRowAddress()}), not as a column of the row: what tells a merge that two
+   * snapshots hold one physical row (and so the same Blob bytes) without reading them.
+   */
+  public OrderedCursor orderedById(TableAt at,
+      Optional<String> afterId, List<String> columns, boolean rowAddresses) {
+    ScanOptions.Builder options = new ScanOptions.Builder().batchSize(SCAN_BATCH_ROWS).withRowAddress(rowAddresses);
     afterId.ifPresent(id -> options.filter(Filter.gt(ID, id).toSql()));
     if (!columns.isEmpty()) {
       List<String> read = new ArrayList<>(columns);

@@ -32,6 +32,9 @@ public final class OrderedCursor extends BatchScan {
   private boolean done;
   private Map<String, Object> peeked;
   private long peekedBytes;
+  private long peekedAddress = -1;
+
+  private static final String ROW_ADDRESS = "_rowaddr";
 
   OrderedCursor(AutoCloseable handle, LanceScanner scanner, ArrowReader reader) throws IOException {
     super(handle, scanner, reader);
@@ -62,6 +65,15 @@ public final class OrderedCursor extends BatchScan {
     return peeked == null ? 0 : peekedBytes;
   }
 
+  /**
+   * The {@code _rowaddr} of {@link #peek()}'s row (fragment id in the high 32 bits) when the cursor
+   * was opened with row addresses, else -1.
+   */
+  public long peekRowAddress() {
+    peek();
+    return peeked == null ? -1 : peekedAddress;
+  }
+
   /** Consumes and returns the next row; {@code null} at the end. */
   public Map<String, Object> next() {
     Map<String, Object> row = peek();
@@ -79,6 +91,8 @@ public final class OrderedCursor extends BatchScan {
       count = root.getRowCount();
     }
     peeked = RowCodec.decode(root, index);
+    Object address = peeked.remove(ROW_ADDRESS);
+    peekedAddress = address == null ? -1 : ((Number) address).longValue();
     peekedBytes = rowBytes(root, index);
     index++;
   }

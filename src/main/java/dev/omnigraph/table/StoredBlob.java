@@ -17,6 +17,21 @@ public record StoredBlob(long position, long size) {
 
   private static final List<String> FIELDS = List.of("position", "size");
 
+  /**
+   * The managed payload bytes a row carries as committed cells: what a writer that copies the row
+   * (a merge chunk, a schema rewrite) reads and writes beside its Arrow bytes, and charges to its
+   * 32 MiB. External cells decode as references and weigh nothing here.
+   */
+  public static long carriedBytes(java.util.Map<String, Object> row) {
+    long bytes = 0;
+    for (Object v : row.values()) {
+      if (v instanceof StoredBlob b) {
+        bytes += b.size();
+      }
+    }
+    return bytes;
+  }
+
   static boolean isDescription(StructVector vector) {
     return vector.getField().getChildren().stream().map(Field::getName).toList().equals(FIELDS);
   }

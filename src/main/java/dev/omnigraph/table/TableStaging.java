@@ -3,6 +3,8 @@ package dev.omnigraph.table;
 import static dev.omnigraph.table.LanceCall.lance;
 import static dev.omnigraph.table.DataTables.ID;
 
+import dev.omnigraph.api.BlobLimits;
+import dev.omnigraph.api.ResourceLimitExceeded;
 import dev.omnigraph.api.storage.StorageConfig;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -436,10 +438,13 @@ public final class TableStaging {
       long[] bytes = {0};
       try (TableHandle h = TableHandle.open(lance, config, TableRef.main(location).at(readVersion))) {
         List<Map<String, Object>> buffer = new ArrayList<>();
+        long[] bufferBlobBytes = {0};
         Runnable flush = () -> {
           if (buffer.isEmpty()) {
             return;
           }
+          carryBlobs(location, readVersion, target, sourceOf, revivedFrom, buffer);
+          bufferBlobBytes[0] = 0;
           try (VectorSchemaRoot batch = RowCodec.encode(target, buffer, h.allocator)) {
             bytes[0] += RowCodec.arrowBytes(batch);
             fragments.addAll(LanceSupport.stage(config, h.table, batch, h.allocator));
@@ -456,6 +461,18 @@ public final class TableStaging {
               row.put(f.getName(), from != null ? source.get(from)
                   : old != null ? old.get(String.valueOf(source.get(ID))) : null);
             }
+            // A committed Blob cell is rewritten as its bytes: a fragment's buffer holds at most
+            // 32 MiB of them (cut earlier), and a row above that on its own is refused here, in
+            // prepare, before any sidecar.
+            long rowBlobBytes = StoredBlob.carriedBytes(row);
+            if (rowBlobBytes > BlobLimits.MAX_OPERATION_BYTES) {
+              throw new ResourceLimitExceeded(SCHEMA_REWRITE_ROW_RESOURCE, BlobLimits.MAX_OPERATION_BYTES,
+                  rowBlobBytes);
+            }
+            if (bufferBlobBytes[0] + rowBlobBytes > BlobLimits.MAX_OPERATION_BYTES) {
+              flush.run();
+            }
+            bufferBlobBytes[0] += rowBlobBytes;
             buffer.add(row);
             rows[0]++;
             if (buffer.size() >= REWRITE_FRAGMENT_ROWS) {
@@ -475,6 +492,42 @@ public final class TableStaging {
           .overwriteSchema(target)
           .build();
     });
+  }
+
+  /** The {@code resource} of a schema rewrite's refusal of a row whose Blob bytes pass 32 MiB. */
+  public static final String SCHEMA_REWRITE_ROW_RESOURCE = "schema_rewrite_row_blob_bytes";
+
+  /**
+   * Replaces each committed Blob cell ({@link StoredBlob}) of a rewrite's buffered rows with its
+   * bytes, read where the value came from: the rewritten version's source column, or the earlier
+   * version a revived column is filled from. External cells were decoded as references and stay so.
+   */
+  private void carryBlobs(String location, long readVersion, Schema target, Map<String, String> sourceOf,
+      Map<String, Long> revivedFrom, List<Map<String, Object>> buffer) {
+    for (Field f : target.getFields()) {
+      String column = f.getName();
+      List<String> ids = new ArrayList<>();
+      for (Map<String, Object> row : buffer) {
+        if (row.get(column) instanceof StoredBlob) {
+          ids.add(String.valueOf(row.get(ID)));
+        }
+      }
+      if (ids.isEmpty()) {
+        continue;
+      }
+      String from = sourceOf.get(column);
+      TableAt at = TableRef.main(location).at(from != null ? readVersion : revivedFrom.get(column));
+      Map<String, byte[]> bytes = tables.blobs().readAll(at, from != null ? from : column, ids);
+      for (Map<String, Object> row : buffer) {
+        if (row.get(column) instanceof StoredBlob) {
+          byte[] b = bytes.get(String.valueOf(row.get(ID)));
+          if (b == null) {
+            throw new IllegalStateException("Blob cell '" + row.get(ID) + "'." + column + " vanished from " + at);
+          }
+          row.put(column, dev.omnigraph.schema.BlobValue.managed(b));
+        }
+      }
+    }
   }
 
   /**

@@ -2,15 +2,16 @@ package dev.omnigraph.write;
 
 import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.ResourceLimitExceeded;
-import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.schema.BlobValue;
 import dev.omnigraph.schema.ExternalBlobRefused;
 import dev.omnigraph.api.ExternalBlobPolicy;
 import dev.omnigraph.table.ExternalSources;
-import dev.omnigraph.table.BlobReads;
+import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.TableAt;
 import dev.omnigraph.table.StoredBlob;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -74,6 +75,18 @@ final class BlobAdmission {
     List<Map.Entry<Cell, String>> admitted = admit(externals.policy(), inputs);
     // What needs no I/O is charged first: an operation over the budget already probes nothing.
     charge(total, limit);
+    if (!admitted.isEmpty()) {
+      readSources(externals, admitted, total, limit);
+    }
+    carry(ctx, carried);
+  }
+
+  /**
+   * Sizes the admitted sources (one HEAD each), charges them on top of {@code total}, then copies
+   * them into their cells as managed bytes.
+   */
+  private static void readSources(ExternalBlobs externals, List<Map.Entry<Cell, String>> admitted, long total,
+      long limit) {
     try (ExternalSources sources = externals.sources().get()) {
       Set<String> uris = new LinkedHashSet<>();
       admitted.forEach(a -> uris.add(a.getValue()));
@@ -85,14 +98,37 @@ final class BlobAdmission {
       Map<String, byte[]> bytes = sources.read(sizes);
       admitted.forEach(a -> a.getKey().row().put(a.getKey().property(), BlobValue.managed(bytes.get(a.getValue()))));
     }
-    for (Cell cell : carried) {
-      TablePin pin = ctx.pin(cell.tableKey());
-      String id = String.valueOf(cell.row().get("id"));
-      try (BlobReads.Cell stored = ctx.tables().blobs().open(pin.location(), pin.nativeBranch(), pin.version(), id,
-          cell.property()).orElseThrow(() -> new IllegalStateException(cell.where() + " vanished from its pin"))) {
-        cell.row().put(cell.property(), BlobValue.managed(stored.readAll()));
+  }
+
+  /** Reads each carried committed cell at its table's pin (already charged) into its row. */
+  private static void carry(PrepareContext ctx, List<Cell> carried) {
+    Map<TableKey, List<Map<String, Object>>> byTable = new LinkedHashMap<>();
+    carried.forEach(c -> byTable.computeIfAbsent(c.tableKey(), k -> new ArrayList<>()).add(c.row()));
+    byTable.forEach((table, rows) -> carry(ctx.tables(), ctx.pin(table).at(), rows));
+  }
+
+  /**
+   * Replaces every committed cell ({@link StoredBlob}) of {@code rows} with its managed bytes as
+   * {@code at} holds them, one batched read per Blob column: the carried cells of a write that
+   * rewrites committed rows (an update, a Blob write beside another cell, a merge chunk). The caller
+   * has charged their sizes to its 32 MiB budget.
+   *
+   * @throws IllegalStateException when a carried row or cell is not at {@code at}
+   */
+  static void carry(DataTables tables, TableAt at, Collection<Map<String, Object>> rows) {
+    Map<String, Map<String, Map<String, Object>>> byColumn = new LinkedHashMap<>();
+    for (Map<String, Object> row : rows) {
+      for (Map.Entry<String, Object> e : row.entrySet()) {
+        if (e.getValue() instanceof StoredBlob) {
+          byColumn.computeIfAbsent(e.getKey(), k -> new LinkedHashMap<>()).put(String.valueOf(row.get("id")), row);
+        }
       }
     }
+    byColumn.forEach((column, byId) -> {
+      Map<String, byte[]> bytes = tables.blobs().readAll(at, column, byId.keySet());
+      byId.forEach((id, row) -> row.put(column, BlobValue.managed(java.util.Optional.ofNullable(bytes.get(id))
+          .orElseThrow(() -> new IllegalStateException("Blob cell '" + id + "'." + column + " vanished from " + at)))));
+    });
   }
 
   /**

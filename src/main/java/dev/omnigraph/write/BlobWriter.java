@@ -8,8 +8,6 @@ import dev.omnigraph.recovery.WriterKind;
 import dev.omnigraph.schema.BlobValue;
 import dev.omnigraph.table.TableAt;
 import dev.omnigraph.table.BlobReads;
-import dev.omnigraph.table.BlobRewriteUnsupported;
-import dev.omnigraph.table.StoredBlob;
 import dev.omnigraph.util.Failpoint;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,16 +74,13 @@ final class BlobWriter implements PreparedWrite {
       throw new BlobTagMismatch(ifMatch.get(), present ? Optional.of(tag) : Optional.empty());
     }
     // The whole row is written again with the one cell replaced. Another non-null Blob cell of the
-    // row is read as its description, which cannot be written back: refused here, before the arm
-    // (the row codec would refuse it only when a first-touch stage runs, after it).
+    // row is read as its description: it is materialised at the pin like an update's carried cell,
+    // the new payload and the carried cells charged to one 32 MiB budget, all before the arm.
     Map<String, Object> row = new LinkedHashMap<>(ctx.tables().rowsById(pin.at(), List.of(target.id()),
         List.of()).get(0));
-    for (Map.Entry<String, Object> cell : row.entrySet()) {
-      if (cell.getValue() instanceof StoredBlob && !cell.getKey().equals(target.property())) {
-        throw new BlobRewriteUnsupported(cell.getKey());
-      }
-    }
     row.put(target.property(), value.orElse(null));
+    BlobAdmission.materialise(ctx, ExternalBlobs.NONE, Map.of(resolved.tableKey(), List.of(row)),
+        BlobValue.MAX_OPERATION_BYTES);
     var schema = Effects.schemaOf(ctx.schema().catalog(), resolved.tableKey());
     TableEffect.Stager stager = (readVersion, uuid) -> ctx.tables().staging().stageUpsert(
         TableAt.of(pin.location(), ctx.targetBranch(), readVersion), schema, List.of(row), uuid);

@@ -42,4 +42,10 @@ final class Effects {
         ? TableSchemas.node(catalog.node(name).orElseThrow())
         : TableSchemas.edge(catalog.edge(name).orElseThrow());
   }
+
+  /** Whether table {@code tableKey} has a Blob column (each has its URI companion column). */
+  static boolean holdsBlobs(Catalog catalog, TableKey tableKey) {
+    return schemaOf(catalog, tableKey).getFields().stream()
+        .anyMatch(f -> f.getName().startsWith(dev.omnigraph.schema.BlobValue.URI_COLUMN_PREFIX));
+  }
 }

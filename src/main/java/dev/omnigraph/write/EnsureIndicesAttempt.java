@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.UncoveredDrift;
 import dev.omnigraph.api.ProgressListener;
@@ -243,8 +244,8 @@ public final class EnsureIndicesAttempt {
   }
 
   private BranchAuthority recheck(String branch, BranchAuthority captured, AuthorityToken token, List<Work> work) {
-    Set<String> refs = new java.util.TreeSet<>();
-    work.forEach(w -> refs.add(RecoverySidecar.ref(w.pin.location(), w.target)));
+    Set<TableRef> refs = new java.util.HashSet<>();
+    work.forEach(w -> refs.add(TableRef.of(w.pin.location(), w.target)));
     parts.template().barrier(s -> s.concerns(branch, refs), "building indexes");
     BranchAuthority now = parts.manifest().recapture(captured);
     CommitTemplate.revalidate(now, token, Optional.empty(), parts.liveSchemaIdentity().get());

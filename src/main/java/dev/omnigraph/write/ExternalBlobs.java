@@ -16,6 +16,14 @@ import java.util.function.Supplier;
 public record ExternalBlobs(ExternalBlobPolicy policy, Supplier<ExternalSources> sources) {
 
   /**
+   * No external input: a writer whose only Blob inputs are managed bytes and committed cells it
+   * carries ({@code PUT /blob}, a merge's chunks). Nothing is admitted, so no source is opened.
+   */
+  static final ExternalBlobs NONE = new ExternalBlobs(ExternalBlobPolicy.DENY, () -> {
+    throw new IllegalStateException("no external Blob source is read by this writer");
+  });
+
+  /**
    * The settings of the graph at {@code root}: {@code s3://} sources are read with the graph's own S3
    * settings when it is on S3, with the environment's otherwise.
    */

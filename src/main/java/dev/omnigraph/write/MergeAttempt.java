@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.UncoveredDrift;
 import dev.omnigraph.api.Conflict;
@@ -173,8 +174,8 @@ public final class MergeAttempt {
     }
     Optional<String> targetNative = target.equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(target);
     try (GateManager.Held held = parts.gates().acquire(List.of(source, target), tableGates)) {
-      Set<String> refs = plan.tables().stream().filter(TablePlan::physical)
-          .map(t -> RecoverySidecar.ref(t.target().location(), t.publishedBranch(targetNative)))
+      Set<TableRef> refs = plan.tables().stream().filter(TablePlan::physical)
+          .map(t -> TableRef.of(t.target().location(), t.publishedBranch(targetNative)))
           .collect(Collectors.toSet());
       // Any unresolved sidecar on either branch, or on a ref this merge writes, blocks it.
       parts.template().barrier(p -> p.concerns(target, refs) || p.authority().branch().equals(source), "merging");
@@ -371,6 +372,8 @@ public final class MergeAttempt {
     // One ordered join per chunk kind present, in the chain's order (inserts, upserts, deletes):
     // each buffers only its own kind's rows, at most one chunk, staged at the boundary the planner
     // fixed before arm. The snapshots are immutable, so the join yields what the planner saw.
+    // Joined exactly as the planner joined (Blob cells matched the same way), so it decides alike.
+    boolean blobs = Effects.holdsBlobs(parts.accepted().get().catalog(), t.tableKey());
     long[] at = {version};
     int[] next = {0};
     for (ChunkSpec.Kind kind : ChunkSpec.Kind.values()) {
@@ -388,6 +391,9 @@ public final class MergeAttempt {
         }
         if (rows.size() + ids.size() == c.rows) {
           MergeMemory.chunk(c.rows, bytes[0]);
+          // The merged rows are the source's: its committed Blob cells are read there, their bytes
+          // charged to this chunk's 32 MiB when the planner cut it.
+          BlobAdmission.carry(parts.tables(), t.source().at(), rows);
           at[0] = commitChunk(t, c, location, ref, at[0], arrow, certify, rows, ids, armed);
           next[0]++;
           rows.clear();
@@ -400,7 +406,7 @@ public final class MergeAttempt {
         public void insert(Map<String, Object> row, long b) {
           if (kind == ChunkSpec.Kind.STRICT_INSERT) {
             rows.add(row);
-            bytes[0] += b;
+            bytes[0] += b + dev.omnigraph.table.StoredBlob.carriedBytes(row);
             flushIfFull.run();
           }
         }
@@ -409,7 +415,7 @@ public final class MergeAttempt {
         public void update(Map<String, Object> row, long b) {
           if (kind == ChunkSpec.Kind.UPSERT) {
             rows.add(row);
-            bytes[0] += b;
+            bytes[0] += b + dev.omnigraph.table.StoredBlob.carriedBytes(row);
             flushIfFull.run();
           }
         }
@@ -428,7 +434,7 @@ public final class MergeAttempt {
               + conflict.message());
         }
       };
-      TableJoin.run(parts.tables(), t.tableKey(), t.base(), t.source(), t.target(), List.of(), collect);
+      TableJoin.run(parts.tables(), t.tableKey(), t.base(), t.source(), t.target(), List.of(), blobs, collect);
       if (!rows.isEmpty() || !ids.isEmpty()) {
         throw new IllegalStateException(t.tableKey() + ": " + (rows.size() + ids.size()) + " " + kind.wire()
             + " rows left after the planned chunks");

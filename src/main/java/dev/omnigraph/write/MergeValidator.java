@@ -70,6 +70,11 @@ final class MergeValidator implements dev.omnigraph.merge.MergePlanner.Validatio
     return List.copyOf(columns);
   }
 
+  @Override
+  public boolean holdsBlobs(TableKey tableKey) {
+    return Effects.holdsBlobs(schema.catalog(), tableKey);
+  }
+
   /** {@code @range} / {@code @check} of a written node row, while the join holds it. */
   @Override
   public void written(TableKey tableKey, java.util.function.Function<String, Object> column) {

@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.CommitId;
 import dev.omnigraph.api.UncoveredDrift;
@@ -107,7 +108,7 @@ public final class RevertAttempt {
     }
     List<String> tableGates = planned.stream().map(p -> GateManager.tableGate(p.pin.tableKey(), branch)).toList();
     try (GateManager.Held held = parts.gates().acquire(List.of(branch), tableGates)) {
-      Set<String> refs = planned.stream().map(p -> RecoverySidecar.ref(p.pin.location(), p.pin.nativeBranch()))
+      Set<TableRef> refs = planned.stream().map(p -> p.pin.ref())
           .collect(Collectors.toSet());
       parts.template().barrier(s -> s.concerns(branch, refs), "reverting");
       BranchAuthority verified = parts.manifest().recapture(authority);

@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.table.TableRef;
 import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.WriteResult;
 import dev.omnigraph.api.UncoveredDrift;
@@ -308,7 +309,7 @@ public final class WriteAttempt {
    */
   private BranchAuthority recheck(String branch, BranchAuthority captured, AuthorityToken token,
       Optional<String> ifCommit, List<TableEffect> effects) {
-    Set<String> refs = effects.stream().map(e -> RecoverySidecar.ref(e.location(), e.target()))
+    Set<TableRef> refs = effects.stream().map(e -> TableRef.of(e.location(), e.target()))
         .collect(java.util.stream.Collectors.toSet());
     CompletableFuture<Void> barrier = Background.run(() -> parts.template().barrier(s -> s.concerns(branch, refs), "writing"));
     CompletableFuture<BranchAuthority> now = Background.start(() -> parts.manifest().recapture(captured));

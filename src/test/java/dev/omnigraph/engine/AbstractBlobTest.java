@@ -16,7 +16,6 @@ import dev.omnigraph.schema.ExternalBlobRefused;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.api.storage.StorageConfig;
-import dev.omnigraph.table.BlobRewriteUnsupported;
 import dev.omnigraph.api.LoadMode;
 import dev.omnigraph.api.WriteResult;
 import java.io.ByteArrayOutputStream;
@@ -246,7 +245,7 @@ abstract class AbstractBlobTest {
   }
 
   @Test
-  void schemaApplyAddsABlobPropertyAndRefusesToRewriteOneItCannotCarry() {
+  void schemaApplyAddsABlobPropertyAndRewritesATableWithItsBytes() throws Exception {
     load(LoadMode.APPEND, "{\"type\":\"Tag\",\"data\":{\"name\":\"t1\"}}", doc("a", base64(new byte[] {9})));
     String withIcon = SCHEMA.replace("  name: String @key\n", "  name: String @key\n  icon: Blob?\n");
     graph.schemaApply(withIcon, false, Optional.of("blob-test"));
@@ -259,12 +258,84 @@ abstract class AbstractBlobTest {
     assertThatThrownBy(() -> graph.readBlob("node", "Tag", "t1", "icon", Optional.empty(), Optional.empty(),
         Optional.empty())).isInstanceOf(NotFound.class);
 
-    // A table holding Blob bytes cannot be rewritten yet: refused, typed, and nothing moves.
-    SnapshotOutput before = graph.snapshot("main");
+    // A table holding Blob bytes is rewritten with them: each committed cell is read at the pin
+    // and written again, byte for byte, and no sidecar is left.
+    byte[] big = pattern(700_000, 3);
+    load(LoadMode.APPEND, doc("b", base64(big)));
     String withExtra = withIcon.replace("  note: String?\n", "  note: String?\n  extra: String?\n");
-    assertThatThrownBy(() -> graph.schemaApply(withExtra, false, Optional.of("blob-test")))
-        .isInstanceOf(BlobRewriteUnsupported.class);
-    assertThat(graph.snapshot("main")).isEqualTo(before);
+    graph.schemaApply(withExtra, false, Optional.of("blob-test"));
+    assertThat(sha256(content("main", "a"))).isEqualTo(sha256(new byte[] {9}));
+    assertThat(sha256(content("main", "b"))).isEqualTo(sha256(big));
+    try (BlobRead icon = graph.readBlob("node", "Tag", "t2", "icon", Optional.empty(), Optional.empty(),
+        Optional.empty())) {
+      assertThat(bytes(icon, 0, icon.size())).containsExactly(4, 2);
+    }
+    assertThat(sidecars()).isEmpty();
+  }
+
+  WriteResult loadOn(String branch, LoadMode mode, String... lines) {
+    return graph.load(branch, new StringReader(String.join("\n", lines)), mode, Optional.of("blob-test"));
+  }
+
+  byte[] contentOrNull(String branch, String type, String id, String property) {
+    try (BlobRead cell = graph.readBlob("node", type, id, property, Optional.of(branch), Optional.empty(),
+        Optional.empty())) {
+      return bytes(cell, 0, cell.size());
+    } catch (NotFound absent) {
+      return null;
+    }
+  }
+
+  /**
+   * A merge copies Blob rows with their bytes: a fast forward into main (the branch's rows are
+   * copied onto main's ref), a real three-way merge, and a merge into a branch that first touches
+   * the table after the arm. Each cell rewritten on the source has the same size as before, so only
+   * its bytes tell the versions apart.
+   */
+  @Test
+  void aMergeCarriesBlobRowsByteExact() throws Exception {
+    byte[] a1 = pattern(1000, 1);
+    byte[] b1 = pattern(600_000, 2);
+    load(LoadMode.APPEND, doc("a", base64(a1)), doc("b", base64(b1)), doc("n", null));
+
+    // Fast forward: only the branch wrote.
+    graph.branchCreate("ff", "main", Optional.of("blob-test"));
+    byte[] a2 = pattern(1000, 11);
+    byte[] c1 = pattern(2 * 1024 * 1024 + 3, 12);
+    put("ff", "a", a2, Optional.empty(), Optional.empty());
+    loadOn("ff", LoadMode.APPEND, doc("c", base64(c1)));
+    assertThat(graph.branchMerge("ff", "main", false, Optional.of("blob-test")).outcome())
+        .isEqualTo(dev.omnigraph.api.MergeOutcome.FAST_FORWARD);
+    assertThat(sha256(content("main", "a"))).isEqualTo(sha256(a2));
+    assertThat(sha256(content("main", "b"))).isEqualTo(sha256(b1));
+    assertThat(sha256(content("main", "c"))).isEqualTo(sha256(c1));
+    assertThat(contentOrNull("main", "Doc", "n", "body")).isNull();
+
+    // Three-way: both sides changed the table, different rows.
+    graph.branchCreate("tw", "main", Optional.of("blob-test"));
+    graph.mutate("main", GQ, "set_note", JSON.createObjectNode().put("slug", "b").put("note", "main"),
+        Optional.of("blob-test"), Optional.empty());
+    byte[] a3 = pattern(1000, 21);
+    put("tw", "a", a3, Optional.empty(), Optional.empty());
+    byte[] d1 = pattern(3000, 22);
+    loadOn("tw", LoadMode.APPEND, doc("d", base64(d1)));
+    assertThat(graph.branchMerge("tw", "main", false, Optional.of("blob-test")).outcome())
+        .isEqualTo(dev.omnigraph.api.MergeOutcome.MERGED);
+    assertThat(sha256(content("main", "a"))).isEqualTo(sha256(a3));
+    assertThat(sha256(content("main", "b"))).isEqualTo(sha256(b1));
+    assertThat(sha256(content("main", "c"))).isEqualTo(sha256(c1));
+    assertThat(sha256(content("main", "d"))).isEqualTo(sha256(d1));
+
+    // Into a branch that has no ref on the table yet: its ref is forked after the arm, then the
+    // chunk copies the rows (this answered RecoveryRequired while chunks refused Blob rows).
+    graph.branchCreate("into", "main", Optional.of("blob-test"));
+    graph.branchCreate("from", "main", Optional.of("blob-test"));
+    byte[] a4 = pattern(1000, 31);
+    put("from", "a", a4, Optional.empty(), Optional.empty());
+    graph.branchMerge("from", "into", false, Optional.of("blob-test"));
+    assertThat(sha256(content("into", "a"))).isEqualTo(sha256(a4));
+    assertThat(sha256(content("main", "a"))).isEqualTo(sha256(a3));
+    assertThat(sidecars()).isEmpty();
   }
 
   @Test
@@ -417,7 +488,7 @@ abstract class AbstractBlobTest {
   }
 
   @Test
-  void aRequiredBlobCannotBeClearedAndABranchWriteForksOnlyThatBranch() {
+  void aRequiredBlobCannotBeClearedAndABranchWriteForksOnlyThatBranch() throws Exception {
     graph.schemaApply(SCHEMA + "node Pic {\n  name: String @key\n  img: Blob\n  thumb: Blob?\n}\n", false,
         Optional.of("blob-test"));
     graph.load("main", new StringReader("{\"type\":\"Pic\",\"data\":{\"name\":\"p\",\"img\":\""
@@ -425,12 +496,20 @@ abstract class AbstractBlobTest {
     assertThatThrownBy(() -> graph.writeBlob("main", "node", "Pic", "p", "img", Optional.empty(), Optional.empty(),
         Optional.empty(), Optional.empty())).isInstanceOf(InvalidRequest.class).hasMessageContaining("required Blob");
 
-    // Another non-null Blob cell of the row cannot be carried over yet: refused before the sidecar
-    // is armed, on a branch whose first touch would stage after it too.
+    // Another non-null Blob cell of the row is carried over with its bytes, on a branch whose
+    // first touch stages after the arm: the cell is read and charged in prepare.
     graph.branchCreate("pics", "main", Optional.of("blob-test"));
-    assertThatThrownBy(() -> graph.writeBlob("pics", "node", "Pic", "p", "thumb", Optional.of(
-        new java.io.ByteArrayInputStream(new byte[] {3})), Optional.empty(), Optional.empty(), Optional.empty()))
-        .isInstanceOf(BlobRewriteUnsupported.class).hasMessageContaining("'img'");
+    byte[] img = pattern(300_000, 4);
+    graph.writeBlob("main", "node", "Pic", "p", "img", Optional.of(new java.io.ByteArrayInputStream(img)),
+        Optional.empty(), Optional.empty(), Optional.empty());
+    graph.branchCreate("pics2", "main", Optional.of("blob-test"));
+    byte[] thumb = pattern(2000, 5);
+    graph.writeBlob("pics2", "node", "Pic", "p", "thumb", Optional.of(new java.io.ByteArrayInputStream(thumb)),
+        Optional.empty(), Optional.empty(), Optional.empty());
+    assertThat(sha256(contentOrNull("pics2", "Pic", "p", "img"))).isEqualTo(sha256(img));
+    assertThat(sha256(contentOrNull("pics2", "Pic", "p", "thumb"))).isEqualTo(sha256(thumb));
+    assertThat(contentOrNull("main", "Pic", "p", "thumb")).isNull();
+    assertThat(contentOrNull("pics", "Pic", "p", "img")).containsExactly(1);
     assertThat(sidecars()).isEmpty();
 
     addDoc("b", base64(new byte[] {1, 1}));

@@ -358,6 +358,19 @@ class GraphApiTest {
   }
 
   @Test
+  @Order(13)
+  void aRevertWithoutATargetIs400AndWritesNothing() {
+    String head = head("g", "main");
+    for (String body : List.of("{\"to\":\"\"}", "{\"to\":\"   \"}", "{}")) {
+      api().contentType("application/json").body(body)
+          .post("/graphs/g/branches/main/revert").then().statusCode(400)
+          .body("code", equalTo("bad_request"))
+          .body("error", equalTo("'to' is required"));
+    }
+    assertThat(head("g", "main")).isEqualTo(head);
+  }
+
+  @Test
   @Order(14)
   void aKeyedMutationInsertUpsertsWhileAStrictAppendOfAnExistingKeyIs409WithTheExactId() {
     // Was a 409 too: a keyed node insert is an upsert by its derived id in the reference (issue 13).
