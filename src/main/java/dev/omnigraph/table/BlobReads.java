@@ -45,9 +45,10 @@ public final class BlobReads {
    */
   public Optional<Cell> open(String location, Optional<String> nativeBranch, long version, String id,
       String column) {
-    TableHandle h = TableHandle.open(lance, config, TableAt.of(location, nativeBranch, version));
+    TableAt at = TableAt.of(location, nativeBranch, version);
+    TableHandle h = TableHandle.open(lance, config, at);
     try {
-      Optional<Cell> cell = LanceCall.lance(() -> find(h, id, column));
+      Optional<Cell> cell = LanceCall.lance(() -> find(h, at, id, column));
       if (cell.isEmpty()) {
         h.close();
       }
@@ -72,10 +73,10 @@ public final class BlobReads {
     if (ids.isEmpty()) {
       return out;
     }
-    try (TableHandle h = TableHandle.open(lance, config, at)) {
+    try (TableHandle h = TableHandle.open(lance, config, at); BlobHomes homes = new BlobHomes(lance, config, at, h)) {
       LanceCall.lance(() -> {
         for (List<String> chunk : DataTables.chunks(ids)) {
-          readChunk(h, column, chunk, out);
+          readChunk(h, homes, column, chunk, out);
         }
         return null;
       });
@@ -83,11 +84,13 @@ public final class BlobReads {
     return out;
   }
 
-  private void readChunk(TableHandle h, String column, List<String> ids, Map<String, byte[]> out) throws Exception {
+  private void readChunk(TableHandle h, BlobHomes homes, String column, List<String> ids, Map<String, byte[]> out)
+      throws Exception {
     String companion = TableSchemas.blobUriColumn(column);
     ScanOptions options = new ScanOptions.Builder().filter(Filter.in(DataTables.ID, ids).toSql())
-        .columns(List.of(DataTables.ID, column, companion)).withRowId(true).build();
+        .columns(List.of(DataTables.ID, column, companion)).withRowId(true).withRowAddress(true).build();
     List<Long> rowIds = new ArrayList<>();
+    List<TableHandle> rowHomes = new ArrayList<>();
     List<String> rowKeys = new ArrayList<>();
     List<Long> sizes = new ArrayList<>();
     try (LanceScanner scanner = LanceScanner.create(h.table, options, h.allocator);
@@ -100,6 +103,7 @@ public final class BlobReads {
             continue; // null, or an external reference: no managed bytes
           }
           rowIds.add(((Number) batch.getVector("_rowid").getObject(i)).longValue());
+          rowHomes.add(homes.of(((Number) batch.getVector("_rowaddr").getObject(i)).longValue(), column));
           rowKeys.add((String) RowCodec.get(batch.getVector(DataTables.ID), i));
           sizes.add(StoredBlob.of(description, i).size());
         }
@@ -108,30 +112,38 @@ public final class BlobReads {
     if (rowIds.isEmpty()) {
       return;
     }
-    // takeBlobs answers one file per row id, in the order asked.
-    List<BlobFile> files = h.table.takeBlobs(rowIds, column);
-    try {
-      for (int i = 0; i < rowIds.size(); i++) {
-        byte[] bytes = files.get(i).read();
-        if (bytes.length != sizes.get(i)) {
-          throw new IllegalStateException("Blob cell '" + rowKeys.get(i) + "'." + column + " read " + bytes.length
-              + " bytes where its description says " + sizes.get(i));
+    // One takeBlobs per home (on main, the one handle), which answers one file per row id, in the order asked.
+    Map<TableHandle, List<Integer>> byHome = new LinkedHashMap<>();
+    for (int i = 0; i < rowIds.size(); i++) {
+      byHome.computeIfAbsent(rowHomes.get(i), k -> new ArrayList<>()).add(i);
+    }
+    for (Map.Entry<TableHandle, List<Integer>> home : byHome.entrySet()) {
+      List<Integer> rows = home.getValue();
+      List<BlobFile> files = home.getKey().table.takeBlobs(rows.stream().map(rowIds::get).toList(), column);
+      try {
+        for (int j = 0; j < rows.size(); j++) {
+          int i = rows.get(j);
+          byte[] bytes = files.get(j).read();
+          if (bytes.length != sizes.get(i)) {
+            throw new IllegalStateException("Blob cell '" + rowKeys.get(i) + "'." + column + " read " + bytes.length
+                + " bytes where its description says " + sizes.get(i));
+          }
+          out.put(rowKeys.get(i), bytes);
         }
-        out.put(rowKeys.get(i), bytes);
-      }
-    } finally {
-      for (BlobFile f : files) {
-        f.close();
+      } finally {
+        for (BlobFile f : files) {
+          f.close();
+        }
       }
     }
   }
 
-  private Optional<Cell> find(TableHandle h, String id, String column) throws Exception {
+  private Optional<Cell> find(TableHandle h, TableAt at, String id, String column) throws Exception {
     dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
         dev.omnigraph.storage.StoreRequests.Kind.TABLE, 0);
     String companion = TableSchemas.blobUriColumn(column);
     ScanOptions options = new ScanOptions.Builder().filter(Filter.eq(DataTables.ID, id).toSql())
-        .columns(List.of(column, companion)).withRowId(true).build();
+        .columns(List.of(column, companion)).withRowId(true).withRowAddress(true).build();
     try (LanceScanner scanner = LanceScanner.create(h.table, options, h.allocator);
         ArrowReader reader = scanner.scanBatches()) {
       while (reader.loadNextBatch()) {
@@ -142,10 +154,12 @@ public final class BlobReads {
         // Ids are unique within a table version: the first row is the row.
         StructVector description = (StructVector) batch.getVector(column);
         long rowId = ((Number) batch.getVector("_rowid").getObject(0)).longValue();
+        long rowAddress = ((Number) batch.getVector("_rowaddr").getObject(0)).longValue();
         Optional<StoredBlob> stored = description.isNull(0) ? Optional.empty()
             : Optional.of(StoredBlob.of(description, 0));
         Object uri = RowCodec.get(batch.getVector(companion), 0);
-        return Optional.of(new Cell(h, column, rowId, stored, Optional.ofNullable((String) uri)));
+        return Optional.of(new Cell(h, new BlobHomes(lance, config, at, h), column, rowId, rowAddress, stored,
+            Optional.ofNullable((String) uri)));
       }
     }
     return Optional.empty();
@@ -157,16 +171,21 @@ public final class BlobReads {
    */
   public static final class Cell implements AutoCloseable {
     private final TableHandle handle;
+    private final BlobHomes homes;
     private final String column;
     private final long rowId;
+    private final long rowAddress;
     private final Optional<StoredBlob> stored;
     private final Optional<String> externalUri;
     private BlobFile file;
 
-    Cell(TableHandle handle, String column, long rowId, Optional<StoredBlob> stored, Optional<String> externalUri) {
+    Cell(TableHandle handle, BlobHomes homes, String column, long rowId, long rowAddress, Optional<StoredBlob> stored,
+        Optional<String> externalUri) {
       this.handle = handle;
+      this.homes = homes;
       this.column = column;
       this.rowId = rowId;
+      this.rowAddress = rowAddress;
       this.stored = stored;
       this.externalUri = externalUri;
     }
@@ -231,7 +250,8 @@ public final class BlobReads {
 
     private BlobFile file() {
       if (file == null) {
-        List<BlobFile> files = LanceCall.lance(() -> handle.table.takeBlobs(List.of(rowId), column));
+        TableHandle home = homes.of(rowAddress, column);
+        List<BlobFile> files = LanceCall.lance(() -> home.table.takeBlobs(List.of(rowId), column));
         file = files.get(0);
       }
       return file;
@@ -246,7 +266,11 @@ public final class BlobReads {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       } finally {
-        handle.close();
+        try {
+          homes.close();
+        } finally {
+          handle.close();
+        }
       }
     }
   }

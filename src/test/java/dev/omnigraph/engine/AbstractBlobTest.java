@@ -520,6 +520,40 @@ abstract class AbstractBlobTest {
     assertThat(sidecars()).isEmpty();
   }
 
+  /**
+   * A branch that has its own copy of a table still shares the fragments it forked with: their
+   * Blob payloads live in the parent's data folder, and a read or a carrying write through the
+   * branch must find them there (one and two branch levels down).
+   */
+  @Test
+  void aCellABranchStillSharesWithMainReadsThroughTheBranch() throws Exception {
+    byte[] a = pattern(200_000, 1);
+    addDoc("a", base64(a));
+    addDoc("b", base64(new byte[] {1}));
+    graph.branchCreate("side", "main", Optional.of("blob-test"));
+    put("side", "b", new byte[] {2}, Optional.empty(), Optional.empty()); // side forks its own Doc table
+    assertThat(sha256(content("side", "a"))).isEqualTo(sha256(a));
+    try (BlobRead cell = graph.readBlob("node", "Doc", "a", "body", Optional.of("side"), Optional.empty(),
+        Optional.empty())) {
+      assertThat(bytes(cell, 100_000, 10)).isEqualTo(Arrays.copyOfRange(a, 100_000, 100_010));
+    }
+
+    graph.branchCreate("side2", "side", Optional.of("blob-test"));
+    put("side2", "b", new byte[] {3}, Optional.empty(), Optional.empty());
+    assertThat(sha256(content("side2", "a"))).isEqualTo(sha256(a));
+
+    // Writers that carry the shared cell read it through the branch too: an update of another
+    // property rewrites the row with its bytes, and a merge carries it back.
+    graph.mutate("side2", GQ, "set_note", JSON.createObjectNode().put("slug", "a").put("note", "n"),
+        Optional.of("blob-test"), Optional.empty());
+    assertThat(sha256(content("side2", "a"))).isEqualTo(sha256(a));
+    addDoc("c", base64(new byte[] {4})); // main moves on: the merge is three-way and carries rows
+    graph.branchMerge("side2", "main", false, Optional.of("blob-test"));
+    assertThat(sha256(content("main", "a"))).isEqualTo(sha256(a));
+    assertThat(content("main", "b")).containsExactly(3);
+    assertThat(sidecars()).isEmpty();
+  }
+
   @Test
   void aHeadThatMovesBeforeTheEffectIsReadSetChanged() throws Exception {
     addDoc("a", base64(new byte[] {1}));
