@@ -26,7 +26,12 @@ import org.lance.ipc.ScanOptions;
  */
 public final class BlobReads {
 
-  /** The largest range one read asks Lance for, and so the most payload bytes held at once. */
+  /**
+   * The largest range one read asks Lance for, and so the most payload bytes held at once. Each read
+   * is a fresh array (lance-java offers no read into a caller's buffer) and a storage request:
+   * smaller reads cost more requests and did not keep G1 from growing the server's RSS; the serve
+   * launcher's collector choice does (docs/performance.md, "Large Blobs").
+   */
   public static final int CHUNK_BYTES = 4 * 1024 * 1024;
 
   private final StorageConfig config;

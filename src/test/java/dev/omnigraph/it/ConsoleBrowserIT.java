@@ -27,6 +27,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -230,13 +231,7 @@ class ConsoleBrowserIT {
     assertThat(graph.getAttribute("data-node-count")).isEqualTo("4");
     assertThat(graph.getAttribute("data-edge-count")).isEqualTo("3");
     // A real click on dave where cytoscape drew him shows his properties.
-    @SuppressWarnings("unchecked")
-    java.util.Map<String, Number> at = (java.util.Map<String, Number>) ((JavascriptExecutor) browser).executeScript(
-        "const c = document.querySelector('#result-graph'); c.scrollIntoView({block: 'center'});"
-            + " const p = c.cy.nodes().filter(n => n.data('entityId') === 'dave')[0].renderedPosition();"
-            + " return {x: p.x - c.clientWidth / 2, y: p.y - c.clientHeight / 2};");
-    new org.openqa.selenium.interactions.Actions(browser)
-        .moveToElement(graph, at.get("x").intValue(), at.get("y").intValue()).click().perform();
+    clickNode(graph, "dave");
     shot("query-two-hops-clicked");
     wait.until(d -> d.findElement(By.id("node-props")).getText().contains("41"));
     assertThat(text("#node-props")).contains("dave").contains("age").contains("41");
@@ -443,6 +438,125 @@ class ConsoleBrowserIT {
       assertThat(control.isEnabled()).as(id).isTrue();
       assertThat(control.getAttribute("title")).as(id).isNullOrEmpty();
     }
+  }
+
+  /**
+   * Issue 36: a node's Blob property is a panel of its own (docs/console.md, "Blob cells"): its
+   * size, a text preview (one ranged GET), an image preview, a download of the whole cell as a file,
+   * and an upload that replaces the bytes (PUT with If-Match of the ETag shown).
+   */
+  @Test
+  @Order(15)
+  void aBlobCellShowsItsSizePreviewsDownloadsAndUploads() throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+    HttpResponse<String> schema = http.send(HttpRequest.newBuilder(URI.create(base + "/graphs/default/schema"))
+        .header("Authorization", "Bearer " + token(WRITER)).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(schema.statusCode()).as(schema.body()).isEqualTo(200);
+    String source = mapper.readTree(schema.body()).get("schema_source").asText()
+        + "\nnode Doc {\n  slug: String @key\n  body: Blob?\n}\n";
+    HttpResponse<String> applied = http.send(HttpRequest.newBuilder(URI.create(base + "/graphs/default/schema/apply"))
+        .header("Content-Type", "application/json").header("Authorization", "Bearer " + token(WRITER))
+        .POST(HttpRequest.BodyPublishers.ofString(mapper.writeValueAsString(java.util.Map.of("schema_source", source))))
+        .build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(applied.statusCode()).as(applied.body()).isEqualTo(200);
+    byte[] text = "hello, blob\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] png = png(3, 2);
+    java.util.Base64.Encoder b64 = java.util.Base64.getEncoder();
+    HttpResponse<String> loaded = http.send(HttpRequest.newBuilder(URI.create(base + "/graphs/default/load/ndjson?branch=main"))
+        .header("Content-Type", "application/x-ndjson").header("Authorization", "Bearer " + token(WRITER))
+        .POST(HttpRequest.BodyPublishers.ofString(
+            "{\"type\":\"Doc\",\"data\":{\"slug\":\"readme\",\"body\":\"base64:" + b64.encodeToString(text) + "\"}}\n"
+                + "{\"type\":\"Doc\",\"data\":{\"slug\":\"logo\",\"body\":\"base64:" + b64.encodeToString(png) + "\"}}\n"))
+        .build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
+
+    // The page reads the schema once: opened again, it knows Doc and its Blob property.
+    browser.get(base + "/ui/#query");
+    browser.navigate().refresh();
+    wait.until(d -> ("signed in as " + WRITER).equals(d.findElement(By.id("actor")).getText()));
+    setEditor("query-text", "query docs() {\n  match {\n    $d: Doc\n  }\n  return { $d }\n}\n");
+    String cleared = (String) ((JavascriptExecutor) browser).executeScript(
+        "const g = document.querySelector('#result-graph'); if (g) g.remove(); return 'cleared'");
+    assertThat(cleared).isEqualTo("cleared");
+    browser.findElement(By.id("run-query")).click();
+    WebElement graph = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#result-graph[data-node-count]")));
+    assertThat(graph.getAttribute("data-node-count")).isEqualTo("2");
+
+    // Text: the size, the content type the bytes look like, the first bytes as text.
+    clickNode(graph, "readme");
+    String panel = "#node-props .blob[data-property='body'] ";
+    wait.until(d -> d.findElements(By.cssSelector(panel + ".blob-text")).size() == 1
+        && d.findElement(By.cssSelector("#node-props h3")).getText().contains("readme"));
+    assertThat(text(panel + ".blob-size")).isEqualTo(text.length + " bytes");
+    assertThat(text(panel + ".blob-type")).isEqualTo("application/octet-stream (looks like text)");
+    assertThat(text(panel + ".blob-text")).isEqualTo("hello, blob");
+    shot("blob-text");
+
+    // Download: the whole cell, saved by the browser under the console's file name.
+    Path downloads = Files.createDirectories(dir.resolve("downloads"));
+    browser.executeCdpCommand("Browser.setDownloadBehavior",
+        java.util.Map.of("behavior", "allow", "downloadPath", downloads.toString()));
+    browser.findElement(By.cssSelector(panel + ".blob-download")).click();
+    Path saved = downloads.resolve("Doc-readme-body");
+    wait.until(d -> Files.exists(saved));
+    assertThat(Files.readAllBytes(saved)).isEqualTo(text);
+
+    // Upload: the chosen file replaces the bytes, and the panel reads the new cell.
+    String etag = http.send(HttpRequest.newBuilder(URI.create(base + "/graphs/default/blob?entity=node&type=Doc&id=readme"
+        + "&property=body&branch=main")).method("HEAD", HttpRequest.BodyPublishers.noBody())
+        .header("Authorization", "Bearer " + token(WRITER)).build(), HttpResponse.BodyHandlers.discarding())
+        .headers().firstValue("ETag").orElseThrow();
+    byte[] replaced = "replaced from the console\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    Path file = Files.write(dir.resolve("replacement.txt"), replaced);
+    browser.findElement(By.cssSelector(panel + ".blob-file")).sendKeys(file.toString());
+    browser.findElement(By.cssSelector(panel + ".blob-upload")).click();
+    // The panel is drawn again after the PUT: what was found a moment ago may be gone.
+    new WebDriverWait(browser, Duration.ofSeconds(30)).ignoring(StaleElementReferenceException.class).until(d -> d.findElements(By.cssSelector(panel + ".blob-text")).size() == 1
+        && d.findElement(By.cssSelector(panel + ".blob-text")).getText().equals("replaced from the console"));
+    assertThat(text(panel + ".blob-size")).isEqualTo(replaced.length + " bytes");
+    HttpResponse<byte[]> now = http.send(HttpRequest.newBuilder(URI.create(base + "/graphs/default/blob?entity=node"
+        + "&type=Doc&id=readme&property=body&branch=main")).header("Authorization", "Bearer " + token(WRITER)).build(),
+        HttpResponse.BodyHandlers.ofByteArray());
+    assertThat(now.statusCode()).isEqualTo(200);
+    assertThat(now.body()).isEqualTo(replaced);
+    assertThat(now.headers().firstValue("ETag")).isPresent().get().isNotEqualTo(etag);
+    shot("blob-uploaded");
+
+    // Image: previewed whole from a blob: URL, decoded by the browser at its size.
+    clickNode(graph, "logo");
+    wait.until(d -> d.findElements(By.cssSelector(panel + "img.blob-image")).size() == 1
+        && d.findElement(By.cssSelector("#node-props h3")).getText().contains("logo"));
+    assertThat(text(panel + ".blob-size")).isEqualTo(png.length + " bytes");
+    assertThat(text(panel + ".blob-type")).isEqualTo("application/octet-stream (looks like image/png)");
+    WebElement img = browser.findElement(By.cssSelector(panel + "img.blob-image"));
+    assertThat(img.getAttribute("src")).startsWith("blob:");
+    wait.until(d -> Boolean.TRUE.equals(((JavascriptExecutor) d).executeScript(
+        "return arguments[0].complete && arguments[0].naturalWidth > 0", img)));
+    assertThat(((JavascriptExecutor) browser).executeScript(
+        "return arguments[0].naturalWidth + 'x' + arguments[0].naturalHeight", img)).isEqualTo("3x2");
+    shot("blob-image");
+  }
+
+  /** A 3x2 (or any size) PNG, made here so that the preview has real image bytes to decode. */
+  private static byte[] png(int width, int height) throws IOException {
+    java.awt.image.BufferedImage image = new java.awt.image.BufferedImage(width, height,
+        java.awt.image.BufferedImage.TYPE_INT_RGB);
+    image.setRGB(0, 0, 0xff0000);
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    javax.imageio.ImageIO.write(image, "png", out);
+    return out.toByteArray();
+  }
+
+  /** A real click where cytoscape drew the node with {@code entityId} in {@code graph}. */
+  private void clickNode(WebElement graph, String entityId) {
+    @SuppressWarnings("unchecked")
+    java.util.Map<String, Number> at = (java.util.Map<String, Number>) ((JavascriptExecutor) browser).executeScript(
+        "const c = arguments[0]; c.scrollIntoView({block: 'center'});"
+            + " const p = c.cy.nodes().filter(n => n.data('entityId') === arguments[1])[0].renderedPosition();"
+            + " return {x: p.x - c.clientWidth / 2, y: p.y - c.clientHeight / 2};", graph, entityId);
+    new org.openqa.selenium.interactions.Actions(browser)
+        .moveToElement(graph, at.get("x").intValue(), at.get("y").intValue()).click().perform();
   }
 
   private static String token(String actor) {
