@@ -22,21 +22,26 @@ import java.util.Set;
  * unchanged row therefore reads nothing; only rows rewritten on a side with every other column
  * equal are read.
  */
-final class BlobCells {
+public final class BlobCells {
 
   /** One snapshot's row of the entity: its pin, and its row address there (-1: unknown). */
-  record Side(TablePin pin, long address) {}
+  public record Side(TablePin pin, long address) {}
 
   private final DataTables tables;
   private final TablePin base;
   private Set<Integer> baseFragments;
 
-  BlobCells(DataTables tables, TablePin base) {
+  /**
+   * Cells of snapshots that all descend from {@code base} (a merge's base; a commit's parent state
+   * when one commit's changes are listed).
+   */
+  public BlobCells(DataTables tables, TablePin base) {
     this.tables = tables;
     this.base = base;
   }
 
-  boolean same(String id, String column, Side x, StoredBlob cx, Side y, StoredBlob cy) {
+  /** Whether {@code id}'s committed cells {@code cx} (at {@code x}) and {@code cy} (at {@code y}) hold the same bytes. */
+  public boolean same(String id, String column, Side x, StoredBlob cx, Side y, StoredBlob cy) {
     if (cx.size() != cy.size()) {
       return false;
     }
