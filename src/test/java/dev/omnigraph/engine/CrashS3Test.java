@@ -56,6 +56,12 @@ class CrashS3Test extends AbstractCrashTest {
     return Stream.of(Arguments.of("optimize.after_compact", null));
   }
 
+  /** A merge carrying Blob rows on S3: a halt after its confirm (rolled forward); the rollback runs locally. */
+  @Override
+  Stream<Arguments> blobMergeCrashCases() {
+    return Stream.of(Arguments.of("merge.after_confirm", "RolledForward"));
+  }
+
   /** Branch merge on S3: a halt inside its chain (rolled back) and after confirm (rolled forward). */
   @Override
   Stream<Arguments> mergeCrashCases() {
