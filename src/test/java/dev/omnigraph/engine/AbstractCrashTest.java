@@ -929,6 +929,46 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
   }
 
   /**
+   * A load of managed Blob rows (each payload written into the table's data files with its row) halted
+   * between its table commit and its confirm (rolled back: the rows are gone) and after its confirm
+   * (rolled forward: both rows with their exact bytes). A committed cell is never touched.
+   */
+  Stream<Arguments> blobLoadCrashCases() {
+    return Stream.of(Arguments.of("write.after_table_commit", "RolledBack"),
+        Arguments.of("write.after_confirm", "RolledForward"));
+  }
+
+  @ParameterizedTest(name = "a Blob load halts at {0}")
+  @MethodSource("blobLoadCrashCases")
+  void aHaltInsideABlobLoadLeavesTheRowsBeforeOrAfter(String failpoint, String kind) throws Exception {
+    graph.schemaApply(AbstractGraphEngineTest.schemaText() + WITH_DOC, false, Optional.of("act-test"));
+    byte[] kept = AbstractBlobTest.pattern(50_000, 1);
+    load("main", LoadMode.APPEND, doc("d1", kept));
+    // Two payloads of 60 KB: their base64 lines stay under one command-line argument's 128 KiB.
+    byte[] second = AbstractBlobTest.pattern(60_000, 2);
+    byte[] third = AbstractBlobTest.pattern(60_001, 3);
+    Before before = capture("main");
+    graph.close();
+    CrashChildProcess.Result r = CrashChildProcess.run(config, Optional.of(failpoint), CHILD_TIMEOUT_SECONDS,
+        "load", "main", doc("d2", second), doc("d3", third));
+    assertThat(r.exitCode()).as("load child halted at %s:\n%s", failpoint, r.output()).isEqualTo(137);
+    reopen();
+
+    boolean landed = kind.equals("RolledForward");
+    assertThat(sidecarKeys()).isEmpty();
+    assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> assertThat(e.kind()).isEqualTo(kind));
+    assertThat(AbstractBlobTest.sha256(cell("main", "d1"))).isEqualTo(AbstractBlobTest.sha256(kept));
+    if (landed) {
+      assertThat(content("main")).isEqualTo(plus(before.content(), Map.of("Doc", Set.of("d2", "d3"))));
+      assertThat(AbstractBlobTest.sha256(cell("main", "d2"))).isEqualTo(AbstractBlobTest.sha256(second));
+      assertThat(AbstractBlobTest.sha256(cell("main", "d3"))).isEqualTo(AbstractBlobTest.sha256(third));
+    } else {
+      assertThat(content("main")).isEqualTo(before.content());
+    }
+    assertPinsEqualHeads("main");
+  }
+
+  /**
    * A merge that carries Blob rows (docs/merge.md: a carried cell is read at the source pin and
    * written back as bytes): a halt between its chunk commit and its confirm rolls back to the
    * target's old bytes, a halt after its confirm rolls forward to the source's; never a torn cell.
