@@ -128,8 +128,8 @@ public final class CommitChanges {
       }
       // A Blob cell's description locates bytes only within its data file: a same-size PUT can
       // land at the very same (position, size). Cells are compared as a merge compares them:
-      // the same physical row of a fragment the parent holds, or else the same bytes.
-      BlobCells cells = new BlobCells(tables, slot.before());
+      // the same physical row (same address, same data files), or else the same bytes.
+      BlobCells cells = new BlobCells(tables);
       try (OrderedCursor was = open(commit, slot.before(), after0);
           OrderedCursor is = open(commit, slot.after(), after0)) {
         while (true) {

@@ -581,6 +581,32 @@ abstract class AbstractBlobTest {
     assertThat(graph.commitChanges(same.graphCommitId(), dev.omnigraph.api.ChangesPage.FIRST).changes()).isEmpty();
   }
 
+  /**
+   * Two branches that each rewrite one cell at the same size fork their own copies of the table, and
+   * each puts the new row at the same row address (the first new fragment id after the fork, offset
+   * 0) in a different file. The merge must compare their bytes, not their addresses: different bytes
+   * on both sides are a conflict, equal bytes are not.
+   */
+  @Test
+  void sameSizeRewritesOnTwoBranchesAreComparedByBytesNotByAddress() throws Exception {
+    addDoc("a", base64(new byte[] {1, 2, 3}));
+    graph.branchCreate("x", "main", Optional.of("blob-test"));
+    graph.branchCreate("y", "main", Optional.of("blob-test"));
+    graph.branchCreate("z", "main", Optional.of("blob-test"));
+    put("x", "a", new byte[] {4, 5, 6}, Optional.empty(), Optional.empty());
+    put("y", "a", new byte[] {7, 8, 9}, Optional.empty(), Optional.empty());
+    put("z", "a", new byte[] {4, 5, 6}, Optional.empty(), Optional.empty());
+    graph.branchMerge("x", "main", false, Optional.of("blob-test"));
+    assertThat(content("main", "a")).containsExactly(4, 5, 6);
+    assertThatThrownBy(() -> graph.branchMerge("y", "main", false, Optional.of("blob-test")))
+        .isInstanceOf(dev.omnigraph.api.MergeConflicts.class);
+    assertThat(content("main", "a")).containsExactly(4, 5, 6);
+    // The same new bytes on both sides: no conflict, nothing to change.
+    graph.branchMerge("z", "main", false, Optional.of("blob-test"));
+    assertThat(content("main", "a")).containsExactly(4, 5, 6);
+    assertThat(sidecars()).isEmpty();
+  }
+
   @Test
   void aHeadThatMovesBeforeTheEffectIsReadSetChanged() throws Exception {
     addDoc("a", base64(new byte[] {1}));
