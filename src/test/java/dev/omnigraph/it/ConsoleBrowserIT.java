@@ -461,7 +461,7 @@ class ConsoleBrowserIT {
         .build(), HttpResponse.BodyHandlers.ofString());
     assertThat(applied.statusCode()).as(applied.body()).isEqualTo(200);
     byte[] text = "hello, blob\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    byte[] png = png(3, 2);
+    byte[] png = png(48, 32);
     java.util.Base64.Encoder b64 = java.util.Base64.getEncoder();
     HttpResponse<String> loaded = http.send(HttpRequest.newBuilder(URI.create(base + "/graphs/default/load/ndjson?branch=main"))
         .header("Content-Type", "application/x-ndjson").header("Authorization", "Bearer " + token(WRITER))
@@ -534,15 +534,19 @@ class ConsoleBrowserIT {
     wait.until(d -> Boolean.TRUE.equals(((JavascriptExecutor) d).executeScript(
         "return arguments[0].complete && arguments[0].naturalWidth > 0", img)));
     assertThat(((JavascriptExecutor) browser).executeScript(
-        "return arguments[0].naturalWidth + 'x' + arguments[0].naturalHeight", img)).isEqualTo("3x2");
+        "return arguments[0].naturalWidth + 'x' + arguments[0].naturalHeight", img)).isEqualTo("48x32");
     shot("blob-image");
   }
 
-  /** A 3x2 (or any size) PNG, made here so that the preview has real image bytes to decode. */
+  /** A red PNG of that size, made here so that the preview has real image bytes to decode. */
   private static byte[] png(int width, int height) throws IOException {
     java.awt.image.BufferedImage image = new java.awt.image.BufferedImage(width, height,
         java.awt.image.BufferedImage.TYPE_INT_RGB);
-    image.setRGB(0, 0, 0xff0000);
+    for (int x = 0; x < width; x++) {
+      for (int y = 0; y < height; y++) {
+        image.setRGB(x, y, 0xd62728);
+      }
+    }
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
     javax.imageio.ImageIO.write(image, "png", out);
     return out.toByteArray();
