@@ -364,12 +364,7 @@ class ConsoleBrowserIT {
     wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#load-outcome .outcome.ok")));
 
     browser.get(base + "/ui/#query");
-    setEditor("query-text", "query pairs() {\n  match {\n    $a: Person\n    $a knows $b\n  }\n  return { $a, $b }\n}\n");
-    String cleared = (String) ((JavascriptExecutor) browser).executeScript(
-        "const g = document.querySelector('#result-graph'); if (g) g.remove(); return 'cleared'");
-    assertThat(cleared).isEqualTo("cleared");
-    browser.findElement(By.id("run-query")).click();
-    WebElement graph = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#result-graph[data-node-count]")));
+    WebElement graph = drawQuery("query pairs() {\n  match {\n    $a: Person\n    $a knows $b\n  }\n  return { $a, $b }\n}\n");
     // Knows: alice -> bob, bob -> carol, carol -> dave, lookalike -> carol: five people, four edges.
     assertThat(graph.getAttribute("data-node-count")).isEqualTo("5");
     assertThat(graph.getAttribute("data-edge-count")).isEqualTo("4");
@@ -475,12 +470,7 @@ class ConsoleBrowserIT {
     browser.get(base + "/ui/#query");
     browser.navigate().refresh();
     wait.until(d -> ("signed in as " + WRITER).equals(d.findElement(By.id("actor")).getText()));
-    setEditor("query-text", "query docs() {\n  match {\n    $d: Doc\n  }\n  return { $d }\n}\n");
-    String cleared = (String) ((JavascriptExecutor) browser).executeScript(
-        "const g = document.querySelector('#result-graph'); if (g) g.remove(); return 'cleared'");
-    assertThat(cleared).isEqualTo("cleared");
-    browser.findElement(By.id("run-query")).click();
-    WebElement graph = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#result-graph[data-node-count]")));
+    WebElement graph = drawQuery("query docs() {\n  match {\n    $d: Doc\n  }\n  return { $d }\n}\n");
     assertThat(graph.getAttribute("data-node-count")).isEqualTo("2");
 
     // Text: the size, the content type the bytes look like, the first bytes as text.
@@ -550,6 +540,16 @@ class ConsoleBrowserIT {
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
     javax.imageio.ImageIO.write(image, "png", out);
     return out.toByteArray();
+  }
+
+  /** Runs {@code query} in the query view and returns its drawing (the previous one removed first). */
+  private WebElement drawQuery(String query) {
+    setEditor("query-text", query);
+    String cleared = (String) ((JavascriptExecutor) browser).executeScript(
+        "const g = document.querySelector('#result-graph'); if (g) g.remove(); return 'cleared'");
+    assertThat(cleared).isEqualTo("cleared");
+    browser.findElement(By.id("run-query")).click();
+    return wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#result-graph[data-node-count]")));
   }
 
   /** A real click where cytoscape drew the node with {@code entityId} in {@code graph}. */
