@@ -154,12 +154,16 @@ class BlobResource {
   }
 
   private Response write(String graphId, String entity, String type, String id, String property, String branch,
-      String ifMatch, String ifCommit, Optional<InputStream> value) {
+      String ifMatch, String ifCommitHeader, Optional<InputStream> value) {
+    // Parsed as the conditional mutation routes parse it (docs/http-api.md, "Blob writes"): an empty
+    // or entity-tag value is 400, not a condition no head can meet (412).
+    Optional<dev.omnigraph.api.CommitId> ifCommit = GraphResource.optionalExpectedHead(
+        ifCommitHeader == null ? null : java.util.List.of(ifCommitHeader));
     ServedGraph served = graphs.get(graphId);
     dev.omnigraph.engine.Omnigraph g = served.handle();
     BlobWriteOutput out = metrics.write(served, "blob_write", () -> g.writeBlob(branch, required("entity", entity),
         required("type", type), required("id", id), required("property", property), value,
-        Optional.ofNullable(ifMatch), Optional.ofNullable(ifCommit).map(String::strip), actor.get()), o -> null);
+        Optional.ofNullable(ifMatch), ifCommit, actor.get()), o -> null);
     Response.ResponseBuilder ok = Response.ok(out).header(SNAPSHOT_HEADER, out.graphCommitId());
     return (out.etag() == null ? ok : ok.header("ETag", out.etag())).build();
   }
