@@ -98,8 +98,9 @@ class GraphResource {
   @Operation(operationId = "mutate", summary = "Run a mutation as one graph commit.")
   @CustomDeserialization(StrictBodies.class)
   public ChangeOutput mutate(@PathParam("graph_id") String graphId,
-      @HeaderParam(IF_GRAPH_COMMIT) String ifGraphCommit, Requests.ChangeRequest request) {
-    if (ifGraphCommit != null) {
+      @HeaderParam(IF_GRAPH_COMMIT) String ifGraphCommit, @jakarta.ws.rs.core.Context HttpHeaders headers,
+      Requests.ChangeRequest request) {
+    if (sent(headers)) {
       // An older server would ignore the header and write unconditionally: the condition has its own route.
       throw new InvalidRequest(IF_GRAPH_COMMIT + " is not accepted here; send conditional mutations to POST /graphs/"
           + graphId + "/mutate/if-graph-commit");
@@ -117,6 +118,17 @@ class GraphResource {
       @jakarta.ws.rs.core.Context HttpHeaders headers, Requests.ChangeRequest request) {
     CommitId expected = expectedHead(headers.getRequestHeader(IF_GRAPH_COMMIT));
     return change(graphId, required(request), Optional.of(expected));
+  }
+
+  /**
+   * Whether {@code Omnigraph-If-Graph-Commit} was sent at all, even empty (the reference refuses any
+   * header line on the unconditional routes). Read from the raw header lines: the {@code @HeaderParam}
+   * of those routes only documents the header, since it reads an empty value as no header, which
+   * would let the write run unconditionally.
+   */
+  private static boolean sent(HttpHeaders headers) {
+    List<String> values = headers.getRequestHeader(IF_GRAPH_COMMIT);
+    return values != null && !values.isEmpty();
   }
 
   /**
@@ -256,8 +268,9 @@ class GraphResource {
   @Consumes(MediaType.APPLICATION_JSON)
   @CustomDeserialization(StrictBodies.class)
   public Object invokeStoredQuery(@PathParam("graph_id") String graphId, @PathParam("name") String name,
-      @HeaderParam(IF_GRAPH_COMMIT) String ifGraphCommit, Requests.InvokeStoredQueryRequest request) {
-    if (ifGraphCommit != null) {
+      @HeaderParam(IF_GRAPH_COMMIT) String ifGraphCommit, @jakarta.ws.rs.core.Context HttpHeaders headers,
+      Requests.InvokeStoredQueryRequest request) {
+    if (sent(headers)) {
       // As /mutate: a condition sent here would be ignored, so it is refused and has its own route.
       throw new InvalidRequest(IF_GRAPH_COMMIT + " is not accepted here; send conditional stored mutations to"
           + " POST /graphs/" + graphId + "/queries/" + name + "/if-graph-commit");

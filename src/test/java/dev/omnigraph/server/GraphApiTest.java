@@ -378,6 +378,11 @@ class GraphApiTest {
     String head = head("g", "main");
     Map<String, Object> body = Map.of("query", PEOPLE_GQ, "name", "add_person", "params", Map.of("name", "hal"));
     for (String value : List.of("", " ")) {
+      // The unconditional route refuses the header line whatever its value, as the reference does.
+      api().contentType("application/json").header(GraphResource.IF_GRAPH_COMMIT, value).body(body)
+          .post("/graphs/g/mutate").then().statusCode(400)
+          .body("code", equalTo("bad_request"))
+          .body("error", containsString("mutate/if-graph-commit"));
       api().contentType("application/json").header(GraphResource.IF_GRAPH_COMMIT, value).body(body)
           .post("/graphs/g/mutate/if-graph-commit").then().statusCode(400)
           .body("code", equalTo("bad_request"))
