@@ -18,7 +18,7 @@ public final class Rows {
    * locates its bytes only within its own data file, so equal descriptions in two snapshots do not
    * prove equal bytes (a same-size rewrite in a new file can have the very same description).
    */
-  interface BlobMatch {
+  public interface BlobMatch {
     boolean same(String column, StoredBlob a, StoredBlob b);
   }
 
@@ -26,7 +26,7 @@ public final class Rows {
    * As {@link #same(Map, Map)}, with committed Blob cells compared by {@code blobs} (when not null),
    * only once every other column is equal: a Blob match may read bytes.
    */
-  static boolean same(Map<String, Object> a, Map<String, Object> b, BlobMatch blobs) {
+  public static boolean same(Map<String, Object> a, Map<String, Object> b, BlobMatch blobs) {
     if (a == null || b == null) {
       return a == b;
     }

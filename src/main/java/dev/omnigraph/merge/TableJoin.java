@@ -57,7 +57,7 @@ public final class TableJoin {
   public static void run(DataTables tables, TableKey tableKey, TablePin base, TablePin source, TablePin target,
       List<String> columns, boolean blobs, Visitor visitor) {
     boolean targetIsBase = MergePlanner.samePin(base, target);
-    BlobCells cells = blobs ? new BlobCells(tables, base) : null;
+    BlobCells cells = blobs ? new BlobCells(tables) : null;
     try (OrderedCursor b = open(tables, base, columns, blobs);
         OrderedCursor s = open(tables, source, columns, blobs);
         OrderedCursor t = targetIsBase ? null : open(tables, target, columns, blobs)) {

@@ -13,6 +13,7 @@ import dev.omnigraph.api.InvalidRequest;
 import dev.omnigraph.api.GraphCommit;
 import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
+import dev.omnigraph.merge.BlobCells;
 import dev.omnigraph.merge.Rows;
 import dev.omnigraph.schema.Catalog;
 import dev.omnigraph.schema.EdgeType;
@@ -125,6 +126,10 @@ public final class CommitChanges {
       if (samePin(slot.before(), slot.after())) {
         continue; // the same version of the same ref: the same rows, not read
       }
+      // A Blob cell's description locates bytes only within its data file: a same-size PUT can
+      // land at the very same (position, size). Cells are compared as a merge compares them:
+      // the same physical row (same address, same data files), or else the same bytes.
+      BlobCells cells = new BlobCells(tables);
       try (OrderedCursor was = open(commit, slot.before(), after0);
           OrderedCursor is = open(commit, slot.after(), after0)) {
         while (true) {
@@ -140,7 +145,7 @@ public final class CommitChanges {
             op = ChangeOp.DELETE;
           } else if (c > 0) {
             op = ChangeOp.INSERT;
-          } else if (Rows.same(was.peek(), is.peek())) {
+          } else if (same(cells, slot, was, is)) {
             was.next();
             is.next();
             continue;
@@ -175,6 +180,14 @@ public final class CommitChanges {
     return new CommitChangesOutput(cause(commit), out, null);
   }
 
+  /** Whether the cursors' current rows (one entity, before and after) are equal, Blob bytes included. */
+  private static boolean same(BlobCells cells, Slot slot, OrderedCursor was, OrderedCursor is) {
+    String id = was.peekId();
+    BlobCells.Side before = new BlobCells.Side(slot.before(), was.peekRowAddress());
+    BlobCells.Side after = new BlobCells.Side(slot.after(), is.peekRowAddress());
+    return Rows.same(was.peek(), is.peek(), (column, x, y) -> cells.same(id, column, before, x, after, y));
+  }
+
   private static int compareSlot(Slot slot, String kind, long typeId) {
     int k = Integer.compare(slot.kind().equals("node") ? 0 : 1, kind.equals("node") ? 0 : 1);
     return k != 0 ? k : Long.compare(slot.typeId(), typeId);
@@ -186,7 +199,7 @@ public final class CommitChanges {
 
   private OrderedCursor open(GraphCommit commit, TablePin pin, Optional<String> afterId) {
     try {
-      return tables.orderedById(pin.at(), afterId, List.of());
+      return tables.orderedById(pin.at(), afterId, List.of(), true);
     } catch (RuntimeException failure) {
       boolean readable;
       try {
@@ -227,6 +240,14 @@ public final class CommitChanges {
         Object v = row.get(p.name());
         if (v == null) {
           buf.writeNull();
+        } else if (v instanceof dev.omnigraph.schema.BlobValue external) {
+          buf.writeString(external.spelling()); // an external cell: its URI, as export writes it
+        } else if (v instanceof dev.omnigraph.table.StoredBlob managed) {
+          // A managed cell: its size, never its bytes (a page stays within PAGE_BYTES); the bytes
+          // are read with GET /blob at the commit (docs/http-api.md, "Blob reads").
+          buf.writeStartObject();
+          buf.writeNumberField("size", managed.size());
+          buf.writeEndObject();
         } else {
           GraphExport.value(buf, p.type(), v); // the export's spelling: what load parses back
         }

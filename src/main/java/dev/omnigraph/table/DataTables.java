@@ -422,6 +422,23 @@ public final class DataTables {
   }
 
   /**
+   * The data files of each fragment exactly {@code at} holds, by fragment id: file names are unique
+   * for good (Lance names each new file afresh), where a fragment id is unique only along one
+   * dataset branch's history. So two versions hold one physical row at one {@code _rowaddr} only
+   * when that fragment has the same files in both.
+   */
+  public Map<Integer, List<String>> fragmentFiles(TableAt at) {
+    return lance(() -> {
+      try (TableHandle h = TableHandle.open(lance, config, at)) {
+        Map<Integer, List<String>> files = new java.util.HashMap<>();
+        h.table.getFragments().forEach(f -> files.put(f.getId(),
+            f.metadata().getFiles().stream().map(org.lance.fragment.DataFile::getPath).toList()));
+        return files;
+      }
+    });
+  }
+
+  /**
    * As {@link #scan}, handing each row's {@code _rowaddr} beside it (the row map holds the table's
    * columns only): what a writer keeps as {@link KnownRows} for the stage that follows.
    */

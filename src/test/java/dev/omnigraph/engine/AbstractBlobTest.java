@@ -554,6 +554,59 @@ abstract class AbstractBlobTest {
     assertThat(sidecars()).isEmpty();
   }
 
+  /**
+   * A same-size PUT can land at the very description (position, size) the old cell had, in a new
+   * file: the commit's change list compares the bytes, not the descriptions, and lists the update.
+   * A write that leaves the cell alone lists nothing for it.
+   */
+  @Test
+  void aCommitsChangesListASameSizeBlobRewriteAndNotAnUntouchedCell() throws Exception {
+    addDoc("a", base64(new byte[] {1, 2, 3}));
+    addDoc("b", base64(new byte[] {7, 7, 7}));
+    dev.omnigraph.api.BlobWriteOutput rewrite = put("main", "a", new byte[] {4, 5, 6}, Optional.empty(),
+        Optional.empty());
+    List<dev.omnigraph.api.CommitChangesOutput.EntityChange> changes = graph.commitChanges(rewrite.graphCommitId(),
+        dev.omnigraph.api.ChangesPage.FIRST).changes();
+    assertThat(changes).extracting(c -> c.id() + ":" + c.op()).containsExactly("a:" + dev.omnigraph.api.ChangeOp.UPDATE);
+    // An image shows a managed cell's size, never its bytes.
+    assertThat(changes.get(0).after().properties().get("body").toString()).isEqualTo("{\"size\":3}");
+
+    WriteResult note = graph.mutate("main", GQ, "set_note", JSON.createObjectNode().put("slug", "b")
+        .put("note", "n"), Optional.of("blob-test"), Optional.empty());
+    assertThat(graph.commitChanges(note.commitId().orElseThrow(), dev.omnigraph.api.ChangesPage.FIRST).changes())
+        .extracting(c -> c.id() + ":" + c.op()).containsExactly("b:" + dev.omnigraph.api.ChangeOp.UPDATE);
+
+    dev.omnigraph.api.BlobWriteOutput same = put("main", "a", new byte[] {4, 5, 6}, Optional.empty(),
+        Optional.empty());
+    assertThat(graph.commitChanges(same.graphCommitId(), dev.omnigraph.api.ChangesPage.FIRST).changes()).isEmpty();
+  }
+
+  /**
+   * Two branches that each rewrite one cell at the same size fork their own copies of the table, and
+   * each puts the new row at the same row address (the first new fragment id after the fork, offset
+   * 0) in a different file. The merge must compare their bytes, not their addresses: different bytes
+   * on both sides are a conflict, equal bytes are not.
+   */
+  @Test
+  void sameSizeRewritesOnTwoBranchesAreComparedByBytesNotByAddress() throws Exception {
+    addDoc("a", base64(new byte[] {1, 2, 3}));
+    graph.branchCreate("x", "main", Optional.of("blob-test"));
+    graph.branchCreate("y", "main", Optional.of("blob-test"));
+    graph.branchCreate("z", "main", Optional.of("blob-test"));
+    put("x", "a", new byte[] {4, 5, 6}, Optional.empty(), Optional.empty());
+    put("y", "a", new byte[] {7, 8, 9}, Optional.empty(), Optional.empty());
+    put("z", "a", new byte[] {4, 5, 6}, Optional.empty(), Optional.empty());
+    graph.branchMerge("x", "main", false, Optional.of("blob-test"));
+    assertThat(content("main", "a")).containsExactly(4, 5, 6);
+    assertThatThrownBy(() -> graph.branchMerge("y", "main", false, Optional.of("blob-test")))
+        .isInstanceOf(dev.omnigraph.api.MergeConflicts.class);
+    assertThat(content("main", "a")).containsExactly(4, 5, 6);
+    // The same new bytes on both sides: no conflict, nothing to change.
+    graph.branchMerge("z", "main", false, Optional.of("blob-test"));
+    assertThat(content("main", "a")).containsExactly(4, 5, 6);
+    assertThat(sidecars()).isEmpty();
+  }
+
   @Test
   void aHeadThatMovesBeforeTheEffectIsReadSetChanged() throws Exception {
     addDoc("a", base64(new byte[] {1}));

@@ -928,6 +928,112 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     assertThat(sidecarKeys()).isEmpty();
   }
 
+  /**
+   * A load of managed Blob rows (each payload written into the table's data files with its row) halted
+   * between its table commit and its confirm (rolled back: the rows are gone) and after its confirm
+   * (rolled forward: both rows with their exact bytes). A committed cell is never touched.
+   */
+  Stream<Arguments> blobLoadCrashCases() {
+    return Stream.of(Arguments.of("write.after_table_commit", "RolledBack"),
+        Arguments.of("write.after_confirm", "RolledForward"));
+  }
+
+  @ParameterizedTest(name = "a Blob load halts at {0}")
+  @MethodSource("blobLoadCrashCases")
+  void aHaltInsideABlobLoadLeavesTheRowsBeforeOrAfter(String failpoint, String kind) throws Exception {
+    graph.schemaApply(AbstractGraphEngineTest.schemaText() + WITH_DOC, false, Optional.of("act-test"));
+    byte[] kept = AbstractBlobTest.pattern(50_000, 1);
+    load("main", LoadMode.APPEND, doc("d1", kept));
+    // Two payloads of 60 KB: their base64 lines stay under one command-line argument's 128 KiB.
+    byte[] second = AbstractBlobTest.pattern(60_000, 2);
+    byte[] third = AbstractBlobTest.pattern(60_001, 3);
+    Before before = capture("main");
+    graph.close();
+    CrashChildProcess.Result r = CrashChildProcess.run(config, Optional.of(failpoint), CHILD_TIMEOUT_SECONDS,
+        "load", "main", doc("d2", second), doc("d3", third));
+    assertThat(r.exitCode()).as("load child halted at %s:\n%s", failpoint, r.output()).isEqualTo(137);
+    reopen();
+
+    boolean landed = kind.equals("RolledForward");
+    assertThat(sidecarKeys()).isEmpty();
+    assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> assertThat(e.kind()).isEqualTo(kind));
+    assertThat(AbstractBlobTest.sha256(cell("main", "d1"))).isEqualTo(AbstractBlobTest.sha256(kept));
+    if (landed) {
+      assertThat(content("main")).isEqualTo(plus(before.content(), Map.of("Doc", Set.of("d2", "d3"))));
+      assertThat(AbstractBlobTest.sha256(cell("main", "d2"))).isEqualTo(AbstractBlobTest.sha256(second));
+      assertThat(AbstractBlobTest.sha256(cell("main", "d3"))).isEqualTo(AbstractBlobTest.sha256(third));
+    } else {
+      assertThat(content("main")).isEqualTo(before.content());
+    }
+    assertPinsEqualHeads("main");
+  }
+
+  /**
+   * A merge that carries Blob rows (docs/merge.md: a carried cell is read at the source pin and
+   * written back as bytes): a halt between its chunk commit and its confirm rolls back to the
+   * target's old bytes, a halt after its confirm rolls forward to the source's; never a torn cell.
+   */
+  Stream<Arguments> blobMergeCrashCases() {
+    return Stream.of(Arguments.of("merge.after_chunk_commit", "RolledBack"),
+        Arguments.of("merge.after_confirm", "RolledForward"));
+  }
+
+  @ParameterizedTest(name = "a merge carrying Blob rows halts at {0}")
+  @MethodSource("blobMergeCrashCases")
+  void aHaltInsideAMergeThatCarriesBlobRowsLeavesTheCellsBeforeOrAfter(String failpoint, String kind)
+      throws Exception {
+    graph.schemaApply(AbstractGraphEngineTest.schemaText() + WITH_DOC, false, Optional.of("act-test"));
+    byte[] old = AbstractBlobTest.pattern(300_000, 1);
+    load("main", LoadMode.APPEND, doc("d1", old));
+    graph.branchCreate("src", "main", Optional.of("act-test"));
+    byte[] rewritten = AbstractBlobTest.pattern(5 * 1024 * 1024 + 7, 2); // over one 4 MiB read
+    byte[] added = AbstractBlobTest.pattern(70_000, 3);
+    graph.writeBlob("src", "node", "Doc", "d1", "body", Optional.of(new java.io.ByteArrayInputStream(rewritten)),
+        Optional.empty(), Optional.empty(), Optional.of("act-test"));
+    load("src", LoadMode.APPEND, doc("d2", added));
+    load("main", LoadMode.APPEND, doc("d3", new byte[] {9})); // Doc diverges: a three-way table
+    Before before = capture("main");
+    graph.close();
+    CrashChildProcess.Result r = CrashChildProcess.run(config, Optional.of(failpoint), CHILD_TIMEOUT_SECONDS,
+        "merge", "src", "main");
+    assertThat(r.exitCode()).as("merge child halted at %s:\n%s", failpoint, r.output()).isEqualTo(137);
+    reopen();
+
+    boolean landed = kind.equals("RolledForward");
+    assertThat(sidecarKeys()).isEmpty();
+    assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> {
+      assertThat(e.kind()).isEqualTo(kind);
+      assertThat(e.writerKind()).isEqualTo("branch_merge");
+    });
+    assertThat(AbstractBlobTest.sha256(cell("main", "d1"))).isEqualTo(AbstractBlobTest.sha256(landed ? rewritten : old));
+    if (landed) {
+      assertThat(AbstractBlobTest.sha256(cell("main", "d2"))).isEqualTo(AbstractBlobTest.sha256(added));
+    } else {
+      assertThat(content("main")).isEqualTo(before.content());
+    }
+    assertThat(cell("main", "d3")).containsExactly(9);
+    assertPinsEqualHeads("main");
+    // The next merge agrees: up to date after a landed merge, else it lands now with the source's bytes.
+    dev.omnigraph.api.BranchMergeOutput again = graph.branchMerge("src", "main", false, Optional.of("act-test"));
+    assertThat(again.outcome() == dev.omnigraph.api.MergeOutcome.ALREADY_UP_TO_DATE).isEqualTo(landed);
+    assertThat(AbstractBlobTest.sha256(cell("main", "d1"))).isEqualTo(AbstractBlobTest.sha256(rewritten));
+    assertThat(AbstractBlobTest.sha256(cell("main", "d2"))).isEqualTo(AbstractBlobTest.sha256(added));
+    assertThat(sidecarKeys()).isEmpty();
+  }
+
+  private static String doc(String slug, byte[] body) {
+    return "{\"type\":\"Doc\",\"data\":{\"slug\":\"" + slug + "\",\"body\":\"" + AbstractBlobTest.base64(body) + "\"}}";
+  }
+
+  private byte[] cell(String branch, String slug) {
+    try (dev.omnigraph.api.BlobRead cell = graph.readBlob("node", "Doc", slug, "body", Optional.of(branch),
+        Optional.empty(), Optional.empty())) {
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      cell.copyTo(0, cell.size(), out);
+      return out.toByteArray();
+    }
+  }
+
   // ---------------------------------------------------------------------------------------------
   // 6. Schema apply (issue 15) halts at each of its phase boundaries (a rewrite of Company that
   //    drops a property hard and adds one, and a new type City): a read-write reopen converges to

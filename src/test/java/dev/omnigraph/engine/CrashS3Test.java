@@ -56,6 +56,18 @@ class CrashS3Test extends AbstractCrashTest {
     return Stream.of(Arguments.of("optimize.after_compact", null));
   }
 
+  /** A Blob load on S3: a halt between its table commit and its confirm (rolled back). */
+  @Override
+  Stream<Arguments> blobLoadCrashCases() {
+    return Stream.of(Arguments.of("write.after_table_commit", "RolledBack"));
+  }
+
+  /** A merge carrying Blob rows on S3: a halt after its confirm (rolled forward); the rollback runs locally. */
+  @Override
+  Stream<Arguments> blobMergeCrashCases() {
+    return Stream.of(Arguments.of("merge.after_confirm", "RolledForward"));
+  }
+
   /** Branch merge on S3: a halt inside its chain (rolled back) and after confirm (rolled forward). */
   @Override
   Stream<Arguments> mergeCrashCases() {
