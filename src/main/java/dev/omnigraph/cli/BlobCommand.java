@@ -229,8 +229,9 @@ public class BlobCommand {
     @Option(names = "--if-match", paramLabel = "ETAG", description = "Write only if the cell has this ETag.")
     String ifMatch;
 
-    @Option(names = "--if-commit", paramLabel = "ID", description = "Write only if the branch head is this commit.")
-    String ifCommit;
+    @Option(names = "--if-commit", paramLabel = "ID", converter = CommitIdConverter.class,
+        description = "Write only if the branch head is this commit.")
+    dev.omnigraph.api.CommitId ifCommit;
 
     @Option(names = "--json", description = "Print the BlobWriteOutput JSON.")
     boolean json;
@@ -248,7 +249,7 @@ public class BlobCommand {
           headers.put("If-Match", ifMatch);
         }
         if (ifCommit != null) {
-          headers.put("Omnigraph-If-Graph-Commit", ifCommit);
+          headers.put("Omnigraph-If-Graph-Commit", ifCommit.value());
         }
         String path = cell.query(Optional.of(branch), Optional.empty());
         out = source.clear ? remote.get().delete(path, headers, BlobWriteOutput.class)

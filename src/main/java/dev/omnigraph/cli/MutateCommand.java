@@ -35,8 +35,9 @@ public class MutateCommand implements Callable<Integer> {
 
   @Option(names = "--branch", defaultValue = "main") String branch;
 
-  @Option(names = "--if-commit", paramLabel = "ID", description = "Run only if the branch head is this commit.")
-  String ifCommit;
+  @Option(names = "--if-commit", paramLabel = "ID", converter = CommitIdConverter.class,
+      description = "Run only if the branch head is this commit.")
+  dev.omnigraph.api.CommitId ifCommit;
 
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
@@ -54,7 +55,7 @@ public class MutateCommand implements Callable<Integer> {
       body.put("branch", branch);
       print(ifCommit == null
           ? remote.get().post("/mutate", body, Map.of(), ChangeOutput.class)
-          : remote.get().post("/mutate/if-graph-commit", body, Map.of("Omnigraph-If-Graph-Commit", ifCommit),
+          : remote.get().post("/mutate/if-graph-commit", body, Map.of("Omnigraph-If-Graph-Commit", ifCommit.value()),
               ChangeOutput.class));
       return ExitCodes.OK;
     }

@@ -24,14 +24,16 @@ public class RevertCommand implements Callable<Integer> {
 
   @Mixin GraphOptions graph;
 
-  @Option(names = "--to", required = true, paramLabel = "ID", description = "The commit whose state to restore.")
-  String to;
+  @Option(names = "--to", required = true, paramLabel = "ID", converter = CommitIdConverter.class,
+      description = "The commit whose state to restore.")
+  dev.omnigraph.api.CommitId to;
 
   @Option(names = "--branch", defaultValue = "main", description = "Graph branch (default main).")
   String branch;
 
-  @Option(names = "--if-commit", paramLabel = "ID", description = "Run only if the branch head is this commit.")
-  String ifCommit;
+  @Option(names = "--if-commit", paramLabel = "ID", converter = CommitIdConverter.class,
+      description = "Run only if the branch head is this commit.")
+  dev.omnigraph.api.CommitId ifCommit;
 
   @Option(names = "--json", description = "Print the RevertOutput JSON.")
   boolean json;
@@ -49,7 +51,7 @@ public class RevertCommand implements Callable<Integer> {
             "drop the graph root argument, or --server URL --graph ID");
       }
       out = remote.get().post("/branches/" + RemoteGraph.encode(branch).replace("%2F", "/") + "/revert",
-          Map.of("to", to), ifCommit == null ? Map.of() : Map.of("Omnigraph-If-Graph-Commit", ifCommit),
+          Map.of("to", to.value()), ifCommit == null ? Map.of() : Map.of("Omnigraph-If-Graph-Commit", ifCommit.value()),
           RevertOutput.class);
     } else {
       try (Omnigraph g = graph.open(graph.config(positional), OpenMode.READ_WRITE)) {

@@ -500,7 +500,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * @throws dev.omnigraph.api.PreconditionFailed when {@code ifCommit} is not the head (no effect)
    */
   public WriteResult mutate(String branch, String source, String name, com.fasterxml.jackson.databind.JsonNode params,
-      Optional<String> actor, Optional<String> ifCommit) {
+      Optional<String> actor, Optional<dev.omnigraph.api.CommitId> ifCommit) {
     authorize(actor, PolicyAction.CHANGE, Optional.ofNullable(branch), Optional.empty());
     requireWritable();
     WriteResult result = evidence.call(() -> writePath.mutate(branch, source, name, params, actor, ifCommit,
@@ -526,7 +526,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    */
   public dev.omnigraph.api.BlobWriteOutput writeBlob(String branch, String entity, String type, String id,
       String property, Optional<java.io.InputStream> bytes, Optional<String> ifMatch,
-      Optional<String> ifCommit, Optional<String> actor) {
+      Optional<dev.omnigraph.api.CommitId> ifCommit, Optional<String> actor) {
     String b = orMain(branch);
     authorize(actor, PolicyAction.CHANGE, Optional.of(b), Optional.empty());
     policy.checkTypes(actor, PolicyAction.CHANGE, Optional.of(b), java.util.Set.of(type));
@@ -593,11 +593,18 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
   }
 
   /** One commit on {@code branch} (default main) whose state is commit {@code to}'s: {@link dev.omnigraph.write.RevertAttempt#run}. */
-  public dev.omnigraph.api.RevertOutput revert(String branch, String to, Optional<String> actor, Optional<String> ifCommit) {
-    authorize(actor, PolicyAction.CHANGE, Optional.of(orMain(branch)), Optional.empty());
+  public dev.omnigraph.api.RevertOutput revert(String branch, dev.omnigraph.api.CommitId to, Optional<String> actor,
+      Optional<dev.omnigraph.api.CommitId> ifCommit) {
+    String b = orMain(branch);
+    authorize(actor, PolicyAction.CHANGE, Optional.of(b), Optional.empty());
     requireWritable();
-    dev.omnigraph.api.CommitId target = new dev.omnigraph.api.CommitId(to);
-    return evidence.call(() -> reverts.run(orMain(branch), target, actor, ifCommit)).output(config.rootUri());
+    return evidence.call(() -> reverts.run(b, to, actor, ifCommit)).output(config.rootUri());
+  }
+
+  /** As {@link #revert(String, dev.omnigraph.api.CommitId, Optional, Optional)}, parsing {@code to} (the engine tests' spelling). */
+  public dev.omnigraph.api.RevertOutput revert(String branch, String to, Optional<String> actor,
+      Optional<dev.omnigraph.api.CommitId> ifCommit) {
+    return revert(branch, new dev.omnigraph.api.CommitId(to), actor, ifCommit);
   }
 
   /**

@@ -6,7 +6,6 @@ import dev.omnigraph.table.TableAt;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Adjacency indexes keyed by the exact edge-table version they were built from (root, dataset path,
@@ -19,7 +18,8 @@ public final class AdjacencyCache {
   /** Edges held across all entries before the least recently used are evicted. */
   static final long MAX_EDGES = 16_000_000L;
 
-  record Key(String root, String location, Optional<String> nativeBranch, long version) {}
+  /** An edge table version of one graph root (a table location is relative to its root). */
+  record Key(String root, TableAt at) {}
 
   private final LinkedHashMap<Key, Adjacency> entries = new LinkedHashMap<>(16, 0.75f, true);
   private long edges;
@@ -46,15 +46,14 @@ public final class AdjacencyCache {
    * building its adjacency would take ({@code edges} edges at {@link #BUILD_NANOS_PER_EDGE}), so the
    * next traversal should build it instead of probing again.
    */
-  synchronized boolean probedEnough(String root, String location, Optional<String> nativeBranch, long version) {
-    long[] spent = probing.get(new Key(root, location, nativeBranch, version));
+  synchronized boolean probedEnough(String root, TableAt at) {
+    long[] spent = probing.get(new Key(root, at));
     return spent != null && spent[0] >= spent[1] * BUILD_NANOS_PER_EDGE;
   }
 
   /** Records {@code nanos} of index probes over exactly this version ({@code edges} counted once per version). */
-  synchronized void probed(String root, String location, Optional<String> nativeBranch, long version,
-      java.util.function.LongSupplier edges, long nanos) {
-    long[] spent = probing.computeIfAbsent(new Key(root, location, nativeBranch, version),
+  synchronized void probed(String root, TableAt at, java.util.function.LongSupplier edges, long nanos) {
+    long[] spent = probing.computeIfAbsent(new Key(root, at),
         k -> new long[] {0, edges.getAsLong()});
     spent[0] += nanos;
     if (probing.size() > MAX_PROBING) {
@@ -65,13 +64,13 @@ public final class AdjacencyCache {
   }
 
   /** Whether the adjacency of the edge table at exactly this version is built (a warm entry). */
-  synchronized boolean contains(String root, String location, Optional<String> nativeBranch, long version) {
-    return entries.containsKey(new Key(root, location, nativeBranch, version));
+  synchronized boolean contains(String root, TableAt at) {
+    return entries.containsKey(new Key(root, at));
   }
 
   /** The adjacency of the edge table at exactly this version, built (one src/dst scan) on a miss. */
-  Adjacency get(String root, DataTables tables, String location, Optional<String> nativeBranch, long version) {
-    Key key = new Key(root, location, nativeBranch, version);
+  Adjacency get(String root, DataTables tables, TableAt at) {
+    Key key = new Key(root, at);
     synchronized (this) {
       Adjacency hit = entries.get(key);
       if (hit != null) {
@@ -79,7 +78,7 @@ public final class AdjacencyCache {
       }
     }
     Adjacency.Builder builder = new Adjacency.Builder();
-    tables.scan(TableAt.of(location, nativeBranch, version), Filter.TRUE, List.of("src", "dst"), row -> builder.add((String) row.get("src"), (String) row.get("dst")));
+    tables.scan(at, Filter.TRUE, List.of("src", "dst"), row -> builder.add((String) row.get("src"), (String) row.get("dst")));
     Adjacency built = builder.build();
     synchronized (this) {
       probing.remove(key);

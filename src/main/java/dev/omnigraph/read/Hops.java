@@ -59,7 +59,7 @@ final class Hops {
       return null;
     }
     boolean forced = mode.equals("indexed");
-    if (!forced && adjacency.contains(root, pin.location(), pin.nativeBranch(), pin.version())) {
+    if (!forced && adjacency.contains(root, pin.at())) {
       return null; // a warm CSR answers without any read
     }
     Set<String> origins = new LinkedHashSet<>();
@@ -67,13 +67,13 @@ final class Hops {
       origins.add(r[from]);
     }
     if (!forced && (origins.size() > ProbedAdjacency.MAX_ORIGINS || !probeable(t, pin)
-        || adjacency.probedEnough(root, pin.location(), pin.nativeBranch(), pin.version()))) {
+        || adjacency.probedEnough(root, pin.at()))) {
       return null;
     }
     ProbedAdjacency p = probed.computeIfAbsent(t.edge().tableKey(), k -> new ProbedAdjacency(tables, pin));
     long started = System.nanoTime();
     Map<String, List<String>> reached = p.reach(origins, forward, t.undirected(), t.minHops(), t.maxHops());
-    adjacency.probed(root, pin.location(), pin.nativeBranch(), pin.version(), () -> tables.countRows(pin.at()),
+    adjacency.probed(root, pin.at(), () -> tables.countRows(pin.at()),
         System.nanoTime() - started);
     budget.checkTime();
     return reached;
@@ -101,6 +101,6 @@ final class Hops {
     if (pin == null) {
       return new Adjacency.Builder().build();
     }
-    return adjacency.get(root, tables, pin.location(), pin.nativeBranch(), pin.version());
+    return adjacency.get(root, tables, pin.at());
   }
 }

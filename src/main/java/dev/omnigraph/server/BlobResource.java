@@ -16,6 +16,8 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
@@ -138,8 +140,8 @@ class BlobResource {
   public Response put(@PathParam("graph_id") String graphId, @QueryParam("entity") String entity,
       @QueryParam("type") String type, @QueryParam("id") String id, @QueryParam("property") String property,
       @QueryParam("branch") String branch, @HeaderParam("If-Match") String ifMatch,
-      @HeaderParam(GraphResource.IF_GRAPH_COMMIT) String ifCommit, InputStream body) {
-    return write(graphId, entity, type, id, property, branch, ifMatch, ifCommit,
+      @HeaderParam(GraphResource.IF_GRAPH_COMMIT) String ifCommit, @Context HttpHeaders headers, InputStream body) {
+    return write(graphId, entity, type, id, property, branch, ifMatch, headers,
         Optional.of(body == null ? InputStream.nullInputStream() : body));
   }
 
@@ -149,17 +151,23 @@ class BlobResource {
   public Response delete(@PathParam("graph_id") String graphId, @QueryParam("entity") String entity,
       @QueryParam("type") String type, @QueryParam("id") String id, @QueryParam("property") String property,
       @QueryParam("branch") String branch, @HeaderParam("If-Match") String ifMatch,
-      @HeaderParam(GraphResource.IF_GRAPH_COMMIT) String ifCommit) {
-    return write(graphId, entity, type, id, property, branch, ifMatch, ifCommit, Optional.empty());
+      @HeaderParam(GraphResource.IF_GRAPH_COMMIT) String ifCommit, @Context HttpHeaders headers) {
+    return write(graphId, entity, type, id, property, branch, ifMatch, headers, Optional.empty());
   }
 
   private Response write(String graphId, String entity, String type, String id, String property, String branch,
-      String ifMatch, String ifCommit, Optional<InputStream> value) {
+      String ifMatch, HttpHeaders headers, Optional<InputStream> value) {
+    // Parsed from the raw header lines as the conditional mutation routes parse them (docs/http-api.md,
+    // "Blob writes"): the @HeaderParam above only documents the header, since it reads an empty value
+    // as no header at all, which would make the write unconditional. An empty, entity-tag or repeated
+    // value is 400, never a condition no head can meet (412) or none.
+    Optional<dev.omnigraph.api.CommitId> ifCommit = GraphResource.optionalExpectedHead(
+        headers.getRequestHeader(GraphResource.IF_GRAPH_COMMIT));
     ServedGraph served = graphs.get(graphId);
     dev.omnigraph.engine.Omnigraph g = served.handle();
     BlobWriteOutput out = metrics.write(served, "blob_write", () -> g.writeBlob(branch, required("entity", entity),
         required("type", type), required("id", id), required("property", property), value,
-        Optional.ofNullable(ifMatch), Optional.ofNullable(ifCommit).map(String::strip), actor.get()), o -> null);
+        Optional.ofNullable(ifMatch), ifCommit, actor.get()), o -> null);
     Response.ResponseBuilder ok = Response.ok(out).header(SNAPSHOT_HEADER, out.graphCommitId());
     return (out.etag() == null ? ok : ok.header("ETag", out.etag())).build();
   }

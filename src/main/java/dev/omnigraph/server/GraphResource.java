@@ -5,6 +5,7 @@ import dev.omnigraph.api.BranchCreateOutput;
 import dev.omnigraph.api.BranchDeleteOutput;
 import dev.omnigraph.api.BranchListOutput;
 import dev.omnigraph.api.ChangeOutput;
+import dev.omnigraph.api.CommitId;
 import dev.omnigraph.api.CommitListOutput;
 import dev.omnigraph.api.CommitOutput;
 import dev.omnigraph.api.CommitPage;
@@ -97,8 +98,9 @@ class GraphResource {
   @Operation(operationId = "mutate", summary = "Run a mutation as one graph commit.")
   @CustomDeserialization(StrictBodies.class)
   public ChangeOutput mutate(@PathParam("graph_id") String graphId,
-      @HeaderParam(IF_GRAPH_COMMIT) String ifGraphCommit, Requests.ChangeRequest request) {
-    if (ifGraphCommit != null) {
+      @HeaderParam(IF_GRAPH_COMMIT) String ifGraphCommit, @jakarta.ws.rs.core.Context HttpHeaders headers,
+      Requests.ChangeRequest request) {
+    if (sent(headers)) {
       // An older server would ignore the header and write unconditionally: the condition has its own route.
       throw new InvalidRequest(IF_GRAPH_COMMIT + " is not accepted here; send conditional mutations to POST /graphs/"
           + graphId + "/mutate/if-graph-commit");
@@ -114,19 +116,40 @@ class GraphResource {
   @CustomDeserialization(StrictBodies.class)
   public ChangeOutput mutateIfGraphCommit(@PathParam("graph_id") String graphId,
       @jakarta.ws.rs.core.Context HttpHeaders headers, Requests.ChangeRequest request) {
-    String expected = expectedHead(headers.getRequestHeader(IF_GRAPH_COMMIT));
+    CommitId expected = expectedHead(headers.getRequestHeader(IF_GRAPH_COMMIT));
     return change(graphId, required(request), Optional.of(expected));
+  }
+
+  /**
+   * Whether {@code Omnigraph-If-Graph-Commit} was sent at all, even empty (the reference refuses any
+   * header line on the unconditional routes). Read from the raw header lines: the {@code @HeaderParam}
+   * of those routes only documents the header, since it reads an empty value as no header, which
+   * would let the write run unconditionally.
+   */
+  private static boolean sent(HttpHeaders headers) {
+    List<String> values = headers.getRequestHeader(IF_GRAPH_COMMIT);
+    return values != null && !values.isEmpty();
   }
 
   /**
    * The one raw commit id of {@code Omnigraph-If-Graph-Commit}, as the reference reads it: the header
    * is a graph-level compare-and-swap, not an HTTP entity tag, so entity-tag syntax ({@code W/"…"},
    * quotes, {@code *}), lists and a repeated header are refused (400) instead of being reinterpreted
-   * as some other id the write would then be conditioned on.
+   * as some other id the write would then be conditioned on. An empty value is 400 too (the
+   * reference's "must name a graph commit id"), never a condition no head can meet.
    */
-  static String expectedHead(List<String> values) {
+  static CommitId expectedHead(List<String> values) {
+    return optionalExpectedHead(values).orElseThrow(() -> new InvalidRequest("the " + IF_GRAPH_COMMIT
+        + " header (the expected graph head commit id) is required"));
+  }
+
+  /**
+   * As {@link #expectedHead}, on a route where the condition is optional (revert, Blob writes): no
+   * header is no condition; a header that is present is parsed exactly as there.
+   */
+  static Optional<CommitId> optionalExpectedHead(List<String> values) {
     if (values == null || values.isEmpty()) {
-      throw new InvalidRequest("the " + IF_GRAPH_COMMIT + " header (the expected graph head commit id) is required");
+      return Optional.empty();
     }
     if (values.size() > 1) {
       throw new InvalidRequest(IF_GRAPH_COMMIT + " must be sent exactly once (got " + values.size() + " header lines)");
@@ -140,10 +163,10 @@ class GraphResource {
       throw new InvalidRequest(IF_GRAPH_COMMIT + " must contain one raw graph commit id, not entity-tag syntax"
           + " or a list: got " + value);
     }
-    return value;
+    return Optional.of(new CommitId(value));
   }
 
-  private ChangeOutput change(String graphId, Requests.ChangeRequest r, Optional<String> ifCommit) {
+  private ChangeOutput change(String graphId, Requests.ChangeRequest r, Optional<CommitId> ifCommit) {
     ServedGraph served = graphs.get(graphId);
     Omnigraph g = served.handle();
     String branch = orMain(r.branch());
@@ -245,8 +268,9 @@ class GraphResource {
   @Consumes(MediaType.APPLICATION_JSON)
   @CustomDeserialization(StrictBodies.class)
   public Object invokeStoredQuery(@PathParam("graph_id") String graphId, @PathParam("name") String name,
-      @HeaderParam(IF_GRAPH_COMMIT) String ifGraphCommit, Requests.InvokeStoredQueryRequest request) {
-    if (ifGraphCommit != null) {
+      @HeaderParam(IF_GRAPH_COMMIT) String ifGraphCommit, @jakarta.ws.rs.core.Context HttpHeaders headers,
+      Requests.InvokeStoredQueryRequest request) {
+    if (sent(headers)) {
       // As /mutate: a condition sent here would be ignored, so it is refused and has its own route.
       throw new InvalidRequest(IF_GRAPH_COMMIT + " is not accepted here; send conditional stored mutations to"
           + " POST /graphs/" + graphId + "/queries/" + name + "/if-graph-commit");
@@ -260,7 +284,7 @@ class GraphResource {
   @CustomDeserialization(StrictBodies.class)
   public Object invokeStoredQueryIfGraphCommit(@PathParam("graph_id") String graphId, @PathParam("name") String name,
       @jakarta.ws.rs.core.Context HttpHeaders headers, Requests.InvokeStoredQueryRequest request) {
-    String expected = expectedHead(headers.getRequestHeader(IF_GRAPH_COMMIT));
+    CommitId expected = expectedHead(headers.getRequestHeader(IF_GRAPH_COMMIT));
     return invoke(graphId, name, request, Optional.of(expected));
   }
 
@@ -270,7 +294,7 @@ class GraphResource {
    * engine calls as {@code /query} and {@code /mutate}. The source comes from the catalog, never the body.
    */
   private Object invoke(String graphId, String name, Requests.InvokeStoredQueryRequest request,
-      Optional<String> ifCommit) {
+      Optional<CommitId> ifCommit) {
     ServedGraph served = graphs.get(graphId);
     // invoke_query reaches the query; its body is then gated again by the engine (read, or change for a
     // mutation). A denial answers exactly as a missing query does (the reference's 404), so the catalog
@@ -358,12 +382,11 @@ class GraphResource {
     if (r.to() == null || r.to().isBlank()) {
       throw new InvalidRequest("'to' is required");
     }
-    List<String> condition = headers.getRequestHeader(IF_GRAPH_COMMIT);
-    Optional<String> ifCommit = condition == null || condition.isEmpty() ? Optional.empty()
-        : Optional.of(expectedHead(condition));
+    CommitId to = new CommitId(r.to());
+    Optional<CommitId> ifCommit = optionalExpectedHead(headers.getRequestHeader(IF_GRAPH_COMMIT));
     ServedGraph served = graphs.get(graphId);
     Omnigraph g = served.handle();
-    return metrics.write(served, "revert", () -> g.revert(branch, r.to(), actor.get(), ifCommit), o -> null);
+    return metrics.write(served, "revert", () -> g.revert(branch, to, actor.get(), ifCommit), o -> null);
   }
 
   @DELETE

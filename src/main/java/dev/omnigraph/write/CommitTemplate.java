@@ -1,5 +1,6 @@
 package dev.omnigraph.write;
 
+import dev.omnigraph.api.CommitId;
 import dev.omnigraph.api.TableKey;
 import dev.omnigraph.api.UncoveredDrift;
 import dev.omnigraph.api.PreconditionFailed;
@@ -183,20 +184,30 @@ public final class CommitTemplate {
    * @param ifCommit a conditional write's expected head: a head that is not it is
    *     {@link PreconditionFailed}, checked before the head's own comparison
    */
-  static void revalidate(BranchAuthority now, AuthorityToken token, Optional<String> ifCommit, String liveSchema) {
+  static void revalidate(BranchAuthority now, AuthorityToken token, Optional<CommitId> ifCommit, String liveSchema) {
     Optional<String> identity = now.nativeIdentity();
     if (!identity.equals(token.branchIdentity())) {
       throw ReadSetChanged.replannable(new ReadSetMember.BranchIdentity(token.branch()), token.branchIdentity(), identity);
     }
     Optional<String> head = now.head();
-    if (ifCommit.isPresent() && !head.equals(ifCommit)) {
-      throw new PreconditionFailed(ifCommit.get(), head);
-    }
+    requireExpectedHead(ifCommit, head);
     if (!head.equals(token.graphHead())) {
       throw ReadSetChanged.replannable(new ReadSetMember.GraphHead(token.branch()), token.graphHead(), head);
     }
     if (!liveSchema.equals(token.schemaIdentity())) {
       throw ReadSetChanged.replannable(new ReadSetMember.Schema(), Optional.of(token.schemaIdentity()), Optional.of(liveSchema));
+    }
+  }
+
+  /**
+   * A conditional write's precondition (docs/write-path.md, "One template, many writers", step 3): the branch head
+   * must be exactly {@code ifCommit}; checked at capture and again under the gates.
+   *
+   * @throws PreconditionFailed when it is not (nothing written)
+   */
+  static void requireExpectedHead(Optional<CommitId> ifCommit, Optional<String> head) {
+    if (ifCommit.isPresent() && !head.equals(Optional.of(ifCommit.get().value()))) {
+      throw new PreconditionFailed(ifCommit.get().value(), head);
     }
   }
 

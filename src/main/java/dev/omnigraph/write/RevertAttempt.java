@@ -88,18 +88,16 @@ public final class RevertAttempt {
    * @throws RevertRefused see the class comment (nothing written)
    * @throws PreconditionFailed when {@code ifCommit} is not the head
    */
-  public Result run(String branch, CommitId to, Optional<String> actor, Optional<String> ifCommit) {
+  public Result run(String branch, CommitId to, Optional<String> actor, Optional<CommitId> ifCommit) {
     return CommitTemplate.reprepared("revert on " + branch, moved -> false,
         n -> once(branch, to.value(), actor, ifCommit));
   }
 
-  private Result once(String branch, String to, Optional<String> actor, Optional<String> ifCommit) {
+  private Result once(String branch, String to, Optional<String> actor, Optional<CommitId> ifCommit) {
     parts.recovery().heal(branch);
     BranchAuthority authority = parts.manifest().capture(branch);
     AuthorityToken token = authority.token(parts.liveSchemaIdentity().get());
-    if (ifCommit.isPresent() && !authority.head().equals(ifCommit)) {
-      throw new PreconditionFailed(ifCommit.get(), authority.head());
-    }
+    CommitTemplate.requireExpectedHead(ifCommit, authority.head());
     ManifestState head = authority.state();
     List<Planned> planned = authority.head().equals(Optional.of(to)) ? List.of()
         : plan(branch, to, token, head, target(authority, to));

@@ -6,7 +6,7 @@ import dev.omnigraph.api.WriteResult;
 import dev.omnigraph.api.UncoveredDrift;
 import dev.omnigraph.manifest.AuthorityToken;
 import dev.omnigraph.api.KeyConflict;
-import dev.omnigraph.api.PreconditionFailed;
+import dev.omnigraph.api.CommitId;
 import dev.omnigraph.api.RecoveryRequired;
 import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.manifest.BranchAuthority;
@@ -65,7 +65,7 @@ public final class WriteAttempt {
    * @param schema the accepted schema {@code writer} was planned with: the token's schema identity
    *     (a schema accepted since is a {@code ReadSetChanged}, never a replan with a stale plan)
    */
-  WriteResult run(String branch, PreparedWrite writer, Optional<String> actor, Optional<String> ifCommit,
+  WriteResult run(String branch, PreparedWrite writer, Optional<String> actor, Optional<CommitId> ifCommit,
       SchemaIr schema) {
     if (!writer.repreparable()) {
       return attempts(branch, writer, actor, ifCommit, schema);
@@ -75,14 +75,14 @@ public final class WriteAttempt {
     }
   }
 
-  private WriteResult attempts(String branch, PreparedWrite writer, Optional<String> actor, Optional<String> ifCommit,
+  private WriteResult attempts(String branch, PreparedWrite writer, Optional<String> actor, Optional<CommitId> ifCommit,
       SchemaIr schema) {
     return CommitTemplate.reprepared(writer.writerKind().wire() + " on " + branch,
         moved -> writer.repreparable() && !(moved.moved() instanceof dev.omnigraph.api.ReadSetMember.Schema),
         attempt -> once(branch, writer, actor, ifCommit, attempt, schema));
   }
 
-  private WriteResult once(String branch, PreparedWrite writer, Optional<String> actor, Optional<String> ifCommit,
+  private WriteResult once(String branch, PreparedWrite writer, Optional<String> actor, Optional<CommitId> ifCommit,
       int attempt, SchemaIr schema) {
     // Step 1: heal what needs no restore (refusing on a relevant rollback-class sidecar), then
     // capture the token and the table snapshot from one manifest scan.
@@ -110,9 +110,7 @@ public final class WriteAttempt {
     ManifestState state = authority.state();
     AuthorityToken token = authority.token(schema.identity());
     Optional<String> head = token.graphHead();
-    if (ifCommit.isPresent() && !head.equals(ifCommit)) {
-      throw new PreconditionFailed(ifCommit.get(), head);
-    }
+    CommitTemplate.requireExpectedHead(ifCommit, head);
 
     // Step 2: validate and stage outside the gates.
     List<TableEffect> effects = new ArrayList<>(writer.prepare(new PrepareContext(token, state, schema, parts.tables())));
@@ -308,7 +306,7 @@ public final class WriteAttempt {
    * @return the revalidated authority (what the publish commits from)
    */
   private BranchAuthority recheck(String branch, BranchAuthority captured, AuthorityToken token,
-      Optional<String> ifCommit, List<TableEffect> effects) {
+      Optional<CommitId> ifCommit, List<TableEffect> effects) {
     Set<TableRef> refs = effects.stream().map(e -> TableRef.of(e.location(), e.target()))
         .collect(java.util.stream.Collectors.toSet());
     CompletableFuture<Void> barrier = Background.run(() -> parts.template().barrier(s -> s.concerns(branch, refs), "writing"));

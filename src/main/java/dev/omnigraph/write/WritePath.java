@@ -37,7 +37,7 @@ public final class WritePath {
    * @param ifCommit a conditional write's expected graph head ({@code PreconditionFailed} if not)
    */
   public WriteResult mutate(String branch, String source, String name, com.fasterxml.jackson.databind.JsonNode params,
-      Optional<String> actor, Optional<String> ifCommit) {
+      Optional<String> actor, Optional<dev.omnigraph.api.CommitId> ifCommit) {
     return mutate(branch, source, name, params, actor, ifCommit, (checked, catalog) -> { });
   }
 
@@ -47,7 +47,7 @@ public final class WritePath {
    * engine's per-type authorization); what it throws is the answer.
    */
   public WriteResult mutate(String branch, String source, String name, com.fasterxml.jackson.databind.JsonNode params,
-      Optional<String> actor, Optional<String> ifCommit,
+      Optional<String> actor, Optional<dev.omnigraph.api.CommitId> ifCommit,
       java.util.function.BiConsumer<dev.omnigraph.query.CheckedQuery, dev.omnigraph.schema.Catalog> admit) {
     SchemaIr schema = schemas.get();
     dev.omnigraph.query.QueryFile file = dev.omnigraph.query.QueryParser.parse(source);
@@ -116,7 +116,7 @@ public final class WritePath {
    * @param ifCommit a conditional write's expected graph head ({@code PreconditionFailed} if not)
    */
   public WriteResult writeBlob(String branch, BlobTarget target, Optional<dev.omnigraph.schema.BlobValue> value,
-      Optional<String> ifMatch, Optional<String> actor, Optional<String> ifCommit) {
+      Optional<String> ifMatch, Optional<String> actor, Optional<dev.omnigraph.api.CommitId> ifCommit) {
     return attempt.run(branch, new BlobWriter(target, value, ifMatch), actor, ifCommit, schemas.get());
   }
 }

@@ -90,6 +90,30 @@ class LocalCliTest {
   }
 
   /** Before: 20,000 nested '[' in a .pg file overflowed the parser's stack and crashed the command. */
+  /**
+   * A commit-id option is parsed with the arguments (CommitIdConverter): an empty {@code --if-commit}
+   * or {@code --to} names no commit, so it is a usage error naming the option, before the graph is
+   * opened (no lease taken, nothing written), as the server's 400 for an empty
+   * {@code Omnigraph-If-Graph-Commit}.
+   */
+  @Test
+  void anEmptyCommitIdOptionIsAUsageErrorBeforeAnyIo() throws Exception {
+    List<String> before = tree();
+    Path gq = Files.writeString(dir.resolve("w.gq"), resource("graphs/people.gq"));
+    for (String[] args : List.of(
+        new String[] {"mutate", "add_person", "--query", gq.toString(), "--params", "{\"name\":\"x\"}",
+            "--if-commit", "", "--store", root.toString()},
+        new String[] {"revert", "--to", "", "--store", root.toString()},
+        new String[] {"blob", "put", "--type", "Person", "--id", "x", "--property", "photo", "--input", gq.toString(),
+            "--if-commit", "", "--store", root.toString()})) {
+      Run r = run(args);
+      assertThat(r.exit()).as(r.err()).isEqualTo(ExitCodes.USAGE);
+      assertThat(r.err()).as(String.join(" ", args)).contains("Invalid value for option '--")
+          .contains("a commit id is not empty");
+    }
+    assertThat(tree()).isEqualTo(before);
+  }
+
   @Test
   void initRefusesASchemaNestedPastTheLimitAtItsPosition() throws Exception {
     Path schema = Files.writeString(dir.resolve("deep.pg"),

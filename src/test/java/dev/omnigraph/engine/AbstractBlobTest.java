@@ -394,7 +394,7 @@ abstract class AbstractBlobTest {
   dev.omnigraph.api.BlobWriteOutput put(String branch, String id, byte[] bytes, Optional<String> ifMatch,
       Optional<String> ifCommit) {
     return graph.writeBlob(branch, "node", "Doc", id, "body", Optional.of(new java.io.ByteArrayInputStream(bytes)),
-        ifMatch, ifCommit, Optional.of("blob-test"));
+        ifMatch, ifCommit.map(dev.omnigraph.api.CommitId::new), Optional.of("blob-test"));
   }
 
   byte[] content(String branch, String id) {

@@ -66,7 +66,7 @@ class ProbedAdjacencyTest {
     dev.omnigraph.table.FragmentStats stats = tables.statistics().fragmentStats(pin.at());
     assertThat(stats.fragments()).isEqualTo(2);
     assertThat(stats.unindexedFragments()).containsEntry("src_idx", 1).containsEntry("dst_idx", 1);
-    Adjacency csr = new AdjacencyCache().get("root", tables, pin.location(), pin.nativeBranch(), pin.version());
+    Adjacency csr = new AdjacencyCache().get("root", tables, pin.at());
     ProbedAdjacency probes = new ProbedAdjacency(tables, pin);
     int compared = 0;
     for (int round = 0; round < 12; round++) {

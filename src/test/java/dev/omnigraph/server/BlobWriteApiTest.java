@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code PUT|DELETE /graphs/{id}/blob} (ours) over HTTP on a real local graph ({@code blobw}): a PUT
  * then GET returns the same bytes (sha256) with the answered ETag, a stale {@code If-Match} and a
- * stale {@code Omnigraph-If-Graph-Commit} are 412, a DELETE makes the GET 404, an unknown row 404, a
+ * stale {@code Omnigraph-If-Graph-Commit} are 412 (an empty or entity-tag one 400), a DELETE makes the GET 404, an unknown row 404, a
  * non-Blob property and a required Blob's DELETE 400, and a body over 32 MiB 413 with nothing moved
  * (no data file, no sidecar, no version). The engine's writes run on S3 too ({@code BlobS3Test}).
  */
@@ -105,6 +105,12 @@ class BlobWriteApiTest {
     api().contentType("application/octet-stream").header(GraphResource.IF_GRAPH_COMMIT, before).body(new byte[] {1})
         .put(cell("Doc", "a", "body")).then().statusCode(412)
         .body("precondition_failure.expected", equalTo(before)).body("precondition_failure.actual", equalTo(commit));
+    // A header that names no commit is parsed as the conditional mutation routes parse it: 400, not 412.
+    for (String value : List.of("", " ", "W/\"" + commit + "\"")) {
+      api().contentType("application/octet-stream").header(GraphResource.IF_GRAPH_COMMIT, value).body(new byte[] {1})
+          .put(cell("Doc", "a", "body")).then().statusCode(400).body("code", equalTo("bad_request"))
+          .body("error", org.hamcrest.Matchers.startsWith(GraphResource.IF_GRAPH_COMMIT + " must "));
+    }
     api().contentType("application/octet-stream").body(new byte[] {1}).put(cell("Doc", "zz", "body"))
         .then().statusCode(404).body("code", equalTo("not_found"));
     api().contentType("application/octet-stream").body(new byte[] {1}).put(cell("Doc", "a", "slug"))

@@ -373,6 +373,31 @@ class GraphApiTest {
   }
 
   @Test
+  @Order(13)
+  void anEmptyIfGraphCommitIs400NamingTheHeaderOnEveryConditionalRoute() {
+    // As the reference's parser: an empty value names no commit, so it is a malformed request (400),
+    // never a condition no head can meet (412).
+    String head = head("g", "main");
+    Map<String, Object> body = Map.of("query", PEOPLE_GQ, "name", "add_person", "params", Map.of("name", "hal"));
+    for (String value : List.of("", " ")) {
+      // The unconditional route refuses the header line whatever its value, as the reference does.
+      api().contentType("application/json").header(GraphResource.IF_GRAPH_COMMIT, value).body(body)
+          .post("/graphs/g/mutate").then().statusCode(400)
+          .body("code", equalTo("bad_request"))
+          .body("error", containsString("mutate/if-graph-commit"));
+      api().contentType("application/json").header(GraphResource.IF_GRAPH_COMMIT, value).body(body)
+          .post("/graphs/g/mutate/if-graph-commit").then().statusCode(400)
+          .body("code", equalTo("bad_request"))
+          .body("error", equalTo(GraphResource.IF_GRAPH_COMMIT + " must name a graph commit id"));
+      api().contentType("application/json").header(GraphResource.IF_GRAPH_COMMIT, value)
+          .body(Map.of("to", head)).post("/graphs/g/branches/main/revert").then().statusCode(400)
+          .body("code", equalTo("bad_request"))
+          .body("error", equalTo(GraphResource.IF_GRAPH_COMMIT + " must name a graph commit id"));
+    }
+    assertThat(head("g", "main")).isEqualTo(head);
+  }
+
+  @Test
   @Order(14)
   void aKeyedMutationInsertUpsertsWhileAStrictAppendOfAnExistingKeyIs409WithTheExactId() {
     // Was a 409 too: a keyed node insert is an upsert by its derived id in the reference (issue 13).

@@ -228,6 +228,12 @@ class StoredQueriesApiTest {
         .then().statusCode(400)
         .body("error", equalTo(GraphResource.IF_GRAPH_COMMIT + " is not accepted here; send conditional stored"
             + " mutations to POST /graphs/sq/queries/set_age/if-graph-commit"));
+    // An empty header line too: it is never read as "no condition" (the write would run unconditionally).
+    api().contentType("application/json").header(GraphResource.IF_GRAPH_COMMIT, "")
+        .body(Map.of("params", Map.of("name", "cid", "age", 6))).post("/graphs/sq/queries/set_age")
+        .then().statusCode(400)
+        .body("error", equalTo(GraphResource.IF_GRAPH_COMMIT + " is not accepted here; send conditional stored"
+            + " mutations to POST /graphs/sq/queries/set_age/if-graph-commit"));
     api().contentType("application/json").body(Map.of("params", Map.of("name", "cid", "age", 6)))
         .post("/graphs/sq/queries/set_age/if-graph-commit").then().statusCode(400)
         .body("error", containsString(GraphResource.IF_GRAPH_COMMIT));
