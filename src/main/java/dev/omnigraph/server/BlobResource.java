@@ -163,13 +163,31 @@ class BlobResource {
     // value is 400, never a condition no head can meet (412) or none.
     Optional<dev.omnigraph.api.CommitId> ifCommit = GraphResource.optionalExpectedHead(
         headers.getRequestHeader(GraphResource.IF_GRAPH_COMMIT));
+    Optional<String> ifMatchList = ifMatch(headers.getRequestHeader("If-Match"));
     ServedGraph served = graphs.get(graphId);
     dev.omnigraph.engine.Omnigraph g = served.handle();
     BlobWriteOutput out = metrics.write(served, "blob_write", () -> g.writeBlob(branch, required("entity", entity),
         required("type", type), required("id", id), required("property", property), value,
-        Optional.ofNullable(ifMatch), ifCommit, actor.get()), o -> null);
+        ifMatchList, ifCommit, actor.get()), o -> null);
     Response.ResponseBuilder ok = Response.ok(out).header(SNAPSHOT_HEADER, out.graphCommitId());
     return (out.etag() == null ? ok : ok.header("ETag", out.etag())).build();
+  }
+
+  /**
+   * A write's {@code If-Match}, from the raw header lines for the same reason as its
+   * {@code Omnigraph-If-Graph-Commit}: the {@code @HeaderParam} reads an empty value as no header,
+   * which would let the write run unconditionally. Several lines are one list (RFC 9110, 5.3); a
+   * line or list with no entity tag in it is 400.
+   */
+  static Optional<String> ifMatch(java.util.List<String> lines) {
+    if (lines == null || lines.isEmpty()) {
+      return Optional.empty();
+    }
+    String list = String.join(",", lines.stream().map(l -> l == null ? "" : l).toList());
+    if (java.util.Arrays.stream(list.split(",")).map(String::strip).allMatch(String::isEmpty)) {
+      throw new dev.omnigraph.api.InvalidRequest("If-Match must name an entity tag or *");
+    }
+    return Optional.of(list);
   }
 
   /**

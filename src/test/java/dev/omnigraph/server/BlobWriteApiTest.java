@@ -111,6 +111,13 @@ class BlobWriteApiTest {
           .put(cell("Doc", "a", "body")).then().statusCode(400).body("code", equalTo("bad_request"))
           .body("error", org.hamcrest.Matchers.startsWith(GraphResource.IF_GRAPH_COMMIT + " must "));
     }
+    // An If-Match with no entity tag in it is 400 too: read as no header, it would let the write run.
+    for (String value : List.of("", " ", " , ")) {
+      api().contentType("application/octet-stream").header("If-Match", value).body(new byte[] {1})
+          .put(cell("Doc", "a", "body")).then().statusCode(400).body("code", equalTo("bad_request"))
+          .body("error", equalTo("If-Match must name an entity tag or *"));
+      api().header("If-Match", value).delete(cell("Doc", "a", "body")).then().statusCode(400);
+    }
     api().contentType("application/octet-stream").body(new byte[] {1}).put(cell("Doc", "zz", "body"))
         .then().statusCode(404).body("code", equalTo("not_found"));
     api().contentType("application/octet-stream").body(new byte[] {1}).put(cell("Doc", "a", "slug"))
