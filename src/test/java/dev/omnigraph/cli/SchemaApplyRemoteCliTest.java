@@ -9,6 +9,7 @@ import dev.omnigraph.api.storage.StorageConfig;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Tag;
 import java.io.InputStream;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * names, and the server's refusals turned back into the local exit codes (400 → 1, 409 → 3).
  */
 @QuarkusTest
+@Tag("quarkus") // one application start for every @QuarkusTest class: the pom's quarkus-tests execution
 @QuarkusTestResource(GraphsTestResource.class)
 class SchemaApplyRemoteCliTest {
 

@@ -8,6 +8,7 @@ import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.api.LoadMode;
 import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Tag;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * {@code dd} (tokens, no policy: every non-read route refused, every read served).
  */
 @QuarkusTest
+@Tag("quarkus") // one application start for every @QuarkusTest class: the pom's quarkus-tests execution
 @TestProfile(AuthorizationProfile.class)
 class AuthorizationE2ETest {
 

@@ -8,6 +8,7 @@ import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.api.storage.StorageConfig;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Tag;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import java.nio.charset.StandardCharsets;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * ({@code BlobS3Test}).
  */
 @QuarkusTest
+@Tag("quarkus") // one application start for every @QuarkusTest class: the pom's quarkus-tests execution
 @QuarkusTestResource(GraphsTestResource.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class BlobApiTest {

@@ -8,6 +8,7 @@ import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.api.storage.StorageConfig;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Tag;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import java.nio.file.Files;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * (no data file, no sidecar, no version). The engine's writes run on S3 too ({@code BlobS3Test}).
  */
 @QuarkusTest
+@Tag("quarkus") // one application start for every @QuarkusTest class: the pom's quarkus-tests execution
 @QuarkusTestResource(GraphsTestResource.class)
 class BlobWriteApiTest {
 

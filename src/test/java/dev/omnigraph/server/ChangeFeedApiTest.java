@@ -12,6 +12,7 @@ import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.api.storage.StorageConfig;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Tag;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import java.io.IOException;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * (a durable cursor only on the terminal page), from each start mode, and every refusal.
  */
 @QuarkusTest
+@Tag("quarkus") // one application start for every @QuarkusTest class: the pom's quarkus-tests execution
 @QuarkusTestResource(GraphsTestResource.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ChangeFeedApiTest {

@@ -10,6 +10,7 @@ import static org.hamcrest.Matchers.startsWith;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Tag;
 import io.restassured.specification.RequestSpecification;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * the {@code default} graph (the embedded example: two commits), so it shares it safely.
  */
 @QuarkusTest
+@Tag("quarkus") // one application start for every @QuarkusTest class: the pom's quarkus-tests execution
 @QuarkusTestResource(GraphsTestResource.class)
 class ConsoleRoutesTest {
 

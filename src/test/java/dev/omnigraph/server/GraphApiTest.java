@@ -18,6 +18,7 @@ import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.util.FailpointControl;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Tag;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * and build on each other's commits on graph {@code g}.
  */
 @QuarkusTest
+@Tag("quarkus") // one application start for every @QuarkusTest class: the pom's quarkus-tests execution
 @QuarkusTestResource(GraphsTestResource.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GraphApiTest {

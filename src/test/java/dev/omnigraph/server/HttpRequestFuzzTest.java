@@ -13,6 +13,7 @@ import dev.omnigraph.api.LoadMode;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Tag;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.StringReader;
@@ -59,6 +60,7 @@ import org.junit.jupiter.api.Test;
  * {@code -Domnigraph.fuzz.seed} and {@code -Domnigraph.fuzz.cases} vary them.
  */
 @QuarkusTest
+@Tag("quarkus") // one application start for every @QuarkusTest class: the pom's quarkus-tests execution
 @QuarkusTestResource(GraphsTestResource.class)
 class HttpRequestFuzzTest {
 

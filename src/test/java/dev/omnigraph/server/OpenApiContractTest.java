@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Tag;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * this list, the document and the resource to agree.
  */
 @QuarkusTest
+@Tag("quarkus") // one application start for every @QuarkusTest class: the pom's quarkus-tests execution
 @QuarkusTestResource(GraphsTestResource.class)
 class OpenApiContractTest {
 

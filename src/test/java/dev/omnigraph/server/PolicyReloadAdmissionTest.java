@@ -9,6 +9,7 @@ import dev.omnigraph.api.storage.StorageConfig;
 import dev.omnigraph.api.LoadMode;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Tag;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.Test;
  * within 10 s, a broken one keeps the old decisions, counts a failure and leaves readiness UP).
  */
 @QuarkusTest
+@Tag("quarkus") // one application start for every @QuarkusTest class: the pom's quarkus-tests execution
 @TestProfile(AuthorizationProfile.class)
 class PolicyReloadAdmissionTest {
 

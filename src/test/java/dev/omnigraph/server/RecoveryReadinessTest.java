@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Tag;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * operator's repair, then UP.
  */
 @QuarkusTest
+@Tag("quarkus") // one application start for every @QuarkusTest class: the pom's quarkus-tests execution
 @TestProfile(RecoveryProfile.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RecoveryReadinessTest {

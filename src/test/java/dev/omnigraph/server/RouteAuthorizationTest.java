@@ -9,6 +9,7 @@ import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.api.storage.StorageConfig;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Tag;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import java.nio.file.Files;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * actors come from the server policy {@link RoutePolicy} generates from the same table.
  */
 @QuarkusTest
+@Tag("quarkus") // one application start for every @QuarkusTest class: the pom's quarkus-tests execution
 @QuarkusTestResource(GraphsTestResource.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RouteAuthorizationTest {

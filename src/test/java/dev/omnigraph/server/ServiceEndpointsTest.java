@@ -8,9 +8,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omnigraph.Versions;
 import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
+@Tag("quarkus") // one application start for every @QuarkusTest class: the pom's quarkus-tests execution
 class ServiceEndpointsTest {
 
   @Test

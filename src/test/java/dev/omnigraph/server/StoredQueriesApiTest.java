@@ -14,6 +14,7 @@ import dev.omnigraph.engine.Omnigraph;
 import dev.omnigraph.api.storage.StorageConfig;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Tag;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import java.io.IOException;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * bodies, error cases included. The methods build on each other's commits.
  */
 @QuarkusTest
+@Tag("quarkus") // one application start for every @QuarkusTest class: the pom's quarkus-tests execution
 @QuarkusTestResource(GraphsTestResource.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StoredQueriesApiTest {
