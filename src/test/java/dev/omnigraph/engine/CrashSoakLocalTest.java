@@ -114,7 +114,7 @@ class CrashSoakLocalTest {
             .isBetween(ackedNow.size(), ackedNow.size() + 1);
 
         // Commits: oldest first; each writer commit adds exactly one row, a recovery commit none.
-        List<CommitOutput> commits = new ArrayList<>(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits());
+        List<CommitOutput> commits = allCommits(graph, "main");
         java.util.Collections.reverse(commits);
         long writerCommits = commits.stream().filter(c -> CrashChild.ACTOR.equals(c.actorId())).count();
         long recoveryCommits = commits.stream().filter(c -> Recovery.RECOVERY_ACTOR.equals(c.actorId())).count();
@@ -162,5 +162,22 @@ class CrashSoakLocalTest {
   private static long personCount(Omnigraph graph, String commitId) {
     return graph.snapshotAtCommit(commitId).datasets().stream().filter(d -> d.typeName().equals("Person"))
         .findFirst().orElseThrow().entityCount();
+  }
+
+  /**
+   * Every commit of {@code branch}, newest first, through every page: a soak on a fast machine
+   * makes more than one page ({@link CommitPage#MAX_LIMIT}) of commits.
+   */
+  static List<CommitOutput> allCommits(Omnigraph graph, String branch) {
+    List<CommitOutput> out = new ArrayList<>();
+    CommitPage page = CommitPage.first(CommitPage.MAX_LIMIT);
+    while (true) {
+      dev.omnigraph.api.CommitListOutput p = graph.commits(branch, page);
+      out.addAll(p.commits());
+      if (p.nextCursor() == null) {
+        return out;
+      }
+      page = new CommitPage(CommitPage.MAX_LIMIT, Optional.of(p.nextCursor()));
+    }
   }
 }

@@ -132,7 +132,7 @@ class CrashSoakTwoWritersLocalTest {
         assertThat(batchNames.size()).isBetween(lAcked.size(), lAcked.size() + 1);
 
         // Commits: each writer commit adds 1 or 20 rows, recovery and optimize commits none.
-        List<CommitOutput> commits = new ArrayList<>(graph.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits());
+        List<CommitOutput> commits = CrashSoakLocalTest.allCommits(graph, "main");
         java.util.Collections.reverse(commits);
         for (int i = Math.max(1, checkedCommits); i < commits.size(); i++) {
           CommitOutput c = commits.get(i);
