@@ -28,6 +28,21 @@ class ServiceEndpointsTest {
         .body("internal_schema_version", equalTo(6));
   }
 
+  /**
+   * HTTP/2 is off (application.properties): a client asking for the h2c upgrade goes on in HTTP/1.1,
+   * where the server, not the client's flow-control window, bounds what a streamed response buffers.
+   */
+  @Test
+  void anH2cUpgradeIsAnsweredInHttp11() throws Exception {
+    java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
+        .version(java.net.http.HttpClient.Version.HTTP_2).build();
+    java.net.http.HttpResponse<String> r = client.send(java.net.http.HttpRequest.newBuilder(
+        java.net.URI.create("http://localhost:" + io.restassured.RestAssured.port + "/healthz")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.version()).isEqualTo(java.net.http.HttpClient.Version.HTTP_1_1);
+  }
+
   @Test
   void livenessIsUp() {
     given().when().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
