@@ -68,7 +68,8 @@ class BodyLimits {
   @ServerRequestFilter
   void limit(ContainerRequestContext request, RoutingContext http) {
     Kind kind = Kind.of(request.getMethod(), request.getUriInfo().getPath());
-    long declared = declaredLength(request.getHeaderString(HttpHeaders.CONTENT_LENGTH));
+    // From Vert.x's headers: the JAX-RS view (getHeaderString) builds a header map for the request first.
+    long declared = declaredLength(http.request().getHeader(HttpHeaders.CONTENT_LENGTH));
     if (declared > kind.limit) {
       closeAfterAnswer(http);
       throw tooLarge(kind, declared, true);

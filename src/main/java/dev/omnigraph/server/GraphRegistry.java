@@ -32,9 +32,22 @@ class GraphRegistry {
 
   /** The service's authorization: each graph's gate, and the gate of {@code GET /graphs}. */
   private final Authorization authorization;
+  /**
+   * The current request's pinned gates, through its client proxy: resolved against the request context
+   * on each call, without the bean lookup an {@code Arc.container().instance(...)} makes per call (every
+   * read asks for its gate; docs/performance.md, "Where the served route's time went").
+   */
+  private final RequestGates requestGates;
 
+  /** Outside the container (tests): no request ever pins gates, decisions use the gates in force. */
   GraphRegistry(Config config, Authorization authorization) {
+    this(config, authorization, null);
+  }
+
+  @jakarta.inject.Inject
+  GraphRegistry(Config config, Authorization authorization, RequestGates requestGates) {
     this.authorization = authorization;
+    this.requestGates = requestGates;
     OmnigraphConfig settings = OmnigraphConfig.of(config);
     boolean example = settings.storage().example();
     readSettings = ReadSettings.from(name -> config.getOptionalValue(name, String.class).orElse(null));
@@ -132,8 +145,8 @@ class GraphRegistry {
    */
   private Authorization.Gates gates() {
     io.quarkus.arc.ArcContainer arc = io.quarkus.arc.Arc.container();
-    if (arc != null && arc.requestContext().isActive()) {
-      return arc.instance(RequestGates.class).get().pinned();
+    if (requestGates != null && arc != null && arc.requestContext().isActive()) {
+      return requestGates.pinned();
     }
     return authorization.current();
   }

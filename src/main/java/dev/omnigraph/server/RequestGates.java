@@ -10,7 +10,6 @@ import jakarta.inject.Inject;
  * server's and, through a handle pinned to the same gate, the engine's) all see one policy.
  */
 @RequestScoped
-@io.quarkus.arc.Unremovable // looked up by GraphRegistry (Arc), never injected
 class RequestGates {
 
   @Inject Authorization authorization;

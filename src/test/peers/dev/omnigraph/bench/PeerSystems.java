@@ -92,15 +92,9 @@ final class PeerSystems {
 
     @Override
     public Outcome run(PeerQueries q, String value, Target target) throws Exception {
-      ObjectNode body = json.createObjectNode().put("query", q.ours()).put("name", "q");
-      if (!q.paramName().isEmpty()) {
-        body.putObject("params").put(q.paramName(), value);
-      }
-      target.branch().ifPresent(b -> body.put("branch", b));
-      target.commit().ifPresent(c -> body.put("snapshot", c));
       HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/graphs/default/query"))
           .header("Content-Type", "application/json").timeout(Duration.ofMinutes(2))
-          .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body), StandardCharsets.UTF_8)).build(),
+          .POST(HttpRequest.BodyPublishers.ofByteArray(queryBody(json, q, value, target))).build(),
           HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() == 413) {
         JsonNode limit = json.readTree(r.body()).path("resource_limit");
@@ -109,19 +103,167 @@ final class PeerSystems {
       if (r.statusCode() != 200) {
         throw new IllegalStateException(q.id() + " over HTTP: " + r.statusCode() + " " + r.body());
       }
-      JsonNode out = json.readTree(r.body());
-      List<List<Object>> rows = new ArrayList<>();
-      for (JsonNode row : out.path("rows")) {
-        List<Object> cells = new ArrayList<>();
-        for (JsonNode column : out.path("columns")) {
-          JsonNode cell = row.path(column.asText());
-          cells.add(cell.isMissingNode() || cell.isNull() ? null
-              : cell.isIntegralNumber() ? (Object) cell.asLong()
-              : cell.isNumber() ? (Object) cell.asDouble() : cell.asText());
-        }
-        rows.add(cells);
+      return new Rows(q.normalise(rows(json.readTree(r.body()))));
+    }
+  }
+
+  /** The rows of a served read's answer, cells as {@link OursEngine} gives them. */
+  static List<List<Object>> rows(JsonNode out) {
+    List<List<Object>> rows = new ArrayList<>();
+    for (JsonNode row : out.path("rows")) {
+      List<Object> cells = new ArrayList<>();
+      for (JsonNode column : out.path("columns")) {
+        JsonNode cell = row.path(column.asText());
+        cells.add(cell.isMissingNode() || cell.isNull() ? null
+            : cell.isIntegralNumber() ? (Object) cell.asLong()
+            : cell.isNumber() ? (Object) cell.asDouble() : cell.asText());
       }
-      return new Rows(q.normalise(rows));
+      rows.add(cells);
+    }
+    return rows;
+  }
+
+  /** The body of the query request {@link OursHttp} and {@link OursSocket} send. */
+  static byte[] queryBody(ObjectMapper json, PeerQueries q, String value, Target target) throws Exception {
+    ObjectNode body = json.createObjectNode().put("query", q.ours()).put("name", "q");
+    if (!q.paramName().isEmpty()) {
+      body.putObject("params").put(q.paramName(), value);
+    }
+    target.branch().ifPresent(b -> body.put("branch", b));
+    target.commit().ifPresent(c -> body.put("snapshot", c));
+    return json.writeValueAsBytes(body);
+  }
+
+  /**
+   * Ours served, through one blocking keep-alive HTTP/1.1 connection on the calling thread: the request
+   * written in one segment, the answer read by its {@code Content-Length} or chunks. What a lean client
+   * pays; the JDK's {@link HttpClient} hands every exchange between the caller, its selector thread and
+   * its executor, and that alone measured as much as the server's whole answer here
+   * (docs/performance.md, "Where the served route's time went").
+   */
+  static final class OursSocket implements PeerSystem {
+    private final String host;
+    private final int port;
+    private final ObjectMapper json;
+    private java.net.Socket socket;
+    private java.io.OutputStream out;
+    private java.io.InputStream in;
+
+    OursSocket(URI base, ObjectMapper json) {
+      this.host = base.getHost();
+      this.port = base.getPort();
+      this.json = json;
+    }
+
+    @Override
+    public String name() {
+      return "ours (HTTP)";
+    }
+
+    @Override
+    public Outcome run(PeerQueries q, String value, Target target) throws Exception {
+      Answer a = exchange("POST", "/graphs/default/query", queryBody(json, q, value, target));
+      if (a.status() == 413) {
+        JsonNode limit = json.readTree(a.body()).path("resource_limit");
+        return new Refused("413 " + limit.path("resource").asText() + " > " + limit.path("limit").asText());
+      }
+      if (a.status() != 200) {
+        throw new IllegalStateException(q.id() + " over HTTP: " + a.status() + " "
+            + new String(a.body(), StandardCharsets.UTF_8));
+      }
+      return new Rows(q.normalise(rows(json.readTree(a.body()))));
+    }
+
+    record Answer(int status, byte[] body) {}
+
+    /** One request and its answer; a connection the server closed is opened again once. */
+    Answer exchange(String method, String path, byte[] body) throws java.io.IOException {
+      if (socket == null) {
+        socket = new java.net.Socket(host, port);
+        socket.setTcpNoDelay(true);
+        out = socket.getOutputStream();
+        in = new java.io.BufferedInputStream(socket.getInputStream(), 64 * 1024);
+      }
+      String head = method + " " + path + " HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n"
+          + (body == null ? "" : "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n") + "\r\n";
+      byte[] h = head.getBytes(StandardCharsets.ISO_8859_1);
+      byte[] request = java.util.Arrays.copyOf(h, h.length + (body == null ? 0 : body.length));
+      if (body != null) {
+        System.arraycopy(body, 0, request, h.length, body.length);
+      }
+      out.write(request);
+      out.flush();
+      String status = line();
+      int length = -1;
+      boolean chunked = false;
+      boolean close = false;
+      for (String l = line(); !l.isEmpty(); l = line()) {
+        String lower = l.toLowerCase(java.util.Locale.ROOT);
+        if (lower.startsWith("content-length:")) {
+          length = Integer.parseInt(lower.substring(15).trim());
+        } else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
+          chunked = true;
+        } else if (lower.startsWith("connection:") && lower.contains("close")) {
+          close = true;
+        }
+      }
+      java.io.ByteArrayOutputStream answer = new java.io.ByteArrayOutputStream();
+      if (chunked) {
+        for (int n = Integer.parseInt(line().trim(), 16); n > 0; n = Integer.parseInt(line().trim(), 16)) {
+          answer.write(in.readNBytes(n));
+          line();
+        }
+        line();
+      } else if (length >= 0) {
+        answer.write(in.readNBytes(length));
+      } else {
+        throw new java.io.IOException("an answer without Content-Length or chunks: " + status);
+      }
+      if (close) {
+        close();
+      }
+      return new Answer(Integer.parseInt(status.split(" ")[1]), answer.toByteArray());
+    }
+
+    private String line() throws java.io.IOException {
+      StringBuilder l = new StringBuilder();
+      for (int c = in.read(); c != '\n'; c = in.read()) {
+        if (c < 0) {
+          throw new java.io.EOFException("the server closed the connection");
+        }
+        if (c != '\r') {
+          l.append((char) c);
+        }
+      }
+      return l.toString();
+    }
+
+    @Override
+    public void close() throws java.io.IOException {
+      if (socket != null) {
+        socket.close();
+        socket = null;
+      }
+    }
+  }
+
+  /**
+   * {@code GET /healthz} on {@link OursSocket}'s connection: the floor of a served read, a loopback
+   * call that runs no query. Timed in the same turns; it has no answer to compare.
+   */
+  record HttpFloor(OursSocket socket) implements PeerSystem {
+    @Override
+    public String name() {
+      return "HTTP floor";
+    }
+
+    @Override
+    public Outcome run(PeerQueries q, String value, Target target) throws Exception {
+      OursSocket.Answer a = socket.exchange("GET", "/healthz", null);
+      if (a.status() != 200) {
+        throw new IllegalStateException("GET /healthz: " + a.status());
+      }
+      return new Rows(List.of());
     }
   }
 
