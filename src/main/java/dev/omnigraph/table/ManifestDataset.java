@@ -33,6 +33,16 @@ public final class ManifestDataset implements AutoCloseable {
   private final BufferAllocator allocator;
   private Dataset dataset;
   private final Optional<String> branch;
+  /**
+   * The checked-out version's number and stamp, asked of Lance once per checkout: each ask is a JNI
+   * call that builds the whole version (a parsed timestamp, its metadata), and a head read asked twice
+   * (docs/performance.md, "Where the served route's time went"). Tied to the {@link Dataset} it was
+   * read from, so a handle that moved to the version it committed is asked again; cleared when
+   * {@link #refreshLatest} moves this one.
+   */
+  private Checked checked;
+
+  private record Checked(Dataset of, long version, String stamp) {}
 
   private ManifestDataset(StorageConfig config, BufferAllocator allocator, Dataset dataset, Optional<String> branch) {
     this.config = config;
@@ -104,7 +114,7 @@ public final class ManifestDataset implements AutoCloseable {
 
   /** The checked-out manifest version. */
   public long version() {
-    return dataset.version();
+    return checked().version();
   }
 
   /**
@@ -113,11 +123,25 @@ public final class ManifestDataset implements AutoCloseable {
    * number gets a different stamp.
    */
   public String stamp() {
-    return stamp(dataset);
+    return checked().stamp();
+  }
+
+  private synchronized Checked checked() {
+    Dataset ds = dataset;
+    Checked c = checked;
+    if (c == null || c.of() != ds) {
+      org.lance.Version v = ds.getVersion();
+      c = new Checked(ds, v.getId(), stamp(v));
+      checked = c;
+    }
+    return c;
   }
 
   private static String stamp(Dataset ds) {
-    org.lance.Version v = ds.getVersion();
+    return stamp(ds.getVersion());
+  }
+
+  private static String stamp(org.lance.Version v) {
     return v.getId() + "@" + v.getDataTime().toInstant();
   }
 
@@ -396,7 +420,10 @@ public final class ManifestDataset implements AutoCloseable {
 
   /** Re-reads the checked-out branch's latest version (after {@link #compact()}); returns its stamp. */
   public String refreshLatest() {
-    dataset.checkoutLatest();
+    synchronized (this) {
+      dataset.checkoutLatest();
+      checked = null; // the same Dataset, now at another version
+    }
     return stamp();
   }
 
