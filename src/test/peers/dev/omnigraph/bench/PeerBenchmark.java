@@ -48,7 +48,9 @@ import java.util.concurrent.TimeUnit;
  * <p>Knobs (system properties; the pom passes the first three from the Maven properties of the same
  * names): {@code omnigraph.bench.persons} (100,000), {@code omnigraph.bench.edges} (1,000,000), {@code omnigraph.bench.reps} (20),
  * {@code omnigraph.bench.warmup} (5), {@code omnigraph.bench.jit-warmup} (200 rounds of Q1–Q4 on every
- * system before any query is timed). Needs the packaged jar for the HTTP side. Run:
+ * system before any query is timed), {@code omnigraph.bench.ours-warmup} (3,000 more rounds of Q1–Q3 on ours
+ * alone, in-process and served). Ours over HTTP goes through {@link PeerSystems.OursSocket}; the HTTP floor
+ * ({@code GET /healthz} on its connection) is timed in the same turns. Needs the packaged jar for the HTTP side. Run:
  * {@code ./mvnw -B -o -Pbench -DskipTests process-test-classes exec:exec@peer-benchmark}.
  */
 public final class PeerBenchmark {
