@@ -76,34 +76,27 @@ public record ReadSettings(long maxIntermediateRows, long maxIntermediateBytes, 
    * @throws IllegalArgumentException naming the key of a value that is not a non-negative integer
    */
   public static long columnCacheBytes(Function<String, String> lookup) {
-    String v = lookup.apply(COLUMN_CACHE_BYTES);
-    if (v == null || v.isBlank()) {
-      return DEFAULT_COLUMN_CACHE_BYTES;
-    }
-    try {
-      long n = Long.parseLong(v.trim());
-      if (n >= 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below with the key
-    }
-    throw new IllegalArgumentException(COLUMN_CACHE_BYTES + " must be a non-negative integer, not '" + v + "'");
+    return atLeast(lookup, COLUMN_CACHE_BYTES, DEFAULT_COLUMN_CACHE_BYTES, 0);
   }
 
   private static long positive(Function<String, String> lookup, String key, long dflt) {
+    return atLeast(lookup, key, dflt, 1);
+  }
+
+  private static long atLeast(Function<String, String> lookup, String key, long dflt, long min) {
     String v = lookup.apply(key);
     if (v == null || v.isBlank()) {
       return dflt;
     }
     try {
       long n = Long.parseLong(v.trim());
-      if (n >= 1) {
+      if (n >= min) {
         return n;
       }
     } catch (NumberFormatException e) {
       // reported below with the key
     }
-    throw new IllegalArgumentException(key + " must be a positive integer, not '" + v + "'");
+    throw new IllegalArgumentException(key + " must be a " + (min == 0 ? "non-negative" : "positive")
+        + " integer, not '" + v + "'");
   }
 }

@@ -48,7 +48,7 @@ final class CachedFilter {
             return null;
           }
         }
-        return filter.op() == Filter.Op.AND ? and(parts) : or(parts);
+        return combine(parts, filter.op() == Filter.Op.AND ? FALSE : TRUE);
       }
       case NOT: {
         Test inner = compile(filter.children().get(0), columns);
@@ -70,29 +70,18 @@ final class CachedFilter {
     return c.kind == CachedColumn.Kind.STRING ? string(filter, c) : scalar(filter, c);
   }
 
-  private static Test and(Test[] parts) {
+  /**
+   * AND ({@code absorbing} FALSE) or OR ({@code absorbing} TRUE) in Kleene logic: the absorbing value
+   * if any part has it, else unknown if any part is unknown, else the other value.
+   */
+  private static Test combine(Test[] parts, int absorbing) {
+    int identity = 1 - absorbing;
     return r -> {
-      int out = TRUE;
+      int out = identity;
       for (Test t : parts) {
         int v = t.at(r);
-        if (v == FALSE) {
-          return FALSE;
-        }
-        if (v == UNKNOWN) {
-          out = UNKNOWN;
-        }
-      }
-      return out;
-    };
-  }
-
-  private static Test or(Test[] parts) {
-    return r -> {
-      int out = FALSE;
-      for (Test t : parts) {
-        int v = t.at(r);
-        if (v == TRUE) {
-          return TRUE;
+        if (v == absorbing) {
+          return absorbing;
         }
         if (v == UNKNOWN) {
           out = UNKNOWN;

@@ -133,6 +133,8 @@ class ColumnCacheReadTest {
     ObjectNode c0 = JSON.createObjectNode().put("c", "c0");
     assertThat(graph.explain(QUERIES, "q4", c0))
         .contains("$p: column cache holds id,city,age of the pinned version: answered in memory");
+    assertThat(graph.explain(QUERIES, "q1", JSON.createObjectNode().put("n", "p10")))
+        .contains("$p: column cache holds id,name,age of the pinned version: answered in memory");
     String older = graph.query(Optional.empty(), Optional.empty(), QUERIES, "q1",
         JSON.createObjectNode().put("n", "p10")).graphCommitId();
 
@@ -161,6 +163,19 @@ class ColumnCacheReadTest {
     List<Map<String, Object>> onFeature = sameForAll(Optional.of("feature"), Optional.empty(), budget);
     assertThat(onFeature).isNotEqualTo(after);
     assertThat(sameForAll(Optional.empty(), Optional.empty(), budget)).isEqualTo(after);
+  }
+
+  @Test
+  void theBudgetIsReadFromItsKey() {
+    assertThat(ReadSettings.columnCacheBytes(k -> null)).isEqualTo(64L << 20);
+    assertThat(ReadSettings.columnCacheBytes(k -> k.equals(ReadSettings.COLUMN_CACHE_BYTES) ? " 0 " : null)).isZero();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ReadSettings.columnCacheBytes(k -> "-1"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("omnigraph.read.column-cache-bytes must be a non-negative integer, not '-1'");
+    // Off: explain says so, and reads still answer.
+    GraphRoots.columnCacheBytes(0);
+    assertThat(graph.explain(QUERIES, "q4", JSON.createObjectNode().put("c", "c0")))
+        .contains("$p: column cache off, Lance scans");
   }
 
   @Test
