@@ -38,8 +38,9 @@ import org.lance.operation.Operation;
  * {@link #compaction()}.
  *
  * <p>Every call opens what it needs and closes every dataset, scanner, reader and allocator before
- * returning; nothing is cached, so a call always sees storage as it is. Lance failures surface as
- * the {@link RuntimeException}s Lance throws (for example, a version or branch that does not
+ * returning; what is cached is keyed by an exact version, which never changes (open handles, id maps,
+ * a read's columns: {@code ColumnCache}), so a call always sees storage as it is. Lance failures
+ * surface as the {@link RuntimeException}s Lance throws (for example, a version or branch that does not
  * exist); the checked {@code IOException}s lance-java throws undeclared from native code are
  * rethrown as {@link java.io.UncheckedIOException}. No method classifies a Lance exception by type
  * or message: {@link #commit} settles its outcome by re-reading the table.
