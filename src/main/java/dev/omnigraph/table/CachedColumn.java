@@ -154,6 +154,23 @@ final class CachedColumn {
     return ints == null ? row : ints[row];
   }
 
+  /** The rows of a STRING column whose code is one of {@code codes} (sorted), ascending. */
+  int[] rowsWith(int[] codes) {
+    int[] out = new int[16];
+    int n = 0;
+    int only = codes.length == 1 ? codes[0] : -1;
+    for (int r = 0; r < rows && codes.length > 0; r++) {
+      int code = code(r);
+      if (only >= 0 ? code == only : code >= 0 && Arrays.binarySearch(codes, code) >= 0) {
+        if (n == out.length) {
+          out = Arrays.copyOf(out, n * 2);
+        }
+        out[n++] = r;
+      }
+    }
+    return Arrays.copyOf(out, n);
+  }
+
   /** Whether every row holds a distinct value (then code = row). */
   boolean unique() {
     return kind == Kind.STRING && ints == null;

@@ -92,9 +92,11 @@ final class CachedFilter {
   }
 
   /**
-   * The rows that may match {@code filter}, from an equality or {@code IN} on a column whose values
-   * are all distinct (its code is its row: a key lookup), alone or as a conjunct; null when the
-   * filter has no such part and every row must be tested.
+   * The rows that may match {@code filter}, ascending, from an equality or {@code IN} on a String
+   * column, alone or as a conjunct: on a column of distinct values its codes are its rows (a key
+   * lookup); on any other, one pass over the codes, so that the rest of the filter is tested on those
+   * rows only (Q4's {@code city = $c}: a fiftieth of the table). Null when the filter has no such part
+   * and every row must be tested.
    */
   static int[] candidates(Filter filter, Map<String, CachedColumn> columns) {
     if (filter.op() == Filter.Op.AND) {
@@ -110,11 +112,11 @@ final class CachedFilter {
       return null;
     }
     CachedColumn c = columns.get(filter.column());
-    if (c == null || !c.unique()) {
+    if (c == null || c.kind != CachedColumn.Kind.STRING) {
       return null;
     }
     int[] codes = codes(filter, c);
-    return codes; // code = row in a column of distinct values
+    return codes == null || c.unique() ? codes : c.rowsWith(codes); // code = row in a column of distinct values
   }
 
   /** The codes of an EQ or IN leaf's String literals that some row holds, sorted; null for another literal. */
