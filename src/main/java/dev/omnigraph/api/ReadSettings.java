@@ -23,6 +23,16 @@ public record ReadSettings(long maxIntermediateRows, long maxIntermediateBytes, 
   public static final String MAX_INTERMEDIATE_BYTES = Budget.INTERMEDIATE_BYTES.setting();
   public static final String TIMEOUT_MS = Budget.TIMEOUT_MS.setting();
 
+  /**
+   * The bytes the process's column cache may hold (docs/performance.md, "The column cache"): the
+   * columns reads scanned, per exact table version, answering the next scans of that version from
+   * memory. Process-wide, not per read; 0 turns it off.
+   */
+  public static final String COLUMN_CACHE_BYTES = "omnigraph.read.column-cache-bytes";
+
+  /** Default column cache: 64 MiB. */
+  public static final long DEFAULT_COLUMN_CACHE_BYTES = 64L << 20;
+
   /** Default row budget: far above any interactive read, far below what fills a 1 GiB heap. */
   public static final long DEFAULT_MAX_INTERMEDIATE_ROWS = 1_000_000;
   /** Default byte budget: 256 MiB. */
@@ -59,19 +69,34 @@ public record ReadSettings(long maxIntermediateRows, long maxIntermediateBytes, 
         positive(lookup, TIMEOUT_MS, DEFAULT_TIMEOUT_MS));
   }
 
+  /**
+   * The column cache's bytes from a key → value lookup ({@link #COLUMN_CACHE_BYTES}; unset: the
+   * default).
+   *
+   * @throws IllegalArgumentException naming the key of a value that is not a non-negative integer
+   */
+  public static long columnCacheBytes(Function<String, String> lookup) {
+    return atLeast(lookup, COLUMN_CACHE_BYTES, DEFAULT_COLUMN_CACHE_BYTES, 0);
+  }
+
   private static long positive(Function<String, String> lookup, String key, long dflt) {
+    return atLeast(lookup, key, dflt, 1);
+  }
+
+  private static long atLeast(Function<String, String> lookup, String key, long dflt, long min) {
     String v = lookup.apply(key);
     if (v == null || v.isBlank()) {
       return dflt;
     }
     try {
       long n = Long.parseLong(v.trim());
-      if (n >= 1) {
+      if (n >= min) {
         return n;
       }
     } catch (NumberFormatException e) {
       // reported below with the key
     }
-    throw new IllegalArgumentException(key + " must be a positive integer, not '" + v + "'");
+    throw new IllegalArgumentException(key + " must be a " + (min == 0 ? "non-negative" : "positive")
+        + " integer, not '" + v + "'");
   }
 }

@@ -288,7 +288,7 @@ public abstract sealed class GraphReader permits Omnigraph {
    * @throws dev.omnigraph.api.InvalidRequest when the query is a mutation
    */
   public List<String> explain(String source, String name, com.fasterxml.jackson.databind.JsonNode params) {
-    return dev.omnigraph.read.ReadRunner.explain(contract().ir().catalog(), source, name, params);
+    return evidence.call(() -> reads.explain(source, name, params));
   }
 
   /**

@@ -90,6 +90,27 @@ final class GraphReads {
             TypeScopes.admitTypes(gate, actor, PolicyAction.READ, Optional.of(readBranch)));
   }
 
+  /**
+   * How a read would run at the head of main ({@link ReadRunner#explain}): the plan, then whether the
+   * column cache holds each scan's columns of the table versions main pins now. No table data is
+   * read; main's state is captured, as a read captures it, only when the root's cache holds columns
+   * at all (a fresh process, as the CLI's, reads nothing).
+   */
+  List<String> explain(String source, String name, com.fasterxml.jackson.databind.JsonNode params) {
+    dev.omnigraph.schema.Catalog catalog = schemas.current().ir().catalog();
+    if (dev.omnigraph.table.LanceRoot.columnCacheBytes() == 0) {
+      return ReadRunner.explain(catalog, source, name, params, null);
+    }
+    if (!tables.columnsCached()) {
+      return ReadRunner.explain(catalog, source, name, params, (table, columns) -> false);
+    }
+    ManifestState state = manifest.captureForRead(BranchNames.MAIN).state();
+    return ReadRunner.explain(catalog, source, name, params, (table, columns) -> {
+      dev.omnigraph.manifest.TablePin pin = state.tables().get(table);
+      return pin != null && tables.columnsCached(pin.at(), columns);
+    });
+  }
+
   /** The export of {@code b}'s state now, limited to the actor's type scope (authorized by the caller). */
   GraphExport export(PolicyGate gate, String b, List<String> typeNames, Optional<String> actor) {
     ManifestState state = evidence.call(() -> manifest.state(b));

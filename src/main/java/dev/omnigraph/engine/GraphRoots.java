@@ -89,6 +89,17 @@ public final class GraphRoots {
     }
   }
 
+  /**
+   * Sets the bytes the process's column cache may hold ({@link dev.omnigraph.api.ReadSettings#COLUMN_CACHE_BYTES},
+   * docs/performance.md "The column cache"), evicting down to it now; 0 turns it off. The library
+   * and the CLI start from the system property of that name; the service sets its configured value.
+   *
+   * @throws IllegalArgumentException for a negative value
+   */
+  public static void columnCacheBytes(long bytes) {
+    dev.omnigraph.table.LanceRoot.columnCacheBytes(bytes);
+  }
+
   /** The adjacency indexes every handle opened here shares. */
   dev.omnigraph.read.AdjacencyCache adjacency() {
     return adjacency;

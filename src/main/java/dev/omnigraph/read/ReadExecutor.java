@@ -32,7 +32,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Runs one checked read over one pinned manifest state. Bindings are rows of node ids, one slot per
  * variable. A variable's candidate nodes come from one scan of its node table at the pinned version
  * with every single-variable filter of its scope pushed into Lance ({@link Filter#toSql()}, the one
- * literal-escaping path) and only the columns the query reads; traversals expand through an
+ * literal-escaping path) and only the columns the query reads (answered from the table layer's column
+ * cache once it holds them: docs/performance.md, "The column cache"); traversals expand through an
  * {@link AdjacencyCache} entry for the edge table's exact version; {@code not} is an anti-join
  * evaluated per row of its enclosing scope.
  *

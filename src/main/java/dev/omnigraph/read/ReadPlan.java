@@ -432,7 +432,24 @@ final class ReadPlan {
     return used;
   }
 
-  private String variableOf(int slot) {
+  /**
+   * The slots whose rows come from a scan of their table (docs/performance.md, "The column cache"):
+   * every slot but one bound by its key alone and one reached only through a traversal without a
+   * filter of its own.
+   */
+  List<Integer> scannedSlots() {
+    List<Integer> out = new ArrayList<>();
+    for (int slot : slots.values()) {
+      boolean reached = scopes.stream().anyMatch(s -> s.clauses.stream().anyMatch(c -> c instanceof Clause.Traverse t
+          && (s.visible.get(t.source()) == slot || s.visible.get(t.target()) == slot)));
+      if (boundByKeyAlone(slot).isEmpty() && (filtered(slot) || !reached)) {
+        out.add(slot);
+      }
+    }
+    return out;
+  }
+
+  String variableOf(int slot) {
     for (Map.Entry<String, Integer> e : slots.entrySet()) {
       if (e.getValue() == slot) {
         return e.getKey().substring(0, e.getKey().indexOf('#'));

@@ -82,9 +82,31 @@ public final class ReadRunner {
    */
   public static List<String> explain(Catalog catalog, String source, String name,
       com.fasterxml.jackson.databind.JsonNode params) {
+    return explain(catalog, source, name, params, null);
+  }
+
+  /**
+   * As {@link #explain(Catalog, String, String, com.fasterxml.jackson.databind.JsonNode)}, then one
+   * line per scanned variable saying whether the column cache holds the columns its scan reads
+   * (docs/performance.md, "The column cache"): {@code cached} answers, for a table and columns,
+   * whether they are held for the version a read would pin now; null when the cache is off.
+   */
+  public static List<String> explain(Catalog catalog, String source, String name,
+      com.fasterxml.jackson.databind.JsonNode params,
+      java.util.function.BiPredicate<dev.omnigraph.api.TableKey, java.util.Set<String>> cached) {
     CheckedRead read = CheckedReads.check(catalog, source, name);
     BoundParams bound = Params.bind(read, params);
-    return new ReadPlan(read, catalog.nodes(), ReadExecutor.evaluator(bound, Instant.now())).describe();
+    ReadPlan plan = new ReadPlan(read, catalog.nodes(), ReadExecutor.evaluator(bound, Instant.now()));
+    List<String> out = new ArrayList<>(plan.describe());
+    for (int slot : plan.scannedSlots()) {
+      dev.omnigraph.api.TableKey table = plan.slotEdge(slot).map(e -> e.tableKey())
+          .orElseGet(() -> plan.slotType(slot).tableKey());
+      String columns = String.join(",", plan.columns(slot));
+      out.add("$" + plan.variableOf(slot) + ": column cache " + (cached == null ? "off, Lance scans"
+          : cached.test(table, plan.columns(slot)) ? "holds " + columns + " of the pinned version: answered in memory"
+          : "does not hold " + columns + " of the pinned version yet: Lance scans (loaded on the version's 2nd scan)"));
+    }
+    return out;
   }
 
   private static final java.time.format.DateTimeFormatter DATETIME_SECONDS =

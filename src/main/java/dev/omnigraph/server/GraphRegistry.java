@@ -51,6 +51,8 @@ class GraphRegistry {
     OmnigraphConfig settings = OmnigraphConfig.of(config);
     boolean example = settings.storage().example();
     readSettings = ReadSettings.from(name -> config.getOptionalValue(name, String.class).orElse(null));
+    dev.omnigraph.engine.GraphRoots.columnCacheBytes(
+        ReadSettings.columnCacheBytes(name -> config.getOptionalValue(name, String.class).orElse(null)));
     // Compaction settings (docs/maintenance.md): the service runs the automatic pass in the background.
     OptimizeSettings optimize = OptimizeSettings.from(name -> config.getOptionalValue(name, String.class)
         .orElse(name.equals(OptimizeSettings.BACKGROUND) ? "true" : null));

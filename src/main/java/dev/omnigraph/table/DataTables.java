@@ -38,8 +38,9 @@ import org.lance.operation.Operation;
  * {@link #compaction()}.
  *
  * <p>Every call opens what it needs and closes every dataset, scanner, reader and allocator before
- * returning; nothing is cached, so a call always sees storage as it is. Lance failures surface as
- * the {@link RuntimeException}s Lance throws (for example, a version or branch that does not
+ * returning; what is cached is keyed by an exact version, which never changes (open handles, id maps,
+ * a read's columns: {@code ColumnCache}), so a call always sees storage as it is. Lance failures
+ * surface as the {@link RuntimeException}s Lance throws (for example, a version or branch that does not
  * exist); the checked {@code IOException}s lance-java throws undeclared from native code are
  * rethrown as {@link java.io.UncheckedIOException}. No method classifies a Lance exception by type
  * or message: {@link #commit} settles its outcome by re-reading the table.
@@ -250,16 +251,67 @@ public final class DataTables {
    */
   public void scan(TableAt at, Filter filter,
       List<String> columns, Consumer<Map<String, Object>> rowSink) {
-    scan(at, filter, columns, true, rowSink);
+    scanLance(at, filter, columns, true, rowSink);
   }
 
   /**
-   * As {@link #scan(TableAt, Filter, List, Consumer)}, with Lance's scalar indexes used to answer the
-   * filter only when {@code useIndexes}: a read's plan passes false for a filter whose indexed parts
-   * are ranges only, which a scan answers faster than the BTree's row ids and a take of each
-   * (docs/performance.md, "Index or scan"). Every other caller uses them.
+   * A read's scan: as {@link #scan(TableAt, Filter, List, Consumer)}, answered from the root's column
+   * cache when it holds (or now loads) every column the scan and its filter read
+   * (docs/performance.md, "The column cache"), and otherwise by Lance, using its scalar indexes to
+   * answer the filter only when {@code useIndexes}: a read's plan passes false for a filter whose
+   * indexed parts are ranges only, which a scan answers faster than the BTree's row ids and a take of
+   * each (docs/performance.md, "Index or scan"). Writers use the other form, never the cache: what a
+   * writer reads stays Lance's answer.
    */
   public void scan(TableAt at, Filter filter, List<String> columns, boolean useIndexes,
+      Consumer<Map<String, Object>> rowSink) {
+    if (lance.columns.answer(at, filter, columns, columnLoader(at), rowSink)) {
+      return;
+    }
+    scanLance(at, filter, columns, useIndexes, rowSink);
+  }
+
+  /** Whether the column cache holds any column of this root now (explain). */
+  public boolean columnsCached() {
+    return lance.columns.held() > 0;
+  }
+
+  /** Whether the column cache holds every one of {@code columns} of exactly {@code at} now (explain). */
+  public boolean columnsCached(TableAt at, java.util.Set<String> columns) {
+    return lance.columns.holds(at, columns);
+  }
+
+  /** Reads columns of exactly {@code at} for the column cache: every live row, with its {@code _rowaddr}. */
+  private ColumnCache.Loader columnLoader(TableAt at) {
+    return new ColumnCache.Loader() {
+      @Override
+      public Schema schema() {
+        try (TableHandle h = TableHandle.open(lance, config, at)) {
+          return h.table.getSchema();
+        }
+      }
+
+      @Override
+      public long rows() {
+        return countRows(at);
+      }
+
+      @Override
+      public void load(List<String> columns, Consumer<VectorSchemaRoot> batches) {
+        lance(() -> {
+          dev.omnigraph.storage.StoreRequests.record(dev.omnigraph.storage.StoreRequests.Op.LANCE_SCAN,
+              dev.omnigraph.storage.StoreRequests.Kind.TABLE, 0);
+          try (TableHandle h = TableHandle.open(lance, config, at)) {
+            LanceSupport.scanBatches(h.table, new ScanOptions.Builder().batchSize(SCAN_BATCH_ROWS).columns(columns)
+                .withRowAddress(true).build(), h.allocator, batches);
+          }
+          return null;
+        });
+      }
+    };
+  }
+
+  private void scanLance(TableAt at, Filter filter, List<String> columns, boolean useIndexes,
       Consumer<Map<String, Object>> rowSink) {
     lance(() -> {
       try (TableHandle h = TableHandle.open(lance, config, at)) {

@@ -54,7 +54,8 @@ public final class Filter {
   /** Matches no row (SQL {@code FALSE}); also what {@code in(c, [])} and {@code or()} reduce to. */
   public static final Filter FALSE = new Filter(Op.FALSE, null, null, List.of(), List.of());
 
-  private enum Op {
+  /** The shapes of a filter node, for evaluators of this package ({@link CachedFilter}). */
+  enum Op {
     TRUE, FALSE, EQ, NE, LT, LE, GT, GE, IN, STARTS_WITH, CONTAINS, IS_NULL, AND, OR, NOT
   }
 
@@ -70,6 +71,30 @@ public final class Filter {
     this.value = value;
     this.values = values;
     this.children = children;
+  }
+
+  Op op() {
+    return op;
+  }
+
+  /** The compared column of a leaf (null for TRUE, FALSE, AND, OR, NOT). */
+  String column() {
+    return column;
+  }
+
+  /** The literal of a comparison, starts-with or contains leaf. */
+  Object value() {
+    return value;
+  }
+
+  /** The literals of an IN leaf. */
+  List<Object> values() {
+    return values;
+  }
+
+  /** The operands of AND and OR, the one operand of NOT. */
+  List<Filter> children() {
+    return children;
   }
 
   /** Every column this filter reads (what a row must carry for {@link #test} to decide it). */
@@ -583,7 +608,7 @@ public final class Filter {
   }
 
   /** The double Lance parses from the literal's SQL text (integers: nearest double, as Rust's {@code as}). */
-  private static double asDouble(Number literal) {
+  static double asDouble(Number literal) {
     if (literal instanceof Float || literal instanceof Double) {
       return Double.parseDouble(SqlLiteral.number(literal));
     }

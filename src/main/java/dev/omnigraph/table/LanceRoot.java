@@ -31,6 +31,9 @@ public final class LanceRoot {
   /** Open handles of exact table versions under this root (bounded per root and per process). */
   final PinnedHandles handles;
 
+  /** Columns of exact table versions held for reads; forgotten with the versions' handles. */
+  final ColumnCache columns;
+
   /**
    * Per table branch ({@code DataTables.forkKey}), whether it was forked from another branch rather
    * than from main (see {@code DataTables.forkedFromABranch}).
@@ -44,8 +47,29 @@ public final class LanceRoot {
 
   /** A root whose handle cache counts against {@code budget} instead of the process's (tests). */
   LanceRoot(String rootUri, PinnedHandles.Budget budget) {
+    this(rootUri, budget, ColumnCache.Budget.PROCESS);
+  }
+
+  /** A root whose caches count against the given budgets instead of the process's (tests). */
+  LanceRoot(String rootUri, PinnedHandles.Budget budget, ColumnCache.Budget columnBudget) {
     this.rootUri = Objects.requireNonNull(rootUri, "rootUri");
-    this.handles = new PinnedHandles(budget);
+    this.columns = new ColumnCache(columnBudget);
+    this.handles = new PinnedHandles(budget, columns);
+  }
+
+  /**
+   * Sets the bytes the process's column cache may hold ({@code omnigraph.read.column-cache-bytes},
+   * docs/performance.md "The column cache"), evicting down to it now; 0 turns it off.
+   *
+   * @throws IllegalArgumentException for a negative value
+   */
+  public static void columnCacheBytes(long bytes) {
+    ColumnCache.Budget.PROCESS.max(bytes);
+  }
+
+  /** The bytes the process's column cache may hold now. */
+  public static long columnCacheBytes() {
+    return ColumnCache.Budget.PROCESS.max();
   }
 
   /** The canonical root this part belongs to. */

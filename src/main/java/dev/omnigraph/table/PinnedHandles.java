@@ -66,8 +66,12 @@ final class PinnedHandles {
   /** This root's handles by exact version; guarded by the budget's queue. */
   private final HashMap<TableAt, Entry> entries = new HashMap<>();
 
-  PinnedHandles(Budget budget) {
+  /** The root's column cache, whose versions go when their handles are forgotten. */
+  private final ColumnCache columns;
+
+  PinnedHandles(Budget budget, ColumnCache columns) {
     this.budget = budget;
+    this.columns = columns;
   }
 
   /** One cached handle: the dataset's main handle and the checked-out branch version. */
@@ -239,6 +243,8 @@ final class PinnedHandles {
       List<Entry> matched = entries.values().stream().filter(e -> matches.test(e.at)).toList();
       matched.forEach(PinnedHandles::evict);
     }
+    // Cached columns are keyed as handles are, so they are stale in exactly the same cases.
+    columns.forgetIf(matches);
   }
 
   static void release(Entry e) {
