@@ -27,8 +27,11 @@ record GraphRoot(String uri, GateManager gates, LanceRoot lance, ManifestStates 
   /** Fresh parts of the canonical root {@code uri}. */
   static GraphRoot of(String uri) {
     LanceRoot lance = new LanceRoot(uri);
-    return new GraphRoot(uri, new GateManager(uri), lance, new ManifestStates(lance), new SchemaHolder(),
-        new RetiringSidecars(), new ProcessLeases(uri));
+    ManifestStates manifests = new ManifestStates(lance);
+    ProcessLeases leases = new ProcessLeases(uri);
+    manifests.soleWriterWhen(() -> leases.status().isPresent());
+    return new GraphRoot(uri, new GateManager(uri), lance, manifests, new SchemaHolder(), new RetiringSidecars(),
+        leases);
   }
 
   /**

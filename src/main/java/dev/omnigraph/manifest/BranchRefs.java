@@ -48,8 +48,12 @@ final class BranchRefs {
     return new BranchRefs(Optional.empty());
   }
 
-  /** What a capture needs of a named branch. */
-  record Resolved(NativeBranch branch, List<String> parentChain) {}
+  /**
+   * What a capture needs of a named branch: its ref, its ancestors' names nearest first ending with
+   * main, and the refs of those ancestors that still exist (their identities, which a reader checks:
+   * {@code LanceRoot.noteIncarnation}).
+   */
+  record Resolved(NativeBranch branch, List<String> parentChain, List<NativeBranch> ancestors) {}
 
   /**
    * The native branch {@code name} of {@code m}'s dataset and its ancestors nearest first, ending
@@ -67,8 +71,10 @@ final class BranchRefs {
       }
     }
     List<NativeBranch> live = m.branches();
-    return live.stream().filter(b -> b.name().equals(name)).findFirst()
-        .map(b -> new Resolved(b, ManifestReader.parentChain(live, name)));
+    return live.stream().filter(b -> b.name().equals(name)).findFirst().map(b -> {
+      List<String> chain = ManifestReader.parentChain(live, name);
+      return new Resolved(b, chain, live.stream().filter(a -> chain.contains(a.name())).toList());
+    });
   }
 
   private Optional<Resolved> resolveDirect(String name) {
@@ -77,6 +83,7 @@ final class BranchRefs {
       return Optional.empty();
     }
     List<String> chain = new ArrayList<>();
+    List<NativeBranch> ancestors = new ArrayList<>();
     Optional<String> parent = own.get().parent();
     while (parent.isPresent()) {
       if (chain.contains(parent.get()) || chain.size() >= MAX_DEPTH) {
@@ -88,10 +95,26 @@ final class BranchRefs {
         // A parent deleted after the fork: the listing answers the same way (the chain stops).
         break;
       }
+      ancestors.add(up.get());
       parent = up.get().parent();
     }
     chain.add(ManifestState.MAIN);
-    return Optional.of(new Resolved(own.get(), List.copyOf(chain)));
+    return Optional.of(new Resolved(own.get(), List.copyOf(chain), List.copyOf(ancestors)));
+  }
+
+  /**
+   * The Lance identity {@code name} has now, read from its ref (one GET; the listing of {@code m}'s
+   * dataset without a storage adapter or when the ref cannot be read); empty when it does not exist.
+   */
+  Optional<String> identity(ManifestDataset m, String name) {
+    if (storage.isPresent()) {
+      try {
+        return read(name).map(NativeBranch::identifier);
+      } catch (RuntimeException unreadable) {
+        LOG.debugf("branch ref of %s unreadable, using the branch listing: %s", name, unreadable.getMessage());
+      }
+    }
+    return m.branches().stream().filter(b -> b.name().equals(name)).findFirst().map(NativeBranch::identifier);
   }
 
   /** One branch's ref, or empty when no object holds it. */

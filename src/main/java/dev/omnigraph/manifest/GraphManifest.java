@@ -74,7 +74,37 @@ public final class GraphManifest {
    * @throws NotFound when the branch does not exist
    */
   public BranchAuthority captureForRead(String branch) {
-    return notFoundIfGone(branch, () -> states.withLatest(config, branch, m -> states.captureForRead(m, branch, refs)));
+    return notFoundIfGone(branch, () -> {
+      try {
+        return states.withLatest(config, branch, m -> checkedForRead(m, branch));
+      } catch (CreatedAgain again) {
+        // The held handle and the last capture are of the branch that was deleted: start over.
+        states.forget(branch);
+        return states.withLatest(config, branch, m -> checkedForRead(m, branch));
+      }
+    });
+  }
+
+  /**
+   * The read capture of {@code branch}, checked against the branch's identity now where another
+   * process may have deleted it and created it again at the same manifest version number (the
+   * latest-version probe then sees nothing new): one GET of its ref. Not on main, which is never
+   * deleted, nor in the writer-lease holder, where every delete and create runs and forgets what it
+   * replaces (docs/maintenance.md, "Branch names, deleted and used again").
+   */
+  private BranchAuthority checkedForRead(ManifestDataset m, String branch) {
+    BranchAuthority c = states.captureForRead(m, branch, refs);
+    if (!branch.equals(MAIN) && !states.soleWriter() && !refs.identity(m, branch).equals(c.nativeIdentity())) {
+      throw new CreatedAgain();
+    }
+    return c;
+  }
+
+  /** The branch a read captured is not the one its name holds now. */
+  private static final class CreatedAgain extends RuntimeException {
+    CreatedAgain() {
+      super(null, null, false, false);
+    }
   }
 
   /**

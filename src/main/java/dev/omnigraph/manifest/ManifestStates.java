@@ -31,6 +31,23 @@ public final class ManifestStates {
   /** The root's table part: the held handles open in its Lance session. */
   private final dev.omnigraph.table.LanceRoot lance;
 
+  /**
+   * Whether this process holds the root's writer lease now: then every branch delete and create of
+   * the root runs here and forgets what it replaces ({@link #forget}); otherwise another process may
+   * delete a branch and create it again at the same version number, which a read checks
+   * ({@link GraphManifest#captureForRead}).
+   */
+  private volatile java.util.function.BooleanSupplier soleWriter = () -> false;
+
+  /** Tells this root's manifest part how to know that this process holds the root's writer lease. */
+  public void soleWriterWhen(java.util.function.BooleanSupplier holdsLease) {
+    this.soleWriter = java.util.Objects.requireNonNull(holdsLease, "holdsLease");
+  }
+
+  boolean soleWriter() {
+    return soleWriter.getAsBoolean();
+  }
+
   /** The manifest part of the canonical graph root {@code lance} belongs to. */
   public ManifestStates(dev.omnigraph.table.LanceRoot lance) {
     this.lance = java.util.Objects.requireNonNull(lance, "lance");
@@ -168,6 +185,10 @@ public final class ManifestStates {
       BranchRefs.Resolved resolved = refs.resolve(m, branch).orElseThrow(() -> new NotFound("branch", branch));
       identity = Optional.of(resolved.branch().identifier());
       chain = resolved.parentChain();
+      // A branch (or an ancestor whose dataset branches its pins may name) deleted and created again
+      // since this process last looked: what the process holds of the old one must not answer.
+      lance.noteIncarnation(branch, resolved.branch().identifier());
+      resolved.ancestors().forEach(a -> lance.noteIncarnation(a.name(), a.identifier()));
     }
     return new BranchAuthority(branch, identity, chain, read(m, branch), m.stamp());
   }

@@ -9,17 +9,23 @@ import java.util.Map;
 
 /**
  * Adjacency indexes keyed by the exact edge-table version they were built from (root, dataset path,
- * native branch, version). A version never changes content, so an entry is never stale: a write
- * produces a new version and therefore a new key; old keys simply age out. Bounded LRU by total
- * edges held, never by time.
+ * native branch, version) and the table layer's forget generation of that dataset branch
+ * ({@link DataTables#cacheGeneration}). A version never changes content while its branch lives: a
+ * write produces a new version and therefore a new key, and old keys simply age out. A branch deleted
+ * and created again reuses its name and version numbers for other contents; the generation moves
+ * then, so nothing built from the old branch is found (docs/maintenance.md, "Branch names, deleted and used again").
+ * Bounded LRU by total edges held, never by time.
  */
 public final class AdjacencyCache {
 
   /** Edges held across all entries before the least recently used are evicted. */
   static final long MAX_EDGES = 16_000_000L;
 
-  /** An edge table version of one graph root (a table location is relative to its root). */
-  record Key(String root, TableAt at) {}
+  /**
+   * An edge table version of one graph root (a table location is relative to its root), under the
+   * dataset branch's forget generation.
+   */
+  record Key(String root, TableAt at, long generation) {}
 
   private final LinkedHashMap<Key, Adjacency> entries = new LinkedHashMap<>(16, 0.75f, true);
   private long edges;
@@ -46,14 +52,15 @@ public final class AdjacencyCache {
    * building its adjacency would take ({@code edges} edges at {@link #BUILD_NANOS_PER_EDGE}), so the
    * next traversal should build it instead of probing again.
    */
-  synchronized boolean probedEnough(String root, TableAt at) {
-    long[] spent = probing.get(new Key(root, at));
+  synchronized boolean probedEnough(String root, TableAt at, long generation) {
+    long[] spent = probing.get(new Key(root, at, generation));
     return spent != null && spent[0] >= spent[1] * BUILD_NANOS_PER_EDGE;
   }
 
   /** Records {@code nanos} of index probes over exactly this version ({@code edges} counted once per version). */
-  synchronized void probed(String root, TableAt at, java.util.function.LongSupplier edges, long nanos) {
-    long[] spent = probing.computeIfAbsent(new Key(root, at),
+  synchronized void probed(String root, TableAt at, long generation, java.util.function.LongSupplier edges,
+      long nanos) {
+    long[] spent = probing.computeIfAbsent(new Key(root, at, generation),
         k -> new long[] {0, edges.getAsLong()});
     spent[0] += nanos;
     if (probing.size() > MAX_PROBING) {
@@ -64,13 +71,15 @@ public final class AdjacencyCache {
   }
 
   /** Whether the adjacency of the edge table at exactly this version is built (a warm entry). */
-  synchronized boolean contains(String root, TableAt at) {
-    return entries.containsKey(new Key(root, at));
+  synchronized boolean contains(String root, TableAt at, long generation) {
+    return entries.containsKey(new Key(root, at, generation));
   }
 
   /** The adjacency of the edge table at exactly this version, built (one src/dst scan) on a miss. */
   Adjacency get(String root, DataTables tables, TableAt at) {
-    Key key = new Key(root, at);
+    // Read before the scan: a forget racing the build moves it on, and the stale build lands under
+    // a key no later lookup asks for.
+    Key key = new Key(root, at, tables.cacheGeneration(at));
     synchronized (this) {
       Adjacency hit = entries.get(key);
       if (hit != null) {

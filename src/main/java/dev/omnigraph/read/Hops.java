@@ -59,7 +59,8 @@ final class Hops {
       return null;
     }
     boolean forced = mode.equals("indexed");
-    if (!forced && adjacency.contains(root, pin.at())) {
+    long generation = tables.cacheGeneration(pin.at());
+    if (!forced && adjacency.contains(root, pin.at(), generation)) {
       return null; // a warm CSR answers without any read
     }
     Set<String> origins = new LinkedHashSet<>();
@@ -67,13 +68,13 @@ final class Hops {
       origins.add(r[from]);
     }
     if (!forced && (origins.size() > ProbedAdjacency.MAX_ORIGINS || !probeable(t, pin)
-        || adjacency.probedEnough(root, pin.at()))) {
+        || adjacency.probedEnough(root, pin.at(), generation))) {
       return null;
     }
     ProbedAdjacency p = probed.computeIfAbsent(t.edge().tableKey(), k -> new ProbedAdjacency(tables, pin));
     long started = System.nanoTime();
     Map<String, List<String>> reached = p.reach(origins, forward, t.undirected(), t.minHops(), t.maxHops());
-    adjacency.probed(root, pin.at(), () -> tables.countRows(pin.at()),
+    adjacency.probed(root, pin.at(), generation, () -> tables.countRows(pin.at()),
         System.nanoTime() - started);
     budget.checkTime();
     return reached;

@@ -204,6 +204,16 @@ public final class DataTables {
     });
   }
 
+  /**
+   * How many times this process forgot what it held of {@code at}'s dataset branch (a branch deleted
+   * or created again, a cleanup, a relocation): a cache of what it derives from a version's contents
+   * keys by it as well as by {@code at}, because a re-created branch reuses names and version numbers
+   * (docs/maintenance.md, "Branch names, deleted and used again"). No storage request.
+   */
+  public long cacheGeneration(TableAt at) {
+    return lance.handles.generation(at.ref());
+  }
+
   /** The number of live rows at exactly {@code at}. */
   public long countRows(TableAt at) {
     return lance(() -> {

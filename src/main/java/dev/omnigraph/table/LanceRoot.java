@@ -72,6 +72,23 @@ public final class LanceRoot {
     return ColumnCache.Budget.PROCESS.max();
   }
 
+  /** Per graph branch, the Lance identity of the manifest branch this process last saw under its name. */
+  private final ConcurrentHashMap<String, String> incarnations = new ConcurrentHashMap<>();
+
+  /**
+   * Notes that the graph branch {@code branch} is now the manifest branch {@code identity}. When this
+   * process saw another identity under the name before, the branch was deleted and created again,
+   * here or by another process (a read replica hears of no delete): its tables' dataset branches
+   * carry the same name and reuse version numbers for other contents, so every handle and every
+   * cache entry of those dataset branches is forgotten (docs/maintenance.md, "Branch names, deleted and used again").
+   */
+  public void noteIncarnation(String branch, String identity) {
+    String before = incarnations.put(branch, identity);
+    if (before != null && !before.equals(identity)) {
+      handles.forgetNativeBranch(branch);
+    }
+  }
+
   /** The canonical root this part belongs to. */
   public String rootUri() {
     return rootUri;

@@ -218,7 +218,39 @@ final class PinnedHandles {
    * other contents, and a handle is keyed by name and version, not by branch identity.
    */
   void forgetBranch(TableRef ref) {
+    bump(ref.nativeBranch());
     forgetIf(at -> at.ref().equals(ref));
+  }
+
+  /**
+   * Forgets every handle of the dataset branch named {@code nativeBranch} in every table of the root:
+   * called when a read finds that the graph branch of that name is not the one this process saw
+   * before (deleted and created again, by this process or another: {@link LanceRoot#noteIncarnation}).
+   */
+  void forgetNativeBranch(String nativeBranch) {
+    Optional<String> name = Optional.of(nativeBranch);
+    bump(name);
+    forgetIf(at -> at.ref().nativeBranch().equals(name));
+  }
+
+  /**
+   * Per dataset branch name (empty: main), how many times its handles were forgotten, plus how many
+   * times all were: what a cache derived from a version's contents ({@code read.AdjacencyCache}) puts
+   * in its key, so that nothing it built before a forget is found after it. Bumped before the handles
+   * go, so a build racing the forget lands under a key no later lookup asks for.
+   */
+  private final java.util.concurrent.ConcurrentHashMap<Optional<String>, java.util.concurrent.atomic.AtomicLong> generations =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicLong allForgotten = new java.util.concurrent.atomic.AtomicLong();
+
+  private void bump(Optional<String> nativeBranch) {
+    generations.computeIfAbsent(nativeBranch, k -> new java.util.concurrent.atomic.AtomicLong()).incrementAndGet();
+  }
+
+  /** The forget generation of {@code ref}'s dataset branch (see {@link #generations}); it only grows. */
+  long generation(TableRef ref) {
+    java.util.concurrent.atomic.AtomicLong g = generations.get(ref.nativeBranch());
+    return allForgotten.get() + (g == null ? 0 : g.get());
   }
 
   /**
@@ -227,6 +259,7 @@ final class PinnedHandles {
    * open can no longer read (a kept, tagged version only reopens).
    */
   void forgetBefore(TableRef ref, long beforeVersion) {
+    bump(ref.nativeBranch());
     forgetIf(at -> at.ref().equals(ref) && at.version() < beforeVersion);
   }
 
@@ -235,6 +268,7 @@ final class PinnedHandles {
    * branch manifests record, which a handle opened before still reads, and when the root is let go.
    */
   void forgetAll() {
+    allForgotten.incrementAndGet();
     forgetIf(at -> true);
   }
 
