@@ -74,8 +74,9 @@ public class BlobCommand {
 
   /** Opens a read cell locally: the caller closes the graph after the cell. */
   static BlobRead open(Omnigraph g, Cell c, At at, GraphOptions graph) {
-    return g.readBlob(c.entity, c.type, c.id, c.property, Optional.ofNullable(at == null ? null : at.branch),
-        Optional.ofNullable(at == null ? null : at.snapshot), graph.actor());
+    return g.readBlob(c.entity, c.type, c.id, c.property,
+        Optional.ofNullable(at == null ? null : at.branch).map(dev.omnigraph.api.BranchName::existing),
+        Optional.ofNullable(at == null ? null : at.snapshot).map(dev.omnigraph.api.CommitId::existing), graph.actor());
   }
 
   @Command(name = "get", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,

@@ -56,7 +56,8 @@ final class GraphReads {
   private static String orMain(String branch) {
     return branch == null || branch.isBlank() ? BranchNames.MAIN : branch;
   }
-  ReadOutput read(PolicyGate gate, Optional<String> branch, Optional<String> commitId, String source, String name,
+  ReadOutput read(PolicyGate gate, Optional<dev.omnigraph.api.BranchName> branch,
+      Optional<dev.omnigraph.api.CommitId> commitId, String source, String name,
       com.fasterxml.jackson.databind.JsonNode params, ReadSettings budgets, Optional<String> actor) {
     ManifestState state;
     ReadOutput.Target target;
@@ -66,8 +67,8 @@ final class GraphReads {
     dev.omnigraph.schema.SchemaIr ir = contract.ir();
     if (commitId.isPresent()) {
       // Resolved once per root and remembered: a commit's state never changes.
-      GraphManifest.CommitState at = manifest.commitState(commitId.get())
-          .orElseThrow(() -> new NotFound("commit", commitId.get()));
+      String id = commitId.get().value();
+      GraphManifest.CommitState at = manifest.commitState(id).orElseThrow(() -> new NotFound("commit", id));
       GraphCommit c = at.commit();
       gate.check(actor, PolicyAction.READ, Optional.of(c.branch()), Optional.empty());
       state = at.state();
@@ -78,7 +79,7 @@ final class GraphReads {
       head = Optional.of(c.id());
       readBranch = c.branch();
     } else {
-      String b = branch.orElse(BranchNames.MAIN);
+      String b = branch.orElse(dev.omnigraph.api.BranchName.MAIN).value();
       readBranch = b;
       BranchAuthority authority = manifest.captureForRead(b);
       state = authority.state();

@@ -274,7 +274,8 @@ public final class GqtRunner implements AutoCloseable {
           commit = Optional.of(history.get(back).graphCommitId());
           branch = Optional.empty();
         }
-        ReadOutput out = g.query(branch, commit, q.body(), d.name(), params(q.params()));
+        ReadOutput out = g.query(branch.map(dev.omnigraph.api.BranchName::existing),
+            commit.map(dev.omnigraph.api.CommitId::existing), q.body(), d.name(), params(q.params()));
         columns = out.columns();
         rows = out.rows();
         types = types(d, catalog);
