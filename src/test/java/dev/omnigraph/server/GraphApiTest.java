@@ -1223,9 +1223,11 @@ class GraphApiTest {
         assertThat(r.jsonPath().getString("error")).as(route).isEqualTo(notFound);
       });
     }
-    // A query's empty branch is looked up as given (the snapshot, commits and changes routes read
-    // an empty parameter as main).
+    // A query's or an export's empty branch is looked up as given (the routes that default the
+    // branch read an empty one as main).
     read("g", Map.of("query", reads, "branch", "")).then().statusCode(404).body("error", equalTo("branch not found: "));
+    api().contentType("application/json").body(Map.of("branch", "")).post("/graphs/g/export").then().statusCode(404)
+        .body("error", equalTo("branch not found: "));
     api().queryParam("branch", "").get("/graphs/g/snapshot").then().statusCode(200).body("graph_branch", equalTo("main"));
 
     // A create refuses the name by the rule it breaks, also when a load would create it.
