@@ -205,11 +205,6 @@ public abstract sealed class GraphReader permits Omnigraph {
     return snapshotAtCommit(CommitId.existing(commitId), Optional.empty());
   }
 
-  /** As {@link #snapshotAtCommit(String)}, parsed ({@link CommitId#existing}). */
-  public SnapshotOutput snapshotAtCommit(String commitId, Optional<String> actor) {
-    return snapshotAtCommit(CommitId.existing(commitId), actor);
-  }
-
   /**
    * The state commit {@code commitId} published, for {@code actor} ({@code read} on the commit's
    * branch, known once the commit is found).
@@ -362,11 +357,6 @@ public abstract sealed class GraphReader permits Omnigraph {
     return commit(CommitId.existing(commitId), Optional.empty());
   }
 
-  /** As {@link #commit(String)}, parsed ({@link CommitId#existing}). */
-  public CommitOutput commit(String commitId, Optional<String> actor) {
-    return commit(CommitId.existing(commitId), actor);
-  }
-
   /** As {@link #commit(String)}, for {@code actor} ({@code read} without a branch, as the reference). */
   public CommitOutput commit(CommitId commitId, Optional<String> actor) {
     authorize(actor, PolicyAction.READ, Optional.empty(), Optional.empty());
@@ -416,17 +406,11 @@ public abstract sealed class GraphReader permits Omnigraph {
    * @throws dev.omnigraph.api.ChangeFeedGap when cleanup removed a version a diff needs
    */
   public dev.omnigraph.api.ChangeFeedOutput changes(String branch, Optional<String> cursor, Optional<String> start,
-      Optional<String> pageToken, dev.omnigraph.api.ChangesPage filter) {
-    return changes(BranchName.existing(branch), cursor, start, pageToken, filter, Optional.empty());
-  }
-
-  /** As {@link #changes(String, Optional, Optional, Optional, dev.omnigraph.api.ChangesPage)}, parsed ({@link BranchName#existing}). */
-  public dev.omnigraph.api.ChangeFeedOutput changes(String branch, Optional<String> cursor, Optional<String> start,
       Optional<String> pageToken, dev.omnigraph.api.ChangesPage filter, Optional<String> actor) {
     return changes(BranchName.existing(branch), cursor, start, pageToken, filter, actor);
   }
 
-  /** As {@link #changes(String, Optional, Optional, Optional, dev.omnigraph.api.ChangesPage)}, for {@code actor} ({@code read} on the branch). */
+  /** As {@link #changes(String, Optional, Optional, Optional, dev.omnigraph.api.ChangesPage, Optional)}, on {@code branch} as parsed. */
   public dev.omnigraph.api.ChangeFeedOutput changes(BranchName branch, Optional<String> cursor, Optional<String> start,
       Optional<String> pageToken, dev.omnigraph.api.ChangesPage filter, Optional<String> actor) {
     authorize(actor, PolicyAction.READ, Optional.of(branch.value()), Optional.empty());

@@ -439,15 +439,10 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     return ensureIndices(BranchName.existingOrMain(branch), actor, ProgressListener.NONE);
   }
 
-  /** As {@link #ensureIndices(BranchName, Optional, ProgressListener)}, parsed ({@link BranchName#existingOrMain}). */
-  public dev.omnigraph.api.EnsureIndicesOutput ensureIndices(String branch, Optional<String> actor,
-      ProgressListener progress) {
-    return ensureIndices(BranchName.existingOrMain(branch), actor, progress);
-  }
 
   /**
-   * As {@link #ensureIndices(String, Optional)}, telling {@code progress} as each table is planned
-   * and its indexes built (rows: the rows indexed now).
+   * As {@link #ensureIndices(String, Optional)}, on {@code branch} as parsed, telling {@code progress}
+   * as each table is planned and its indexes built (rows: the rows indexed now).
    */
   public dev.omnigraph.api.EnsureIndicesOutput ensureIndices(BranchName branch, Optional<String> actor,
       ProgressListener progress) {
@@ -512,16 +507,10 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
   }
 
   /**
-   * Loads one chunk of a larger NDJSON input ({@code load --split}) as one ordinary load commit:
+   * Loads one chunk of a larger NDJSON input ({@code load --split}) into {@code branch} as one ordinary load commit:
    * the same write path, bounds and outcomes as {@link #load(String, Reader, LoadMode, Optional)},
    * with input errors naming the line of the whole input.
    */
-  public WriteResult load(String branch, dev.omnigraph.api.NdjsonChunk chunk, LoadMode mode,
-      Optional<String> actor) {
-    return load(BranchName.existing(branch), chunk, mode, actor);
-  }
-
-  /** As {@link #load(String, dev.omnigraph.api.NdjsonChunk, LoadMode, Optional)}, into {@code branch} as parsed. */
   public WriteResult load(BranchName branch, dev.omnigraph.api.NdjsonChunk chunk, LoadMode mode,
       Optional<String> actor) {
     String b = branch.value();
@@ -618,17 +607,9 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
   }
 
   /**
-   * As {@link #branchMerge(String, String, boolean, Optional)}, telling {@code progress} as each
-   * table's effect begins (rows: the rows its transactions write).
-   */
-  public dev.omnigraph.api.BranchMergeOutput branchMerge(String source, String target, boolean deleteBranch,
-      Optional<String> actor, ProgressListener progress) {
-    return branchMerge(BranchName.existing(source), BranchName.existingOrMain(target), deleteBranch, actor, progress);
-  }
-
-  /**
-   * As {@link #branchMerge(String, String, boolean, Optional, ProgressListener)}, with the branches
-   * as parsed ({@link BranchName#existing}; the target's default, main, applied by the caller).
+   * As {@link #branchMerge(String, String, boolean, Optional)}, with the branches as parsed
+   * ({@link BranchName#existing}; the target's default, main, applied by the caller), telling
+   * {@code progress} as each table's effect begins (rows: the rows its transactions write).
    */
   public dev.omnigraph.api.BranchMergeOutput branchMerge(BranchName source, BranchName target, boolean deleteBranch,
       Optional<String> actor, ProgressListener progress) {
@@ -692,18 +673,13 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * has no optimize route; it publishes a commit on the branch, as a write does).
    */
   public OptimizeReport optimize(String branch, Optional<String> actor) {
-    return optimize(branch, actor, ProgressListener.NONE);
+    return optimize(BranchName.existingOrMain(branch), actor, ProgressListener.NONE);
   }
 
   /**
-   * As {@link #optimize(String, Optional)}, telling {@code progress} as each table's compaction begins
-   * (rows: its pinned row count, what the compaction rewrites at most).
+   * As {@link #optimize(String, Optional)}, on {@code branch} as parsed, telling {@code progress} as each
+   * table's compaction begins (rows: its pinned row count, what the compaction rewrites at most).
    */
-  public OptimizeReport optimize(String branch, Optional<String> actor, ProgressListener progress) {
-    return optimize(BranchName.existingOrMain(branch), actor, progress);
-  }
-
-  /** As {@link #optimize(String, Optional, ProgressListener)}, on {@code branch} as parsed. */
   public OptimizeReport optimize(BranchName branch, Optional<String> actor, ProgressListener progress) {
     authorize(actor, PolicyAction.CHANGE, Optional.of(branch.value()), Optional.empty());
     requireWritable();
