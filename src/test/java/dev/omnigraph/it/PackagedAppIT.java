@@ -288,4 +288,90 @@ class PackagedAppIT {
     }
     throw new AssertionError("no 200 from " + url + ": " + Files.readString(log));
   }
+
+  /**
+   * {@code serve} is exec'd by the launcher, so its class-data archive cannot be moved into place after
+   * it as a CLI command's is: a graceful stop writes it under a name carrying the JVM's pid, and the next
+   * {@code serve} adopts it once a JVM has mapped it. A recording cut short (here: truncated, its pid
+   * gone) is deleted, never adopted: mapped, it would crash every later start with SIGBUS.
+   */
+  @Test
+  void serveRecordsItsClassArchiveOnAGracefulStopAndTheNextServeAdoptsIt(@TempDir Path dir) throws Exception {
+    Path cache = Files.createDirectories(dir.resolve("cds"));
+    Path work = Files.createDirectories(dir.resolve("work"));
+    Run init = run(work, "init", "--schema", BASEDIR.resolve("src/test/resources/graphs/social.pg").toAbsolutePath()
+        .toString(), "g");
+    assertThat(init.exit()).as(init.stderr()).isZero();
+    Process first = startServe(work, cache);
+    first.destroy(); // SIGTERM: a graceful stop, which writes the archive at exit
+    assertThat(first.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    List<Path> recorded = list(cache);
+    assertThat(recorded).hasSize(1);
+    String name = recorded.get(0).getFileName().toString();
+    assertThat(name).matches("omnigraph-\\d+\\.jsa\\.serve-" + first.pid() + "\\.partial");
+    assertThat(Files.size(recorded.get(0))).isGreaterThan(1 << 20);
+    // A recording cut short (half its bytes), its process gone (no pid is above pid_max, 2^22): the
+    // next serve deletes it, starts without an archive, and records none until it stops gracefully.
+    String base = name.substring(0, name.indexOf(".serve-"));
+    Path good = dir.resolve("good.jsa");
+    Files.move(recorded.get(0), good);
+    try (var in = Files.newInputStream(good)) {
+      Files.write(cache.resolve(base + ".serve-4194305.partial"), in.readNBytes((int) (Files.size(good) / 2)));
+    }
+    Process second = startServe(work, cache);
+    try {
+      assertThat(list(cache)).isEmpty();
+    } finally {
+      second.destroyForcibly(); // kill -9: nothing is recorded
+      assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    }
+    assertThat(list(cache)).isEmpty();
+
+    // A whole recording is adopted; a serve that maps it records nothing more, stopped either way.
+    Files.move(good, cache.resolve(base + ".serve-4194305.partial"));
+    Process third = startServe(work, cache);
+    assertThat(list(cache)).extracting(f -> f.getFileName().toString()).containsExactly(base);
+    third.destroy();
+    assertThat(third.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(list(cache)).extracting(f -> f.getFileName().toString()).containsExactly(base);
+    try (var files = Files.list(work)) {
+      assertThat(files.map(f -> f.getFileName().toString())).noneMatch(n -> n.startsWith("hs_err") || n.startsWith("core"));
+    }
+    assertThat(Files.readString(work.resolve("serve.log"))).doesNotContain("SIGBUS");
+  }
+
+  private static List<Path> list(Path dir) throws IOException {
+    try (var files = Files.list(dir)) {
+      return files.sorted().toList();
+    }
+  }
+
+  /** {@code bin/omnigraph serve} on a fresh local root under {@code work}, with its archives in {@code cache}; ready. */
+  private static Process startServe(Path work, Path cache) throws Exception {
+    int port;
+    try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+      port = probe.getLocalPort();
+    }
+    ProcessBuilder pb = new ProcessBuilder(LAUNCHER.toString(), "serve", "--port", Integer.toString(port), "--store",
+        work.resolve("g").toString()).directory(work.toFile()).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(work.resolve("serve.log").toFile()));
+    pb.environment().put("OMNIGRAPH_CDS_CACHE", cache.toString());
+    pb.environment().remove("OMNIGRAPH_CDS");
+    Process p = pb.start();
+    HttpClient http = HttpClient.newHttpClient();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (System.nanoTime() < deadline) {
+      assertThat(p.isAlive()).as("serve exited: %s", Files.readString(work.resolve("serve.log"))).isTrue();
+      try {
+        if (http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready")).build(),
+            HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+          return p;
+        }
+      } catch (IOException notYet) {
+        // not listening yet
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("serve not ready: " + Files.readString(work.resolve("serve.log")));
+  }
 }

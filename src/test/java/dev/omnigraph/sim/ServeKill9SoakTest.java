@@ -136,6 +136,13 @@ class ServeKill9SoakTest {
     String tag = "[ServeKill9SoakTest " + backend + "] ";
     System.out.println(tag + "seed " + seed + ", rounds " + ROUNDS);
     Omnigraph.init(root, SCHEMA, Optional.empty()).close();
+    // One graceful start and stop first: serve records its class-data archive when it stops
+    // gracefully (docs/deployment.md, "2. The image"), as a deployment's first stop does, so the rounds'
+    // readiness is that of a restart, not of the first start after a build.
+    Served warm = serve(root, dir, env, 0);
+    awaitReady(warm);
+    warm.process().destroy();
+    assertThat(warm.process().waitFor(60, TimeUnit.SECONDS)).as("a graceful stop").isTrue();
     Ledger ledger = new Ledger();
     List<Double> readiness = new ArrayList<>();
     List<String> violations = new CopyOnWriteArrayList<>();
