@@ -259,7 +259,8 @@ public class BlobCommand {
       } else {
         try (Omnigraph g = graph.open(graph.config(positional), OpenMode.READ_WRITE);
             InputStream in = source.clear ? null : Files.newInputStream(source.input)) {
-          out = g.writeBlob(dev.omnigraph.api.BranchName.existingOrMain(branch), cell.entity, cell.type, cell.id, cell.property, Optional.ofNullable(in),
+          out = g.writeBlob(dev.omnigraph.api.BranchName.existingOrMain(branch), cell.entity, cell.type, cell.id,
+              cell.property, Optional.ofNullable(in),
               Optional.ofNullable(ifMatch), Optional.ofNullable(ifCommit), graph.actor());
         }
       }
