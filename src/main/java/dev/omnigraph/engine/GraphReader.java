@@ -325,7 +325,7 @@ public abstract sealed class GraphReader permits Omnigraph {
   public GraphExport export(Optional<BranchName> branch, List<String> typeNames, Optional<String> actor) {
     BranchName b = branch.orElse(BranchName.MAIN);
     authorize(actor, PolicyAction.EXPORT, Optional.of(b.value()), Optional.empty());
-    return reads.export(policy, b.value(), typeNames, actor);
+    return reads.export(policy, b, typeNames, actor);
   }
 
   /**
@@ -349,7 +349,7 @@ public abstract sealed class GraphReader permits Omnigraph {
   public CommitListOutput commits(BranchName branch, CommitPage page, Optional<String> actor) {
     authorize(actor, PolicyAction.READ, Optional.of(branch.value()), Optional.empty());
     Optional<CommitCursor> after = page.cursor().map(CommitCursor::decode);
-    return evidence.call(() -> reads.commitPage(branch.value(), page, after));
+    return evidence.call(() -> reads.commitPage(branch, page, after));
   }
 
   /** One commit by id. */
@@ -387,7 +387,7 @@ public abstract sealed class GraphReader permits Omnigraph {
   /** As {@link #commitChanges(String, dev.omnigraph.api.ChangesPage)}, for {@code actor} ({@code read} on the commit's branch). */
   public dev.omnigraph.api.CommitChangesOutput commitChanges(CommitId commitId, dev.omnigraph.api.ChangesPage page,
       Optional<String> actor) {
-    return reads.commitChanges(commitId.value(), page, c -> {
+    return reads.commitChanges(commitId, page, c -> {
       authorize(actor, PolicyAction.READ, Optional.of(c.branch()), Optional.empty());
       return TypeScopes.changesInScope(policy, contract().ir().catalog(), actor, c.branch(), page);
     });
@@ -414,7 +414,7 @@ public abstract sealed class GraphReader permits Omnigraph {
   public dev.omnigraph.api.ChangeFeedOutput changes(BranchName branch, Optional<String> cursor, Optional<String> start,
       Optional<String> pageToken, dev.omnigraph.api.ChangesPage filter, Optional<String> actor) {
     authorize(actor, PolicyAction.READ, Optional.of(branch.value()), Optional.empty());
-    return reads.changes(policy, branch.value(), cursor, start, pageToken, filter, actor);
+    return reads.changes(policy, branch, cursor, start, pageToken, filter, actor);
   }
 
   /**
@@ -438,6 +438,6 @@ public abstract sealed class GraphReader permits Omnigraph {
   /** As {@link #changeBaseline(BranchName, dev.omnigraph.api.ChangesPage)}, for {@code actor} ({@code export} on the branch, as the reference). */
   public ChangeBaseline changeBaseline(BranchName branch, dev.omnigraph.api.ChangesPage scope, Optional<String> actor) {
     authorize(actor, PolicyAction.EXPORT, Optional.of(branch.value()), Optional.empty());
-    return reads.changeBaseline(policy, branch.value(), scope, actor);
+    return reads.changeBaseline(policy, branch, scope, actor);
   }
 }
