@@ -101,7 +101,7 @@ final class BranchOps {
       dev.omnigraph.merge.MergeLimits limits, ProgressListener progress, Runnable deleteSource) {
     String source = from.value();
     String into = to.value();
-    MergeAttempt.MergeResult result = evidence.call(() -> merges.run(source, into, actor,
+    MergeAttempt.MergeResult result = evidence.call(() -> merges.run(from, to, actor,
         limits, progress));
     result.commit().ifPresent(c -> optimizer.afterWrite(into, new WriteResult(Optional.of(c.id()),
         c.manifestVersion(), result.rowCounts(), 1, result.rowCounts(), 1, Optional.of(c))));

@@ -449,7 +449,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     // Ours (the reference has no index route): a commit on the branch, so `change` on it.
     authorize(actor, PolicyAction.CHANGE, Optional.of(branch.value()), Optional.empty());
     requireWritable();
-    return evidence.call(() -> indexEnsures.run(branch.value(), actor, progress)).output(config.rootUri());
+    return evidence.call(() -> indexEnsures.run(branch, actor, progress)).output(config.rootUri());
   }
 
   /** As {@link #branchCreate(String, BranchName, Optional)}, {@code from} parsed ({@link BranchName#existingOrMain}). */
@@ -500,7 +500,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     String b = branch.value();
     authorize(actor, PolicyAction.CHANGE, Optional.of(b), Optional.empty());
     requireWritable();
-    WriteResult result = evidence.call(() -> writePath.load(b, ndjson, mode, actor,
+    WriteResult result = evidence.call(() -> writePath.load(branch, ndjson, mode, actor,
         TypeScopes.admitLoadTypes(policy, actor, b)));
     optimizer.afterWrite(b, result);
     return result;
@@ -516,7 +516,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     String b = branch.value();
     authorize(actor, PolicyAction.CHANGE, Optional.of(b), Optional.empty());
     requireWritable();
-    WriteResult result = evidence.call(() -> writePath.load(b, chunk, mode, actor,
+    WriteResult result = evidence.call(() -> writePath.load(branch, chunk, mode, actor,
         TypeScopes.admitLoadTypes(policy, actor, b)));
     optimizer.afterWrite(b, result);
     return result;
@@ -539,7 +539,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     String b = branch.value();
     authorize(actor, PolicyAction.CHANGE, Optional.of(b), Optional.empty());
     requireWritable();
-    WriteResult result = evidence.call(() -> writePath.mutate(b, source, name, params, actor, ifCommit,
+    WriteResult result = evidence.call(() -> writePath.mutate(branch, source, name, params, actor, ifCommit,
         TypeScopes.admitTypes(policy, actor, PolicyAction.CHANGE, Optional.of(b))));
     optimizer.afterWrite(b, result);
     return result;
@@ -578,7 +578,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     Optional<dev.omnigraph.schema.BlobValue> value = bytes.map(in -> dev.omnigraph.schema.BlobValue.read(in,
         java.util.OptionalLong.empty()));
     return evidence.call(() -> {
-      WriteResult result = writePath.writeBlob(b, target, value, ifMatch, actor, ifCommit);
+      WriteResult result = writePath.writeBlob(branch, target, value, ifMatch, actor, ifCommit);
       optimizer.afterWrite(b, result);
       Optional<String> tag = BlobCells.writtenTag(manifest, contract().ir().catalog(), tables, b,
           result.manifestVersion(), target);
@@ -642,7 +642,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
       Optional<CommitId> ifCommit) {
     authorize(actor, PolicyAction.CHANGE, Optional.of(branch.value()), Optional.empty());
     requireWritable();
-    return evidence.call(() -> reverts.run(branch.value(), to, actor, ifCommit)).output(config.rootUri());
+    return evidence.call(() -> reverts.run(branch, to, actor, ifCommit)).output(config.rootUri());
   }
 
   /**
