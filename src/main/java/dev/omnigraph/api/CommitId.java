@@ -1,22 +1,46 @@
 package dev.omnigraph.api;
 
 /**
- * A graph commit id as a caller names it (the store mints ULIDs). Only what can name no commit at
- * all is refused here: an empty id, and one holding an unpaired UTF-16 surrogate (JSON escapes can
- * spell one; ids are ASCII and such a string has no UTF-8 spelling to look up). An id of the right
- * shape that no commit has is the caller's lookup to refuse (not found, not in a branch's history),
- * as before this type existed.
+ * A graph commit id as a caller names it (the store mints ULIDs), parsed once at the edge.
  *
- * @param value the id as the wire spells it
- * @throws InvalidRequest for an empty id or an unpaired surrogate
+ * <p>A write's condition or target ({@link #of}) refuses only what can name no commit at all: an
+ * empty id, and one holding an unpaired UTF-16 surrogate (JSON escapes can spell one; ids are ASCII
+ * and such a string has no UTF-8 spelling to look up). An id of the right shape that no commit has
+ * is the caller's lookup to refuse (not found, not in a branch's history).
+ *
+ * <p>A read's commit ({@link #existing}: a snapshot, a commit or its changes) is held as given: the
+ * lookup answers an id no commit has, an empty one included, with its own {@link NotFound} (404), as
+ * before this type existed. Equal when the spellings are equal.
  */
-public record CommitId(String value) {
+public final class CommitId {
 
-  public CommitId {
-    if (value == null || value.isEmpty()) {
+  private final String value;
+
+  private CommitId(String value) {
+    this.value = value;
+  }
+
+  /**
+   * The commit a write is conditioned on or targets.
+   *
+   * @throws InvalidRequest for an empty id or an unpaired surrogate
+   */
+  public static CommitId of(String id) {
+    if (id == null || id.isEmpty()) {
       throw new InvalidRequest("a commit id is not empty");
     }
-    requireSpellable("commit", value);
+    requireSpellable("commit", id);
+    return new CommitId(id);
+  }
+
+  /** The commit a read looks up, as given: never refused here (see the class comment). */
+  public static CommitId existing(String id) {
+    return new CommitId(java.util.Objects.requireNonNull(id, "commit"));
+  }
+
+  /** The id as the wire spells it. */
+  public String value() {
+    return value;
   }
 
   /**
@@ -35,6 +59,16 @@ public record CommitId(String value) {
             field, (int) c, i));
       }
     }
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof CommitId other && other.value.equals(value);
+  }
+
+  @Override
+  public int hashCode() {
+    return value.hashCode();
   }
 
   @Override

@@ -74,8 +74,9 @@ public class BlobCommand {
 
   /** Opens a read cell locally: the caller closes the graph after the cell. */
   static BlobRead open(Omnigraph g, Cell c, At at, GraphOptions graph) {
-    return g.readBlob(c.entity, c.type, c.id, c.property, Optional.ofNullable(at == null ? null : at.branch),
-        Optional.ofNullable(at == null ? null : at.snapshot), graph.actor());
+    return g.readBlob(c.entity, c.type, c.id, c.property,
+        Optional.ofNullable(at == null ? null : at.branch).map(dev.omnigraph.api.BranchName::existing),
+        Optional.ofNullable(at == null ? null : at.snapshot).map(dev.omnigraph.api.CommitId::existing), graph.actor());
   }
 
   @Command(name = "get", mixinStandardHelpOptions = true, footerHeading = RootCommand.EXAMPLE,
@@ -258,7 +259,8 @@ public class BlobCommand {
       } else {
         try (Omnigraph g = graph.open(graph.config(positional), OpenMode.READ_WRITE);
             InputStream in = source.clear ? null : Files.newInputStream(source.input)) {
-          out = g.writeBlob(branch, cell.entity, cell.type, cell.id, cell.property, Optional.ofNullable(in),
+          out = g.writeBlob(dev.omnigraph.api.BranchName.existingOrMain(branch), cell.entity, cell.type, cell.id,
+              cell.property, Optional.ofNullable(in),
               Optional.ofNullable(ifMatch), Optional.ofNullable(ifCommit), graph.actor());
         }
       }

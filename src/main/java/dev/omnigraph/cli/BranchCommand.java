@@ -43,7 +43,7 @@ public class BranchCommand {
         return ExitCodes.OK;
       }
       try (Omnigraph g = graph.open(OpenMode.READ_WRITE)) {
-        print(g.branchCreate(name, from, graph.actor()));
+        print(g.branchCreate(name, dev.omnigraph.api.BranchName.existingOrMain(from), graph.actor()));
       }
       return ExitCodes.OK;
     }
@@ -106,7 +106,7 @@ public class BranchCommand {
         return ExitCodes.OK;
       }
       try (Omnigraph g = graph.open(OpenMode.READ_WRITE)) {
-        print(g.branchDelete(name, graph.actor()));
+        print(g.branchDelete(dev.omnigraph.api.BranchName.existing(name), graph.actor()));
       }
       return ExitCodes.OK;
     }
@@ -155,7 +155,8 @@ public class BranchCommand {
         } else {
           try (Omnigraph g = graph.open(OpenMode.READ_WRITE)) {
             out = progress.steps("merge " + source + " into " + into,
-                listener -> g.branchMerge(source, into, deleteBranch, graph.actor(), listener));
+                listener -> g.branchMerge(dev.omnigraph.api.BranchName.existing(source),
+                    dev.omnigraph.api.BranchName.existingOrMain(into), deleteBranch, graph.actor(), listener));
           }
         }
       } catch (MergeConflicts conflicts) {

@@ -63,8 +63,8 @@ public class ChangesCommand {
         out = remote.get().get(path(filter), ChangeFeedOutput.class);
       } else {
         try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-          out = g.changes(branch, Optional.ofNullable(cursor), Optional.ofNullable(start),
-              Optional.ofNullable(pageToken), filter);
+          out = g.changes(dev.omnigraph.api.BranchName.existing(branch), Optional.ofNullable(cursor),
+              Optional.ofNullable(start), Optional.ofNullable(pageToken), filter, Optional.empty());
         }
       }
       if (json) {

@@ -53,7 +53,7 @@ public class CommitCommand {
         return ExitCodes.OK;
       }
       try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-        print(g.commits(branch, page, graph.actor()));
+        print(g.commits(dev.omnigraph.api.BranchName.existing(branch), page, graph.actor()));
       }
       return ExitCodes.OK;
     }
@@ -103,7 +103,7 @@ public class CommitCommand {
         out = remote.get().get("/commits/" + RemoteGraph.encode(id), CommitOutput.class);
       } else {
         try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-          out = g.commit(id, graph.actor());
+          out = g.commit(dev.omnigraph.api.CommitId.existing(id), graph.actor());
         }
       }
       if (json) {
@@ -150,7 +150,7 @@ public class CommitCommand {
         return run(page, p -> remote.get().get(path(p), CommitChangesOutput.class));
       }
       try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-        return run(page, p -> g.commitChanges(id, p, graph.actor()));
+        return run(page, p -> g.commitChanges(dev.omnigraph.api.CommitId.existing(id), p, graph.actor()));
       }
     }
 

@@ -13,7 +13,7 @@ final class CommitIdConverter implements picocli.CommandLine.ITypeConverter<Comm
   @Override
   public CommitId convert(String value) {
     try {
-      return new CommitId(value);
+      return CommitId.of(value);
     } catch (InvalidRequest e) {
       throw new picocli.CommandLine.TypeConversionException(e.getMessage());
     }

@@ -52,7 +52,8 @@ public class ExportCommand implements Callable<Integer> {
       stream(-1, out -> remote.get().postStream("/export", request, out)); // the server sends no total
     } else {
       try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-        NdjsonExport export = g.export(Optional.ofNullable(branch), types, graph.actor());
+        NdjsonExport export = g.export(Optional.ofNullable(branch).map(dev.omnigraph.api.BranchName::existing), types,
+            graph.actor());
         stream(export.rows(), export::writeTo);
       }
     }

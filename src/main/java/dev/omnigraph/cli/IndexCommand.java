@@ -59,7 +59,8 @@ public class IndexCommand {
       } else {
         try (Omnigraph g = graph.open(graph.config(positional), OpenMode.READ_WRITE)) {
           out = progress.steps("index ensure " + (branch == null || branch.isBlank() ? "main" : branch),
-              listener -> g.ensureIndices(branch, graph.actor(), listener));
+              listener -> g.ensureIndices(dev.omnigraph.api.BranchName.existingOrMain(branch), graph.actor(),
+                  listener));
         }
       }
       if (json) {

@@ -29,7 +29,7 @@ public class InitCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     String source = InputFiles.read(graph.command, "--schema", schema);
     try (Omnigraph g = Omnigraph.init(graph.config(positional), source, graph.actor())) {
-      var snapshot = g.snapshot("main");
+      var snapshot = g.snapshot(dev.omnigraph.api.BranchName.MAIN, java.util.Optional.empty());
       if (json) {
         Output.json(snapshot);
       } else {

@@ -86,7 +86,7 @@ public class LoadCommand implements Callable<Integer> {
     try (Omnigraph g = graph.open(graph.config(positional), OpenMode.READ_WRITE);
         Reader in = new java.io.BufferedReader(LoadInput.strictUtf8(meter.counting(open())))) {
       try {
-        r = g.load(branch, in, loadMode, graph.actor());
+        r = g.load(dev.omnigraph.api.BranchName.existing(branch), in, loadMode, graph.actor());
         Progress.finish(p);
       } finally {
         Progress.end(p);
@@ -143,7 +143,7 @@ public class LoadCommand implements Callable<Integer> {
         for (var chunk = chunks.next(); chunk.isPresent(); chunk = chunks.next()) {
           var c = chunk.get();
           GraphBatchLoadOutput out = WriteOutputs.load(g, branch, false, loadMode, Optional.empty(), graph.actor(),
-              g.load(branch, c, loadMode, graph.actor()));
+              g.load(dev.omnigraph.api.BranchName.existing(branch), c, loadMode, graph.actor()));
           next = c.lastLine() + 1;
           if (out.commit() != null) {
             commits++;

@@ -60,7 +60,8 @@ public class MutateCommand implements Callable<Integer> {
       return ExitCodes.OK;
     }
     try (Omnigraph g = graph.open(OpenMode.READ_WRITE)) {
-      WriteResult r = g.mutate(branch, source, name, bound, graph.actor(), Optional.ofNullable(ifCommit));
+      WriteResult r = g.mutate(dev.omnigraph.api.BranchName.existing(branch), source, name, bound, graph.actor(),
+          Optional.ofNullable(ifCommit));
       print(WriteOutputs.change(g, branch, name, graph.actor(), r));
     }
     return ExitCodes.OK;

@@ -37,7 +37,7 @@ public class OptimizeCommand implements Callable<Integer> {
   public Integer call() {
     try (Omnigraph g = graph.open(graph.config(positional), OpenMode.READ_WRITE)) {
       OptimizeReport r = progress.steps("optimize " + (branch == null || branch.isBlank() ? "main" : branch),
-          listener -> g.optimize(branch, graph.actor(), listener));
+          listener -> g.optimize(dev.omnigraph.api.BranchName.existingOrMain(branch), graph.actor(), listener));
       if (json) {
         Output.json(r);
         return ExitCodes.OK;

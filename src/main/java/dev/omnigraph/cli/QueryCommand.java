@@ -75,7 +75,8 @@ public class QueryCommand implements Callable<Integer> {
       return ExitCodes.OK;
     }
     try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-      print(g.query(Optional.ofNullable(branch), Optional.ofNullable(commit), source, name, bound,
+      print(g.query(Optional.ofNullable(branch).map(dev.omnigraph.api.BranchName::existing),
+          Optional.ofNullable(commit).map(dev.omnigraph.api.CommitId::existing), source, name, bound,
           dev.omnigraph.api.ReadSettings.fromSystemProperties(), graph.actor()));
     }
     return ExitCodes.OK;

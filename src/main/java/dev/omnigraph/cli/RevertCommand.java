@@ -55,7 +55,8 @@ public class RevertCommand implements Callable<Integer> {
           RevertOutput.class);
     } else {
       try (Omnigraph g = graph.open(graph.config(positional), OpenMode.READ_WRITE)) {
-        out = g.revert(branch, to, graph.actor(), Optional.ofNullable(ifCommit));
+        out = g.revert(dev.omnigraph.api.BranchName.existingOrMain(branch), to, graph.actor(),
+            Optional.ofNullable(ifCommit));
       }
     }
     if (json) {

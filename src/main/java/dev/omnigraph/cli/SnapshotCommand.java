@@ -35,7 +35,8 @@ public class SnapshotCommand implements Callable<Integer> {
       return ExitCodes.OK;
     }
     try (Omnigraph g = graph.open(OpenMode.READ_ONLY)) {
-      print(commit != null ? g.snapshotAtCommit(commit, graph.actor()) : g.snapshot(branch, graph.actor()));
+      print(commit != null ? g.snapshotAtCommit(dev.omnigraph.api.CommitId.existing(commit), graph.actor())
+          : g.snapshot(dev.omnigraph.api.BranchName.existing(branch), graph.actor()));
     }
     return ExitCodes.OK;
   }

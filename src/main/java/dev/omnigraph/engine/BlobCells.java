@@ -30,7 +30,7 @@ final class BlobCells {
 
   static BlobRead open(PolicyGate gate, Optional<String> actor, GraphManifest manifest, StorageAdapter storage,
       SchemaContract contract, DataTables tables, String entity, String type, String id, String property,
-      Optional<String> branch, Optional<String> snapshot) {
+      Optional<dev.omnigraph.api.BranchName> branch, Optional<dev.omnigraph.api.CommitId> snapshot) {
     if (branch.isPresent() && snapshot.isPresent()) {
       throw new InvalidRequest("give a branch or a snapshot, not both");
     }
@@ -39,7 +39,8 @@ final class BlobCells {
     String readBranch;
     String snapshotId;
     if (snapshot.isPresent()) {
-      GraphCommit c = manifest.findCommit(snapshot.get()).orElseThrow(() -> new NotFound("snapshot", snapshot.get()));
+      String at = snapshot.get().value();
+      GraphCommit c = manifest.findCommit(at).orElseThrow(() -> new NotFound("snapshot", at));
       readBranch = c.branch();
       gate.check(actor, PolicyAction.READ, Optional.of(readBranch), Optional.empty());
       state = manifest.stateAt(c.branch(), c.manifestVersion());
@@ -47,7 +48,7 @@ final class BlobCells {
       catalog = contract.irAt(storage, c.manifestVersion()).catalog();
       snapshotId = c.id();
     } else {
-      readBranch = branch.orElse(BranchNames.MAIN); // the facade asked the gate for it
+      readBranch = branch.orElse(dev.omnigraph.api.BranchName.MAIN).value(); // the facade asked the gate for it
       BranchAuthority authority = manifest.capture(readBranch);
       state = authority.state();
       catalog = contract.ir().catalog();

@@ -47,9 +47,10 @@ final class BranchOps {
     this.evidence = evidence;
   }
 
-  /** Creates graph branch {@code name} from {@code source}. */
-  BranchCreateOutput create(BranchName created, String source, Optional<String> actor) {
+  /** Creates graph branch {@code created} from {@code from}. */
+  BranchCreateOutput create(BranchName created, BranchName from, Optional<String> actor) {
     String name = created.value();
+    String source = from.value();
     try (GateManager.Held held = gates.acquireExclusive(List.of(name, source), tableGates(name))) {
       evidence.call(() -> {
         recovery.refusePendingSchemaApply("branch create");
@@ -74,7 +75,8 @@ final class BranchOps {
   }
 
   /** Deletes graph branch {@code name} and the data-table refs only it used. */
-  BranchDeleteOutput delete(String name, Optional<String> actor) {
+  BranchDeleteOutput delete(BranchName deleted, Optional<String> actor) {
+    String name = deleted.value();
     // Seed, "Branch-delete orphaning exception": schema, the branch and every table gate of it.
     try (GateManager.Held held = gates.acquireExclusive(List.of(name), tableGates(name))) {
       evidence.call(() -> {
@@ -95,9 +97,11 @@ final class BranchOps {
    * Merges {@code source} into {@code into}; with {@code deleteBranch}, then runs {@code deleteSource}
    * (the facade's gated delete), reporting its failure instead of raising it.
    */
-  dev.omnigraph.api.BranchMergeOutput merge(String source, String into, boolean deleteBranch, Optional<String> actor,
+  dev.omnigraph.api.BranchMergeOutput merge(BranchName from, BranchName to, boolean deleteBranch, Optional<String> actor,
       dev.omnigraph.merge.MergeLimits limits, ProgressListener progress, Runnable deleteSource) {
-    MergeAttempt.MergeResult result = evidence.call(() -> merges.run(source, into, actor,
+    String source = from.value();
+    String into = to.value();
+    MergeAttempt.MergeResult result = evidence.call(() -> merges.run(from, to, actor,
         limits, progress));
     result.commit().ifPresent(c -> optimizer.afterWrite(into, new WriteResult(Optional.of(c.id()),
         c.manifestVersion(), result.rowCounts(), 1, result.rowCounts(), 1, Optional.of(c))));

@@ -1,6 +1,8 @@
 package dev.omnigraph.engine;
 
 import dev.omnigraph.api.BranchListOutput;
+import dev.omnigraph.api.BranchName;
+import dev.omnigraph.api.CommitId;
 import dev.omnigraph.api.CommitListOutput;
 import dev.omnigraph.api.CommitOutput;
 import dev.omnigraph.api.CommitPage;
@@ -29,7 +31,9 @@ import java.util.Optional;
  * The read half of a graph handle's public API: schema, branches, snapshots, queries, exports,
  * history, commit diffs and the change feed. Sealed: {@link Omnigraph}, the handle, is its only
  * kind, and callers use that. Every public read asks the authorization gate first (docs/authorization.md);
- * the bodies are {@link GraphReads}'.
+ * the bodies are {@link GraphReads}'. Branch names and commit ids are taken as {@link BranchName} and
+ * {@link CommitId} (a lookup's: {@code existing}), parsed once by the caller; the {@code String}
+ * forms parse and delegate.
  */
 public abstract sealed class GraphReader permits Omnigraph {
 
@@ -163,9 +167,8 @@ public abstract sealed class GraphReader permits Omnigraph {
    * whether it needs {@code branch_create} (as the reference does), which an actor without
    * {@code read} may hold.
    */
-  public boolean branchExists(String name) {
-    return BranchNames.MAIN.equals(name)
-        || evidence.call(manifest::branches).stream().anyMatch(b -> b.name().equals(name));
+  public boolean branchExists(BranchName name) {
+    return name.isMain() || evidence.call(manifest::branches).stream().anyMatch(b -> b.name().equals(name.value()));
   }
 
   /** As {@link #branchList()}, for {@code actor} ({@code read}, no branch). */
@@ -179,24 +182,39 @@ public abstract sealed class GraphReader permits Omnigraph {
 
   /** The published state of {@code branch}. */
   public SnapshotOutput snapshot(String branch) {
-    return snapshot(branch, Optional.empty());
+    return snapshot(BranchName.existing(branch), Optional.empty());
   }
 
-  /** As {@link #snapshot(String)}, for {@code actor} ({@code read} on the branch). */
+  /** As {@link #snapshot(String)}, parsed ({@link BranchName#existing}). */
   public SnapshotOutput snapshot(String branch, Optional<String> actor) {
-    authorize(actor, PolicyAction.READ, Optional.ofNullable(branch), Optional.empty());
-    return GraphReads.toSnapshot(evidence.call(() -> manifest.state(branch)));
+    return snapshot(BranchName.existing(branch), actor);
+  }
+
+  /**
+   * The published state of {@code branch}, for {@code actor} ({@code read} on the branch).
+   *
+   * @throws NotFound for a branch no one has (a malformed name included), after the caller is authorized
+   */
+  public SnapshotOutput snapshot(BranchName branch, Optional<String> actor) {
+    authorize(actor, PolicyAction.READ, Optional.of(branch.value()), Optional.empty());
+    return GraphReads.toSnapshot(evidence.call(() -> manifest.state(branch.value())));
   }
 
   /** The state a commit published (time travel). */
   public SnapshotOutput snapshotAtCommit(String commitId) {
-    return snapshotAtCommit(commitId, Optional.empty());
+    return snapshotAtCommit(CommitId.existing(commitId), Optional.empty());
   }
 
-  /** As {@link #snapshotAtCommit(String)}, for {@code actor} ({@code read} on the commit's branch). */
-  public SnapshotOutput snapshotAtCommit(String commitId, Optional<String> actor) {
+  /**
+   * The state commit {@code commitId} published, for {@code actor} ({@code read} on the commit's
+   * branch, known once the commit is found).
+   *
+   * @throws NotFound for an id no commit has, whoever asks
+   */
+  public SnapshotOutput snapshotAtCommit(CommitId commitId, Optional<String> actor) {
     return evidence.call(() -> {
-      GraphManifest.CommitState at = manifest.commitState(commitId).orElseThrow(() -> new NotFound("commit", commitId));
+      GraphManifest.CommitState at = manifest.commitState(commitId.value())
+          .orElseThrow(() -> new NotFound("commit", commitId.value()));
       authorize(actor, PolicyAction.READ, Optional.of(at.commit().branch()), Optional.empty());
       return GraphReads.toSnapshot(at.state());
     });
@@ -228,7 +246,7 @@ public abstract sealed class GraphReader permits Omnigraph {
    * @throws dev.omnigraph.api.ReadBudgetExceeded when the read exceeds a budget of the
    *     {@code omnigraph.read.*} system properties ({@link ReadSettings#fromSystemProperties()})
    */
-  public ReadOutput query(Optional<String> branch, Optional<String> commitId, String source, String name,
+  public ReadOutput query(Optional<BranchName> branch, Optional<CommitId> commitId, String source, String name,
       com.fasterxml.jackson.databind.JsonNode params) {
     return query(branch, commitId, source, name, params, ReadSettings.fromSystemProperties());
   }
@@ -239,7 +257,7 @@ public abstract sealed class GraphReader permits Omnigraph {
    *
    * @throws dev.omnigraph.api.ReadBudgetExceeded when the read exceeds one of {@code budgets}
    */
-  public ReadOutput query(Optional<String> branch, Optional<String> commitId, String source, String name,
+  public ReadOutput query(Optional<BranchName> branch, Optional<CommitId> commitId, String source, String name,
       com.fasterxml.jackson.databind.JsonNode params, ReadSettings budgets) {
     return query(branch, commitId, source, name, params, budgets, Optional.empty());
   }
@@ -249,13 +267,13 @@ public abstract sealed class GraphReader permits Omnigraph {
    * ReadSettings)}, for {@code actor}: {@code read} on the branch read (a commit's own branch for time
    * travel, main by default).
    */
-  public ReadOutput query(Optional<String> branch, Optional<String> commitId, String source, String name,
+  public ReadOutput query(Optional<BranchName> branch, Optional<CommitId> commitId, String source, String name,
       com.fasterxml.jackson.databind.JsonNode params, ReadSettings budgets, Optional<String> actor) {
     if (branch.isPresent() && commitId.isPresent()) {
       throw new dev.omnigraph.api.InvalidRequest("give a branch or a commit, not both");
     }
     if (commitId.isEmpty()) {
-      authorize(actor, PolicyAction.READ, Optional.of(branch.orElse(BranchNames.MAIN)), Optional.empty());
+      authorize(actor, PolicyAction.READ, Optional.of(branch.orElse(BranchName.MAIN).value()), Optional.empty());
     }
     return evidence.call(() -> reads.read(policy, branch, commitId, source, name, params, budgets, actor));
   }
@@ -271,10 +289,10 @@ public abstract sealed class GraphReader permits Omnigraph {
    *     type, or a property that is not a Blob
    */
   public dev.omnigraph.api.BlobRead readBlob(String entity, String type, String id, String property,
-      Optional<String> branch, Optional<String> snapshot, Optional<String> actor) {
+      Optional<BranchName> branch, Optional<CommitId> snapshot, Optional<String> actor) {
     if (snapshot.isEmpty()) {
       // A snapshot's branch is known once its commit is found: BlobCells asks then, as a query does.
-      authorize(actor, PolicyAction.READ, Optional.of(branch.orElse(BranchNames.MAIN)), Optional.empty());
+      authorize(actor, PolicyAction.READ, Optional.of(branch.orElse(BranchName.MAIN).value()), Optional.empty());
     }
     return evidence.call(() -> BlobCells.open(policy, actor, manifest, storage, contract(), tables, entity, type, id,
         property, branch, snapshot));
@@ -299,14 +317,14 @@ public abstract sealed class GraphReader permits Omnigraph {
    * @throws NotFound for an unknown branch
    * @throws dev.omnigraph.api.InvalidRequest for an unknown type name
    */
-  public GraphExport export(Optional<String> branch, List<String> typeNames) {
+  public GraphExport export(Optional<BranchName> branch, List<String> typeNames) {
     return export(branch, typeNames, Optional.empty());
   }
 
   /** As {@link #export(Optional, List)}, for {@code actor} ({@code export} on the branch). */
-  public GraphExport export(Optional<String> branch, List<String> typeNames, Optional<String> actor) {
-    String b = branch.orElse(BranchNames.MAIN);
-    authorize(actor, PolicyAction.EXPORT, Optional.of(b), Optional.empty());
+  public GraphExport export(Optional<BranchName> branch, List<String> typeNames, Optional<String> actor) {
+    BranchName b = branch.orElse(BranchName.MAIN);
+    authorize(actor, PolicyAction.EXPORT, Optional.of(b.value()), Optional.empty());
     return reads.export(policy, b, typeNames, actor);
   }
 
@@ -319,26 +337,31 @@ public abstract sealed class GraphReader permits Omnigraph {
    * @throws dev.omnigraph.api.InvalidRequest for a cursor this method did not issue
    */
   public CommitListOutput commits(String branch, CommitPage page) {
-    return commits(branch, page, Optional.empty());
+    return commits(BranchName.existing(branch), page, Optional.empty());
+  }
+
+  /** As {@link #commits(String, CommitPage)}, parsed ({@link BranchName#existing}). */
+  public CommitListOutput commits(String branch, CommitPage page, Optional<String> actor) {
+    return commits(BranchName.existing(branch), page, actor);
   }
 
   /** As {@link #commits(String, CommitPage)}, for {@code actor} ({@code read} on the branch). */
-  public CommitListOutput commits(String branch, CommitPage page, Optional<String> actor) {
-    authorize(actor, PolicyAction.READ, Optional.ofNullable(branch), Optional.empty());
+  public CommitListOutput commits(BranchName branch, CommitPage page, Optional<String> actor) {
+    authorize(actor, PolicyAction.READ, Optional.of(branch.value()), Optional.empty());
     Optional<CommitCursor> after = page.cursor().map(CommitCursor::decode);
     return evidence.call(() -> reads.commitPage(branch, page, after));
   }
 
   /** One commit by id. */
   public CommitOutput commit(String commitId) {
-    return commit(commitId, Optional.empty());
+    return commit(CommitId.existing(commitId), Optional.empty());
   }
 
   /** As {@link #commit(String)}, for {@code actor} ({@code read} without a branch, as the reference). */
-  public CommitOutput commit(String commitId, Optional<String> actor) {
+  public CommitOutput commit(CommitId commitId, Optional<String> actor) {
     authorize(actor, PolicyAction.READ, Optional.empty(), Optional.empty());
-    return evidence.call(() -> manifest.findCommit(commitId)).map(GraphReads::toOutput)
-        .orElseThrow(() -> new NotFound("commit", commitId));
+    return evidence.call(() -> manifest.findCommit(commitId.value())).map(GraphReads::toOutput)
+        .orElseThrow(() -> new NotFound("commit", commitId.value()));
   }
 
   /**
@@ -352,11 +375,17 @@ public abstract sealed class GraphReader permits Omnigraph {
    * @throws dev.omnigraph.api.InvalidRequest for an unknown type filter or a foreign page token
    */
   public dev.omnigraph.api.CommitChangesOutput commitChanges(String commitId, dev.omnigraph.api.ChangesPage page) {
-    return commitChanges(commitId, page, Optional.empty());
+    return commitChanges(CommitId.existing(commitId), page, Optional.empty());
+  }
+
+  /** As {@link #commitChanges(String, dev.omnigraph.api.ChangesPage)}, parsed ({@link CommitId#existing}). */
+  public dev.omnigraph.api.CommitChangesOutput commitChanges(String commitId, dev.omnigraph.api.ChangesPage page,
+      Optional<String> actor) {
+    return commitChanges(CommitId.existing(commitId), page, actor);
   }
 
   /** As {@link #commitChanges(String, dev.omnigraph.api.ChangesPage)}, for {@code actor} ({@code read} on the commit's branch). */
-  public dev.omnigraph.api.CommitChangesOutput commitChanges(String commitId, dev.omnigraph.api.ChangesPage page,
+  public dev.omnigraph.api.CommitChangesOutput commitChanges(CommitId commitId, dev.omnigraph.api.ChangesPage page,
       Optional<String> actor) {
     return reads.commitChanges(commitId, page, c -> {
       authorize(actor, PolicyAction.READ, Optional.of(c.branch()), Optional.empty());
@@ -377,14 +406,14 @@ public abstract sealed class GraphReader permits Omnigraph {
    * @throws dev.omnigraph.api.ChangeFeedGap when cleanup removed a version a diff needs
    */
   public dev.omnigraph.api.ChangeFeedOutput changes(String branch, Optional<String> cursor, Optional<String> start,
-      Optional<String> pageToken, dev.omnigraph.api.ChangesPage filter) {
-    return changes(branch, cursor, start, pageToken, filter, Optional.empty());
+      Optional<String> pageToken, dev.omnigraph.api.ChangesPage filter, Optional<String> actor) {
+    return changes(BranchName.existing(branch), cursor, start, pageToken, filter, actor);
   }
 
-  /** As {@link #changes(String, Optional, Optional, Optional, dev.omnigraph.api.ChangesPage)}, for {@code actor} ({@code read} on the branch). */
-  public dev.omnigraph.api.ChangeFeedOutput changes(String branch, Optional<String> cursor, Optional<String> start,
+  /** As {@link #changes(String, Optional, Optional, Optional, dev.omnigraph.api.ChangesPage, Optional)}, on {@code branch} as parsed. */
+  public dev.omnigraph.api.ChangeFeedOutput changes(BranchName branch, Optional<String> cursor, Optional<String> start,
       Optional<String> pageToken, dev.omnigraph.api.ChangesPage filter, Optional<String> actor) {
-    authorize(actor, PolicyAction.READ, Optional.ofNullable(branch), Optional.empty());
+    authorize(actor, PolicyAction.READ, Optional.of(branch.value()), Optional.empty());
     return reads.changes(policy, branch, cursor, start, pageToken, filter, actor);
   }
 
@@ -402,13 +431,13 @@ public abstract sealed class GraphReader permits Omnigraph {
    * @throws NotFound for an unknown branch
    * @throws dev.omnigraph.api.InvalidRequest for an unknown type name
    */
-  public ChangeBaseline changeBaseline(String branch, dev.omnigraph.api.ChangesPage scope) {
+  public ChangeBaseline changeBaseline(BranchName branch, dev.omnigraph.api.ChangesPage scope) {
     return changeBaseline(branch, scope, Optional.empty());
   }
 
-  /** As {@link #changeBaseline(String, dev.omnigraph.api.ChangesPage)}, for {@code actor} ({@code export} on the branch, as the reference). */
-  public ChangeBaseline changeBaseline(String branch, dev.omnigraph.api.ChangesPage scope, Optional<String> actor) {
-    authorize(actor, PolicyAction.EXPORT, Optional.ofNullable(branch), Optional.empty());
+  /** As {@link #changeBaseline(BranchName, dev.omnigraph.api.ChangesPage)}, for {@code actor} ({@code export} on the branch, as the reference). */
+  public ChangeBaseline changeBaseline(BranchName branch, dev.omnigraph.api.ChangesPage scope, Optional<String> actor) {
+    authorize(actor, PolicyAction.EXPORT, Optional.of(branch.value()), Optional.empty());
     return reads.changeBaseline(policy, branch, scope, actor);
   }
 }

@@ -1,6 +1,8 @@
 package dev.omnigraph.engine;
 
 import dev.omnigraph.Versions;
+import dev.omnigraph.api.BranchName;
+import dev.omnigraph.api.CommitId;
 import dev.omnigraph.api.CommitListOutput;
 import dev.omnigraph.api.CommitOutput;
 import dev.omnigraph.api.CommitPage;
@@ -56,7 +58,7 @@ final class GraphReads {
   private static String orMain(String branch) {
     return branch == null || branch.isBlank() ? BranchNames.MAIN : branch;
   }
-  ReadOutput read(PolicyGate gate, Optional<String> branch, Optional<String> commitId, String source, String name,
+  ReadOutput read(PolicyGate gate, Optional<BranchName> branch, Optional<CommitId> commitId, String source, String name,
       com.fasterxml.jackson.databind.JsonNode params, ReadSettings budgets, Optional<String> actor) {
     ManifestState state;
     ReadOutput.Target target;
@@ -66,8 +68,8 @@ final class GraphReads {
     dev.omnigraph.schema.SchemaIr ir = contract.ir();
     if (commitId.isPresent()) {
       // Resolved once per root and remembered: a commit's state never changes.
-      GraphManifest.CommitState at = manifest.commitState(commitId.get())
-          .orElseThrow(() -> new NotFound("commit", commitId.get()));
+      String id = commitId.get().value();
+      GraphManifest.CommitState at = manifest.commitState(id).orElseThrow(() -> new NotFound("commit", id));
       GraphCommit c = at.commit();
       gate.check(actor, PolicyAction.READ, Optional.of(c.branch()), Optional.empty());
       state = at.state();
@@ -78,7 +80,7 @@ final class GraphReads {
       head = Optional.of(c.id());
       readBranch = c.branch();
     } else {
-      String b = branch.orElse(BranchNames.MAIN);
+      String b = branch.orElse(BranchName.MAIN).value();
       readBranch = b;
       BranchAuthority authority = manifest.captureForRead(b);
       state = authority.state();
@@ -111,15 +113,16 @@ final class GraphReads {
     });
   }
 
-  /** The export of {@code b}'s state now, limited to the actor's type scope (authorized by the caller). */
-  GraphExport export(PolicyGate gate, String b, List<String> typeNames, Optional<String> actor) {
+  /** The export of {@code branch}'s state now, limited to the actor's type scope (authorized by the caller). */
+  GraphExport export(PolicyGate gate, BranchName branch, List<String> typeNames, Optional<String> actor) {
+    String b = branch.value();
     ManifestState state = evidence.call(() -> manifest.state(b));
     return TypeScopes.inTypeScope(gate, new GraphExport(tables, schemas.current().ir().catalog(), state, typeNames),
         !typeNames.isEmpty(), actor, PolicyAction.EXPORT, b);
   }
 
-  CommitListOutput commitPage(String branch, CommitPage page, Optional<CommitCursor> after) {
-    BranchAuthority authority = manifest.capture(branch);
+  CommitListOutput commitPage(BranchName branch, CommitPage page, Optional<CommitCursor> after) {
+    BranchAuthority authority = manifest.capture(branch.value());
     // The lineage is read newest first and only as far as this page (and the commits before
     // the cursor) need: a page costs what it shows, not what the history holds.
     List<GraphCommit> rows = new ArrayList<>();
@@ -139,11 +142,12 @@ final class GraphReads {
    * The diff, after {@code check} accepted the commit and gave the filter of its rows (the change feed
    * checked its branch already, and filters its blocks itself).
    */
-  dev.omnigraph.api.CommitChangesOutput commitChanges(String commitId, dev.omnigraph.api.ChangesPage page,
+  dev.omnigraph.api.CommitChangesOutput commitChanges(CommitId commitId, dev.omnigraph.api.ChangesPage page,
       java.util.function.Function<GraphCommit,
           java.util.function.UnaryOperator<List<dev.omnigraph.api.CommitChangesOutput.EntityChange>>> check) {
+    String id = commitId.value();
     return evidence.call(() -> {
-      GraphManifest.CommitState at = manifest.commitState(commitId).orElseThrow(() -> new NotFound("commit", commitId));
+      GraphManifest.CommitState at = manifest.commitState(id).orElseThrow(() -> new NotFound("commit", id));
       GraphCommit c = at.commit();
       java.util.function.UnaryOperator<List<dev.omnigraph.api.CommitChangesOutput.EntityChange>> inScope =
           check.apply(c);
@@ -174,8 +178,9 @@ final class GraphReads {
   }
 
   /** One poll of {@code branch}'s change feed, limited to the actor's type scope (authorized by the caller). */
-  dev.omnigraph.api.ChangeFeedOutput changes(PolicyGate gate, String branch, Optional<String> cursor,
+  dev.omnigraph.api.ChangeFeedOutput changes(PolicyGate gate, BranchName on, Optional<String> cursor,
       Optional<String> start, Optional<String> pageToken, dev.omnigraph.api.ChangesPage filter, Optional<String> actor) {
+    String branch = on.value();
     ChangeFeed.History history = new ChangeFeed.History() {
       @Override
       public Optional<String> head(String b) {
@@ -197,7 +202,8 @@ final class GraphReads {
 
       @Override
       public dev.omnigraph.api.CommitChangesOutput changes(String commitId, dev.omnigraph.api.ChangesPage page) {
-        return commitChanges(commitId, page, c -> changes -> changes);
+        // An id off the branch's own lineage, looked up as any read's commit is.
+        return commitChanges(CommitId.existing(commitId), page, c -> changes -> changes);
       }
     };
     java.util.function.UnaryOperator<List<dev.omnigraph.api.CommitChangesOutput.EntityChange>> inScope =
@@ -209,8 +215,9 @@ final class GraphReads {
   }
 
   /** The baseline handshake of {@code branch}, limited to the actor's type scope (authorized by the caller). */
-  Omnigraph.ChangeBaseline changeBaseline(PolicyGate gate, String branch, dev.omnigraph.api.ChangesPage scope,
+  Omnigraph.ChangeBaseline changeBaseline(PolicyGate gate, BranchName on, dev.omnigraph.api.ChangesPage scope,
       Optional<String> actor) {
+    String branch = on.value();
     BranchAuthority authority = evidence.call(() -> manifest.capture(branch));
     dev.omnigraph.schema.Catalog catalog = schemas.current().ir().catalog();
     // Validates the type names (400 for an unknown one) before anything is streamed.

@@ -5,6 +5,8 @@ import dev.omnigraph.gate.GateManager;
 import dev.omnigraph.api.policy.PolicyAction;
 import dev.omnigraph.engine.policy.PolicyGate;
 import dev.omnigraph.api.BranchCreateOutput;
+import dev.omnigraph.api.BranchName;
+import dev.omnigraph.api.CommitId;
 import dev.omnigraph.api.BranchDeleteOutput;
 import dev.omnigraph.api.Conflict;
 import dev.omnigraph.api.NotFound;
@@ -40,6 +42,13 @@ import java.util.Optional;
  * in one {@link GraphRoots} registry shares the root's {@link GraphRoot} (gates, caches, lease).
  * The reads are {@link GraphReader}'s; bodies live in package-private collaborators
  * ({@link RootLifecycle}, {@link GraphReads}, {@link BranchOps}). Thread-safe.
+ *
+ * <p>Branches and commits are named by {@link BranchName} and {@link CommitId}, parsed once by the
+ * caller: a branch a call looks up or writes is {@link BranchName#existing} (a malformed name is
+ * the lookup's {@link NotFound}, after the caller is authorized). A new branch's name is the one
+ * {@code String} left: {@link #branchCreate} parses it after authorizing, so a denied caller is
+ * refused (403) before its name is judged (400). The {@code String} forms of the other entries
+ * parse and delegate; an absent or blank branch means main where the typed form defaults it.
  */
 public final class Omnigraph extends GraphReader implements AutoCloseable {
 
@@ -178,10 +187,6 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
   private void authorize(Optional<String> actor, PolicyAction action, Optional<String> branch,
       Optional<String> targetBranch) {
     policy.check(actor, action, branch, targetBranch);
-  }
-
-  private static String orMain(String branch) {
-    return branch == null || branch.isBlank() ? BranchNames.MAIN : branch;
   }
 
   /**
@@ -431,33 +436,50 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * @throws dev.omnigraph.api.ReadSetChanged when the branch kept moving before any effect
    */
   public dev.omnigraph.api.EnsureIndicesOutput ensureIndices(String branch, Optional<String> actor) {
-    return ensureIndices(branch, actor, ProgressListener.NONE);
+    return ensureIndices(BranchName.existingOrMain(branch), actor, ProgressListener.NONE);
+  }
+
+
+  /**
+   * As {@link #ensureIndices(String, Optional)}, on {@code branch} as parsed, telling {@code progress}
+   * as each table is planned and its indexes built (rows: the rows indexed now).
+   */
+  public dev.omnigraph.api.EnsureIndicesOutput ensureIndices(BranchName branch, Optional<String> actor,
+      ProgressListener progress) {
+    // Ours (the reference has no index route): a commit on the branch, so `change` on it.
+    authorize(actor, PolicyAction.CHANGE, Optional.of(branch.value()), Optional.empty());
+    requireWritable();
+    return evidence.call(() -> indexEnsures.run(branch, actor, progress)).output(config.rootUri());
+  }
+
+  /** As {@link #branchCreate(String, BranchName, Optional)}, {@code from} parsed ({@link BranchName#existingOrMain}). */
+  public BranchCreateOutput branchCreate(String name, String from, Optional<String> actor) {
+    return branchCreate(name, BranchName.existingOrMain(from), actor);
   }
 
   /**
-   * As {@link #ensureIndices(String, Optional)}, telling {@code progress} as each table is planned
-   * and its indexes built (rows: the rows indexed now).
+   * Creates graph branch {@code name} from {@code from}. Data tables are not copied. The name is
+   * parsed here ({@link BranchName#created}), once {@code actor} is authorized: a denied caller hears
+   * 403 whatever name it gave.
+   *
+   * @throws dev.omnigraph.api.InvalidRequest for a name a branch cannot take (nothing touched)
+   * @throws NotFound for an unknown {@code from}
+   * @throws Conflict for a live name, or one that is a path prefix of a live one (or has one)
    */
-  public dev.omnigraph.api.EnsureIndicesOutput ensureIndices(String branch, Optional<String> actor,
-      ProgressListener progress) {
-    String b = orMain(branch);
-    // Ours (the reference has no index route): a commit on the branch, so `change` on it.
-    authorize(actor, PolicyAction.CHANGE, Optional.of(b), Optional.empty());
+  public BranchCreateOutput branchCreate(String name, BranchName from, Optional<String> actor) {
+    authorize(actor, PolicyAction.BRANCH_CREATE, Optional.of(from.value()), Optional.of(name));
     requireWritable();
-    return evidence.call(() -> indexEnsures.run(b, actor, progress)).output(config.rootUri());
+    return branches.create(BranchName.created(name), from, actor);
   }
 
-  /** Creates graph branch {@code name} from {@code from} (default main). Data tables are not copied. */
-  public BranchCreateOutput branchCreate(String name, String from, Optional<String> actor) {
-    String source = orMain(from);
-    authorize(actor, PolicyAction.BRANCH_CREATE, Optional.of(source), Optional.of(name));
-    requireWritable();
-    return branches.create(dev.omnigraph.api.BranchName.created(name), source, actor);
+  /** As {@link #branchDelete(BranchName, Optional)}, parsed ({@link BranchName#existing}). */
+  public BranchDeleteOutput branchDelete(String name, Optional<String> actor) {
+    return branchDelete(BranchName.existing(name), actor);
   }
 
   /** Deletes graph branch {@code name} and the data-table refs only it used. */
-  public BranchDeleteOutput branchDelete(String name, Optional<String> actor) {
-    authorize(actor, PolicyAction.BRANCH_DELETE, Optional.empty(), Optional.of(name));
+  public BranchDeleteOutput branchDelete(BranchName name, Optional<String> actor) {
+    authorize(actor, PolicyAction.BRANCH_DELETE, Optional.empty(), Optional.of(name.value()));
     requireWritable();
     return branches.delete(name, actor);
   }
@@ -470,26 +492,33 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * @throws dev.omnigraph.api.RecoveryRequired when an effect may have landed
    */
   public WriteResult load(String branch, Reader ndjson, LoadMode mode, Optional<String> actor) {
-    authorize(actor, PolicyAction.CHANGE, Optional.ofNullable(branch), Optional.empty());
+    return load(BranchName.existing(branch), ndjson, mode, actor);
+  }
+
+  /** As {@link #load(String, Reader, LoadMode, Optional)}, into {@code branch} as parsed. */
+  public WriteResult load(BranchName branch, Reader ndjson, LoadMode mode, Optional<String> actor) {
+    String b = branch.value();
+    authorize(actor, PolicyAction.CHANGE, Optional.of(b), Optional.empty());
     requireWritable();
     WriteResult result = evidence.call(() -> writePath.load(branch, ndjson, mode, actor,
-        TypeScopes.admitLoadTypes(policy, actor, branch)));
-    optimizer.afterWrite(branch, result);
+        TypeScopes.admitLoadTypes(policy, actor, b)));
+    optimizer.afterWrite(b, result);
     return result;
   }
 
   /**
-   * Loads one chunk of a larger NDJSON input ({@code load --split}) as one ordinary load commit:
+   * Loads one chunk of a larger NDJSON input ({@code load --split}) into {@code branch} as one ordinary load commit:
    * the same write path, bounds and outcomes as {@link #load(String, Reader, LoadMode, Optional)},
    * with input errors naming the line of the whole input.
    */
-  public WriteResult load(String branch, dev.omnigraph.api.NdjsonChunk chunk, LoadMode mode,
+  public WriteResult load(BranchName branch, dev.omnigraph.api.NdjsonChunk chunk, LoadMode mode,
       Optional<String> actor) {
-    authorize(actor, PolicyAction.CHANGE, Optional.ofNullable(branch), Optional.empty());
+    String b = branch.value();
+    authorize(actor, PolicyAction.CHANGE, Optional.of(b), Optional.empty());
     requireWritable();
     WriteResult result = evidence.call(() -> writePath.load(branch, chunk, mode, actor,
-        TypeScopes.admitLoadTypes(policy, actor, branch)));
-    optimizer.afterWrite(branch, result);
+        TypeScopes.admitLoadTypes(policy, actor, b)));
+    optimizer.afterWrite(b, result);
     return result;
   }
 
@@ -500,12 +529,19 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * @throws dev.omnigraph.api.PreconditionFailed when {@code ifCommit} is not the head (no effect)
    */
   public WriteResult mutate(String branch, String source, String name, com.fasterxml.jackson.databind.JsonNode params,
-      Optional<String> actor, Optional<dev.omnigraph.api.CommitId> ifCommit) {
-    authorize(actor, PolicyAction.CHANGE, Optional.ofNullable(branch), Optional.empty());
+      Optional<String> actor, Optional<CommitId> ifCommit) {
+    return mutate(BranchName.existing(branch), source, name, params, actor, ifCommit);
+  }
+
+  /** As {@link #mutate(String, String, String, com.fasterxml.jackson.databind.JsonNode, Optional, Optional)}, on {@code branch} as parsed. */
+  public WriteResult mutate(BranchName branch, String source, String name, com.fasterxml.jackson.databind.JsonNode params,
+      Optional<String> actor, Optional<CommitId> ifCommit) {
+    String b = branch.value();
+    authorize(actor, PolicyAction.CHANGE, Optional.of(b), Optional.empty());
     requireWritable();
     WriteResult result = evidence.call(() -> writePath.mutate(branch, source, name, params, actor, ifCommit,
-        TypeScopes.admitTypes(policy, actor, PolicyAction.CHANGE, Optional.ofNullable(branch))));
-    optimizer.afterWrite(branch, result);
+        TypeScopes.admitTypes(policy, actor, PolicyAction.CHANGE, Optional.of(b))));
+    optimizer.afterWrite(b, result);
     return result;
   }
 
@@ -526,8 +562,15 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    */
   public dev.omnigraph.api.BlobWriteOutput writeBlob(String branch, String entity, String type, String id,
       String property, Optional<java.io.InputStream> bytes, Optional<String> ifMatch,
-      Optional<dev.omnigraph.api.CommitId> ifCommit, Optional<String> actor) {
-    String b = orMain(branch);
+      Optional<CommitId> ifCommit, Optional<String> actor) {
+    return writeBlob(BranchName.existingOrMain(branch), entity, type, id, property, bytes, ifMatch, ifCommit, actor);
+  }
+
+  /** As {@link #writeBlob(String, String, String, String, String, Optional, Optional, Optional, Optional)}, on {@code branch} as parsed. */
+  public dev.omnigraph.api.BlobWriteOutput writeBlob(BranchName branch, String entity, String type, String id,
+      String property, Optional<java.io.InputStream> bytes, Optional<String> ifMatch,
+      Optional<CommitId> ifCommit, Optional<String> actor) {
+    String b = branch.value();
     authorize(actor, PolicyAction.CHANGE, Optional.of(b), Optional.empty());
     policy.checkTypes(actor, PolicyAction.CHANGE, Optional.of(b), java.util.Set.of(type));
     requireWritable();
@@ -535,7 +578,7 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
     Optional<dev.omnigraph.schema.BlobValue> value = bytes.map(in -> dev.omnigraph.schema.BlobValue.read(in,
         java.util.OptionalLong.empty()));
     return evidence.call(() -> {
-      WriteResult result = writePath.writeBlob(b, target, value, ifMatch, actor, ifCommit);
+      WriteResult result = writePath.writeBlob(branch, target, value, ifMatch, actor, ifCommit);
       optimizer.afterWrite(b, result);
       Optional<String> tag = BlobCells.writtenTag(manifest, contract().ir().catalog(), tables, b,
           result.manifestVersion(), target);
@@ -559,14 +602,16 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    */
   public dev.omnigraph.api.BranchMergeOutput branchMerge(String source, String target, boolean deleteBranch,
       Optional<String> actor) {
-    return branchMerge(source, target, deleteBranch, actor, ProgressListener.NONE);
+    return branchMerge(BranchName.existing(source), BranchName.existingOrMain(target), deleteBranch, actor,
+        dev.omnigraph.merge.MergeLimits.PRODUCTION, ProgressListener.NONE);
   }
 
   /**
-   * As {@link #branchMerge(String, String, boolean, Optional)}, telling {@code progress} as each
-   * table's effect begins (rows: the rows its transactions write).
+   * As {@link #branchMerge(String, String, boolean, Optional)}, with the branches as parsed
+   * ({@link BranchName#existing}; the target's default, main, applied by the caller), telling
+   * {@code progress} as each table's effect begins (rows: the rows its transactions write).
    */
-  public dev.omnigraph.api.BranchMergeOutput branchMerge(String source, String target, boolean deleteBranch,
+  public dev.omnigraph.api.BranchMergeOutput branchMerge(BranchName source, BranchName target, boolean deleteBranch,
       Optional<String> actor, ProgressListener progress) {
     return branchMerge(source, target, deleteBranch, actor, dev.omnigraph.merge.MergeLimits.PRODUCTION, progress);
   }
@@ -578,33 +623,35 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    */
   dev.omnigraph.api.BranchMergeOutput branchMerge(String source, String target, boolean deleteBranch,
       Optional<String> actor, dev.omnigraph.merge.MergeLimits limits) {
-    return branchMerge(source, target, deleteBranch, actor, limits, ProgressListener.NONE);
+    return branchMerge(BranchName.existing(source), BranchName.existingOrMain(target), deleteBranch, actor, limits,
+        ProgressListener.NONE);
   }
 
-  private dev.omnigraph.api.BranchMergeOutput branchMerge(String source, String target, boolean deleteBranch,
+  private dev.omnigraph.api.BranchMergeOutput branchMerge(BranchName source, BranchName into, boolean deleteBranch,
       Optional<String> actor, dev.omnigraph.merge.MergeLimits limits, ProgressListener progress) {
-    String into = orMain(target);
     // The reference's transition: the source is the branch read, the target the branch changed. A
     // requested deletion of the source is its own branch_delete decision (reported, never raised).
-    authorize(actor, PolicyAction.BRANCH_MERGE, Optional.ofNullable(source), Optional.of(into));
+    authorize(actor, PolicyAction.BRANCH_MERGE, Optional.of(source.value()), Optional.of(into.value()));
     requireWritable();
     // The source's deletion is its own gated call (branch_delete), through this handle.
     return branches.merge(source, into, deleteBranch, actor, limits, progress, () -> branchDelete(source, actor));
   }
 
-  /** One commit on {@code branch} (default main) whose state is commit {@code to}'s: {@link dev.omnigraph.write.RevertAttempt#run}. */
-  public dev.omnigraph.api.RevertOutput revert(String branch, dev.omnigraph.api.CommitId to, Optional<String> actor,
-      Optional<dev.omnigraph.api.CommitId> ifCommit) {
-    String b = orMain(branch);
-    authorize(actor, PolicyAction.CHANGE, Optional.of(b), Optional.empty());
+  /** One commit on {@code branch} whose state is commit {@code to}'s: {@link dev.omnigraph.write.RevertAttempt#run}. */
+  public dev.omnigraph.api.RevertOutput revert(BranchName branch, CommitId to, Optional<String> actor,
+      Optional<CommitId> ifCommit) {
+    authorize(actor, PolicyAction.CHANGE, Optional.of(branch.value()), Optional.empty());
     requireWritable();
-    return evidence.call(() -> reverts.run(b, to, actor, ifCommit)).output(config.rootUri());
+    return evidence.call(() -> reverts.run(branch, to, actor, ifCommit)).output(config.rootUri());
   }
 
-  /** As {@link #revert(String, dev.omnigraph.api.CommitId, Optional, Optional)}, parsing {@code to} (the engine tests' spelling). */
+  /**
+   * As {@link #revert(BranchName, CommitId, Optional, Optional)}, parsing {@code branch} (default
+   * main) and {@code to} (the engine tests' spelling).
+   */
   public dev.omnigraph.api.RevertOutput revert(String branch, String to, Optional<String> actor,
-      Optional<dev.omnigraph.api.CommitId> ifCommit) {
-    return revert(branch, new dev.omnigraph.api.CommitId(to), actor, ifCommit);
+      Optional<CommitId> ifCommit) {
+    return revert(BranchName.existingOrMain(branch), CommitId.of(to), actor, ifCommit);
   }
 
   /**
@@ -626,18 +673,17 @@ public final class Omnigraph extends GraphReader implements AutoCloseable {
    * has no optimize route; it publishes a commit on the branch, as a write does).
    */
   public OptimizeReport optimize(String branch, Optional<String> actor) {
-    return optimize(branch, actor, ProgressListener.NONE);
+    return optimize(BranchName.existingOrMain(branch), actor, ProgressListener.NONE);
   }
 
   /**
-   * As {@link #optimize(String, Optional)}, telling {@code progress} as each table's compaction begins
-   * (rows: its pinned row count, what the compaction rewrites at most).
+   * As {@link #optimize(String, Optional)}, on {@code branch} as parsed, telling {@code progress} as each
+   * table's compaction begins (rows: its pinned row count, what the compaction rewrites at most).
    */
-  public OptimizeReport optimize(String branch, Optional<String> actor, ProgressListener progress) {
-    String b = orMain(branch);
-    authorize(actor, PolicyAction.CHANGE, Optional.of(b), Optional.empty());
+  public OptimizeReport optimize(BranchName branch, Optional<String> actor, ProgressListener progress) {
+    authorize(actor, PolicyAction.CHANGE, Optional.of(branch.value()), Optional.empty());
     requireWritable();
-    return evidence.call(() -> optimizer.run(b, List.of(), true, false, progress));
+    return evidence.call(() -> optimizer.run(branch.value(), List.of(), true, false, progress));
   }
 
   /** The compaction settings of this handle. */

@@ -62,9 +62,11 @@ class BlobResource {
 
   private Response answer(String graphId, String entity, String type, String id, String property, String branch,
       String snapshot, String ifMatch, String ifNoneMatch, String range, String ifRange, boolean withBody) {
+    // Looked up as given (docs/http-api.md, "Routes", Branches): a malformed name or id is the lookup's 404.
     BlobRead cell = graphs.get(graphId).reader().readBlob(required("entity", entity), required("type", type),
-        required("id", id), required("property", property), Optional.ofNullable(branch), Optional.ofNullable(snapshot),
-        actor.get());
+        required("id", id), required("property", property),
+        Optional.ofNullable(branch).map(dev.omnigraph.api.BranchName::existing),
+        Optional.ofNullable(snapshot).map(dev.omnigraph.api.CommitId::existing), actor.get());
     if (cell.externalUri().isPresent()) {
       return redirect(cell, ifMatch);
     }
@@ -166,7 +168,8 @@ class BlobResource {
     Optional<String> ifMatchList = ifMatch(headers.getRequestHeader("If-Match"));
     ServedGraph served = graphs.get(graphId);
     dev.omnigraph.engine.Omnigraph g = served.handle();
-    BlobWriteOutput out = metrics.write(served, "blob_write", () -> g.writeBlob(branch, required("entity", entity),
+    dev.omnigraph.api.BranchName on = dev.omnigraph.api.BranchName.existingOrMain(branch);
+    BlobWriteOutput out = metrics.write(served, "blob_write", () -> g.writeBlob(on, required("entity", entity),
         required("type", type), required("id", id), required("property", property), value,
         ifMatchList, ifCommit, actor.get()), o -> null);
     Response.ResponseBuilder ok = Response.ok(out).header(SNAPSHOT_HEADER, out.graphCommitId());

@@ -48,7 +48,7 @@ final class ExampleGraph {
       Files.createDirectories(config.localRoot());
       Omnigraph g = Omnigraph.init(config, resource("example/social.pg"), Optional.of(ACTOR));
       try (Reader data = new InputStreamReader(stream("example/social.ndjson"), StandardCharsets.UTF_8)) {
-        g.load("main", data, LoadMode.APPEND, Optional.of(ACTOR));
+        g.load(dev.omnigraph.api.BranchName.MAIN, data, LoadMode.APPEND, Optional.of(ACTOR));
       }
       LOG.infof("graph %s: created the example graph at %s", graphId, config.rootUri());
       return g;

@@ -2,6 +2,7 @@ package dev.omnigraph.server;
 
 import dev.omnigraph.engine.LoadInput;
 import dev.omnigraph.api.BranchCreateOutput;
+import dev.omnigraph.api.BranchName;
 import dev.omnigraph.api.BranchDeleteOutput;
 import dev.omnigraph.api.BranchListOutput;
 import dev.omnigraph.api.ChangeOutput;
@@ -55,6 +56,11 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * OpenAPI document is the static {@code META-INF/openapi.json} ({@link OpenApiResource}; annotation
  * scanning is off), so a route added here must be added there too ({@code OpenApiContractTest} fails
  * until it is).
+ *
+ * <p>Branch names and commit ids are parsed here, once, into {@link BranchName} and {@link CommitId}:
+ * a name or id a route looks up is {@code existing} (never refused by the parse), so the engine
+ * authorizes the caller first and the lookup then answers a malformed one as an unknown one (404);
+ * a new branch's name is parsed by the engine after authorizing (docs/http-api.md, "Routes", Branches).
  */
 @Path("/graphs")
 @Tag(name = "graphs")
@@ -88,7 +94,7 @@ class GraphResource {
   public ReadOutput query(@PathParam("graph_id") String graphId, Requests.QueryRequest request) {
     Requests.QueryRequest r = required(request);
     Omnigraph g = graphs.get(graphId).reader();
-    return g.query(Optional.ofNullable(r.branch()), Optional.ofNullable(commitId("snapshot", r.snapshot())), r.query(),
+    return g.query(branch(r.branch()), snapshot("snapshot", r.snapshot()), r.query(),
         declaration(r.query(), r.name()), r.params(), graphs.readSettings(), actor.get());
   }
 
@@ -163,17 +169,17 @@ class GraphResource {
       throw new InvalidRequest(IF_GRAPH_COMMIT + " must contain one raw graph commit id, not entity-tag syntax"
           + " or a list: got " + value);
     }
-    return Optional.of(new CommitId(value));
+    return Optional.of(CommitId.of(value));
   }
 
   private ChangeOutput change(String graphId, Requests.ChangeRequest r, Optional<CommitId> ifCommit) {
     ServedGraph served = graphs.get(graphId);
     Omnigraph g = served.handle();
-    String branch = orMain(r.branch());
+    BranchName branch = BranchName.existingOrMain(r.branch());
     String name = declaration(r.query(), r.name());
     WriteResult result = metrics.write(served, "mutate",
         () -> g.mutate(branch, r.query(), name, r.params(), actor.get(), ifCommit), w -> w);
-    return WriteOutputs.change(g, branch, name, actor.get(), result);
+    return WriteOutputs.change(g, branch.value(), name, actor.get(), result);
   }
 
   @POST
@@ -224,19 +230,21 @@ class GraphResource {
   private GraphBatchLoadOutput loadInto(ServedGraph served, String branchParam, String from, String modeParam,
       Reader in) {
     Omnigraph g = served.handle();
-    String branch = orMain(branchParam);
+    BranchName branch = BranchName.existingOrMain(branchParam);
     LoadMode mode = modeParam == null || modeParam.isBlank() ? LoadMode.MERGE : LoadMode.parse(modeParam);
     boolean created = false;
     if (from != null && !from.isBlank() && !g.branchExists(branch)) {
       try {
-        metrics.write(served, "branch_create", () -> g.branchCreate(branch, from, actor.get()), b -> null);
+        // The new name is the engine's to parse, after it authorizes branch_create.
+        metrics.write(served, "branch_create", () -> g.branchCreate(branch.value(), BranchName.existing(from),
+            actor.get()), b -> null);
         created = true;
       } catch (Conflict raced) {
         // Created by someone else since the listing: load into it as it is now.
       }
     }
     WriteResult result = metrics.write(served, "load", () -> g.load(branch, in, mode, actor.get()), w -> w);
-    return WriteOutputs.load(g, branch, created, mode, Optional.ofNullable(from), actor.get(), result);
+    return WriteOutputs.load(g, branch.value(), created, mode, Optional.ofNullable(from), actor.get(), result);
   }
 
   @GET
@@ -318,7 +326,7 @@ class GraphResource {
       throw new InvalidRequest("stored query '" + name + "' is a read query; " + IF_GRAPH_COMMIT
           + " conditions stored mutations only");
     }
-    return served.reader().query(Optional.ofNullable(r.branch()), Optional.ofNullable(commitId("snapshot", r.snapshot())),
+    return served.reader().query(branch(r.branch()), snapshot("snapshot", r.snapshot()),
         q.source(), name, r.params(), graphs.readSettings(), actor.get());
   }
 
@@ -343,7 +351,8 @@ class GraphResource {
     }
     ServedGraph served = graphs.get(graphId);
     Omnigraph g = served.handle();
-    return metrics.write(served, "branch_create", () -> g.branchCreate(r.name(), r.from(), actor.get()), b -> null);
+    return metrics.write(served, "branch_create", () -> g.branchCreate(r.name(),
+        BranchName.existingOrMain(r.from()), actor.get()), b -> null);
   }
 
   @POST
@@ -364,7 +373,8 @@ class GraphResource {
     ServedGraph served = graphs.get(graphId);
     Omnigraph g = served.handle();
     return metrics.write(served, "branch_merge",
-        () -> g.branchMerge(r.source(), r.target(), Boolean.TRUE.equals(r.deleteBranch()), actor.get()), b -> null);
+        () -> g.branchMerge(BranchName.existing(r.source()), BranchName.existingOrMain(r.target()),
+            Boolean.TRUE.equals(r.deleteBranch()), actor.get(), dev.omnigraph.api.ProgressListener.NONE), b -> null);
   }
 
   @POST
@@ -382,11 +392,12 @@ class GraphResource {
     if (r.to() == null || r.to().isBlank()) {
       throw new InvalidRequest("'to' is required");
     }
-    CommitId to = new CommitId(r.to());
+    CommitId to = CommitId.of(r.to());
     Optional<CommitId> ifCommit = optionalExpectedHead(headers.getRequestHeader(IF_GRAPH_COMMIT));
     ServedGraph served = graphs.get(graphId);
     Omnigraph g = served.handle();
-    return metrics.write(served, "revert", () -> g.revert(branch, to, actor.get(), ifCommit), o -> null);
+    return metrics.write(served, "revert", () -> g.revert(BranchName.existingOrMain(branch), to, actor.get(),
+        ifCommit), o -> null);
   }
 
   @DELETE
@@ -395,7 +406,8 @@ class GraphResource {
   public BranchDeleteOutput deleteBranch(@PathParam("graph_id") String graphId, @PathParam("branch") String branch) {
     ServedGraph served = graphs.get(graphId);
     Omnigraph g = served.handle();
-    return metrics.write(served, "branch_delete", () -> g.branchDelete(branch, actor.get()), b -> null);
+    return metrics.write(served, "branch_delete", () -> g.branchDelete(BranchName.existing(branch),
+        actor.get()), b -> null);
   }
 
   @GET
@@ -411,14 +423,14 @@ class GraphResource {
       @QueryParam("cursor") String cursor) {
     // Parsed here, not by JAX-RS, so a bad value is our 400 bad_request rather than a bare 404.
     CommitPage page = CommitPage.parse(limit, cursor);
-    return graphs.get(graphId).reader().commits(orMain(branch), page, actor.get());
+    return graphs.get(graphId).reader().commits(BranchName.existingOrMain(branch), page, actor.get());
   }
 
   @GET
   @Path("{graph_id}/commits/{commit_id}")
   @Operation(operationId = "getCommit", summary = "One commit.")
   public CommitOutput commit(@PathParam("graph_id") String graphId, @PathParam("commit_id") String commitId) {
-    return graphs.get(graphId).reader().commit(commitId, actor.get());
+    return graphs.get(graphId).reader().commit(CommitId.existing(commitId), actor.get());
   }
 
   @GET
@@ -441,7 +453,7 @@ class GraphResource {
       }
     }
     dev.omnigraph.api.ChangesPage page = dev.omnigraph.api.ChangesPage.parse(limit, pageToken, kinds, types, ops);
-    return graphs.get(graphId).reader().commitChanges(commitId, page, actor.get());
+    return graphs.get(graphId).reader().commitChanges(CommitId.existing(commitId), page, actor.get());
   }
 
   @GET
@@ -461,7 +473,7 @@ class GraphResource {
       }
     }
     dev.omnigraph.api.ChangesPage filter = dev.omnigraph.api.ChangesPage.parse(limit, null, kinds, types, ops);
-    return graphs.get(graphId).reader().changes(orMain(branch), present(cursor), present(start), present(pageToken),
+    return graphs.get(graphId).reader().changes(BranchName.existingOrMain(branch), present(cursor), present(start), present(pageToken),
         filter, actor.get());
   }
 
@@ -476,7 +488,8 @@ class GraphResource {
     // A baseline is an export: it shares the export streams' bound.
     exports.reserve();
     try {
-      Omnigraph.ChangeBaseline baseline = graphs.get(graphId).reader().changeBaseline(orMain(r.branch()), scope,
+      Omnigraph.ChangeBaseline baseline = graphs.get(graphId).reader().changeBaseline(BranchName.existingOrMain(r.branch()),
+          scope,
           actor.get());
       byte[] terminal = mapper.writeValueAsBytes(java.util.Map.of("baseline", new java.util.LinkedHashMap<>(
           java.util.Map.of("snapshot_commit_id", baseline.snapshotCommitId(),
@@ -519,9 +532,9 @@ class GraphResource {
       if (commit.isBlank()) {
         throw new InvalidRequest("commit must be a commit id");
       }
-      return graphs.get(graphId).reader().snapshotAtCommit(commit.strip(), actor.get());
+      return graphs.get(graphId).reader().snapshotAtCommit(CommitId.existing(commit.strip()), actor.get());
     }
-    return graphs.get(graphId).reader().snapshot(orMain(branch), actor.get());
+    return graphs.get(graphId).reader().snapshot(BranchName.existingOrMain(branch), actor.get());
   }
 
   @GET
@@ -539,7 +552,7 @@ class GraphResource {
   @Operation(operationId = "access", summary = "Ours: the caller's actor and what it may do on a branch.")
   public AccessOutput access(@PathParam("graph_id") String graphId, @QueryParam("branch") String branch) {
     ServedGraph served = graphs.get(graphId);
-    String b = orMain(branch);
+    String b = BranchName.existingOrMain(branch).value();
     // Read-gated on the branch, like every view of it; the answer is the caller's own decisions only.
     served.gate().check(actor.get(), dev.omnigraph.api.policy.PolicyAction.READ, Optional.of(b), Optional.empty());
     return AccessOutput.of(graphId, served.gate(), actor.get(), b);
@@ -577,7 +590,8 @@ class GraphResource {
     ServedGraph served = graphs.get(graphId);
     Omnigraph g = served.handle();
     // Refusals (pending recovery 503, drift or a moved branch 409, unknown branch 404) come from the engine by type.
-    return metrics.write(served, "ensure_indices", () -> g.ensureIndices(r.branch(), actor.get()), o -> null);
+    return metrics.write(served, "ensure_indices", () -> g.ensureIndices(BranchName.existingOrMain(r.branch()),
+        actor.get(), dev.omnigraph.api.ProgressListener.NONE), o -> null);
   }
 
   @POST
@@ -592,7 +606,7 @@ class GraphResource {
     exports.reserve();
     try {
       // Pinned and validated here, so an unknown branch or type is a 404/400 before any byte is sent.
-      NdjsonExport export = graphs.get(graphId).reader().export(Optional.ofNullable(r.branch()),
+      NdjsonExport export = graphs.get(graphId).reader().export(branch(r.branch()),
           r.typeNames() == null ? List.of() : r.typeNames(), actor.get());
       StreamingOutput stream = out -> {
         try {
@@ -616,19 +630,22 @@ class GraphResource {
   }
 
   /**
-   * A commit id from a request body, which JSON escapes can make any UTF-16 string. One holding an
-   * unpaired surrogate names no commit (ids are ASCII) and has no UTF-8 spelling to look up: refused
-   * here, as a parameter with one is, instead of failing in the store's filter (a 500 before).
+   * The commit a read looks up, from a request body field, which JSON escapes can make any UTF-16
+   * string. One holding an unpaired surrogate names no commit (ids are ASCII) and has no UTF-8
+   * spelling to look up: refused here (400), as a parameter with one is, instead of failing in the
+   * store's filter (a 500 before). Any other id, an empty one included, is the lookup's to answer.
    */
-  private static String commitId(String field, String id) {
-    if (id != null) {
-      dev.omnigraph.api.CommitId.requireSpellable(field, id);
+  private static Optional<CommitId> snapshot(String field, String id) {
+    if (id == null) {
+      return Optional.empty();
     }
-    return id;
+    CommitId.requireSpellable(field, id);
+    return Optional.of(CommitId.existing(id));
   }
 
-  private static String orMain(String branch) {
-    return branch == null || branch.isBlank() ? "main" : branch;
+  /** The branch a body field names for a read, as given (an empty one too: the lookup answers it). */
+  private static Optional<BranchName> branch(String name) {
+    return Optional.ofNullable(name).map(BranchName::existing);
   }
 
   /** The declaration to run: {@code name}, or the only one the source declares. */

@@ -130,7 +130,7 @@ public final class EnsureIndicesAttempt {
   }
 
   /**
-   * Builds the missing declared indexes of {@code branch}; see the class comment. {@code progress}
+   * Builds the missing declared indexes of branch {@code on}; see the class comment. {@code progress}
    * is told as each table is planned (and, when the branch owns it, its indexes built); a re-planned
    * attempt starts again from the first table.
    *
@@ -139,7 +139,8 @@ public final class EnsureIndicesAttempt {
    * @throws UncoveredDrift when a table's live HEAD is not its pin (nothing written)
    * @throws ReadSetChanged when the authority kept moving before any effect
    */
-  public Result run(String branch, Optional<String> actor, ProgressListener progress) {
+  public Result run(dev.omnigraph.api.BranchName on, Optional<String> actor, ProgressListener progress) {
+    String branch = on.value();
     // Ensure is idempotent: any effect-free authority movement re-plans.
     return CommitTemplate.reprepared("ensure_indices on " + branch, moved -> true,
         attempt -> once(branch, actor, progress));

@@ -101,18 +101,20 @@ public final class MergeAttempt {
    * @throws RecoveryRequired for a relevant pending sidecar, or any failure after the sidecar armed
    * @throws ResourceLimitExceeded for a row or a chain past the write path's bounds (before arm)
    */
-  public MergeResult run(String source, String target, Optional<String> actor) {
+  public MergeResult run(dev.omnigraph.api.BranchName source, dev.omnigraph.api.BranchName target, Optional<String> actor) {
     return run(source, target, actor, MergeLimits.PRODUCTION, ProgressListener.NONE);
   }
 
   /**
-   * As {@link #run(String, String, Optional)}, planned within {@code limits} (tests tighten them to
+   * As {@link #run(dev.omnigraph.api.BranchName, dev.omnigraph.api.BranchName, Optional)}, planned within {@code limits} (tests tighten them to
    * reach each {@link ResourceLimitExceeded} with a small graph; production passes
    * {@link MergeLimits#PRODUCTION}); {@code progress} is told as each table's effect begins, with
    * the rows its chain of transactions writes.
    */
-  public MergeResult run(String source, String target, Optional<String> actor, MergeLimits limits,
+  public MergeResult run(dev.omnigraph.api.BranchName from, dev.omnigraph.api.BranchName into, Optional<String> actor, MergeLimits limits,
       ProgressListener progress) {
+    String source = from.value();
+    String target = into.value();
     if (source.equals(target)) {
       throw new InvalidRequest("a branch merge needs distinct source and target branches (both '" + source + "')");
     }

@@ -82,13 +82,15 @@ public final class RevertAttempt {
   }
 
   /**
-   * Reverts {@code branch} to commit {@code to}. Not repreparable: a head that moves before the
+   * Reverts branch {@code on} to commit {@code to}. Not repreparable: a head that moves before the
    * effects is {@link ReadSetChanged}, as for an update (the caller chose the target from a head).
    *
    * @throws RevertRefused see the class comment (nothing written)
    * @throws PreconditionFailed when {@code ifCommit} is not the head
    */
-  public Result run(String branch, CommitId to, Optional<String> actor, Optional<CommitId> ifCommit) {
+  public Result run(dev.omnigraph.api.BranchName on, CommitId to, Optional<String> actor,
+      Optional<CommitId> ifCommit) {
+    String branch = on.value();
     return CommitTemplate.reprepared("revert on " + branch, moved -> false,
         n -> once(branch, to.value(), actor, ifCommit));
   }

@@ -36,17 +36,17 @@ public final class WritePath {
    *
    * @param ifCommit a conditional write's expected graph head ({@code PreconditionFailed} if not)
    */
-  public WriteResult mutate(String branch, String source, String name, com.fasterxml.jackson.databind.JsonNode params,
+  public WriteResult mutate(dev.omnigraph.api.BranchName branch, String source, String name, com.fasterxml.jackson.databind.JsonNode params,
       Optional<String> actor, Optional<dev.omnigraph.api.CommitId> ifCommit) {
     return mutate(branch, source, name, params, actor, ifCommit, (checked, catalog) -> { });
   }
 
   /**
-   * As {@link #mutate(String, String, String, com.fasterxml.jackson.databind.JsonNode, Optional,
+   * As {@link #mutate(dev.omnigraph.api.BranchName, String, String, com.fasterxml.jackson.databind.JsonNode, Optional,
    * Optional)}, handing the checked mutation to {@code admit} before anything is prepared (the
    * engine's per-type authorization); what it throws is the answer.
    */
-  public WriteResult mutate(String branch, String source, String name, com.fasterxml.jackson.databind.JsonNode params,
+  public WriteResult mutate(dev.omnigraph.api.BranchName branch, String source, String name, com.fasterxml.jackson.databind.JsonNode params,
       Optional<String> actor, Optional<dev.omnigraph.api.CommitId> ifCommit,
       java.util.function.BiConsumer<dev.omnigraph.query.CheckedQuery, dev.omnigraph.schema.Catalog> admit) {
     SchemaIr schema = schemas.get();
@@ -58,7 +58,7 @@ public final class WritePath {
     }
     admit.accept(mutation, schema.catalog());
     dev.omnigraph.query.BoundParams bound = dev.omnigraph.query.Params.bind(checked, params);
-    return attempt.run(branch, new MutationWriter(mutation, bound, schema.catalog(), externals), actor, ifCommit, schema);
+    return attempt.run(branch.value(), new MutationWriter(mutation, bound, schema.catalog(), externals), actor, ifCommit, schema);
   }
 
   /**
@@ -66,24 +66,24 @@ public final class WritePath {
    * anything is staged; every input error names its line. An overwrite streams its rows through a
    * local spill ({@link StreamedOverwrite}) instead of holding them.
    */
-  public WriteResult load(String branch, Reader ndjson, LoadMode mode, Optional<String> actor) {
+  public WriteResult load(dev.omnigraph.api.BranchName branch, Reader ndjson, LoadMode mode, Optional<String> actor) {
     return load(branch, ndjson, mode, actor, (type, line) -> { });
   }
 
   /**
-   * As {@link #load(String, Reader, LoadMode, Optional)}, handing each row's type name (the schema's
+   * As {@link #load(dev.omnigraph.api.BranchName, Reader, LoadMode, Optional)}, handing each row's type name (the schema's
    * spelling) and line to {@code admit} as it is read, before anything is staged (the engine's
    * per-type authorization); what it throws is the answer.
    */
-  public WriteResult load(String branch, Reader ndjson, LoadMode mode, Optional<String> actor,
+  public WriteResult load(dev.omnigraph.api.BranchName branch, Reader ndjson, LoadMode mode, Optional<String> actor,
       java.util.function.ObjLongConsumer<String> admit) {
-    return load(branch, ndjson, 1, mode, actor, admit);
+    return load(branch.value(), ndjson, 1, mode, actor, admit);
   }
 
   /** One chunk of a split load ({@link NdjsonChunks}) as one commit, exactly as {@link #load} commits an input. */
-  public WriteResult load(String branch, NdjsonChunk chunk, LoadMode mode, Optional<String> actor,
+  public WriteResult load(dev.omnigraph.api.BranchName branch, NdjsonChunk chunk, LoadMode mode, Optional<String> actor,
       java.util.function.ObjLongConsumer<String> admit) {
-    return load(branch, NdjsonChunks.reader(chunk), chunk.firstLine(), mode, actor, admit);
+    return load(branch.value(), NdjsonChunks.reader(chunk), chunk.firstLine(), mode, actor, admit);
   }
 
   private WriteResult load(String branch, Reader ndjson, long firstLine, LoadMode mode, Optional<String> actor,
@@ -115,8 +115,8 @@ public final class WritePath {
    * @param ifMatch the cell's expected entity tag ({@code BlobTagMismatch} if not)
    * @param ifCommit a conditional write's expected graph head ({@code PreconditionFailed} if not)
    */
-  public WriteResult writeBlob(String branch, BlobTarget target, Optional<dev.omnigraph.schema.BlobValue> value,
+  public WriteResult writeBlob(dev.omnigraph.api.BranchName branch, BlobTarget target, Optional<dev.omnigraph.schema.BlobValue> value,
       Optional<String> ifMatch, Optional<String> actor, Optional<dev.omnigraph.api.CommitId> ifCommit) {
-    return attempt.run(branch, new BlobWriter(target, value, ifMatch), actor, ifCommit, schemas.get());
+    return attempt.run(branch.value(), new BlobWriter(target, value, ifMatch), actor, ifCommit, schemas.get());
   }
 }

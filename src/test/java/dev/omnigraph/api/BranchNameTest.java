@@ -10,12 +10,12 @@ class BranchNameTest {
 
   @Test
   void mainIsANameButNotANewOne() {
-    assertThat(new BranchName("main").isMain()).isTrue();
+    assertThat(BranchName.of("main").isMain()).isTrue();
     assertThat(BranchName.orMain(null)).isEqualTo(BranchName.MAIN);
     assertThat(BranchName.orMain(" ")).isEqualTo(BranchName.MAIN);
     assertThatThrownBy(() -> BranchName.created("main")).isInstanceOf(InvalidRequest.class)
         .hasMessage("branch name 'main' is reserved: the main branch always exists");
-    assertThatThrownBy(() -> new BranchName("Main")).isInstanceOf(InvalidRequest.class)
+    assertThatThrownBy(() -> BranchName.of("Main")).isInstanceOf(InvalidRequest.class)
         .hasMessage("branch name 'Main' is reserved: the main branch always exists");
   }
 
@@ -53,13 +53,47 @@ class BranchNameTest {
 
   @Test
   void aCommitIdIsNonEmptyAndSpellableInUtf8() {
-    assertThat(new CommitId("01J0000000000000000000000A").value()).isEqualTo("01J0000000000000000000000A");
+    assertThat(CommitId.of("01J0000000000000000000000A").value()).isEqualTo("01J0000000000000000000000A");
     // Any other spelling is the lookup's to refuse (not found), as before the type existed.
-    assertThat(new CommitId("no-such-commit").toString()).isEqualTo("no-such-commit");
-    assertThatThrownBy(() -> new CommitId("")).isInstanceOf(InvalidRequest.class);
-    assertThatThrownBy(() -> new CommitId(null)).isInstanceOf(InvalidRequest.class);
-    assertThatThrownBy(() -> new CommitId("ab\uD800c")).isInstanceOf(InvalidRequest.class)
+    assertThat(CommitId.of("no-such-commit").toString()).isEqualTo("no-such-commit");
+    assertThatThrownBy(() -> CommitId.of("")).isInstanceOf(InvalidRequest.class);
+    assertThatThrownBy(() -> CommitId.of(null)).isInstanceOf(InvalidRequest.class);
+    assertThatThrownBy(() -> CommitId.of("ab\uD800c")).isInstanceOf(InvalidRequest.class)
         .hasMessage("'commit' is not a commit id: unpaired surrogate U+D800 at character 2");
-    assertThat(new CommitId("a\uD83D\uDE00").value()).hasSize(3);
+    assertThat(CommitId.of("a\uD83D\uDE00").value()).hasSize(3);
+  }
+
+  /**
+   * A lookup's name is held as given, whatever it is: no branch has a malformed one, so the lookup
+   * answers it (404) after the caller is authorized, instead of the parse answering first.
+   */
+  @Test
+  void aLookedUpNameIsHeldAsGivenAndNeverRefusedByTheParse() {
+    for (String any : new String[] {"a b", "../x", "Main", "a/", "x.lock", "", " ", "\uD800", "a".repeat(300)}) {
+      assertThat(BranchName.existing(any).value()).as(any).isEqualTo(any);
+      assertThat(BranchName.existing(any).isMain()).as(any).isFalse();
+    }
+    assertThat(BranchName.existing("main")).isSameAs(BranchName.MAIN);
+    assertThat(BranchName.existing("agent/one")).isEqualTo(BranchName.of("agent/one"))
+        .hasSameHashCodeAs(BranchName.of("agent/one")).hasToString("agent/one");
+    assertThat(BranchName.existing("a")).isNotEqualTo(BranchName.existing("A"));
+    // A route's default: absent or blank is main, anything else is looked up as given.
+    assertThat(BranchName.existingOrMain(null)).isSameAs(BranchName.MAIN);
+    assertThat(BranchName.existingOrMain(" ")).isSameAs(BranchName.MAIN);
+    assertThat(BranchName.existingOrMain("a b").value()).isEqualTo("a b");
+    assertThatThrownBy(() -> BranchName.existing(null)).isInstanceOf(NullPointerException.class);
+    // orMain keeps refusing what a branch cannot be called.
+    assertThatThrownBy(() -> BranchName.orMain("a b")).isInstanceOf(InvalidRequest.class);
+  }
+
+  /** A read's commit is held as given too, an empty one included: the lookup answers 404 for it. */
+  @Test
+  void aLookedUpCommitIdIsHeldAsGiven() {
+    for (String any : new String[] {"", "bad id", "\uD800", "01J0000000000000000000000A"}) {
+      assertThat(CommitId.existing(any).value()).as(any).isEqualTo(any);
+    }
+    assertThat(CommitId.existing("01J0000000000000000000000A")).isEqualTo(CommitId.of("01J0000000000000000000000A"))
+        .hasSameHashCodeAs(CommitId.of("01J0000000000000000000000A"));
+    assertThatThrownBy(() -> CommitId.existing(null)).isInstanceOf(NullPointerException.class);
   }
 }

@@ -55,7 +55,7 @@ class GateCoverageTest {
       Map.entry("onOptimize(Consumer)", "registers the service's own compaction listener"),
       Map.entry("writerLease()", "the service's lease status, read by the lease route after its read check"),
       Map.entry("refreshSchema()", "the service's own schema reload from the store"),
-      Map.entry("branchExists(String)", "the service's own check before it serves a branch; the route is gated"),
+      Map.entry("branchExists(BranchName)", "the service's own check before it serves a branch; the route is gated"),
       Map.entry("openRecovery()", "what the open's own recovery sweep settled (the service's report)"),
       Map.entry("recover()", "the service's reconciler settling a crashed write; recover(Optional) is the gated one"),
       Map.entry("heal()", "the service's write-entry heal; no actor asked for it"),

@@ -212,7 +212,7 @@ public final class ManifestDepthBenchmark {
         ManifestTestSupport.forgetProcessState(root);
       }, () -> {
         try (Omnigraph g = Omnigraph.open(root, OpenMode.READ_ONLY)) {
-          int rows = g.query(Optional.of("main"), Optional.empty(), READ, "person", name).rows().size();
+          int rows = g.query(Optional.of(dev.omnigraph.api.BranchName.existing("main")), Optional.empty(), READ, "person", name).rows().size();
           if (rows != 1) {
             throw new IllegalStateException("query returned " + rows + " rows");
           }

@@ -129,7 +129,7 @@ class ManifestCostS3Test {
       ManifestTestSupport.forgetProcessState(remote);
       out.put("cold query", cost(log, () -> {
         try (Omnigraph g = Omnigraph.open(remote, OpenMode.READ_ONLY)) {
-          assertThat(g.query(Optional.of("main"), Optional.empty(), READ, "person",
+          assertThat(g.query(Optional.of(dev.omnigraph.api.BranchName.existing("main")), Optional.empty(), READ, "person",
               json.readTree("{\"name\":\"h7\"}")).rows()).hasSize(1);
         }
       }));

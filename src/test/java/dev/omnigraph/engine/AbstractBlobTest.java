@@ -127,8 +127,8 @@ abstract class AbstractBlobTest {
   }
 
   BlobRead read(String id, Optional<String> snapshot) {
-    return graph.readBlob("node", "Doc", id, "body", snapshot.isPresent() ? Optional.empty() : Optional.of("main"),
-        snapshot, Optional.empty());
+    return graph.readBlob("node", "Doc", id, "body", snapshot.isPresent() ? Optional.empty() : Optional.of(dev.omnigraph.api.BranchName.MAIN),
+        snapshot.map(dev.omnigraph.api.CommitId::existing), Optional.empty());
   }
 
   static byte[] bytes(BlobRead cell, long offset, long length) {
@@ -200,7 +200,7 @@ abstract class AbstractBlobTest {
     try (BlobRead cell = read("small", Optional.empty())) {
       assertThat(bytes(cell, 0, cell.size())).containsExactly(1, 2);
     }
-    assertThat(graph.query(Optional.of("main"), Optional.empty(), GQ, "slugs", JSON.createObjectNode()).rows())
+    assertThat(graph.query(Optional.of(dev.omnigraph.api.BranchName.existing("main")), Optional.empty(), GQ, "slugs", JSON.createObjectNode()).rows())
         .hasSize(3);
 
     var before = graph.snapshot("main");
@@ -278,7 +278,7 @@ abstract class AbstractBlobTest {
   }
 
   byte[] contentOrNull(String branch, String type, String id, String property) {
-    try (BlobRead cell = graph.readBlob("node", type, id, property, Optional.of(branch), Optional.empty(),
+    try (BlobRead cell = graph.readBlob("node", type, id, property, Optional.of(dev.omnigraph.api.BranchName.existing(branch)), Optional.empty(),
         Optional.empty())) {
       return bytes(cell, 0, cell.size());
     } catch (NotFound absent) {
@@ -394,11 +394,11 @@ abstract class AbstractBlobTest {
   dev.omnigraph.api.BlobWriteOutput put(String branch, String id, byte[] bytes, Optional<String> ifMatch,
       Optional<String> ifCommit) {
     return graph.writeBlob(branch, "node", "Doc", id, "body", Optional.of(new java.io.ByteArrayInputStream(bytes)),
-        ifMatch, ifCommit.map(dev.omnigraph.api.CommitId::new), Optional.of("blob-test"));
+        ifMatch, ifCommit.map(dev.omnigraph.api.CommitId::of), Optional.of("blob-test"));
   }
 
   byte[] content(String branch, String id) {
-    try (BlobRead cell = graph.readBlob("node", "Doc", id, "body", Optional.of(branch), Optional.empty(),
+    try (BlobRead cell = graph.readBlob("node", "Doc", id, "body", Optional.of(dev.omnigraph.api.BranchName.existing(branch)), Optional.empty(),
         Optional.empty())) {
       return bytes(cell, 0, cell.size());
     }
@@ -533,7 +533,7 @@ abstract class AbstractBlobTest {
     graph.branchCreate("side", "main", Optional.of("blob-test"));
     put("side", "b", new byte[] {2}, Optional.empty(), Optional.empty()); // side forks its own Doc table
     assertThat(sha256(content("side", "a"))).isEqualTo(sha256(a));
-    try (BlobRead cell = graph.readBlob("node", "Doc", "a", "body", Optional.of("side"), Optional.empty(),
+    try (BlobRead cell = graph.readBlob("node", "Doc", "a", "body", Optional.of(dev.omnigraph.api.BranchName.existing("side")), Optional.empty(),
         Optional.empty())) {
       assertThat(bytes(cell, 100_000, 10)).isEqualTo(Arrays.copyOfRange(a, 100_000, 100_010));
     }
@@ -543,7 +543,7 @@ abstract class AbstractBlobTest {
     assertThat(sha256(content("side2", "a"))).isEqualTo(sha256(a));
     // Export reads the shared cell through the branch too, as load reads it back.
     java.io.ByteArrayOutputStream exported = new java.io.ByteArrayOutputStream();
-    graph.export(Optional.of("side2"), List.of()).writeTo(exported);
+    graph.export(Optional.of(dev.omnigraph.api.BranchName.existing("side2")), List.of()).writeTo(exported);
     assertThat(exported.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("\"body\":\"" + base64(a) + "\"");
 
     // Writers that carry the shared cell read it through the branch too: an update of another

@@ -1020,7 +1020,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
   }
 
   private byte[] cell(String branch, String slug) {
-    try (dev.omnigraph.api.BlobRead cell = graph.readBlob("node", "Doc", slug, "body", Optional.of(branch),
+    try (dev.omnigraph.api.BlobRead cell = graph.readBlob("node", "Doc", slug, "body", Optional.of(dev.omnigraph.api.BranchName.existing(branch)),
         Optional.empty(), Optional.empty())) {
       java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
       cell.copyTo(0, cell.size(), out);

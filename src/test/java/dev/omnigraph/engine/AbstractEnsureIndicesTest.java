@@ -201,7 +201,7 @@ abstract class AbstractEnsureIndicesTest {
     Map<String, List<Map<String, Object>>> out = new TreeMap<>();
     params.forEach((name, p) -> {
       try {
-        ReadOutput r = graph.query(Optional.of(branch), Optional.empty(), QUERIES, name, json.readTree(p));
+        ReadOutput r = graph.query(Optional.of(dev.omnigraph.api.BranchName.existing(branch)), Optional.empty(), QUERIES, name, json.readTree(p));
         out.put(name, r.rows());
       } catch (java.io.IOException e) {
         throw new java.io.UncheckedIOException(e);
@@ -372,9 +372,9 @@ abstract class AbstractEnsureIndicesTest {
   Map<String, List<Map<String, Object>>> searches(String branch) throws Exception {
     ObjectMapper json = new ObjectMapper();
     Map<String, List<Map<String, Object>>> out = new TreeMap<>();
-    out.put("near", graph.query(Optional.of(branch), Optional.empty(), SEARCHES, "near",
+    out.put("near", graph.query(Optional.of(dev.omnigraph.api.BranchName.existing(branch)), Optional.empty(), SEARCHES, "near",
         json.readTree("{\"q\":[0.4,-0.1,0.2,0.3,-0.2,0.1,0.0,0.5]}")).rows());
-    out.put("relevant", graph.query(Optional.of(branch), Optional.empty(), SEARCHES, "relevant",
+    out.put("relevant", graph.query(Optional.of(dev.omnigraph.api.BranchName.existing(branch)), Optional.empty(), SEARCHES, "relevant",
         json.readTree("{\"t\":\"graphs\"}")).rows());
     return out;
   }
@@ -441,7 +441,7 @@ abstract class AbstractEnsureIndicesTest {
     // History: one maintenance commit on top; the pre-optimize commit still pins and reads as before.
     assertThat(commits("main")).hasSize(history.size() + 1).endsWith(history.toArray(String[]::new));
     assertThat(graph.snapshotAtCommit(history.get(0)).datasets()).isEqualTo(before.datasets());
-    assertThat(graph.query(Optional.empty(), Optional.of(history.get(0)), QUERIES, "by_rank",
+    assertThat(graph.query(Optional.empty(), Optional.of(dev.omnigraph.api.CommitId.existing(history.get(0))), QUERIES, "by_rank",
         new ObjectMapper().readTree("{\"r\":17}")).rows()).isEqualTo(reads.get("by_rank"));
     // Tiny's vector index was pending at ensure time: optimize does not build it.
     assertThat(indexesOf(dataset("main", "Tiny"))).doesNotContainKey("emb_idx");

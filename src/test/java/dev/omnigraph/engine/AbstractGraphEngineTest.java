@@ -151,7 +151,7 @@ abstract class AbstractGraphEngineTest {
   void branchesForkTheManifestWithoutCopyingDataAndInheritLineage() {
     try (Omnigraph g = Omnigraph.init(config, schemaText(), Optional.empty())) {
       String genesis = g.commits("main", CommitPage.first(CommitPage.MAX_LIMIT)).commits().get(0).graphCommitId();
-      var created = g.branchCreate("feature", null, Optional.of("act-b"));
+      var created = g.branchCreate("feature", (String) null, Optional.of("act-b"));
       assertThat(created.name()).isEqualTo("feature");
       assertThat(created.from()).isEqualTo("main");
       assertThat(created.actorId()).isEqualTo("act-b");

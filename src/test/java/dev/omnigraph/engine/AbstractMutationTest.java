@@ -46,7 +46,7 @@ abstract class AbstractMutationTest extends AbstractGraphFixture {
   WriteResult mutate(String branch, String name, String paramsJson, Optional<String> ifCommit) {
     try {
       JsonNode params = new ObjectMapper().readTree(paramsJson);
-      return graph.mutate(branch, GQ, name, params, Optional.of("act-m"), ifCommit.map(dev.omnigraph.api.CommitId::new));
+      return graph.mutate(branch, GQ, name, params, Optional.of("act-m"), ifCommit.map(dev.omnigraph.api.CommitId::of));
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException(e);
     }

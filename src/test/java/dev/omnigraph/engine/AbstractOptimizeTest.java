@@ -118,7 +118,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
     SnapshotOutput old = graph.snapshotAtCommit(headBefore);
     assertThat(old.datasets().stream().filter(d -> d.typeName().equals("Person")).findFirst().orElseThrow()
         .publishedDatasetVersion()).isEqualTo(pinBefore.publishedDatasetVersion());
-    assertThat(graph.query(Optional.empty(), Optional.of(headBefore),
+    assertThat(graph.query(Optional.empty(), Optional.of(dev.omnigraph.api.CommitId.existing(headBefore)),
         "query all() { match { $p: Person } return { $p.name } }", "all", null).rowCount())
         .isEqualTo(rows.size());
     assertPinsEqualHeads("main");
@@ -142,10 +142,10 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
     for (CommitOutput c : history) {
       long expected = graph.snapshotAtCommit(c.graphCommitId()).datasets().stream()
           .filter(d -> d.typeName().equals("Person")).findFirst().orElseThrow().entityCount();
-      assertThat(graph.query(Optional.empty(), Optional.of(c.graphCommitId()), query, "all", null).rowCount())
+      assertThat(graph.query(Optional.empty(), Optional.of(dev.omnigraph.api.CommitId.existing(c.graphCommitId())), query, "all", null).rowCount())
           .as("rows at commit %s", c.graphCommitId()).isEqualTo(expected);
     }
-    assertThat(graph.query(Optional.of("main"), Optional.empty(), query, "all", null).rowCount()).isEqualTo(6);
+    assertThat(graph.query(Optional.of(dev.omnigraph.api.BranchName.existing("main")), Optional.empty(), query, "all", null).rowCount()).isEqualTo(6);
     assertPinsEqualHeads("main");
   }
 

@@ -102,13 +102,13 @@ abstract class AbstractRevertTest extends AbstractGraphFixture {
             assertThat(e.commitId()).isEqualTo(id);
           });
     }
-    assertThatThrownBy(() -> graph.revert("main", target, Optional.of(ACTOR), Optional.of(new dev.omnigraph.api.CommitId(target))))
+    assertThatThrownBy(() -> graph.revert("main", target, Optional.of(ACTOR), Optional.of(dev.omnigraph.api.CommitId.of(target))))
         .isInstanceOfSatisfying(PreconditionFailed.class, e -> assertThat(e.expected()).isEqualTo(target));
     assertThat(graph.snapshot("main").graphManifestVersion()).isEqualTo(mv);
     assertThat(rows("main", "Person")).containsOnlyKeys("ann", "bob", "cat");
     // The right head passes the precondition.
     String h = head("main");
-    assertThat(graph.revert("main", target, Optional.of(ACTOR), Optional.of(new dev.omnigraph.api.CommitId(h))).reverted()).isTrue();
+    assertThat(graph.revert("main", target, Optional.of(ACTOR), Optional.of(dev.omnigraph.api.CommitId.of(h))).reverted()).isTrue();
     assertThat(rows("main", "Person")).containsOnlyKeys("ann", "bob");
   }
 

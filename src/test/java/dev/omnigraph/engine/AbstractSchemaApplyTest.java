@@ -82,7 +82,7 @@ abstract class AbstractSchemaApplyTest extends AbstractGraphFixture {
   }
 
   ReadOutput query(Optional<String> commit, String source, String name) {
-    return graph.query(commit.isPresent() ? Optional.empty() : Optional.of("main"), commit, source, name,
+    return graph.query(commit.isPresent() ? Optional.empty() : Optional.of(dev.omnigraph.api.BranchName.MAIN), commit.map(dev.omnigraph.api.CommitId::existing), source, name,
         new ObjectMapper().createObjectNode());
   }
 

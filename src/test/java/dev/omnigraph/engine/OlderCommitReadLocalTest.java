@@ -30,7 +30,7 @@ class OlderCommitReadLocalTest extends AbstractGraphFixture {
   }
 
   private List<String> names(Optional<String> branch, Optional<String> commit) {
-    ReadOutput out = graph.query(branch, commit, GQ, "everyone", new ObjectMapper().createObjectNode());
+    ReadOutput out = graph.query(branch.map(dev.omnigraph.api.BranchName::existing), commit.map(dev.omnigraph.api.CommitId::existing), GQ, "everyone", new ObjectMapper().createObjectNode());
     return out.rows().stream().map(r -> (String) r.get("p.name")).sorted().toList();
   }
 

@@ -122,7 +122,7 @@ class PolicyGateLocalTest extends AbstractGraphFixture {
     assertThatThrownBy(() -> graph.mutate("main", GQ, "add", name("Bob"), BRUNO, Optional.empty()))
         .isInstanceOf(Forbidden.class).hasMessageContaining("default-deny");
     assertThatThrownBy(() -> graph.export(Optional.empty(), java.util.List.of(), BRUNO)).isInstanceOf(Forbidden.class);
-    assertThatThrownBy(() -> graph.branchCreate("x", null, BRUNO)).isInstanceOf(Forbidden.class);
+    assertThatThrownBy(() -> graph.branchCreate("x", (String) null, BRUNO)).isInstanceOf(Forbidden.class);
   }
 
   /** Beyond the reference: agent-p reads and exports only Person; agent-w changes only Person. */
@@ -156,9 +156,9 @@ class PolicyGateLocalTest extends AbstractGraphFixture {
     com.fasterxml.jackson.databind.node.ObjectNode none = new ObjectMapper().createObjectNode();
 
     // Reads: typed from the checked query, refused before it runs when it traverses Knows.
-    assertThat(graph.query(Optional.of("main"), Optional.empty(), PEOPLE, "people", none,
+    assertThat(graph.query(Optional.of(dev.omnigraph.api.BranchName.existing("main")), Optional.empty(), PEOPLE, "people", none,
         dev.omnigraph.api.ReadSettings.fromSystemProperties(), P).rowCount()).isEqualTo(2);
-    assertThatThrownBy(() -> graph.query(Optional.of("main"), Optional.empty(), FRIENDS, "friends", none,
+    assertThatThrownBy(() -> graph.query(Optional.of(dev.omnigraph.api.BranchName.existing("main")), Optional.empty(), FRIENDS, "friends", none,
         dev.omnigraph.api.ReadSettings.fromSystemProperties(), P))
         .isInstanceOfSatisfying(dev.omnigraph.api.TypeForbidden.class, f -> {
           assertThat(f.type()).isEqualTo("Knows");

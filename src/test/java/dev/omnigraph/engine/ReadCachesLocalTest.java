@@ -40,7 +40,7 @@ class ReadCachesLocalTest extends AbstractGraphFixture {
   }
 
   private List<String> run(Optional<String> branch, Optional<String> commit, String name) {
-    return graph.query(branch, commit, GQ, name, new ObjectMapper().createObjectNode()).rows().stream()
+    return graph.query(branch.map(dev.omnigraph.api.BranchName::existing), commit.map(dev.omnigraph.api.CommitId::existing), GQ, name, new ObjectMapper().createObjectNode()).rows().stream()
         .map(r -> r.get("c.name") + ":" + r.get("c.founded")).sorted().toList();
   }
 
@@ -75,7 +75,7 @@ class ReadCachesLocalTest extends AbstractGraphFixture {
   }
 
   private List<String> people(Optional<String> branch) {
-    return graph.query(branch, Optional.empty(), "query everyone() {\n  match { $p: Person }\n  return { $p.name }\n}\n",
+    return graph.query(branch.map(dev.omnigraph.api.BranchName::existing), Optional.empty(), "query everyone() {\n  match { $p: Person }\n  return { $p.name }\n}\n",
         "everyone", new ObjectMapper().createObjectNode()).rows().stream().map(r -> (String) r.get("p.name"))
         .sorted().toList();
   }

@@ -247,7 +247,7 @@ abstract class AbstractResidueTest extends AbstractMaintenanceFixture {
   }
 
   private ReadOutput people(String branch) {
-    return graph.query(Optional.of(branch), Optional.empty(), PEOPLE, "people", new ObjectMapper().createObjectNode());
+    return graph.query(Optional.of(dev.omnigraph.api.BranchName.existing(branch)), Optional.empty(), PEOPLE, "people", new ObjectMapper().createObjectNode());
   }
 
   /** Every object under the root with the SHA-256 of its bytes. */

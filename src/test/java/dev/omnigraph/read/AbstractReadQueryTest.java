@@ -108,7 +108,7 @@ abstract class AbstractReadQueryTest {
     for (int i = 0; i < kv.length; i += 2) {
       params.set((String) kv[i], JSON.valueToTree(kv[i + 1]));
     }
-    return graph.query(branch, commit, queries, name, params);
+    return graph.query(branch.map(dev.omnigraph.api.BranchName::existing), commit.map(dev.omnigraph.api.CommitId::existing), queries, name, params);
   }
 
   private ReadOutput q(String name, Object... kv) {
@@ -187,7 +187,7 @@ abstract class AbstractReadQueryTest {
   /** A read on branch {@code looped} (main plus alice→alice) of {@code match}, returning the given columns. */
   private List<List<Object>> looped(String match, String columns) {
     String source = "query q() { match { " + match + " } return { " + columns + " } order { " + columns + " } }";
-    return rows(graph.query(Optional.of("looped"), Optional.empty(), source, "q", null));
+    return rows(graph.query(Optional.of(dev.omnigraph.api.BranchName.existing("looped")), Optional.empty(), source, "q", null));
   }
 
   /**

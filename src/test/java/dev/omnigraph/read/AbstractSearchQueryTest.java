@@ -146,7 +146,7 @@ abstract class AbstractSearchQueryTest {
     for (int i = 0; i < kv.length; i += 2) {
       params.set((String) kv[i], JSON.valueToTree(kv[i + 1]));
     }
-    return graph.query(branch, Optional.empty(), queries, name, params);
+    return graph.query(branch.map(dev.omnigraph.api.BranchName::existing), Optional.empty(), queries, name, params);
   }
 
   private static List<Object> column(ReadOutput out, String name) {

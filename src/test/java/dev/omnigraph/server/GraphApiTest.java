@@ -1170,4 +1170,105 @@ class GraphApiTest {
       pool.shutdownNow();
     }
   }
+
+  /**
+   * A branch name a create would refuse names no branch: a lookup answers it exactly as an unknown
+   * name, the lookup's own 404 naming it, on every route that looks a branch up (docs/http-api.md,
+   * "Routes", Branches); only a create, including a load's implicit one, refuses it (400, the rule it
+   * breaks). Commit ids a read looks up answer 404 when no commit has them, an empty one included.
+   * Nothing is written.
+   */
+  @Test
+  @Order(54)
+  void aMalformedBranchNameOnALookupIsTheLookupsOwn404AndOnACreateIs400() {
+    String head = head("g", "main");
+    List<String> before = api().get("/graphs/g/branches").then().extract().path("branches");
+    String person = "{\"type\":\"Person\",\"data\":{\"name\":\"never\"}}\n";
+    String reads = "query q() { match { $p: Person } return { $p.name } }";
+    String insert = "query add() { insert Person { name: \"never\" } }";
+    String blob = "/graphs/g/blob?entity=node&type=Person&id=Ada&property=photo";
+    for (String bad : List.of("bad name", "../x", "Main", "a/", "x.lock", "-x", "nope-typed")) {
+      String notFound = "branch not found: " + bad;
+      java.util.Map<String, Response> lookups = new java.util.LinkedHashMap<>();
+      lookups.put("query", read("g", Map.of("query", reads, "branch", bad)));
+      lookups.put("mutate", api().contentType("application/json").body(Map.of("query", insert, "branch", bad))
+          .post("/graphs/g/mutate"));
+      lookups.put("load", api().contentType("application/x-ndjson").body(person.getBytes(StandardCharsets.UTF_8))
+          .queryParam("branch", bad).post("/graphs/g/load/ndjson"));
+      lookups.put("commits", api().queryParam("branch", bad).get("/graphs/g/commits"));
+      lookups.put("changes", api().queryParam("branch", bad).get("/graphs/g/changes"));
+      lookups.put("baseline", api().contentType("application/json").body(Map.of("branch", bad))
+          .post("/graphs/g/changes/baseline"));
+      lookups.put("snapshot", api().queryParam("branch", bad).get("/graphs/g/snapshot"));
+      lookups.put("export", api().contentType("application/json").body(Map.of("branch", bad)).post("/graphs/g/export"));
+      lookups.put("ensure", api().contentType("application/json").body(Map.of("branch", bad))
+          .post("/graphs/g/indexes/ensure"));
+      lookups.put("blob get", api().queryParam("branch", bad).get(blob));
+      lookups.put("blob put", api().contentType("application/octet-stream").body(new byte[] {1})
+          .queryParam("branch", bad).put(blob));
+      lookups.put("create from", api().contentType("application/json").body(Map.of("name", "never-typed",
+          "from", bad)).post("/graphs/g/branches"));
+      lookups.put("merge source", api().contentType("application/json").body(Map.of("source", bad))
+          .post("/graphs/g/branches/merge"));
+      lookups.put("merge target", api().contentType("application/json").body(Map.of("source", "main",
+          "target", bad)).post("/graphs/g/branches/merge"));
+      if (!bad.contains("/")) { // a path segment: '/' would split it
+        lookups.put("delete", api().delete("/graphs/g/branches/" + bad));
+        lookups.put("revert", api().contentType("application/json").body(Map.of("to", head))
+            .post("/graphs/g/branches/" + bad + "/revert"));
+      }
+      lookups.forEach((route, r) -> {
+        assertThat(r.statusCode()).as(route + " [" + bad + "]: " + r.asString()).isEqualTo(404);
+        assertThat(r.jsonPath().getString("code")).as(route).isEqualTo("not_found");
+        assertThat(r.jsonPath().getString("error")).as(route).isEqualTo(notFound);
+      });
+    }
+    // A query's or an export's empty branch is looked up as given (the routes that default the
+    // branch read an empty one as main).
+    read("g", Map.of("query", reads, "branch", "")).then().statusCode(404).body("error", equalTo("branch not found: "));
+    api().contentType("application/json").body(Map.of("branch", "")).post("/graphs/g/export").then().statusCode(404)
+        .body("error", equalTo("branch not found: "));
+    api().queryParam("branch", "").get("/graphs/g/snapshot").then().statusCode(200).body("graph_branch", equalTo("main"));
+
+    // A create refuses the name by the rule it breaks, also when a load would create it.
+    java.util.Map<String, String> rules = new java.util.LinkedHashMap<>();
+    rules.put("bad name", "invalid branch name 'bad name': each '/'-separated segment must start with a letter or"
+        + " digit and contain only letters, digits, '.', '_' or '-'");
+    rules.put("a/", "invalid branch name 'a/': each '/'-separated segment must start with a letter or digit and"
+        + " contain only letters, digits, '.', '_' or '-'");
+    rules.put("Main", "branch name 'Main' is reserved: the main branch always exists");
+    rules.forEach((bad, error) -> {
+      api().contentType("application/json").body(Map.of("name", bad)).post("/graphs/g/branches").then()
+          .statusCode(400).body("code", equalTo("bad_request")).body("error", equalTo(error));
+      api().contentType("application/x-ndjson").body(person.getBytes(StandardCharsets.UTF_8))
+          .queryParam("branch", bad).queryParam("from", "main").post("/graphs/g/load/ndjson").then()
+          .statusCode(400).body("code", equalTo("bad_request")).body("error", equalTo(error));
+    });
+    api().contentType("application/json").body(Map.of("name", "")).post("/graphs/g/branches").then()
+        .statusCode(400).body("error", equalTo("'name' is required"));
+
+    // Commit ids a read looks up: no such commit is 404 naming it, an empty snapshot too.
+    for (String id : List.of("bad id", "01ZZZZZZZZZZZZZZZZZZZZZZZZ", "Main")) {
+      read("g", Map.of("query", reads, "snapshot", id)).then().statusCode(404)
+          .body("code", equalTo("not_found")).body("error", equalTo("commit not found: " + id));
+      api().queryParam("commit", id).get("/graphs/g/snapshot").then().statusCode(404)
+          .body("error", equalTo("commit not found: " + id));
+      api().get("/graphs/g/commits/" + id).then().statusCode(404).body("error", equalTo("commit not found: " + id));
+      api().get("/graphs/g/commits/" + id + "/changes").then().statusCode(404)
+          .body("error", equalTo("commit not found: " + id));
+      api().queryParam("snapshot", id).get(blob).then().statusCode(404)
+          .body("error", equalTo("snapshot not found: " + id));
+    }
+    read("g", Map.of("query", reads, "snapshot", "")).then().statusCode(404).body("error", equalTo("commit not found: "));
+    // Both given is refused before either is looked up, an empty snapshot included.
+    read("g", Map.of("query", reads, "branch", "main", "snapshot", "")).then().statusCode(400)
+        .body("error", equalTo("give a branch or a commit, not both"));
+    // An unpaired surrogate names no commit and has no UTF-8 spelling: refused as malformed.
+    api().contentType("application/json").body("{\"query\":\"" + reads + "\",\"snapshot\":\"\\ud800\"}")
+        .post("/graphs/g/query").then().statusCode(400)
+        .body("error", equalTo("'snapshot' is not a commit id: unpaired surrogate U+D800 at character 0"));
+
+    assertThat(head("g", "main")).isEqualTo(head);
+    assertThat(api().get("/graphs/g/branches").then().extract().<List<String>>path("branches")).isEqualTo(before);
+  }
 }

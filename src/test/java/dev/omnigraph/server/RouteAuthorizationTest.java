@@ -251,4 +251,80 @@ class RouteAuthorizationTest {
     List<String> branches = alice().get(GRAPH + "/branches").then().statusCode(200).extract().path("branches");
     assertThat(branches).contains("rt-new").doesNotContain("rt-del");
   }
+
+  /**
+   * A name is parsed after the caller is authorized: an actor denied a route's action is 403 for a
+   * malformed branch name as for a well-formed one, never the 404 or 400 the name alone would
+   * answer. A commit a read looks up names its branch only once it is found, so an unknown or
+   * malformed commit id is 404 for a denied reader too (as an allowed one).
+   */
+  @Test
+  @Order(4)
+  void aDeniedCallerIs403BeforeAnyAnswerAboutTheNameItGave() {
+    seed();
+    String before = head();
+    String person = "{\"type\":\"Person\",\"data\":{\"name\":\"never\"}}\n";
+    String reads = "query q() { match { $p: Person } return { $p.name } }";
+    String blob = GRAPH + "/blob?entity=node&type=Person&id=Ada&property=photo";
+    for (String bad : List.of("bad name", "Main", "x.lock", "-x")) {
+      java.util.Map<String, Response> denied = new java.util.LinkedHashMap<>();
+      denied.put("query", as("not-read").contentType("application/json").body(Map.of("query", reads, "branch", bad))
+          .post(GRAPH + "/query"));
+      denied.put("mutate", as("not-change").contentType("application/json").body(Map.of("query", INSERT, "name", "add",
+          "branch", bad, "params", Map.of("name", "never"))).post(GRAPH + "/mutate"));
+      denied.put("load", as("not-change").contentType("application/x-ndjson")
+          .body(person.getBytes(java.nio.charset.StandardCharsets.UTF_8)).queryParam("branch", bad)
+          .post(GRAPH + "/load/ndjson"));
+      denied.put("load from", as("not-branch_create").contentType("application/x-ndjson")
+          .body(person.getBytes(java.nio.charset.StandardCharsets.UTF_8)).queryParam("branch", bad)
+          .queryParam("from", "main").post(GRAPH + "/load/ndjson"));
+      denied.put("create", as("not-branch_create").contentType("application/json").body(Map.of("name", bad))
+          .post(GRAPH + "/branches"));
+      denied.put("create from", as("not-branch_create").contentType("application/json")
+          .body(Map.of("name", "never-typed", "from", bad)).post(GRAPH + "/branches"));
+      denied.put("merge", as("not-branch_merge").contentType("application/json").body(Map.of("source", bad,
+          "target", bad)).post(GRAPH + "/branches/merge"));
+      denied.put("delete", as("not-branch_delete").delete(GRAPH + "/branches/" + bad));
+      denied.put("revert", as("not-change").contentType("application/json").body(Map.of("to", before))
+          .post(GRAPH + "/branches/" + bad + "/revert"));
+      denied.put("commits", as("not-read").queryParam("branch", bad).get(GRAPH + "/commits"));
+      denied.put("changes", as("not-read").queryParam("branch", bad).get(GRAPH + "/changes"));
+      denied.put("baseline", as("not-export").contentType("application/json").body(Map.of("branch", bad))
+          .post(GRAPH + "/changes/baseline"));
+      denied.put("snapshot", as("not-read").queryParam("branch", bad).get(GRAPH + "/snapshot"));
+      denied.put("access", as("not-read").queryParam("branch", bad).get(GRAPH + "/access"));
+      denied.put("ensure", as("not-change").contentType("application/json").body(Map.of("branch", bad))
+          .post(GRAPH + "/indexes/ensure"));
+      denied.put("export", as("not-export").contentType("application/json").body(Map.of("branch", bad))
+          .post(GRAPH + "/export"));
+      denied.put("blob get", as("not-read").queryParam("branch", bad).get(blob));
+      denied.put("blob put", as("not-change").contentType("application/octet-stream").body(new byte[] {1})
+          .queryParam("branch", bad).put(blob));
+      denied.forEach((route, r) -> {
+        assertThat(r.statusCode()).as(route + " [" + bad + "]: " + r.asString()).isEqualTo(403);
+        assertThat(r.jsonPath().getString("code")).as(route).isEqualTo("forbidden");
+      });
+      // Found first, then authorized on its branch: an id no commit has is 404 whoever asks.
+      java.util.Map<String, Response> lookups = new java.util.LinkedHashMap<>();
+      lookups.put("query snapshot", as("not-read").contentType("application/json")
+          .body(Map.of("query", reads, "snapshot", bad)).post(GRAPH + "/query"));
+      lookups.put("snapshot commit", as("not-read").queryParam("commit", bad).get(GRAPH + "/snapshot"));
+      lookups.put("commit changes", as("not-read").get(GRAPH + "/commits/" + bad + "/changes"));
+      lookups.put("blob snapshot", as("not-read").queryParam("snapshot", bad).get(blob));
+      lookups.forEach((route, r) -> {
+        assertThat(r.statusCode()).as(route + " [" + bad + "]: " + r.asString()).isEqualTo(404);
+        assertThat(r.jsonPath().getString("code")).as(route).isEqualTo("not_found");
+      });
+    }
+    // The one name a load's create refuses before its own check: branch_create is asked (and
+    // granted) first, then the name is refused as a create refuses it, before change is asked.
+    as("not-change").contentType("application/x-ndjson").body(person.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        .queryParam("branch", "bad name").queryParam("from", "main").post(GRAPH + "/load/ndjson").then()
+        .statusCode(400);
+    assertThat(head()).isEqualTo(before);
+  }
+
+  private static RequestSpecification as(String actor) {
+    return given().header("Authorization", "Bearer " + RoutePolicy.token(actor));
+  }
 }

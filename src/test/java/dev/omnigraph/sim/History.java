@@ -515,7 +515,7 @@ final class History {
   }
 
   private Rows readBranch(Omnigraph g, String b) {
-    ReadOutput out = g.query(Optional.of(b), Optional.empty(), READ, "people", JSON.createObjectNode());
+    ReadOutput out = g.query(Optional.of(dev.omnigraph.api.BranchName.existing(b)), Optional.empty(), READ, "people", JSON.createObjectNode());
     Rows rows = rows(out, "branch " + b);
     Optional<Rows> before = model.remember(b, out.graphCommitId(), rows);
     if (before.isPresent()) {
@@ -540,7 +540,7 @@ final class History {
     if (!commits.isEmpty()) {
       String c = commits.get(reads.nextInt(commits.size()));
       Rows expected = model.atCommit(c).orElseThrow();
-      Rows read = rows(g.query(Optional.empty(), Optional.of(c), READ, "people", JSON.createObjectNode()),
+      Rows read = rows(g.query(Optional.empty(), Optional.of(dev.omnigraph.api.CommitId.existing(c)), READ, "people", JSON.createObjectNode()),
           "commit " + c);
       if (!read.equals(expected)) {
         throw fail(Violation.SNAPSHOT_MISMATCH, "read at commit " + c + " is " + read + ", the model there "

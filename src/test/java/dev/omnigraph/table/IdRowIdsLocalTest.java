@@ -85,13 +85,13 @@ class IdRowIdsLocalTest {
   /** What a scan of every person answers, by name. */
   private Map<String, Object> scanned(Optional<String> commit) {
     Map<String, Object> out = new TreeMap<>();
-    graph.query(Optional.empty(), commit, Q1, "everyone", JSON.createObjectNode()).rows()
+    graph.query(Optional.empty(), commit.map(dev.omnigraph.api.CommitId::existing), Q1, "everyone", JSON.createObjectNode()).rows()
         .forEach(r -> out.put((String) r.get("p.name"), r.get("p.age")));
     return out;
   }
 
   private List<Map<String, Object>> probe(Optional<String> commit, String name) {
-    return graph.query(Optional.empty(), commit, Q1, "age", JSON.createObjectNode().put("n", name)).rows();
+    return graph.query(Optional.empty(), commit.map(dev.omnigraph.api.CommitId::existing), Q1, "age", JSON.createObjectNode().put("n", name)).rows();
   }
 
   /** Probes every name and a missing one {@code rounds} times; each answer must equal the scan's. */

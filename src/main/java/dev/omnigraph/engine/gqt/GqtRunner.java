@@ -191,10 +191,10 @@ public final class GqtRunner implements AutoCloseable {
     Omnigraph g = Omnigraph.init(config, c.schema(), actor);
     try {
       if (!c.seed().isBlank()) {
-        g.load("main", new StringReader(c.seed()), LoadMode.OVERWRITE, actor);
+        g.load(dev.omnigraph.api.BranchName.MAIN, new StringReader(c.seed()), LoadMode.OVERWRITE, actor);
       }
       if (needsIndexes(c)) {
-        g.ensureIndices("main", actor);
+        g.ensureIndices(dev.omnigraph.api.BranchName.MAIN, actor, dev.omnigraph.api.ProgressListener.NONE);
       }
     } catch (RuntimeException e) {
       g.close();
@@ -264,8 +264,8 @@ public final class GqtRunner implements AutoCloseable {
         Optional<String> commit = Optional.empty();
         Optional<String> branch = Optional.of(q.branch());
         if (q.commitsBack().isPresent()) {
-          List<CommitOutput> history = g.commits(q.branch(), new CommitPage(CommitPage.MAX_LIMIT, Optional.empty()))
-              .commits();
+          List<CommitOutput> history = g.commits(dev.omnigraph.api.BranchName.existing(q.branch()),
+              new CommitPage(CommitPage.MAX_LIMIT, Optional.empty()), Optional.empty()).commits();
           int back = q.commitsBack().get();
           if (back >= history.size()) {
             return "commit: " + q.branch() + "~" + back + " goes past the branch's first commit (" + history.size()
@@ -274,7 +274,8 @@ public final class GqtRunner implements AutoCloseable {
           commit = Optional.of(history.get(back).graphCommitId());
           branch = Optional.empty();
         }
-        ReadOutput out = g.query(branch, commit, q.body(), d.name(), params(q.params()));
+        ReadOutput out = g.query(branch.map(dev.omnigraph.api.BranchName::existing),
+            commit.map(dev.omnigraph.api.CommitId::existing), q.body(), d.name(), params(q.params()));
         columns = out.columns();
         rows = out.rows();
         types = types(d, catalog);
@@ -360,19 +361,20 @@ public final class GqtRunner implements AutoCloseable {
     }
     try {
       if (create.matches()) {
-        g.branchCreate(create.group(1), create.group(2) == null ? "main" : create.group(2), actor);
+        g.branchCreate(create.group(1), dev.omnigraph.api.BranchName.existingOrMain(create.group(2)), actor);
         return succeeded(m.expect(), null, null);
       }
       if (delete.matches()) {
-        g.branchDelete(delete.group(1), actor);
+        g.branchDelete(dev.omnigraph.api.BranchName.existing(delete.group(1)), actor);
         return succeeded(m.expect(), null, null);
       }
       if (merge.matches()) {
-        var out = g.branchMerge(merge.group(1), merge.group(2), false, actor);
+        var out = g.branchMerge(dev.omnigraph.api.BranchName.existing(merge.group(1)), dev.omnigraph.api.BranchName.existingOrMain(merge.group(2)), false,
+            actor, dev.omnigraph.api.ProgressListener.NONE);
         return succeeded(m.expect(), null, out.outcome().wire());
       }
       Declaration d = single(body, m.line(), true);
-      WriteResult r = g.mutate(m.branch(), body, d.name(), params(m.params()), actor, Optional.empty());
+      WriteResult r = g.mutate(dev.omnigraph.api.BranchName.existing(m.branch()), body, d.name(), params(m.params()), actor, Optional.empty());
       return succeeded(m.expect(), new long[] {sum(r, "node:"), sum(r, "edge:")}, null);
     } catch (GqtFormatError e) {
       throw e;
