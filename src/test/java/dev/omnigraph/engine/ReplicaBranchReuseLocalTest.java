@@ -32,7 +32,7 @@ class ReplicaBranchReuseLocalTest extends AbstractGraphFixture {
 
   private static List<String> friends(Omnigraph g, String branch) {
     List<String> out = new ArrayList<>();
-    g.query(Optional.of(branch), Optional.empty(), FRIENDS, "friends", new com.fasterxml.jackson.databind.ObjectMapper()
+    g.query(Optional.of(dev.omnigraph.api.BranchName.existing(branch)), Optional.empty(), FRIENDS, "friends", new com.fasterxml.jackson.databind.ObjectMapper()
         .createObjectNode().put("n", "a")).rows().forEach(r -> out.add(String.valueOf(r.get("f.name"))));
     return out;
   }
@@ -64,7 +64,7 @@ class ReplicaBranchReuseLocalTest extends AbstractGraphFixture {
 
   private static List<String> names(Omnigraph g, String branch) {
     List<String> out = new ArrayList<>();
-    g.query(Optional.of(branch), Optional.empty(), Q, "all", new com.fasterxml.jackson.databind.ObjectMapper()
+    g.query(Optional.of(dev.omnigraph.api.BranchName.existing(branch)), Optional.empty(), Q, "all", new com.fasterxml.jackson.databind.ObjectMapper()
         .createObjectNode()).rows().forEach(r -> out.add(String.valueOf(r.get("p.name"))));
     return out;
   }

@@ -86,7 +86,7 @@ class ColumnCacheReadTest {
   }
 
   private List<Map<String, Object>> rows(Optional<String> branch, Optional<String> commit, String query, JsonNode params) {
-    List<Map<String, Object>> rows = new ArrayList<>(graph.query(branch, commit, QUERIES, query, params).rows());
+    List<Map<String, Object>> rows = new ArrayList<>(graph.query(branch.map(dev.omnigraph.api.BranchName::existing), commit.map(dev.omnigraph.api.CommitId::existing), QUERIES, query, params).rows());
     if (!query.equals("young")) {
       rows.sort(Comparator.comparing(Object::toString)); // unordered reads: compare as sets of rows
     }

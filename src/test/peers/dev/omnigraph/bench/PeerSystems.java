@@ -67,7 +67,8 @@ final class PeerSystems {
         params.put(q.paramName(), value);
       }
       try {
-        ReadOutput out = graph.query(target.branch(), target.commit(), q.ours(), "q", params);
+        ReadOutput out = graph.query(target.branch().map(dev.omnigraph.api.BranchName::existing),
+            target.commit().map(dev.omnigraph.api.CommitId::existing), q.ours(), "q", params);
         List<List<Object>> rows = new ArrayList<>();
         for (Map<String, Object> row : out.rows()) {
           List<Object> cells = new ArrayList<>();
