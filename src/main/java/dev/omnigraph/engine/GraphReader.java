@@ -35,7 +35,7 @@ import java.util.Optional;
  * {@link CommitId} (a lookup's: {@code existing}), parsed once by the caller; the {@code String}
  * forms parse and delegate.
  */
-public abstract sealed class GraphReader permits Omnigraph {
+public abstract sealed class GraphReader permits GraphAdmin {
 
   final StorageConfig config;
   final StorageAdapter storage;
@@ -85,8 +85,12 @@ public abstract sealed class GraphReader permits Omnigraph {
     return schemas.current();
   }
 
-  /** The one authorization check of every public read, at its head. */
-  private void authorize(Optional<String> actor, PolicyAction action, Optional<String> branch,
+  /**
+   * The one authorization check of every public entry (reads, writes, administration), at its head.
+   *
+   * @throws dev.omnigraph.api.Forbidden when the gate denies {@code actor} the action
+   */
+  final void authorize(Optional<String> actor, PolicyAction action, Optional<String> branch,
       Optional<String> targetBranch) {
     policy.check(actor, action, branch, targetBranch);
   }
