@@ -61,7 +61,7 @@ final class BlobCells {
     if (pin == null) {
       throw target.missing();
     }
-    BlobReads.Cell cell = tables.blobs().open(pin.location(), pin.nativeBranch(), pin.version(), id, property)
+    BlobReads.Cell cell = tables.blobs().open(pin.at(), id, property)
         .orElseThrow(target::missing);
     if (cell.externalUri().isPresent()) {
       // An external cell is answered by its URI alone: no validator (a stored URI proves nothing
@@ -87,7 +87,7 @@ final class BlobCells {
   static Optional<String> writtenTag(GraphManifest manifest, Catalog catalog, DataTables tables, String branch,
       long manifestVersion, dev.omnigraph.write.BlobTarget target) {
     TablePin pin = manifest.stateAt(branch, manifestVersion).tables().get(target.resolve(catalog).tableKey());
-    try (BlobReads.Cell cell = tables.blobs().open(pin.location(), pin.nativeBranch(), pin.version(), target.id(),
+    try (BlobReads.Cell cell = tables.blobs().open(pin.at(), target.id(),
         target.property()).orElseThrow(target::missing)) {
       return cell.size().isPresent() ? Optional.of(dev.omnigraph.write.BlobTarget.entityTag(pin, cell.rowId()))
           : Optional.empty();

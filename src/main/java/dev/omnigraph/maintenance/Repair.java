@@ -9,7 +9,6 @@ import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.manifest.TableVersionUpdate;
 import dev.omnigraph.table.NativeBranch;
-import dev.omnigraph.table.TableAt;
 import dev.omnigraph.table.TableRef;
 import dev.omnigraph.table.TxInfo;
 import dev.omnigraph.util.Failpoint;
@@ -114,7 +113,7 @@ final class Repair {
           violations.add(violation(branch, pin, head, "live HEAD " + head + " is behind the pin " + pin.version()));
         } else if (head > pin.version() && pin.nativeBranch().equals(own)) {
           drift.add(new Drift(branch, pin, head, explain
-              ? transactions(pin.location(), pin.nativeBranch(), pin.version() + 1, head)
+              ? transactions(pin.ref(), pin.version() + 1, head)
               : List.of()));
         } else if (own.isPresent() && !pin.nativeBranch().equals(own)) {
           unreferenced(branch, pin, livePinned, explain).ifPresent(refs::add);
@@ -154,7 +153,7 @@ final class Repair {
       }
     }
     return Optional.of(new Unreferenced(branch, pin, ref.get(), head,
-        explain ? transactions(pin.location(), name, ref.get().parentVersion() + 1, head) : List.of(), kept));
+        explain ? transactions(TableRef.of(pin.location(), name), ref.get().parentVersion() + 1, head) : List.of(), kept));
   }
 
   private RepairReport apply(Inspection found) {
@@ -216,11 +215,11 @@ final class Repair {
   }
 
   /** The Lance transactions of versions {@code from … to} of a table branch, oldest first. */
-  private List<RepairReport.Transaction> transactions(String location, Optional<String> branch, long from, long to) {
+  private List<RepairReport.Transaction> transactions(TableRef branch, long from, long to) {
     List<RepairReport.Transaction> out = new ArrayList<>();
     for (long v = from; v <= to; v++) {
       try {
-        Optional<TxInfo> tx = m.tables.transactionAt(TableAt.of(location, branch, v));
+        Optional<TxInfo> tx = m.tables.transactionAt(branch.at(v));
         if (tx.isEmpty()) {
           out.add(new RepairReport.Transaction(v, null, null, null, null, null, "no recorded transaction"));
         } else {

@@ -64,7 +64,7 @@ public final class BlobCells {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
-    try (BlobReads.Cell cell = tables.blobs().open(pin.location(), pin.nativeBranch(), pin.version(), id, column)
+    try (BlobReads.Cell cell = tables.blobs().open(pin.at(), id, column)
         .orElseThrow(() -> new IllegalStateException("'" + id + "'." + column + " vanished from its pin"))) {
       cell.copyTo(0, cell.size().orElseThrow(), new DigestOutputStream(OutputStream.nullOutputStream(), sha));
     }

@@ -187,7 +187,7 @@ public final class GraphExport implements dev.omnigraph.api.NdjsonExport {
    * description, so its bytes are read here, one cell at a time, at the pinned version.
    */
   private String managedBlob(TablePin pin, String id, String property) {
-    try (var cell = tables.blobs().open(pin.location(), pin.nativeBranch(), pin.version(), id, property)
+    try (var cell = tables.blobs().open(pin.at(), id, property)
         .orElseThrow(() -> new IllegalStateException("row " + id + " vanished from a pinned version"))) {
       return dev.omnigraph.schema.BlobValue.managed(cell.readAll()).spelling();
     }

@@ -43,14 +43,12 @@ public final class BlobReads {
   }
 
   /**
-   * Opens the Blob cell {@code column} of the row with {@code id} at exactly {@code version} of the
-   * branch. The caller closes the cell (it holds the table version open while the bytes stream).
+   * Opens the Blob cell {@code column} of the row with {@code id} at exactly {@code at}. The caller
+   * closes the cell (it holds the table version open while the bytes stream).
    *
    * @return empty when no row has {@code id} at that version
    */
-  public Optional<Cell> open(String location, Optional<String> nativeBranch, long version, String id,
-      String column) {
-    TableAt at = TableAt.of(location, nativeBranch, version);
+  public Optional<Cell> open(TableAt at, String id, String column) {
     TableHandle h = TableHandle.open(lance, config, at);
     try {
       Optional<Cell> cell = LanceCall.lance(() -> find(h, at, id, column));

@@ -520,10 +520,10 @@ public final class DataTables {
     });
   }
 
-  /** The Arrow schema of the table's main at exactly {@code version}. */
-  public Schema arrowSchema(String location, long version) {
+  /** The Arrow schema of the table at exactly {@code at}. */
+  public Schema arrowSchema(TableAt at) {
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, TableRef.main(location).at(version))) {
+      try (TableHandle h = TableHandle.open(lance, config, at)) {
         return h.table.getSchema();
       }
     });

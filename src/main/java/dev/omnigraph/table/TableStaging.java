@@ -406,7 +406,7 @@ public final class TableStaging {
 
   /**
    * Stages schema apply's rewrite of a table on its main: an {@code Overwrite} under {@code target}
-   * whose fragments hold every row of {@code readVersion}, each target column filled from the source
+   * whose fragments hold every row of {@code at} (a version of the dataset's main), each target column filled from the source
    * column {@code sourceOf} names for it (its own name, or the name it was renamed from), or null
    * when it names none (an added property). Source columns no target column takes are dropped.
    * Streams: one scanner batch and one fragment buffer of {@value #REWRITE_FRAGMENT_ROWS} rows in
@@ -414,9 +414,8 @@ public final class TableStaging {
    *
    * @param sourceOf target column name → source column name (absent: the column starts null)
    */
-  public StagedWrite stageSchemaRewrite(String location, long readVersion, Schema target,
-      Map<String, String> sourceOf, String uuid) {
-    return stageSchemaRewrite(location, readVersion, target, sourceOf, Map.of(), uuid);
+  public StagedWrite stageSchemaRewrite(TableAt at, Schema target, Map<String, String> sourceOf, String uuid) {
+    return stageSchemaRewrite(at, target, sourceOf, Map.of(), uuid);
   }
 
   /**
@@ -424,26 +423,29 @@ public final class TableStaging {
    * for the rows that still exist, with its value at the given earlier version of the table (joined
    * by id; one column of that version is held in memory).
    */
-  public StagedWrite stageSchemaRewrite(String location, long readVersion, Schema target,
-      Map<String, String> sourceOf, Map<String, Long> revivedFrom, String uuid) {
+  public StagedWrite stageSchemaRewrite(TableAt at, Schema target, Map<String, String> sourceOf,
+      Map<String, Long> revivedFrom, String uuid) {
+    if (at.nativeBranch().isPresent()) {
+      throw new IllegalArgumentException("schema apply rewrites a table on its main, not " + at);
+    }
     Map<String, Map<String, Object>> revived = new java.util.HashMap<>();
     revivedFrom.forEach((column, version) -> {
       Map<String, Object> values = new java.util.HashMap<>();
-      tables.scan(TableRef.main(location).at(version), Filter.TRUE, List.of(ID, column), r -> values.put(String.valueOf(r.get(ID)), r.get(column)));
+      tables.scan(at.ref().at(version), Filter.TRUE, List.of(ID, column), r -> values.put(String.valueOf(r.get(ID)), r.get(column)));
       revived.put(column, values);
     });
     return lance(() -> {
       List<FragmentMetadata> fragments = new ArrayList<>();
       long[] rows = {0};
       long[] bytes = {0};
-      try (TableHandle h = TableHandle.open(lance, config, TableRef.main(location).at(readVersion))) {
+      try (TableHandle h = TableHandle.open(lance, config, at)) {
         List<Map<String, Object>> buffer = new ArrayList<>();
         long[] bufferBlobBytes = {0};
         Runnable flush = () -> {
           if (buffer.isEmpty()) {
             return;
           }
-          carryBlobs(location, readVersion, target, sourceOf, revivedFrom, buffer);
+          carryBlobs(at, target, sourceOf, revivedFrom, buffer);
           bufferBlobBytes[0] = 0;
           try (VectorSchemaRoot batch = RowCodec.encode(target, buffer, h.allocator)) {
             bytes[0] += RowCodec.arrowBytes(batch);
@@ -481,11 +483,11 @@ public final class TableStaging {
           }
         });
         flush.run();
-        List<FragmentMetadata> renumbered = pastUsedIds(TableRef.main(location).at(readVersion), h.table, fragments);
+        List<FragmentMetadata> renumbered = pastUsedIds(at, h.table, fragments);
         fragments.clear();
         fragments.addAll(renumbered);
       }
-      return StagedWrite.builder(TableRef.main(location).at(readVersion), uuid, StagedWrite.Kind.OVERWRITE)
+      return StagedWrite.builder(at, uuid, StagedWrite.Kind.OVERWRITE)
           .counts(rows[0], 0, 0)
           .arrowBytes(bytes[0])
           .fragments(fragments, List.of(), List.of())
@@ -502,7 +504,7 @@ public final class TableStaging {
    * bytes, read where the value came from: the rewritten version's source column, or the earlier
    * version a revived column is filled from. External cells were decoded as references and stay so.
    */
-  private void carryBlobs(String location, long readVersion, Schema target, Map<String, String> sourceOf,
+  private void carryBlobs(TableAt rewritten, Schema target, Map<String, String> sourceOf,
       Map<String, Long> revivedFrom, List<Map<String, Object>> buffer) {
     for (Field f : target.getFields()) {
       String column = f.getName();
@@ -516,7 +518,7 @@ public final class TableStaging {
         continue;
       }
       String from = sourceOf.get(column);
-      TableAt at = TableRef.main(location).at(from != null ? readVersion : revivedFrom.get(column));
+      TableAt at = from != null ? rewritten : rewritten.ref().at(revivedFrom.get(column));
       Map<String, byte[]> bytes = tables.blobs().readAll(at, from != null ? from : column, ids);
       for (Map<String, Object> row : buffer) {
         if (row.get(column) instanceof StoredBlob) {

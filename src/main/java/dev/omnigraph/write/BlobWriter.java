@@ -6,7 +6,6 @@ import dev.omnigraph.api.InvalidRequest;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.recovery.WriterKind;
 import dev.omnigraph.schema.BlobValue;
-import dev.omnigraph.table.TableAt;
 import dev.omnigraph.table.BlobReads;
 import dev.omnigraph.util.Failpoint;
 import java.util.LinkedHashMap;
@@ -64,8 +63,7 @@ final class BlobWriter implements PreparedWrite {
     }
     long rowId;
     boolean present;
-    try (BlobReads.Cell cell = ctx.tables().blobs().open(pin.location(), pin.nativeBranch(), pin.version(),
-        target.id(), target.property()).orElseThrow(target::missing)) {
+    try (BlobReads.Cell cell = ctx.tables().blobs().open(pin.at(), target.id(), target.property()).orElseThrow(target::missing)) {
       rowId = cell.rowId();
       present = cell.size().isPresent();
     }
@@ -83,7 +81,7 @@ final class BlobWriter implements PreparedWrite {
         BlobValue.MAX_OPERATION_BYTES);
     var schema = Effects.schemaOf(ctx.schema().catalog(), resolved.tableKey());
     TableEffect.Stager stager = (readVersion, uuid) -> ctx.tables().staging().stageUpsert(
-        TableAt.of(pin.location(), ctx.targetBranch(), readVersion), schema, List.of(row), uuid);
+        ctx.targetAt(pin, readVersion), schema, List.of(row), uuid);
     // The payload was bounded by the Blob rule (32 MiB per operation) before it was read, not by
     // the keyed plan's Arrow bytes, which a 32 MiB cell plus its row would pass.
     return List.of(Effects.of(ctx, pin, stager, pin.rowCount(), 1, false));

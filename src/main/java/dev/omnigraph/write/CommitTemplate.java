@@ -215,21 +215,22 @@ public final class CommitTemplate {
    * Live HEAD == pin on a table that receives an effect, or, for a ref this write creates, its
    * absence: anything else is drift no sidecar covers.
    *
-   * @param ref the native branch the effect lands on (the pin's own one unless {@code firstTouch})
+   * @param pinned the dataset branch the effect lands on (the pin's own one unless {@code firstTouch})
+   *     at the version the manifest pins
    */
-  Optional<UncoveredDrift> drift(TableKey tableKey, String location, Optional<String> ref, long pinnedVersion,
-      boolean firstTouch) {
+  Optional<UncoveredDrift> drift(TableKey tableKey, TableAt pinned, boolean firstTouch) {
     if (firstTouch) {
-      if (tables.branches().exists(location, ref.orElseThrow())) {
-        return Optional.of(new UncoveredDrift(tableKey.toString(), "native branch " + ref.get()
+      String ref = pinned.nativeBranch().orElseThrow();
+      if (tables.branches().exists(pinned.location(), ref)) {
+        return Optional.of(new UncoveredDrift(tableKey.toString(), "native branch " + ref
             + " exists but the manifest does not reference it"));
       }
       return Optional.empty();
     }
-    long live = tables.head(TableAt.of(location, ref, pinnedVersion));
-    if (live != pinnedVersion) {
+    long live = tables.head(pinned);
+    if (live != pinned.version()) {
       return Optional.of(new UncoveredDrift(tableKey.toString(), "live HEAD is version " + live + " but the manifest pins "
-          + pinnedVersion));
+          + pinned.version()));
     }
     return Optional.empty();
   }

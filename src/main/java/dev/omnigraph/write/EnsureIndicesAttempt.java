@@ -22,7 +22,6 @@ import dev.omnigraph.recovery.WriterKind;
 import dev.omnigraph.schema.IndexKind;
 import dev.omnigraph.schema.SchemaIr;
 import dev.omnigraph.table.CommitOutcome;
-import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.IndexSpec;
 import dev.omnigraph.table.NoTextToIndex;
 import dev.omnigraph.table.StagedWrite;
@@ -257,8 +256,8 @@ public final class EnsureIndicesAttempt {
         throw ReadSetChanged.replannable(new ReadSetMember.Table(w.key().toString()), Optional.of(w.pin.version() + ""),
             Optional.ofNullable(pin).map(p -> p.version() + ""));
       }
-      Optional<UncoveredDrift> drift = parts.template().drift(w.key(), w.pin.location(),
-          w.firstTouch ? w.target : w.pin.nativeBranch(), w.pin.version(), w.firstTouch);
+      Optional<UncoveredDrift> drift = parts.template().drift(w.key(),
+          w.firstTouch ? TableRef.of(w.pin.location(), w.target).at(w.pin.version()) : w.pin.at(), w.firstTouch);
       if (drift.isPresent()) {
         throw drift.get();
       }

@@ -6,6 +6,7 @@ import dev.omnigraph.api.KeyConflict;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.schema.Catalog;
 import dev.omnigraph.table.StagedWrite;
+import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.TableAt;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,7 +14,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -103,8 +103,8 @@ final class LoadWriter implements PreparedWrite {
     };
     // The certificate needs the exact-id preflight above against the same read version.
     boolean certify = mode == LoadMode.APPEND && probed;
-    TableEffect.Stager stager = (readVersion, uuid) -> stage(ctx, pin.location(), ctx.targetBranch(), readVersion,
-        schema, rows, certify, uuid);
+    TableEffect.Stager stager = (readVersion, uuid) -> stage(ctx.tables(), ctx.targetAt(pin, readVersion), schema,
+        rows, certify, uuid);
     return Effects.of(ctx, pin, stager, after, rows.size(), tableKey.isNode() && mode != LoadMode.OVERWRITE);
   }
 
@@ -117,12 +117,12 @@ final class LoadWriter implements PreparedWrite {
         && (tableKey.isNode() || batch.namedEdgeIds().containsKey(tableKey));
   }
 
-  private StagedWrite stage(PrepareContext ctx, String location, Optional<String> target, long readVersion,
-      Schema schema, List<Map<String, Object>> rows, boolean certify, String uuid) {
+  private StagedWrite stage(DataTables tables, TableAt at, Schema schema, List<Map<String, Object>> rows,
+      boolean certify, String uuid) {
     return switch (mode) {
-      case APPEND -> ctx.tables().staging().stageInsert(TableAt.of(location, target, readVersion), schema, rows, certify, uuid);
-      case MERGE -> ctx.tables().staging().stageUpsert(TableAt.of(location, target, readVersion), schema, rows, uuid);
-      case OVERWRITE -> ctx.tables().staging().stageOverwrite(TableAt.of(location, target, readVersion), schema, rows, uuid);
+      case APPEND -> tables.staging().stageInsert(at, schema, rows, certify, uuid);
+      case MERGE -> tables.staging().stageUpsert(at, schema, rows, uuid);
+      case OVERWRITE -> tables.staging().stageOverwrite(at, schema, rows, uuid);
     };
   }
 

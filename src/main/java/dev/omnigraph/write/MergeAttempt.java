@@ -34,7 +34,6 @@ import dev.omnigraph.recovery.WriterKind;
 import dev.omnigraph.schema.SchemaIr;
 import dev.omnigraph.table.ChunkBuffer;
 import dev.omnigraph.table.CommitOutcome;
-import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.StagedWrite;
 import dev.omnigraph.table.TableAt;
 import dev.omnigraph.util.Failpoint;
@@ -359,7 +358,8 @@ public final class MergeAttempt {
       Failpoints.hit(Failpoint.MERGE_AFTER_REF_CREATE);
       return t.source().version();
     }
-    Optional<String> ref = t.publishedBranch(targetNative);
+    // The branch the chain commits on: the target's own once this merge forks it.
+    TableRef dest = TableRef.of(location, t.publishedBranch(targetNative));
     long version = t.target().version();
     if (t.firstTouch()) {
       armed.await();
@@ -369,7 +369,7 @@ public final class MergeAttempt {
     Schema arrow = Effects.schemaOf(parts.accepted().get().catalog(), t.tableKey());
     boolean certify = t.tableKey().isNode();
     if (t.delta().proven()) {
-      return provenEffect(t, chain, location, ref, version, arrow, armed);
+      return provenEffect(t, chain, dest.at(version), arrow, armed);
     }
     // One ordered join per chunk kind present, in the chain's order (inserts, upserts, deletes):
     // each buffers only its own kind's rows, at most one chunk, staged at the boundary the planner
@@ -396,7 +396,7 @@ public final class MergeAttempt {
           // The merged rows are the source's: its committed Blob cells are read there, their bytes
           // charged to this chunk's 32 MiB when the planner cut it.
           BlobAdmission.carry(parts.tables(), t.source().at(), rows);
-          at[0] = commitChunk(t, c, location, ref, at[0], arrow, certify, rows, ids, armed);
+          at[0] = commitChunk(t, c, dest.at(at[0]), arrow, certify, rows, ids, armed);
           next[0]++;
           rows.clear();
           ids.clear();
@@ -454,9 +454,9 @@ public final class MergeAttempt {
    * planner's order (no target join, seed), each row copied as Arrow into one reused chunk buffer
    * and staged, re-certified, at exactly the boundary fixed before arm. No row becomes a Java map.
    */
-  private long provenEffect(TablePlan t, List<Chunk> chain, String location, Optional<String> ref, long version,
-      Schema arrow, CommitTemplate.Armed armed) {
-    long[] at = {version};
+  private long provenEffect(TablePlan t, List<Chunk> chain, TableAt start, Schema arrow,
+      CommitTemplate.Armed armed) {
+    long[] at = {start.version()};
     int[] next = {0};
     try (ChunkBuffer buffer = new ChunkBuffer(arrow)) {
       TableJoin.runProven(parts.tables(), t.source(), t.delta().provenFragments(), rows -> {
@@ -471,7 +471,7 @@ public final class MergeAttempt {
         buffer.append(rows);
         if (buffer.rows() == c.rows) {
           MergeMemory.chunk(c.rows, buffer.bytes());
-          at[0] = commitStaged(t, c, parts.tables().staging().stageInsert(TableAt.of(location, ref, at[0]), buffer, true, c.uuid), at[0], armed);
+          at[0] = commitStaged(t, c, parts.tables().staging().stageInsert(start.ref().at(at[0]), buffer, true, c.uuid), at[0], armed);
           next[0]++;
           buffer.clear();
         }
@@ -484,15 +484,15 @@ public final class MergeAttempt {
     return at[0];
   }
 
-  /** Stages and commits one pre-minted chunk at exactly {@code version}; returns the version it made. */
-  private long commitChunk(TablePlan t, Chunk c, String location, Optional<String> ref, long version, Schema arrow,
-      boolean certify, List<Map<String, Object>> rows, List<String> ids, CommitTemplate.Armed armed) {
+  /** Stages and commits one pre-minted chunk at exactly {@code at}; returns the version it made. */
+  private long commitChunk(TablePlan t, Chunk c, TableAt at, Schema arrow, boolean certify,
+      List<Map<String, Object>> rows, List<String> ids, CommitTemplate.Armed armed) {
     StagedWrite staged = switch (c.kind) {
-      case STRICT_INSERT -> parts.tables().staging().stageInsert(TableAt.of(location, ref, version), arrow, rows, certify, c.uuid);
-      case UPSERT -> parts.tables().staging().stageUpsert(TableAt.of(location, ref, version), arrow, rows, c.uuid);
-      case DELETE -> parts.tables().staging().stageDeleteIds(TableAt.of(location, ref, version), ids, c.uuid);
+      case STRICT_INSERT -> parts.tables().staging().stageInsert(at, arrow, rows, certify, c.uuid);
+      case UPSERT -> parts.tables().staging().stageUpsert(at, arrow, rows, c.uuid);
+      case DELETE -> parts.tables().staging().stageDeleteIds(at, ids, c.uuid);
     };
-    return commitStaged(t, c, staged, version, armed);
+    return commitStaged(t, c, staged, at.version(), armed);
   }
 
   /** Commits one staged chunk, which must land at exactly {@code version + 1}; returns that version. */
@@ -594,8 +594,9 @@ public final class MergeAttempt {
       return;
     }
     boolean creates = t.action() == TablePlan.Action.FORK || t.firstTouch();
-    Optional<UncoveredDrift> drift = parts.template().drift(t.tableKey(), t.target().location(),
-        creates ? Optional.of(target) : t.target().nativeBranch(), t.target().version(), creates);
+    Optional<UncoveredDrift> drift = parts.template().drift(t.tableKey(),
+        creates ? TableRef.of(t.target().location(), Optional.of(target)).at(t.target().version()) : t.target().at(),
+        creates);
     if (drift.isPresent()) {
       throw drift.get();
     }

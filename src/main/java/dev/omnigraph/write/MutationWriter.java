@@ -18,7 +18,6 @@ import dev.omnigraph.schema.NodeType;
 import dev.omnigraph.schema.Property;
 import dev.omnigraph.table.Filter;
 import dev.omnigraph.table.KnownRows;
-import dev.omnigraph.table.TableAt;
 import dev.omnigraph.util.Ulid;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -107,7 +106,7 @@ final class MutationWriter implements PreparedWrite {
       if (!p.deleted.isEmpty()) {
         Set<String> ids = p.deleted;
         TableEffect.Stager stager = (readVersion, uuid) ->
-            ctx.tables().staging().stageDeleteIds(TableAt.of(pin.location(), ctx.targetBranch(), readVersion), ids, uuid, atPin(ctx, pin, readVersion) ? p.known(ids) : KnownRows.NONE);
+            ctx.tables().staging().stageDeleteIds(ctx.targetAt(pin, readVersion), ids, uuid, atPin(ctx, pin, readVersion) ? p.known(ids) : KnownRows.NONE);
         effects.add(Effects.of(ctx, pin, stager, pin.rowCount() - ids.size(), ids.size(), false));
         continue;
       }
@@ -137,8 +136,8 @@ final class MutationWriter implements PreparedWrite {
       List<Map<String, Object>> rows = new ArrayList<>(p.rows.values());
       boolean insertOnly = p.updated.isEmpty();
       TableEffect.Stager stager = insertOnly
-          ? (readVersion, uuid) -> ctx.tables().staging().stageInsert(TableAt.of(pin.location(), ctx.targetBranch(), readVersion), schema, rows, true, uuid)
-          : (readVersion, uuid) -> ctx.tables().staging().stageUpsert(TableAt.of(pin.location(), ctx.targetBranch(), readVersion), schema, rows, uuid, atPin(ctx, pin, readVersion) ? p.known(p.rows.keySet()) : KnownRows.NONE);
+          ? (readVersion, uuid) -> ctx.tables().staging().stageInsert(ctx.targetAt(pin, readVersion), schema, rows, true, uuid)
+          : (readVersion, uuid) -> ctx.tables().staging().stageUpsert(ctx.targetAt(pin, readVersion), schema, rows, uuid, atPin(ctx, pin, readVersion) ? p.known(p.rows.keySet()) : KnownRows.NONE);
       effects.add(Effects.of(ctx, pin, stager, pin.rowCount() + p.inserted.size(), p.rows.size(), true));
     }
     strictIds = strict;

@@ -6,6 +6,7 @@ import dev.omnigraph.manifest.ManifestState;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.schema.SchemaIr;
 import dev.omnigraph.table.DataTables;
+import dev.omnigraph.table.TableAt;
 import java.util.Optional;
 
 /**
@@ -26,6 +27,14 @@ record PrepareContext(AuthorityToken token, ManifestState state, SchemaIr schema
   /** The native branch a write to the graph branch lands on: none for main, else the same name. */
   Optional<String> targetBranch() {
     return token.branch().equals(ManifestState.MAIN) ? Optional.empty() : Optional.of(token.branch());
+  }
+
+  /**
+   * The pinned table's dataset on the write's native branch at {@code readVersion}: where a staged
+   * effect reads and commits (for a first touch, on the ref the effect forks from the pin).
+   */
+  TableAt targetAt(TablePin pin, long readVersion) {
+    return TableAt.of(pin.location(), targetBranch(), readVersion);
   }
 
   /** True when the pin already lives on the write's native branch (no fork needed). */

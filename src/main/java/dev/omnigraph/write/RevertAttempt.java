@@ -19,7 +19,6 @@ import dev.omnigraph.manifest.TableVersionUpdate;
 import dev.omnigraph.recovery.Recovery;
 import dev.omnigraph.recovery.RecoverySidecar;
 import dev.omnigraph.table.CommitOutcome;
-import dev.omnigraph.table.DataTables;
 import dev.omnigraph.table.TableAt;
 import dev.omnigraph.util.Failpoint;
 import dev.omnigraph.util.Failpoints;
@@ -114,8 +113,7 @@ public final class RevertAttempt {
       BranchAuthority verified = parts.manifest().recapture(authority);
       CommitTemplate.revalidate(verified, token, ifCommit, parts.liveSchemaIdentity().get());
       for (Planned p : planned) {
-        Optional<UncoveredDrift> drift = parts.template().drift(p.pin.tableKey(), p.pin.location(), p.pin.nativeBranch(),
-            p.pin.version(), false);
+        Optional<UncoveredDrift> drift = parts.template().drift(p.pin.tableKey(), p.pin.at(), false);
         if (drift.isPresent()) {
           throw drift.get();
         }

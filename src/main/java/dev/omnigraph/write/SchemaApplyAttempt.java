@@ -241,8 +241,7 @@ public final class SchemaApplyAttempt {
       if (rewrite) {
         String uuid = UUID.randomUUID().toString();
         Map<String, Long> revivedFrom = revivedColumns(pin, arrow, sourceOf);
-        StagedWrite staged = parts.tables().staging().stageSchemaRewrite(pin.location(), pin.version(), arrow, sourceOf, revivedFrom,
-            uuid);
+        StagedWrite staged = parts.tables().staging().stageSchemaRewrite(pin.at(), arrow, sourceOf, revivedFrom, uuid);
         plan.staged.add(staged);
         plan.intents.add(new RecoverySidecar.TableIntent(key, entry.stableTableId(), entry.incarnationId(),
             pin.location(), null, pin.version(), pin.version(), uuid, pin.version() + 1, staged.insertedRows(), false,
@@ -303,7 +302,7 @@ public final class SchemaApplyAttempt {
         continue;
       }
       searched++;
-      for (Field had : parts.tables().arrowSchema(pin.location(), v).getFields()) {
+      for (Field had : parts.tables().arrowSchema(pin.ref().at(v)).getFields()) {
         Field w = wanted.get(had.getName());
         if (w != null && !out.containsKey(had.getName()) && w.getType().equals(had.getType())
             && w.getChildren().size() == had.getChildren().size()) {
@@ -321,7 +320,7 @@ public final class SchemaApplyAttempt {
    */
   private void planRevival(Plan plan, SchemaIr.TableEntry entry, Schema arrow, TablePin last, Catalog desired) {
     TableKey key = entry.tableKey();
-    Schema before = parts.tables().arrowSchema(last.location(), last.version());
+    Schema before = parts.tables().arrowSchema(last.at());
     Set<String> had = new TreeSet<>();
     before.getFields().forEach(f -> had.add(f.getName()));
     Map<String, String> sourceOf = new LinkedHashMap<>();
@@ -339,7 +338,7 @@ public final class SchemaApplyAttempt {
     validateAll(desired, key, last, sourceOf);
     if (rewrite) {
       String uuid = UUID.randomUUID().toString();
-      StagedWrite staged = parts.tables().staging().stageSchemaRewrite(last.location(), last.version(), arrow, sourceOf, uuid);
+      StagedWrite staged = parts.tables().staging().stageSchemaRewrite(last.at(), arrow, sourceOf, uuid);
       plan.staged.add(staged);
       plan.intents.add(new RecoverySidecar.TableIntent(key, entry.stableTableId(), entry.incarnationId(),
           last.location(), null, last.version(), last.version(), uuid, last.version() + 1, staged.insertedRows(),

@@ -4,7 +4,6 @@ import dev.omnigraph.api.TableKey;
 import dev.omnigraph.manifest.TablePin;
 import dev.omnigraph.schema.Catalog;
 import dev.omnigraph.table.RowSpill;
-import dev.omnigraph.table.TableAt;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -136,7 +135,7 @@ final class StreamedOverwrite implements LoadSink, PreparedWrite, AutoCloseable 
     for (Map.Entry<TableKey, RowSpill> t : spills.entrySet()) {
       TablePin pin = ctx.pin(t.getKey());
       RowSpill spill = t.getValue();
-      TableEffect.Stager stager = (readVersion, uuid) -> ctx.tables().staging().stageOverwrite(TableAt.of(pin.location(), ctx.targetBranch(), readVersion), spill, uuid);
+      TableEffect.Stager stager = (readVersion, uuid) -> ctx.tables().staging().stageOverwrite(ctx.targetAt(pin, readVersion), spill, uuid);
       effects.add(Effects.of(ctx, pin, stager, spill.liveRows(), spill.liveRows(), false));
     }
     return effects;

@@ -3,6 +3,7 @@ package dev.omnigraph.write;
 import dev.omnigraph.api.TableKey;
 import dev.omnigraph.manifest.TableIdentity;
 import dev.omnigraph.table.StagedWrite;
+import dev.omnigraph.table.TableAt;
 import java.util.Optional;
 
 /**
@@ -39,6 +40,14 @@ record TableEffect(
   @FunctionalInterface
   interface Stager {
     StagedWrite stage(long readVersion, String uuid);
+  }
+
+  /**
+   * Where the effect lands, from the pinned version: the target ref (for a first touch, the one it
+   * creates there).
+   */
+  TableAt landsAt() {
+    return TableAt.of(location, target, pinnedVersion);
   }
 
   /** The read version the commit uses: the pin (a first-touch fork starts at the pinned version). */

@@ -313,8 +313,7 @@ public final class WriteAttempt {
     CompletableFuture<BranchAuthority> now = Background.start(() -> parts.manifest().recapture(captured));
     CompletableFuture<String> liveSchema = Background.start(parts.liveSchemaIdentity());
     List<CompletableFuture<Optional<UncoveredDrift>>> drift = effects.stream()
-        .map(e -> Background.start(() -> parts.template().drift(e.tableKey(), e.location(), e.target(), e.pinnedVersion(),
-            e.firstTouch()))).toList();
+        .map(e -> Background.start(() -> parts.template().drift(e.tableKey(), e.landsAt(), e.firstTouch()))).toList();
     Background.join(barrier);
     BranchAuthority verified = Background.join(now);
     CommitTemplate.revalidate(verified, token, ifCommit, Background.join(liveSchema));

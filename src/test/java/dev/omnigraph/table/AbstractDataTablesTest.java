@@ -694,7 +694,7 @@ abstract class AbstractDataTablesTest {
         TableSchemas.field("full_name", dev.omnigraph.schema.PropertyType.scalar(dev.omnigraph.schema.ScalarKind.STRING, true)),
         TableSchemas.field("city", dev.omnigraph.schema.PropertyType.scalar(dev.omnigraph.schema.ScalarKind.STRING, true))));
     String uuid = java.util.UUID.randomUUID().toString();
-    StagedWrite staged = tables.staging().stageSchemaRewrite(LOC, v2, next, Map.of("id", "id", "full_name", "name"), uuid);
+    StagedWrite staged = tables.staging().stageSchemaRewrite(TableRef.main(LOC).at(v2), next, Map.of("id", "id", "full_name", "name"), uuid);
     assertThat(staged.insertedRows()).isEqualTo(2);
     CommitOutcome outcome = tables.commit(staged);
     assertThat(outcome.kind()).isEqualTo(CommitOutcome.Kind.LANDED);
@@ -715,7 +715,7 @@ abstract class AbstractDataTablesTest {
     Schema wider = new Schema(List.of(TableFixtures.idField(),
         TableSchemas.field("full_name", dev.omnigraph.schema.PropertyType.scalar(dev.omnigraph.schema.ScalarKind.STRING, true))));
     long v3 = tables.commit(tables.staging().stageDeleteIds(TableAt.of(LOC, MAIN, v2 + 1), List.of("a", "b"))).version();
-    CommitOutcome empty = tables.commit(tables.staging().stageSchemaRewrite(LOC, v3, wider, Map.of("id", "id", "full_name",
+    CommitOutcome empty = tables.commit(tables.staging().stageSchemaRewrite(TableRef.main(LOC).at(v3), wider, Map.of("id", "id", "full_name",
         "full_name"), java.util.UUID.randomUUID().toString()));
     assertThat(empty.version()).isEqualTo(v3 + 1);
     assertThat(tables.countRows(TableAt.of(LOC, MAIN, v3 + 1))).isZero();
