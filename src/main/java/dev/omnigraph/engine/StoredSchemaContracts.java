@@ -55,7 +55,7 @@ final class StoredSchemaContracts implements SchemaContracts {
   }
 
   /**
-   * Read-only open's check (seed, "Read-only open"): it may serve the old manifest and schema beside
+   * Read-only open's check: it may serve the old manifest and schema beside
    * an unpublished schema apply, but not a published one whose schema is not accepted yet (the
    * tables would not match the catalog), nor a malformed sidecar beside a staged, unaccepted schema
    * (that sidecar may be the only proof of a committed but unaccepted apply).

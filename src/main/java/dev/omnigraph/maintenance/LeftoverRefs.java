@@ -28,8 +28,7 @@ import org.jboss.logging.Logger;
  * <ul>
  *   <li>a live graph branch's state pins it (a branch created from {@code B}: deleting {@code B}
  *       is refused while one exists, so this is a belt for older roots);</li>
- *   <li>a pending recovery sidecar names it (its recovery decides, seed "Branch-delete orphaning
- *       exception");</li>
+ *   <li>a pending recovery sidecar names it (its recovery decides whether the ref stays);</li>
  *   <li>another Lance ref was forked from it (a merge's ref-only fork into a branch that owned no
  *       ref of the table reads the source's files; Lance itself refuses that delete, "Branch B is
  *       referenced by …"), unless that child is garbage too, in which case the child goes first.</li>

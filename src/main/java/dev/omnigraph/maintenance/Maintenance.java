@@ -25,9 +25,9 @@ import java.util.function.Supplier;
 /**
  * The explicit, operator-run maintenance of one graph: {@link #repair} (uncovered HEAD drift) and
  * {@link #cleanup} (version garbage collection). Both refuse while any recovery sidecar is pending
- * (seed: "repair, which refuses while a sidecar is pending"; "cleanup refuses pending sidecars at
- * entry"), checked before and again under the gates, and both run under every gate of the root —
- * schema, every graph branch, every table — so no writer or recovery of this process is live.
+ * (either could undo what that recovery must still find; docs/maintenance.md), checked before and
+ * again under the gates, and both run under every gate of the root — schema, every graph branch,
+ * every table — so no writer or recovery of this process is live.
  *
  * <p>Destructive steps (Lance restore, ref deletion, version cleanup) are safe only within the
  * documented single-writer-process boundary: the gates are process-local.

@@ -40,8 +40,8 @@ import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
- * The Optimize writer, compaction half (seed: "Recovery protocol", Optimize's bounded maintenance
- * payload inside an identity-bearing v9 envelope): compacts the data tables of one graph branch
+ * The Optimize writer, compaction half (its sidecar: docs/recovery.md, "Optimize
+ * sidecars"): compacts the data tables of one graph branch
  * whose fragment or deletion-file counts passed the {@link OptimizeSettings} thresholds and
  * publishes the compacted versions as one maintenance commit (actor {@value #ACTOR}).
  *

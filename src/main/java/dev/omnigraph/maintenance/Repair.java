@@ -24,10 +24,11 @@ import java.util.Set;
 import org.jboss.logging.Logger;
 
 /**
- * {@code repair}: finds uncovered drift (seed: "uncovered HEAD drift points to omnigraph repair")
- * and, with apply, resolves it the way recovery rolls back — Lance restore to the pin, then one
- * publish of the restored heads per graph branch — so that afterwards manifest pin == live HEAD with
- * the pinned content. Drift is never adopted into the manifest: no recovery intent vouches for it.
+ * {@code repair}: finds uncovered drift (what writers refuse as {@code UncoveredDrift}, pointing to
+ * repair; docs/maintenance.md, "repair") and, with apply, resolves it the way recovery rolls back —
+ * Lance restore to the pin, then one publish of the restored heads per graph branch — so that
+ * afterwards manifest pin == live HEAD with the pinned content. Drift is never adopted into the
+ * manifest: no recovery intent vouches for it.
  *
  * <p>Only a pin on the table branch its graph branch owns (main's tables for main, Lance branch
  * {@code B} for graph branch {@code B}) can drift: a pin inherited from a parent branch lags that

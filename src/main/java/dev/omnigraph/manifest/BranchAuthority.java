@@ -7,9 +7,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One coherent capture of a graph branch's authority (seed: "derive manifest state and its lineage
- * projection from the same {@code __manifest} row scan"): the branch's native identity, the manifest
- * version and state it read, its parent chain, and the effective head derived from them. Every
+ * One coherent capture of a graph branch's authority, its manifest state and that state's
+ * lineage from the same {@code __manifest} row scan (so the two cannot disagree): the branch's
+ * native identity, the manifest version and state it read, its parent chain, and the effective head
+ * derived from them. Every
  * writer, recovery, repair, the publisher and reads take this value instead of re-deriving any part
  * of it; an unchanged {@link #stamp()} means nothing in it changed.
  *

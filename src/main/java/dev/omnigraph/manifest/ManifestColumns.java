@@ -18,7 +18,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /** The Arrow shape of {@code __manifest} and the codec between its batches and {@link ManifestRow}s. */
 final class ManifestColumns {
 
-  /** Schema metadata key of the storage-format stamp (seed: "Storage versioning"). */
+  /** Schema metadata key of the storage-format stamp, which a reader checks before it trusts the rows. */
   static final String STAMP_KEY = "omnigraph:internal_schema_version";
 
   /** Arrow field metadata that makes {@code object_id} Lance's unenforced primary key. */

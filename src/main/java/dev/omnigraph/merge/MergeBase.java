@@ -11,8 +11,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The merge base of two captured lineages (seed, BranchMerge step 2: "compute the merge base from
- * those captured commit ids"): the common ancestor of the two heads nearest to both, following
+ * The merge base of two captured lineages (docs/merge.md, "Merge base"), computed from the
+ * captured commit ids alone: the common ancestor of the two heads nearest to both, following
  * parent and merged-parent edges. Pure: it reads nothing, so the base is exactly what the two
  * coherent captures say, never a re-read that could mix in a newer tip.
  */

@@ -1,7 +1,7 @@
 package dev.omnigraph.merge;
 
 /**
- * The bounds a merge plan must stay within (seed, BranchMerge step 4). Production always plans
+ * The bounds a merge plan must stay within (docs/merge.md, "Bounded memory"). Production always plans
  * with {@link #PRODUCTION}; a smaller record exists so tests can reach each
  * {@link dev.omnigraph.api.ResourceLimitExceeded} with a small graph. Nothing reads limits from the
  * environment, and no value may exceed production's: a limit can only be tightened.

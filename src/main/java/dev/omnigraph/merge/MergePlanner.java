@@ -21,29 +21,29 @@ import java.util.function.Function;
 
 /**
  * Classifies a merge table by table against three immutable snapshots — base, source and target,
- * each a manifest state whose pins name exact Lance versions — outside every gate (seed, BranchMerge
- * step 2). Decides per table whether the source changed it, whether the target can adopt the
- * source's pin, must fork a ref, or receives a row delta (three-way by id when both sides changed
- * the table).
+ * each a manifest state whose pins name exact Lance versions — outside every gate (docs/merge.md,
+ * "Per table: what reaches the target"). Decides per table whether the source changed it, whether
+ * the target can adopt the source's pin, must fork a ref, or receives a row delta (three-way by id
+ * when both sides changed the table).
  *
- * <p>Bounded memory (seed step 4): each changed table is read through {@link TableJoin}'s ordered
- * cursors, one scanner batch per side at a time. What is kept is what the write-path specification keeps: the chain's
- * chunk boundaries (from each row's measured Arrow bytes plus the managed Blob payloads its chunk
- * will materialise, seed: "merge counts materialised blob bytes toward each chunk's 32 MiB"), the conflicts, and the validation view
- * (written rows projected to the columns validation reads, deleted ids), charged against one
- * {@value #VALIDATION_BUDGET}-byte budget shared by every table. A row above
- * {@value #MAX_CHUNK_BYTES} bytes, a chain above {@value #MAX_CHAIN} transactions, or a budget
- * overrun is {@link ResourceLimitExceeded} here, before anything is armed.
+ * <p>Bounded memory (docs/merge.md, "Bounded memory"): each changed table is read through {@link
+ * TableJoin}'s ordered cursors, one scanner batch per side at a time. What is kept is only: the
+ * chain's chunk boundaries (from each row's measured Arrow bytes plus the managed Blob payloads its
+ * chunk will materialise, which count toward the chunk's 32 MiB), the conflicts, and the validation
+ * view (written rows projected to the columns validation reads, deleted ids), charged against one
+ * {@value #VALIDATION_BUDGET}-byte budget shared by every table. A row above {@value
+ * #MAX_CHUNK_BYTES} bytes, a chain above {@value #MAX_CHAIN} transactions, or a budget overrun is
+ * {@link ResourceLimitExceeded} here, before anything is armed.
  */
 public final class MergePlanner {
 
-  /** Rows per chunk transaction (seed step 4). */
+  /** Rows per chunk transaction. */
   public static final int MAX_CHUNK_ROWS = 8_192;
-  /** Bytes per chunk transaction, and the most one row may hold (seed step 4). */
+  /** Bytes per chunk transaction, and the most one row may hold. */
   public static final long MAX_CHUNK_BYTES = 32L * 1024 * 1024;
-  /** Data transactions per table chain (seed step 4). */
+  /** Data transactions per table chain. */
   public static final int MAX_CHAIN = 1_024;
-  /** The one validation budget shared by every merge candidate (seed step 4). */
+  /** The one validation budget shared by every merge candidate. */
   public static final long VALIDATION_BUDGET = 32L * 1024 * 1024;
 
   /** What validation needs from the join: which columns it reads, and a look at each written row. */
@@ -189,11 +189,11 @@ public final class MergePlanner {
   }
 
   /**
-   * The certificate proof (seed, "Insertion-absence certificate": BranchMerge consumes v1 only
-   * through a complete retained-history proof): the source version descends from the base version
-   * with no other history — the same ref, or a ref forked from the base's ref exactly at the base
-   * version — and every transaction of the interval (base, source] carries a valid
-   * {@code omnigraph.insert_absence = v1} certificate ({@link InsertCertificate#violations}:
+   * The certificate proof (docs/merge.md, "Certificate fast path": a merge trusts the
+   * certificates only through a complete retained-history proof): the source version descends from
+   * the base version with no other history — the same ref, or a ref forked from the base's ref
+   * exactly at the base version — and every transaction of the interval (base, source] carries a
+   * valid {@code omnigraph.insert_absence = v1} certificate ({@link InsertCertificate#violations}:
    * parent, pure insertion-only shape, full field preorder, row counts). Then the source version is
    * the base's fragments plus new ones holding exactly the inserted rows.
    *

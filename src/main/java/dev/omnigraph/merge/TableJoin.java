@@ -93,8 +93,9 @@ public final class TableJoin {
    * The certificate fast path's "join": every row of {@code fragments} of the source version is an
    * insert, handed to {@code insert} as Arrow in the scan's order (deterministic, unsorted: no sort
    * has to hold the interval). No base or target cursor is opened: absence from the target was
-   * proven by the interval's certificates (seed: "performs neither a target ID preflight nor a
-   * merge join"). The current row of the cursor is valid only inside the call.
+   * proven by the interval's certificates (docs/merge.md, "Certificate fast path"), so there is
+   * neither a target id probe nor a merge join. The current row of the cursor is valid only inside
+   * the call.
    */
   public static void runProven(DataTables tables, TablePin source, List<Integer> fragments,
       Consumer<FragmentRows> insert) {

@@ -5,8 +5,9 @@ import dev.omnigraph.manifest.TablePin;
 import java.util.Optional;
 
 /**
- * What a merge does to one table of the target (seed, BranchMerge step 4: "its physical-effect set
- * can be smaller than its intended manifest delta").
+ * What a merge does to one table of the target (docs/merge.md, "Per table: what reaches the
+ * target"). Its physical effect can be smaller than its manifest delta: a table whose pin the target
+ * adopts writes nothing.
  *
  * @param tableKey {@code node:Type} / {@code edge:Type}
  * @param action how the result reaches the target

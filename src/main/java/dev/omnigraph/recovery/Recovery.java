@@ -131,8 +131,8 @@ public final class Recovery {
   }
 
   /**
-   * Branch create and delete refuse while a schema apply is pending (seed: "A SchemaApply sidecar
-   * remains graph-global and blocks deletion"): its recovery may still accept a schema the branch
+   * Branch create and delete refuse while a schema apply is pending (a schema apply's sidecar is
+   * graph-wide): its recovery may still accept a schema the branch
    * would not have been made under.
    *
    * @throws RecoveryRequired naming the pending schema apply
@@ -230,8 +230,8 @@ public final class Recovery {
   /**
    * The pending sidecars that claim anything named after graph branch {@code branch}: an intent on
    * that branch, or one that writes a table's Lance ref of that name. Unresolved ownership of what
-   * a branch-name reuse would reclaim (seed, "Branch-delete orphaning exception": create still
-   * rejects relevant unresolved ownership).
+   * a branch-name reuse would reclaim (docs/maintenance.md, "Branch names, deleted
+   * and used again").
    *
    * @return their operation ids (a sidecar that finished between list and read is left out)
    */

@@ -77,12 +77,13 @@ public record RecoverySidecar(
   }
 
   /**
-   * The EnsureIndices payload (seed: the v9 envelope's protocol_v8). The envelope's {@code tables}
-   * are the effects: per touched table one pre-minted mixed {@code CreateIndex} transaction (read
-   * version = the pin, or a first-touch ref's fork point; lands at read version + 1), a first-touch
-   * ref's source and, once confirmed, its created identity. The payload adds what each transaction
-   * builds and, from {@code effects_confirmed} on, the complete fixed table-pointer delta the commit
-   * publishes (recovery rolls forward only when it is there and agrees with the effects).
+   * The EnsureIndices payload ({@code protocol_v8}; docs/recovery.md, "EnsureIndices sidecars").
+   * The envelope's {@code tables} are the effects: per touched table one pre-minted mixed {@code
+   * CreateIndex} transaction (read version = the pin, or a first-touch ref's fork point; lands at
+   * read version + 1), a first-touch ref's source and, once confirmed, its created identity. The
+   * payload adds what each transaction builds and, from {@code effects_confirmed} on, the complete
+   * fixed table-pointer delta the commit publishes (recovery rolls forward only when it is there
+   * and agrees with the effects).
    *
    * @param indexes per table key, the indexes its transaction adds
    * @param delta the confirmed pointer delta: one pin per table at its achieved version on its
@@ -118,11 +119,11 @@ public record RecoverySidecar(
       @JsonProperty("name") String name) {}
 
   /**
-   * The SchemaApply payload (seed: the v9 envelope's protocol_v7): which accepted schema the apply
-   * replaces with which staged one, and the complete manifest delta its commit publishes beside the
-   * pins of its table effects. The envelope's {@code tables} are the effects: an exact Overwrite
-   * of each rewritten table (expected = read = its pin) and an exact version-one create of each new
-   * type (expected = read = 0), each with its pre-minted uuid.
+   * The SchemaApply payload ({@code protocol_v7}; docs/recovery.md, "Schema apply sidecars"): which
+   * accepted schema the apply replaces with which staged one, and the complete manifest delta its
+   * commit publishes beside the pins of its table effects. The envelope's {@code tables} are the
+   * effects: an exact Overwrite of each rewritten table (expected = read = its pin) and an exact
+   * version-one create of each new type (expected = read = 0), each with its pre-minted uuid.
    *
    * @param acceptedIdentity the schema the apply was planned against (the authority's)
    * @param targetIdentity the staged schema it accepts after its publish
@@ -171,7 +172,7 @@ public record RecoverySidecar(
       @JsonProperty("keep_from") long keepFrom) {}
 
   /**
-   * The BranchMerge payload (seed, "Branch-merge authority and recovery adapter"): which source
+   * The BranchMerge payload (docs/merge.md, "Recovery of a merge"): which source
    * commit is merged, each physical table's exact ordered transaction chain, and the pointer-only
    * pins that recovery must publish with the physical ones so the merge lands whole.
    *

@@ -6,8 +6,9 @@ import dev.omnigraph.schema.SchemaIr;
  * The accepted-schema contract as schema apply and its recovery use it (implemented by the engine,
  * which owns the contract files). Staging makes a schema durable under its identity without
  * accepting it; acceptance is the one write that makes it the graph's schema, after the apply's
- * commit is visible (seed: "the exact fixed manifest outcome lands first; only then does the writer
- * or recovery promote the matching staged … contract").
+ * commit is visible, so a crash between the two leaves a published apply whose schema recovery can
+ * still accept, never an accepted schema the tables do not match (docs/recovery.md, "Schema apply
+ * sidecars").
  */
 public interface SchemaContracts {
 

@@ -17,8 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The only reader and writer of {@code __recovery/<operation id>.json}. All I/O goes through the
- * {@link StorageAdapter}, so its typed failures reach the caller unchanged (seed, "Sidecar I/O
- * failure semantics").
+ * {@link StorageAdapter}, so its typed failures reach the caller unchanged (docs/recovery.md,
+ * "Sidecar I/O faults").
  */
 public final class SidecarStore {
 
@@ -193,7 +193,8 @@ public final class SidecarStore {
   }
 
   /**
-   * Phase D off the acknowledgement path (seed: a failed delete is swallowed and healed): the
+   * Phase D off the acknowledgement path (a failed delete is swallowed: the next recovery finds
+   * the sidecar, sees its commit published and retires it): the
    * delete of a published write's sidecar runs in the background. Every later listing of this
    * root in this process, and {@link #awaitRetirements()}, first waits for it, so no reader here
    * ever mistakes a finished write's sidecar for a pending one. A process that dies first leaves

@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 /** Key rules shared by every backend, so both refuse and filter exactly the same names. */
 final class Keys {
 
-  /** The local backend's staging shape {@code name#<digits>} (seed, "Backend notes"). */
+  /** The local backend's staging shape {@code name#<digits>} (docs/storage.md, "The temp-name rule"). */
   private static final Pattern TEMP_SEGMENT = Pattern.compile(".*#[0-9]+");
 
   private static final AtomicLong TEMP_COUNTER = new AtomicLong();

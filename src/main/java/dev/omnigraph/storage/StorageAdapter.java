@@ -11,7 +11,7 @@ import java.util.Optional;
  * <p>Keys are relative to the root, {@code /}-separated, with no empty, {@code .} or {@code ..}
  * segment, no backslash, and no segment of the temp shape {@code name#<digits>}: the local backend
  * stages writes through such names, filters them from listings and refuses to address them, so
- * crash residue is invisible to every consumer (seed, "Backend notes").
+ * crash residue is invisible to every consumer (docs/storage.md, "The temp-name rule").
  *
  * <p>Every failure is a {@link StorageException} whose {@link StorageException.Kind} was classified
  * from typed evidence (an SDK exception type or HTTP status, a {@code java.nio.file} exception type),

@@ -11,8 +11,8 @@ import org.lance.ipc.LanceScanner;
  * order (fragment by fragment, unsorted), one scanner batch of at most
  * {@value DataTables#SCAN_BATCH_ROWS} rows held at a time as Arrow vectors. Rows are never decoded
  * whole: a caller reads the columns it needs ({@link #id()}, {@link #value}) and copies the row
- * into a {@link ChunkBuffer} as Arrow (the merge's certificate-proven route, seed: "stream the
- * pinned range directly into the bounded recovery chain").
+ * into a {@link ChunkBuffer} as Arrow (the merge's certificate-proven route; docs/merge.md,
+ * "Certificate fast path").
  *
  * <p>Deterministic: the same fragments of the same immutable version scanned again yield the same
  * rows in the same order, which is what lets a planner fix chunk boundaries and an effect cut at

@@ -108,7 +108,8 @@ public final class InsertCertificate {
   }
 
   /**
-   * The certificate checks on a transaction's shape (seed: "Insertion-absence certificate"), less
+   * The certificate checks on a transaction's shape (docs/lance-write-layer.md, "The insertion-absence
+   * certificate"), less
    * the exact-id filter Java cannot write: the caller adds what only it knows.
    */
   static List<String> shapeViolations(

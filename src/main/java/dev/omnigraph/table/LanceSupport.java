@@ -141,7 +141,7 @@ final class LanceSupport {
   /**
    * An insertion-only {@code Update}: new fragments only, nothing removed or rewritten, no modified
    * fields. {@code fieldsForPreservingFragBitmap} names every field so existing indices keep covering
-   * the new fragments (seed: the insert-absence certificate lists the full field preorder).
+   * the new fragments (the insertion certificate lists the same full field preorder).
    */
   static Update insertOnlyUpdate(List<FragmentMetadata> newFragments, LanceSchema schema) {
     return rewriteRowsUpdate(newFragments, List.of(), List.of(), schema);

@@ -24,7 +24,7 @@ import org.lance.ipc.LanceScanner;
  */
 public final class OrderedCursor extends BatchScan {
 
-  /** Rows per scanner batch (seed: 8,192). */
+  /** Rows per scanner batch: 8,192. */
   public static final long BATCH_ROWS = DataTables.SCAN_BATCH_ROWS;
 
   private int index;

@@ -22,8 +22,8 @@ import org.lance.WriteParams;
 import org.lance.ipc.ScanOptions;
 
 /**
- * {@code _graph_commit_recoveries.lance}: one row per completed crash recovery (seed, "Open-time
- * recovery sweep"). Internal, append-only and small; created by its first append. Ordinary commit
+ * {@code _graph_commit_recoveries.lance}: one row per completed crash recovery (docs/recovery.md,
+ * "When it runs"). Internal, append-only and small; created by its first append. Ordinary commit
  * history is not a complete recovery log — this is.
  */
 public final class RecoveryAuditTable {

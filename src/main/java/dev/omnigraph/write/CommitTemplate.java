@@ -159,8 +159,8 @@ public final class CommitTemplate {
 
   /**
    * Any unresolved sidecar that {@code concerns} this write blocks it: the re-list under the gates
-   * (seed step 3), closing the window since the entry barrier. Only a sidecar's identity parts are
-   * read, which never change.
+   * (docs/write-path.md, "The commit template"), closing the window since the entry barrier. Only a
+   * sidecar's identity parts are read, which never change.
    *
    * @param before what is refused, for the message ({@code "writing"}, {@code "merging"})
    * @throws RecoveryRequired naming the first such sidecar
@@ -266,8 +266,8 @@ public final class CommitTemplate {
   }
 
   /**
-   * Arm, effect, confirm, publish, retire: seed step 5 and Phase D, for one planned attempt (see
-   * the class comment for what each failure becomes).
+   * Arm, effect, confirm, publish, retire (docs/write-path.md, "The commit template"), for one
+   * planned attempt (see the class comment for what each failure becomes).
    */
   public <E, R> R commit(CommitPlan<E, R> plan) {
     CommitPlan.Header header = plan.header();

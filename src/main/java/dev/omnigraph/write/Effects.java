@@ -17,7 +17,7 @@ final class Effects {
   /**
    * Stages on the pin's own native branch now, or, when the write's branch has not forked this
    * table yet, pre-mints the transaction identity and defers staging until the ref exists (after
-   * the sidecar is armed, seed step 2).
+   * the sidecar is armed: a ref is a durable effect, and no effect comes before the arm).
    */
   static TableEffect of(PrepareContext ctx, TablePin pin, TableEffect.Stager stager, long rowCountAfter,
       long rowsAffected, boolean bytesLimited) {

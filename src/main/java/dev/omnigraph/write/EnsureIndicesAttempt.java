@@ -43,8 +43,8 @@ import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
- * The EnsureIndices writer (seed: the {@code ensure_indices} bullets and the v9 envelope's
- * protocol_v8 payload; docs/indexes-and-search.md, "Building indexes: index ensure"): builds every
+ * The EnsureIndices writer (docs/indexes-and-search.md, "Building indexes: index ensure"; its
+ * sidecar: docs/recovery.md, "EnsureIndices sidecars"): builds every
  * index the accepted schema declares ({@link IndexKind#declared}) that a table of one graph branch
  * lacks, and publishes the tables' new versions as one graph commit.
  *

@@ -51,25 +51,25 @@ import java.util.stream.Collectors;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * The branch-merge attempt (seed, "Branch-merge authority and recovery adapter (RFC-022, v9
- * envelope)", steps 1–5), on the same boundaries as {@link WriteAttempt}: the recovery barrier;
- * source and target captured once each (state and lineage from one capture); merge base and
- * classification outside the gates ({@link MergePlanner}); the merged result validated like any
- * write; then schema → both branch gates → every catalog table gate of both branches, a re-list of
- * recovery intent, the target token revalidated (any change: {@link ReadSetChanged}, never a
- * re-plan) and live HEAD == pin on every existing ref that receives an effect; the v9 BranchMerge
- * sidecar armed with every chain's pre-minted identities before the first ref or commit; the
- * chains committed with zero transparent retries; confirmed; one publish with both parents.
+ * The branch-merge attempt (docs/merge.md, "The write"), on the same boundaries as {@link
+ * WriteAttempt}: the recovery barrier; source and target captured once each (state and lineage from
+ * one capture); merge base and classification outside the gates ({@link MergePlanner}); the merged
+ * result validated like any write; then schema → both branch gates → every catalog table gate of
+ * both branches, a re-list of recovery intent, the target token revalidated (any change: {@link
+ * ReadSetChanged}, never a re-plan) and live HEAD == pin on every existing ref that receives an
+ * effect; the v9 BranchMerge sidecar armed with every chain's pre-minted identities before the
+ * first ref or commit; the chains committed with zero transparent retries; confirmed; one publish
+ * with both parents.
  *
- * <p>Stricter than mutation/load after arm (seed): any failure once the sidecar is durable is
- * {@link RecoveryRequired}, even a first-chunk rejection before any owned effect — the merge never
- * retries around its armed chain. A merge whose every table is pointer-only has no physical effect
- * and so arms nothing: its publish is its only effect.
+ * <p>Stricter than mutation/load after arm (docs/merge.md, "Recovery of a merge"): any failure once
+ * the sidecar is durable is {@link RecoveryRequired}, even a first-chunk rejection before any owned
+ * effect — the merge never retries around its armed chain. A merge whose every table is
+ * pointer-only has no physical effect and so arms nothing: its publish is its only effect.
  */
 public final class MergeAttempt {
 
   static {
-    // The planner's chunk bounds are the keyed writers' transaction bounds (seed step 4).
+    // The planner's chunk bounds are the keyed writers' transaction bounds (docs/merge.md, "Bounded memory").
     if (MergePlanner.MAX_CHUNK_ROWS != WriteLimits.MAX_KEYED_ROWS
         || MergePlanner.MAX_CHUNK_BYTES != WriteLimits.MAX_KEYED_BYTES) {
       throw new ExceptionInInitializerError("merge chunk bounds differ from the keyed write bounds");
@@ -257,7 +257,8 @@ public final class MergeAttempt {
 
   /**
    * The merge's plan: each physical table's pre-minted chain (or ref fork), the arm overlapping the
-   * first chunk's staging; no effect-free finalizer once armed (seed: stricter than mutation/load).
+   * first chunk's staging; no effect-free finalizer once armed (stricter than mutation/load: see
+   * the class comment).
    */
   private final class Plan implements CommitPlan<Map<TableKey, Long>, MergeResult> {
     private final MergePlan plan;
@@ -451,8 +452,9 @@ public final class MergeAttempt {
 
   /**
    * The certificate-proven table's chain: the source's new fragments streamed once more in the
-   * planner's order (no target join, seed), each row copied as Arrow into one reused chunk buffer
-   * and staged, re-certified, at exactly the boundary fixed before arm. No row becomes a Java map.
+   * planner's order (no target join: the certificates proved absence), each row copied as Arrow
+   * into one reused chunk buffer and staged, re-certified, at exactly the boundary fixed before
+   * arm. No row becomes a Java map.
    */
   private long provenEffect(TablePlan t, List<Chunk> chain, TableAt start, Schema arrow,
       CommitTemplate.Armed armed) {
@@ -568,8 +570,8 @@ public final class MergeAttempt {
   }
 
   /**
-   * The target token must be exactly as captured (seed step 3: a target change is ReadSetChanged
-   * before effects, never a re-plan); the source may have advanced (the captured commit is merged),
+   * The target token must be exactly as captured (a target change is ReadSetChanged before
+   * effects, never a re-plan); the source may have advanced (the captured commit is merged),
    * but its ref must be the captured incarnation, since the plan reads its pinned versions.
    */
   private BranchAuthority revalidate(BranchAuthority sourceAuth, BranchAuthority targetAuth) {

@@ -53,8 +53,8 @@ final class MergeValidator implements dev.omnigraph.merge.MergePlanner.Validatio
 
   /**
    * What validation reads of a written row: its id, its {@code @unique} columns and, for an edge,
-   * its endpoints. The planner keeps only these (seed: "validation streams only its projected
-   * scalar columns"), charged to its one budget.
+   * its endpoints. The planner keeps only these, so a wide row costs the
+   * validation budget only the columns validation reads, charged to its one budget.
    */
   @Override
   public List<String> projection(TableKey tableKey) {

@@ -13,8 +13,8 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The in-memory accumulator of one multi-statement mutation (seed, "Read-your-writes within a
- * multi-statement mutation"): per table, pending rows by id and pending deletions. Reads during the
+ * The in-memory accumulator of one multi-statement mutation, so that its later statements read
+ * what its earlier ones wrote: per table, pending rows by id and pending deletions. Reads during the
  * mutation see committed rows at the pin plus pending rows, a pending id shadowing its committed
  * row, with the same predicate semantics on both ({@link Filter#toSql()} pushed into Lance,
  * {@link Filter#test} on pending rows). Lance HEAD never moves while statements run.

@@ -49,10 +49,10 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * The SchemaApply writer (seed: the recovery protocol's SchemaApply parts; docs/schema-evolution.md).
- * On main only, with the schema gate held exclusively (so concurrent applies, and every writer of
- * the process, serialise behind it), main's branch gate and every table gate of the accepted and
- * desired schemas:
+ * The SchemaApply writer (docs/schema-evolution.md; its sidecar: docs/recovery.md, "Schema apply
+ * sidecars"). On main only, with the schema gate held exclusively (so concurrent applies, and every
+ * writer of the process, serialise behind it), main's branch gate and every table gate of the
+ * accepted and desired schemas:
  * <ol>
  *   <li>refuse what cannot apply, writing nothing: a pending sidecar ({@link RecoveryRequired}),
  *       a branch other than main ({@link SchemaApplyBlocked}, the reference's rule), an unsupported

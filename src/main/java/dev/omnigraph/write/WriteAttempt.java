@@ -37,7 +37,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * The direct-publish attempt, once for every writer (seed, "Mutation/load coarse OCC", steps 1–5):
+ * The direct-publish attempt, once for every writer (docs/write-path.md, "The commit template"):
  * recovery barrier and token capture; validate and stage outside the gates; schema → branch →
  * sorted-table gates; re-list sidecars; revalidate the token and live HEAD == manifest pin; arm the
  * v9 sidecar before the first durable effect; create first-touch refs; commit each table with its

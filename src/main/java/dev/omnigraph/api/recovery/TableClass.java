@@ -23,8 +23,8 @@ public enum TableClass {
    */
   DUPLICATED,
   /**
-   * A branch merge's chain landed only as a contiguous prefix of its pre-minted transactions (seed:
-   * "Armed recovery accepts only a contiguous prefix"): ours, incomplete, so rollback-only.
+   * A branch merge's chain landed only as a contiguous prefix of its pre-minted transactions
+   * (docs/merge.md, "Recovery of a merge"): ours, incomplete, so rollback-only.
    */
   PARTIAL_CHAIN
 }
