@@ -3,9 +3,6 @@ package dev.omnigraph.server;
 import dev.omnigraph.api.BodyTooLarge;
 import dev.omnigraph.api.OmnigraphException;
 import dev.omnigraph.api.ResourceLimitExceeded;
-import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpConnection;
-import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.HttpMethod;
@@ -29,13 +26,9 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  * chunked body was bounded only by the server's 512 MiB cap: one such body held the JVM in GC for
  * minutes (docs/http-api.md).
  *
- * <p>After a refusal the connection ends once the 413 is written (HTTP/1.x): the rest of the body is
- * never parsed, so the connection could carry nothing else. It ends with a lingering close, as
- * nginx and Apache httpd end theirs: what the client still sends is read and dropped, never held,
- * for at most {@link #LINGER_MILLIS} and {@link #LINGER_BYTES}, and the connection closes when
- * the body ends or either bound is reached. Closing at once, with the client's bytes unread, made
- * the kernel answer them with a reset, and a client still writing its body (as every HTTP client
- * does before it reads) saw a broken pipe or a reset instead of the 413.
+ * <p>After a refusal the connection is closed once the 413 is written (HTTP/1.x), as Quarkus does
+ * for its own body cap: the rest of the body is never read, so the connection could carry nothing
+ * else, and reading it to the end would cost what the limit is there to save.
  */
 class BodyLimits {
 
@@ -122,49 +115,13 @@ class BodyLimits {
     return declared ? new BodyTooLarge(JSON_LIMIT, actual) : BodyTooLarge.whileReading(JSON_LIMIT, actual);
   }
 
-  /** How long a refused request's connection keeps dropping what the client still sends. */
-  static final long LINGER_MILLIS = 2_000;
-  /** How much of a refused request's rest it drops before it closes anyway. */
-  static final long LINGER_BYTES = 64L * 1024 * 1024;
-
   /** Lets the 413 be written, then ends the connection that still owes the unread rest of the body. */
   private static void closeAfterAnswer(RoutingContext http) {
     if (http.request().version() == HttpVersion.HTTP_2) {
       return; // one stream of a shared connection: Vert.x resets the stream, the connection stays
     }
     http.response().putHeader(io.vertx.core.http.HttpHeaders.CONNECTION, io.vertx.core.http.HttpHeaders.CLOSE);
-    http.addEndHandler(done -> linger(http.vertx(), http.request()));
-  }
-
-  /**
-   * Drops the rest of {@code request}'s body (no byte is kept) until it ends, or for at most
-   * {@link #LINGER_MILLIS} and {@link #LINGER_BYTES}, then closes the connection: the client that
-   * is still sending reads the 413 instead of a reset. On the event loop, after the answer's end.
-   */
-  private static void linger(Vertx vertx, HttpServerRequest request) {
-    HttpConnection connection = request.connection();
-    if (request.isEnded()) {
-      connection.close();
-      return;
-    }
-    long timer = vertx.setTimer(LINGER_MILLIS, t -> connection.close());
-    long[] dropped = {0};
-    request.handler(chunk -> {
-      dropped[0] += chunk.length();
-      if (dropped[0] > LINGER_BYTES) {
-        vertx.cancelTimer(timer);
-        connection.close();
-      }
-    });
-    request.endHandler(end -> {
-      vertx.cancelTimer(timer);
-      connection.close();
-    });
-    request.exceptionHandler(failed -> {
-      vertx.cancelTimer(timer);
-      connection.close();
-    });
-    request.resume(); // the body's reader may have paused it when it stopped reading
+    http.addEndHandler(done -> http.request().connection().close());
   }
 
   /**
