@@ -10,6 +10,7 @@ import dev.omnigraph.recovery.SidecarStore;
 import dev.omnigraph.storage.StorageAdapter;
 import dev.omnigraph.storage.StorageAdapters;
 import dev.omnigraph.api.storage.StorageConfig;
+import dev.omnigraph.testing.ConditionalWriteSerializer;
 import dev.omnigraph.testing.S3TestServer;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -65,6 +66,10 @@ class ServeKill9SoakTest {
 
   private static final Path LAUNCHER = Path.of("bin/omnigraph");
   private static final int ROUNDS = Integer.getInteger("soak.kill9.rounds", 20);
+  /** Starts no round after this many minutes (0: no bound); the last start and check still run. */
+  private static final long MINUTES = Long.getLong("soak.kill9.minutes", 0);
+  /** A progress line every this many rounds. */
+  private static final int EVERY = Integer.getInteger("soak.kill9.every", 25);
   private static final int WRITERS = 3;
   private static final int LOAD_ROWS = 10;
   private static final int MAX_BRANCHES = 4;
@@ -79,7 +84,7 @@ class ServeKill9SoakTest {
   void localRoot(@TempDir Path dir) throws Exception {
     Assumptions.assumeTrue(backends().contains("local"), "soak.kill9.backends leaves local out");
     StorageConfig root = StorageConfig.local(Files.createDirectories(dir.resolve("g")));
-    soak("local", root, dir, Map.of());
+    soak("local", root, dir, Map.of(), Optional.empty());
   }
 
   @Test
@@ -87,9 +92,11 @@ class ServeKill9SoakTest {
     Assumptions.assumeTrue(backends().contains("s3"), "soak.kill9.backends leaves s3 out");
     S3TestServer s3 = S3TestServer.get();
     StorageConfig root = s3.freshRoot("kill9");
-    soak("s3", root, dir, Map.of("AWS_ENDPOINT", s3.endpoint(), "AWS_REGION", S3TestServer.REGION,
-        "AWS_ACCESS_KEY_ID", S3TestServer.ACCESS_KEY, "AWS_SECRET_ACCESS_KEY", S3TestServer.SECRET_KEY,
-        "AWS_ALLOW_HTTP", "true"));
+    try (ConditionalWriteSerializer.RequestLog requests = s3.record(root)) {
+      soak("s3", root, dir, Map.of("AWS_ENDPOINT", s3.endpoint(), "AWS_REGION", S3TestServer.REGION,
+          "AWS_ACCESS_KEY_ID", S3TestServer.ACCESS_KEY, "AWS_SECRET_ACCESS_KEY", S3TestServer.SECRET_KEY,
+          "AWS_ALLOW_HTTP", "true"), Optional.of(requests));
+    }
   }
 
   private static Set<String> backends() {
@@ -129,7 +136,12 @@ class ServeKill9SoakTest {
     }
   }
 
-  private void soak(String backend, StorageConfig root, Path dir, Map<String, String> env) throws Exception {
+  /**
+   * @param requests on S3, every request to the root, drained into each progress line: what a round
+   *     asks of the store, and how long the store takes to answer, as the graph grows
+   */
+  private void soak(String backend, StorageConfig root, Path dir, Map<String, String> env,
+      Optional<ConditionalWriteSerializer.RequestLog> requests) throws Exception {
     assertThat(LAUNCHER).as("the packaged launcher (./mvnw -B -o -q -DskipTests package first)").exists();
     long seed = Long.getLong("soak.kill9.seed", System.nanoTime());
     Random random = new Random(seed);
@@ -147,16 +159,27 @@ class ServeKill9SoakTest {
     List<Double> readiness = new ArrayList<>();
     List<String> violations = new CopyOnWriteArrayList<>();
     long started = System.nanoTime();
+    requests.ifPresent(ConditionalWriteSerializer.RequestLog::drain);
+    Progress progress = new Progress(tag, started);
     Served last = null;
+    int rounds = ROUNDS;
     try {
-      for (int round = 1; round <= ROUNDS + 1; round++) {
+      for (int round = 1; round <= rounds + 1; round++) {
+        if (round <= rounds && MINUTES > 0 && System.nanoTime() - started > TimeUnit.MINUTES.toNanos(MINUTES)) {
+          System.out.printf("%stime bound: %d min reached after %d rounds; the last start and check follow%n",
+              tag, MINUTES, round - 1);
+          rounds = round - 1;
+        }
+        if (round > 1 && (round - 1) % EVERY == 0) {
+          progress.line(round - 1, ledger, violations, readiness, requests);
+        }
         long t0 = System.nanoTime();
         Served s = serve(root, dir, env, round);
         last = s;
         awaitReady(s);
         readiness.add((System.nanoTime() - t0) / 1e9);
         violations.addAll(check(s.base(), root, ledger, round));
-        if (round > ROUNDS) {
+        if (round > rounds) {
           break; // the last start only checks the last kill
         }
         AtomicBoolean stop = new AtomicBoolean();
@@ -195,13 +218,72 @@ class ServeKill9SoakTest {
     Collections.sort(sorted);
     System.out.printf("%s%d rounds in %.0f s: %d requests, %d acknowledged (%d rows, %d branch creates, %d merges),"
         + " %d losses, %d partial batches, %d sidecars left, %d other violations; readiness after start: median"
-        + " %.2f s, p99 %.2f s, max %.2f s; answers %s (-1: in doubt) (seed %d)%n", tag, ROUNDS,
+        + " %.2f s, p99 %.2f s, max %.2f s; answers %s (-1: in doubt) (seed %d)%n", tag, rounds,
         (System.nanoTime() - started) / 1e9,
         ledger.attempts.size(), acked, ackedRows, count(ledger, Kind.BRANCH_CREATE), count(ledger, Kind.MERGE),
         losses, partial, sidecars, violations.size() - losses - partial - sidecars, percentile(sorted, 0.5),
         percentile(sorted, 0.99), sorted.get(sorted.size() - 1), statuses, seed);
+    progress.last(rounds, ledger, violations, readiness, requests);
     assertThat(violations).as(tag + "seed " + seed).isEmpty();
     assertThat(acked).as("acknowledged requests").isPositive();
+  }
+
+  /**
+   * A line every {@link #EVERY} rounds, so a long soak shows where it is and a stopped one has
+   * figures: rounds, time, the last window's mean round, requests and acknowledgements so far, the
+   * violations so far, the window's readiness median, and on S3 the window's requests per round by
+   * kind with the store's mean answer time (which separates "a round asks more of the store" from
+   * "the store answers the same requests more slowly").
+   */
+  private static final class Progress {
+    private final String tag;
+    private final long started;
+    private long windowStart;
+    private int windowFirstRound = 1;
+
+    Progress(String tag, long started) {
+      this.tag = tag;
+      this.started = started;
+      this.windowStart = started;
+    }
+
+    void line(int round, Ledger ledger, List<String> violations, List<Double> readiness,
+        Optional<ConditionalWriteSerializer.RequestLog> requests) {
+      long now = System.nanoTime();
+      int n = Math.max(1, round - windowFirstRound + 1);
+      List<Double> window = new ArrayList<>(readiness.subList(Math.min(windowFirstRound - 1, readiness.size()),
+          Math.min(round, readiness.size())));
+      Collections.sort(window);
+      String store = requests.map(log -> perKind(log.drain(), n)).orElse("");
+      System.out.printf("%sround %d: %.0f s; last %d rounds %.1f s each, readiness median %.2f s; %d requests,"
+          + " %d acknowledged; %d violations so far%s%n", tag, round, (now - started) / 1e9, n,
+          (now - windowStart) / 1e9 / n, window.isEmpty() ? 0.0 : percentile(window, 0.5), ledger.attempts.size(),
+          ledger.attempts.stream().filter(Attempt::acked).count(), violations.size(), store);
+      windowStart = now;
+      windowFirstRound = round + 1;
+    }
+
+    /** The line for the rounds since the last one, if any. */
+    void last(int round, Ledger ledger, List<String> violations, List<Double> readiness,
+        Optional<ConditionalWriteSerializer.RequestLog> requests) {
+      if (windowFirstRound <= round) {
+        line(round, ledger, violations, readiness, requests);
+      }
+    }
+
+    /** "; store per round: LIST 40 (12 ms), GET …": the window's requests by kind, with mean answer time. */
+    private static String perKind(List<ConditionalWriteSerializer.Request> drained, int rounds) {
+      Map<String, long[]> byKind = new java.util.TreeMap<>();
+      for (ConditionalWriteSerializer.Request r : drained) {
+        long[] c = byKind.computeIfAbsent(r.listing() ? "LIST" : r.method(), k -> new long[2]);
+        c[0]++;
+        c[1] += r.answeredNanos() - r.receivedNanos();
+      }
+      StringBuilder out = new StringBuilder("; store per round:");
+      byKind.forEach((kind, c) -> out.append(String.format(" %s %.0f (%.1f ms)", kind, (double) c[0] / rounds,
+          c[1] / 1e6 / c[0])));
+      return out.toString();
+    }
   }
 
   private static long count(Ledger ledger, Kind kind) {
