@@ -32,6 +32,7 @@ public final class ConditionalWriteSerializer implements AutoCloseable {
   private final java.util.concurrent.ConcurrentHashMap<String, Fault> faults = new java.util.concurrent.ConcurrentHashMap<>();
   private final java.util.concurrent.CopyOnWriteArrayList<RequestLog> recorders = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile long delayMillis;
+  private final boolean checksDeleteIfMatch;
 
   /**
    * One forwarded request as a recorder sees it: method, bucket-relative key or listing prefix,
@@ -190,6 +191,18 @@ public final class ConditionalWriteSerializer implements AutoCloseable {
 
   /** Listens on {@code host:port} (a loopback address) and forwards to S3Mock on {@code 127.0.0.1:upstreamPort}. */
   ConditionalWriteSerializer(String host, int port, int upstreamPort) throws IOException {
+    this(host, port, upstreamPort, false);
+  }
+
+  /**
+   * @param checksDeleteIfMatch for an upstream that ignores {@code If-Match} on {@code DELETE}
+   *     (S3Proxy 4.1.0 deletes unconditionally): this front checks it, under the lock every
+   *     conditional write holds, by a {@code HEAD} of the object: a missing object is answered 404,
+   *     another ETag 412 {@code PreconditionFailed}, as S3 answers them; only a match is forwarded.
+   *     The one response this class decides itself besides injected faults.
+   */
+  ConditionalWriteSerializer(String host, int port, int upstreamPort, boolean checksDeleteIfMatch) throws IOException {
+    this.checksDeleteIfMatch = checksDeleteIfMatch;
     this.upstream = "http://127.0.0.1:" + upstreamPort;
     this.client = S3Relay.client();
     this.server = S3Relay.serve(host, port, 256, "s3-conditional-proxy", this::handle);
@@ -237,6 +250,14 @@ public final class ConditionalWriteSerializer implements AutoCloseable {
       if (isConditional) {
         conditional.lock();
         try {
+          String ifMatch = exchange.getRequestHeaders().getFirst("If-Match");
+          if (checksDeleteIfMatch && method.equals("DELETE") && ifMatch != null) {
+            int refused = deleteRefusal(exchange.getRequestURI(), ifMatch);
+            if (refused != 0) {
+              answerError(exchange, refused, refused == 404 ? "NoSuchKey" : "PreconditionFailed");
+              return;
+            }
+          }
           response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
         } finally {
           conditional.unlock();
@@ -265,6 +286,32 @@ public final class ConditionalWriteSerializer implements AutoCloseable {
       exchange.sendResponseHeaders(502, -1);
     } catch (IOException e) {
       exchange.sendResponseHeaders(502, -1);
+    }
+  }
+
+  /** 404 when the object is gone, 412 when its ETag is not {@code ifMatch}, 0 when the delete may go. */
+  private int deleteRefusal(URI uri, String ifMatch) throws IOException, InterruptedException {
+    HttpResponse<Void> head = client.send(HttpRequest.newBuilder(URI.create(upstream + uri.getRawPath()))
+        .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
+    if (head.statusCode() == 404) {
+      return 404;
+    }
+    String etag = head.headers().firstValue("ETag").orElse("");
+    return ifMatch.trim().equals("*") || unquoted(ifMatch).equals(unquoted(etag)) ? 0 : 412;
+  }
+
+  private static String unquoted(String etag) {
+    String t = etag.trim();
+    return t.length() >= 2 && t.startsWith("\"") && t.endsWith("\"") ? t.substring(1, t.length() - 1) : t;
+  }
+
+  private static void answerError(HttpExchange exchange, int status, String code) throws IOException {
+    byte[] doc = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>" + code + "</Code><Message>"
+        + code + "</Message></Error>").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "application/xml");
+    exchange.sendResponseHeaders(status, doc.length);
+    try (OutputStream os = exchange.getResponseBody()) {
+      os.write(doc);
     }
   }
 
