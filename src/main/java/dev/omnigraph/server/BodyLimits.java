@@ -26,9 +26,10 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  * chunked body was bounded only by the server's 512 MiB cap: one such body held the JVM in GC for
  * minutes (docs/http-api.md).
  *
- * <p>After a refusal the connection is closed once the 413 is written (HTTP/1.x), as Quarkus does
- * for its own body cap: the rest of the body is never read, so the connection could carry nothing
- * else, and reading it to the end would cost what the limit is there to save.
+ * <p>After a refusal the connection ends once the 413 is written (HTTP/1.x): the rest of the body is
+ * never parsed, so the connection could carry nothing else. It ends with a lingering close
+ * ({@link LingeringClose}): what the client still sends is dropped, never held, for a bounded time
+ * and size, so a client that writes its whole body before it reads gets the 413, not a reset.
  */
 class BodyLimits {
 
@@ -121,7 +122,7 @@ class BodyLimits {
       return; // one stream of a shared connection: Vert.x resets the stream, the connection stays
     }
     http.response().putHeader(io.vertx.core.http.HttpHeaders.CONNECTION, io.vertx.core.http.HttpHeaders.CLOSE);
-    http.addEndHandler(done -> http.request().connection().close());
+    http.addEndHandler(done -> LingeringClose.after(http.request()));
   }
 
   /**
