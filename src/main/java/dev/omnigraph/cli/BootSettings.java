@@ -9,8 +9,8 @@ import picocli.CommandLine.ParseResult;
 /**
  * Settings that must be in place before Quarkus boots. Picocli runs the command only after boot, so
  * the arguments are parsed here first (the same tree, nothing executed): only a {@code serve} that
- * parses cleanly and asks for no help or version starts the HTTP service. Anything else, {@code
- * serve --help} and a mistyped {@code serve} included, boots with HTTP off, which also keeps the
+ * parses cleanly and asks for no help or version starts the HTTP service. Anything else,
+ * {@code serve --help} and a mistyped {@code serve} included, boots with HTTP off, which also keeps the
  * service's startup (graph open, writer lease) from running; picocli then prints the help or the
  * usage error.
  */

@@ -26,8 +26,8 @@ import java.util.function.Function;
  * the target can adopt the source's pin, must fork a ref, or receives a row delta (three-way by id
  * when both sides changed the table).
  *
- * <p>Bounded memory (docs/merge.md, "Bounded memory"): each changed table is read through {@link
- * TableJoin}'s ordered cursors, one scanner batch per side at a time. What is kept is only: the
+ * <p>Bounded memory (docs/merge.md, "Bounded memory"): each changed table is read through
+ * {@link TableJoin}'s ordered cursors, one scanner batch per side at a time. What is kept is only: the
  * chain's chunk boundaries (from each row's measured Arrow bytes plus the managed Blob payloads its
  * chunk will materialise, which count toward the chunk's 32 MiB), the conflicts, and the validation
  * view (written rows projected to the columns validation reads, deleted ids), charged against one

@@ -78,8 +78,8 @@ public record RecoverySidecar(
 
   /**
    * The EnsureIndices payload ({@code protocol_v8}; docs/recovery.md, "EnsureIndices sidecars").
-   * The envelope's {@code tables} are the effects: per touched table one pre-minted mixed {@code
-   * CreateIndex} transaction (read version = the pin, or a first-touch ref's fork point; lands at
+   * The envelope's {@code tables} are the effects: per touched table one pre-minted mixed
+   * {@code CreateIndex} transaction (read version = the pin, or a first-touch ref's fork point; lands at
    * read version + 1), a first-touch ref's source and, once confirmed, its created identity. The
    * payload adds what each transaction builds and, from {@code effects_confirmed} on, the complete
    * fixed table-pointer delta the commit publishes (recovery rolls forward only when it is there

@@ -51,15 +51,15 @@ import java.util.stream.Collectors;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * The branch-merge attempt (docs/merge.md, "The write"), on the same boundaries as {@link
- * WriteAttempt}: the recovery barrier; source and target captured once each (state and lineage from
- * one capture); merge base and classification outside the gates ({@link MergePlanner}); the merged
- * result validated like any write; then schema → both branch gates → every catalog table gate of
- * both branches, a re-list of recovery intent, the target token revalidated (any change: {@link
- * ReadSetChanged}, never a re-plan) and live HEAD == pin on every existing ref that receives an
- * effect; the v9 BranchMerge sidecar armed with every chain's pre-minted identities before the
- * first ref or commit; the chains committed with zero transparent retries; confirmed; one publish
- * with both parents.
+ * The branch-merge attempt (docs/merge.md, "The write"), on the same boundaries as
+ * {@link WriteAttempt}: the recovery barrier; source and target captured once each (state and
+ * lineage from one capture); merge base and classification outside the gates
+ * ({@link MergePlanner}); the merged result validated like any write; then schema → both branch
+ * gates → every catalog table gate of both branches, a re-list of recovery intent, the target token
+ * revalidated (any change: {@link ReadSetChanged}, never a re-plan) and live HEAD == pin on every
+ * existing ref that receives an effect; the v9 BranchMerge sidecar armed with every chain's
+ * pre-minted identities before the first ref or commit; the chains committed with zero transparent
+ * retries; confirmed; one publish with both parents.
  *
  * <p>Stricter than mutation/load after arm (docs/merge.md, "Recovery of a merge"): any failure once
  * the sidecar is durable is {@link RecoveryRequired}, even a first-chunk rejection before any owned

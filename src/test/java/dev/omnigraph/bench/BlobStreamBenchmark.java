@@ -31,8 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * the client grants rather than by the server (an open point, docs/performance.md "Large Blobs"). Run with
  * {@code ./mvnw -B -o -Pbench -DskipTests process-test-classes exec:exec@blob-benchmark} after a
  * {@code ./mvnw -B -o -q -DskipTests package} (the launcher needs the
- * packaged jar); {@code -Domnigraph.bench.blobMiB} changes the size, {@code
- * -Domnigraph.bench.serveOpts=-XX:+UseG1GC} the server's JVM options (OMNIGRAPH_JAVA_OPTS; a collector
+ * packaged jar); {@code -Domnigraph.bench.blobMiB} changes the size,
+ * {@code -Domnigraph.bench.serveOpts=-XX:+UseG1GC} the server's JVM options (OMNIGRAPH_JAVA_OPTS; a collector
  * named there replaces the launcher's serial one).
  */
 public final class BlobStreamBenchmark {

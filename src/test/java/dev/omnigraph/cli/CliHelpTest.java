@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * Issue 45 item 2, "help everywhere": every command and subcommand answers {@code -h}/{@code
- * --help} with its usage, options and an example, exits 0 and does nothing else.
+ * Issue 45 item 2, "help everywhere": every command and subcommand answers {@code -h}/
+ * {@code --help} with its usage, options and an example, exits 0 and does nothing else.
  */
 class CliHelpTest {
 

@@ -32,8 +32,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * ({@code tree/<branch>/_versions/*.manifest}, as a base path for the files the branch shares with
  * its parent), so a copied branch would keep reading the template's files. {@link #copy} therefore
  * refuses a root with a {@code tree/} key; graph branches and forked tables are made per case, on
- * the copy. Without branches nothing under a root records its location: {@code
- * AbstractRootCopyTest} deletes the template after copying, then reads every commit of the copy,
+ * the copy. Without branches nothing under a root records its location:
+ * {@code AbstractRootCopyTest} deletes the template after copying, then reads every commit of the copy,
  * recovers, writes, branches and forks on it, and checks that writing one copy changes neither the
  * template nor another copy. Locally a copy is a recursive file copy; on S3 a server-side
  * {@code CopyObject} per key.
