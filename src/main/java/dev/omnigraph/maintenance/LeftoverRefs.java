@@ -169,7 +169,7 @@ final class LeftoverRefs {
         continue;
       }
       try {
-        m.tables.branches().delete(l.location(), l.ref().name());
+        m.tables.branches().delete(TableRef.branch(l.location(), l.ref().name()));
         removed.add(l);
         LOG.infof("removed leftover Lance branch %s of %s (%s)", l.ref().name(), l.tableKey(), l.location());
       } catch (RuntimeException e) {

@@ -192,7 +192,7 @@ final class Repair {
     Set<Unreferenced> removed = new HashSet<>();
     for (Unreferenced u : found.refs()) {
       if (u.keptBecause() == null) {
-        m.tables.branches().delete(u.pin().location(), u.branch());
+        m.tables.branches().delete(TableRef.branch(u.pin().location(), u.branch()));
         removed.add(u);
         LOG.infof("repair: deleted unreferenced Lance branch %s of %s", u.branch(), u.pin().tableKey());
       }

@@ -292,11 +292,12 @@ public record RecoverySidecar(
       @JsonProperty("first_touch_from") String firstTouchFrom,
       @JsonProperty("first_touch_ref_identity") String firstTouchRefIdentity) {
 
-    /** This intent with the created ref's identity bound. */
     /** The Lance ref this intent commits to: its table location on its native branch. */
     public dev.omnigraph.table.TableRef ref() {
       return dev.omnigraph.table.TableRef.of(location, java.util.Optional.ofNullable(nativeBranch));
     }
+
+    /** This intent with the created ref's identity bound. */
 
     public TableIntent withRefIdentity(String identity) {
       return new TableIntent(tableKey, stableTableId, incarnationId, location, nativeBranch, expectedVersion,

@@ -210,7 +210,7 @@ final class SettleTemplate {
     List<Step> steps = new ArrayList<>();
     for (RecoverySidecar.TableIntent t : s.tables()) {
       TableClass c = classes.get(t.tableKey());
-      boolean ownedRef = t.firstTouch() && tables.branches().exists(t.location(), t.nativeBranch())
+      boolean ownedRef = t.firstTouch() && tables.branches().exists(t.ref())
           && (c == TableClass.NO_MOVEMENT || c == TableClass.ROLLED_PAST_EXPECTED || c == TableClass.COMPENSATED
           || c == TableClass.DUPLICATED);
       steps.add(ownedRef ? new Step.RemoveRef(t, c) : leave(t, c, "none"));
@@ -258,8 +258,7 @@ final class SettleTemplate {
    */
   private Step removeOwnedRef(RecoverySidecar.TableIntent t, TableClass c) {
     if (c == TableClass.ROLLED_PAST_EXPECTED || c == TableClass.COMPENSATED || c == TableClass.PARTIAL_CHAIN
-        || c == TableClass.DUPLICATED || (c == TableClass.NO_MOVEMENT && tables.branches().exists(t.location(),
-        t.nativeBranch()))) {
+        || c == TableClass.DUPLICATED || (c == TableClass.NO_MOVEMENT && tables.branches().exists(t.ref()))) {
       return new Step.RemoveRef(t, c);
     }
     return leave(t, c, isForeign(c) ? "foreign_ref_left" : "none");
@@ -287,7 +286,7 @@ final class SettleTemplate {
     }
     if (step instanceof Step.RemoveRef ref) {
       RecoverySidecar.TableIntent t = ref.table();
-      tables.branches().delete(t.location(), t.nativeBranch());
+      tables.branches().delete(t.ref());
       return new TableOutcome(t.tableKey().toString(), ref.tableClass(), "ref_removed", t.expectedVersion(), t.expectedVersion());
     }
     if (step instanceof Step.DropCreate create) {

@@ -153,7 +153,7 @@ final class TableEvidence {
     if (!t.firstTouch()) {
       return Optional.empty();
     }
-    Optional<String> ref = tables.branches().identity(t.location(), t.nativeBranch());
+    Optional<String> ref = tables.branches().identity(t.ref());
     if (ref.isEmpty()) {
       return Optional.of(TableClass.NO_MOVEMENT);
     }

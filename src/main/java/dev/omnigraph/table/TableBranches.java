@@ -26,13 +26,20 @@ public final class TableBranches {
     this.config = config;
   }
 
-  /** Whether the Lance branch {@code branch} of the table exists. */
-  public boolean exists(String location, String branch) {
+  /** Whether the table's Lance branch {@code branch} (a dataset branch, never its main) exists. */
+  public boolean exists(TableRef branch) {
+    String name = named(branch);
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, TableRef.main(location), OptionalLong.empty())) {
-        return LanceSupport.listBranches(h.main).stream().anyMatch(b -> b.getName().equals(branch));
+      try (TableHandle h = TableHandle.open(lance, config, TableRef.main(branch.location()), OptionalLong.empty())) {
+        return LanceSupport.listBranches(h.main).stream().anyMatch(b -> b.getName().equals(name));
       }
     });
+  }
+
+  /** {@code branch}'s native branch name: these calls list or change a dataset's refs, never its main. */
+  private static String named(TableRef branch) {
+    return branch.nativeBranch().orElseThrow(
+        () -> new IllegalArgumentException("a dataset's main is not one of its Lance branches: " + branch.location()));
   }
 
   /**
@@ -52,7 +59,7 @@ public final class TableBranches {
   public void create(TableAt from, String branch) {
     String location = from.location();
     // Handles of an earlier branch of this name (see PinnedHandles.forgetBranch) must not serve it.
-    lance.handles.forgetBranch(TableRef.of(location, Optional.of(branch)));
+    lance.handles.forgetBranch(TableRef.branch(location, branch));
     forgetFork(branch);
     lance(() -> {
       try (TableHandle h = TableHandle.open(lance, config, from.ref(), OptionalLong.empty());
@@ -65,18 +72,19 @@ public final class TableBranches {
   }
 
   /**
-   * Deletes the Lance branch {@code branch} of the table (its contents first, then its tree).
+   * Deletes the table's Lance branch {@code branch} (its contents first, then its tree).
    *
    * @throws RuntimeException from Lance, e.g. when the branch does not exist
    */
-  public void delete(String location, String branch) {
+  public void delete(TableRef branch) {
+    String name = named(branch);
     lance(() -> {
-      lance.handles.forgetBranch(TableRef.of(location, Optional.of(branch)));
-      try (TableHandle h = TableHandle.open(lance, config, TableRef.main(location), OptionalLong.empty())) {
-        h.main.branches().delete(branch);
+      lance.handles.forgetBranch(branch);
+      try (TableHandle h = TableHandle.open(lance, config, TableRef.main(branch.location()), OptionalLong.empty())) {
+        h.main.branches().delete(name);
       } finally {
-        lance.handles.forgetBranch(TableRef.of(location, Optional.of(branch)));
-        forgetFork(branch);
+        lance.handles.forgetBranch(branch);
+        forgetFork(name);
       }
       return null;
     });
@@ -87,10 +95,11 @@ public final class TableBranches {
    * {@link NativeBranch#identifier()} spells it), or empty when no such ref exists. A delete and
    * re-create of the same name yields a different identity.
    */
-  public Optional<String> identity(String location, String branch) {
+  public Optional<String> identity(TableRef branch) {
+    String name = named(branch);
     return lance(() -> {
-      try (TableHandle h = TableHandle.open(lance, config, TableRef.main(location), OptionalLong.empty())) {
-        return LanceSupport.listBranches(h.main).stream().filter(b -> b.getName().equals(branch)).findFirst()
+      try (TableHandle h = TableHandle.open(lance, config, TableRef.main(branch.location()), OptionalLong.empty())) {
+        return LanceSupport.listBranches(h.main).stream().filter(b -> b.getName().equals(name)).findFirst()
             .map(b -> ManifestDataset.nativeBranch(b).identifier());
       }
     });

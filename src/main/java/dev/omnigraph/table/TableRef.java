@@ -34,6 +34,11 @@ public record TableRef(String location, Optional<String> nativeBranch) {
     return new TableRef(location, nativeBranch);
   }
 
+  /** The dataset's Lance branch {@code nativeBranch}, by name (never its main). */
+  public static TableRef branch(String location, String nativeBranch) {
+    return new TableRef(location, Optional.of(nativeBranch));
+  }
+
   /** This dataset branch pinned at {@code version}. */
   public TableAt at(long version) {
     return new TableAt(this, version);

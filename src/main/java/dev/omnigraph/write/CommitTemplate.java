@@ -221,7 +221,7 @@ public final class CommitTemplate {
   Optional<UncoveredDrift> drift(TableKey tableKey, TableAt pinned, boolean firstTouch) {
     if (firstTouch) {
       String ref = pinned.nativeBranch().orElseThrow();
-      if (tables.branches().exists(pinned.location(), ref)) {
+      if (tables.branches().exists(pinned.ref())) {
         return Optional.of(new UncoveredDrift(tableKey.toString(), "native branch " + ref
             + " exists but the manifest does not reference it"));
       }
@@ -259,7 +259,7 @@ public final class CommitTemplate {
   /** {@code armed} with the identity of every first-touch ref it created bound, for recovery to verify. */
   private RecoverySidecar withRefIdentities(RecoverySidecar armed) {
     return armed.withTables(armed.tables().stream().map(t -> t.firstTouch()
-        ? t.withRefIdentity(tables.branches().identity(t.location(), t.nativeBranch()).orElseThrow(
+        ? t.withRefIdentity(tables.branches().identity(t.ref()).orElseThrow(
             () -> new IllegalStateException("first-touch ref " + t.nativeBranch() + " of " + t.tableKey()
                 + " vanished after its effect")))
         : t).toList());

@@ -597,7 +597,7 @@ public final class MergeAttempt {
     }
     boolean creates = t.action() == TablePlan.Action.FORK || t.firstTouch();
     Optional<UncoveredDrift> drift = parts.template().drift(t.tableKey(),
-        creates ? TableRef.of(t.target().location(), Optional.of(target)).at(t.target().version()) : t.target().at(),
+        creates ? TableRef.branch(t.target().location(), target).at(t.target().version()) : t.target().at(),
         creates);
     if (drift.isPresent()) {
       throw drift.get();

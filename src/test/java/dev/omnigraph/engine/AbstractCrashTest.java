@@ -268,7 +268,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     }
     DataTables tables = new DataTables(config);
     for (SnapshotOutput.Dataset d : graph.snapshot(branch).datasets()) {
-      assertThat(tables.branches().exists(d.datasetPath(), branch))
+      assertThat(tables.branches().exists(TableRef.branch(d.datasetPath(), branch)))
           .as("Lance ref %s on %s (pinned native branch %s)", branch, d.datasetPath(), d.nativeDatasetBranch())
           .isEqualTo(branch.equals(d.nativeDatasetBranch()));
     }
@@ -321,7 +321,7 @@ abstract class AbstractCrashTest extends AbstractGraphFixture {
     DataTables tables = new DataTables(config);
     Set<String> moved = new TreeSet<>();
     for (RecoverySidecar.TableIntent t : s.tables()) {
-      boolean exists = !t.firstTouch() || tables.branches().exists(t.location(), t.nativeBranch());
+      boolean exists = !t.firstTouch() || tables.branches().exists(t.ref());
       if (exists && tables.head(TableRef.of(t.location(), Optional.ofNullable(t.nativeBranch()))) > t.expectedVersion()) {
         assertThat(tables.head(TableRef.of(t.location(), Optional.ofNullable(t.nativeBranch()))))
             .isEqualTo(t.postCommitVersion());

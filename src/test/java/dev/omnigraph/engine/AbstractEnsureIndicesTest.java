@@ -467,7 +467,7 @@ abstract class AbstractEnsureIndicesTest {
     SnapshotOutput feature = graph.snapshot("feature");
     assertThat(feature.datasets()).isEqualTo(main.datasets());
     for (SnapshotOutput.Dataset d : feature.datasets()) {
-      assertThat(tables.branches().exists(d.datasetPath(), "feature")).as(d.typeName()).isFalse();
+      assertThat(tables.branches().exists(TableRef.branch(d.datasetPath(), "feature"))).as(d.typeName()).isFalse();
     }
     assertThat(indexesOf(dataset("feature", "Doc"))).containsKeys("rank_idx", "emb_idx", "body_idx");
     List<String> featureCommits = commits("feature");
@@ -478,7 +478,7 @@ abstract class AbstractEnsureIndicesTest {
     assertThat(onBranch.pending()).containsExactly(TINY_EMB);
     assertThat(commits("feature")).isEqualTo(featureCommits);
     for (SnapshotOutput.Dataset d : graph.snapshot("feature").datasets()) {
-      assertThat(tables.branches().exists(d.datasetPath(), "feature")).as(d.typeName()).isFalse();
+      assertThat(tables.branches().exists(TableRef.branch(d.datasetPath(), "feature"))).as(d.typeName()).isFalse();
     }
     assertThat(reads("feature")).isEqualTo(reads("main"));
 
@@ -547,7 +547,7 @@ abstract class AbstractEnsureIndicesTest {
     assertThat(commits("feature")).hasSize(featureCommits.size() + 1).startsWith(out.graphCommitId());
     for (SnapshotOutput.Dataset d : graph.snapshot("feature").datasets()) {
       boolean worked = List.of("Cites", "Doc", "Tiny").contains(d.typeName());
-      assertThat(tables.branches().exists(d.datasetPath(), "feature")).as(d.typeName()).isEqualTo(worked);
+      assertThat(tables.branches().exists(TableRef.branch(d.datasetPath(), "feature"))).as(d.typeName()).isEqualTo(worked);
       assertThat(d.nativeDatasetBranch()).as(d.typeName()).isEqualTo(worked ? "feature" : null);
       assertThat(tables.head(TableRef.of(d.datasetPath(), Optional.ofNullable(d.nativeDatasetBranch()))))
           .isEqualTo(d.publishedDatasetVersion());

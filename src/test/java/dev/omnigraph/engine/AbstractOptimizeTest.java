@@ -316,7 +316,7 @@ abstract class AbstractOptimizeTest extends AbstractGraphFixture {
     OptimizeReport inherited = graph.optimize("feature");
     assertThat(inherited.commitId()).isEmpty();
     assertThat(inherited.skipped()).anyMatch(s -> s.startsWith("node:Person: inherited"));
-    assertThat(new DataTables(config).branches().exists(dataset("main", "Person").datasetPath(), "feature")).isFalse();
+    assertThat(new DataTables(config).branches().exists(TableRef.branch(dataset("main", "Person").datasetPath(), "feature"))).isFalse();
     // After writes on the branch its Person table lives on its own ref and is compacted there.
     for (String n : List.of("b1", "b2", "b3")) {
       graph.mutate("feature", AbstractMutationTest.GQ, "add_person",

@@ -358,9 +358,9 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
     SnapshotOutput.Dataset people = dataset("main", "Person");
     armedWithEffect("feature");
     DataTables tables = new DataTables(config);
-    assertThat(tables.branches().exists(people.datasetPath(), "feature")).isTrue();
+    assertThat(tables.branches().exists(TableRef.branch(people.datasetPath(), "feature"))).isTrue();
     reopen(OpenMode.READ_WRITE);
-    assertThat(tables.branches().exists(people.datasetPath(), "feature")).isFalse();
+    assertThat(tables.branches().exists(TableRef.branch(people.datasetPath(), "feature"))).isFalse();
     assertThat(graph.commits("feature", CommitPage.first(CommitPage.MAX_LIMIT)).commits()).hasSize(featureCommits);
     assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> {
       assertThat(e.kind()).isEqualTo("RolledBack");
@@ -381,7 +381,7 @@ abstract class AbstractRecoveryTest extends AbstractGraphFixture {
     reopen(OpenMode.READ_WRITE);
     assertThat(graph.recoveryAudit()).singleElement().satisfies(e -> assertThat(e.kind()).isEqualTo("OrphanDiscarded"));
     assertThat(sidecars()).isEmpty();
-    assertThat(new DataTables(config).branches().exists(people.datasetPath(), "feature")).isFalse();
+    assertThat(new DataTables(config).branches().exists(TableRef.branch(people.datasetPath(), "feature"))).isFalse();
     graph.branchCreate("feature", "main", Optional.of("act-test"));
     load("feature", LoadMode.APPEND, BOB);
     assertThat(rows("feature", "Person")).containsOnlyKeys("bob");

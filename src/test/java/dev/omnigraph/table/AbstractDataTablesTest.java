@@ -617,10 +617,10 @@ abstract class AbstractDataTablesTest {
     long v = insert(v1, person("a", "Ann", 1L));
     long mainHead = insert(v, person("later", "L", 9L)); // main moves on past the fork point
     Optional<String> branch = Optional.of("agent/one");
-    assertThat(tables.branches().exists(LOC, "agent/one")).isFalse();
+    assertThat(tables.branches().exists(TableRef.branch(LOC, "agent/one"))).isFalse();
 
     tables.branches().create(TableAt.of(LOC, MAIN, v), "agent/one");
-    assertThat(tables.branches().exists(LOC, "agent/one")).isTrue();
+    assertThat(tables.branches().exists(TableRef.branch(LOC, "agent/one"))).isTrue();
     assertThat(tables.head(TableRef.of(LOC, branch))).isEqualTo(v);
     assertThat(rows(branch, v)).extracting(r -> r.get("id")).containsExactly("a");
 
@@ -643,9 +643,9 @@ abstract class AbstractDataTablesTest {
     assertThat(rows(Optional.of("agent/one-child"), v + 2)).extracting(r -> r.get("id")).containsExactly("b");
     assertThat(tables.countRows(TableAt.of(LOC, MAIN, mainHead))).isEqualTo(2);
 
-    tables.branches().delete(LOC, "agent/one-child");
-    tables.branches().delete(LOC, "agent/one");
-    assertThat(tables.branches().exists(LOC, "agent/one")).isFalse();
+    tables.branches().delete(TableRef.branch(LOC, "agent/one-child"));
+    tables.branches().delete(TableRef.branch(LOC, "agent/one"));
+    assertThat(tables.branches().exists(TableRef.branch(LOC, "agent/one"))).isFalse();
     assertThat(tables.head(TableRef.of(LOC, MAIN))).isEqualTo(mainHead);
   }
 
