@@ -216,19 +216,9 @@ public final class ConditionalWriteSerializer implements AutoCloseable {
         body = in.readAllBytes();
       }
       String method = exchange.getRequestMethod();
-      Fault fault = faultFor(exchange.getRequestMethod(), exchange.getRequestURI());
+      Fault fault = faultFor(method, exchange.getRequestURI());
       if (fault != null) {
-        byte[] doc = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>" + fault.code()
-            + "</Code><Message>injected by the test harness</Message></Error>").getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/xml");
-        if (method.equals("HEAD")) {
-          exchange.sendResponseHeaders(fault.status(), -1);
-        } else {
-          exchange.sendResponseHeaders(fault.status(), doc.length);
-          try (OutputStream os = exchange.getResponseBody()) {
-            os.write(doc);
-          }
-        }
+        answerError(exchange, fault.status(), fault.code(), "injected by the test harness");
         return;
       }
       HttpRequest.Builder request = S3Relay.request(upstream, exchange, body);
@@ -254,7 +244,8 @@ public final class ConditionalWriteSerializer implements AutoCloseable {
           if (checksDeleteIfMatch && method.equals("DELETE") && ifMatch != null) {
             int refused = deleteRefusal(exchange.getRequestURI(), ifMatch);
             if (refused != 0) {
-              answerError(exchange, refused, refused == 404 ? "NoSuchKey" : "PreconditionFailed");
+              String code = refused == 404 ? "NoSuchKey" : "PreconditionFailed";
+              answerError(exchange, refused, code, code);
               return;
             }
           }
@@ -305,10 +296,15 @@ public final class ConditionalWriteSerializer implements AutoCloseable {
     return t.length() >= 2 && t.startsWith("\"") && t.endsWith("\"") ? t.substring(1, t.length() - 1) : t;
   }
 
-  private static void answerError(HttpExchange exchange, int status, String code) throws IOException {
+  /** Answers an S3 error document; a HEAD gets the status alone, as S3 sends no body to a HEAD. */
+  private static void answerError(HttpExchange exchange, int status, String code, String message) throws IOException {
     byte[] doc = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>" + code + "</Code><Message>"
-        + code + "</Message></Error>").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        + message + "</Message></Error>").getBytes(java.nio.charset.StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", "application/xml");
+    if (exchange.getRequestMethod().equals("HEAD")) {
+      exchange.sendResponseHeaders(status, -1);
+      return;
+    }
     exchange.sendResponseHeaders(status, doc.length);
     try (OutputStream os = exchange.getResponseBody()) {
       os.write(doc);
