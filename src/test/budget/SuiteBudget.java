@@ -14,7 +14,7 @@ import java.util.stream.Stream;
  * so it needs no compiled test classes and runs after a failed build too.
  *
  * <pre>
- *   java src/test/budget/SuiteBudget.java &lt;target dir&gt; start    # before surefire: notes the start time
+ *   java src/test/budget/SuiteBudget.java &lt;target dir&gt; start    # before surefire: notes the start time, empties test-tmp
  *   java src/test/budget/SuiteBudget.java &lt;target dir&gt; check    # after surefire: report, then the budget
  *   java src/test/budget/SuiteBudget.java &lt;target dir&gt; report   # the report only (.ci/run, always)
  * </pre>
@@ -26,6 +26,10 @@ import java.util.stream.Stream;
  * to {@code check} when {@code start} ran, else the sum of the class times. With parallel forks
  * the sum of class times exceeds the wall time; the wall time is what CI waits for.
  * {@code -Domnigraph.suite.budget.override=<reason>} turns a failure into a warning.
+ *
+ * <p>{@code start} also gives the run an empty {@code <target dir>/test-tmp}, the test JVMs'
+ * {@code java.io.tmpdir} (the pom's {@code test.tmpdir}): the scratch the previous run left there goes,
+ * and the directory must exist before a test creates a temp file in it.
  */
 public class SuiteBudget {
 
@@ -47,6 +51,13 @@ public class SuiteBudget {
       case "start" -> {
         Files.createDirectories(startFile.getParent());
         Files.writeString(startFile, Long.toString(System.currentTimeMillis()));
+        Path scratch = target.resolve("test-tmp");
+        if (Files.isDirectory(scratch)) {
+          try (Stream<Path> files = Files.walk(scratch)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+          }
+        }
+        Files.createDirectories(scratch);
       }
       case "report" -> report(target);
       case "check" -> System.exit(check(target, startFile));
