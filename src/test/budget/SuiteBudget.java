@@ -52,6 +52,7 @@ public class SuiteBudget {
         Files.createDirectories(startFile.getParent());
         Files.writeString(startFile, Long.toString(System.currentTimeMillis()));
         Path scratch = target.resolve("test-tmp");
+        // Written out, not TestFiles.deleteTree: this single-file program runs without the test classes.
         if (Files.isDirectory(scratch)) {
           try (Stream<Path> files = Files.walk(scratch)) {
             files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
